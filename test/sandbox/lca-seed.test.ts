@@ -37,7 +37,9 @@ describe('determinism', () => {
     expect(catalog(b)).toEqual(catalog(a));
     expect(catalog(seedData('empty', NOW))).toEqual(catalog(a));
     expect(b.product_instances.map((i) => i.id)).toEqual(a.product_instances.map((i) => i.id));
-    expect(b.product_instances.map((i) => i.produced_from - 6)).toEqual(a.product_instances.map((i) => i.produced_from));
+    expect(b.product_instances.map((i) => i.produced_from - 6)).toEqual(
+      a.product_instances.map((i) => i.produced_from),
+    );
   });
 
   it('derives name-based UUIDs with the version-5 layout', () => {

@@ -25,9 +25,18 @@ const REF_S = 'cccccccc-cccc-5ccc-8ccc-cccccccccccc';
 /** Simple round factors so the expected values can be worked out by hand. */
 function factors(fossil: number, biogenic: number, luluc: number, rest: number): ImpactFactors {
   return makeFactors({
-    'GWP-fossil': fossil, 'GWP-biogenic': biogenic, 'GWP-luluc': luluc, ODP: rest * 1e-8, AP: rest * 1e-3,
-    'EP-freshwater': rest * 1e-6, 'EP-marine': rest * 1e-4, 'EP-terrestrial': rest * 1e-3, POCP: rest * 1e-3,
-    ADPE: rest * 1e-7, ADPF: rest, WDP: rest * 1e-2,
+    'GWP-fossil': fossil,
+    'GWP-biogenic': biogenic,
+    'GWP-luluc': luluc,
+    ODP: rest * 1e-8,
+    AP: rest * 1e-3,
+    'EP-freshwater': rest * 1e-6,
+    'EP-marine': rest * 1e-4,
+    'EP-terrestrial': rest * 1e-3,
+    POCP: rest * 1e-3,
+    ADPE: rest * 1e-7,
+    ADPF: rest,
+    WDP: rest * 1e-2,
   });
 }
 const CEMENT = factors(0.8, 0.01, 0.002, 3); // GWP-total 0.812
@@ -56,7 +65,13 @@ function oneYear(components: ComponentInput[], quantity: number, includeBreakdow
 
 // 300 kg cement by truck 100 km + train 200 km, 1800 kg gravel without transport; 1000 units produced.
 const TWO: ComponentInput[] = [
-  { type: 'supplier_product', ref: REF_A, mass_kg: 300, factors_per_kg: CEMENT, transport_route: { truck_km: 100, train_km: 200 } },
+  {
+    type: 'supplier_product',
+    ref: REF_A,
+    mass_kg: 300,
+    factors_per_kg: CEMENT,
+    transport_route: { truck_km: 100, train_km: 200 },
+  },
   { type: 'supplier_product', ref: REF_B, mass_kg: 1800, factors_per_kg: GRAVEL, transport_route: null },
 ];
 
@@ -108,7 +123,14 @@ describe('values of a 2-component BOM with transport', () => {
 describe('GWP-total', () => {
   it('equals GWP-fossil + GWP-biogenic + GWP-luluc in values and breakdown, negative biogenic included', () => {
     const paper = factors(0.74, -1.36, 0.003, 11);
-    const el = oneYear([...TWO, { type: 'supplier_product', ref: REF_S, mass_kg: 9, factors_per_kg: paper, transport_route: { ship_km: 400 } }], 77, true);
+    const el = oneYear(
+      [
+        ...TWO,
+        { type: 'supplier_product', ref: REF_S, mass_kg: 9, factors_per_kg: paper, transport_route: { ship_km: 400 } },
+      ],
+      77,
+      true,
+    );
     const groups = new Map<string, Map<string, number>>();
     for (const v of [...el.values.map((x) => ({ ...x, ref: 'total' })), ...(el.breakdown ?? [])]) {
       const key = `${v.ref}|${v.module}`;
@@ -118,7 +140,11 @@ describe('GWP-total', () => {
     }
     expect(groups.size).toBe(2 + 3 + 2); // totals A1-A3/A4, three A1-A3 components, two transported ones
     for (const g of groups.values()) {
-      relClose(g.get('GWP-total'), (g.get('GWP-fossil') ?? NaN) + (g.get('GWP-biogenic') ?? NaN) + (g.get('GWP-luluc') ?? NaN), 1e-12);
+      relClose(
+        g.get('GWP-total'),
+        (g.get('GWP-fossil') ?? NaN) + (g.get('GWP-biogenic') ?? NaN) + (g.get('GWP-luluc') ?? NaN),
+        1e-12,
+      );
     }
   });
 
@@ -149,7 +175,9 @@ describe('breakdown', () => {
       new Set([`supplier_product|${REF_A}`, `supplier_product|${REF_B}`]),
     );
     for (const v of el.values) {
-      const sum = bd.filter((b) => b.indicator === v.indicator && b.module === v.module).reduce((s, b) => s + b.value, 0);
+      const sum = bd
+        .filter((b) => b.indicator === v.indicator && b.module === v.module)
+        .reduce((s, b) => s + b.value, 0);
       relClose(sum, v.value, 1e-12);
     }
     // the cement's own share, by hand: 300 × 0.812 × 1000
@@ -169,14 +197,23 @@ describe('composites', () => {
     relClose(blend.ADPF, 0.6 * 3 + 0.4 * 1); // 2.2
     relClose(blend['GWP-total'], 0.542);
     // as a BOM component: 500 kg of the blend, 2 units
-    const el = oneYear([{ type: 'supplier_product', ref: REF_A, mass_kg: 500, factors_per_kg: blend, transport_route: null }], 2);
+    const el = oneYear(
+      [{ type: 'supplier_product', ref: REF_A, mass_kg: 500, factors_per_kg: blend, transport_route: null }],
+      2,
+    );
     relClose(value(el.values, 'GWP-total', 'A1-A3'), 542);
   });
 
   it('normalise shares that do not sum to 1', () => {
     const a = factors(1, 0, 0, 1);
     const b = factors(0, 0, 0, 0);
-    relClose(compositeFactors([{ share: 3, factors: a }, { share: 1, factors: b }])['GWP-fossil'], 0.75);
+    relClose(
+      compositeFactors([
+        { share: 3, factors: a },
+        { share: 1, factors: b },
+      ])['GWP-fossil'],
+      0.75,
+    );
   });
 });
 
@@ -230,7 +267,11 @@ describe('silos', () => {
     relClose(value(r[2].values, 'GWP-fossil', 'A1-A3'), 200 * 0.8 * 10);
     // transport of 2025: 0.2 t × (75 km truck + 250 km ship) × 10 units
     const T = TRANSPORT_FACTORS;
-    relClose(value(r[2].values, 'GWP-total', 'A4'), 0.2 * (75 * T.truck_km['GWP-total'] + 250 * T.ship_km['GWP-total']) * 10, 1e-9);
+    relClose(
+      value(r[2].values, 'GWP-total', 'A4'),
+      0.2 * (75 * T.truck_km['GWP-total'] + 250 * T.ship_km['GWP-total']) * 10,
+      1e-9,
+    );
   });
 });
 
@@ -240,7 +281,15 @@ describe('prechain products', () => {
     // (300 × 0.812 + 0.3 t × (100 × 0.099 + 200 × 0.02) + 1800 × 0.0051) / 2100 kg
     relClose(perKg['GWP-total'], (243.6 + 4.17 + 9.18) / 2100, 1e-9);
     const el = oneYear(
-      [{ type: 'prechain_product', ref: REF_A, mass_kg: 1000, factors_per_kg: perKg, transport_route: { barge_km: 120 } }],
+      [
+        {
+          type: 'prechain_product',
+          ref: REF_A,
+          mass_kg: 1000,
+          factors_per_kg: perKg,
+          transport_route: { barge_km: 120 },
+        },
+      ],
       5,
       true,
     );
@@ -265,7 +314,11 @@ describe('per-kg resource fields', () => {
     const out = transportImpactsPerKg({ truck_km: 250, barge_km: 80 });
     expect(out.map((v) => [v.indicator, v.unit, v.module])).toEqual(INDICATORS.map((i) => [i.code, i.unit, 'A4']));
     for (const v of out) {
-      relClose(v.value, (250 * TRANSPORT_FACTORS.truck_km[v.indicator] + 80 * TRANSPORT_FACTORS.barge_km[v.indicator]) / 1000, 1e-12);
+      relClose(
+        v.value,
+        (250 * TRANSPORT_FACTORS.truck_km[v.indicator] + 80 * TRANSPORT_FACTORS.barge_km[v.indicator]) / 1000,
+        1e-12,
+      );
     }
     expect(transportImpactsPerKg(null).every((v) => v.value === 0)).toBe(true);
   });

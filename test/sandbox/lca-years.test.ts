@@ -19,18 +19,30 @@ import type { ComponentInput, LcaInputs, LcaResultElement } from '../../sandbox/
 const NOW = new Date('2025-06-15T10:00:00Z'); // current calendar year 2025
 
 const cement = makeFactors({
-  'GWP-fossil': 0.8, 'GWP-biogenic': 0.01, 'GWP-luluc': 0.002, ODP: 1e-8, AP: 1e-3, 'EP-freshwater': 3e-6,
-  'EP-marine': 5e-4, 'EP-terrestrial': 5e-3, POCP: 1.4e-3, ADPE: 1.5e-7, ADPF: 3, WDP: 0.02,
+  'GWP-fossil': 0.8,
+  'GWP-biogenic': 0.01,
+  'GWP-luluc': 0.002,
+  ODP: 1e-8,
+  AP: 1e-3,
+  'EP-freshwater': 3e-6,
+  'EP-marine': 5e-4,
+  'EP-terrestrial': 5e-3,
+  POCP: 1.4e-3,
+  ADPE: 1.5e-7,
+  ADPF: 3,
+  WDP: 0.02,
 });
 const COMPONENTS: ComponentInput[] = [
-  { type: 'supplier_product', ref: '11111111-1111-5111-8111-111111111111', mass_kg: 300, factors_per_kg: cement, transport_route: { truck_km: 50 } },
+  {
+    type: 'supplier_product',
+    ref: '11111111-1111-5111-8111-111111111111',
+    mass_kg: 300,
+    factors_per_kg: cement,
+    transport_route: { truck_km: 50 },
+  },
 ];
 
-function run(
-  instance: LcaInputs['instance'],
-  production: Record<number, number>,
-  now: Date = NOW,
-): LcaResultElement[] {
+function run(instance: LcaInputs['instance'], production: Record<number, number>, now: Date = NOW): LcaResultElement[] {
   return computeResults({
     instance,
     components: COMPONENTS,
@@ -93,7 +105,13 @@ describe('rule 2: the current year', () => {
 
   it('is computed and partial once its production data is entered', () => {
     const [y] = run(inst(2025, null), { 2025: 120 });
-    expect(y).toMatchObject({ year: 2025, status: 'computed', partial_year: true, production_quantity: 120, blockers: [] });
+    expect(y).toMatchObject({
+      year: 2025,
+      status: 'computed',
+      partial_year: true,
+      production_quantity: 120,
+      blockers: [],
+    });
     const gwp = y.values.find((v) => v.indicator === 'GWP-total' && v.module === 'A1-A3');
     expect(gwp?.value).toBeCloseTo(120 * 300 * 0.812, 6);
   });
