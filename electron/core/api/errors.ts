@@ -41,6 +41,8 @@ export interface ApiErrorInit {
   ambiguous?: boolean;
   /** For a create conflict: the fields that differ between what was sent and what the service holds. */
   differences?: string[];
+  /** A server's Retry-After, in ms. */
+  retryAfterMs?: number;
 }
 
 const AUTH_CODES = new Set(['err_not_authenticated']);
@@ -80,6 +82,7 @@ export class ApiError extends Error {
   readonly attempts: number;
   readonly ambiguous: boolean;
   readonly differences?: string[];
+  readonly retryAfterMs?: number;
 
   constructor(init: ApiErrorInit) {
     super(`${init.endpoint} → ${init.status || 'no answer'} ${init.err_code}: ${init.msg}`);
@@ -95,6 +98,7 @@ export class ApiError extends Error {
     this.attempts = init.attempts ?? 1;
     this.ambiguous = init.ambiguous ?? false;
     if (init.differences) this.differences = init.differences;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
   }
 
   /** True when the service's entitlement dimension is one the spec names (others are kept verbatim). */

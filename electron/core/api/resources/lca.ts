@@ -1,0 +1,145 @@
+/**
+ * LCA: POST /v2/product-instances/{id}/lca-update starts a recompute; GET .../lca-results reports the job and
+ * the results. Polling follows rule 5 of the spec exactly: poll while job.status is queued or processing,
+ * stop at completed, failed or idle whatever `results` holds — emptiness of results never means "running".
+ */
+import { LcaResults } from '../../spec/schemas.js';
+import { isLcaJobInFlight, LCA_JOB_STATUSES } from '../../spec/constants.js';
+import { ApiError } from '../errors.js';
+import { sleep } from '../backoff.js';
+import { strictParser } from '../parse.js';
+import type { CallOptions } from '../resource.js';
+import type { LoggerLike } from '../secrets.js';
+import type { Transport } from '../transport.js';
+
+export type { LcaResults };
+export type LcaJob = LcaResults['job'];
+
+export interface LcaUpdateResult {
+  job: LcaJob;
+  /** True when the service said a recompute was already in flight after our own earlier attempt's answer was lost. */
+  alreadyRunning?: boolean;
+}
+
+export interface RecomputeOptions extends CallOptions {
+  /** Called with every job status seen while polling (first the started job). */
+  onStatus?: (status: string, results: LcaResults | undefined) => void;
+  /** First poll delay; grows ×1.5 per poll up to pollMaxMs (with jitter). */
+  pollBaseMs?: number;
+  pollMaxMs?: number;
+  /** Give up (ApiError client_timeout) after this long. Default 15 minutes. */
+  maxWaitMs?: number;
+  /**
+   * A recompute already in flight (err_lca_update_not_queued): 'wait-then-restart' (default) waits for it to end
+   * and then starts ours (so the results include the latest data); 'wait' just waits for it; 'error' throws.
+   */
+  ifRunning?: 'wait-then-restart' | 'wait' | 'error';
+}
+
+export interface LcaApi {
+  update(instanceId: string, o?: CallOptions): Promise<LcaUpdateResult>;
+  results(instanceId: string, o?: CallOptions): Promise<LcaResults>;
+  recomputeAndWait(instanceId: string, o?: RecomputeOptions): Promise<LcaResults>;
+}
+
+function instancePath(instanceId: string, tail: string): string {
+  if (typeof instanceId !== 'string' || instanceId.trim() === '') throw new TypeError('a product instance id is required');
+  return `/v2/product-instances/${encodeURIComponent(instanceId)}/${tail}`;
+}
+
+const KNOWN_STATUSES = new Set<string>(LCA_JOB_STATUSES);
+
+export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
+  const parseResults = strictParser(LcaResults);
+  const parseJob = (raw: unknown, endpoint: string): LcaJob => {
+    const o = raw as { job?: unknown } | null;
+    const job = o && typeof o === 'object' && o.job && typeof o.job === 'object' ? o.job : raw;
+    if (!job || typeof job !== 'object' || typeof (job as { status?: unknown }).status !== 'string') {
+      throw new ApiError({ status: 200, err_code: 'client_invalid_response', msg: 'lca-update answer has no job.status', endpoint, classification: 'unknown', retryable: false });
+    }
+    return job as LcaJob;
+  };
+
+  const results = async (instanceId: string, o: CallOptions = {}): Promise<LcaResults> => {
+    const res = await transport.callSafe({ method: 'GET', path: instancePath(instanceId, 'lca-results'), signal: o.signal, timeoutMs: o.timeoutMs });
+    const r = parseResults(res.body, 'GET /v2/product-instances/{id}/lca-results');
+    if (!KNOWN_STATUSES.has(r.job.status)) {
+      logger().warn({ status: r.job.status, endpoint: 'GET /v2/product-instances/{id}/lca-results' }, 'unknown LCA job status: polling stops');
+    }
+    return r;
+  };
+
+  /** Retried after a lost answer; a "not queued" then means our earlier attempt started it. */
+  const update = async (instanceId: string, o: CallOptions = {}): Promise<LcaUpdateResult> => {
+    const endpoint = 'POST /v2/product-instances/{id}/lca-update';
+    let lost = false;
+    let settled: LcaUpdateResult | undefined;
+    try {
+      return await transport.retryLoop(
+        async (n) => {
+          const res = await transport.attempt(
+            { method: 'POST', path: instancePath(instanceId, 'lca-update'), body: {}, signal: o.signal, timeoutMs: o.timeoutMs },
+            n,
+          );
+          return { job: parseJob(res.body, endpoint) };
+        },
+        async (e) => {
+          if (lost && e.err_code === 'err_lca_update_not_queued') {
+            const r = await results(instanceId, o);
+            settled = { job: r.job, alreadyRunning: true };
+            return false;
+          }
+          if (!e.retryable) return false;
+          lost ||= e.ambiguous;
+          return true;
+        },
+        o.signal,
+      );
+    } catch (e) {
+      if (settled) return settled;
+      throw e;
+    }
+  };
+
+  const recomputeAndWait = async (instanceId: string, o: RecomputeOptions = {}): Promise<LcaResults> => {
+    const started = Date.now();
+    const maxWaitMs = o.maxWaitMs ?? 15 * 60_000;
+    const pollBase = o.pollBaseMs ?? 250;
+    const pollMax = o.pollMaxMs ?? 5_000;
+    const ifRunning = o.ifRunning ?? 'wait-then-restart';
+    const call: CallOptions = { signal: o.signal, timeoutMs: o.timeoutMs };
+
+    /** Poll until the job is no longer in flight; returns the final answer. */
+    const waitDone = async (expectJobId: unknown): Promise<LcaResults> => {
+      let delay = pollBase;
+      for (;;) {
+        if (Date.now() - started > maxWaitMs) {
+          throw new ApiError({ status: 0, err_code: 'client_timeout', msg: `LCA recompute not finished after ${maxWaitMs} ms`, endpoint: 'GET /v2/product-instances/{id}/lca-results', classification: 'network', retryable: true });
+        }
+        await sleep(delay / 2 + Math.random() * (delay / 2), o.signal);
+        delay = Math.min(pollMax, delay * 1.5);
+        const r = await results(instanceId, call);
+        o.onStatus?.(r.job.status, r);
+        // A job id, where the service gives one, tells our job from an older finished one.
+        const id = (r.job as { id?: unknown }).id;
+        const otherJob = expectJobId !== undefined && id !== undefined && id !== expectJobId;
+        if (!isLcaJobInFlight(r.job.status) && !otherJob) return r;
+      }
+    };
+
+    for (let round = 0; ; round++) {
+      try {
+        const u = await update(instanceId, call);
+        o.onStatus?.(u.job.status, undefined);
+        if (!isLcaJobInFlight(u.job.status)) return results(instanceId, call);
+        return await waitDone((u.job as { id?: unknown }).id);
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.err_code !== 'err_lca_update_not_queued' || ifRunning === 'error' || round > 0) throw e;
+        const done = await waitDone(undefined);
+        if (ifRunning === 'wait') return done;
+      }
+    }
+  };
+
+  return { update, results, recomputeAndWait };
+}
