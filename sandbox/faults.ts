@@ -1,0 +1,64 @@
+/**
+ * Injected faults (PUT /__sandbox/faults): a 500 before anything is done, a socket reset after the write was
+ * committed, and latency with jitter. Every draw comes from one seeded PRNG, so a run is reproducible for a
+ * given arrival order of requests.
+ */
+export interface FaultConfig {
+  error_rate: number;
+  reset_after_commit_rate: number;
+  latency_ms: number;
+  jitter_ms: number;
+  seed: number;
+}
+
+export const NO_FAULTS: FaultConfig = { error_rate: 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0, seed: 1 };
+
+/** mulberry32: small, fast, good enough for fault draws. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface FaultDecision {
+  delayMs: number;
+  error: boolean;
+  resetAfterCommit: boolean;
+}
+
+export class Faults {
+  private cfg: FaultConfig = { ...NO_FAULTS };
+  private rand = mulberry32(NO_FAULTS.seed);
+
+  configure(cfg: FaultConfig): void {
+    this.cfg = { ...cfg };
+    this.rand = mulberry32(cfg.seed);
+  }
+
+  get config(): FaultConfig {
+    return { ...this.cfg };
+  }
+
+  get active(): boolean {
+    const c = this.cfg;
+    return c.error_rate > 0 || c.reset_after_commit_rate > 0 || c.latency_ms > 0 || c.jitter_ms > 0;
+  }
+
+  /** Draws the fate of one request. Three draws per request, always, so the sequence stays aligned. */
+  decide(): FaultDecision {
+    const c = this.cfg;
+    const jitter = this.rand();
+    const err = this.rand();
+    const reset = this.rand();
+    return {
+      delayMs: c.latency_ms + Math.floor(jitter * c.jitter_ms),
+      error: err < c.error_rate,
+      resetAfterCommit: reset < c.reset_after_commit_rate,
+    };
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Pagination of every collection GET (spec "Pagination"): limit 1–200 (default 50), an opaque cursor bound to
+ * the query that produced it, `next_cursor` null only on the last page, stable order by id. A page starts with
+ * a binary search for the cursor's position, so a whole walk costs O(N).
+ */
+import { createHash } from 'node:crypto';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../electron/core/spec/constants.js';
+import { Collection, upperBound, type Entity } from './collection.js';
+import { notValid } from './errors.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(v: string): boolean {
+  return UUID_RE.test(v);
+}
+
+export interface FilterSpec {
+  name: string;
+  uuid?: boolean;
+}
+
+export interface ListQuery {
+  limit: number;
+  /** Id of the last row of the previous page, or null for the first page. */
+  after: string | null;
+  external_id?: string;
+  /** Other filters by name (values validated). */
+  filters: Record<string, string>;
+  /** Binds a cursor to this query: resource, limit and filters. */
+  hash: string;
+}
+
+function single(name: string, v: unknown): string {
+  if (typeof v !== 'string') throw notValid(`query parameter ${name} must be given once`);
+  return v;
+}
+
+/**
+ * Parse and validate the query of a collection GET. Unknown parameters are refused (422 err_not_valid) so a
+ * misspelt filter never silently returns the whole collection.
+ */
+export function parseListQuery(
+  resource: string,
+  raw: Record<string, unknown>,
+  filterSpecs: readonly FilterSpec[] = [],
+): ListQuery {
+  const allowed = new Map<string, FilterSpec>(filterSpecs.map((f) => [f.name, f]));
+  let limit = PAGE_LIMIT_DEFAULT;
+  let cursor: string | undefined;
+  let externalId: string | undefined;
+  const filters: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const v = single(name, value);
+    if (name === 'limit') {
+      if (!/^\d{1,6}$/.test(v)) throw notValid(`limit must be an integer between ${PAGE_LIMIT_MIN} and ${PAGE_LIMIT_MAX}`);
+      limit = Number(v);
+      if (limit < PAGE_LIMIT_MIN || limit > PAGE_LIMIT_MAX)
+        throw notValid(`limit must be between ${PAGE_LIMIT_MIN} and ${PAGE_LIMIT_MAX}, got ${limit}`);
+    } else if (name === 'cursor') {
+      cursor = v;
+    } else if (name === 'external_id') {
+      externalId = v;
+    } else {
+      const spec = allowed.get(name);
+      if (!spec) throw notValid(`unknown query parameter "${name}"`);
+      if (spec.uuid && !isUuid(v)) throw notValid(`${name} must be a UUID`);
+      filters[name] = spec.uuid ? v.toLowerCase() : v;
+    }
+  }
+  const canonical = JSON.stringify([
+    resource,
+    limit,
+    externalId ?? null,
+    Object.keys(filters)
+      .sort()
+      .map((k) => [k, filters[k]]),
+  ]);
+  const hash = createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+  const q: ListQuery = { limit, after: null, filters, hash };
+  if (externalId !== undefined) q.external_id = externalId;
+  if (cursor !== undefined) q.after = decodeCursor(cursor, hash);
+  return q;
+}
+
+interface CursorPayload {
+  v: 1;
+  a: string;
+  q: string;
+}
+
+export function encodeCursor(after: string, queryHash: string): string {
+  const p: CursorPayload = { v: 1, a: after, q: queryHash };
+  return Buffer.from(JSON.stringify(p)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, queryHash: string): string {
+  let p: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    p = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw notValid('cursor cannot be decoded');
+  }
+  const c = p as Partial<CursorPayload> | null;
+  if (!c || typeof c !== 'object' || c.v !== 1 || typeof c.a !== 'string' || typeof c.q !== 'string')
+    throw notValid('cursor cannot be decoded');
+  if (c.q !== queryHash)
+    throw notValid('cursor belongs to another query: keep limit and filters the same across the pages of a walk');
+  return c.a;
+}
+
+export interface PageResult {
+  ids: string[];
+  next_cursor: string | null;
+}
+
+/**
+ * One page of `coll` for `q`. `visible` narrows rows (plant access, filters); `candidates` (sorted ids) replaces
+ * the scan when an index already knows the few rows that can match.
+ */
+export function pageOf<T extends Entity>(
+  coll: Collection<T>,
+  q: ListQuery,
+  visible?: (e: T) => boolean,
+  candidates?: readonly string[],
+): PageResult {
+  let pool: readonly string[];
+  if (q.external_id !== undefined) {
+    const e = coll.findByExternalId(q.external_id);
+    pool = e ? [e.id] : [];
+  } else pool = candidates ?? coll.activeIds();
+  const start = q.after === null ? 0 : upperBound(pool, q.after);
+  const ids: string[] = [];
+  let i = start;
+  for (; i < pool.length && ids.length < q.limit; i++) {
+    const e = coll.get(pool[i]);
+    if (e && (!visible || visible(e))) ids.push(pool[i]);
+  }
+  // A full page is the last one when no visible row follows: look ahead for one.
+  let more = false;
+  if (ids.length === q.limit) {
+    for (; i < pool.length; i++) {
+      const e = coll.get(pool[i]);
+      if (e && (!visible || visible(e))) {
+        more = true;
+        break;
+      }
+    }
+  }
+  return { ids, next_cursor: more ? encodeCursor(ids[ids.length - 1], q.hash) : null };
+}
+
+/** The page envelope as a JSON string, from the rows' cached JSON. */
+export function renderPage<T extends Entity>(coll: Collection<T>, page: PageResult): string {
+  let s = '{"data":[';
+  for (let i = 0; i < page.ids.length; i++) {
+    if (i > 0) s += ',';
+    s += coll.json(page.ids[i]);
+  }
+  s += '],"next_cursor":';
+  s += page.next_cursor === null ? 'null' : `"${page.next_cursor}"`;
+  s += '}';
+  return s;
+}

@@ -1,0 +1,175 @@
+/** Supplier products: create, list, get, PATCH, DELETE (200 with the deleted entity). */
+import type { FastifyInstance } from 'fastify';
+import { checkMaterialProperties } from '../../electron/core/spec/rules.js';
+import {
+  SupplierProductCreate,
+  SupplierProductPatch,
+  type MaterialTypeRef,
+} from '../../electron/core/spec/schemas.js';
+import { canReachPlant } from '../auth.js';
+import { ApiFailure, externalIdExists, fromViolations, notFound, plantNotFound } from '../errors.js';
+import { idParam, requirePlant, v2Route, validate, type V2Call } from '../http.js';
+import type { SupplierProductRecord } from '../model.js';
+import type { Store } from '../store.js';
+import { listPage } from './list.js';
+import { applyPatch } from './patch.js';
+
+export function normalizeMaterialType(mt: MaterialTypeRef): MaterialTypeRef {
+  return mt.category === 'elementary'
+    ? { category: 'elementary', elementary_id: mt.elementary_id.toLowerCase() }
+    : { category: 'composite', composite_id: mt.composite_id.toLowerCase() };
+}
+
+/** Key of a material type: silo items must all share one. */
+export function materialKey(mt: MaterialTypeRef): string {
+  return mt.category === 'elementary' ? `elementary:${mt.elementary_id}` : `composite:${mt.composite_id}`;
+}
+
+function requireMaterialType(store: Store, mt: MaterialTypeRef): void {
+  const found = mt.category === 'elementary' ? store.elementaries.get(mt.elementary_id) : store.composites.get(mt.composite_id);
+  if (!found) {
+    const id = mt.category === 'elementary' ? mt.elementary_id : mt.composite_id;
+    throw new ApiFailure(422, 'err_material_type_not_found', `${mt.category} material type ${id} not found`);
+  }
+}
+
+/** A plant of the catalog the key reaches. */
+export function requireKnownPlant(call: V2Call, plantId: string): void {
+  if (!call.store.plants.get(plantId)) throw plantNotFound(plantId);
+  requirePlant(call.access, plantId);
+}
+
+export function supplierProductInRecipe(store: Store, id: string): string | undefined {
+  for (const [instanceId, bom] of store.boms)
+    if (bom.some((c) => c.type === 'supplier_product' && c.ref === id)) return instanceId;
+  return undefined;
+}
+
+export function supplierProductInSilo(store: Store, id: string): string | undefined {
+  for (const silo of store.silos.active()) if (silo.items.some((it) => it.supplier_product_id === id)) return silo.id;
+  return undefined;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function supplierProductRoutes(app: FastifyInstance, store: Store): void {
+  const coll = store.supplierProducts;
+
+  const checkRefs = (call: V2Call, p: { plant_id?: string; material_type?: MaterialTypeRef; supplier_plant_id?: string | null }) => {
+    if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+    if (p.material_type !== undefined) requireMaterialType(store, p.material_type);
+    if (p.supplier_plant_id && !store.supplierPlants.get(p.supplier_plant_id))
+      throw notFound('supplier plant', p.supplier_plant_id);
+  };
+
+  v2Route(app, store, 'POST', '/v2/supplier-products', 'supplierProducts.create', (call) => {
+    const b = validate(SupplierProductCreate, call.body);
+    const plantId = b.plant_id.toLowerCase();
+    const materialType = normalizeMaterialType(b.material_type);
+    const supplierPlantId = b.supplier_plant_id ? b.supplier_plant_id.toLowerCase() : null;
+    checkRefs(call, { plant_id: plantId, material_type: materialType, supplier_plant_id: supplierPlantId });
+    const bad = fromViolations(checkMaterialProperties(b));
+    if (bad) throw bad;
+    if (coll.externalIdTaken(b.external_id)) throw externalIdExists('supplier product', b.external_id!);
+    const rec: SupplierProductRecord = {
+      id: store.newId(),
+      external_id: b.external_id ?? null,
+      name: b.name,
+      material_type: materialType,
+      plant_id: plantId,
+      supplier_plant_id: supplierPlantId,
+      transport_route: b.transport_route ?? null,
+      epd_id: b.epd_id ? b.epd_id.toLowerCase() : null,
+      hazardous_substances: b.hazardous_substances ?? [],
+      lifetime_years: b.lifetime_years ?? null,
+      secondary_percentage: b.secondary_percentage ?? null,
+      moisture_content_percentage: b.moisture_content_percentage ?? null,
+      unit: b.unit,
+      impacts_per_kg: null,
+      transport_impacts_per_kg: null,
+      secondary_datasets: null,
+      created_at: store.clock.iso(),
+    };
+    coll.insert(rec);
+    store.changed();
+    return { status: 201, body: coll.json(rec.id) };
+  });
+
+  v2Route(app, store, 'GET', '/v2/supplier-products', 'supplierProducts.list', (call) =>
+    listPage(call, coll, { visible: (e) => canReachPlant(call.access, e.plant_id) }),
+  );
+
+  const reachable = (call: V2Call, id: string): SupplierProductRecord => {
+    const sp = coll.get(id);
+    if (!sp) throw notFound('supplier product', id);
+    requirePlant(call.access, sp.plant_id);
+    return sp;
+  };
+
+  v2Route(app, store, 'GET', '/v2/supplier-products/:id', 'supplierProducts.get', (call) => {
+    const id = idParam(call.params);
+    reachable(call, id);
+    return { status: 200, body: coll.json(id) };
+  });
+
+  v2Route(app, store, 'PATCH', '/v2/supplier-products/:id', 'supplierProducts.update', (call) => {
+    const id = idParam(call.params);
+    const current = reachable(call, id);
+    const p = validate(SupplierProductPatch, call.body);
+    const patch: Partial<SupplierProductRecord> = {};
+    if (p.external_id !== undefined) patch.external_id = p.external_id;
+    if (p.name !== undefined) patch.name = p.name;
+    if (p.plant_id !== undefined) patch.plant_id = p.plant_id.toLowerCase();
+    if (p.material_type !== undefined) patch.material_type = normalizeMaterialType(p.material_type);
+    if (p.supplier_plant_id !== undefined) patch.supplier_plant_id = p.supplier_plant_id ? p.supplier_plant_id.toLowerCase() : null;
+    if (p.transport_route !== undefined) patch.transport_route = p.transport_route;
+    if (p.epd_id !== undefined) patch.epd_id = p.epd_id ? p.epd_id.toLowerCase() : null;
+    if (p.hazardous_substances !== undefined) patch.hazardous_substances = p.hazardous_substances;
+    if (p.lifetime_years !== undefined) patch.lifetime_years = p.lifetime_years;
+    if (p.secondary_percentage !== undefined) patch.secondary_percentage = p.secondary_percentage;
+    if (p.moisture_content_percentage !== undefined) patch.moisture_content_percentage = p.moisture_content_percentage;
+    if (p.unit !== undefined) patch.unit = p.unit;
+    checkRefs(call, patch);
+    const next = applyPatch(current, patch);
+    const bad = fromViolations(checkMaterialProperties(next));
+    if (bad) throw bad;
+    if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('supplier product', next.external_id!);
+    const siloId = supplierProductInSilo(store, id);
+    if (
+      siloId &&
+      (next.plant_id !== current.plant_id ||
+        materialKey(next.material_type) !== materialKey(current.material_type) ||
+        next.supplier_plant_id === null)
+    )
+      throw new ApiFailure(
+        409,
+        'err_supplier_product_in_silo',
+        `supplier product ${id} is in silo ${siloId}: its plant, material type and supplier plant cannot change`,
+      );
+    if (!sameJson(next.material_type, current.material_type) || !sameJson(next.transport_route, current.transport_route)) {
+      // Inputs of the impacts changed: they are computed again by the next LCA recompute that uses them.
+      next.impacts_per_kg = null;
+      next.transport_impacts_per_kg = null;
+      next.secondary_datasets = null;
+    }
+    coll.replace(next);
+    store.changed();
+    return { status: 200, body: coll.json(id) };
+  });
+
+  v2Route(app, store, 'DELETE', '/v2/supplier-products/:id', 'supplierProducts.delete', (call) => {
+    const id = idParam(call.params);
+    reachable(call, id);
+    const instanceId = supplierProductInRecipe(store, id);
+    if (instanceId)
+      throw new ApiFailure(409, 'err_supplier_product_in_recipe', `supplier product ${id} is in the BOM of product instance ${instanceId}`);
+    const siloId = supplierProductInSilo(store, id);
+    if (siloId) throw new ApiFailure(409, 'err_supplier_product_in_silo', `supplier product ${id} is an item of silo ${siloId}`);
+    const body = coll.json(id);
+    coll.markDeleted(id);
+    store.changed();
+    return { status: 200, body };
+  });
+}
