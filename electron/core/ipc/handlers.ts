@@ -1,0 +1,72 @@
+/**
+ * The one handler table behind both transports. No electron import: the Electron main process and the
+ * browser-mode HTTP server both call dispatch() with the same table and their own AppServices.
+ */
+import type { z } from 'zod';
+import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import type { ParsedInput, Procedures } from './contract.js';
+import type { ProcedureName } from './names.js';
+import { profilesState, profileView } from './profiles.js';
+import type { AppServices } from './services.js';
+
+export type Handler<N extends ProcedureName> = (
+  input: ParsedInput<N>,
+  app: AppServices,
+) => Promise<z.input<Procedures[N]['output']>>;
+export type HandlerTable = { [N in ProcedureName]: Handler<N> };
+
+async function emitProfiles(app: AppServices) {
+  const state = await profilesState(app);
+  app.emit('profiles.changed', state);
+  return state;
+}
+
+export const handlers: HandlerTable = {
+  'app.info': async (_input, app) => ({
+    name: 'Supply Loader',
+    version: app.appVersion,
+    mode: app.mode,
+    platform: app.platform,
+    secretStorage: app.secrets.info(),
+  }),
+
+  'settings.get': async (_input, app) => {
+    const { language, theme } = app.settings.snapshot();
+    return { language, theme };
+  },
+
+  'settings.update': async (input, app) => {
+    const { language, theme } = app.settings.updatePreferences(input);
+    return { language, theme };
+  },
+
+  'profiles.list': async (_input, app) => profilesState(app),
+
+  'profiles.save': async (input, app) => {
+    const saved = app.settings.saveProfile({ id: input.profileId, name: input.name, baseUrl: input.baseUrl });
+    if (input.apiKey !== undefined) await app.secrets.set(saved.id, input.apiKey);
+    else if (input.removeKey) await app.secrets.delete(saved.id);
+    await emitProfiles(app);
+    return profileView(app, saved.id);
+  },
+
+  'profiles.delete': async (input, app) => {
+    app.settings.deleteProfile(input.profileId);
+    await app.secrets.delete(input.profileId);
+    return emitProfiles(app);
+  },
+
+  'profiles.select': async (input, app) => {
+    app.settings.selectProfile(input.profileId);
+    if (input.profileId === SANDBOX_PROFILE_ID) await app.sandbox.start('demo');
+    return emitProfiles(app);
+  },
+
+  'sandbox.status': async (_input, app) => app.sandbox.status(),
+
+  'sandbox.reset': async (input, app) => {
+    const status = await app.sandbox.reset(input.seed);
+    await emitProfiles(app);
+    return status;
+  },
+};

@@ -1,0 +1,34 @@
+/**
+ * The names of the renderer ↔ main surface, without schemas, so the preload (which must stay tiny and cannot
+ * load zod) gets the same allowlist as the contract. contract.ts checks at compile time that it defines a
+ * schema for exactly these names.
+ */
+export const PROCEDURE_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.update',
+  'profiles.list',
+  'profiles.save',
+  'profiles.delete',
+  'profiles.select',
+  'sandbox.status',
+  'sandbox.reset',
+] as const;
+export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
+
+export const EVENT_NAMES = ['profiles.changed', 'sandbox.changed'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+const procedureSet: ReadonlySet<string> = new Set(PROCEDURE_NAMES);
+const eventSet: ReadonlySet<string> = new Set(EVENT_NAMES);
+
+export function isProcedureName(name: unknown): name is ProcedureName {
+  return typeof name === 'string' && procedureSet.has(name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && eventSet.has(name);
+}
+
+/** Electron IPC channels: one per procedure and per event, never a generic pass-through channel. */
+export const procedureChannel = (name: ProcedureName): string => `supply-loader:rpc:${name}`;
+export const eventChannel = (name: EventName): string => `supply-loader:event:${name}`;

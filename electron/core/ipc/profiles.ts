@@ -1,0 +1,63 @@
+/** Connection profiles as the renderer sees them, and the resolution of a profile to {baseUrl, apiKey}. */
+import { maskApiKey } from '../spec/constants.js';
+import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import type { ProfileView, ProfilesState } from './contract.js';
+import { AppError } from './errors.js';
+import type { AppServices } from './services.js';
+
+export const SANDBOX_PROFILE_NAME = 'Sandbox';
+
+async function viewOf(app: AppServices, p: { id: string; name: string; baseUrl: string }): Promise<ProfileView> {
+  const key = await app.secrets.get(p.id);
+  return { profileId: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, hasKey: key !== undefined, maskedKey: key ? maskApiKey(key) : null };
+}
+
+export function sandboxProfileView(app: AppServices): ProfileView {
+  const key = app.sandbox.ownerKey();
+  return {
+    profileId: SANDBOX_PROFILE_ID,
+    name: SANDBOX_PROFILE_NAME,
+    baseUrl: app.sandbox.baseUrl(),
+    builtIn: true,
+    hasKey: key !== null,
+    maskedKey: key ? maskApiKey(key) : null,
+  };
+}
+
+export async function profileView(app: AppServices, profileId: string): Promise<ProfileView> {
+  if (profileId === SANDBOX_PROFILE_ID) return sandboxProfileView(app);
+  const p = app.settings.snapshot().profiles.find((x) => x.id === profileId);
+  if (!p) throw new AppError('not_found', 'That profile does not exist (any more).');
+  return viewOf(app, p);
+}
+
+export async function profilesState(app: AppServices): Promise<ProfilesState> {
+  const doc = app.settings.snapshot();
+  const stored = await Promise.all(doc.profiles.map((p) => viewOf(app, p)));
+  return { activeProfileId: doc.activeProfileId, profiles: [sandboxProfileView(app), ...stored] };
+}
+
+export interface Connection {
+  profileId: string;
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Main side only: the base URL and key of a profile (default: the active one), for the core to use. */
+export async function resolveConnection(app: AppServices, profileId?: string): Promise<Connection> {
+  const id = profileId ?? app.settings.snapshot().activeProfileId;
+  if (id === SANDBOX_PROFILE_ID) {
+    if (!app.sandbox.baseUrl()) await app.sandbox.start();
+    const baseUrl = app.sandbox.baseUrl();
+    const apiKey = app.sandbox.ownerKey();
+    if (!baseUrl || !apiKey) {
+      throw new AppError('unavailable', app.sandbox.status().message ?? 'The embedded sandbox is not running.');
+    }
+    return { profileId: id, baseUrl, apiKey };
+  }
+  const p = app.settings.snapshot().profiles.find((x) => x.id === id);
+  if (!p) throw new AppError('not_found', 'That profile does not exist (any more).');
+  const apiKey = await app.secrets.get(id);
+  if (!apiKey) throw new AppError('invalid_input', `The profile “${p.name}” has no API key yet. Enter one on the Connection screen.`);
+  return { profileId: id, baseUrl: p.baseUrl, apiKey };
+}

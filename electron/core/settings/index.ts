@@ -1,0 +1,4 @@
+export * from './paths.js';
+export * from './json-file.js';
+export * from './settings.js';
+export * from './secrets.js';

@@ -1,0 +1,37 @@
+/** Turn a failed call into words for the user: the localized kind, the detail, and the err_code beside it. */
+import type { RpcError } from '../../electron/core/ipc/contract.js';
+import { errCodeInfo } from '../../electron/core/spec/err-codes.js';
+import { RpcFailure } from './api.js';
+import type { Locale, T } from './i18n/index.js';
+
+export interface ErrorText {
+  title: string;
+  detail: string | null;
+  action: string | null;
+  errCode: string | null;
+  issues: { path: string; message: string }[];
+}
+
+export function toRpcError(err: unknown): RpcError {
+  if (err instanceof RpcFailure) return err.error;
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+export function describeError(error: RpcError, t: T, locale: Locale): ErrorText {
+  const title = t(`error.${error.code}`);
+  if (error.errCode) {
+    const info = errCodeInfo(error.errCode);
+    if (info) {
+      return {
+        title,
+        detail: locale === 'de' ? info.explanation_de : info.explanation,
+        action: (locale === 'de' ? info.action_de : info.action) ?? null,
+        errCode: error.errCode,
+        issues: [],
+      };
+    }
+    // An err_code the catalog does not know: shown verbatim with the service's own words.
+    return { title, detail: t('error.unknownCode', { message: error.message }), action: null, errCode: error.errCode, issues: [] };
+  }
+  return { title, detail: error.message || null, action: null, errCode: null, issues: error.issues ?? [] };
+}

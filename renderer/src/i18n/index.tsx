@@ -1,0 +1,54 @@
+/**
+ * One catalogue per language (en.ts is the reference, de.ts has the same keys — test/renderer/i18n.test.ts).
+ * The language follows the OS (navigator.language) unless the user picks one.
+ */
+import { createContext, useContext } from 'react';
+import type { ReactNode } from 'react';
+import { de } from './de.js';
+import { en } from './en.js';
+import type { MessageKey, Messages } from './en.js';
+
+export type Locale = 'en' | 'de';
+export const catalogues: Record<Locale, Messages> = { en, de };
+
+export function localeFromNavigator(languages: readonly string[] | undefined, fallback = 'en'): Locale {
+  for (const l of languages ?? [fallback]) {
+    const base = l.toLowerCase().split('-')[0];
+    if (base === 'de') return 'de';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
+export function resolveLocale(pref: 'system' | Locale, languages?: readonly string[]): Locale {
+  return pref === 'system' ? localeFromNavigator(languages) : pref;
+}
+
+export type Vars = Record<string, string | number>;
+
+/** Look up a message and fill `{name}` placeholders. An unknown placeholder stays visible, never crashes. */
+export function translate(locale: Locale, key: MessageKey, vars?: Vars): string {
+  const text: string = catalogues[locale][key] ?? en[key];
+  if (!vars) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+}
+
+export type T = (key: MessageKey, vars?: Vars) => string;
+
+interface I18nValue {
+  locale: Locale;
+  t: T;
+}
+
+const I18nContext = createContext<I18nValue>({ locale: 'en', t: (k, v) => translate('en', k, v) });
+
+export function I18nProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
+  const value: I18nValue = { locale, t: (k, v) => translate(locale, k, v) };
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18nValue {
+  return useContext(I18nContext);
+}
+
+export type { MessageKey };

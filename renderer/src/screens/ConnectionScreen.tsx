@@ -1,0 +1,353 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import { useApi } from '../ApiContext.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { Notice } from '../components/Notice.js';
+import { toRpcError } from '../errors.js';
+import { useI18n } from '../i18n/index.js';
+import type { T } from '../i18n/index.js';
+import { validateProfileForm } from '../profileForm.js';
+import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
+
+type ProfilesState = ProcedureOutput<'profiles.list'>;
+type ProfileView = ProfilesState['profiles'][number];
+type SandboxStatus = ProcedureOutput<'sandbox.status'>;
+type AppInfo = ProcedureOutput<'app.info'>;
+
+export function ConnectionScreen() {
+  const api = useApi();
+  const { t } = useI18n();
+  const [info, setInfo] = useState<AppInfo | null>(null);
+  const [profiles, setProfiles] = useState<ProfilesState | null>(null);
+  const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([api.call('app.info', {}), api.call('profiles.list', {}), api.call('sandbox.status', {})])
+      .then(([i, p, s]) => {
+        if (!live) return;
+        setInfo(i);
+        setProfiles(p);
+        setSandbox(s);
+      })
+      .catch((e: unknown) => live && setError(toRpcError(e)));
+    const offP = api.on('profiles.changed', (p) => setProfiles(p));
+    const offS = api.on('sandbox.changed', (s) => {
+      setSandbox(s);
+      void api.call('profiles.list', {}).then(setProfiles, () => {});
+    });
+    return () => {
+      live = false;
+      offP();
+      offS();
+    };
+  }, [api]);
+
+  const select = useCallback(
+    async (profileId: string) => {
+      setError(null);
+      try {
+        setProfiles(await api.call('profiles.select', { profileId }));
+      } catch (e) {
+        setError(toRpcError(e));
+      }
+    },
+    [api],
+  );
+
+  const active = profiles?.profiles.find((p) => p.profileId === profiles.activeProfileId) ?? null;
+
+  return (
+    <div className="stack">
+      <p className="lead">{t('connection.intro')}</p>
+      {info?.secretStorage.warning && <SecretStorageWarning warning={info.secretStorage.warning} t={t} />}
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+
+      <section className="card" aria-labelledby="profiles-heading">
+        <div className="card-head">
+          <h2 id="profiles-heading">{t('connection.profiles')}</h2>
+          <button type="button" className="btn" onClick={() => setEditing('new')}>
+            {t('connection.newProfile')}
+          </button>
+        </div>
+        {!profiles ? (
+          <p aria-busy="true">{t('common.loading')}</p>
+        ) : (
+          <ul className="profile-list" aria-label={t('connection.profiles')}>
+            {profiles.profiles.map((p) => (
+              <ProfileRow
+                key={p.profileId}
+                profile={p}
+                active={p.profileId === profiles.activeProfileId}
+                onSelect={() => void select(p.profileId)}
+                onEdit={() => setEditing(p)}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {editing && (
+        <ProfileEditor
+          key={editing === 'new' ? 'new' : editing.profileId}
+          profile={editing === 'new' ? null : editing}
+          keysEncrypted={info?.secretStorage.encrypted ?? false}
+          onDone={(saved) => {
+            setEditing(null);
+            if (saved) void api.call('profiles.list', {}).then(setProfiles, () => {});
+          }}
+        />
+      )}
+
+      {active?.builtIn && <SandboxCard status={sandbox} />}
+    </div>
+  );
+}
+
+function SecretStorageWarning({ warning, t }: { warning: 'basic_text' | 'plain_file' | 'unavailable'; t: T }) {
+  const key = warning === 'basic_text' ? 'connection.keysBasicText' : warning === 'plain_file' ? 'connection.keysPlainFile' : 'connection.keysUnavailable';
+  return <Notice kind="warning">{t(key)}</Notice>;
+}
+
+function ProfileRow({ profile, active, onSelect, onEdit }: { profile: ProfileView; active: boolean; onSelect(): void; onEdit(): void }) {
+  const { t } = useI18n();
+  const labelId = useId();
+  return (
+    <li className={`profile-row${active ? ' is-active' : ''}`} aria-labelledby={labelId}>
+      <div className="profile-main">
+        <div className="profile-name" id={labelId}>
+          {profile.name}
+          {profile.builtIn && <span className="tag">{t('connection.builtIn')}</span>}
+          {active && <span className="tag tag-active">{t('connection.active')}</span>}
+        </div>
+        <div className="profile-meta">
+          <span>{profile.baseUrl ?? t('connection.sandboxNotRunning')}</span>
+          <span aria-label={t('connection.apiKey')}>{profile.hasKey ? <code>{profile.maskedKey}</code> : t('connection.noKey')}</span>
+        </div>
+      </div>
+      <div className="profile-actions">
+        {!active && (
+          <button type="button" className="btn" onClick={onSelect} aria-label={t('connection.useProfileNamed', { name: profile.name })}>
+            {t('connection.use')}
+          </button>
+        )}
+        {!profile.builtIn && (
+          <button type="button" className="btn btn-quiet" onClick={onEdit} aria-label={t('connection.editProfileNamed', { name: profile.name })}>
+            {t('common.edit')}
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileView | null; keysEncrypted: boolean; onDone(saved: boolean): void }) {
+  const api = useApi();
+  const { t } = useI18n();
+  const [values, setValues] = useState<ProfileFormValues>({ name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? 'https://', apiKey: '' });
+  const [removeKey, setRemoveKey] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<ProfileFormErrors>({});
+  const [error, setError] = useState<RpcError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const ids = { name: useId(), url: useId(), key: useId(), keyHint: useId() };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs = validateProfileForm(values, { keyRequired: false });
+    setFieldErrors(errs);
+    if (Object.keys(errs).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.call('profiles.save', {
+        profileId: profile?.profileId,
+        name: values.name.trim(),
+        baseUrl: values.baseUrl.trim(),
+        ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}),
+        ...(removeKey && !values.apiKey.trim() ? { removeKey: true } : {}),
+      });
+      setValues((v) => ({ ...v, apiKey: '' }));
+      onDone(true);
+    } catch (err) {
+      setError(toRpcError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!profile) return;
+    setBusy(true);
+    try {
+      await api.call('profiles.delete', { profileId: profile.profileId });
+      onDone(true);
+    } catch (err) {
+      setError(toRpcError(err));
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (k: keyof ProfileFormErrors) => {
+    const code = fieldErrors[k];
+    return code ? t(`profileForm.${code}`) : null;
+  };
+
+  return (
+    <section className="card" aria-labelledby="editor-heading">
+      <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="field">
+          <label htmlFor={ids.name}>{t('connection.profileName')}</label>
+          <input
+            id={ids.name}
+            value={values.name}
+            onChange={(e) => setValues({ ...values, name: e.target.value })}
+            aria-invalid={fieldErrors.name ? true : undefined}
+            autoComplete="off"
+            required
+          />
+          {fieldError('name') && <p className="field-error">{fieldError('name')}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.url}>{t('connection.baseUrl')}</label>
+          <input
+            id={ids.url}
+            value={values.baseUrl}
+            onChange={(e) => setValues({ ...values, baseUrl: e.target.value })}
+            aria-invalid={fieldErrors.baseUrl ? true : undefined}
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            required
+          />
+          {fieldError('baseUrl') && <p className="field-error">{fieldError('baseUrl')}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor={ids.key}>{t('connection.apiKey')}</label>
+          <input
+            id={ids.key}
+            type="password"
+            value={values.apiKey}
+            onChange={(e) => setValues({ ...values, apiKey: e.target.value })}
+            aria-invalid={fieldErrors.apiKey ? true : undefined}
+            aria-describedby={ids.keyHint}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={profile?.hasKey ? t('connection.keyKeepPlaceholder', { masked: profile.maskedKey ?? '' }) : 'svc-…'}
+          />
+          <p className="field-hint" id={ids.keyHint}>
+            {keysEncrypted ? t('connection.keyHintEncrypted') : t('connection.keyHintFile')}
+          </p>
+          {fieldError('apiKey') && <p className="field-error">{fieldError('apiKey')}</p>}
+        </div>
+        {profile?.hasKey && (
+          <label className="checkbox">
+            <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />
+            <span>{t('connection.removeKey')}</span>
+          </label>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+          <button type="button" className="btn btn-quiet" onClick={() => onDone(false)} disabled={busy}>
+            {t('common.cancel')}
+          </button>
+          {profile && !confirmDelete && (
+            <button type="button" className="btn btn-danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              {t('common.delete')}
+            </button>
+          )}
+        </div>
+        {profile && confirmDelete && (
+          <div className="confirm" role="group" aria-label={t('connection.deleteConfirm', { name: profile.name })}>
+            <p>{t('connection.deleteConfirm', { name: profile.name })}</p>
+            <button type="button" className="btn btn-danger" onClick={() => void remove()} disabled={busy}>
+              {t('common.delete')}
+            </button>
+            <button type="button" className="btn btn-quiet" onClick={() => setConfirmDelete(false)}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        )}
+      </form>
+    </section>
+  );
+}
+
+function SandboxCard({ status }: { status: SandboxStatus | null }) {
+  const api = useApi();
+  const { t } = useI18n();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<RpcError | null>(null);
+
+  const reset = async () => {
+    setBusy(true);
+    setError(null);
+    setDone(false);
+    try {
+      await api.call('sandbox.reset', { seed: 'demo' });
+      setDone(true);
+      setConfirming(false);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const state = status?.state ?? 'starting';
+  return (
+    <section className="card" aria-labelledby="sandbox-heading">
+      <h2 id="sandbox-heading">{t('sandbox.title')}</h2>
+      <p>{t('sandbox.explain')}</p>
+      <dl className="facts">
+        <dt>{t('sandbox.state')}</dt>
+        <dd>
+          <span className={`status status-${state}`}>{t(`sandbox.state.${state}`)}</span>
+        </dd>
+        {status?.baseUrl && (
+          <>
+            <dt>{t('connection.baseUrl')}</dt>
+            <dd>
+              <code>{status.baseUrl}</code>
+            </dd>
+          </>
+        )}
+        {status?.maskedKey && (
+          <>
+            <dt>{t('connection.apiKey')}</dt>
+            <dd>
+              <code>{status.maskedKey}</code>
+            </dd>
+          </>
+        )}
+      </dl>
+      {status?.state === 'failed' && status.message && <ErrorNotice error={{ code: 'unavailable', message: status.message }} />}
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {done && <Notice kind="success">{t('sandbox.resetDone')}</Notice>}
+      {!confirming ? (
+        <button type="button" className="btn" onClick={() => setConfirming(true)} disabled={state !== 'running'}>
+          {t('sandbox.reset')}
+        </button>
+      ) : (
+        <div className="confirm" role="group" aria-label={t('sandbox.resetConfirm')}>
+          <p>{t('sandbox.resetConfirm')}</p>
+          <button type="button" className="btn btn-danger" onClick={() => void reset()} disabled={busy}>
+            {t('sandbox.resetNow')}
+          </button>
+          <button type="button" className="btn btn-quiet" onClick={() => setConfirming(false)} disabled={busy}>
+            {t('common.cancel')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Api } from './api.js';
+import type { Locale } from './i18n/index.js';
+import { resolveLocale } from './i18n/index.js';
+
+export type LanguagePref = 'system' | 'en' | 'de';
+export type ThemePref = 'system' | 'light' | 'dark';
+
+export interface Preferences {
+  language: LanguagePref;
+  theme: ThemePref;
+  locale: Locale;
+  setLanguage(l: LanguagePref): void;
+  setTheme(t: ThemePref): void;
+}
+
+/** UI preferences persisted in the main side's settings; language 'system' follows navigator.languages. */
+export function usePreferences(api: Api): Preferences {
+  const [language, setLang] = useState<LanguagePref>('system');
+  const [theme, setThemeState] = useState<ThemePref>('system');
+
+  useEffect(() => {
+    let live = true;
+    api
+      .call('settings.get', {})
+      .then((p) => {
+        if (!live) return;
+        setLang(p.language);
+        setThemeState(p.theme);
+      })
+      .catch(() => {
+        /* defaults stay: the app is still usable */
+      });
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  const locale = resolveLocale(language, typeof navigator === 'undefined' ? undefined : navigator.languages);
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
+
+  const setLanguage = useCallback(
+    (l: LanguagePref) => {
+      setLang(l);
+      void api.call('settings.update', { language: l }).catch(() => {});
+    },
+    [api],
+  );
+  const setTheme = useCallback(
+    (t: ThemePref) => {
+      setThemeState(t);
+      void api.call('settings.update', { theme: t }).catch(() => {});
+    },
+    [api],
+  );
+  return { language, theme, locale, setLanguage, setTheme };
+}
