@@ -70,7 +70,8 @@ export class ApiError extends Error {
   readonly status: number;
   readonly err_code: string;
   readonly msg: string;
-  readonly entitlement_limit?: EntitlementLimit;
+  /** Present only when the service sent it (check for presence, not for null). */
+  declare readonly entitlement_limit?: EntitlementLimit;
   readonly endpoint: string;
   readonly classification: ErrorClassification;
   /**
@@ -81,8 +82,8 @@ export class ApiError extends Error {
   readonly catalog: ErrCodeInfo | undefined;
   readonly attempts: number;
   readonly ambiguous: boolean;
-  readonly differences?: string[];
-  readonly retryAfterMs?: number;
+  declare readonly differences?: string[];
+  declare readonly retryAfterMs?: number;
 
   constructor(init: ApiErrorInit) {
     super(`${init.endpoint} → ${init.status || 'no answer'} ${init.err_code}: ${init.msg}`);

@@ -67,7 +67,10 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
 export interface TransportStats {
   requests: number;
   retries: number;
+  /** Current adaptive concurrency limit. */
   concurrency: number;
+  /** Requests in flight right now. */
+  inFlight: number;
 }
 
 export class Transport {
@@ -114,7 +117,7 @@ export class Transport {
   }
 
   stats(): TransportStats {
-    return { requests: this.requests, retries: this.retries, concurrency: this.limiter.limit };
+    return { requests: this.requests, retries: this.retries, concurrency: this.limiter.limit, inFlight: this.limiter.inFlight };
   }
 
   /** One HTTP exchange (through the limiter). Resolves for 2xx; throws ApiError otherwise, or the abort reason. */
