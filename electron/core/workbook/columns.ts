@@ -1,0 +1,177 @@
+/**
+ * Column builders: each column of a sheet is described once (type, required, description, unit, allowed
+ * values, range) and carries its zod schema, so the row schema, the template notes, the dropdowns and
+ * docs/workbook-format.md all come from the same definition.
+ */
+import { z } from 'zod';
+import { ExternalId, Uuid, Year } from '../spec/schemas.js';
+import type { EntityType, FieldType, ListName } from './types.js';
+
+export interface ColumnSpec {
+  type: FieldType;
+  required: boolean;
+  description: string;
+  unit?: string;
+  /** Allowed values of an `enum` column. */
+  allowed?: readonly string[];
+  /** Dropdown list on the hidden `lists` sheet. */
+  list?: ListName;
+  /** Numeric range shown in the note and enforced as template data validation. */
+  min?: number;
+  max?: number;
+  /** `min` itself is not allowed (e.g. mass_kg > 0). */
+  minExclusive?: boolean;
+  /** The range is a spec rule checked by electron/core/spec/rules.ts, not by the column schema. */
+  rangeFromRule?: boolean;
+  maxLength?: number;
+  /** The code in this column names an entity (`by_component_type`: the row's component_type says which). */
+  refersTo?: EntityType | 'by_component_type';
+  /** Column width in the template, characters. */
+  width: number;
+}
+
+export interface Column<S extends z.ZodType = z.ZodType, R extends boolean = boolean> extends ColumnSpec {
+  required: R;
+  schema: S;
+}
+
+export type Columns = Record<string, Column>;
+
+/** The row type a set of columns describes: required fields present, optional ones absent or null (#CLEAR). */
+export type RowOf<C extends Columns> = {
+  [K in keyof C as C[K]['required'] extends true ? K : never]: z.output<C[K]['schema']>;
+} & {
+  [K in keyof C as C[K]['required'] extends true ? never : K]?: z.output<C[K]['schema']> | null;
+};
+
+interface Common<R extends boolean> {
+  required: R;
+  description: string;
+  width?: number;
+}
+
+const NO_CONTROL_CHARS = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+const NO_CONTROL_OR_BREAKS = /^[^\u0000-\u001f\u007f]*$/;
+
+/** One of your own codes: external_id or a reference to one. Same limits as the spec's ExternalId. */
+export function code<const R extends boolean>(o: Common<R> & { refersTo?: ColumnSpec['refersTo'] }) {
+  return {
+    type: 'code' as const,
+    required: o.required,
+    description: o.description,
+    refersTo: o.refersTo,
+    maxLength: 255,
+    width: o.width ?? 24,
+    schema: ExternalId.regex(NO_CONTROL_OR_BREAKS),
+  };
+}
+
+export function text<const R extends boolean>(o: Common<R> & { maxLength?: number }) {
+  const maxLength = o.maxLength ?? 1000;
+  return {
+    type: 'text' as const,
+    required: o.required,
+    description: o.description,
+    maxLength,
+    width: o.width ?? 32,
+    schema: z.string().min(1).max(maxLength).regex(NO_CONTROL_CHARS),
+  };
+}
+
+export function uuid<const R extends boolean>(o: Common<R> & { refersTo?: EntityType }) {
+  return {
+    type: 'uuid' as const,
+    required: o.required,
+    description: o.description,
+    refersTo: o.refersTo,
+    width: o.width ?? 38,
+    schema: Uuid,
+  };
+}
+
+export function enumeration<const R extends boolean, const V extends readonly [string, ...string[]]>(
+  o: Common<R> & { allowed: V; list: ListName },
+) {
+  return {
+    type: 'enum' as const,
+    required: o.required,
+    description: o.description,
+    allowed: o.allowed,
+    list: o.list,
+    width: o.width ?? 18,
+    schema: z.enum(o.allowed),
+  };
+}
+
+/** A whole year. Bounds come from the spec's Year schema. */
+export function year<const R extends boolean>(o: Common<R>) {
+  return {
+    type: 'year' as const,
+    required: o.required,
+    description: o.description,
+    min: Year.minValue ?? undefined,
+    max: Year.maxValue ?? undefined,
+    width: o.width ?? 14,
+    schema: Year,
+  };
+}
+
+/**
+ * A decimal number. `min`/`max` are enforced by the schema unless `rangeFromRule` says a spec rule checks
+ * them (then they only feed the template's data validation and the note).
+ */
+export function decimal<const R extends boolean>(
+  o: Common<R> & { unit?: string; min?: number; max?: number; minExclusive?: boolean; rangeFromRule?: boolean },
+) {
+  let schema = z.number().finite();
+  if (!o.rangeFromRule) {
+    if (o.min !== undefined) schema = o.minExclusive ? schema.gt(o.min) : schema.min(o.min);
+    if (o.max !== undefined) schema = schema.max(o.max);
+  }
+  return {
+    type: 'decimal' as const,
+    required: o.required,
+    description: o.description,
+    unit: o.unit,
+    min: o.min,
+    max: o.max,
+    minExclusive: o.minExclusive,
+    rangeFromRule: o.rangeFromRule,
+    width: o.width ?? 14,
+    schema,
+  };
+}
+
+/** A transport distance, km ≥ 0 (one per modality, as the spec's TransportRoute). */
+export function km<const R extends boolean>(o: Common<R>) {
+  return decimal({ ...o, unit: 'km', min: 0 });
+}
+
+/** Words for what a column expects, used in error messages, header notes and the docs. */
+export function expectation(c: ColumnSpec): string {
+  switch (c.type) {
+    case 'code':
+      return `a code (text, up to ${c.maxLength ?? 255} characters, no line breaks)`;
+    case 'text':
+      return `text (up to ${c.maxLength ?? 1000} characters)`;
+    case 'uuid':
+      return 'a service id (UUID like 123e4567-e89b-12d3-a456-426614174000)';
+    case 'enum':
+      return `one of ${(c.allowed ?? []).join(', ')}`;
+    case 'year':
+      return `a year (whole number ${c.min ?? 1900}–${c.max ?? 2200})`;
+    case 'integer':
+      return `a whole number${rangeWords(c)}`;
+    case 'decimal':
+      return `a number${rangeWords(c)}${c.unit ? ` in ${c.unit}` : ''}`;
+  }
+}
+
+function rangeWords(c: ColumnSpec): string {
+  const lower = c.minExclusive ? `greater than ${c.min}` : `≥ ${c.min}`;
+  if (c.min !== undefined && c.max !== undefined)
+    return c.minExclusive ? ` greater than ${c.min} and ≤ ${c.max}` : ` from ${c.min} to ${c.max}`;
+  if (c.min !== undefined) return ` ${lower}`;
+  if (c.max !== undefined) return ` ≤ ${c.max}`;
+  return '';
+}

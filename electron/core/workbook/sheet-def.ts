@@ -1,0 +1,39 @@
+/**
+ * A sheet definition: name, columns (one description each), the fields that identify a row, and the spec
+ * rules that apply to one row. The zod row schema is built from the columns, so it cannot drift from them.
+ */
+import { z } from 'zod';
+import type { RuleViolation } from '../spec/rules.js';
+import type { Column, Columns, RowOf } from './columns.js';
+import type { SheetName } from './types.js';
+
+export interface SheetDef<C extends Columns = Columns> {
+  name: SheetName;
+  /** Position in the onboarding / dependency order (1 = first). */
+  step: number;
+  /** What the sheet does, for the Instructions sheet and the docs. */
+  purpose: string;
+  columns: C;
+  /** Fields that identify a row within the sheet: a second row with the same values is an error. */
+  key?: readonly (keyof C & string)[];
+  /** Export-only reference sheet: written by templates, ignored on import. */
+  referenceOnly?: boolean;
+  /** Spec rules (electron/core/spec/rules.ts) and mapping rules that apply to one valid row. */
+  rowRules?: (row: RowOf<C>) => RuleViolation[];
+  /** Row schema: required fields present, optional ones absent or null (#CLEAR); no other fields. */
+  schema: z.ZodType<RowOf<C>>;
+}
+
+export function defineSheet<const C extends Columns>(def: Omit<SheetDef<C>, 'schema'>): SheetDef<C> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [field, col] of Object.entries(def.columns) as [string, Column][]) {
+    shape[field] = col.required ? col.schema : col.schema.nullable().optional();
+  }
+  return { ...def, schema: z.object(shape).strict() as unknown as z.ZodType<RowOf<C>> };
+}
+
+/** The field a rule violation's path names (`bom[0].mass_kg` → `mass_kg`). */
+export function fieldOfRulePath(path: string): string {
+  const m = /([a-z_]+)$/i.exec(path);
+  return m ? m[1] : path;
+}

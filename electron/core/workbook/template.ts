@@ -1,0 +1,99 @@
+/**
+ * Template writer: the combined onboarding workbook and one workbook per sheet, optionally pre-filled with
+ * the mapping sheets (`plants`, `materials`) and the `products` reference sheet from plain arrays the caller
+ * passes in (no API call here). Output is deterministic: fixed document dates and zip entry times, so
+ * regenerating gives the same bytes.
+ */
+import { writeFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet, type ProductsReferenceRow, type SheetRows } from './registry.js';
+import type { SheetDef } from './sheet-def.js';
+import type { DataSheetName } from './types.js';
+import { addFormatSheet, addInstructionsSheet, addListsSheet, type SheetContent, type WritableRow } from './xlsx-layout.js';
+import { normaliseZipTimes } from './zip-times.js';
+
+/** The date written into templates (document properties and zip entries). */
+export const TEMPLATE_DATE = new Date(Date.UTC(2025, 0, 1, 0, 0, 0));
+export const COMBINED_TEMPLATE_FILE = 'supply-loader-onboarding.xlsx';
+
+export interface TemplateReferenceData {
+  plants?: readonly SheetRows['plants'][];
+  materials?: readonly SheetRows['materials'][];
+  products?: readonly ProductsReferenceRow[];
+}
+
+export interface TemplateOptions {
+  /** Sheets to include, in onboarding order; default: all data sheets (the combined workbook). */
+  sheets?: readonly DataSheetName[];
+  /** Pre-fill: mapping sheets rows and the products reference sheet (added when given). */
+  referenceData?: TemplateReferenceData;
+}
+
+/** Build a template in memory. */
+export async function buildTemplate(options: TemplateOptions = {}): Promise<Buffer> {
+  const wanted = new Set(options.sheets ?? DATA_SHEETS.map((d) => d.name));
+  const defs = DATA_SHEETS.filter((d) => wanted.has(d.name as DataSheetName));
+  const ref = options.referenceData ?? {};
+  const prefill: Partial<Record<DataSheetName, readonly WritableRow[]>> = {
+    plants: ref.plants as readonly WritableRow[] | undefined,
+    materials: ref.materials as readonly WritableRow[] | undefined,
+  };
+  // Pre-filled mapping sheets are added even to a per-sheet template: they are what the rows refer to.
+  for (const name of ['plants', 'materials'] as const)
+    if (prefill[name]?.length && !wanted.has(name)) defs.unshift(getSheet(name));
+
+  const contents: SheetContent[] = defs.map((def) => ({ def, rows: prefill[def.name as DataSheetName] ?? [] }));
+  if (ref.products) contents.push({ def: PRODUCTS_REFERENCE_SHEET, rows: ref.products as readonly WritableRow[] });
+  return writeFormatWorkbook(contents, { instructionsFor: defs, date: TEMPLATE_DATE });
+}
+
+/** Write a template to a file; returns the bytes written. */
+export async function writeTemplate(path: string, options: TemplateOptions = {}): Promise<Buffer> {
+  const buf = await buildTemplate(options);
+  await writeFile(path, buf);
+  return buf;
+}
+
+/** File name of the template for one sheet (or the combined one). */
+export function templateFileName(sheet?: DataSheetName): string {
+  return sheet ? `${sheet}.xlsx` : COMBINED_TEMPLATE_FILE;
+}
+
+/** Every template `npm run templates` writes: file name → options. */
+export function allTemplates(): { file: string; options: TemplateOptions }[] {
+  return [
+    { file: templateFileName(), options: {} },
+    ...DATA_SHEETS.map((d) => ({ file: templateFileName(d.name as DataSheetName), options: { sheets: [d.name as DataSheetName] } })),
+  ];
+}
+
+/**
+ * Instructions + format sheets + hidden lists, into a buffer. With `date` the output is reproducible (fixed
+ * document dates and zip entry times); without, the current time is used.
+ */
+export async function writeFormatWorkbook(
+  contents: readonly SheetContent[],
+  opts: { instructionsFor?: readonly SheetDef[]; date?: Date } = {},
+): Promise<Buffer> {
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    sink.on('end', resolve);
+    sink.on('error', reject);
+  });
+  const date = opts.date ?? new Date();
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true, useStyles: true });
+  wb.creator = 'Supply Loader';
+  wb.lastModifiedBy = 'Supply Loader';
+  wb.created = date;
+  wb.modified = date;
+  if (opts.instructionsFor) addInstructionsSheet(wb, opts.instructionsFor);
+  for (const c of contents) addFormatSheet(wb, c);
+  addListsSheet(wb);
+  await wb.commit();
+  await done;
+  const buf = Buffer.concat(chunks);
+  return opts.date ? normaliseZipTimes(buf, opts.date) : buf;
+}

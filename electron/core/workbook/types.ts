@@ -1,0 +1,221 @@
+/**
+ * Shapes shared by the workbook registry, reader, validation and writers. Everything a caller gets back
+ * (ParsedWorkbook, ValidationReport) is plain JSON-serialisable data.
+ */
+
+/** Names of the data sheets, exactly as in issue 4 §1 (row 1 of each holds the field names). */
+export const DATA_SHEET_NAMES = [
+  'supplier-companies',
+  'supplier-plants',
+  'supplier-products',
+  'hazardous-substances',
+  'silos',
+  'silo-items',
+  'product-instances',
+  'prechain-products',
+  'bom',
+  'plants',
+  'materials',
+] as const;
+export type DataSheetName = (typeof DATA_SHEET_NAMES)[number];
+
+/** Reference sheet written by templates/exports only; ignored on import. */
+export const PRODUCTS_SHEET = 'products' as const;
+export type SheetName = DataSheetName | typeof PRODUCTS_SHEET;
+
+export const INSTRUCTIONS_SHEET = 'Instructions';
+/** Hidden sheet holding the dropdown lists (ISO countries, units, …). */
+export const LISTS_SHEET = 'lists';
+
+/** The value a user writes to clear an optional field on the service explicitly (blank never clears). */
+export const CLEAR_MARKER = '#CLEAR';
+
+/** How a cell is read and what a user may type into it. */
+export type FieldType =
+  | 'text' // free text (names, city)
+  | 'code' // one of your own codes (external_id, plant_code, …): text, kept exactly (trimmed)
+  | 'uuid' // a service id
+  | 'integer'
+  | 'decimal'
+  | 'enum' // one of `allowed`
+  | 'year'; // a whole year 1900–2200 (an Excel date is read as its year, with a warning)
+
+/** Entities a code may refer to. `plant` and `material` are resolved by the mapping sheets or the service. */
+export type EntityType =
+  | 'supplier_company'
+  | 'supplier_plant'
+  | 'supplier_product'
+  | 'silo'
+  | 'product_instance'
+  | 'prechain_product'
+  | 'product'
+  | 'plant'
+  | 'material';
+
+/** Names of the dropdown lists on the hidden `lists` sheet. */
+export type ListName = 'country' | 'unit' | 'component_type' | 'category';
+
+export type Severity = 'error' | 'warning';
+
+/** Machine-readable kind of an issue (the message says it in words). */
+export type IssueCode =
+  // file level
+  | 'file_not_found'
+  | 'file_empty'
+  | 'file_too_large'
+  | 'not_a_zip'
+  | 'csv_renamed'
+  | 'legacy_xls'
+  | 'password_protected'
+  | 'other_format'
+  | 'corrupt_zip'
+  | 'not_a_workbook'
+  | 'zip_bomb'
+  | 'xml_entity'
+  | 'too_many_rows'
+  | 'no_known_sheet'
+  | 'sheet_unreadable'
+  | 'unreadable'
+  // sheet level
+  | 'unknown_sheet'
+  | 'sheet_name_normalised'
+  | 'duplicate_sheet'
+  | 'hidden_sheet'
+  | 'missing_header'
+  | 'duplicate_header'
+  | 'unknown_column'
+  | 'header_normalised'
+  | 'data_without_header'
+  | 'merged_cell'
+  // cell level
+  | 'formula_error'
+  | 'formula_without_result'
+  | 'wrong_type'
+  | 'number_as_text_ambiguous'
+  | 'number_as_text_imprecise'
+  | 'date_as_year'
+  | 'date_in_text_column'
+  | 'required'
+  | 'not_allowed'
+  | 'out_of_range'
+  | 'too_long'
+  | 'control_characters'
+  | 'clear_required'
+  | 'rule'
+  // cross-sheet
+  | 'duplicate_key'
+  | 'duplicate_bom_component'
+  | 'silo_item_plant'
+  | 'silo_item_material'
+  | 'silo_item_no_supplier_plant'
+  | 'too_many_issues';
+
+/** One finding, at a cell when it has one. `cell` is an A1 address without the sheet ('C7'). */
+export interface Issue {
+  severity: Severity;
+  code: IssueCode;
+  /** Sheet name as it is in the file; null for file-level issues. */
+  sheet: string | null;
+  cell: string | null;
+  row: number | null;
+  field: string | null;
+  /** Says what is wrong and what was expected, in words. Never contains a stack trace or a key. */
+  message: string;
+}
+
+/** What a field's cell holds after reading. Absent key = blank (not set); null = `#CLEAR` (clear it). */
+export type CellScalar = string | number;
+export type RowValues = Record<string, CellScalar | null>;
+
+export interface ParsedRow {
+  /** 1-based worksheet row number. */
+  row: number;
+  values: RowValues;
+  /** Fields whose cell could not be read; an error was already recorded at the cell. */
+  invalid?: string[];
+}
+
+export interface ParsedSheet {
+  /** Registry name of the sheet. */
+  name: DataSheetName;
+  /** Name of the sheet as it is in the file (usually the same). */
+  sheetName: string;
+  hidden: boolean;
+  /** field → column letter where the field was found in row 1. */
+  columns: Record<string, string>;
+  rows: ParsedRow[];
+}
+
+export interface ReadLimits {
+  /** Largest file accepted, bytes. */
+  maxFileBytes: number;
+  /** Largest total uncompressed size of all zip entries, bytes (zip-bomb guard). */
+  maxUncompressedBytes: number;
+  /** Largest compression ratio of an entry whose uncompressed size exceeds `ratioCheckFromBytes`. */
+  maxCompressionRatio: number;
+  ratioCheckFromBytes: number;
+  /** Most zip entries. */
+  maxEntries: number;
+  /** Most worksheet rows (including the header row) in one sheet. */
+  maxRowsPerSheet: number;
+  /** Most issues kept; beyond it one `too_many_issues` error says how many were left off. */
+  maxIssues: number;
+}
+
+export interface ReadProgress {
+  phase: 'checking' | 'reading' | 'validating';
+  sheet: string | null;
+  /** Data rows handled so far (all sheets). */
+  rows: number;
+  /** Estimated data rows in total (from the sheets' dimensions), when known. */
+  totalRows: number | null;
+  /** 0..1 */
+  fraction: number;
+}
+
+export interface ParsedWorkbook {
+  /** Base name of the file (never the full path: results may be shown or saved elsewhere). */
+  file: string;
+  bytes: number;
+  /** false when the file could not be read at all (a file-level error is among `issues`). */
+  readable: boolean;
+  sheets: ParsedSheet[];
+  /** Sheets present in the file but not read, with why. */
+  ignoredSheets: { sheet: string; reason: string }[];
+  issues: Issue[];
+  stats: { rows: number; ms: number };
+}
+
+/** A code one row refers to, and where it is expected to resolve. */
+export interface WorkbookReference {
+  sheet: DataSheetName;
+  row: number;
+  field: string;
+  cell: string;
+  entityType: EntityType;
+  code: string;
+  /**
+   * `workbook`: the code is defined in this workbook (a row of `target`, or a mapping sheet row with its id);
+   * `service`: the planner must resolve it on the service (or the profile's saved mappings).
+   */
+  resolution: 'workbook' | 'service';
+  target: { sheet: DataSheetName; row: number } | null;
+}
+
+export interface SheetValidation {
+  name: DataSheetName;
+  rows: number;
+  /** Rows with at least one error: the planner marks them `blocked`. */
+  blockedRows: number[];
+}
+
+export interface ValidationReport {
+  /** No errors at all (warnings allowed). */
+  ok: boolean;
+  errors: number;
+  warnings: number;
+  /** Reader issues followed by validation issues, ordered by sheet, row, column. */
+  issues: Issue[];
+  sheets: SheetValidation[];
+  references: WorkbookReference[];
+}

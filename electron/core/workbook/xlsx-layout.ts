@@ -1,0 +1,246 @@
+/**
+ * How a sheet of the workbook format looks in a file: header row with notes, styles, widths, frozen header,
+ * dropdowns and number validation, the hidden `lists` sheet and the Instructions sheet. Used by the template
+ * writer and by writeWorkbook (exports), through exceljs's streaming WorkbookWriter.
+ */
+import ExcelJS from 'exceljs';
+import { UNITS, BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES } from '../spec/constants.js';
+import { ISO_COUNTRY_CODES } from './countries.js';
+import { expectation, type Column } from './columns.js';
+import { DATA_SHEETS, columnsOf } from './registry.js';
+import type { SheetDef } from './sheet-def.js';
+import { CLEAR_MARKER, INSTRUCTIONS_SHEET, LISTS_SHEET, type ListName } from './types.js';
+
+/** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
+export const VALIDATION_ROWS = 10_000;
+
+const LISTS: { name: ListName; values: readonly string[] }[] = [
+  { name: 'country', values: ISO_COUNTRY_CODES },
+  { name: 'unit', values: UNITS },
+  { name: 'component_type', values: BOM_COMPONENT_TYPES },
+  { name: 'category', values: MATERIAL_CATEGORIES },
+];
+
+const REQUIRED_FILL = 'FFFCE4C4';
+const OPTIONAL_FILL = 'FFE7ECF3';
+const REFERENCE_FILL = 'FFEDEDED';
+
+export type WritableValue = string | number | boolean | null | undefined;
+export type WritableRow = Record<string, WritableValue>;
+
+export interface ExtraColumn {
+  /** Key of the value in each row. */
+  key: string;
+  header: string;
+  width?: number;
+  hidden?: boolean;
+}
+
+export interface SheetContent {
+  def: SheetDef;
+  rows: readonly WritableRow[];
+  extraColumns?: readonly ExtraColumn[];
+}
+
+/** The header note: description, required or not, type, unit, allowed values, what blank means. */
+export function headerNote(field: string, c: Column, referenceOnly = false): string {
+  const lines = [`${field}${c.required && !referenceOnly ? ' (required)' : ' (optional)'}`, c.description];
+  if (referenceOnly) return [`${field}`, c.description, 'Reference only: ignored on import.'].join('\n');
+  lines.push(`Expected: ${c.type === 'enum' && (c.allowed?.length ?? 0) > 12 ? 'a value from the dropdown' : expectation(c)}.`);
+  if (c.unit) lines.push(`Unit: ${c.unit}.`);
+  if (c.required) lines.push('Must not be blank.');
+  else lines.push(`Blank = not set (keeps the value on the service). ${CLEAR_MARKER} clears it.`);
+  return lines.join('\n');
+}
+
+function listRange(name: ListName): string {
+  const i = LISTS.findIndex((l) => l.name === name);
+  const col = String.fromCharCode(65 + i);
+  return `${LISTS_SHEET}!$${col}$2:$${col}$${LISTS[i].values.length + 1}`;
+}
+
+function validationFor(c: Column): ExcelJS.DataValidation | null {
+  const strict = c.required;
+  const base = {
+    allowBlank: true,
+    showErrorMessage: true,
+    // Optional columns only warn, so a user can still type #CLEAR.
+    errorStyle: strict ? 'stop' : 'warning',
+    errorTitle: 'Not allowed here',
+  } as const;
+  switch (c.type) {
+    case 'enum':
+      if (!c.list) return null;
+      return {
+        ...base,
+        type: 'list',
+        formulae: [listRange(c.list)],
+        error: (c.allowed?.length ?? 0) > 12 ? 'Pick a value from the dropdown list.' : `Expected ${expectation(c)}.`,
+      };
+    case 'year':
+    case 'integer':
+      return {
+        ...base,
+        type: 'whole',
+        operator: 'between',
+        formulae: [c.min ?? -2147483648, c.max ?? 2147483647],
+        error: `Expected ${expectation(c)}.`,
+      };
+    case 'decimal': {
+      const error = `Expected ${expectation(c)}.`;
+      if (c.min !== undefined && c.max !== undefined)
+        return { ...base, type: 'decimal', operator: 'between', formulae: [c.min, c.max], error };
+      if (c.min !== undefined)
+        return { ...base, type: 'decimal', operator: c.minExclusive ? 'greaterThan' : 'greaterThanOrEqual', formulae: [c.min], error };
+      return { ...base, type: 'decimal', operator: 'between', formulae: [-1e15, 1e15], error };
+    }
+    default:
+      return null;
+  }
+}
+
+function columnLetter(n: number): string {
+  let s = '';
+  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  return s;
+}
+
+const TEXT_TYPES = new Set(['text', 'code', 'uuid', 'enum']);
+
+/** Add one sheet of the format (header, notes, widths, frozen header, validation) with its rows. */
+export function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, content: SheetContent): void {
+  const { def } = content;
+  const cols = columnsOf(def);
+  const extras = content.extraColumns ?? [];
+  const ws = wb.addWorksheet(def.name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0, activeCell: 'A2' }] });
+  ws.columns = [
+    ...cols.map(([field, c]) => ({
+      key: field,
+      width: Math.max(c.width, field.length + 3),
+      // Text columns are formatted as Text so a typed code like 00123 stays 00123.
+      style: TEXT_TYPES.has(c.type) ? { numFmt: '@' } : c.type === 'year' ? { numFmt: '0' } : {},
+    })),
+    ...extras.map((e) => ({ key: e.key, width: e.width ?? Math.max(12, e.header.length + 3), hidden: e.hidden ?? false })),
+  ];
+
+  const header = ws.getRow(1);
+  cols.forEach(([field, c], i) => {
+    const cell = header.getCell(i + 1);
+    cell.value = field;
+    cell.note = headerNote(field, c, def.referenceOnly);
+    cell.font = { bold: true };
+    cell.fill = {
+      type: 'pattern',
+      pattern: 'solid',
+      fgColor: { argb: def.referenceOnly ? REFERENCE_FILL : c.required ? REQUIRED_FILL : OPTIONAL_FILL },
+    };
+  });
+  extras.forEach((e, i) => {
+    const cell = header.getCell(cols.length + i + 1);
+    cell.value = e.header;
+    cell.font = { bold: true, italic: true };
+  });
+  header.commit();
+
+  let r = 2;
+  for (const row of content.rows) {
+    const out = ws.getRow(r++);
+    cols.forEach(([field, c], i) => setCell(out.getCell(i + 1), row[field], TEXT_TYPES.has(c.type)));
+    extras.forEach((e, i) => setCell(out.getCell(cols.length + i + 1), row[e.key], false));
+    out.commit();
+  }
+
+  if (!def.referenceOnly) {
+    // exceljs's typings omit `dataValidations` on worksheets; the streaming writer has it.
+    const validations = (ws as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } })
+      .dataValidations;
+    cols.forEach(([, c], i) => {
+      const v = validationFor(c);
+      if (v) {
+        const letter = columnLetter(i + 1);
+        validations.add(`${letter}2:${letter}${VALIDATION_ROWS + 1}`, v);
+      }
+    });
+  }
+  ws.commit();
+}
+
+/**
+ * Write one value. Strings are always string cells: a server text starting with =, +, - or @ never becomes a
+ * formula (exceljs only writes a formula for a {formula} value; we never build one).
+ */
+function setCell(cell: ExcelJS.Cell, v: WritableValue, asText: boolean): void {
+  if (v === undefined || v === null || v === '') return;
+  if (typeof v === 'string') cell.value = v;
+  else if (typeof v === 'number') cell.value = Number.isFinite(v) ? (asText ? String(v) : v) : null;
+  else cell.value = asText ? String(v).toUpperCase() : v;
+}
+
+/** The hidden `lists` sheet: one column per dropdown list. */
+export function addListsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
+  const ws = wb.addWorksheet(LISTS_SHEET, { state: 'hidden' });
+  ws.columns = LISTS.map((l) => ({ key: l.name, width: 18, style: { numFmt: '@' } }));
+  const header = ws.getRow(1);
+  LISTS.forEach((l, i) => (header.getCell(i + 1).value = l.name));
+  header.commit();
+  const n = Math.max(...LISTS.map((l) => l.values.length));
+  for (let r = 0; r < n; r++) {
+    const row = ws.getRow(r + 2);
+    LISTS.forEach((l, i) => {
+      if (r < l.values.length) row.getCell(i + 1).value = l.values[r];
+    });
+    row.commit();
+  }
+  ws.commit();
+}
+
+/** Lines of the Instructions sheet: the onboarding order from the spec, each sheet, what blank means. */
+export function instructionLines(included: readonly SheetDef[]): (string | [string, string, string, string])[] {
+  const inFile = new Set(included.map((d) => d.name));
+  const lines: (string | [string, string, string, string])[] = [
+    'Supply Loader workbook',
+    '',
+    'One sheet per kind of data. Row 1 of each sheet holds the field names: do not rename them. Columns may be in any order; extra columns you add are ignored (with a warning).',
+    'Each header cell has a note: what the field means, whether it is required, its unit and the allowed values. Required headers are orange.',
+    `A blank cell means "not set": it never erases a value on the service. To clear a value on the service, write ${CLEAR_MARKER} in the cell.`,
+    'Numbers: type them as numbers. Numbers stored as text are accepted ("12.5", "12,5", "1.234,5", "1,234.5"). Percentages are 0–100 (type 30 for 30 %).',
+    'Years: type the year (2024). A date is read as its year, with a warning.',
+    'Code columns are formatted as Text, so codes like 00123 keep their leading zeros.',
+    'Sheets you do not need can be left empty or deleted. Import order follows the steps below; a row may refer to a row of another sheet of the same workbook.',
+    '',
+    'Step 0 (in the web interface): set up your plants and production processes.',
+    '',
+    ['Step', 'Sheet', 'What it does', 'Required columns'],
+  ];
+  for (const d of DATA_SHEETS) {
+    const required = columnsOf(d)
+      .filter(([, c]) => c.required)
+      .map(([f]) => f)
+      .join(', ');
+    lines.push([String(d.step), inFile.has(d.name) ? d.name : `${d.name} (not in this file)`, d.purpose, required]);
+  }
+  return lines;
+}
+
+export function addInstructionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, included: readonly SheetDef[]): void {
+  const ws = wb.addWorksheet(INSTRUCTIONS_SHEET);
+  ws.columns = [{ width: 8 }, { width: 26 }, { width: 90 }, { width: 60 }];
+  let r = 1;
+  for (const line of instructionLines(included)) {
+    const row = ws.getRow(r);
+    if (typeof line === 'string') {
+      row.getCell(1).value = line || null;
+      if (r === 1) row.getCell(1).font = { bold: true, size: 14 };
+    } else {
+      line.forEach((v, i) => {
+        const cell = row.getCell(i + 1);
+        cell.value = v;
+        cell.alignment = { wrapText: true, vertical: 'top' };
+        if (line[0] === 'Step') cell.font = { bold: true };
+      });
+    }
+    row.commit();
+    r++;
+  }
+  ws.commit();
+}
