@@ -55,13 +55,13 @@ export function lenientParser<T extends { id: string }>(
     const o = raw as Record<string, unknown>;
     if (typeof o.id !== 'string' || o.id === '') throw invalid(endpoint, 'answer has no id');
     for (const f of expected) {
-      if (!(f in o)) warnOnce(`missing:${f}`, { group, endpoint, field: f }, 'preview API: expected field missing');
+      if (!(f in o)) warnOnce(f, { group, endpoint, field: f }, 'preview API: expected field missing');
     }
     const r = schema.safeParse(raw);
     if (r.success) return r.data;
     for (const i of r.error.issues) {
       const field = i.path.join('.');
-      warnOnce(`issue:${field}`, { group, endpoint, field, issue: i.message }, 'preview API: field has another shape');
+      warnOnce(field, { group, endpoint, field, issue: i.message }, 'preview API: field has another shape');
     }
     return raw as T;
   };

@@ -78,7 +78,7 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
       return await transport.retryLoop(
         async (n) => {
           const res = await transport.attempt(
-            { method: 'POST', path: instancePath(instanceId, 'lca-update'), body: {}, signal: o.signal, timeoutMs: o.timeoutMs },
+            { method: 'POST', path: instancePath(instanceId, 'lca-update'), signal: o.signal, timeoutMs: o.timeoutMs },
             n,
           );
           return { job: parseJob(res.body, endpoint) };
