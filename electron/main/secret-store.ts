@@ -6,11 +6,15 @@
  */
 import { z } from 'zod';
 import { AppError } from '../core/ipc/errors.js';
+import { maskApiKey } from '../core/spec/constants.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
 import type { SecretStore, SecretStoreInfo } from '../core/settings/secrets.js';
 import type { SafeStorageLike } from './electron-api.js';
 
-const Shape = z.object({ version: z.literal(1), ciphertexts: z.record(z.string(), z.string()) });
+/** Per profile: the ciphertext (base64) and the masked key for display (not secret), so listing never decrypts. */
+const Entry = z.object({ cipher: z.string(), masked: z.string() });
+type Entry = z.infer<typeof Entry>;
+const Shape = z.object({ version: z.literal(2), entries: z.record(z.string(), Entry) });
 
 export const KEYCHAIN_UNAVAILABLE =
   'The system keychain is not available, so the API key cannot be stored safely. Use browser mode or the CLI with SUPPLY_LOADER_API_KEY instead.';
@@ -23,15 +27,15 @@ export class SafeStorageSecretStore implements SecretStore {
     private readonly platform: NodeJS.Platform = process.platform,
   ) {}
 
-  private read(): Record<string, string> {
+  private read(): Record<string, Entry> {
     const raw = this.doc.load();
     if (raw === undefined) return {};
     const parsed = Shape.safeParse(raw);
-    return parsed.success ? parsed.data.ciphertexts : {};
+    return parsed.success ? parsed.data.entries : {};
   }
 
-  private write(ciphertexts: Record<string, string>): void {
-    this.doc.save({ version: 1, ciphertexts });
+  private write(entries: Record<string, Entry>): void {
+    this.doc.save({ version: 2, entries });
   }
 
   private async encrypt(plain: string): Promise<Buffer> {
@@ -51,9 +55,13 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   async get(profileId: string): Promise<string | undefined> {
-    const c = this.read()[profileId];
-    if (c === undefined) return undefined;
-    return this.decrypt(Buffer.from(c, 'base64'));
+    const e = this.read()[profileId];
+    if (e === undefined) return undefined;
+    return this.decrypt(Buffer.from(e.cipher, 'base64'));
+  }
+
+  async masked(profileId: string): Promise<string | undefined> {
+    return this.read()[profileId]?.masked;
   }
 
   async has(profileId: string): Promise<boolean> {
@@ -62,7 +70,7 @@ export class SafeStorageSecretStore implements SecretStore {
 
   async set(profileId: string, secret: string): Promise<void> {
     const cipher = await this.encrypt(secret);
-    this.write({ ...this.read(), [profileId]: cipher.toString('base64') });
+    this.write({ ...this.read(), [profileId]: { cipher: cipher.toString('base64'), masked: maskApiKey(secret) } });
   }
 
   async delete(profileId: string): Promise<void> {

@@ -8,8 +8,8 @@ import type { AppServices } from './services.js';
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
 async function viewOf(app: AppServices, p: { id: string; name: string; baseUrl: string }): Promise<ProfileView> {
-  const key = await app.secrets.get(p.id);
-  return { profileId: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, hasKey: key !== undefined, maskedKey: key ? maskApiKey(key) : null };
+  const masked = await app.secrets.masked(p.id);
+  return { profileId: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, hasKey: masked !== undefined, maskedKey: masked ?? null };
 }
 
 export function sandboxProfileView(app: AppServices): ProfileView {

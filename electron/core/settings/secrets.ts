@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { JsonDocument } from './json-file.js';
 import { JsonFile } from './json-file.js';
 import { z } from 'zod';
+import { maskApiKey } from '../spec/constants.js';
 
 export interface SecretStoreInfo {
   /** e.g. 'safeStorage:gnome_libsecret', 'safeStorage:basic_text', 'file' */
@@ -22,6 +23,8 @@ export interface SecretStore {
   set(profileId: string, secret: string): Promise<void>;
   delete(profileId: string): Promise<void>;
   has(profileId: string): Promise<boolean>;
+  /** `svc-<key_id>-****` of the stored key, without decrypting it where the store can avoid that. */
+  masked(profileId: string): Promise<string | undefined>;
   info(): SecretStoreInfo;
 }
 
@@ -61,6 +64,11 @@ export class FileSecretStore implements SecretStore {
 
   async has(profileId: string): Promise<boolean> {
     return Object.hasOwn(this.read(), profileId);
+  }
+
+  async masked(profileId: string): Promise<string | undefined> {
+    const key = this.read()[profileId];
+    return key === undefined ? undefined : maskApiKey(key);
   }
 
   async set(profileId: string, secret: string): Promise<void> {
