@@ -224,7 +224,7 @@ describe('legacy rule: edit:recipes wherever a legacy key carries edit:products'
 
 describe('secrets', () => {
   it('the raw secret is never stored: the data file holds only hashes', async () => {
-    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-secret-'));
@@ -237,5 +237,6 @@ describe('secrets', () => {
     expect(text).not.toContain(secretOf(other.ownerKey));
     expect(text).not.toContain(secretOf(k.key));
     expect(text).toContain(k.api_key_id);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
