@@ -1,0 +1,529 @@
+/**
+ * The LCA results workbook (exceljs), sheets in this order:
+ *  - `results` (long): one row per instance × year × indicator × module, over the indicators and modules
+ *    the service returned for any instance in the export. A value the element does not declare is an empty
+ *    cell, never 0. Values are numbers with a number format. Unknown fields of a results element, and of a
+ *    value entry (`values[].…`), are extra columns flattened by path. An element without a `values` array
+ *    (the shape changed) gives one row with its fields flattened instead of failing.
+ *  - `gwp` (wide): one row per instance × year; a column per module of GWP-total, then the other indicators;
+ *    data bars on the GWP-total columns and a colour scale on the others so the big emitters stand out.
+ *  - `blockers`: instance, year, blocker type, kind, code, the service's message, what the user should do.
+ *  - `jobs`: one row per instance: outcome, job status, err_code, the catalog's explanation, job times where
+ *    given; unknown job fields as `job.…` columns, unknown answer fields as `response.…`.
+ *  - `breakdown` (only when asked for and the key may read it): per-source impacts.
+ *  - `about`: when, from where (base URL, key masked), which selection, counts, and notes.
+ * Server strings are always written as string cells, never formulas. Times are ISO 8601 UTC text (no time
+ * zone shifts). The file is written to a temporary name and renamed, so a crash never leaves half a file.
+ */
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { type CellValue, type FlatRecord, fitCell, unknownFields } from './flatten.js';
+import { GWP_TOTAL, orderIndicators, orderModules } from './indicators.js';
+import {
+  type InstanceLca,
+  JOB_FIELDS,
+  type LcaReport,
+  type ResultYear,
+  blockerAction,
+  blockerNeedsAction,
+  readResults,
+  serviceCurrentYear,
+} from './model.js';
+
+export const LCA_SHEETS = ['results', 'gwp', 'blockers', 'jobs', 'breakdown', 'about'] as const;
+
+export interface LcaExportOptions {
+  /** Add the `breakdown` sheet (per-source impacts) when the service returned it. Default false. */
+  breakdown?: boolean;
+  /** Most extra (unknown-field) columns per sheet; the rest go to one `more_fields` JSON column. Default 200. */
+  maxExtraColumns?: number;
+}
+
+export interface LcaExportStats {
+  rows: { results: number; gwp: number; blockers: number; jobs: number; breakdown: number };
+  /** Extra columns added for fields this version does not know, per sheet. */
+  extraColumns: Record<string, string[]>;
+  /** Things the user should know about the export (shape changes, cut cells, breakdown left out). */
+  notes: string[];
+}
+
+const VALUE_FORMAT = '0.000E+00';
+const QUANTITY_FORMAT = '#,##0.###';
+const TEXT = '@';
+const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
+
+interface ColumnDef {
+  key: string;
+  header: string;
+  width: number;
+  numFmt?: string;
+}
+
+/** Instance columns every data sheet starts with. */
+const INSTANCE_COLUMNS: ColumnDef[] = [
+  { key: 'product_article', header: 'product_article', width: 16, numFmt: TEXT },
+  { key: 'product_name', header: 'product_name', width: 30, numFmt: TEXT },
+  { key: 'instance_external_id', header: 'instance_external_id', width: 20, numFmt: TEXT },
+  { key: 'plant_code', header: 'plant_code', width: 12, numFmt: TEXT },
+];
+
+function instanceCells(i: InstanceLca): Record<string, CellValue> {
+  return {
+    product_article: i.instance.product_article,
+    product_name: i.instance.product_name,
+    instance_external_id: i.instance.external_id ?? i.instance.id,
+    plant_code: i.instance.plant_code,
+  };
+}
+
+/** Extra columns of one sheet, in first-seen order, capped. */
+class ExtraColumns {
+  readonly keys: string[] = [];
+  private readonly seen = new Set<string>();
+  overflow = false;
+  constructor(
+    private readonly reserved: ReadonlySet<string>,
+    private readonly max: number,
+  ) {}
+  /** The record with keys mapped to columns (reserved names prefixed `extra:`), overflow packed. */
+  place(rec: FlatRecord): Record<string, CellValue> {
+    const out: Record<string, CellValue> = {};
+    const more: Record<string, CellValue> = {};
+    for (const [k0, v] of Object.entries(rec)) {
+      const k = this.reserved.has(k0) ? `extra:${k0}` : k0;
+      if (!this.seen.has(k)) {
+        if (this.keys.length >= this.max) {
+          more[k] = v;
+          this.overflow = true;
+          continue;
+        }
+        this.seen.add(k);
+        this.keys.push(k);
+      }
+      out[k] = v;
+    }
+    if (Object.keys(more).length) out.more_fields = JSON.stringify(more);
+    return out;
+  }
+}
+
+class SheetBuilder {
+  readonly rows: Record<string, CellValue>[] = [];
+  readonly extras: ExtraColumns;
+  constructor(
+    readonly name: string,
+    readonly columns: ColumnDef[],
+    maxExtra: number,
+  ) {
+    this.extras = new ExtraColumns(new Set(columns.map((c) => c.key).concat('more_fields')), maxExtra);
+  }
+  add(fixed: Record<string, CellValue>, extra: FlatRecord = {}): void {
+    this.rows.push({ ...fixed, ...this.extras.place(extra) });
+  }
+}
+
+/** Write a built sheet into the workbook. Returns whether a cell had to be cut. */
+function emitSheet(wb: ExcelJS.Workbook, b: SheetBuilder): boolean {
+  const ws = wb.addWorksheet(b.name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const extraDefs: ColumnDef[] = b.extras.keys.map((k) => ({ key: k, header: k, width: Math.min(40, Math.max(12, k.length + 2)) }));
+  if (b.extras.overflow) extraDefs.push({ key: 'more_fields', header: 'more_fields', width: 40, numFmt: TEXT });
+  const defs = [...b.columns, ...extraDefs];
+  ws.columns = defs.map((d) => ({ key: d.key, width: d.width, style: d.numFmt ? { numFmt: d.numFmt } : {} }));
+  const header = ws.getRow(1);
+  defs.forEach((d, i) => {
+    const c = header.getCell(i + 1);
+    c.value = d.header;
+    c.font = { bold: true };
+    c.fill = HEADER_FILL;
+  });
+  let cut = false;
+  b.rows.forEach((r, ri) => {
+    const row = ws.getRow(ri + 2);
+    defs.forEach((d, ci) => {
+      const v0 = r[d.key];
+      if (v0 === null || v0 === undefined || v0 === '') return; // empty cell: not declared / not given
+      const { value, truncated } = fitCell(v0);
+      cut ||= truncated;
+      // Strings stay string cells (a server text starting with = + - @ never becomes a formula).
+      row.getCell(ci + 1).value = value;
+    });
+  });
+  if (defs.length > 0) ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: defs.length } };
+  return cut;
+}
+
+function colLetter(n: number): string {
+  let s = '';
+  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  return s;
+}
+
+const yesNo = (b: boolean | null): CellValue => (b === null ? null : b ? 'yes' : 'no');
+
+/** Build the workbook in memory. */
+export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {}): { workbook: ExcelJS.Workbook; stats: LcaExportStats } {
+  const maxExtra = opts.maxExtraColumns ?? 200;
+  const notes: string[] = [];
+  const parsed = report.instances.map((i) => ({ i, years: readResults(i.results) }));
+
+  // Indicators and modules over the whole export; the unit of each indicator (first seen).
+  const indicatorsSeen: string[] = [];
+  const modulesSeen: string[] = [];
+  const unitOf = new Map<string, string>();
+  let shapeChanged = 0;
+  let breakdownPresent = false;
+  for (const { years } of parsed) {
+    for (const y of years) {
+      if (y.values === null) shapeChanged++;
+      if (y.breakdown && y.breakdown.length > 0) breakdownPresent = true;
+      for (const v of y.values ?? []) {
+        if (v.indicator === null) continue;
+        indicatorsSeen.push(v.indicator);
+        if (v.module !== null) modulesSeen.push(v.module);
+        if (v.unit !== null && !unitOf.has(v.indicator)) unitOf.set(v.indicator, v.unit);
+      }
+    }
+  }
+  const indicators = orderIndicators(indicatorsSeen);
+  const modules = orderModules(modulesSeen);
+  /** (indicator, module) pairs any instance declared, in display order. */
+  const declared = new Set<string>();
+  for (const { years } of parsed) for (const y of years) for (const v of y.values ?? []) if (v.indicator !== null) declared.add(`${v.indicator}\u0000${v.module ?? ''}`);
+  const pairs: [string, string | null][] = [];
+  for (const ind of indicators) {
+    for (const m of modules) if (declared.has(`${ind}\u0000${m}`)) pairs.push([ind, m]);
+    if (declared.has(`${ind}\u0000`)) pairs.push([ind, null]);
+  }
+
+  // ---- results (long)
+  const results = new SheetBuilder(
+    'results',
+    [
+      ...INSTANCE_COLUMNS,
+      { key: 'year', header: 'year', width: 8, numFmt: '0' },
+      { key: 'partial_year', header: 'partial_year', width: 12 },
+      { key: 'status', header: 'status', width: 11, numFmt: TEXT },
+      { key: 'indicator', header: 'indicator', width: 16, numFmt: TEXT },
+      { key: 'module', header: 'module', width: 9, numFmt: TEXT },
+      { key: 'value', header: 'value', width: 14, numFmt: VALUE_FORMAT },
+      { key: 'unit', header: 'unit', width: 22, numFmt: TEXT },
+    ],
+    maxExtra,
+  );
+  for (const { i, years } of parsed) {
+    const base = instanceCells(i);
+    for (const y of years) {
+      const yearCells = { ...base, year: y.year, partial_year: yesNo(y.partial_year), status: y.status };
+      if (y.values === null) {
+        // Changed shape: the element's fields, flattened, on one row.
+        results.add({ ...yearCells, indicator: null, module: null, value: null, unit: null }, y.extra);
+        continue;
+      }
+      const used = new Set<number>();
+      for (const [ind, mod] of pairs) {
+        const matches = y.values.map((v, k) => ({ v, k })).filter(({ v }) => v.indicator === ind && v.module === mod);
+        if (matches.length === 0) {
+          results.add({ ...yearCells, indicator: ind, module: mod, value: null, unit: unitOf.get(ind) ?? null }, y.extra);
+        }
+        for (const { v, k } of matches) {
+          used.add(k);
+          results.add({ ...yearCells, indicator: ind, module: mod, value: v.value, unit: v.unit ?? unitOf.get(ind) ?? null }, { ...y.extra, ...v.extra });
+        }
+      }
+      // Value entries without an indicator: kept, flattened.
+      y.values.forEach((v, k) => {
+        if (!used.has(k)) results.add({ ...yearCells, indicator: v.indicator, module: v.module, value: v.value, unit: v.unit }, { ...y.extra, ...v.extra });
+      });
+      // An element with no values and no pairs at all (nothing declared anywhere): still one row per year.
+      if (pairs.length === 0 && y.values.length === 0) results.add({ ...yearCells, indicator: null, module: null, value: null, unit: null }, y.extra);
+    }
+  }
+  if (shapeChanged > 0) {
+    notes.push(
+      `${shapeChanged} result element(s) came without a "values" list (the service's answer changed shape): their fields are exported as flattened columns on the results sheet.`,
+    );
+  }
+
+  // ---- gwp (wide)
+  const wideIndicators = [GWP_TOTAL, ...indicators.filter((x) => x !== GWP_TOTAL)].filter((x) => indicators.includes(x));
+  const wideCols: { key: string; indicator: string; module: string | null }[] = [];
+  for (const ind of wideIndicators) for (const [pi, pm] of pairs) if (pi === ind) wideCols.push({ key: `${ind} ${pm ?? ''}`.trim(), indicator: ind, module: pm });
+  const gwp = new SheetBuilder(
+    'gwp',
+    [
+      ...INSTANCE_COLUMNS,
+      { key: 'year', header: 'year', width: 8, numFmt: '0' },
+      { key: 'partial_year', header: 'partial_year', width: 12 },
+      { key: 'status', header: 'status', width: 11, numFmt: TEXT },
+      { key: 'production_quantity', header: 'production_quantity', width: 14, numFmt: QUANTITY_FORMAT },
+      ...wideCols.map((c) => {
+        const unit = unitOf.get(c.indicator);
+        return { key: c.key, header: unit ? `${c.key} [${unit}]` : c.key, width: 16, numFmt: VALUE_FORMAT };
+      }),
+    ],
+    maxExtra,
+  );
+  let duplicates = 0;
+  for (const { i, years } of parsed) {
+    for (const y of years) {
+      const cells: Record<string, CellValue> = {
+        ...instanceCells(i),
+        year: y.year,
+        partial_year: yesNo(y.partial_year),
+        status: y.status,
+        production_quantity: y.production_quantity,
+      };
+      for (const c of wideCols) {
+        const m = (y.values ?? []).filter((v) => v.indicator === c.indicator && v.module === c.module && v.value !== null);
+        cells[c.key] = m.length > 0 ? m[0].value : null;
+        if (m.length > 1) duplicates++;
+      }
+      gwp.add(cells);
+    }
+  }
+
+  if (duplicates > 0) {
+    notes.push(`${duplicates} time(s) a year declared the same indicator and module twice: the gwp sheet shows the first value, the results sheet every one.`);
+  }
+
+  // ---- blockers
+  const blockers = new SheetBuilder(
+    'blockers',
+    [
+      ...INSTANCE_COLUMNS,
+      { key: 'year', header: 'year', width: 8, numFmt: '0' },
+      { key: 'type', header: 'type', width: 14, numFmt: TEXT },
+      { key: 'kind', header: 'kind', width: 16, numFmt: TEXT },
+      { key: 'code', header: 'code', width: 30, numFmt: TEXT },
+      { key: 'err_code', header: 'err_code', width: 30, numFmt: TEXT },
+      { key: 'needs_action', header: 'needs_action', width: 13 },
+      { key: 'what_to_do', header: 'what_to_do', width: 70, numFmt: TEXT },
+      { key: 'message', header: 'message', width: 70, numFmt: TEXT },
+    ],
+    maxExtra,
+  );
+  for (const { i, years } of parsed) {
+    const current = serviceCurrentYear(years, i.job);
+    for (const y of years) {
+      for (const b of y.blockers) {
+        blockers.add(
+          {
+            ...instanceCells(i),
+            year: y.year,
+            type: b.type,
+            kind: b.kind,
+            code: b.code ?? b.err_code,
+            err_code: b.err_code,
+            needs_action: yesNo(blockerNeedsAction(y.year, current)),
+            what_to_do: blockerAction(b, y.year, current),
+            message: b.msg,
+          },
+          b.extra,
+        );
+      }
+    }
+  }
+
+  // ---- jobs
+  const jobs = new SheetBuilder(
+    'jobs',
+    [
+      ...INSTANCE_COLUMNS,
+      { key: 'instance_id', header: 'instance_id', width: 38, numFmt: TEXT },
+      { key: 'outcome', header: 'outcome', width: 14, numFmt: TEXT },
+      { key: 'job_status', header: 'job_status', width: 12, numFmt: TEXT },
+      { key: 'err_code', header: 'err_code', width: 30, numFmt: TEXT },
+      { key: 'explanation', header: 'explanation', width: 60, numFmt: TEXT },
+      { key: 'action', header: 'action', width: 50, numFmt: TEXT },
+      { key: 'message', header: 'message', width: 50, numFmt: TEXT },
+      { key: 'recomputed', header: 'recomputed', width: 11 },
+      { key: 'waited_for_running_job', header: 'waited_for_running_job', width: 14 },
+      { key: 'years_computed', header: 'years_computed', width: 10, numFmt: '0' },
+      { key: 'years_blocked', header: 'years_blocked', width: 10, numFmt: '0' },
+      { key: 'job_id', header: 'job_id', width: 38, numFmt: TEXT },
+      { key: 'queued_at', header: 'queued_at', width: 25, numFmt: TEXT },
+      { key: 'started_at', header: 'started_at', width: 25, numFmt: TEXT },
+      { key: 'finished_at', header: 'finished_at', width: 25, numFmt: TEXT },
+    ],
+    maxExtra,
+  );
+  const jobText = (job: Record<string, unknown> | null, f: string): CellValue => {
+    const v = job?.[f];
+    return typeof v === 'string' || typeof v === 'number' ? v : null;
+  };
+  for (const { i, years } of parsed) {
+    const jobExtra: FlatRecord = i.job ? unknownFields(i.job, JOB_FIELDS, 'job.') : {};
+    jobs.add(
+      {
+        ...instanceCells(i),
+        instance_id: i.instance.id,
+        outcome: i.outcome,
+        job_status: i.job_status,
+        err_code: i.err_code,
+        explanation: i.explanation,
+        action: i.action,
+        message: i.msg,
+        recomputed: yesNo(i.recomputed),
+        waited_for_running_job: yesNo(i.waited_for_running_job),
+        years_computed: i.results.length ? years.filter((y) => y.status === 'computed').length : null,
+        years_blocked: i.results.length ? years.filter((y) => y.status === 'blocked').length : null,
+        job_id: jobText(i.job, 'id'),
+        queued_at: jobText(i.job, 'queued_at'),
+        started_at: jobText(i.job, 'started_at'),
+        finished_at: jobText(i.job, 'finished_at'),
+      },
+      { ...jobExtra, ...i.response_extra },
+    );
+  }
+
+  // ---- breakdown (optional)
+  const breakdown = new SheetBuilder(
+    'breakdown',
+    [
+      ...INSTANCE_COLUMNS,
+      { key: 'year', header: 'year', width: 8, numFmt: '0' },
+      { key: 'component_type', header: 'component_type', width: 18, numFmt: TEXT },
+      { key: 'ref', header: 'ref', width: 38, numFmt: TEXT },
+      { key: 'indicator', header: 'indicator', width: 16, numFmt: TEXT },
+      { key: 'module', header: 'module', width: 9, numFmt: TEXT },
+      { key: 'value', header: 'value', width: 14, numFmt: VALUE_FORMAT },
+      { key: 'unit', header: 'unit', width: 22, numFmt: TEXT },
+    ],
+    maxExtra,
+  );
+  if (opts.breakdown) {
+    for (const { i, years } of parsed) {
+      for (const y of years) {
+        for (const e of y.breakdown ?? []) {
+          breakdown.add(
+            {
+              ...instanceCells(i),
+              year: y.year,
+              component_type: e.component_type,
+              ref: e.ref,
+              indicator: e.indicator,
+              module: e.module,
+              value: e.value,
+              unit: e.indicator ? (unitOf.get(e.indicator) ?? null) : null,
+            },
+            e.extra,
+          );
+        }
+      }
+    }
+  } else if (breakdownPresent) {
+    notes.push('The service returned a per-source breakdown; it is not in this workbook (ask for it with the breakdown option, CLI --breakdown).');
+  }
+
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'Supply Loader';
+  wb.created = new Date(report.generated_at);
+  wb.modified = wb.created;
+  let cut = false;
+  cut = emitSheet(wb, results) || cut;
+  cut = emitSheet(wb, gwp) || cut;
+  addWideFormatting(wb.getWorksheet('gwp')!, gwp, wideCols.map((c) => c.key));
+  cut = emitSheet(wb, blockers) || cut;
+  cut = emitSheet(wb, jobs) || cut;
+  if (opts.breakdown) cut = emitSheet(wb, breakdown) || cut;
+  if (cut) notes.push('Some texts were longer than an Excel cell holds (32,767 characters) and were cut.');
+  for (const b of [results, gwp, blockers, jobs, breakdown]) {
+    if (b.extras.overflow) notes.push(`The ${b.name} sheet met more unknown fields than ${maxExtra} columns: the rest are in its more_fields column as JSON.`);
+  }
+  addAboutSheet(wb, report, notes);
+
+  return {
+    workbook: wb,
+    stats: {
+      rows: { results: results.rows.length, gwp: gwp.rows.length, blockers: blockers.rows.length, jobs: jobs.rows.length, breakdown: opts.breakdown ? breakdown.rows.length : 0 },
+      extraColumns: Object.fromEntries([results, gwp, blockers, jobs, breakdown].map((b) => [b.name, [...b.extras.keys]])),
+      notes,
+    },
+  };
+}
+
+/** Data bars on the GWP-total columns, a green–yellow–red colour scale on every other indicator column. */
+function addWideFormatting(ws: ExcelJS.Worksheet, b: SheetBuilder, valueKeys: string[]): void {
+  if (b.rows.length === 0) return;
+  const last = b.rows.length + 1;
+  let priority = 1;
+  for (const key of valueKeys) {
+    const col = b.columns.findIndex((c) => c.key === key) + 1;
+    if (col <= 0) continue;
+    const ref = `${colLetter(col)}2:${colLetter(col)}${last}`;
+    if (key.startsWith(`${GWP_TOTAL} `) || key === GWP_TOTAL) {
+      // exceljs writes <dataBar> with cfvo and color; its type omits `color`.
+      const rule = { type: 'dataBar', priority: priority++, cfvo: [{ type: 'min' }, { type: 'max' }], color: { argb: 'FF638EC6' }, gradient: false } as ExcelJS.DataBarRuleType;
+      ws.addConditionalFormatting({ ref, rules: [rule] });
+    } else {
+      ws.addConditionalFormatting({
+        ref,
+        rules: [
+          {
+            type: 'colorScale',
+            priority: priority++,
+            cfvo: [{ type: 'min' }, { type: 'percentile', value: 50 }, { type: 'max' }],
+            color: [{ argb: 'FF63BE7B' }, { argb: 'FFFFEB84' }, { argb: 'FFF8696B' }],
+          },
+        ],
+      });
+    }
+  }
+}
+
+function addAboutSheet(wb: ExcelJS.Workbook, report: LcaReport, notes: string[]): void {
+  const ws = wb.addWorksheet('about');
+  ws.columns = [
+    { key: 'k', width: 26 },
+    { key: 'v', width: 90, style: { numFmt: TEXT } },
+  ];
+  const s = report.summary;
+  const lines: [string, CellValue][] = [
+    ['generated_at', report.generated_at],
+    ['base_url', report.base_url],
+    ['api_key', report.masked_key],
+    ['selection', report.selection],
+    ['recompute', report.recompute ? 'yes' : 'no'],
+    ['instances', s.total],
+    ['completed', s.completed],
+    ['idle (never computed)', s.idle],
+    ['failed', s.failed],
+    ['errors', s.error],
+    ['unknown job status', s.unknown_status],
+    ['cancelled', s.cancelled],
+    ['skipped', s.skipped],
+    ['stopped early', report.aborted ? `${report.aborted.message}${report.aborted.err_code ? ` (${report.aborted.err_code})` : ''}` : 'no'],
+    ['duration_s', Math.round(report.duration_ms / 100) / 10],
+  ];
+  notes.forEach((n, k) => lines.push([`note ${k + 1}`, n]));
+  lines.push(['empty value cells', 'A value the service did not declare is an empty cell, never 0.']);
+  lines.forEach(([k, v], r) => {
+    const row = ws.getRow(r + 1);
+    row.getCell(1).value = k;
+    row.getCell(1).font = { bold: true };
+    if (v !== null) row.getCell(2).value = fitCell(v).value;
+  });
+}
+
+/**
+ * Write the workbook to `outPath` (via a temporary file in the same folder and a rename, so a crash never
+ * leaves half a workbook under the final name).
+ */
+export async function writeLcaWorkbook(report: LcaReport, outPath: string, opts: LcaExportOptions = {}): Promise<LcaExportStats> {
+  const { workbook, stats } = buildLcaWorkbook(report, opts);
+  const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    await workbook.xlsx.writeFile(tmp);
+    await rename(tmp, outPath);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+  return stats;
+}
+
+/** The years of an instance, read tolerantly (for callers that show results without exporting). */
+export function instanceYears(i: InstanceLca): ResultYear[] {
+  return readResults(i.results);
+}

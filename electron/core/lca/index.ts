@@ -1,0 +1,26 @@
+/**
+ * LCA results: select product instances, recompute and poll (spec rules for results), export to Excel, and
+ * the chart data for the UI. No electron import; driven by the desktop app and by `supply-loader lca`.
+ */
+export { selectInstances, instanceCodesFromWorkbook, cleanCodes, describeSelector } from './select.js';
+export type { InstanceSelector, Selection, SelectOptions, UnknownCodes } from './select.js';
+export { runLca, pollUntilSettled } from './run.js';
+export type { RunLcaOptions, LcaProgressEvent, LcaInstanceState, PollOptions } from './run.js';
+export { buildLcaWorkbook, writeLcaWorkbook, instanceYears, LCA_SHEETS } from './export.js';
+export type { LcaExportOptions, LcaExportStats } from './export.js';
+export { gwpChartData } from './chart.js';
+export type { GwpChartData, GwpSeries, GwpPoint } from './chart.js';
+export { readResults, readResultElement, serviceCurrentYear, blockerAction, blockerNeedsAction, summarize } from './model.js';
+export type {
+  SelectedInstance,
+  InstanceLca,
+  InstanceOutcome,
+  LcaReport,
+  LcaRunSummary,
+  ResultYear,
+  ImpactValue,
+  ResultBlocker,
+  BreakdownEntry,
+} from './model.js';
+export { CORE_INDICATORS, GWP_TOTAL, orderIndicators, orderModules } from './indicators.js';
+export { flattenInto, unknownFields, type CellValue, type FlatRecord } from './flatten.js';
