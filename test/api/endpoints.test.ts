@@ -131,7 +131,9 @@ describe('every endpoint (issue 3 point 1)', () => {
     const again = await c.bom.put(pi.entity.id, [...bom].reverse());
     expect(again).toEqual(put);
     expect((await c.bom.get(pi.entity.id)).length).toBe(2);
-    await expect(c.bom.put(pi.entity.id, [bom[0], bom[0]])).rejects.toMatchObject({ err_code: 'client_invalid_request' });
+    await expect(c.bom.put(pi.entity.id, [bom[0], bom[0]])).rejects.toMatchObject({
+      err_code: 'client_invalid_request',
+    });
 
     const other = (await c.productInstances.list({ limit: 50 })).data.find((x) => x.id !== pi.entity.id)!;
     const pre = await c.prechainProducts.create({
@@ -144,7 +146,9 @@ describe('every endpoint (issue 3 point 1)', () => {
     expect(pre.status).toBe(201);
     expect((await c.prechainProducts.get(pre.entity.id)).product_instance_id).toBe(other.id);
     expect((await c.prechainProducts.findByExternalId('PRE-E2'))?.id).toBe(pre.entity.id);
-    expect((await c.prechainProducts.update(pre.entity.id, { transport_route: { barge_km: 5 } })).transport_route).toEqual({ barge_km: 5 });
+    expect(
+      (await c.prechainProducts.update(pre.entity.id, { transport_route: { barge_km: 5 } })).transport_route,
+    ).toEqual({ barge_km: 5 });
 
     const started = await c.lca.update(pi.entity.id);
     expect(['queued', 'processing']).toContain(started.job.status);
@@ -169,9 +173,17 @@ describe('preview groups parse leniently (issue 3 point 1)', () => {
   it('a missing or renamed optional field is a warning, not a crash; an id is still required', () => {
     const warnings: Record<string, unknown>[] = [];
     const log = { debug() {}, info() {}, error() {}, warn: (o: Record<string, unknown>) => warnings.push(o) };
-    const parse = lenientParser(ProductInstance, ['external_id', 'product_id', 'plant_id', 'produced_from'], () => log, 'Product Instances');
+    const parse = lenientParser(
+      ProductInstance,
+      ['external_id', 'product_id', 'plant_id', 'produced_from'],
+      () => log,
+      'Product Instances',
+    );
     const id = '2b0c3c5e-3f7a-4c43-9d51-0e2b1f4a5c6d';
-    const got = parse({ id, external_id: 'PI-1', productId: 'x', plant_id: 'not-a-uuid', produced_from: '2020', extra: true }, 'GET /v2/product-instances/{id}');
+    const got = parse(
+      { id, external_id: 'PI-1', productId: 'x', plant_id: 'not-a-uuid', produced_from: '2020', extra: true },
+      'GET /v2/product-instances/{id}',
+    );
     expect(got.id).toBe(id);
     expect((got as Record<string, unknown>).extra).toBe(true);
     const fields = warnings.map((w) => w.field).sort();

@@ -16,7 +16,13 @@ function specCodes(): Map<string, string[]> {
   for (const line of text.slice(start, end).split('\n').slice(1)) {
     const m = /^([^:]+):\s*(.+?)\.?\s*$/.exec(line.trim());
     if (!m) continue;
-    groups.set(m[1].trim(), m[2].split(',').map((c) => c.trim()).filter(Boolean));
+    groups.set(
+      m[1].trim(),
+      m[2]
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+    );
   }
   return groups;
 }
@@ -78,7 +84,8 @@ describe('error catalog (issue 3 point 4)', () => {
   });
 
   it('classifies by status and err_code', () => {
-    const mk = (status: number, err_code: string) => new ApiError({ status, err_code, msg: '', endpoint: 'X' }).classification;
+    const mk = (status: number, err_code: string) =>
+      new ApiError({ status, err_code, msg: '', endpoint: 'X' }).classification;
     expect(mk(401, 'err_not_authenticated')).toBe('auth');
     expect(mk(403, 'err_permission_denied')).toBe('permission');
     expect(mk(403, 'err_svc_daily_limit_reached')).toBe('daily_limit');

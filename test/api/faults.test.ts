@@ -4,8 +4,25 @@
  * 100 active entities, none duplicated, every call reported a success.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, idempotencyKey, type CreateResult, type Silo, type SupplierProduct } from '../../electron/core/api/index.js';
-import { catalog, client, faults, lastSeq, pool, requestsSince, sandbox, state, supplierBase, type Sandbox } from './helpers.js';
+import {
+  ApiError,
+  idempotencyKey,
+  type CreateResult,
+  type Silo,
+  type SupplierProduct,
+} from '../../electron/core/api/index.js';
+import {
+  catalog,
+  client,
+  faults,
+  lastSeq,
+  pool,
+  requestsSince,
+  sandbox,
+  state,
+  supplierBase,
+  type Sandbox,
+} from './helpers.js';
 
 let sb: Sandbox;
 let plantId: string;
@@ -70,7 +87,9 @@ describe('creates under faults (issue 3 point 5, Done means)', () => {
     // Every call reported a success, each with its own entity.
     expect(products.length).toBe(1000);
     expect(new Set(products.map((p) => p.entity.id)).size).toBe(1000);
-    expect(products.map((p) => p.entity.external_id)).toEqual(Array.from({ length: 1000 }, (_, i) => spBody(i + 1).external_id));
+    expect(products.map((p) => p.entity.external_id)).toEqual(
+      Array.from({ length: 1000 }, (_, i) => spBody(i + 1).external_id),
+    );
     expect(silos.length).toBe(100);
     expect(new Set(silos.map((s) => s.entity.id)).size).toBe(100);
     // The faults did hit: some answers were lost after commit and settled by a lookup or a replay.
@@ -98,7 +117,10 @@ describe('creates under faults (issue 3 point 5, Done means)', () => {
       expect(rowPosts.filter((e) => e.status === 201).length, body.external_id).toBe(1);
       for (let k = 1; k < rowPosts.length; k++) {
         const between = mine.slice(mine.indexOf(rowPosts[k - 1]) + 1, mine.indexOf(rowPosts[k]));
-        expect(between.some((e) => e.method === 'GET' && e.status === 200), body.external_id).toBe(true);
+        expect(
+          between.some((e) => e.method === 'GET' && e.status === 200),
+          body.external_id,
+        ).toBe(true);
       }
     }
     expect(c.stats().retries).toBeGreaterThan(0);
@@ -130,7 +152,9 @@ describe('creates under faults (issue 3 point 5, Done means)', () => {
     const same = await c.supplierProducts.create(spBody(2), { onExisting: 'compare' });
     expect(same.outcome).toBe('already_existed');
     expect(same.status).toBe(409);
-    const diff = await c.supplierProducts.create({ ...spBody(3), name: 'Something else' }, { onExisting: 'compare' }).catch((e: unknown) => e);
+    const diff = await c.supplierProducts
+      .create({ ...spBody(3), name: 'Something else' }, { onExisting: 'compare' })
+      .catch((e: unknown) => e);
     expect(diff).toBeInstanceOf(ApiError);
     expect((diff as ApiError).classification).toBe('conflict');
     expect((diff as ApiError).differences).toEqual(['name']);

@@ -14,7 +14,12 @@ export async function sandbox(seed: 'demo' | 'empty' = 'empty'): Promise<Sandbox
   return startSandbox({ port: 0, seed });
 }
 
-export async function control<T = unknown>(sb: Sandbox, method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function control<T = unknown>(
+  sb: Sandbox,
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const res = await request(`${sb.baseUrl}/__sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -36,7 +41,10 @@ export interface LoggedRequest {
   reset: boolean;
 }
 
-export async function requestsSince(sb: Sandbox, since: number): Promise<{ entries: LoggedRequest[]; last_seq: number }> {
+export async function requestsSince(
+  sb: Sandbox,
+  since: number,
+): Promise<{ entries: LoggedRequest[]; last_seq: number }> {
   return control(sb, 'GET', `/requests?since=${since}`);
 }
 
@@ -47,14 +55,21 @@ export async function lastSeq(sb: Sandbox): Promise<number> {
 export type StateCounts = Record<string, { active: number; deleted: number }>;
 export const state = (sb: Sandbox) => control<StateCounts>(sb, 'GET', '/state');
 
-export const faults = (sb: Sandbox, f: { error_rate?: number; reset_after_commit_rate?: number; latency_ms?: number; jitter_ms?: number; seed?: number }) =>
-  control(sb, 'PUT', '/faults', f);
+export const faults = (
+  sb: Sandbox,
+  f: { error_rate?: number; reset_after_commit_rate?: number; latency_ms?: number; jitter_ms?: number; seed?: number },
+) => control(sb, 'PUT', '/faults', f);
 
 export const bulkSupplierProducts = (sb: Sandbox, count: number, external_id_prefix: string) =>
-  control<{ created: number; plant_id: string; supplier_plant_id: string | null }>(sb, 'POST', '/bulk/supplier-products', {
-    count,
-    external_id_prefix,
-  });
+  control<{ created: number; plant_id: string; supplier_plant_id: string | null }>(
+    sb,
+    'POST',
+    '/bulk/supplier-products',
+    {
+      count,
+      external_id_prefix,
+    },
+  );
 
 export function client(sb: Sandbox, o: Partial<ApiClientOptions> = {}): ApiClient {
   return createApiClient({ baseUrl: sb.baseUrl, apiKey: sb.ownerKey, ...o });
@@ -72,7 +87,11 @@ export const catalog = (sb: Sandbox) => control<Catalog>(sb, 'GET', '/catalog');
 
 /** A supplier company and plant to hang supplier products on. */
 export async function supplierBase(c: ApiClient, tag: string): Promise<{ companyId: string; supplierPlantId: string }> {
-  const company = await c.supplierCompanies.create({ external_id: `SC-${tag}`, name: `Supplier ${tag}`, country: 'DE' });
+  const company = await c.supplierCompanies.create({
+    external_id: `SC-${tag}`,
+    name: `Supplier ${tag}`,
+    country: 'DE',
+  });
   const plant = await c.supplierPlants.create({
     external_id: `SPL-${tag}`,
     name: `Supplier plant ${tag}`,

@@ -4,7 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, idempotencyKey } from '../../electron/core/api/index.js';
-import { catalog, client, control, lastSeq, requestsSince, sandbox, state, supplierBase, type Catalog, type Sandbox } from './helpers.js';
+import {
+  catalog,
+  client,
+  control,
+  lastSeq,
+  requestsSince,
+  sandbox,
+  state,
+  supplierBase,
+  type Catalog,
+  type Sandbox,
+} from './helpers.js';
 
 let sb: Sandbox;
 let cat: Catalog;
@@ -60,7 +71,9 @@ describe('Idempotency-Key (issue 3 point 6)', () => {
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).err_code).toBe('err_external_id_exists');
     // …and with onExisting: 'compare' the difference is named.
-    const e2 = await c.silos.create({ ...siloRow(), name: 'Renamed silo' }, { onExisting: 'compare' }).catch((x: unknown) => x);
+    const e2 = await c.silos
+      .create({ ...siloRow(), name: 'Renamed silo' }, { onExisting: 'compare' })
+      .catch((x: unknown) => x);
     expect((e2 as ApiError).differences).toEqual(['name']);
     await c.close();
   });
@@ -80,7 +93,12 @@ describe('Idempotency-Key (issue 3 point 6)', () => {
     const since = await lastSeq(sb);
     const c = client(sb);
     const inst = (await c.productInstances.list()).data[0];
-    const row = { external_id: 'PRE-I', product_instance_id: inst.id, plant_id: cat.plants[2].id, transport_route: { ship_km: 400 } };
+    const row = {
+      external_id: 'PRE-I',
+      product_instance_id: inst.id,
+      plant_id: cat.plants[2].id,
+      transport_route: { ship_km: 400 },
+    };
     const a = await c.prechainProducts.create(row);
     const b = await c.prechainProducts.create(row);
     expect([a.outcome, b.outcome]).toEqual(['created', 'replayed']);

@@ -103,7 +103,9 @@ describe('LCA recompute and poll (issue 3 point 9)', () => {
   });
 
   it('gives up after maxWaitMs with a client_timeout, leaving the job to the service', async () => {
-    const e = await c.lca.recomputeAndWait(instanceId, { pollBaseMs: 5, pollMaxMs: 10, maxWaitMs: 100 }).catch((x: unknown) => x);
+    const e = await c.lca
+      .recomputeAndWait(instanceId, { pollBaseMs: 5, pollMaxMs: 10, maxWaitMs: 100 })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).err_code).toBe('client_timeout');
     await advance(3 * HOUR);

@@ -65,7 +65,8 @@ describe('pagination (issue 3 point 2)', () => {
     for await (const p of walkPages<number>(async (cursor) => {
       seen.push(cursor);
       return pages[seen.length - 1];
-    })) out.push(...p.data);
+    }))
+      out.push(...p.data);
     expect(out).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(seen).toEqual([undefined, 'a', 'b', 'c']);
   });

@@ -64,7 +64,10 @@ describe('preflight (issue 3 point 8)', () => {
     const ok = await c.preflight(plan);
     expect(ok.ok).toBe(true);
     expect(ok.scopes).toContain('edit:recipes');
-    await control(sb, 'PUT', `/members/${k.owner_profile_id}`, { scopes: ['view:products'], plant_ids: [cat.plants[0].id] });
+    await control(sb, 'PUT', `/members/${k.owner_profile_id}`, {
+      scopes: ['view:products'],
+      plant_ids: [cat.plants[0].id],
+    });
     const capped = await c.preflight(plan);
     expect(capped.ok).toBe(false);
     expect(capped.problems.map((p) => p.kind).sort()).toEqual([
@@ -73,7 +76,10 @@ describe('preflight (issue 3 point 8)', () => {
       'plant_unreachable',
       'plant_unreachable',
     ]);
-    await control(sb, 'PUT', `/members/${k.owner_profile_id}`, { scopes: ['view:products', 'edit:products', 'edit:recipes'], plant_ids: null });
+    await control(sb, 'PUT', `/members/${k.owner_profile_id}`, {
+      scopes: ['view:products', 'edit:products', 'edit:recipes'],
+      plant_ids: null,
+    });
     expect((await c.preflight(plan)).ok).toBe(true);
     await c.close();
   });
@@ -81,7 +87,9 @@ describe('preflight (issue 3 point 8)', () => {
   it('a full-scope owner key passes every operation of the table', async () => {
     const c = client(sb);
     const { OPERATION_SCOPES } = await import('../../electron/core/spec/scopes.js');
-    const plan = Object.keys(OPERATION_SCOPES).map((operation) => ({ operation, plant_id: cat.plants[2].id }) as PlannedOperation);
+    const plan = Object.keys(OPERATION_SCOPES).map(
+      (operation) => ({ operation, plant_id: cat.plants[2].id }) as PlannedOperation,
+    );
     const r = await c.preflight(plan);
     expect(r.problems).toEqual([]);
     expect(r.ok).toBe(true);

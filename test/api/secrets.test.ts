@@ -20,7 +20,15 @@ afterAll(() => sb.close());
 describe('the API key never leaks (issue 3 point 11)', () => {
   it('scans every log line and error text of a session', async () => {
     const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
-      scopes: ['view:plants', 'view:materials', 'edit:materials', 'view:products', 'edit:products', 'view:recipes', 'edit:recipes'],
+      scopes: [
+        'view:plants',
+        'view:materials',
+        'edit:materials',
+        'view:products',
+        'edit:products',
+        'view:recipes',
+        'edit:recipes',
+      ],
       plant_ids: null,
     });
     const secret = k.key.slice(`svc-${k.api_key_id}-`.length);
@@ -41,7 +49,13 @@ describe('the API key never leaks (issue 3 point 11)', () => {
     };
 
     const cat = await catalog(sb);
-    const c = createApiClient({ baseUrl: sb.baseUrl, apiKey: k.key, logger, timeoutMs: 200, retry: { baseMs: 1, maxAttempts: 4 } });
+    const c = createApiClient({
+      baseUrl: sb.baseUrl,
+      apiKey: k.key,
+      logger,
+      timeoutMs: 200,
+      retry: { baseMs: 1, maxAttempts: 4 },
+    });
     await c.me();
     const report = await c.preflight([{ operation: 'silos.create', plant_id: cat.plants[0].id }]);
     texts.push(JSON.stringify(report));

@@ -104,7 +104,9 @@ describe('concurrency (issue 3 point 7)', () => {
 
   it('honours Retry-After before retrying', async () => {
     const srv = await localServer((_req, res, n) =>
-      n === 1 ? json(res, 500, { msg: 'busy', err_code: 'err_not_defined' }, { 'retry-after': '1' }) : json(res, 200, ME),
+      n === 1
+        ? json(res, 500, { msg: 'busy', err_code: 'err_not_defined' }, { 'retry-after': '1' })
+        : json(res, 200, ME),
     );
     const c = createApiClient({ baseUrl: srv.url, apiKey: 'svc-k1-secretsecret', retry: { baseMs: 1 } });
     const me = await c.me();
@@ -120,7 +122,11 @@ describe('concurrency (issue 3 point 7)', () => {
     const srv = await localServer((_req, res, n) => {
       if (mode === 'a') return n === 1 ? (res.writeHead(503), res.end()) : json(res, 200, ME);
       if (mode === 'b') return json(res, 500, { msg: 'new', err_code: 'err_from_the_future' });
-      return json(res, 403, { msg: 'limit', err_code: 'err_entitlement_limit_reached', entitlement_limit: { dimension: 'galaxies', usage: 2, limit: 2 } });
+      return json(res, 403, {
+        msg: 'limit',
+        err_code: 'err_entitlement_limit_reached',
+        entitlement_limit: { dimension: 'galaxies', usage: 2, limit: 2 },
+      });
     });
     const c = createApiClient({ baseUrl: srv.url, apiKey: 'svc-k1-secretsecret', retry: { baseMs: 1 } });
     expect((await c.me()).api_key_id).toBe('k1');
@@ -204,7 +210,12 @@ describe('cancellation and timeouts (issue 3 point 10)', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"manufacturer_id":');
     });
-    const c = createApiClient({ baseUrl: srv.url, apiKey: 'svc-k1-secretsecret', timeoutMs: 150, retry: { maxAttempts: 1 } });
+    const c = createApiClient({
+      baseUrl: srv.url,
+      apiKey: 'svc-k1-secretsecret',
+      timeoutMs: 150,
+      retry: { maxAttempts: 1 },
+    });
     const e = (await c.me().catch((x: unknown) => x)) as ApiError;
     expect(e.err_code).toBe('client_timeout');
     await c.close();

@@ -95,8 +95,12 @@ describe('idempotency key (point 6)', () => {
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(idempotencyKey(mid, 'silo', 'S-1', { name: 'B', plant_id: 'p', items: [] })).not.toBe(a);
     expect(idempotencyKey(mid, 'silo', 'S-2', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] })).not.toBe(a);
-    expect(idempotencyKey(mid, 'prechain_product', 'S-1', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] })).not.toBe(a);
-    expect(idempotencyKey(mid.replace('2b', '3b'), 'silo', 'S-1', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] })).not.toBe(a);
+    expect(
+      idempotencyKey(mid, 'prechain_product', 'S-1', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] }),
+    ).not.toBe(a);
+    expect(
+      idempotencyKey(mid.replace('2b', '3b'), 'silo', 'S-1', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] }),
+    ).not.toBe(a);
     expect(canonicalJson({ b: 1, a: undefined, c: [3, { z: 1, y: 2 }] })).toBe('{"b":1,"c":[3,{"y":2,"z":1}]}');
   });
 });
@@ -117,8 +121,19 @@ describe('key masking and scrubbing (point 11)', () => {
 
 describe('compare of sent fields with a held entity (point 5)', () => {
   it('ignores service fields, array order, null vs absent, id case; finds real differences', () => {
-    const sent = { name: 'Sand 0/2', plant_id: 'A0000000-0000-4000-8000-000000000001', items: [{ a: 1 }, { a: 2 }], epd_id: null };
-    const held = { id: 'x', created_at: 't', name: 'Sand 0/2', plant_id: 'a0000000-0000-4000-8000-000000000001', items: [{ a: 2, z: 0 }, { a: 1 }] };
+    const sent = {
+      name: 'Sand 0/2',
+      plant_id: 'A0000000-0000-4000-8000-000000000001',
+      items: [{ a: 1 }, { a: 2 }],
+      epd_id: null,
+    };
+    const held = {
+      id: 'x',
+      created_at: 't',
+      name: 'Sand 0/2',
+      plant_id: 'a0000000-0000-4000-8000-000000000001',
+      items: [{ a: 2, z: 0 }, { a: 1 }],
+    };
     expect(fieldDifferences(sent, held)).toEqual([]);
     expect(fieldDifferences({ ...sent, name: 'Sand 0/4' }, held)).toEqual(['name']);
     expect(fieldDifferences({ ...sent, items: [{ a: 1 }] }, held)).toEqual(['items']);

@@ -14,9 +14,13 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, maxTotalMs: 60_000, baseMs: 100, capMs: 5_000 };
 
 export function retryPolicy(p?: Partial<RetryPolicy>): RetryPolicy {
-  const out = { ...DEFAULT_RETRY_POLICY, ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)) };
+  const out = {
+    ...DEFAULT_RETRY_POLICY,
+    ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)),
+  };
   if (!(out.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1');
-  if (!(out.baseMs >= 0) || !(out.capMs >= 0) || !(out.maxTotalMs >= 0)) throw new RangeError('retry times must be ≥ 0');
+  if (!(out.baseMs >= 0) || !(out.capMs >= 0) || !(out.maxTotalMs >= 0))
+    throw new RangeError('retry times must be ≥ 0');
   return out;
 }
 
@@ -24,7 +28,11 @@ export function retryPolicy(p?: Partial<RetryPolicy>): RetryPolicy {
  * Full jitter ("exponential backoff and jitter"): a uniform delay in [0, min(cap, base·2^(retry-1))].
  * `retry` is 1 for the first retry.
  */
-export function backoffDelay(retry: number, policy: Pick<RetryPolicy, 'baseMs' | 'capMs'>, random: () => number = Math.random): number {
+export function backoffDelay(
+  retry: number,
+  policy: Pick<RetryPolicy, 'baseMs' | 'capMs'>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * ceiling);
 }

@@ -58,10 +58,21 @@ export function invalidRequest(endpoint: string, issues: readonly z.core.$ZodIss
     .slice(0, 5)
     .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
     .join('; ');
-  return new ApiError({ status: 0, err_code: 'client_invalid_request', msg, endpoint, classification: 'validation', retryable: false });
+  return new ApiError({
+    status: 0,
+    err_code: 'client_invalid_request',
+    msg,
+    endpoint,
+    classification: 'validation',
+    retryable: false,
+  });
 }
 
-export async function createEntity<T>(deps: CreateDeps<T>, body: unknown, o: CreateOptions = {}): Promise<CreateResult<T>> {
+export async function createEntity<T>(
+  deps: CreateDeps<T>,
+  body: unknown,
+  o: CreateOptions = {},
+): Promise<CreateResult<T>> {
   const { transport, path } = deps;
   const endpoint = `POST ${path}`;
   const parsed = deps.createSchema.safeParse(body);
@@ -70,7 +81,14 @@ export async function createEntity<T>(deps: CreateDeps<T>, body: unknown, o: Cre
   const externalId = typeof sent.external_id === 'string' ? sent.external_id : null;
   const key =
     o.idempotencyKey ?? idempotencyKey(await deps.manufacturerId(o.signal), deps.entityType, externalId, sent);
-  const call = { method: 'POST' as const, path, body: sent, headers: { 'idempotency-key': key }, signal: o.signal, timeoutMs: o.timeoutMs };
+  const call = {
+    method: 'POST' as const,
+    path,
+    body: sent,
+    headers: { 'idempotency-key': key },
+    signal: o.signal,
+    timeoutMs: o.timeoutMs,
+  };
   let ambiguousBefore = false;
   let settled: CreateResult<T> | undefined;
 
@@ -92,7 +110,13 @@ export async function createEntity<T>(deps: CreateDeps<T>, body: unknown, o: Cre
         differences,
       });
     }
-    return { entity: found, outcome: 'already_existed', status: cause.status === 409 ? 409 : 200, checked: true, idempotencyKey: key };
+    return {
+      entity: found,
+      outcome: 'already_existed',
+      status: cause.status === 409 ? 409 : 200,
+      checked: true,
+      idempotencyKey: key,
+    };
   };
 
   try {
@@ -104,7 +128,11 @@ export async function createEntity<T>(deps: CreateDeps<T>, body: unknown, o: Cre
         return { entity, outcome, status: res.status, idempotencyKey: key };
       },
       async (e) => {
-        if (e.status === 409 && e.err_code === 'err_external_id_exists' && (ambiguousBefore || o.onExisting === 'compare')) {
+        if (
+          e.status === 409 &&
+          e.err_code === 'err_external_id_exists' &&
+          (ambiguousBefore || o.onExisting === 'compare')
+        ) {
           settled = await settleByLookup(e);
           return false;
         }

@@ -7,15 +7,7 @@ import { CLIENT_ERROR_CODES, type ClientErrorCode, type ErrCodeInfo, errCodeInfo
 import { ENTITLEMENT_DIMENSIONS } from '../spec/constants.js';
 
 export type ErrorClassification =
-  | 'auth'
-  | 'permission'
-  | 'conflict'
-  | 'validation'
-  | 'daily_limit'
-  | 'entitlement'
-  | 'server'
-  | 'network'
-  | 'unknown';
+  'auth' | 'permission' | 'conflict' | 'validation' | 'daily_limit' | 'entitlement' | 'server' | 'network' | 'unknown';
 
 export interface EntitlementLimit {
   /** Kept verbatim: an unrecognized dimension is shown as is and treated like the generic limit error. */

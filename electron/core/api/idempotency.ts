@@ -29,7 +29,9 @@ export function idempotencyKey(
   body: unknown,
 ): string {
   const h = createHash('sha256')
-    .update(`supply-loader/idem/v1\n${manufacturerId.toLowerCase()}\n${entityType}\n${externalId ?? ''}\n${canonicalJson(body)}`)
+    .update(
+      `supply-loader/idem/v1\n${manufacturerId.toLowerCase()}\n${entityType}\n${externalId ?? ''}\n${canonicalJson(body)}`,
+    )
     .digest();
   h[6] = (h[6] & 0x0f) | 0x50;
   h[8] = (h[8] & 0x3f) | 0x80;

@@ -15,16 +15,48 @@ import { productsResource, type Product } from './resources/products.js';
 import { plantsResource, type Plant } from './resources/plants.js';
 import { elementariesResource, type Elementary } from './resources/elementaries.js';
 import { compositesResource, type Composite } from './resources/composites.js';
-import { supplierCompaniesResource, type SupplierCompany, type SupplierCompanyCreate, type SupplierCompanyPatch } from './resources/supplier-companies.js';
-import { supplierPlantsResource, type SupplierPlant, type SupplierPlantCreate, type SupplierPlantPatch } from './resources/supplier-plants.js';
-import { supplierProductsResource, type SupplierProduct, type SupplierProductCreate, type SupplierProductPatch } from './resources/supplier-products.js';
+import {
+  supplierCompaniesResource,
+  type SupplierCompany,
+  type SupplierCompanyCreate,
+  type SupplierCompanyPatch,
+} from './resources/supplier-companies.js';
+import {
+  supplierPlantsResource,
+  type SupplierPlant,
+  type SupplierPlantCreate,
+  type SupplierPlantPatch,
+} from './resources/supplier-plants.js';
+import {
+  supplierProductsResource,
+  type SupplierProduct,
+  type SupplierProductCreate,
+  type SupplierProductPatch,
+} from './resources/supplier-products.js';
 import { silosResource, type Silo, type SiloCreate, type SiloPatch } from './resources/silos.js';
-import { productInstancesResource, type ProductInstance, type ProductInstanceCreate, type ProductInstancePatch } from './resources/product-instances.js';
-import { prechainProductsResource, type PrechainProduct, type PrechainProductCreate, type PrechainProductPatch } from './resources/prechain-products.js';
+import {
+  productInstancesResource,
+  type ProductInstance,
+  type ProductInstanceCreate,
+  type ProductInstancePatch,
+} from './resources/product-instances.js';
+import {
+  prechainProductsResource,
+  type PrechainProduct,
+  type PrechainProductCreate,
+  type PrechainProductPatch,
+} from './resources/prechain-products.js';
 import { bomApi, type BomApi } from './resources/bom.js';
 import { lcaApi, type LcaApi } from './resources/lca.js';
 
-export { ApiError, explainErrCode, classify, type ErrorClassification, type ErrCodeExplanation, type EntitlementLimit } from './errors.js';
+export {
+  ApiError,
+  explainErrCode,
+  classify,
+  type ErrorClassification,
+  type ErrCodeExplanation,
+  type EntitlementLimit,
+} from './errors.js';
 export type { ErrCodeInfo } from '../spec/err-codes.js';
 export { idempotencyKey, canonicalJson } from './idempotency.js';
 export { walkPages, walkItems, WALK_LIMIT, type Page, type PageFetcher } from './pagination.js';

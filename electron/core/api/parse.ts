@@ -51,7 +51,8 @@ export function lenientParser<T extends { id: string }>(
     logger().warn(obj, msg);
   };
   return (raw, endpoint) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(endpoint, 'answer is not an object');
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw invalid(endpoint, 'answer is not an object');
     const o = raw as Record<string, unknown>;
     if (typeof o.id !== 'string' || o.id === '') throw invalid(endpoint, 'answer has no id');
     for (const f of expected) {

@@ -51,7 +51,13 @@ export interface PreflightOptions {
 }
 
 /** Operations whose plant restriction does not apply (products are listed whatever the key's plants). */
-const PLANT_FREE = new Set<Operation>(['me.get', 'products.list', 'elementaries.list', 'composites.list', 'composites.get']);
+const PLANT_FREE = new Set<Operation>([
+  'me.get',
+  'products.list',
+  'elementaries.list',
+  'composites.list',
+  'composites.get',
+]);
 
 export function preflightReport(
   me: Me,
@@ -72,7 +78,16 @@ export function preflightReport(
     const count = op.count ?? 1;
     const scope = OPERATION_SCOPES[op.operation];
     if (scope !== null && !scopes.has(scope)) {
-      add(`scope:${op.operation}`, { kind: 'missing_scope', operation: op.operation, scope, message: `the key lacks ${scope}, needed for ${op.operation}` }, count);
+      add(
+        `scope:${op.operation}`,
+        {
+          kind: 'missing_scope',
+          operation: op.operation,
+          scope,
+          message: `the key lacks ${scope}, needed for ${op.operation}`,
+        },
+        count,
+      );
     }
     if (PLANT_FREE.has(op.operation)) continue;
     const touched = [...(op.plant_id ? [op.plant_id] : []), ...(op.plant_ids ?? [])];
@@ -80,7 +95,12 @@ export function preflightReport(
       if (!plants.has(plant)) {
         add(
           `plant:${op.operation}:${plant}`,
-          { kind: 'plant_unreachable', operation: op.operation, plant_id: plant, message: `the key does not reach plant ${plant} (${op.operation})` },
+          {
+            kind: 'plant_unreachable',
+            operation: op.operation,
+            plant_id: plant,
+            message: `the key does not reach plant ${plant} (${op.operation})`,
+          },
           count,
         );
       }
@@ -94,7 +114,11 @@ export function preflightReport(
     const t = Date.parse(expires_at);
     const within = o.expiringWithinMs ?? 3 * 24 * 3600_000;
     if (!Number.isNaN(t) && t <= now) {
-      problems.set('expired', { kind: 'key_expired', count: operations.length, message: `the key expired at ${expires_at}` });
+      problems.set('expired', {
+        kind: 'key_expired',
+        count: operations.length,
+        message: `the key expired at ${expires_at}`,
+      });
     } else if (!Number.isNaN(t) && t - now <= within) {
       warnings.push({ kind: 'key_expiring', count: operations.length, message: `the key expires at ${expires_at}` });
     }

@@ -143,7 +143,9 @@ export function readResource<T extends { external_id?: string | null }>(cfg: Res
   return { path, list, walk, findByExternalId, resolveExternalIds };
 }
 
-export function gettableResource<T extends { external_id?: string | null }>(cfg: ResourceConfig<T>): GettableResource<T> {
+export function gettableResource<T extends { external_id?: string | null }>(
+  cfg: ResourceConfig<T>,
+): GettableResource<T> {
   const base = readResource(cfg);
   const get = async (id: string, o: CallOptions = {}): Promise<T> => {
     const p = itemPath(cfg.path, id);
@@ -204,7 +206,10 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
     return cfg.transport.retryLoop(
       async (attemptNo) => {
         try {
-          const res = await cfg.transport.attempt({ method: 'DELETE', path: p, signal: o.signal, timeoutMs: o.timeoutMs }, attemptNo);
+          const res = await cfg.transport.attempt(
+            { method: 'DELETE', path: p, signal: o.signal, timeoutMs: o.timeoutMs },
+            attemptNo,
+          );
           return cfg.parse(res.body, endpoint);
         } catch (e) {
           if (lostAnswer && lastSeen && e instanceof ApiError && e.err_code === 'err_not_found') return lastSeen;
@@ -223,7 +228,7 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
               throw new ApiError({
                 status: e.status,
                 err_code: 'err_not_found',
-                msg: 'the delete\'s answer was lost and the entity is gone: it was most likely deleted by that attempt',
+                msg: "the delete's answer was lost and the entity is gone: it was most likely deleted by that attempt",
                 endpoint,
                 attempts: e.attempts,
                 ambiguous: true,

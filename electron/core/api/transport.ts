@@ -117,7 +117,12 @@ export class Transport {
   }
 
   stats(): TransportStats {
-    return { requests: this.requests, retries: this.retries, concurrency: this.limiter.limit, inFlight: this.limiter.inFlight };
+    return {
+      requests: this.requests,
+      retries: this.retries,
+      concurrency: this.limiter.limit,
+      inFlight: this.limiter.inFlight,
+    };
   }
 
   /** One HTTP exchange (through the limiter). Resolves for 2xx; throws ApiError otherwise, or the abort reason. */
@@ -268,7 +273,10 @@ export class Transport {
         if (e.retryAfterMs !== undefined) delay = Math.max(delay, e.retryAfterMs);
         delay = Math.min(delay, Math.max(0, policy.maxTotalMs - (Date.now() - started)));
         this.retries++;
-        this.opts.logger.debug({ endpoint: e.endpoint, err_code: e.err_code, attempt: attemptNo, delay_ms: delay }, 'api retry');
+        this.opts.logger.debug(
+          { endpoint: e.endpoint, err_code: e.err_code, attempt: attemptNo, delay_ms: delay },
+          'api retry',
+        );
         await sleep(delay, signal);
       }
     }
@@ -276,7 +284,11 @@ export class Transport {
 
   /** A call whose repetition cannot duplicate anything (GET, PUT BOM, PATCH): retried on 500 / network. */
   callSafe(spec: CallSpec): Promise<CallResult> {
-    return this.retryLoop((n) => this.attempt(spec, n), (e) => e.retryable, spec.signal);
+    return this.retryLoop(
+      (n) => this.attempt(spec, n),
+      (e) => e.retryable,
+      spec.signal,
+    );
   }
 
   /** A call never repeated blindly. */

@@ -20,7 +20,8 @@ export interface BomApi {
 }
 
 export function bomPath(instanceId: string): string {
-  if (typeof instanceId !== 'string' || instanceId.trim() === '') throw new TypeError('a product instance id is required');
+  if (typeof instanceId !== 'string' || instanceId.trim() === '')
+    throw new TypeError('a product instance id is required');
   return `/v2/product-instances/${encodeURIComponent(instanceId)}/bom`;
 }
 
@@ -28,7 +29,12 @@ export function bomApi(transport: Transport): BomApi {
   const parse = strictParser(Bom);
   return {
     async get(instanceId, o = {}) {
-      const res = await transport.callSafe({ method: 'GET', path: bomPath(instanceId), signal: o.signal, timeoutMs: o.timeoutMs });
+      const res = await transport.callSafe({
+        method: 'GET',
+        path: bomPath(instanceId),
+        signal: o.signal,
+        timeoutMs: o.timeoutMs,
+      });
       return parse(res.body, 'GET /v2/product-instances/{id}/bom').bom;
     },
     async put(instanceId, components, o = {}) {

@@ -43,7 +43,8 @@ export interface LcaApi {
 }
 
 function instancePath(instanceId: string, tail: string): string {
-  if (typeof instanceId !== 'string' || instanceId.trim() === '') throw new TypeError('a product instance id is required');
+  if (typeof instanceId !== 'string' || instanceId.trim() === '')
+    throw new TypeError('a product instance id is required');
   return `/v2/product-instances/${encodeURIComponent(instanceId)}/${tail}`;
 }
 
@@ -55,16 +56,31 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
     const o = raw as { job?: unknown } | null;
     const job = o && typeof o === 'object' && o.job && typeof o.job === 'object' ? o.job : raw;
     if (!job || typeof job !== 'object' || typeof (job as { status?: unknown }).status !== 'string') {
-      throw new ApiError({ status: 200, err_code: 'client_invalid_response', msg: 'lca-update answer has no job.status', endpoint, classification: 'unknown', retryable: false });
+      throw new ApiError({
+        status: 200,
+        err_code: 'client_invalid_response',
+        msg: 'lca-update answer has no job.status',
+        endpoint,
+        classification: 'unknown',
+        retryable: false,
+      });
     }
     return job as LcaJob;
   };
 
   const results = async (instanceId: string, o: CallOptions = {}): Promise<LcaResults> => {
-    const res = await transport.callSafe({ method: 'GET', path: instancePath(instanceId, 'lca-results'), signal: o.signal, timeoutMs: o.timeoutMs });
+    const res = await transport.callSafe({
+      method: 'GET',
+      path: instancePath(instanceId, 'lca-results'),
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
+    });
     const r = parseResults(res.body, 'GET /v2/product-instances/{id}/lca-results');
     if (!KNOWN_STATUSES.has(r.job.status)) {
-      logger().warn({ status: r.job.status, endpoint: 'GET /v2/product-instances/{id}/lca-results' }, 'unknown LCA job status: polling stops');
+      logger().warn(
+        { status: r.job.status, endpoint: 'GET /v2/product-instances/{id}/lca-results' },
+        'unknown LCA job status: polling stops',
+      );
     }
     return r;
   };
@@ -114,7 +130,14 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
       let delay = pollBase;
       for (;;) {
         if (Date.now() - started > maxWaitMs) {
-          throw new ApiError({ status: 0, err_code: 'client_timeout', msg: `LCA recompute not finished after ${maxWaitMs} ms`, endpoint: 'GET /v2/product-instances/{id}/lca-results', classification: 'network', retryable: true });
+          throw new ApiError({
+            status: 0,
+            err_code: 'client_timeout',
+            msg: `LCA recompute not finished after ${maxWaitMs} ms`,
+            endpoint: 'GET /v2/product-instances/{id}/lca-results',
+            classification: 'network',
+            retryable: true,
+          });
         }
         await sleep(delay / 2 + Math.random() * (delay / 2), o.signal);
         delay = Math.min(pollMax, delay * 1.5);
@@ -134,7 +157,13 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
         if (!isLcaJobInFlight(u.job.status)) return results(instanceId, call);
         return await waitDone((u.job as { id?: unknown }).id);
       } catch (e) {
-        if (!(e instanceof ApiError) || e.err_code !== 'err_lca_update_not_queued' || ifRunning === 'error' || round > 0) throw e;
+        if (
+          !(e instanceof ApiError) ||
+          e.err_code !== 'err_lca_update_not_queued' ||
+          ifRunning === 'error' ||
+          round > 0
+        )
+          throw e;
         const done = await waitDone(undefined);
         if (ifRunning === 'wait') return done;
       }
