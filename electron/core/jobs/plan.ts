@@ -1,0 +1,1010 @@
+/**
+ * planImport: the dry run. Resolves every code of the workbook against the live service in bulk, reads the
+ * BOMs it will replace, and gives each row an action (create / update with field-level before → after /
+ * unchanged / blocked / conflict / skipped_update; per BOM: replace with the component diff, or unchanged).
+ * References to rows created in the same import become `dependsOn` + "after create of X". Preflight (/v2/me):
+ * rows whose operation needs a scope the key lacks or a plant it cannot reach are blocked with the reason.
+ * The plan is plain data: saved with the job, shown by the UI, printed by the CLI.
+ */
+import { ApiError, type ApiClient, type Me } from '../api/index.js';
+import { preflightReport, type PlannedOperation } from '../api/preflight.js';
+import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
+import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
+import type { Operation } from '../spec/scopes.js';
+import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import {
+  bomDiff,
+  display,
+  extractRefs,
+  hazardChanges,
+  isPending,
+  mergeRoute,
+  pending,
+  routeChanges,
+  sameScalar,
+  siloItemChanges,
+  type BomWanted,
+  type Hazard,
+  type Pending,
+  type SiloItemWanted,
+} from './diff.js';
+import { forEachPooled } from './pool.js';
+import { emptyCodeRequests, materialKey, resolveCodes, type CodeRequests, type ProfileMappings, type ServiceIndex, type WorkbookMappings } from './resolve.js';
+import { snapshotOf } from './snapshot.js';
+import type { EntityKind, FieldChange, Plan, PlanAction, PlanCounts, PlanEntry, PlanProblem, RowRef } from './types.js';
+import { indexWorkbook, rawCode, type WbRow, type WorkbookRows } from './workbook-rows.js';
+
+export interface PlanProgress {
+  phase: 'preflight' | 'resolving' | 'reading_boms' | 'planning';
+  done: number;
+  total: number;
+}
+
+export interface PlanContext {
+  client: ApiClient;
+  /** Expected manufacturer (e.g. of the saved profile): planning refuses a key of another one. */
+  manufacturerId?: string;
+  mappings?: ProfileMappings;
+  options?: { createOnly?: boolean };
+  /** C1's validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
+  validation?: ValidationReport;
+  signal?: AbortSignal;
+  onProgress?: (p: PlanProgress) => void;
+}
+
+export const LEVEL: Record<EntityKind, number> = {
+  supplier_company: 0,
+  supplier_plant: 1,
+  supplier_product: 2,
+  silo: 3,
+  product_instance: 4,
+  prechain_product: 5,
+  bom: 6,
+};
+
+const RESOURCE: Record<Exclude<EntityKind, 'bom'>, string> = {
+  supplier_company: 'supplierCompanies',
+  supplier_plant: 'supplierPlants',
+  supplier_product: 'supplierProducts',
+  silo: 'silos',
+  product_instance: 'productInstances',
+  prechain_product: 'prechainProducts',
+};
+
+const NOUN: Record<EntityKind, string> = {
+  supplier_company: 'supplier company',
+  supplier_plant: 'supplier plant',
+  supplier_product: 'supplier product',
+  silo: 'silo',
+  product_instance: 'product instance',
+  prechain_product: 'prechain product',
+  bom: 'BOM',
+};
+
+
+const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom'>> = {
+  supplier_product: 'supplier_product',
+  silo: 'silo',
+  prechain_product: 'prechain_product',
+};
+
+type Obj = Record<string, unknown>;
+type Ref = { state: 'id'; id: string } | { state: 'pending'; key: string; code: string } | { state: 'blocked'; key: string } | { state: 'missing'; reason: string };
+
+/** Facts of a supplier product after this import (for the silo rules and BOM plants). */
+interface ProductFacts {
+  plant_id: string | null;
+  material_key: string | null;
+  supplier_plant_id: string | null;
+}
+
+export class PlanCancelled extends Error {
+  override readonly name = 'PlanCancelled';
+}
+
+export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
+  if (!parsed.readable) {
+    const first = parsed.issues.find((i) => i.severity === 'error');
+    throw new Error(`The workbook could not be read${first ? `: ${first.message}` : ''}`);
+  }
+  const { client, signal } = ctx;
+  const progress = ctx.onProgress ?? (() => {});
+  const startRequests = client.stats().requests;
+  progress({ phase: 'preflight', done: 0, total: 1 });
+  const me = await client.me({ signal });
+  if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
+    throw new Error(`The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`);
+  }
+  const wb = indexWorkbook(parsed, ctx.validation);
+  progress({ phase: 'resolving', done: 0, total: 1 });
+  const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
+  signal?.throwIfAborted();
+
+  const planner = new Planner(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false);
+  await planner.readBoms(client, signal, progress);
+  progress({ phase: 'planning', done: 0, total: 1 });
+  planner.companies();
+  planner.supplierPlants();
+  planner.supplierProducts();
+  planner.silos();
+  planner.productInstances();
+  planner.prechainProducts();
+  planner.boms();
+  progress({ phase: 'planning', done: 1, total: 1 });
+
+  const entries = planner.entries;
+  const bySheet: Plan['summary']['bySheet'] = {};
+  const byAction: PlanCounts = {};
+  let rows = 0;
+  for (const e of entries) {
+    const s = (bySheet[e.sheet] ??= {});
+    s[e.action] = (s[e.action] ?? 0) + 1;
+    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
+    rows += e.rows.length;
+  }
+  const sheetNames: Plan['sheetNames'] = {};
+  const sheetColumns: Plan['sheetColumns'] = {};
+  for (const [name, s] of wb.sheets) {
+    sheetNames[name] = s.sheetName;
+    sheetColumns[name] = { ...s.columns };
+  }
+  return {
+    format: 'supply-loader/plan@1',
+    createdAt: new Date().toISOString(),
+    file: parsed.file,
+    sheetNames,
+    sheetColumns,
+    baseUrl: client.baseUrl,
+    manufacturerId: me.manufacturer_id,
+    maskedKey: client.maskedKey,
+    options: { createOnly: ctx.options?.createOnly ?? false },
+    entries,
+    summary: { bySheet, byAction, entries: entries.length, rows },
+    requests: client.stats().requests - startRequests,
+    preflight: { ok: planner.preflightProblems.length === 0, scopes: [...me.scopes], plant_ids: [...me.plant_ids], problems: planner.preflightProblems },
+  };
+}
+
+function collectCodes(wb: WorkbookRows): CodeRequests {
+  const c = emptyCodeRequests();
+  const add = (set: Set<string>, v: string | null) => {
+    if (v) set.add(v);
+  };
+  for (const r of wb.rows('supplier-companies')) add(c.supplier_company, rawCode(r, 'external_id'));
+  for (const r of wb.rows('supplier-plants')) {
+    add(c.supplier_plant, rawCode(r, 'external_id'));
+    add(c.supplier_company, rawCode(r, 'supplier_company_external_id'));
+  }
+  for (const r of wb.rows('supplier-products')) {
+    add(c.supplier_product, rawCode(r, 'external_id'));
+    add(c.supplier_plant, rawCode(r, 'supplier_plant_external_id'));
+    add(c.plant, rawCode(r, 'plant_code'));
+    add(c.material, rawCode(r, 'material_code'));
+  }
+  for (const r of wb.rows('hazardous-substances')) add(c.supplier_product, rawCode(r, 'supplier_product_external_id'));
+  for (const r of wb.rows('silos')) {
+    add(c.silo, rawCode(r, 'external_id'));
+    add(c.plant, rawCode(r, 'plant_code'));
+  }
+  for (const r of wb.rows('silo-items')) {
+    add(c.silo, rawCode(r, 'silo_external_id'));
+    add(c.supplier_product, rawCode(r, 'supplier_product_external_id'));
+  }
+  for (const r of wb.rows('product-instances')) {
+    add(c.product_instance, rawCode(r, 'external_id'));
+    add(c.product, rawCode(r, 'product_external_id'));
+    add(c.plant, rawCode(r, 'plant_code'));
+  }
+  for (const r of wb.rows('prechain-products')) {
+    add(c.prechain_product, rawCode(r, 'external_id'));
+    add(c.product_instance, rawCode(r, 'product_instance_external_id'));
+    add(c.plant, rawCode(r, 'plant_code'));
+  }
+  for (const r of wb.rows('bom')) {
+    add(c.product_instance, rawCode(r, 'product_instance_external_id'));
+    const kind = COMPONENT_KIND[String(r.values.component_type ?? '')];
+    if (kind) add(c[kind], rawCode(r, 'component_external_id'));
+  }
+  return c;
+}
+
+function workbookMappings(wb: WorkbookRows): WorkbookMappings {
+  const m: WorkbookMappings = { plants: new Map(), materials: new Map() };
+  for (const r of wb.rows('plants')) if (r.typed?.plant_id) m.plants.set(r.typed.plant_code, r.typed.plant_id);
+  for (const r of wb.rows('materials')) {
+    if (!r.typed) continue;
+    const v: { category?: 'elementary' | 'composite'; id?: string } = {};
+    if (r.typed.category) v.category = r.typed.category;
+    if (r.typed.material_type_id) v.id = r.typed.material_type_id;
+    m.materials.set(r.typed.material_code, v);
+  }
+  return m;
+}
+
+/** Draft of one entity entry before its action is decided. */
+interface Draft {
+  kind: Exclude<EntityKind, 'bom'>;
+  key: string;
+  sheet: DataSheetName;
+  row: number;
+  rows: RowRef[];
+  externalId: string | null;
+  /** API fields: absent = not set, null = clear (#CLEAR), Pending = id of an entity created in this job. */
+  desired: Obj;
+  /** Wanted transport modalities (absent = not set, null = remove). */
+  route?: Partial<Record<string, number | null>>;
+  hazards?: Hazard[];
+  items?: SiloItemWanted[];
+  /** For silos: the silo-items row of each item (to point rule violations at a cell). */
+  itemRows?: WbRow<unknown>[];
+  problems: PlanProblem[];
+  snapshot?: string;
+  /** Plants the write touches besides desired.plant_id. */
+  plants: string[];
+}
+
+class Planner {
+  readonly entries: PlanEntry[] = [];
+  readonly preflightProblems: PlanProblem[] = [];
+  private readonly byKey = new Map<string, PlanEntry>();
+  /** `${kind}:${code}` → key of the entry (first row) that defines the code in this workbook. */
+  private readonly defining = new Map<string, string>();
+  private readonly productFacts = new Map<string, ProductFacts>();
+  private readonly entryPlant = new Map<string, string | null>();
+  private readonly serverBoms = new Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>();
+  private readonly codeOfId: (id: string) => string | undefined;
+
+  constructor(
+    private readonly wb: WorkbookRows,
+    private readonly svc: ServiceIndex,
+    private readonly me: Me,
+    private readonly maskedKey: string,
+    private readonly createOnly: boolean,
+  ) {
+    this.codeOfId = (id) => svc.codeOfId.get(id.toLowerCase());
+  }
+
+  // ------------------------------------------------------------ references
+
+  private ref(kind: Exclude<EntityKind, 'bom'>, code: string): Ref {
+    const key = this.defining.get(`${kind}:${code}`);
+    if (key) {
+      const e = this.byKey.get(key);
+      if (!e || e.action === 'blocked' || e.action === 'conflict') return { state: 'blocked', key };
+      if (e.id) return { state: 'id', id: e.id };
+      return { state: 'pending', key, code };
+    }
+    const found = this.svc[kind].get(code);
+    if (found) return { state: 'id', id: found.id.toLowerCase() };
+    const why = this.svc.unreadable[kind];
+    return { state: 'missing', reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service` };
+  }
+
+  /** A reference cell → the value for the body (id or Pending), or a problem at the cell. */
+  private refValue(d: { problems: PlanProblem[] }, r: WbRow<unknown>, field: string, kind: Exclude<EntityKind, 'bom'>, code: string): string | Pending | undefined {
+    const ref = this.ref(kind, code);
+    if (ref.state === 'id') return ref.id;
+    if (ref.state === 'pending') return pending(ref.key, code);
+    const at = { sheet: r.sheetName, cell: this.wb.cell(r.sheet, field, r.row), row: r.row, field };
+    if (ref.state === 'blocked') {
+      const target = this.byKey.get(ref.key);
+      d.problems.push({ kind: 'dependency_blocked', ...at, message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked` });
+    } else d.problems.push({ kind: 'unresolved', ...at, message: `${field}: ${ref.reason}` });
+    return undefined;
+  }
+
+  private plantValue(d: { problems: PlanProblem[] }, r: WbRow<unknown>, field: string, code: string): string | undefined {
+    const p = this.svc.plant.get(code);
+    if (p) return p.id;
+    const why = this.svc.unreadable.plant;
+    d.problems.push({
+      kind: 'unresolved',
+      sheet: r.sheetName,
+      cell: this.wb.cell(r.sheet, field, r.row),
+      row: r.row,
+      field,
+      message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the service's plants`}`,
+    });
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ entity drafts
+
+  private draft(kind: Exclude<EntityKind, 'bom'>, r: WbRow<unknown>, keyOverride?: string): Draft {
+    const code = rawCode(r, 'external_id');
+    const d: Draft = {
+      kind,
+      key: keyOverride ?? `${r.sheet}!${r.row}`,
+      sheet: r.sheet,
+      row: r.row,
+      rows: [{ sheet: r.sheet, row: r.row }],
+      externalId: code,
+      desired: {},
+      problems: [...r.problems],
+      plants: [],
+    };
+    if (r.snapshot) d.snapshot = r.snapshot;
+    if (code) {
+      const k = `${kind}:${code}`;
+      const first = this.defining.get(k);
+      if (first === undefined) this.defining.set(k, d.key);
+      else if (!r.problems.some((p) => p.field === 'external_id')) {
+        d.problems.push({
+          kind: 'duplicate',
+          sheet: r.sheetName,
+          cell: this.wb.cell(r.sheet, 'external_id', r.row),
+          row: r.row,
+          field: 'external_id',
+          message: `external_id "${code}" appears more than once in ${r.sheetName} (first in ${rowName(this.byKey.get(first))})`,
+        });
+      }
+    }
+    return d;
+  }
+
+  /** Optional scalar: undefined = not set, null = clear. */
+  private static opt<T>(v: T | null | undefined): T | null | undefined {
+    return v === undefined ? undefined : v;
+  }
+
+  companies(): void {
+    for (const r of this.wb.rows('supplier-companies')) {
+      const d = this.draft('supplier_company', r);
+      const t = r.typed;
+      if (t) {
+        d.desired = { external_id: t.external_id, name: t.name, country: Planner.opt(t.country) };
+      }
+      this.finish(d);
+    }
+  }
+
+  supplierPlants(): void {
+    for (const r of this.wb.rows('supplier-plants')) {
+      const d = this.draft('supplier_plant', r);
+      const t = r.typed;
+      if (t) {
+        d.desired = {
+          external_id: t.external_id,
+          name: t.name,
+          supplier_company_id: this.refValue(d, r, 'supplier_company_external_id', 'supplier_company', t.supplier_company_external_id),
+          country: Planner.opt(t.country),
+          city: Planner.opt(t.city),
+        };
+      }
+      this.finish(d);
+    }
+  }
+
+  supplierProducts(): void {
+    // Hazardous substances belong to their supplier product: grouped by its code.
+    const hazardRows = new Map<string, WbRow<unknown>[]>();
+    const ownerless: WbRow<unknown>[] = [];
+    for (const r of this.wb.rows('hazardous-substances')) {
+      const code = rawCode(r, 'supplier_product_external_id');
+      if (!code) ownerless.push(r);
+      else {
+        const list = hazardRows.get(code);
+        if (list) list.push(r);
+        else hazardRows.set(code, [r]);
+      }
+    }
+    const attachHazards = (d: Draft, rows: WbRow<unknown>[]) => {
+      d.rows.push(...rows.map((h) => ({ sheet: h.sheet, row: h.row })));
+      const hazards: Hazard[] = [];
+      for (const h of rows) {
+        const ht = h.typed as { cas_number: string; mass_share: number } | null;
+        if (!ht) {
+          d.problems.push(...h.problems.map((p) => ({ ...p, message: `hazardous-substances row ${h.row}: ${p.message}` })));
+          continue;
+        }
+        hazards.push({ cas_number: ht.cas_number, mass_share: ht.mass_share });
+      }
+      d.hazards = hazards;
+    };
+
+    const inSheet = new Set<string>();
+    for (const r of this.wb.rows('supplier-products')) {
+      const d = this.draft('supplier_product', r);
+      const t = r.typed;
+      const code = rawCode(r, 'external_id');
+      if (code && !inSheet.has(code)) {
+        inSheet.add(code);
+        const hz = hazardRows.get(code);
+        if (hz) attachHazards(d, hz);
+      }
+      if (t) {
+        const route: Partial<Record<string, number | null>> = {};
+        for (const m of TRANSPORT_MODALITIES) if (t[m] !== undefined) route[m] = t[m] ?? null;
+        const material = this.svc.material.get(t.material_code);
+        if (!material) {
+          d.problems.push({
+            kind: 'unresolved',
+            sheet: r.sheetName,
+            cell: this.wb.cell(r.sheet, 'material_code', r.row),
+            row: r.row,
+            field: 'material_code',
+            message: `material_code: ${this.svc.unreadable.material ?? `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites`}`,
+          });
+        }
+        d.desired = {
+          external_id: t.external_id,
+          name: t.name,
+          plant_id: this.plantValue(d, r, 'plant_code', t.plant_code),
+          material_type: material?.ref,
+          supplier_plant_id:
+            t.supplier_plant_external_id === undefined
+              ? undefined
+              : t.supplier_plant_external_id === null
+                ? null
+                : this.refValue(d, r, 'supplier_plant_external_id', 'supplier_plant', t.supplier_plant_external_id),
+          unit: t.unit,
+          epd_id: Planner.opt(t.epd_id),
+          lifetime_years: Planner.opt(t.lifetime_years),
+          secondary_percentage: Planner.opt(t.secondary_percentage),
+          moisture_content_percentage: Planner.opt(t.moisture_content_percentage),
+        };
+        d.route = route;
+      }
+      this.finish(d);
+    }
+    // Hazardous substances of supplier products that are not in the sheet: an update of the product's list.
+    for (const [code, rows] of hazardRows) {
+      if (inSheet.has(code)) continue;
+      const first = rows[0];
+      const d: Draft = {
+        kind: 'supplier_product',
+        key: `hazardous-substances:${code}`,
+        sheet: 'hazardous-substances',
+        row: first.row,
+        rows: [],
+        externalId: code,
+        desired: {},
+        problems: [],
+        plants: [],
+      };
+      attachHazards(d, rows);
+      if (!this.svc.supplier_product.get(code)) {
+        d.problems.push({
+          kind: 'unresolved',
+          sheet: first.sheetName,
+          cell: this.wb.cell(first.sheet, 'supplier_product_external_id', first.row),
+          row: first.row,
+          field: 'supplier_product_external_id',
+          message: `supplier_product_external_id: ${this.svc.unreadable.supplier_product ?? `no supplier product with external_id "${code}" in this workbook or on the service`}`,
+        });
+      }
+      this.finish(d, { onlyExisting: true });
+    }
+    for (const r of ownerless) this.blockedRow('supplier_product', r);
+  }
+
+  silos(): void {
+    const itemRows = new Map<string, WbRow<unknown>[]>();
+    const ownerless: WbRow<unknown>[] = [];
+    for (const r of this.wb.rows('silo-items')) {
+      const code = rawCode(r, 'silo_external_id');
+      if (!code) ownerless.push(r);
+      else {
+        const list = itemRows.get(code);
+        if (list) list.push(r);
+        else itemRows.set(code, [r]);
+      }
+    }
+    const attachItems = (d: Draft, rows: WbRow<unknown>[]) => {
+      d.rows.push(...rows.map((h) => ({ sheet: h.sheet, row: h.row })));
+      const byProduct = new Map<string, { item: SiloItemWanted; row: WbRow<unknown> }>();
+      for (const ir of rows) {
+        const it = ir.typed as { supplier_product_external_id: string; year: number; amount: number } | null;
+        if (!it) {
+          d.problems.push(...ir.problems.map((p) => ({ ...p, message: `silo-items row ${ir.row}: ${p.message}` })));
+          continue;
+        }
+        let entry = byProduct.get(it.supplier_product_external_id);
+        if (!entry) {
+          const id = this.refValue(d, ir, 'supplier_product_external_id', 'supplier_product', it.supplier_product_external_id);
+          if (id === undefined) continue;
+          entry = { item: { supplier_product_id: id, code: it.supplier_product_external_id, annual_items: [] }, row: ir };
+          byProduct.set(it.supplier_product_external_id, entry);
+        }
+        entry.item.annual_items.push({ year: it.year, amount: it.amount });
+      }
+      const items = [...byProduct.values()];
+      for (const { item } of items) item.annual_items.sort((a, b) => a.year - b.year);
+      d.items = items.map((x) => x.item);
+      d.itemRows = items.map((x) => x.row);
+    };
+
+    const inSheet = new Set<string>();
+    for (const r of this.wb.rows('silos')) {
+      const d = this.draft('silo', r);
+      const code = rawCode(r, 'external_id');
+      const t = r.typed;
+      if (code && !inSheet.has(code)) {
+        inSheet.add(code);
+        const rows = itemRows.get(code);
+        if (rows) attachItems(d, rows);
+      }
+      if (t) d.desired = { external_id: t.external_id, name: t.name, plant_id: this.plantValue(d, r, 'plant_code', t.plant_code) };
+      this.checkSilo(d);
+      this.finish(d);
+    }
+    for (const [code, rows] of itemRows) {
+      if (inSheet.has(code)) continue;
+      const first = rows[0];
+      const d: Draft = {
+        kind: 'silo',
+        key: `silo-items:${code}`,
+        sheet: 'silo-items',
+        row: first.row,
+        rows: [],
+        externalId: code,
+        desired: {},
+        problems: [],
+        plants: [],
+      };
+      attachItems(d, rows);
+      const existing = this.svc.silo.get(code);
+      if (!existing) {
+        d.problems.push({
+          kind: 'unresolved',
+          sheet: first.sheetName,
+          cell: this.wb.cell(first.sheet, 'silo_external_id', first.row),
+          row: first.row,
+          field: 'silo_external_id',
+          message: `silo_external_id: ${this.svc.unreadable.silo ?? `no silo with external_id "${code}" in this workbook or on the service`}`,
+        });
+      }
+      this.checkSilo(d);
+      this.finish(d, { onlyExisting: true });
+    }
+    for (const r of ownerless) this.blockedRow('silo', r);
+  }
+
+  /** The spec's silo rules on the items this import leaves the silo with (facts from the workbook or the service). */
+  private checkSilo(d: Draft): void {
+    if (!d.items || d.problems.length > 0) return;
+    const existing = d.externalId ? this.svc.silo.get(d.externalId) : undefined;
+    const plantId = (typeof d.desired.plant_id === 'string' ? d.desired.plant_id : existing?.plant_id)?.toLowerCase();
+    if (!plantId) return;
+    const facts: SiloItemFacts[] = [];
+    for (const it of d.items) {
+      const f = this.factsOf(it.supplier_product_id, it.code);
+      if (!f || f.plant_id === null || f.material_key === null) return;
+      facts.push({
+        supplier_product_id: isPending(it.supplier_product_id) ? `00000000-0000-0000-0000-${facts.length.toString().padStart(12, '0')}` : it.supplier_product_id,
+        product: { plant_id: f.plant_id, material_key: f.material_key, supplier_plant_id: f.supplier_plant_id },
+      });
+    }
+    for (const v of checkSiloItems(plantId, facts)) {
+      const m = /^items\[(\d+)\]/.exec(v.path);
+      const row = m ? d.itemRows?.[Number(m[1])] : undefined;
+      const code = m ? d.items[Number(m[1])]?.code : undefined;
+      d.problems.push({
+        kind: 'rule',
+        sheet: row?.sheetName ?? this.wb.sheetName(d.sheet),
+        cell: row ? this.wb.cell(row.sheet, 'supplier_product_external_id', row.row) : null,
+        row: row?.row ?? d.row,
+        field: 'supplier_product_external_id',
+        message: `${v.msg.replace(/supplier product [0-9a-f-]{36}/i, `supplier product ${code ?? ''}`)} (${v.err_code})`,
+      });
+    }
+  }
+
+  private factsOf(id: string | Pending, code: string): ProductFacts | undefined {
+    const key = this.defining.get(`supplier_product:${code}`);
+    if (key && this.productFacts.has(key)) return this.productFacts.get(key);
+    if (isPending(id)) return undefined;
+    const e = this.svc.supplier_product.get(code);
+    return e ? { plant_id: e.plant_id.toLowerCase(), material_key: materialKey(e.material_type), supplier_plant_id: e.supplier_plant_id } : undefined;
+  }
+
+  productInstances(): void {
+    for (const r of this.wb.rows('product-instances')) {
+      const d = this.draft('product_instance', r);
+      const t = r.typed;
+      if (t) {
+        const product = this.svc.product.get(t.product_external_id);
+        if (!product) {
+          d.problems.push({
+            kind: 'unresolved',
+            sheet: r.sheetName,
+            cell: this.wb.cell(r.sheet, 'product_external_id', r.row),
+            row: r.row,
+            field: 'product_external_id',
+            message: `product_external_id: ${this.svc.unreadable.product ?? `no product with article number "${t.product_external_id}" on the service (products are created in the web interface)`}`,
+          });
+        }
+        d.desired = {
+          external_id: t.external_id,
+          product_id: product?.id.toLowerCase(),
+          plant_id: this.plantValue(d, r, 'plant_code', t.plant_code),
+          produced_from: t.produced_from,
+          produced_to: Planner.opt(t.produced_to),
+          name: Planner.opt(t.name),
+        };
+      }
+      this.finish(d);
+    }
+  }
+
+  prechainProducts(): void {
+    for (const r of this.wb.rows('prechain-products')) {
+      const d = this.draft('prechain_product', r);
+      const t = r.typed;
+      if (t) {
+        const route: Partial<Record<string, number | null>> = {};
+        for (const m of TRANSPORT_MODALITIES) if (t[m] !== undefined) route[m] = t[m] ?? null;
+        d.desired = {
+          external_id: t.external_id,
+          product_instance_id: this.refValue(d, r, 'product_instance_external_id', 'product_instance', t.product_instance_external_id),
+          plant_id: this.plantValue(d, r, 'plant_code', t.plant_code),
+        };
+        d.route = route;
+      }
+      this.finish(d);
+    }
+  }
+
+  // ------------------------------------------------------------ BOMs
+
+  async readBoms(client: ApiClient, signal: AbortSignal | undefined, progress: (p: PlanProgress) => void): Promise<void> {
+    const ids = new Map<string, string>();
+    for (const r of this.wb.rows('bom')) {
+      const code = rawCode(r, 'product_instance_external_id');
+      const inst = code ? this.svc.product_instance.get(code) : undefined;
+      if (inst) ids.set(inst.id.toLowerCase(), code!);
+    }
+    const list = [...ids.keys()];
+    let done = 0;
+    progress({ phase: 'reading_boms', done, total: list.length });
+    let fatal: unknown;
+    await forEachPooled(
+      list,
+      8,
+      async (id) => {
+        try {
+          const bom = await client.bom.get(id, { signal });
+          this.serverBoms.set(id, { bom: bom.map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })) });
+        } catch (e) {
+          if (e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')) {
+            this.serverBoms.set(id, { unreadable: `${e.err_code}: ${e.msg}` });
+          } else fatal ??= e;
+        }
+        progress({ phase: 'reading_boms', done: ++done, total: list.length });
+      },
+      () => fatal !== undefined || signal?.aborted === true,
+    );
+    if (fatal !== undefined) throw fatal;
+    signal?.throwIfAborted();
+  }
+
+  boms(): void {
+    const groups = new Map<string, WbRow<{ product_instance_external_id: string; component_type: string; component_external_id: string; mass_kg: number }>[]>();
+    for (const r of this.wb.rows('bom')) {
+      const code = rawCode(r, 'product_instance_external_id');
+      if (!code) {
+        this.blockedRow('bom', r);
+        continue;
+      }
+      const list = groups.get(code);
+      if (list) list.push(r);
+      else groups.set(code, [r]);
+    }
+    for (const [code, rows] of groups) this.bom(code, rows);
+  }
+
+  private bom(code: string, rows: WbRow<{ product_instance_external_id: string; component_type: string; component_external_id: string; mass_kg: number }>[]): void {
+    const first = rows[0];
+    const key = `bom:${code}`;
+    const problems: PlanProblem[] = [];
+    const host = { problems };
+    const entry: PlanEntry = {
+      key,
+      kind: 'bom',
+      level: LEVEL.bom,
+      sheet: 'bom',
+      row: first.row,
+      rows: rows.map((r) => ({ sheet: r.sheet, row: r.row })),
+      externalId: code,
+      label: `BOM of ${code}`,
+      action: 'blocked',
+      id: null,
+    };
+    for (const r of rows) if (!r.typed) problems.push(...r.problems);
+    const instance = this.refValue(host, first, 'product_instance_external_id', 'product_instance', code);
+    const components: BomWanted[] = [];
+    const plants = new Set<string>();
+    for (const r of rows) {
+      const t = r.typed;
+      if (!t) continue;
+      const kind = COMPONENT_KIND[t.component_type];
+      const ref = this.refValue(host, r, 'component_external_id', kind, t.component_external_id);
+      if (ref === undefined) continue;
+      components.push({ type: t.component_type, ref, code: t.component_external_id, mass_kg: t.mass_kg });
+      const p = this.plantOfComponent(kind, t.component_external_id);
+      if (p) plants.add(p);
+    }
+    const instanceEntry = this.byKey.get(this.defining.get(`product_instance:${code}`) ?? '');
+    const instPlant = instanceEntry ? this.entryPlant.get(instanceEntry.key) : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+    if (instPlant) plants.add(instPlant);
+    entry.plantIds = [...plants].sort();
+    const snapshot = rows.find((r) => r.snapshot)?.snapshot;
+
+    if (problems.length > 0 || instance === undefined) {
+      entry.problems = problems;
+      return this.push(entry);
+    }
+    const instanceId = isPending(instance) ? null : instance;
+    const server = instanceId ? this.serverBoms.get(instanceId) : { bom: [] };
+    const current = server && 'bom' in server ? server.bom : null;
+    if (snapshot && (current === null || snapshotOf('bom', current) !== snapshot)) {
+      entry.action = 'conflict';
+      entry.problems = [conflictProblem(first, this.wb.cell(first.sheet, 'product_instance_external_id', first.row), current === null ? 'could not be read' : 'changed on the service since the export')];
+      return this.push(entry);
+    }
+    entry.id = instanceId;
+    const diff = bomDiff(current ?? [], components, this.codeOfId);
+    entry.bomDiff = diff;
+    const notes: string[] = [];
+    if (current === null && server && 'unreadable' in server) notes.push(`the current BOM could not be read (${server.unreadable}): it is replaced without a diff`);
+    const same = current !== null && diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
+    if (same) {
+      entry.action = 'unchanged';
+      if (notes.length) entry.notes = notes;
+      return this.push(entry);
+    }
+    const body: Obj = { bom: components.map((c) => ({ type: c.type, ref: c.ref, mass_kg: c.mass_kg })) };
+    const { body: clean, refs } = extractRefs(body);
+    if (isPending(instance)) refs.push({ path: ['$id'], key: instance.$pending, code: instance.code });
+    if (this.createOnly && current !== null && current.length > 0) {
+      entry.action = 'skipped_update';
+      notes.push('create-only: the BOM differs from the service\'s but is not replaced');
+      entry.notes = notes;
+      return this.push(entry);
+    }
+    entry.action = 'replace';
+    entry.body = clean;
+    if (refs.length) {
+      entry.refs = refs;
+      entry.dependsOn = [...new Set(refs.map((r) => r.key))];
+      notes.push(...this.afterNotes(refs.map((r) => r.key)));
+    }
+    if (notes.length) entry.notes = notes;
+    this.preflight(entry, 'bom.put');
+    this.push(entry);
+  }
+
+  private plantOfComponent(kind: Exclude<EntityKind, 'bom'>, code: string): string | null {
+    const key = this.defining.get(`${kind}:${code}`);
+    if (key) return this.entryPlant.get(key) ?? null;
+    const e = this.svc[kind].get(code) as { plant_id?: string } | undefined;
+    return e?.plant_id ? e.plant_id.toLowerCase() : null;
+  }
+
+  // ------------------------------------------------------------ decide an entity's action
+
+  private blockedRow(kind: Exclude<EntityKind, 'bom'> | 'bom', r: WbRow<unknown>): void {
+    const problems = r.problems.length
+      ? r.problems
+      : [{ kind: 'validation' as const, sheet: r.sheetName, cell: null, row: r.row, field: null, message: 'the row has no code to attach it to' }];
+    this.push({
+      key: `${r.sheet}!${r.row}`,
+      kind,
+      level: LEVEL[kind],
+      sheet: r.sheet,
+      row: r.row,
+      rows: [{ sheet: r.sheet, row: r.row }],
+      externalId: null,
+      label: `${r.sheetName} row ${r.row}`,
+      action: 'blocked',
+      id: null,
+      problems,
+    });
+  }
+
+  private finish(d: Draft, o: { onlyExisting?: boolean } = {}): void {
+    const existing = d.externalId ? (this.svc[d.kind].get(d.externalId) as Obj | undefined) : undefined;
+    const entry: PlanEntry = {
+      key: d.key,
+      kind: d.kind,
+      level: LEVEL[d.kind],
+      sheet: d.sheet,
+      row: d.row,
+      rows: d.rows,
+      externalId: d.externalId,
+      label: `${NOUN[d.kind]} ${d.externalId ?? `(row ${d.row})`}`,
+      action: 'blocked',
+      id: existing ? String(existing.id).toLowerCase() : null,
+    };
+    const plantId = typeof d.desired.plant_id === 'string' ? d.desired.plant_id : typeof existing?.plant_id === 'string' ? existing.plant_id.toLowerCase() : null;
+    this.entryPlant.set(d.key, plantId);
+    if (d.kind === 'supplier_product') {
+      const sp = d.desired.supplier_plant_id;
+      this.productFacts.set(d.key, {
+        plant_id: plantId,
+        material_key: materialKey(d.desired.material_type ?? existing?.material_type),
+        supplier_plant_id: isPending(sp) ? `pending:${sp.$pending}` : sp === undefined ? ((existing?.supplier_plant_id as string | null | undefined) ?? null) : (sp as string | null),
+      });
+    }
+    const plants = new Set<string>();
+    if (plantId) plants.add(plantId);
+    if (typeof existing?.plant_id === 'string') plants.add(existing.plant_id.toLowerCase());
+    for (const p of d.plants) plants.add(p);
+    if (plants.size) entry.plantIds = [...plants].sort();
+
+    if (d.problems.length > 0) {
+      entry.problems = d.problems;
+      return this.push(entry);
+    }
+    if (d.snapshot && (!existing || snapshotOf(d.kind, existing) !== d.snapshot)) {
+      entry.action = 'conflict';
+      const r = { sheetName: this.wb.sheetName(d.sheet), row: d.row };
+      entry.problems = [conflictProblem(r, this.wb.cell(d.sheet, 'external_id', d.row), existing ? 'changed on the service since the export' : 'was deleted on the service since the export')];
+      return this.push(entry);
+    }
+    const notes: string[] = [];
+    let body: Obj;
+    let op: 'create' | 'update';
+    if (!existing) {
+      if (o.onlyExisting) {
+        entry.problems = [{ kind: 'unresolved', sheet: this.wb.sheetName(d.sheet), cell: null, row: d.row, field: null, message: `${entry.label} is not on the service` }];
+        return this.push(entry);
+      }
+      body = this.createBody(d);
+      if (d.kind === 'silo' && !(Array.isArray(body.items) && body.items.length > 0)) {
+        entry.problems = [
+          {
+            kind: 'rule',
+            sheet: this.wb.sheetName(d.sheet),
+            cell: this.wb.cell(d.sheet, 'external_id', d.row),
+            row: d.row,
+            field: 'external_id',
+            message: `silo ${d.externalId} needs at least one item in the silo-items sheet`,
+          },
+        ];
+        return this.push(entry);
+      }
+      op = 'create';
+      entry.action = 'create';
+    } else {
+      const { changes, patch } = this.diff(d, existing);
+      if (changes.length === 0) {
+        entry.action = 'unchanged';
+        return this.push(entry);
+      }
+      entry.changes = changes;
+      if (this.createOnly) {
+        entry.action = 'skipped_update';
+        entry.notes = ['create-only: the differences are not applied'];
+        return this.push(entry);
+      }
+      body = patch;
+      op = 'update';
+      entry.action = 'update';
+    }
+    const { body: clean, refs } = extractRefs(body);
+    entry.body = clean;
+    if (refs.length) {
+      entry.refs = refs;
+      entry.dependsOn = [...new Set(refs.map((r) => r.key))];
+      notes.push(...this.afterNotes(entry.dependsOn));
+    }
+    if (notes.length) entry.notes = notes;
+    this.preflight(entry, `${RESOURCE[d.kind]}.${op}` as Operation);
+    this.push(entry);
+  }
+
+  private afterNotes(keys: readonly string[]): string[] {
+    return [...new Set(keys)].map((k) => {
+      const e = this.byKey.get(k);
+      return `after create of ${e?.label ?? k} (${rowName(e)})`;
+    });
+  }
+
+  private createBody(d: Draft): Obj {
+    const body: Obj = {};
+    for (const [k, v] of Object.entries(d.desired)) if (v !== undefined && v !== null) body[k] = v;
+    if (d.route) {
+      const route = mergeRoute(null, d.route);
+      if (route) body.transport_route = route;
+    }
+    if (d.hazards && d.hazards.length) body.hazardous_substances = d.hazards;
+    if (d.items) body.items = d.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items }));
+    return body;
+  }
+
+  private diff(d: Draft, existing: Obj): { changes: FieldChange[]; patch: Obj } {
+    const changes: FieldChange[] = [];
+    const patch: Obj = {};
+    for (const [k, v] of Object.entries(d.desired)) {
+      if (v === undefined || k === 'external_id') continue;
+      const cur = existing[k];
+      const same = k === 'material_type' ? materialKey(v) === materialKey(cur) : sameScalar(v, cur);
+      if (same) continue;
+      changes.push({ field: k, before: display(cur ?? null, this.codeOfId), after: display(v, this.codeOfId) });
+      patch[k] = v;
+    }
+    if (d.route && Object.keys(d.route).length) {
+      const next = mergeRoute(existing.transport_route, d.route);
+      const rc = routeChanges(existing.transport_route, next);
+      if (rc.length) {
+        changes.push(...rc);
+        patch.transport_route = next;
+      }
+    }
+    if (d.hazards) {
+      const hc = hazardChanges(existing.hazardous_substances, d.hazards);
+      if (hc.length) {
+        changes.push(...hc);
+        patch.hazardous_substances = d.hazards;
+      }
+    }
+    if (d.items) {
+      const ic = siloItemChanges(existing.items, d.items, this.codeOfId);
+      if (ic.length) {
+        changes.push(...ic);
+        patch.items = d.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items }));
+      }
+    }
+    return { changes, patch };
+  }
+
+  private preflight(entry: PlanEntry, operation: Operation): void {
+    const op: PlannedOperation = { operation, plant_ids: entry.plantIds ?? [] };
+    const report = preflightReport(this.me, this.maskedKey || maskApiKey(null), [op]);
+    if (report.ok) return;
+    const problems: PlanProblem[] = report.problems.map((p) => ({
+      kind: 'preflight',
+      sheet: this.wb.sheetName(entry.sheet),
+      cell: null,
+      row: entry.row,
+      field: null,
+      message:
+        p.kind === 'missing_scope'
+          ? `the API key lacks the scope ${p.scope}, needed to ${operation.endsWith('.create') ? 'create' : operation === 'bom.put' ? 'replace' : 'update'} ${NOUN[entry.kind]}s`
+          : p.kind === 'plant_unreachable'
+            ? `the API key cannot reach plant ${this.plantLabel(p.plant_id)}`
+            : p.message,
+      err_code: p.kind === 'missing_scope' ? 'err_permission_denied' : p.kind === 'plant_unreachable' ? 'err_plant_no_access' : 'err_not_authenticated',
+    }));
+    entry.action = 'blocked';
+    entry.problems = problems;
+    delete entry.body;
+    delete entry.refs;
+    delete entry.dependsOn;
+    for (const p of problems) {
+      if (!this.preflightProblems.some((q) => q.message === p.message)) this.preflightProblems.push({ ...p, sheet: null, row: null });
+    }
+  }
+
+  private plantLabel(id: string | undefined): string {
+    if (!id) return '?';
+    for (const [code, p] of this.svc.plant) if (p.id === id) return `${code} (${id})`;
+    return id;
+  }
+
+  private push(e: PlanEntry): void {
+    this.entries.push(e);
+    this.byKey.set(e.key, e);
+  }
+}
+
+function rowName(e: PlanEntry | undefined): string {
+  return e ? `${e.sheet} row ${e.row}` : 'another row';
+}
+
+function conflictProblem(r: { sheetName: string; row: number }, cell: string | null, what: string): PlanProblem {
+  return {
+    kind: 'conflict',
+    sheet: r.sheetName,
+    cell,
+    row: r.row,
+    field: '_snapshot',
+    message: `this row was exported from the service and the entity ${what}: export it again (or remove the _snapshot cell to compare with the current data)`,
+  };
+}
+
+/** Actions that write. */
+export function isWriteAction(a: PlanAction): boolean {
+  return a === 'create' || a === 'update' || a === 'replace';
+}

@@ -1,0 +1,191 @@
+/**
+ * Resolution of a workbook's codes to service entities, in bulk: per entity type one resolveExternalIds call
+ * (per-code GETs for a few codes, one paginated walk for many), so N codes cost ⌈collection/200⌉ + a few
+ * requests, never N. Plant and material codes are looked up in the workbook's mapping sheets first, then in
+ * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id).
+ */
+import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, type PrechainProduct, type Product, type ProductInstance, type Silo, type SupplierCompany, type SupplierPlant, type SupplierProduct } from '../api/index.js';
+import type { MaterialTypeRef } from '../spec/schemas.js';
+
+export interface ProfileMappings {
+  /** plant code → plant id */
+  plants?: Record<string, string>;
+  /** material code → material type */
+  materials?: Record<string, { category: 'elementary' | 'composite'; id: string }>;
+}
+
+export interface CodeRequests {
+  supplier_company: Set<string>;
+  supplier_plant: Set<string>;
+  supplier_product: Set<string>;
+  silo: Set<string>;
+  product_instance: Set<string>;
+  prechain_product: Set<string>;
+  product: Set<string>;
+  plant: Set<string>;
+  material: Set<string>;
+}
+
+export function emptyCodeRequests(): CodeRequests {
+  return {
+    supplier_company: new Set(),
+    supplier_plant: new Set(),
+    supplier_product: new Set(),
+    silo: new Set(),
+    product_instance: new Set(),
+    prechain_product: new Set(),
+    product: new Set(),
+    plant: new Set(),
+    material: new Set(),
+  };
+}
+
+export type ResolvedKind = keyof CodeRequests;
+
+export interface MaterialResolution {
+  ref: MaterialTypeRef;
+  /** `workbook` (materials sheet), `profile` (saved mappings) or `service`. */
+  source: 'workbook' | 'profile' | 'service';
+}
+
+export interface PlantResolution {
+  id: string;
+  source: 'workbook' | 'profile' | 'service';
+}
+
+export interface ServiceIndex {
+  supplier_company: Map<string, SupplierCompany>;
+  supplier_plant: Map<string, SupplierPlant>;
+  supplier_product: Map<string, SupplierProduct>;
+  silo: Map<string, Silo>;
+  product_instance: Map<string, ProductInstance>;
+  prechain_product: Map<string, PrechainProduct>;
+  product: Map<string, Product>;
+  plant: Map<string, PlantResolution>;
+  material: Map<string, MaterialResolution>;
+  /** Why a type could not be read (e.g. the key lacks view:materials): rows needing it are blocked with this. */
+  unreadable: Partial<Record<ResolvedKind, string>>;
+  /** Service id → external_id of every entity seen (for showing codes instead of ids). */
+  codeOfId: Map<string, string>;
+}
+
+export interface WorkbookMappings {
+  plants: Map<string, string>;
+  materials: Map<string, { category?: 'elementary' | 'composite'; id?: string }>;
+}
+
+function unreadableMessage(what: string, e: unknown): string {
+  if (e instanceof ApiError) {
+    const hint = e.classification === 'permission' ? ' (the key lacks the scope to read them)' : '';
+    return `could not read ${what} from the service${hint}: ${e.err_code} ${e.msg}`;
+  }
+  return `could not read ${what} from the service: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Errors that stop planning as a whole (the key does not work, or the caller cancelled). */
+function isFatal(e: unknown): boolean {
+  return e instanceof ApiError ? e.classification === 'auth' || e.classification === 'daily_limit' : true;
+}
+
+export async function resolveCodes(
+  client: ApiClient,
+  codes: CodeRequests,
+  workbook: WorkbookMappings,
+  profile: ProfileMappings | undefined,
+  signal?: AbortSignal,
+): Promise<ServiceIndex> {
+  const idx: ServiceIndex = {
+    supplier_company: new Map(),
+    supplier_plant: new Map(),
+    supplier_product: new Map(),
+    silo: new Map(),
+    product_instance: new Map(),
+    prechain_product: new Map(),
+    product: new Map(),
+    plant: new Map(),
+    material: new Map(),
+    unreadable: {},
+    codeOfId: new Map(),
+  };
+  const o = { signal };
+
+  const bulk = async <T extends { id: string; external_id?: string | null }>(
+    kind: ResolvedKind,
+    what: string,
+    wanted: Set<string>,
+    resolve: (c: Set<string>) => Promise<Map<string, T>>,
+    into: Map<string, T>,
+  ): Promise<void> => {
+    if (wanted.size === 0) return;
+    try {
+      for (const [code, e] of await resolve(wanted)) {
+        into.set(code, e);
+        idx.codeOfId.set(e.id.toLowerCase(), code);
+      }
+    } catch (e) {
+      if (isFatal(e)) throw e;
+      idx.unreadable[kind] = unreadableMessage(what, e);
+    }
+  };
+
+  // Plants: workbook mapping, then profile, then the service by code.
+  const plantCodes = new Set<string>();
+  for (const code of codes.plant) {
+    const fromSheet = workbook.plants.get(code);
+    const fromProfile = profile?.plants?.[code];
+    if (fromSheet) idx.plant.set(code, { id: fromSheet.toLowerCase(), source: 'workbook' });
+    else if (fromProfile) idx.plant.set(code, { id: fromProfile.toLowerCase(), source: 'profile' });
+    else plantCodes.add(code);
+  }
+  // Materials: workbook mapping (with id), then profile, then elementaries, then composites by code.
+  const materialCodes = new Set<string>();
+  const onlyCategory = new Map<string, 'elementary' | 'composite'>();
+  for (const code of codes.material) {
+    const fromSheet = workbook.materials.get(code);
+    const fromProfile = profile?.materials?.[code];
+    if (fromSheet?.id && fromSheet.category) idx.material.set(code, { ref: materialRef(fromSheet.category, fromSheet.id), source: 'workbook' });
+    else if (fromProfile) idx.material.set(code, { ref: materialRef(fromProfile.category, fromProfile.id), source: 'profile' });
+    else {
+      materialCodes.add(code);
+      if (fromSheet?.category) onlyCategory.set(code, fromSheet.category);
+    }
+  }
+
+  const plantsFound = new Map<string, Plant>();
+  const elementariesFound = new Map<string, Elementary>();
+  await Promise.all([
+    bulk('supplier_company', 'supplier companies', codes.supplier_company, (c) => client.supplierCompanies.resolveExternalIds(c, o), idx.supplier_company),
+    bulk('supplier_plant', 'supplier plants', codes.supplier_plant, (c) => client.supplierPlants.resolveExternalIds(c, o), idx.supplier_plant),
+    bulk('supplier_product', 'supplier products', codes.supplier_product, (c) => client.supplierProducts.resolveExternalIds(c, o), idx.supplier_product),
+    bulk('silo', 'silos', codes.silo, (c) => client.silos.resolveExternalIds(c, o), idx.silo),
+    bulk('product_instance', 'product instances', codes.product_instance, (c) => client.productInstances.resolveExternalIds(c, o), idx.product_instance),
+    bulk('prechain_product', 'prechain products', codes.prechain_product, (c) => client.prechainProducts.resolveExternalIds(c, o), idx.prechain_product),
+    bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
+    bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, o), plantsFound),
+    bulk('material', 'material types (elementaries)', new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')), (c) => client.elementaries.resolveExternalIds(c, o), elementariesFound),
+  ]);
+  for (const [code, p] of plantsFound) idx.plant.set(code, { id: p.id.toLowerCase(), source: 'service' });
+  for (const [code, el] of elementariesFound) idx.material.set(code, { ref: materialRef('elementary', el.id), source: 'service' });
+  const compositeCodes = new Set([...materialCodes].filter((c) => !idx.material.has(c) && onlyCategory.get(c) !== 'elementary'));
+  const compositesFound = new Map<string, Composite>();
+  const elementaryProblem = idx.unreadable.material;
+  await bulk('material', 'material types (composites)', compositeCodes, (c) => client.composites.resolveExternalIds(c, o), compositesFound);
+  if (elementaryProblem && !idx.unreadable.material) idx.unreadable.material = elementaryProblem;
+  for (const [code, c] of compositesFound) idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
+  return idx;
+}
+
+export function materialRef(category: 'elementary' | 'composite', id: string): MaterialTypeRef {
+  return category === 'elementary'
+    ? { category: 'elementary', elementary_id: id.toLowerCase() }
+    : { category: 'composite', composite_id: id.toLowerCase() };
+}
+
+/** The key the sandbox and the silo rule use to say "same material type". */
+export function materialKey(mt: unknown): string | null {
+  if (mt === null || typeof mt !== 'object') return null;
+  const m = mt as Record<string, unknown>;
+  if (m.category === 'elementary' && typeof m.elementary_id === 'string') return `elementary:${m.elementary_id.toLowerCase()}`;
+  if (m.category === 'composite' && typeof m.composite_id === 'string') return `composite:${m.composite_id.toLowerCase()}`;
+  return null;
+}

@@ -1,0 +1,504 @@
+/**
+ * runJob / resumeJob: execute a plan in dependency order (companies → supplier plants → supplier products →
+ * silos → product instances → prechain products → BOMs), concurrently within a level (the client's adaptive
+ * limiter bounds what is really in flight), with a journal that makes any interruption resumable with no
+ * duplicate and no lost row.
+ *
+ * - Rows whose dependency did not succeed are `skipped` (reason `dependency`), never sent.
+ * - 401 → the job stops as `aborted` (resumable once the key is fixed, with any client/key of the manufacturer).
+ * - err_svc_daily_limit_reached → `paused` (resumable).
+ * - err_entitlement_limit_reached → that row `failed` with dimension/usage/limit; further writes of that
+ *   dimension (product_instances → instance creates) are `skipped` (reason `entitlement`); the rest goes on.
+ * - AbortSignal → `cancelled`; JobControl.pause() → `paused`. In-flight requests finish (or are aborted), no new
+ *   ones start; rows without an outcome stay pending and run on resume.
+ */
+import { ApiError, fieldDifferences, idempotencyKey, isAbortError, type ApiClient, type CreateResult } from '../api/index.js';
+import { explainErrCode } from '../api/errors.js';
+import { join } from 'node:path';
+import { fillRefs } from './diff.js';
+import { Journal, readJournal, skippedOutcome, type IntentLine } from './journal.js';
+import { createJobDir, effectiveStatus, JOURNAL_FILE, jobDir, newJobId, readMeta, readPlan, writeMeta } from './job-store.js';
+import { forEachPooled } from './pool.js';
+import { ProgressMeter } from './progress.js';
+import {
+  RESUMABLE_STATUSES,
+  SUCCESS_OUTCOMES,
+  type EntitlementInfo,
+  type EntityKind,
+  type EntryOutcome,
+  type JobMeta,
+  type JobProgress,
+  type JobResult,
+  type JobStatus,
+  type OutcomeCounts,
+  type Plan,
+  type PlanEntry,
+  type StopReason,
+} from './types.js';
+
+/** Pause a running job from outside (the UI's Pause button). Resume with resumeJob. */
+export class JobControl {
+  private requested = false;
+  private readonly listeners = new Set<() => void>();
+  pause(): void {
+    if (this.requested) return;
+    this.requested = true;
+    for (const l of this.listeners) l();
+  }
+  get pauseRequested(): boolean {
+    return this.requested;
+  }
+  /** @internal */
+  onPause(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+}
+
+export interface RunOptions {
+  client: ApiClient;
+  jobsDir: string;
+  /** Cancels the job (status `cancelled`, resumable). */
+  signal?: AbortSignal;
+  control?: JobControl;
+  /** Throttled to at most 10 events per second, plus a last one when the job stops. */
+  onProgress?: (p: JobProgress) => void;
+  /** Entries in flight at most (default 16); the client's adaptive limiter may run fewer requests. */
+  concurrency?: number;
+  /** Full path of the workbook, kept in meta.json for results workbooks later. */
+  inputPath?: string;
+  /** Told the job id as soon as the job folder exists. */
+  onStart?: (jobId: string) => void;
+  /** Use this id instead of a new one (must be unused). */
+  jobId?: string;
+}
+
+export type ResumeOptions = Omit<RunOptions, 'jobId' | 'inputPath'>;
+
+/** Entity kinds whose writes an entitlement dimension limits. */
+const DIMENSION_KINDS: Record<string, EntityKind[]> = { product_instances: ['product_instance'] };
+
+const STATUS_MESSAGE: Record<StopReason, string> = {
+  auth: 'The service refused the API key (401): it was revoked, has expired or is wrong. Fix the key or choose another one of the same manufacturer, then resume the job.',
+  daily_limit: 'The service\'s daily request limit is reached (err_svc_daily_limit_reached). Resume the job once the limit resets or is raised.',
+  user_pause: 'Paused. Resume the job to continue where it stopped.',
+  cancelled: 'Cancelled. Rows already written stay; resume the job to finish the rest.',
+};
+
+export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
+  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
+  const jobId = opts.jobId ?? newJobId();
+  await createJobDir(opts.jobsDir, jobId, plan);
+  const now = new Date().toISOString();
+  const meta: JobMeta = {
+    format: 'supply-loader/job@1',
+    jobId,
+    status: 'running',
+    file: plan.file,
+    baseUrl: opts.client.baseUrl,
+    manufacturerId: plan.manufacturerId,
+    maskedKey: opts.client.maskedKey,
+    createdAt: now,
+    startedAt: now,
+    finishedAt: null,
+    updatedAt: now,
+    pid: process.pid,
+    entries: plan.entries.length,
+    rows: plan.summary.rows,
+    counts: {},
+    sessions: [],
+  };
+  if (opts.inputPath) meta.inputPath = opts.inputPath;
+  await writeMeta(opts.jobsDir, meta);
+  opts.onStart?.(jobId);
+  const run = new JobRun(plan, meta, opts, new Map(), new Map());
+  return run.execute();
+}
+
+export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<JobResult> {
+  const plan = await readPlan(opts.jobsDir, jobId);
+  const meta = await readMeta(opts.jobsDir, jobId);
+  const status = effectiveStatus(meta);
+  if (status === 'completed') return loadJobResult(opts.jobsDir, jobId);
+  if (status === 'running') throw new Error(`Job ${jobId} is running in another process (pid ${meta.pid}); it cannot be resumed twice.`);
+  if (!RESUMABLE_STATUSES.includes(status)) throw new Error(`Job ${jobId} cannot be resumed (status ${status}).`);
+  opts.onStart?.(jobId);
+  try {
+    const me = await opts.client.me({ signal: opts.signal });
+    if (me.manufacturer_id.toLowerCase() !== plan.manufacturerId.toLowerCase()) {
+      throw new Error(`The API key belongs to another manufacturer than job ${jobId} (${plan.manufacturerId}); use a key of that manufacturer.`);
+    }
+  } catch (e) {
+    if (e instanceof ApiError && e.classification === 'auth') {
+      meta.status = 'aborted';
+      meta.reason = 'auth';
+      meta.message = STATUS_MESSAGE.auth;
+      meta.maskedKey = opts.client.maskedKey;
+      meta.updatedAt = new Date().toISOString();
+      await writeMeta(opts.jobsDir, meta);
+      return loadJobResult(opts.jobsDir, jobId);
+    }
+    throw e;
+  }
+  const state = await readJournal(join(jobDir(opts.jobsDir, jobId), JOURNAL_FILE));
+  const run = new JobRun(plan, meta, opts, state.outcomes, state.openIntents);
+  return run.execute();
+}
+
+type Writable = {
+  create(body: unknown, o: { signal?: AbortSignal; idempotencyKey?: string; onExisting?: 'error' | 'compare' }): Promise<CreateResult<{ id: string }>>;
+  update(id: string, patch: unknown, o: { signal?: AbortSignal }): Promise<{ id: string }>;
+  findByExternalId(code: string, o: { signal?: AbortSignal }): Promise<{ id: string } | null>;
+};
+
+function resourceOf(client: ApiClient, kind: Exclude<EntityKind, 'bom'>): Writable {
+  const r = {
+    supplier_company: client.supplierCompanies,
+    supplier_plant: client.supplierPlants,
+    supplier_product: client.supplierProducts,
+    silo: client.silos,
+    product_instance: client.productInstances,
+    prechain_product: client.prechainProducts,
+  }[kind];
+  return r as unknown as Writable;
+}
+
+/** Kinds whose create the service de-duplicates by Idempotency-Key. */
+const SERVER_IDEMPOTENT = new Set<EntityKind>(['silo', 'prechain_product']);
+
+/** What a plan entry's outcome is without sending anything (not a write action). */
+export function staticOutcome(e: PlanEntry): EntryOutcome | null {
+  switch (e.action) {
+    case 'unchanged':
+      return e.id ? { key: e.key, outcome: 'unchanged', id: e.id } : { key: e.key, outcome: 'unchanged' };
+    case 'skipped_update':
+      return skippedOutcome(e.key, 'create_only', 'not applied: the import runs create-only');
+    case 'blocked':
+    case 'conflict': {
+      const p = e.problems?.[0];
+      const o = skippedOutcome(e.key, 'blocked', p ? `${e.action === 'conflict' ? 'conflict' : 'blocked'}: ${p.message}` : e.action);
+      if (p?.err_code) o.err_code = p.err_code;
+      return o;
+    }
+    default:
+      return null;
+  }
+}
+
+class JobRun {
+  private readonly ids = new Map<string, string>();
+  private readonly byKey = new Map<string, PlanEntry>();
+  private readonly exhausted = new Map<string, EntitlementInfo>();
+  private stopReason: StopReason | null = null;
+  private journal!: Journal;
+  private meter!: ProgressMeter;
+  private readonly concurrency: number;
+  private readonly startRequests: number;
+  private readonly sessionStart = new Date();
+  private fatal: unknown;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly meta: JobMeta,
+    private readonly opts: ResumeOptions,
+    private readonly outcomes: Map<string, EntryOutcome>,
+    private readonly openIntents: Map<string, IntentLine>,
+  ) {
+    this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 16));
+    this.startRequests = opts.client.stats().requests;
+    for (const e of plan.entries) {
+      this.byKey.set(e.key, e);
+      if (e.id) this.ids.set(e.key, e.id);
+    }
+    for (const [k, o] of outcomes) if (o.id) this.ids.set(k, o.id);
+  }
+
+  private get jobId(): string {
+    return this.meta.jobId;
+  }
+
+  private stopping(): boolean {
+    if (this.stopReason || this.fatal !== undefined) return true;
+    if (this.opts.signal?.aborted) this.stopReason = 'cancelled';
+    else if (this.opts.control?.pauseRequested) this.stopReason = 'user_pause';
+    return this.stopReason !== null;
+  }
+
+  async execute(): Promise<JobResult> {
+    const { jobsDir, client } = this.opts;
+    this.journal = await Journal.open(join(jobDir(jobsDir, this.jobId), JOURNAL_FILE));
+    this.meta.status = 'running';
+    delete this.meta.reason;
+    delete this.meta.message;
+    this.meta.pid = process.pid;
+    this.meta.maskedKey = client.maskedKey;
+    this.meta.baseUrl = client.baseUrl;
+    this.meta.finishedAt = null;
+    this.meta.updatedAt = this.sessionStart.toISOString();
+    this.meta.sessions.push({ startedAt: this.sessionStart.toISOString(), finishedAt: null, maskedKey: client.maskedKey, status: 'running' });
+    await writeMeta(jobsDir, this.meta);
+    await this.journal.session({ event: 'start', maskedKey: client.maskedKey });
+
+    for (const e of this.plan.entries) {
+      if (this.outcomes.has(e.key)) continue;
+      const o = staticOutcome(e);
+      if (o) this.outcomes.set(e.key, o);
+    }
+    this.meter = new ProgressMeter(this.plan, this.jobId, this.outcomes, this.opts.onProgress);
+    this.meter.emit('running', 0, true);
+
+    const levels = [...new Set(this.plan.entries.map((e) => e.level))].sort((a, b) => a - b);
+    try {
+      for (const level of levels) {
+        if (this.stopping()) break;
+        const todo = this.plan.entries.filter((e) => e.level === level && !this.outcomes.has(e.key));
+        await forEachPooled(todo, this.concurrency, (e) => this.runEntry(e, level), () => this.stopping());
+      }
+    } finally {
+      const status = this.finalStatus();
+      this.meta.status = status;
+      if (this.stopReason && status !== 'completed') {
+        this.meta.reason = this.stopReason;
+        this.meta.message = STATUS_MESSAGE[this.stopReason];
+      }
+      const end = new Date().toISOString();
+      this.meta.updatedAt = end;
+      this.meta.finishedAt = status === 'completed' ? end : null;
+      this.meta.counts = countOutcomes(this.plan, this.outcomes);
+      if (this.exhausted.size) this.meta.entitlementLimits = mergeLimits(this.meta.entitlementLimits, [...this.exhausted.values()]);
+      const session = this.meta.sessions[this.meta.sessions.length - 1];
+      session.finishedAt = end;
+      session.status = status;
+      if (this.meta.reason) session.reason = this.meta.reason;
+      await this.journal.session({ event: 'stop', status, ...(this.meta.reason ? { reason: this.meta.reason } : {}), maskedKey: client.maskedKey }).catch(() => {});
+      await this.journal.close();
+      await writeMeta(jobsDir, this.meta);
+      this.meter.emit(status, levels[levels.length - 1] ?? 0, true);
+    }
+    if (this.fatal !== undefined) throw this.fatal;
+    return buildResult(this.plan, this.meta, this.outcomes, client.stats().requests - this.startRequests);
+  }
+
+  private finalStatus(): JobStatus {
+    const all = this.plan.entries.every((e) => this.outcomes.has(e.key));
+    if (all && this.fatal === undefined) return 'completed';
+    switch (this.stopReason) {
+      case 'auth':
+        return 'aborted';
+      case 'daily_limit':
+      case 'user_pause':
+        return 'paused';
+      case 'cancelled':
+        return 'cancelled';
+      default:
+        return 'interrupted';
+    }
+  }
+
+  private async settle(o: EntryOutcome): Promise<void> {
+    const at = new Date().toISOString();
+    await this.journal.outcome({ ...o, at });
+    this.outcomes.set(o.key, { ...o, at });
+    if (o.id) this.ids.set(o.key, o.id);
+    this.meter.tick();
+  }
+
+  private async runEntry(e: PlanEntry, level: number): Promise<void> {
+    this.meter.level = level;
+    try {
+      // Dependencies: every row this one refers to must have succeeded.
+      for (const dep of e.dependsOn ?? []) {
+        const o = this.outcomes.get(dep);
+        if (!o || !SUCCESS_OUTCOMES.includes(o.outcome) || !this.ids.has(dep)) {
+          const d = this.byKey.get(dep);
+          const what = d ? `${d.label} (${d.sheet} row ${d.row})` : dep;
+          return await this.settle(skippedOutcome(e.key, 'dependency', `not sent: ${what} ${o ? (o.outcome === 'failed' ? 'failed' : `was ${o.outcome}`) : 'did not run'}`));
+        }
+      }
+      if (e.action === 'create') {
+        for (const [dim, kinds] of Object.entries(DIMENSION_KINDS)) {
+          const lim = this.exhausted.get(dim);
+          if (lim && kinds.includes(e.kind)) {
+            return await this.settle(
+              skippedOutcome(e.key, 'entitlement', `not sent: the licence's ${dim} limit is reached (${lim.usage} / ${lim.limit})`, lim),
+            );
+          }
+        }
+      }
+      if (this.stopping()) return;
+      const outcome = await this.write(e);
+      if (outcome) await this.settle(outcome);
+    } catch (err) {
+      if (err instanceof JournalFailure) {
+        this.fatal ??= err.cause;
+        return;
+      }
+      const stop = this.classifyStop(err);
+      if (stop) {
+        this.stopReason ??= stop;
+        return;
+      }
+      try {
+        await this.settle(this.failure(e, err));
+      } catch (je) {
+        this.fatal ??= je;
+      }
+    }
+  }
+
+  private classifyStop(err: unknown): StopReason | null {
+    if (isAbortError(err) || this.opts.signal?.aborted) return 'cancelled';
+    if (err instanceof ApiError) {
+      if (err.classification === 'auth') return 'auth';
+      if (err.classification === 'daily_limit') return 'daily_limit';
+    }
+    return null;
+  }
+
+  private failure(e: PlanEntry, err: unknown): EntryOutcome {
+    if (err instanceof ApiError) {
+      const x = explainErrCode(err.err_code);
+      const o: EntryOutcome = { key: e.key, outcome: 'failed', status: err.status, err_code: err.err_code, msg: err.msg, explanation: x.explanation };
+      if (x.action) o.action_hint = x.action;
+      if (err.entitlement_limit) {
+        const lim: EntitlementInfo = { dimension: err.entitlement_limit.dimension, usage: err.entitlement_limit.usage, limit: err.entitlement_limit.limit };
+        o.entitlement_limit = lim;
+        if (DIMENSION_KINDS[lim.dimension]) this.exhausted.set(lim.dimension, lim);
+      }
+      return o;
+    }
+    return { key: e.key, outcome: 'failed', status: 0, err_code: 'client_error', msg: err instanceof Error ? err.message : String(err) };
+  }
+
+  /** Send the entry's write; null when the job is stopping and nothing was sent. */
+  private async write(e: PlanEntry): Promise<EntryOutcome | null> {
+    const { client, signal } = this.opts;
+    const body = fillRefs(e.body ?? {}, e.refs ?? [], (k) => this.ids.get(k));
+    const idRef = e.refs?.find((r) => r.path[0] === '$id');
+    const targetId = e.id ?? (idRef ? this.ids.get(idRef.key) : undefined);
+    const o = { signal };
+
+    if (e.kind === 'bom') {
+      if (!targetId) throw new Error(`no product instance id for ${e.label}`);
+      await this.intent({ key: e.key, op: 'replace', external_id: e.externalId });
+      const bom = await client.bom.put(targetId, (body.bom ?? []) as Parameters<ApiClient['bom']['put']>[1], o);
+      void bom;
+      return { key: e.key, outcome: 'replaced', id: targetId, status: 200 };
+    }
+    const resource = resourceOf(client, e.kind);
+    if (e.action === 'update') {
+      if (!targetId) throw new Error(`no service id for ${e.label}`);
+      await this.intent({ key: e.key, op: 'update', external_id: e.externalId });
+      const updated = await resource.update(targetId, body, o);
+      return { key: e.key, outcome: 'updated', id: String(updated.id).toLowerCase(), status: 200 };
+    }
+    // create
+    const open = this.openIntents.get(e.key);
+    const idemKey = open?.idempotency_key ?? idempotencyKey(this.plan.manufacturerId, e.kind, e.externalId, body);
+    if (open && !SERVER_IDEMPOTENT.has(e.kind) && e.externalId) {
+      // A create whose answer was never recorded: did it land? Look before sending again.
+      const found = await resource.findByExternalId(e.externalId, o);
+      if (found) {
+        const differences = fieldDifferences(body, found);
+        if (differences.length === 0) return { key: e.key, outcome: 'already_existed', id: String(found.id).toLowerCase(), status: 200 };
+        return {
+          key: e.key,
+          outcome: 'failed',
+          status: 409,
+          err_code: 'err_external_id_exists',
+          msg: `an active ${e.kind.replace(/_/g, ' ')} with external_id "${e.externalId}" exists with other values (${differences.join(', ')})`,
+          explanation: explainErrCode('err_external_id_exists').explanation,
+        };
+      }
+    }
+    await this.intent({ key: e.key, op: 'create', external_id: e.externalId, idempotency_key: idemKey });
+    const res = await resource.create(body, { signal, idempotencyKey: idemKey, onExisting: 'compare' });
+    return { key: e.key, outcome: res.outcome, id: String(res.entity.id).toLowerCase(), status: res.status };
+  }
+
+  private async intent(line: Omit<IntentLine, 't' | 'at'>): Promise<void> {
+    try {
+      await this.journal.intent(line);
+    } catch (e) {
+      throw new JournalFailure(e);
+    }
+  }
+}
+
+class JournalFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the journal could not be written');
+  }
+}
+
+function mergeLimits(a: EntitlementInfo[] | undefined, b: EntitlementInfo[]): EntitlementInfo[] {
+  const m = new Map((a ?? []).map((x) => [x.dimension, x]));
+  for (const x of b) m.set(x.dimension, x);
+  return [...m.values()];
+}
+
+export function countOutcomes(plan: Plan, outcomes: Map<string, EntryOutcome>): OutcomeCounts {
+  const c: OutcomeCounts = {};
+  for (const e of plan.entries) {
+    const o = outcomes.get(e.key)?.outcome ?? 'pending';
+    c[o] = (c[o] ?? 0) + 1;
+  }
+  return c;
+}
+
+export function buildResult(plan: Plan, meta: JobMeta, outcomes: Map<string, EntryOutcome>, requests: number): JobResult {
+  const bySheet: JobResult['bySheet'] = {};
+  const entries: JobResult['entries'] = [];
+  const limits = new Map<string, EntitlementInfo>();
+  for (const l of meta.entitlementLimits ?? []) limits.set(l.dimension, l);
+  for (const e of plan.entries) {
+    const o = outcomes.get(e.key);
+    entries.push(o ?? { key: e.key, outcome: 'pending' });
+    const name = o?.outcome ?? 'pending';
+    for (const r of e.rows) {
+      const s = (bySheet[r.sheet] ??= {});
+      s[name] = (s[name] ?? 0) + 1;
+    }
+    if (o?.entitlement_limit) limits.set(o.entitlement_limit.dimension, o.entitlement_limit);
+  }
+  const startedAt = meta.startedAt;
+  const finishedAt = meta.finishedAt;
+  const end = finishedAt ?? meta.updatedAt;
+  const result: JobResult = {
+    jobId: meta.jobId,
+    status: effectiveStatus(meta),
+    baseUrl: meta.baseUrl,
+    maskedKey: meta.maskedKey,
+    startedAt,
+    finishedAt,
+    durationMs: Math.max(0, Date.parse(end) - Date.parse(startedAt)),
+    entries,
+    counts: countOutcomes(plan, outcomes),
+    bySheet,
+    entitlementLimits: [...limits.values()],
+    requests,
+  };
+  if (meta.reason) result.reason = meta.reason;
+  if (meta.message) result.message = meta.message;
+  return result;
+}
+
+/** The result of a job as it stands on disk (any status). */
+export async function loadJobResult(jobsDir: string, jobId: string): Promise<JobResult> {
+  const plan = await readPlan(jobsDir, jobId);
+  const meta = await readMeta(jobsDir, jobId);
+  const state = await readJournal(join(jobDir(jobsDir, jobId), JOURNAL_FILE));
+  const outcomes = new Map(state.outcomes);
+  for (const e of plan.entries) {
+    if (outcomes.has(e.key)) continue;
+    const o = staticOutcome(e);
+    if (o) outcomes.set(e.key, o);
+  }
+  return buildResult(plan, meta, outcomes, 0);
+}
+
+/** Plan and result of a job on disk, e.g. to write its results workbook later. */
+export async function loadJob(jobsDir: string, jobId: string): Promise<{ plan: Plan; meta: JobMeta; result: JobResult }> {
+  const [plan, meta, result] = await Promise.all([readPlan(jobsDir, jobId), readMeta(jobsDir, jobId), loadJobResult(jobsDir, jobId)]);
+  return { plan, meta, result };
+}

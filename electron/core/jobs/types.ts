@@ -1,0 +1,297 @@
+/**
+ * Shapes of the import engine: the plan (dry run), the job's outcomes, progress events and the job's meta.
+ * Everything here is plain JSON-serialisable data: the plan is saved with the job, shown by the UI and printed
+ * by the CLI; results come back the same way from a live run, a resume or a job read back from disk.
+ */
+import type { DataSheetName } from '../workbook/types.js';
+
+/** What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT). */
+export type EntityKind =
+  | 'supplier_company'
+  | 'supplier_plant'
+  | 'supplier_product'
+  | 'silo'
+  | 'product_instance'
+  | 'prechain_product'
+  | 'bom';
+
+/**
+ * The dry-run action of an entry.
+ * - `create`: not on the service; will be created.
+ * - `update`: on the service with other values; the changed fields are PATCHed (silo items replaced whole).
+ * - `unchanged`: on the service with the same values; nothing is sent.
+ * - `replace`: a BOM that differs from the service's (or is new): the whole set is PUT.
+ * - `skipped_update`: would be an `update` or `replace`, but the plan was made with `createOnly`; nothing is
+ *   sent and the row is reported as skipped (reason `create_only`).
+ * - `blocked`: a validation error, an unresolved code, a blocked dependency or a preflight problem.
+ * - `conflict`: the row was exported with a snapshot of the service entity and that entity changed since (or
+ *   was deleted): blocked instead of being silently compared against new data.
+ */
+export type PlanAction = 'create' | 'update' | 'unchanged' | 'replace' | 'skipped_update' | 'blocked' | 'conflict';
+
+export const WRITE_ACTIONS: readonly PlanAction[] = ['create', 'update', 'replace'];
+
+/** A worksheet row (1-based, as in Excel) of a registry sheet. */
+export interface RowRef {
+  sheet: DataSheetName;
+  row: number;
+}
+
+/** Why an entry is blocked, at a cell when there is one. */
+export interface PlanProblem {
+  kind:
+    | 'validation'
+    | 'unresolved'
+    | 'dependency_blocked'
+    | 'preflight'
+    | 'conflict'
+    | 'rule'
+    | 'unreadable'
+    | 'duplicate';
+  /** Sheet name as in the file. */
+  sheet: string | null;
+  /** A1 address without the sheet ('C7'), when the problem sits at a cell. */
+  cell: string | null;
+  row: number | null;
+  field: string | null;
+  message: string;
+  /** For preflight problems: the spec's err_code the service would answer with. */
+  err_code?: string;
+}
+
+/** One field of an update: API field name (dotted for nested: `transport_route.truck_km`, `items[SP-1][2025]`). */
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+export interface BomComponentView {
+  type: string;
+  /** The component's external_id where known (else the service id). */
+  code: string;
+  mass_kg: number;
+}
+export interface BomDiff {
+  added: BomComponentView[];
+  removed: BomComponentView[];
+  changed: { type: string; code: string; before: number; after: number }[];
+  unchanged: number;
+}
+
+/** A place in a body that takes the id of an entity created earlier in the same job. */
+export interface RefSlot {
+  /** Path in the body, e.g. ['supplier_company_id'] or ['items', 0, 'supplier_product_id'] or ['bom', 3, 'ref']. */
+  path: (string | number)[];
+  /** Key of the entry that creates the entity. */
+  key: string;
+  code: string;
+}
+
+export interface PlanEntry {
+  /** Unique in the plan: `supplier-products!7` (sheet!row), `bom:PI-1` (one BOM per instance). */
+  key: string;
+  kind: EntityKind;
+  /** Dependency level: 0 companies … 6 BOM. */
+  level: number;
+  /** Main sheet of the entry (for a BOM: `bom`). */
+  sheet: DataSheetName;
+  /** Main worksheet row (for a BOM: its first row). */
+  row: number;
+  /** Every worksheet row whose outcome is this entry's (hazardous substances with their product, silo items with their silo, BOM rows with their BOM). */
+  rows: RowRef[];
+  /** The entity's code (for a BOM: the instance's external_id); null when the row has none. */
+  externalId: string | null;
+  /** For people: `supplier product SP-1`, `BOM of PI-1`. */
+  label: string;
+  action: PlanAction;
+  /** Service id when the entity exists (update/unchanged/skipped_update; for a BOM: the instance id). */
+  id: string | null;
+  /**
+   * create: the create payload; update: the PATCH (changed fields only); replace: `{ bom: [...] }`. Places that
+   * take the id of an entity created in this job hold null and are listed in `refs`.
+   */
+  body?: Record<string, unknown>;
+  refs?: RefSlot[];
+  /** Keys of the entries (created in this job) that must succeed first. */
+  dependsOn?: string[];
+  changes?: FieldChange[];
+  bomDiff?: BomDiff;
+  /** For people: "after create of supplier-companies!3 (SC-1)", create-only notes. */
+  notes?: string[];
+  problems?: PlanProblem[];
+  /** Plants the write touches (for preflight and display). */
+  plantIds?: string[];
+}
+
+export type PlanCounts = Partial<Record<PlanAction, number>>;
+
+export interface Plan {
+  format: 'supply-loader/plan@1';
+  createdAt: string;
+  /** Base name of the workbook. */
+  file: string;
+  /** Sheet names as they are in the file (registry name → name in the file). */
+  sheetNames: Partial<Record<DataSheetName, string>>;
+  /** Column letters of each field as they are in the file. */
+  sheetColumns: Partial<Record<DataSheetName, Record<string, string>>>;
+  baseUrl: string;
+  manufacturerId: string;
+  /** Masked key (svc-<key_id>-****) the plan was made with. */
+  maskedKey: string;
+  options: { createOnly: boolean };
+  /** In execution order: by level, then sheet row. */
+  entries: PlanEntry[];
+  summary: {
+    /** Entries per main sheet and action. */
+    bySheet: Partial<Record<DataSheetName, PlanCounts>>;
+    byAction: PlanCounts;
+    entries: number;
+    /** Worksheet rows covered by entries. */
+    rows: number;
+  };
+  /** Requests the dry run sent (resolution, BOM reads, /v2/me). */
+  requests: number;
+  preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[] };
+}
+
+// ---------------------------------------------------------------- running
+
+export type RowOutcome =
+  | 'created'
+  | 'replayed'
+  | 'already_existed'
+  | 'unchanged'
+  | 'updated'
+  | 'replaced'
+  | 'failed'
+  | 'skipped';
+
+/** Outcomes that count as success (the row's data is on the service). */
+export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced'];
+
+/** Why a row was skipped. */
+export type SkipReason = 'blocked' | 'create_only' | 'dependency' | 'entitlement';
+
+export interface EntitlementInfo {
+  dimension: string;
+  usage: number;
+  limit: number;
+}
+
+export interface EntryOutcome {
+  key: string;
+  outcome: RowOutcome;
+  /** Service id (of the entity; for a BOM, of the instance). */
+  id?: string;
+  /** HTTP status of the answer that settled it (failed rows: the error's status; 0 = no answer). */
+  status?: number;
+  err_code?: string;
+  msg?: string;
+  /** The catalog's explanation of err_code (English). */
+  explanation?: string;
+  action_hint?: string;
+  reason?: SkipReason;
+  entitlement_limit?: EntitlementInfo;
+  at?: string;
+}
+
+/**
+ * - `running`: in progress (or the process died: listJobs reports that as `interrupted`).
+ * - `completed`: every entry has an outcome (some may be failed or skipped).
+ * - `paused`: stopped on request or by err_svc_daily_limit_reached; resumable.
+ * - `aborted`: stopped by a 401 (key revoked, expired, wrong); resumable with a working key.
+ * - `cancelled`: stopped by the AbortSignal; resumable.
+ * - `interrupted`: meta says running but the process is gone (crash, kill); resumable.
+ */
+export type JobStatus = 'running' | 'completed' | 'paused' | 'aborted' | 'cancelled' | 'interrupted';
+export type StopReason = 'auth' | 'daily_limit' | 'user_pause' | 'cancelled';
+
+export const RESUMABLE_STATUSES: readonly JobStatus[] = ['paused', 'aborted', 'cancelled', 'interrupted'];
+
+export type OutcomeCounts = Partial<Record<RowOutcome | 'pending', number>>;
+
+export interface JobSession {
+  startedAt: string;
+  finishedAt: string | null;
+  maskedKey: string;
+  status: JobStatus;
+  reason?: StopReason;
+}
+
+export interface JobMeta {
+  format: 'supply-loader/job@1';
+  jobId: string;
+  status: JobStatus;
+  reason?: StopReason;
+  /** Words for the status (e.g. what the 401 means and how to resume). */
+  message?: string;
+  file: string;
+  /** Full path of the workbook the plan was made from, when the caller gave it (for results workbooks). */
+  inputPath?: string;
+  baseUrl: string;
+  manufacturerId: string;
+  /** Masked key of the latest session: svc-<key_id>-****. Never the key. */
+  maskedKey: string;
+  createdAt: string;
+  startedAt: string;
+  finishedAt: string | null;
+  updatedAt: string;
+  pid: number;
+  /** Entries and worksheet rows. */
+  entries: number;
+  rows: number;
+  counts: OutcomeCounts;
+  entitlementLimits?: EntitlementInfo[];
+  sessions: JobSession[];
+}
+
+export interface JobResult {
+  jobId: string;
+  status: JobStatus;
+  reason?: StopReason;
+  message?: string;
+  baseUrl: string;
+  maskedKey: string;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number;
+  /** Per entry, in plan order; `pending` entries have no outcome yet (stopped job). */
+  entries: (EntryOutcome | { key: string; outcome: 'pending' })[];
+  /** Entries per outcome. */
+  counts: OutcomeCounts;
+  /** Worksheet rows per sheet and outcome. */
+  bySheet: Partial<Record<DataSheetName, OutcomeCounts>>;
+  entitlementLimits: EntitlementInfo[];
+  /** Requests sent in the last session. */
+  requests: number;
+}
+
+export interface JobProgress {
+  jobId: string;
+  status: JobStatus;
+  /** Worksheet rows settled / in the plan. */
+  done: number;
+  total: number;
+  rows_per_s: number;
+  /** Seconds left at the current rate; null until a rate is known. */
+  eta_s: number | null;
+  /** Entries per outcome so far. */
+  by_outcome: OutcomeCounts;
+  level: number;
+}
+
+export interface JobSummary {
+  jobId: string;
+  status: JobStatus;
+  reason?: StopReason;
+  file: string;
+  baseUrl: string;
+  maskedKey: string;
+  createdAt: string;
+  finishedAt: string | null;
+  entries: number;
+  rows: number;
+  counts: OutcomeCounts;
+  resumable: boolean;
+}

@@ -1,0 +1,131 @@
+/**
+ * The parsed workbook as the planner sees it: per registry sheet, each row with its typed values (when the
+ * row is valid), the problems that block it (validation errors at their cells) and its export snapshot.
+ */
+import { getSheet, type SheetRows } from '../workbook/registry.js';
+import type { DataSheetName, Issue, ParsedRow, ParsedSheet, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import { fieldOfRulePath } from '../workbook/sheet-def.js';
+import { SNAPSHOT_COLUMN } from './snapshot.js';
+import type { PlanProblem } from './types.js';
+
+export interface WbRow<T> {
+  sheet: DataSheetName;
+  /** Sheet name as in the file. */
+  sheetName: string;
+  row: number;
+  values: ParsedRow['values'];
+  /** Typed values when the row has no error; null otherwise. */
+  typed: T | null;
+  problems: PlanProblem[];
+  /** The hidden `_snapshot` of an exported row, when present. */
+  snapshot?: string;
+}
+
+export interface WorkbookRows {
+  sheets: Map<DataSheetName, ParsedSheet>;
+  rows<N extends DataSheetName>(name: N): WbRow<SheetRows[N]>[];
+  /** A1 address of a field's cell in a sheet, when the column exists. */
+  cell(sheet: DataSheetName, field: string, row: number): string | null;
+  sheetName(sheet: DataSheetName): string;
+}
+
+/** The snapshot of a row: a `snapshot` the reader kept for it, or a `_snapshot` value among its cells. */
+export function rowSnapshot(r: ParsedRow): string | undefined {
+  const v = (r as { snapshot?: unknown }).snapshot ?? (r.values as Record<string, unknown>)[SNAPSHOT_COLUMN];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+export function issueToProblem(i: Issue): PlanProblem {
+  return { kind: 'validation', sheet: i.sheet, cell: i.cell, row: i.row, field: i.field, message: i.message };
+}
+
+/**
+ * Index the workbook. Errors come from the validation report when given (C1's validateWorkbook: row schema,
+ * spec rules, cross-sheet checks); otherwise from the reader's issues plus each row's schema and the
+ * registry's row rules.
+ */
+export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationReport): WorkbookRows {
+  const sheets = new Map<DataSheetName, ParsedSheet>();
+  for (const s of parsed.sheets) if (!sheets.has(s.name)) sheets.set(s.name, s);
+  const issues = validation ? validation.issues : parsed.issues;
+  const errorsAt = new Map<string, Issue[]>();
+  for (const i of issues) {
+    if (i.severity !== 'error' || i.sheet === null || i.row === null) continue;
+    const k = `${i.sheet}\u0000${i.row}`;
+    const list = errorsAt.get(k);
+    if (list) list.push(i);
+    else errorsAt.set(k, [i]);
+  }
+  const blockedBySheet = new Map<DataSheetName, Set<number>>();
+  for (const s of validation?.sheets ?? []) blockedBySheet.set(s.name, new Set(s.blockedRows));
+  const cache = new Map<DataSheetName, WbRow<unknown>[]>();
+
+  const cell = (sheet: DataSheetName, field: string, row: number): string | null => {
+    const letter = sheets.get(sheet)?.columns[field];
+    return letter ? `${letter}${row}` : null;
+  };
+
+  const build = (name: DataSheetName): WbRow<unknown>[] => {
+    const s = sheets.get(name);
+    if (!s) return [];
+    const def = getSheet(name);
+    const fields = new Set(Object.keys(def.columns));
+    return s.rows.map((r) => {
+      const problems = (errorsAt.get(`${s.sheetName}\u0000${r.row}`) ?? []).map(issueToProblem);
+      const own: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(r.values)) if (fields.has(k)) own[k] = v;
+      let typed: unknown = null;
+      if (problems.length === 0 && !(r.invalid && r.invalid.length > 0) && !blockedBySheet.get(name)?.has(r.row)) {
+        const res = def.schema.safeParse(own);
+        if (res.success) {
+          const violations = validation ? [] : (def.rowRules?.(res.data) ?? []);
+          for (const v of violations) {
+            const field = fieldOfRulePath(v.path);
+            problems.push({ kind: 'validation', sheet: s.sheetName, cell: cell(name, field, r.row), row: r.row, field, message: v.msg });
+          }
+          if (violations.length === 0) typed = res.data;
+        } else {
+          for (const iss of res.error.issues.slice(0, 3)) {
+            const field = typeof iss.path[0] === 'string' ? iss.path[0] : null;
+            problems.push({
+              kind: 'validation',
+              sheet: s.sheetName,
+              cell: field ? cell(name, field, r.row) : null,
+              row: r.row,
+              field,
+              message: `${field ?? 'row'}: ${iss.message}`,
+            });
+          }
+        }
+      } else if (problems.length === 0) {
+        problems.push({ kind: 'validation', sheet: s.sheetName, cell: null, row: r.row, field: null, message: 'the row has errors (see the validation report)' });
+      }
+      const out: WbRow<unknown> = { sheet: name, sheetName: s.sheetName, row: r.row, values: r.values, typed, problems };
+      const snap = rowSnapshot(r);
+      if (snap) out.snapshot = snap;
+      return out;
+    });
+  };
+
+  return {
+    sheets,
+    rows<N extends DataSheetName>(name: N): WbRow<SheetRows[N]>[] {
+      let rows = cache.get(name);
+      if (!rows) {
+        rows = build(name);
+        cache.set(name, rows);
+      }
+      return rows as WbRow<SheetRows[N]>[];
+    },
+    cell,
+    sheetName: (sheet) => sheets.get(sheet)?.sheetName ?? sheet,
+  };
+}
+
+/** A code cell as text, also for rows that are not valid (to group and to point dependents at them). */
+export function rawCode(r: WbRow<unknown>, field: string): string | null {
+  const v = r.values[field];
+  if (typeof v === 'string') return v.trim() === '' ? null : v.trim();
+  if (typeof v === 'number') return String(v);
+  return null;
+}
