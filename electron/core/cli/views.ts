@@ -1,0 +1,149 @@
+/**
+ * How the CLI prints workbook issues, plans and job results for people (tables and lines; --json prints the
+ * data itself instead).
+ */
+import type { Issue } from '../workbook/types.js';
+import type { JobResult, JobSummary, OutcomeCounts, Plan, PlanAction, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
+
+/** Most detail lines printed before "… N more (use --json for all)". */
+export const MAX_DETAILS = 200;
+
+export function cellRef(sheet: string | null, cell: string | null): string {
+  if (!sheet) return '(file)';
+  return cell ? `${sheet}!${cell}` : sheet;
+}
+
+export function formatIssue(i: Issue): string {
+  const where = cellRef(i.sheet, i.cell);
+  return `${i.severity === 'error' ? 'error  ' : 'warning'} ${where}${i.field ? ` (${i.field})` : ''}: ${i.message}`;
+}
+
+export function formatIssues(issues: readonly Issue[], max = MAX_DETAILS): string[] {
+  const sorted = [...issues].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  const lines = sorted.slice(0, max).map(formatIssue);
+  if (sorted.length > max) lines.push(`… and ${sorted.length - max} more (use --json for all)`);
+  return lines;
+}
+
+export function table(header: string[], rows: (string | number)[][]): string[] {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [fmt(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(fmt)];
+}
+
+export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'unchanged', 'replace', 'skipped_update', 'blocked', 'conflict'];
+
+export function blockedEntries(plan: Plan): PlanEntry[] {
+  return plan.entries.filter((e) => e.action === 'blocked' || e.action === 'conflict');
+}
+
+function show(v: unknown): string {
+  if (v === null || v === undefined) return '(blank)';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+function problemLine(p: PlanProblem): string {
+  const at = p.sheet ? `${cellRef(p.sheet, p.cell)}${p.field ? ` (${p.field})` : ''}: ` : '';
+  return `${at}${p.message}${p.err_code ? ` [${p.err_code}]` : ''}`;
+}
+
+function where(e: PlanEntry): string {
+  return e.kind === 'bom' ? `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})` : `${e.sheet}!${e.row}`;
+}
+
+/** Details of one entry: the action, where, what, and field-level before → after. */
+export function entryLines(e: PlanEntry): string[] {
+  const lines = [`${e.action.padEnd(14)} ${e.label}  (${where(e)})`];
+  for (const c of e.changes ?? []) lines.push(`                 ${c.field}: ${show(c.before)} → ${show(c.after)}`);
+  if (e.bomDiff) {
+    const d = e.bomDiff;
+    for (const a of d.added) lines.push(`                 + ${a.type} ${a.code}: ${a.mass_kg} kg`);
+    for (const r of d.removed) lines.push(`                 - ${r.type} ${r.code}: ${r.mass_kg} kg`);
+    for (const c of d.changed) lines.push(`                 ~ ${c.type} ${c.code}: ${c.before} → ${c.after} kg`);
+  }
+  for (const p of e.problems ?? []) lines.push(`                 ${problemLine(p)}`);
+  for (const n of e.notes ?? []) lines.push(`                 note: ${n}`);
+  return lines;
+}
+
+export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
+  const out: string[] = [];
+  const sheets = Object.entries(plan.summary.bySheet);
+  const used = PLAN_ACTIONS.filter((a) => (plan.summary.byAction[a] ?? 0) > 0 || a === 'create' || a === 'unchanged');
+  out.push(`Plan for ${plan.file} against ${plan.baseUrl} (key ${plan.maskedKey}${plan.options.createOnly ? ', create only' : ''}):`);
+  out.push(
+    ...table(
+      ['sheet', ...used],
+      sheets.map(([sheet, counts]) => [sheet, ...used.map((a) => counts?.[a] ?? 0)]),
+    ).map((l) => `  ${l}`),
+  );
+  out.push(`  total: ${used.map((a) => `${plan.summary.byAction[a] ?? 0} ${a}`).join(', ')} (${plan.summary.rows} rows; ${plan.requests} requests to plan)`);
+  for (const p of plan.preflight.problems) out.push(`  preflight: ${problemLine(p)}`);
+  const detailed = plan.entries.filter((e) => e.action !== 'unchanged' && e.action !== 'create');
+  const creates = plan.entries.filter((e) => e.action === 'create');
+  if (detailed.length > 0 || creates.length > 0) out.push('');
+  let n = 0;
+  for (const e of [...detailed, ...creates]) {
+    if (n >= max) {
+      out.push(`… and ${detailed.length + creates.length - n} more entries (use --json for all)`);
+      break;
+    }
+    out.push(...(e.action === 'create' ? [`create         ${e.label}  (${where(e)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`] : entryLines(e)));
+    n++;
+  }
+  return out;
+}
+
+export const OUTCOMES: readonly RowOutcome[] = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced', 'failed', 'skipped'];
+
+export function countsLine(counts: OutcomeCounts): string {
+  const parts = [...OUTCOMES, 'pending' as const].filter((o) => (counts[o] ?? 0) > 0).map((o) => `${counts[o]} ${o}`);
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
+  const out: string[] = [];
+  out.push(`Job ${result.jobId}: ${result.status}${result.reason ? ` (${result.reason})` : ''} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests.`);
+  if (result.message) out.push(`  ${result.message}`);
+  const sheets = Object.entries(result.bySheet);
+  const used = [...OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
+  if (sheets.length && used.length) {
+    out.push(...table(['rows by sheet', ...used], sheets.map(([s, c]) => [s, ...used.map((o) => c?.[o] ?? 0)])).map((l) => `  ${l}`));
+  }
+  for (const l of result.entitlementLimits) {
+    out.push(`  entitlement limit reached: ${l.dimension} ${l.usage} / ${l.limit}`);
+  }
+  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
+  const bad = result.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'skipped');
+  let n = 0;
+  for (const r of bad) {
+    if (n >= max) {
+      out.push(`… and ${bad.length - n} more (see the results workbook or use --json)`);
+      break;
+    }
+    const e = byKey.get(r.key);
+    const o = r as { err_code?: string; msg?: string; explanation?: string; reason?: string; status?: number };
+    const why =
+      r.outcome === 'failed'
+        ? `${o.status ? `HTTP ${o.status} ` : ''}${o.err_code ?? ''}: ${o.explanation ?? o.msg ?? ''}`
+        : `${o.reason ?? ''}${o.msg ? `: ${o.msg}` : ''}`;
+    out.push(`  ${r.outcome.padEnd(8)} ${e ? `${e.label} (${where(e)})` : r.key}  ${why}`);
+    n++;
+  }
+  return out;
+}
+
+export function formatJobs(jobs: readonly JobSummary[]): string[] {
+  if (jobs.length === 0) return ['No jobs yet.'];
+  return table(
+    ['job', 'status', 'file', 'started', 'rows', 'outcomes'],
+    jobs.map((j) => [j.jobId, `${j.status}${j.resumable ? ' (resumable)' : ''}`, j.file, j.createdAt.replace('T', ' ').slice(0, 19), j.rows, countsLine(j.counts)]),
+  );
+}

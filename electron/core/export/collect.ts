@@ -1,0 +1,413 @@
+/**
+ * Read a collection from the service and turn it into rows of the workbook format: codes instead of ids
+ * (plant_code, material_code, supplier_company_external_id, …), resolved from one walk per referenced
+ * collection — never one request per row (the BOM export needs one GET per instance: there is no BOM list).
+ */
+import type { ApiClient, BomEntry } from '../api/index.js';
+import type { RowValues } from '../workbook/types.js';
+import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
+
+export const EXPORT_COLLECTIONS = [
+  'products',
+  'supplier-companies',
+  'supplier-plants',
+  'supplier-products',
+  'silos',
+  'product-instances',
+  'prechain-products',
+  'bom',
+] as const;
+export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
+/** `all`: every collection in one workbook, in onboarding order. */
+export type ExportSelection = ExportCollection | 'all';
+
+/** Sheet written for an export: a data sheet of the format, or the `products` reference sheet. */
+export type ExportSheetName =
+  | 'products'
+  | 'supplier-companies'
+  | 'supplier-plants'
+  | 'supplier-products'
+  | 'hazardous-substances'
+  | 'silos'
+  | 'silo-items'
+  | 'product-instances'
+  | 'prechain-products'
+  | 'bom';
+
+export interface ExportSheet {
+  name: ExportSheetName;
+  /** Field → value, in the template's fields; `_snapshot` where the sheet carries one. */
+  rows: RowValues[];
+}
+
+export interface ExportData {
+  collections: ExportCollection[];
+  sheets: ExportSheet[];
+  /** What could not be expressed in the format (entity without external_id, reference without code, …). */
+  warnings: string[];
+  /** Entities read per collection. */
+  counts: Partial<Record<ExportCollection, number>>;
+  requests: number;
+}
+
+export interface ExportProgress {
+  collection: ExportCollection;
+  /** Entities of this collection read so far. */
+  done: number;
+}
+
+export interface CollectOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: ExportProgress) => void;
+  /** Parallel BOM reads (default 8; the client's limiter caps them anyway). */
+  bomConcurrency?: number;
+}
+
+/** Which sheets each collection fills (silos bring their items, supplier products their hazardous substances). */
+export const SHEETS_OF: Record<ExportCollection, ExportSheetName[]> = {
+  products: ['products'],
+  'supplier-companies': ['supplier-companies'],
+  'supplier-plants': ['supplier-plants'],
+  'supplier-products': ['supplier-products', 'hazardous-substances'],
+  silos: ['silos', 'silo-items'],
+  'product-instances': ['product-instances'],
+  'prechain-products': ['prechain-products'],
+  bom: ['bom'],
+};
+
+export function isExportSelection(s: string): s is ExportSelection {
+  return s === 'all' || (EXPORT_COLLECTIONS as readonly string[]).includes(s);
+}
+
+type Codes = Map<string, string | null>;
+
+function setIf(row: RowValues, field: string, v: unknown): void {
+  if (typeof v === 'number' && Number.isFinite(v)) row[field] = v;
+  else if (typeof v === 'string' && v.trim() !== '') row[field] = v;
+}
+
+function km(route: unknown, row: RowValues): void {
+  if (route === null || typeof route !== 'object') return;
+  const r = route as Record<string, unknown>;
+  for (const f of ['truck_km', 'train_km', 'ship_km', 'barge_km']) setIf(row, f, r[f]);
+}
+
+/** Run `fn` over `items` with at most `n` in flight. */
+async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
+}
+
+export async function collectExport(client: ApiClient, selection: ExportSelection, o: CollectOptions = {}): Promise<ExportData> {
+  const collections: ExportCollection[] = selection === 'all' ? [...EXPORT_COLLECTIONS] : [selection];
+  const signal = o.signal;
+  const warnings: string[] = [];
+  const counts: Partial<Record<ExportCollection, number>> = {};
+  const requestsBefore = client.stats().requests;
+
+  // One walk per collection, shared by the sheets that need it.
+  const walks = new Map<string, Promise<unknown[]>>();
+  const walk = <T>(key: string, src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> }, progress?: ExportCollection): Promise<T[]> => {
+    let p = walks.get(key) as Promise<T[]> | undefined;
+    if (!p) {
+      p = (async () => {
+        const out: T[] = [];
+        for await (const e of src.walk({}, { signal })) {
+          out.push(e);
+          if (progress && out.length % 200 === 0) o.onProgress?.({ collection: progress, done: out.length });
+        }
+        if (progress) o.onProgress?.({ collection: progress, done: out.length });
+        return out;
+      })();
+      walks.set(key, p as Promise<unknown[]>);
+    }
+    return p;
+  };
+  const codesOf = async (key: string, src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<{ id: string; external_id?: string | null }> }): Promise<Codes> => {
+    const m: Codes = new Map();
+    for (const e of await walk(key, src)) m.set(e.id, e.external_id ?? null);
+    return m;
+  };
+  const materialCodes = async (): Promise<Codes> => {
+    const [el, co] = await Promise.all([codesOf('elementaries', client.elementaries), codesOf('composites', client.composites)]);
+    return new Map([...el, ...co]);
+  };
+
+  const missingRef = new Map<string, number>();
+  const ref = (codes: Codes, id: unknown, what: string): string | undefined => {
+    if (typeof id !== 'string' || id === '') return undefined;
+    const c = codes.get(id);
+    if (c) return c;
+    const key = c === null ? `${what} without external_id` : `${what} not found`;
+    missingRef.set(key, (missingRef.get(key) ?? 0) + 1);
+    return undefined;
+  };
+  const skipped = new Map<ExportCollection, number>();
+  const skip = (c: ExportCollection) => skipped.set(c, (skipped.get(c) ?? 0) + 1);
+
+  const sheets = new Map<ExportSheetName, RowValues[]>();
+  const sheet = (n: ExportSheetName) => {
+    let rows = sheets.get(n);
+    if (!rows) sheets.set(n, (rows = []));
+    return rows;
+  };
+  for (const c of collections) for (const s of SHEETS_OF[c]) sheet(s);
+
+  for (const c of collections) {
+    signal?.throwIfAborted();
+    switch (c) {
+      case 'products': {
+        const list = await walk('products', client.products, c);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const p of sorted) {
+          const row: RowValues = {};
+          setIf(row, 'external_id', p.external_id);
+          setIf(row, 'name', p.name);
+          setIf(row, 'unit', p.unit);
+          setIf(row, 'description', p.description);
+          row.id = p.id;
+          sheet('products').push(row);
+        }
+        break;
+      }
+      case 'supplier-companies': {
+        const list = await walk('supplier-companies', client.supplierCompanies, c);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'name', e.name);
+          setIf(row, 'country', e.country);
+          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_company', e);
+          sheet('supplier-companies').push(row);
+        }
+        break;
+      }
+      case 'supplier-plants': {
+        const [list, companies] = await Promise.all([
+          walk('supplier-plants', client.supplierPlants, c),
+          codesOf('supplier-companies', client.supplierCompanies),
+        ]);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'name', e.name);
+          setIf(row, 'supplier_company_external_id', ref(companies, e.supplier_company_id, 'supplier company'));
+          setIf(row, 'country', e.country);
+          setIf(row, 'city', e.city);
+          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_plant', e);
+          sheet('supplier-plants').push(row);
+        }
+        break;
+      }
+      case 'supplier-products': {
+        const [list, plants, materials, supplierPlants] = await Promise.all([
+          walk('supplier-products', client.supplierProducts, c),
+          codesOf('plants', client.plants),
+          materialCodes(),
+          codesOf('supplier-plants', client.supplierPlants),
+        ]);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'name', e.name);
+          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
+          const mt = e.material_type as Record<string, unknown>;
+          setIf(row, 'material_code', ref(materials, mt.category === 'composite' ? mt.composite_id : mt.elementary_id, 'material type'));
+          setIf(row, 'supplier_plant_external_id', ref(supplierPlants, e.supplier_plant_id, 'supplier plant'));
+          setIf(row, 'unit', e.unit);
+          km(e.transport_route, row);
+          setIf(row, 'epd_id', e.epd_id);
+          setIf(row, 'lifetime_years', e.lifetime_years);
+          setIf(row, 'secondary_percentage', e.secondary_percentage);
+          setIf(row, 'moisture_content_percentage', e.moisture_content_percentage);
+          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_product', e);
+          sheet('supplier-products').push(row);
+          for (const h of e.hazardous_substances ?? []) {
+            const hr: RowValues = { supplier_product_external_id: e.external_id };
+            setIf(hr, 'cas_number', h.cas_number);
+            setIf(hr, 'mass_share', h.mass_share);
+            sheet('hazardous-substances').push(hr);
+          }
+        }
+        break;
+      }
+      case 'silos': {
+        const [list, plants, products] = await Promise.all([
+          walk('silos', client.silos, c),
+          codesOf('plants', client.plants),
+          codesOf('supplier-products', client.supplierProducts),
+        ]);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        let itemsWithoutYears = 0;
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'name', e.name);
+          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
+          row[SNAPSHOT_COLUMN] = snapshotOf('silo', e);
+          sheet('silos').push(row);
+          const items = [...e.items].sort((a, b) => cmp(products.get(a.supplier_product_id) ?? '', products.get(b.supplier_product_id) ?? ''));
+          for (const it of items) {
+            const sp = ref(products, it.supplier_product_id, 'supplier product');
+            if (it.annual_items.length === 0) itemsWithoutYears++;
+            for (const ai of [...it.annual_items].sort((a, b) => a.year - b.year)) {
+              const ir: RowValues = { silo_external_id: e.external_id };
+              setIf(ir, 'supplier_product_external_id', sp);
+              setIf(ir, 'year', ai.year);
+              setIf(ir, 'amount', ai.amount);
+              sheet('silo-items').push(ir);
+            }
+          }
+        }
+        if (itemsWithoutYears > 0) {
+          warnings.push(`${itemsWithoutYears} silo item(s) have no yearly amounts: the silo-items sheet has one row per year, so they are not listed.`);
+        }
+        break;
+      }
+      case 'product-instances': {
+        const [list, plants, products] = await Promise.all([
+          walk('product-instances', client.productInstances, c),
+          codesOf('plants', client.plants),
+          codesOf('products', client.products),
+        ]);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'product_external_id', ref(products, e.product_id, 'product (article number)'));
+          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
+          setIf(row, 'produced_from', e.produced_from);
+          setIf(row, 'produced_to', e.produced_to);
+          setIf(row, 'name', e.name);
+          row[SNAPSHOT_COLUMN] = snapshotOf('product_instance', e);
+          sheet('product-instances').push(row);
+        }
+        break;
+      }
+      case 'prechain-products': {
+        const [list, plants, instances] = await Promise.all([
+          walk('prechain-products', client.prechainProducts, c),
+          codesOf('plants', client.plants),
+          codesOf('product-instances', client.productInstances),
+        ]);
+        counts[c] = list.length;
+        const sorted = [...list].sort(byCode);
+        for (const e of sorted) {
+          if (!e.external_id) {
+            skip(c);
+            continue;
+          }
+          const row: RowValues = { external_id: e.external_id };
+          setIf(row, 'product_instance_external_id', ref(instances, e.product_instance_id, 'product instance'));
+          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
+          km(e.transport_route, row);
+          row[SNAPSHOT_COLUMN] = snapshotOf('prechain_product', e);
+          sheet('prechain-products').push(row);
+        }
+        break;
+      }
+      case 'bom': {
+        const [instances, supplierProducts, silos, prechain] = await Promise.all([
+          walk('product-instances', client.productInstances),
+          codesOf('supplier-products', client.supplierProducts),
+          codesOf('silos', client.silos),
+          codesOf('prechain-products', client.prechainProducts),
+        ]);
+        const byType: Record<string, Codes> = { supplier_product: supplierProducts, silo: silos, prechain_product: prechain };
+        const withCode = instances.filter((i) => i.external_id);
+        const boms = new Map<string, BomEntry[]>();
+        let done = 0;
+        await pool(withCode, o.bomConcurrency ?? 8, async (inst) => {
+          boms.set(inst.id, await client.bom.get(inst.id, { signal }));
+          done++;
+          if (done % 20 === 0) o.onProgress?.({ collection: 'bom', done });
+        });
+        o.onProgress?.({ collection: 'bom', done });
+        counts[c] = withCode.length;
+        const ordered = [...withCode].sort((a, b) => cmp(a.external_id ?? '', b.external_id ?? ''));
+        for (const inst of ordered) {
+          const bom = boms.get(inst.id) ?? [];
+          if (bom.length === 0) continue;
+          const snap = snapshotOf('bom', bom);
+          const rows = bom.map((b) => {
+            const r: RowValues = { product_instance_external_id: inst.external_id as string, component_type: b.type };
+            setIf(r, 'component_external_id', ref(byType[b.type] ?? new Map(), b.ref, b.type.replace(/_/g, ' ')));
+            r.mass_kg = b.mass_kg;
+            r[SNAPSHOT_COLUMN] = snap;
+            return r;
+          });
+          rows.sort((a, b) => cmp(`${a.component_type}\u0000${a.component_external_id ?? ''}`, `${b.component_type}\u0000${b.component_external_id ?? ''}`));
+          sheet('bom').push(...rows);
+        }
+        const noCode = instances.length - withCode.length;
+        if (noCode > 0) warnings.push(`${noCode} product instance(s) without external_id: their BOMs cannot be named in the bom sheet and are left out.`);
+        break;
+      }
+    }
+  }
+
+  for (const [c, n] of skipped) {
+    warnings.push(`${n} ${c.replace(/-/g, ' ')} without external_id left out: the workbook format identifies rows by external_id.`);
+  }
+  for (const [what, n] of missingRef) {
+    warnings.push(`${n} reference(s) to a ${what}: the cell is left blank (fill it in before re-importing).`);
+  }
+
+  const order: ExportSheetName[] = [
+    'products',
+    'supplier-companies',
+    'supplier-plants',
+    'supplier-products',
+    'hazardous-substances',
+    'silos',
+    'silo-items',
+    'product-instances',
+    'prechain-products',
+    'bom',
+  ];
+  return {
+    collections,
+    sheets: order.filter((n) => sheets.has(n)).map((n) => ({ name: n, rows: sheets.get(n) ?? [] })),
+    warnings,
+    counts,
+    requests: client.stats().requests - requestsBefore,
+  };
+}
+
+function byCode(a: { external_id?: string | null }, b: { external_id?: string | null }): number {
+  return cmp(a.external_id ?? '', b.external_id ?? '');
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
