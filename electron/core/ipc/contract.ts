@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { API_KEY_PATTERN } from '../spec/constants.js';
 import { BaseUrl, Language, ProfileName, Theme } from '../settings/settings.js';
+import { DATA_SHEET_NAMES } from '../workbook/types.js';
 import type { EventName, ProcedureName } from './names.js';
 
 const Empty = z.object({}).strict();
@@ -79,6 +80,56 @@ export type SandboxStatus = z.infer<typeof SandboxStatus>;
 
 export const SandboxSeed = z.enum(['demo', 'empty']);
 
+export const JobKind = z.enum(['import', 'lca', 'export']);
+export type JobKind = z.infer<typeof JobKind>;
+
+/** What GET /v2/me (via the client's preflight) says about a profile's key; the key itself only masked. */
+export const ConnectionReport = z.object({
+  profileId: ProfileId,
+  baseUrl: z.string(),
+  maskedKey: z.string(),
+  apiKeyId: z.string(),
+  manufacturerId: z.string(),
+  /** the effective scopes right now */
+  scopes: z.array(z.string()),
+  /** the plants the key reaches right now; code and name only when the key may read plants */
+  plants: z.array(z.object({ id: z.string(), code: z.string().nullable(), name: z.string().nullable() })),
+  plantsReadable: z.boolean(),
+  expiresAt: z.string().nullable(),
+  /** scopes the app's jobs need that the key lacks, with the jobs that need them */
+  missingScopes: z.array(z.object({ scope: z.string(), jobs: z.array(JobKind) })),
+  keyExpired: z.boolean(),
+  keyExpiringSoon: z.boolean(),
+});
+export type ConnectionReport = z.infer<typeof ConnectionReport>;
+
+export const TemplateSheet = z.enum(DATA_SHEET_NAMES);
+
+export const TemplatesList = z.object({
+  combinedFileName: z.string(),
+  /** in onboarding order */
+  sheets: z.array(z.object({ name: TemplateSheet, fileName: z.string() })),
+});
+
+export const GeneratedTemplate = z.object({
+  fileName: z.string(),
+  mimeType: z.string(),
+  /** the .xlsx file, base64 */
+  dataBase64: z.string(),
+  byteLength: z.number().int(),
+  /** present when pre-filled from the connection */
+  referenceData: z
+    .object({
+      profileId: ProfileId,
+      plants: z.number().int(),
+      materials: z.number().int(),
+      products: z.number().int(),
+      /** parts the key may not read, left out */
+      skipped: z.array(z.object({ part: z.enum(['plants', 'materials', 'products']), errCode: z.string() })),
+    })
+    .nullable(),
+});
+
 interface ProcedureDef {
   input: z.ZodType;
   output: z.ZodType;
@@ -103,6 +154,17 @@ export const procedures = {
     summary: 'Reset the embedded sandbox to its demo (or empty) data',
     input: z.object({ seed: SandboxSeed.default('demo') }).strict(),
     output: SandboxStatus,
+  },
+  'connection.check': {
+    summary: 'Ask the service (GET /v2/me) what a profile’s key may do; nothing is written',
+    input: z.object({ profileId: ProfileId.optional() }).strict(),
+    output: ConnectionReport,
+  },
+  'templates.list': { summary: 'The template sheets in onboarding order', input: Empty, output: TemplatesList },
+  'templates.generate': {
+    summary: 'Build the combined or a per-sheet template, optionally pre-filled from the active connection',
+    input: z.object({ sheet: z.union([z.literal('all'), TemplateSheet]), withReferenceData: z.boolean().default(false) }).strict(),
+    output: GeneratedTemplate,
   },
 } as const satisfies Record<ProcedureName, ProcedureDef>;
 

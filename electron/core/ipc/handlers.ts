@@ -6,7 +6,12 @@ import type { z } from 'zod';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
 import type { ParsedInput, Procedures } from './contract.js';
 import type { ProcedureName } from './names.js';
-import { profilesState, profileView } from './profiles.js';
+import { DATA_SHEETS } from '../workbook/registry.js';
+import { COMBINED_TEMPLATE_FILE, templateFileName } from '../workbook/template.js';
+import type { DataSheetName } from '../workbook/types.js';
+import { checkConnection } from './connection-check.js';
+import { profilesState, profileView, resolveConnection } from './profiles.js';
+import { generateTemplate } from './templates.js';
 import type { AppServices } from './services.js';
 
 export type Handler<N extends ProcedureName> = (
@@ -68,5 +73,25 @@ export const handlers: HandlerTable = {
     const status = await app.sandbox.reset(input.seed);
     await emitProfiles(app);
     return status;
+  },
+
+  'connection.check': async (input, app) => checkConnection(await resolveConnection(app, input.profileId)),
+
+  'templates.list': async () => ({
+    combinedFileName: COMBINED_TEMPLATE_FILE,
+    sheets: DATA_SHEETS.map((d) => ({ name: d.name as DataSheetName, fileName: templateFileName(d.name as DataSheetName) })),
+  }),
+
+  'templates.generate': async (input, app) => {
+    const conn = input.withReferenceData ? await resolveConnection(app) : null;
+    const t = await generateTemplate(input.sheet, conn);
+    return {
+      fileName: t.fileName,
+      mimeType: t.mimeType,
+      dataBase64: t.bytes.toString('base64'),
+      byteLength: t.bytes.length,
+      referenceData:
+        conn && t.referenceData ? { profileId: conn.profileId, ...t.referenceData.counts, skipped: t.referenceData.skipped } : null,
+    };
   },
 };

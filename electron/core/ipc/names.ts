@@ -13,6 +13,9 @@ export const PROCEDURE_NAMES = [
   'profiles.select',
   'sandbox.status',
   'sandbox.reset',
+  'connection.check',
+  'templates.list',
+  'templates.generate',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

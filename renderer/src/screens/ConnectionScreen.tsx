@@ -8,6 +8,7 @@ import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { T } from '../i18n/index.js';
 import { validateProfileForm } from '../profileForm.js';
+import { KeyCheck } from './KeyCheck.js';
 import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
 
 type ProfilesState = ProcedureOutput<'profiles.list'>;
@@ -102,6 +103,10 @@ export function ConnectionScreen() {
         />
       )}
 
+      {active && (active.hasKey || !active.builtIn) && (
+        <KeyCheck profileId={active.profileId} revision={`${active.baseUrl ?? ''}|${active.maskedKey ?? ''}|${sandbox?.manufacturerId ?? ''}`} />
+      )}
+
       {active?.builtIn && <SandboxCard status={sandbox} />}
     </div>
   );
@@ -125,7 +130,16 @@ function ProfileRow({ profile, active, onSelect, onEdit }: { profile: ProfileVie
         </div>
         <div className="profile-meta">
           <span>{profile.baseUrl ?? t('connection.sandboxNotRunning')}</span>
-          <span aria-label={t('connection.apiKey')}>{profile.hasKey ? <code>{profile.maskedKey}</code> : t('connection.noKey')}</span>
+          <span>
+            {profile.hasKey ? (
+              <>
+                <span className="visually-hidden">{t('connection.apiKey')}: </span>
+                <code>{profile.maskedKey}</code>
+              </>
+            ) : (
+              t('connection.noKey')
+            )}
+          </span>
         </div>
       </div>
       <div className="profile-actions">

@@ -1,12 +1,145 @@
+import { useEffect, useId, useState } from 'react';
+import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import { useApi } from '../ApiContext.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { Notice } from '../components/Notice.js';
+import { downloadBytes, formatBytes } from '../download.js';
+import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 
-/** Templates: filled in once the workbook core (electron/core/workbook) is wired into the contract. */
+type TemplatesList = ProcedureOutput<'templates.list'>;
+type SheetName = TemplatesList['sheets'][number]['name'];
+type Generated = ProcedureOutput<'templates.generate'>;
+
+/** Download the combined or per-sheet templates, optionally pre-filled with reference data from the connection. */
 export function TemplatesScreen() {
-  const { t } = useI18n();
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [list, setList] = useState<TemplatesList | null>(null);
+  const [activeName, setActiveName] = useState<string | null>(null);
+  const [prefill, setPrefill] = useState(false);
+  const [busy, setBusy] = useState<SheetName | 'all' | null>(null);
+  const [done, setDone] = useState<Generated | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const prefillHint = useId();
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([api.call('templates.list', {}), api.call('profiles.list', {})])
+      .then(([l, p]) => {
+        if (!live) return;
+        setList(l);
+        setActiveName(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null);
+      })
+      .catch((e: unknown) => live && setError(toRpcError(e)));
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const download = async (sheet: SheetName | 'all') => {
+    setBusy(sheet);
+    setError(null);
+    setDone(null);
+    try {
+      const g = await api.call('templates.generate', { sheet, withReferenceData: prefill });
+      downloadBytes(g.fileName, g.mimeType, g.dataBase64);
+      setDone(g);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
   return (
-    <section className="card">
-      <h2>{t('coming.title')}</h2>
-      <p>{t('templates.intro')}</p>
-    </section>
+    <div className="stack">
+      <p className="lead">{t('templates.intro')}</p>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {done && (
+        <Notice kind="success">
+          {t('templates.downloaded', { file: done.fileName, size: formatBytes(done.byteLength, locale) })}
+          {done.referenceData && (
+            <p>
+              {t('templates.prefilledWith', {
+                plants: done.referenceData.plants,
+                materials: done.referenceData.materials,
+                products: done.referenceData.products,
+              })}
+            </p>
+          )}
+        </Notice>
+      )}
+      {done?.referenceData?.skipped.map((s) => (
+        <Notice kind="warning" key={s.part}>
+          {t('templates.skipped', { part: t(`templates.part.${s.part}`) })} <code>{s.errCode}</code>
+        </Notice>
+      ))}
+
+      <section className="card" aria-labelledby="prefill-heading">
+        <h2 id="prefill-heading">{t('templates.prefillTitle')}</h2>
+        <label className="checkbox">
+          <input type="checkbox" checked={prefill} onChange={(e) => setPrefill(e.target.checked)} aria-describedby={prefillHint} />
+          <span>{t('templates.prefill', { profile: activeName ?? '…' })}</span>
+        </label>
+        <p className="field-hint" id={prefillHint}>
+          {t('templates.prefillHint')}
+        </p>
+      </section>
+
+      <section className="card" aria-labelledby="combined-heading">
+        <h2 id="combined-heading">{t('templates.combinedTitle')}</h2>
+        <p>{t('templates.combinedText')}</p>
+        <button type="button" className="btn btn-primary" onClick={() => void download('all')} disabled={busy !== null || !list}>
+          {busy === 'all' ? t('templates.preparing') : t('templates.downloadCombined')}
+        </button>
+        {list && (
+          <p className="field-hint">
+            <code>{prefill ? list.combinedFileName.replace(/\.xlsx$/, '-prefilled.xlsx') : list.combinedFileName}</code>
+          </p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="sheets-heading">
+        <h2 id="sheets-heading">{t('templates.perSheetTitle')}</h2>
+        <p>{t('templates.perSheetText')}</p>
+        {!list ? (
+          <p aria-busy="true">{t('common.loading')}</p>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('templates.sheet')}</th>
+                <th scope="col">{t('templates.contents')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('templates.download')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.sheets.map((s) => (
+                <tr key={s.name}>
+                  <td>
+                    <code>{s.name}</code>
+                  </td>
+                  <td>{t(`sheet.${s.name}`)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => void download(s.name)}
+                      disabled={busy !== null}
+                      aria-label={t('templates.downloadSheet', { sheet: s.name })}
+                    >
+                      {busy === s.name ? t('templates.preparing') : t('templates.download')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
   );
 }

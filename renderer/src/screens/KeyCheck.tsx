@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import { SCOPES } from '../../../electron/core/spec/scopes.js';
+import { useApi } from '../ApiContext.js';
+import { ErrorNotice } from '../components/ErrorNotice.js';
+import { Notice } from '../components/Notice.js';
+import { toRpcError } from '../errors.js';
+import { useI18n } from '../i18n/index.js';
+import type { MessageKey } from '../i18n/index.js';
+
+type Report = ProcedureOutput<'connection.check'>;
+
+/** What /v2/me says about the active profile's key: masked id, scopes, plants, and what the jobs would miss. */
+export function KeyCheck({ profileId, revision }: { profileId: string; revision: string }) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [report, setReport] = useState<Report | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = useCallback(async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setReport(await api.call('connection.check', { profileId }));
+    } catch (e) {
+      setReport(null);
+      setError(toRpcError(e));
+    } finally {
+      setBusy(false);
+    }
+  }, [api, profileId]);
+
+  useEffect(() => {
+    void run();
+  }, [run, revision]);
+
+  const granted = new Set(report?.scopes ?? []);
+  return (
+    <section className="card" aria-labelledby="keycheck-heading" aria-busy={busy}>
+      <div className="card-head">
+        <h2 id="keycheck-heading">{t('keyCheck.title')}</h2>
+        <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
+          {busy ? t('keyCheck.checking') : t('keyCheck.again')}
+        </button>
+      </div>
+      {error && <ErrorNotice error={error} />}
+      {!report && !error && <p>{t('keyCheck.checking')}</p>}
+      {report && (
+        <>
+          {report.keyExpired && <Notice kind="warning">{t('keyCheck.expired', { at: report.expiresAt ?? '' })}</Notice>}
+          {!report.keyExpired && report.keyExpiringSoon && <Notice kind="warning">{t('keyCheck.expiring', { at: report.expiresAt ?? '' })}</Notice>}
+          {report.missingScopes.length > 0 ? (
+            <Notice kind="warning">
+              <strong>{t('keyCheck.missingTitle')}</strong>
+              <ul>
+                {report.missingScopes.map((m) => (
+                  <li key={m.scope}>
+                    <code>{m.scope}</code> – {t(`scope.${m.scope}` as MessageKey)}.{' '}
+                    {t('keyCheck.neededFor', { jobs: m.jobs.map((j) => t(`job.${j}`)).join(', ') })}
+                  </li>
+                ))}
+              </ul>
+            </Notice>
+          ) : (
+            <Notice kind="success">{t('keyCheck.allScopes')}</Notice>
+          )}
+          <dl className="facts">
+            <dt>{t('connection.apiKey')}</dt>
+            <dd>
+              <code>{report.maskedKey}</code>
+            </dd>
+            <dt>{t('keyCheck.keyId')}</dt>
+            <dd>
+              <code>{report.apiKeyId}</code>
+            </dd>
+            <dt>{t('keyCheck.manufacturer')}</dt>
+            <dd>
+              <code>{report.manufacturerId}</code>
+            </dd>
+            <dt>{t('keyCheck.expires')}</dt>
+            <dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString(locale) : t('keyCheck.noExpiry')}</dd>
+          </dl>
+          <h3>{t('keyCheck.scopes')}</h3>
+          <ul className="chips" aria-label={t('keyCheck.scopes')}>
+            {SCOPES.map((s) => (
+              <li key={s} className={`tag ${granted.has(s) ? 'tag-ok' : 'tag-missing'}`} title={t(`scope.${s}`)}>
+                <span className="visually-hidden">{granted.has(s) ? t('keyCheck.granted') : t('keyCheck.notGranted')}: </span>
+                {s}
+              </li>
+            ))}
+          </ul>
+          <h3>{t('keyCheck.plants', { count: report.plants.length })}</h3>
+          {report.plants.length === 0 ? (
+            <p>{t('keyCheck.noPlants')}</p>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr>
+                  <th scope="col">{t('keyCheck.plantCode')}</th>
+                  <th scope="col">{t('keyCheck.plantName')}</th>
+                  <th scope="col">{t('keyCheck.plantId')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.plants.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.code ?? '–'}</td>
+                    <td>{p.name ?? '–'}</td>
+                    <td>
+                      <code>{p.id}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {!report.plantsReadable && <p className="field-hint">{t('keyCheck.plantsUnreadable')}</p>}
+        </>
+      )}
+    </section>
+  );
+}
