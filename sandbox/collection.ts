@@ -8,10 +8,12 @@ export interface Entity {
   external_id: string | null;
 }
 
-interface Row<T> {
+/** A row as pagination sees it: the data and its cached, UTF-8 encoded JSON. */
+export interface Row<T> {
   data: T;
   deleted: boolean;
-  json: string | null;
+  /** Cached JSON of the row's API view (dropped on every change). */
+  buf: Buffer | null;
 }
 
 export interface StoredRow<T> {
@@ -19,32 +21,35 @@ export interface StoredRow<T> {
   deleted: boolean;
 }
 
-/** Index of the first element of `sorted` strictly greater than `value`. */
-export function upperBound(sorted: readonly string[], value: string): number {
+/** Index of the first row of `sorted` whose id is strictly greater than `id`. */
+export function upperBound<T extends Entity>(sorted: readonly Row<T>[], id: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid] <= value) lo = mid + 1;
+    if (sorted[mid].data.id <= id) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-function lowerBound(sorted: readonly string[], value: string): number {
+function lowerBound<T extends Entity>(sorted: readonly Row<T>[], id: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
+    if (sorted[mid].data.id < id) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
+
+const byId = <T extends Entity>(a: Row<T>, b: Row<T>) => (a.data.id < b.data.id ? -1 : a.data.id > b.data.id ? 1 : 0);
 
 export class Collection<T extends Entity> {
   private rows = new Map<string, Row<T>>();
-  private sorted: string[] = [];
+  /** Active rows in page order (by id). */
+  private sorted: Row<T>[] = [];
   private byExternalId = new Map<string, string>();
   private deletedCount = 0;
 
@@ -53,7 +58,7 @@ export class Collection<T extends Entity> {
     private readonly serialize: (e: T) => unknown = (e) => e,
   ) {}
 
-  /** An active row. */
+  /** An active row's data. */
   get(id: string): T | undefined {
     const r = this.rows.get(id);
     return r && !r.deleted ? r.data : undefined;
@@ -63,6 +68,12 @@ export class Collection<T extends Entity> {
   getRow(id: string): StoredRow<T> | undefined {
     const r = this.rows.get(id);
     return r ? { data: r.data, deleted: r.deleted } : undefined;
+  }
+
+  /** The active row of an id (for pagination over candidate ids). */
+  activeRow(id: string): Row<T> | undefined {
+    const r = this.rows.get(id);
+    return r && !r.deleted ? r : undefined;
   }
 
   findByExternalId(externalId: string): T | undefined {
@@ -79,21 +90,22 @@ export class Collection<T extends Entity> {
 
   insert(e: T): void {
     if (this.rows.has(e.id)) throw new Error(`${this.name}: duplicate id ${e.id}`);
-    this.rows.set(e.id, { data: e, deleted: false, json: null });
+    const row: Row<T> = { data: e, deleted: false, buf: null };
+    this.rows.set(e.id, row);
     if (e.external_id !== null) this.byExternalId.set(e.external_id, e.id);
-    const at = lowerBound(this.sorted, e.id);
-    this.sorted.splice(at, 0, e.id);
+    this.sorted.splice(lowerBound(this.sorted, e.id), 0, row);
   }
 
   /** Many inserts at once: one sort instead of one splice each (bulk seeding of 100,000 rows). */
   insertMany(items: readonly T[]): void {
     for (const e of items) {
       if (this.rows.has(e.id)) throw new Error(`${this.name}: duplicate id ${e.id}`);
-      this.rows.set(e.id, { data: e, deleted: false, json: null });
+      const row: Row<T> = { data: e, deleted: false, buf: null };
+      this.rows.set(e.id, row);
       if (e.external_id !== null) this.byExternalId.set(e.external_id, e.id);
-      this.sorted.push(e.id);
+      this.sorted.push(row);
     }
-    this.sorted.sort();
+    this.sorted.sort(byId);
   }
 
   /** Replace the data of an active row (external_id re-indexed, JSON cache dropped). */
@@ -106,7 +118,7 @@ export class Collection<T extends Entity> {
       if (e.external_id !== null) this.byExternalId.set(e.external_id, e.id);
     }
     r.data = e;
-    r.json = null;
+    r.buf = null;
   }
 
   /** Mark deleted: kept, but out of lists and indexes, and its external_id is free again. */
@@ -114,11 +126,11 @@ export class Collection<T extends Entity> {
     const r = this.rows.get(id);
     if (!r || r.deleted) throw new Error(`${this.name}: no active row ${id}`);
     r.deleted = true;
-    r.json = null;
+    r.buf = null;
     if (r.data.external_id !== null && this.byExternalId.get(r.data.external_id) === id)
       this.byExternalId.delete(r.data.external_id);
     const at = lowerBound(this.sorted, id);
-    if (this.sorted[at] === id) this.sorted.splice(at, 1);
+    if (this.sorted[at] === r) this.sorted.splice(at, 1);
     this.deletedCount++;
     return r.data;
   }
@@ -126,27 +138,34 @@ export class Collection<T extends Entity> {
   /** Drop the cached JSON of a row whose serialized form depends on other data (derived fields). */
   invalidate(id: string): void {
     const r = this.rows.get(id);
-    if (r) r.json = null;
+    if (r) r.buf = null;
   }
 
+  /** The API view of a row as a JSON string. */
   json(id: string): string {
     const r = this.rows.get(id);
     if (!r) throw new Error(`${this.name}: no row ${id}`);
-    if (r.json === null) r.json = JSON.stringify(this.serialize(r.data));
-    return r.json;
+    return JSON.stringify(this.serialize(r.data));
   }
 
-  view(e: T): unknown {
-    return this.serialize(e);
+  /** The API view of a row as cached UTF-8 JSON (what pages are built from). */
+  buffer(r: Row<T>): Buffer {
+    if (r.buf === null) r.buf = Buffer.from(JSON.stringify(this.serialize(r.data)));
+    return r.buf;
   }
 
-  /** Active ids in page order. */
-  activeIds(): readonly string[] {
+  /** Active rows in page order. */
+  activeRows(): readonly Row<T>[] {
     return this.sorted;
   }
 
+  /** Active ids in page order. */
+  activeIds(): string[] {
+    return this.sorted.map((r) => r.data.id);
+  }
+
   *active(): IterableIterator<T> {
-    for (const id of this.sorted) yield this.rows.get(id)!.data;
+    for (const r of this.sorted) yield r.data;
   }
 
   counts(): { active: number; deleted: number } {
@@ -159,15 +178,16 @@ export class Collection<T extends Entity> {
 
   load(rows: readonly StoredRow<T>[]): void {
     this.clear();
-    for (const r of rows) {
-      this.rows.set(r.data.id, { data: r.data, deleted: r.deleted, json: null });
-      if (r.deleted) this.deletedCount++;
+    for (const s of rows) {
+      const r: Row<T> = { data: s.data, deleted: s.deleted, buf: null };
+      this.rows.set(s.data.id, r);
+      if (s.deleted) this.deletedCount++;
       else {
-        this.sorted.push(r.data.id);
-        if (r.data.external_id !== null) this.byExternalId.set(r.data.external_id, r.data.id);
+        this.sorted.push(r);
+        if (s.data.external_id !== null) this.byExternalId.set(s.data.external_id, s.data.id);
       }
     }
-    this.sorted.sort();
+    this.sorted.sort(byId);
   }
 
   clear(): void {

@@ -40,8 +40,8 @@ export interface V2Call {
 
 export interface V2Result {
   status: 200 | 201;
-  /** A JSON string (sent as is) or a value to serialize. */
-  body: string | object;
+  /** JSON as a string or UTF-8 buffer (sent as is), or a value to serialize. */
+  body: string | Buffer | object;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -73,7 +73,7 @@ function logRequest(store: Store, req: FastifyRequest, status: number, reset: bo
     err_code: ctx.errCode,
     idempotency_key: header(req, 'idempotency-key'),
     reset,
-    at: store.clock.iso(),
+    at_ms: store.clock.now(),
   });
 }
 
@@ -196,7 +196,7 @@ export function v2Route(
       void reply
         .code(result.status)
         .header('content-type', JSON_TYPE)
-        .send(typeof result.body === 'string' ? result.body : JSON.stringify(result.body));
+        .send(typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body));
     },
   });
 }

@@ -137,5 +137,6 @@ export interface RequestLogEntry {
   idempotency_key: string | null;
   /** True when the sandbox reset the socket after committing (the client saw no response). */
   reset: boolean;
-  at: string;
+  /** Sandbox clock, ms (shown as an RFC 3339 `at` by GET /__sandbox/requests). */
+  at_ms: number;
 }

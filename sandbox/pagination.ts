@@ -5,13 +5,26 @@
  */
 import { createHash } from 'node:crypto';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../electron/core/spec/constants.js';
-import { Collection, upperBound, type Entity } from './collection.js';
+import { Collection, upperBound, type Entity, type Row } from './collection.js';
 import { notValid } from './errors.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(v: string): boolean {
   return UUID_RE.test(v);
+}
+
+const hashCache = new Map<string, string>();
+
+/** sha256 of the canonical query, memoized (a walk repeats the same query on every page). */
+function queryHash(canonical: string): string {
+  let h = hashCache.get(canonical);
+  if (h === undefined) {
+    h = createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+    if (hashCache.size >= 1000) hashCache.clear();
+    hashCache.set(canonical, h);
+  }
+  return h;
 }
 
 export interface FilterSpec {
@@ -75,7 +88,7 @@ export function parseListQuery(
       .sort()
       .map((k) => [k, filters[k]]),
   ]);
-  const hash = createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+  const hash = queryHash(canonical);
   const q: ListQuery = { limit, after: null, filters, hash };
   if (externalId !== undefined) q.external_id = externalId;
   if (cursor !== undefined) q.after = decodeCursor(cursor, hash);
@@ -109,56 +122,61 @@ export function decodeCursor(cursor: string, queryHash: string): string {
   return c.a;
 }
 
-export interface PageResult {
-  ids: string[];
+export interface PageResult<T extends Entity> {
+  rows: Row<T>[];
   next_cursor: string | null;
 }
 
 /**
- * One page of `coll` for `q`. `visible` narrows rows (plant access, filters); `candidates` (sorted ids) replaces
- * the scan when an index already knows the few rows that can match.
+ * One page of `coll` for `q`. `visible` narrows rows (plant access, filters); `candidates` (ids) replaces the
+ * scan when an index already knows the few rows that can match.
  */
 export function pageOf<T extends Entity>(
   coll: Collection<T>,
   q: ListQuery,
   visible?: (e: T) => boolean,
   candidates?: readonly string[],
-): PageResult {
-  let pool: readonly string[];
+): PageResult<T> {
+  let pool: readonly Row<T>[];
   if (q.external_id !== undefined) {
     const e = coll.findByExternalId(q.external_id);
-    pool = e ? [e.id] : [];
-  } else pool = candidates ?? coll.activeIds();
+    pool = e ? [coll.activeRow(e.id)!] : [];
+  } else if (candidates) {
+    pool = [...new Set(candidates)]
+      .sort()
+      .map((id) => coll.activeRow(id))
+      .filter((r): r is Row<T> => r !== undefined);
+  } else pool = coll.activeRows();
   const start = q.after === null ? 0 : upperBound(pool, q.after);
-  const ids: string[] = [];
+  const rows: Row<T>[] = [];
   let i = start;
-  for (; i < pool.length && ids.length < q.limit; i++) {
-    const e = coll.get(pool[i]);
-    if (e && (!visible || visible(e))) ids.push(pool[i]);
+  for (; i < pool.length && rows.length < q.limit; i++) {
+    const r = pool[i];
+    if (!visible || visible(r.data)) rows.push(r);
   }
   // A full page is the last one when no visible row follows: look ahead for one.
   let more = false;
-  if (ids.length === q.limit) {
+  if (rows.length === q.limit) {
     for (; i < pool.length; i++) {
-      const e = coll.get(pool[i]);
-      if (e && (!visible || visible(e))) {
+      if (!visible || visible(pool[i].data)) {
         more = true;
         break;
       }
     }
   }
-  return { ids, next_cursor: more ? encodeCursor(ids[ids.length - 1], q.hash) : null };
+  return { rows, next_cursor: more ? encodeCursor(rows[rows.length - 1].data.id, q.hash) : null };
 }
 
-/** The page envelope as a JSON string, from the rows' cached JSON. */
-export function renderPage<T extends Entity>(coll: Collection<T>, page: PageResult): string {
-  let s = '{"data":[';
-  for (let i = 0; i < page.ids.length; i++) {
-    if (i > 0) s += ',';
-    s += coll.json(page.ids[i]);
+const OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/** The page envelope as UTF-8 JSON, joined from the rows' cached JSON. */
+export function renderPage<T extends Entity>(coll: Collection<T>, page: PageResult<T>): Buffer {
+  const parts: Buffer[] = [OPEN];
+  for (let i = 0; i < page.rows.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(coll.buffer(page.rows[i]));
   }
-  s += '],"next_cursor":';
-  s += page.next_cursor === null ? 'null' : `"${page.next_cursor}"`;
-  s += '}';
-  return s;
+  parts.push(Buffer.from(`],"next_cursor":${page.next_cursor === null ? 'null' : `"${page.next_cursor}"`}}`));
+  return Buffer.concat(parts);
 }

@@ -188,7 +188,8 @@ export function controlRoutes(app: FastifyInstance, store: Store): void {
       if (log[mid].seq <= since) lo = mid + 1;
       else hi = mid;
     }
-    return ok({ entries: log.slice(lo), last_seq: store.requestSeq });
+    const entries = log.slice(lo).map(({ at_ms, ...e }) => ({ ...e, at: new Date(at_ms).toISOString() }));
+    return ok({ entries, last_seq: store.requestSeq });
   });
 
   app.delete('/__sandbox/requests', () => {

@@ -25,7 +25,12 @@ export function idempotentCreate(call: V2Call, endpoint: string, create: () => V
     );
   }
   const result = create();
-  const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+  const body =
+    typeof result.body === 'string'
+      ? result.body
+      : Buffer.isBuffer(result.body)
+        ? result.body.toString('utf8')
+        : JSON.stringify(result.body);
   store.idempotency.put(raw, { request_hash: hash, response_body: body, created_at_ms: now }, now);
   store.changed();
   return { status: result.status, body };
