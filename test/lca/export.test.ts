@@ -11,8 +11,22 @@ import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, explainErrCode, type LcaResults } from '../../electron/core/api/index.js';
-import { gwpChartData, type LcaReport, runLca, selectInstances, writeLcaWorkbook } from '../../electron/core/lca/index.js';
-import { FAST_POLL, type LcaFixture, lcaTiming, makeInstance, makeMaterials, setClock, startLcaFixture } from './fixture.js';
+import {
+  gwpChartData,
+  type LcaReport,
+  runLca,
+  selectInstances,
+  writeLcaWorkbook,
+} from '../../electron/core/lca/index.js';
+import {
+  FAST_POLL,
+  type LcaFixture,
+  lcaTiming,
+  makeInstance,
+  makeMaterials,
+  setClock,
+  startLcaFixture,
+} from './fixture.js';
 import { startLcaProxy } from './proxy.js';
 
 interface ApiValue {
@@ -115,10 +129,23 @@ beforeAll(async () => {
     ],
     production: { 2029: 800 },
   });
-  await makeInstance(f, { external_id: 'EX-FAIL', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: [{ ref: m.sand, mass_kg: 10 }], production: { 2029: 1 } });
+  await makeInstance(f, {
+    external_id: 'EX-FAIL',
+    article: 'ART-20030',
+    plantCode: 'PL-MUC',
+    from: 2029,
+    to: 2029,
+    bom: [{ ref: m.sand, mass_kg: 10 }],
+    production: { 2029: 1 },
+  });
   await lcaTiming(f, { fail_next: 'err_lca_allocation_data_incomplete' });
   const sel = await selectInstances(f.client, { by: 'instances', externalIds: CODES });
-  report = await runLca(f.client, sel.instances, { recompute: true, concurrency: 1, ...FAST_POLL, selection: sel.description });
+  report = await runLca(f.client, sel.instances, {
+    recompute: true,
+    concurrency: 1,
+    ...FAST_POLL,
+    selection: sel.description,
+  });
   for (const i of report.instances) api.set(i.instance.external_id!, await f.client.lca.results(i.instance.id));
 });
 afterAll(async () => {
@@ -146,11 +173,30 @@ describe('LCA workbook export', () => {
 
   it('results: one row per instance × year × indicator × module, values equal to the API, empty where undeclared', () => {
     const { header, rows, cells } = sheetRows(wb.getWorksheet('results')!);
-    expect(header.slice(0, 11)).toEqual(['product_article', 'product_name', 'instance_external_id', 'plant_code', 'year', 'partial_year', 'status', 'indicator', 'module', 'value', 'unit']);
+    expect(header.slice(0, 11)).toEqual([
+      'product_article',
+      'product_name',
+      'instance_external_id',
+      'plant_code',
+      'year',
+      'partial_year',
+      'status',
+      'indicator',
+      'module',
+      'value',
+      'unit',
+    ]);
     // the (indicator, module) pairs the service declared anywhere in the export
     const pairs = new Set<string>();
     let declared = 0;
-    for (const code of CODES) for (const el of elements(code)) for (const v of el.values) (pairs.add(`${v.indicator}|${v.module}`), declared++);
+    for (const code of CODES) {
+      for (const el of elements(code)) {
+        for (const v of el.values) {
+          pairs.add(`${v.indicator}|${v.module}`);
+          declared++;
+        }
+      }
+    }
     expect(pairs.size).toBe(26); // 13 indicators × A1-A3, A4
     const yearElements = CODES.reduce((n, c) => n + elements(c).length, 0);
     expect(yearElements).toBe(6); // EX-T 3 + EX-N 3 + EX-FAIL 0 (failed job: no results)
@@ -160,7 +206,13 @@ describe('LCA workbook export', () => {
     for (const code of CODES) {
       for (const el of elements(code)) {
         for (const v of el.values) {
-          const hit = rows.filter((r) => r.instance_external_id === code && r.year === el.year && r.indicator === v.indicator && r.module === v.module);
+          const hit = rows.filter(
+            (r) =>
+              r.instance_external_id === code &&
+              r.year === el.year &&
+              r.indicator === v.indicator &&
+              r.module === v.module,
+          );
           expect(hit).toHaveLength(1);
           expect(hit[0].value).toBe(v.value);
           expect(hit[0].unit).toBe(v.unit);
@@ -175,7 +227,11 @@ describe('LCA workbook export', () => {
     expect(a4OfNoTransport).toHaveLength(3 * 13);
     expect(a4OfNoTransport.every((r) => r.value === null)).toBe(true);
     expect(rows.filter((r) => r.status === 'blocked').every((r) => r.value === null)).toBe(true);
-    expect(rows.some((r) => r.instance_external_id === 'EX-T' && r.module === 'A4' && typeof r.value === 'number' && r.value > 0)).toBe(true);
+    expect(
+      rows.some(
+        (r) => r.instance_external_id === 'EX-T' && r.module === 'A4' && typeof r.value === 'number' && r.value > 0,
+      ),
+    ).toBe(true);
     // numbers are numbers with a number format; instance columns are filled
     const vi = header.indexOf('value');
     const numeric = cells.find((c) => typeof c[vi].value === 'number')!;
@@ -199,7 +255,8 @@ describe('LCA workbook export', () => {
         expect(row.status).toBe(el.status);
       }
     }
-    const cf = (ws as unknown as { conditionalFormattings: ExcelJS.ConditionalFormattingOptions[] }).conditionalFormattings;
+    const cf = (ws as unknown as { conditionalFormattings: ExcelJS.ConditionalFormattingOptions[] })
+      .conditionalFormattings;
     const types = cf.map((c) => [c.ref, c.rules[0].type]);
     expect(types).toContainEqual(['I2:I7', 'dataBar']);
     expect(types).toContainEqual(['J2:J7', 'dataBar']);
@@ -208,7 +265,9 @@ describe('LCA workbook export', () => {
 
   it('blockers: every blocker of the API, with type, kind, code and what the user should do', () => {
     const { rows } = sheetRows(wb.getWorksheet('blockers')!);
-    const expected = CODES.flatMap((c) => elements(c).flatMap((el) => el.blockers.map((b) => ({ c, year: el.year, b }))));
+    const expected = CODES.flatMap((c) =>
+      elements(c).flatMap((el) => el.blockers.map((b) => ({ c, year: el.year, b }))),
+    );
     expect(expected).toHaveLength(2);
     expect(rows).toHaveLength(expected.length);
     for (const { c, year, b } of expected) {
@@ -227,10 +286,24 @@ describe('LCA workbook export', () => {
     const { rows } = sheetRows(wb.getWorksheet('jobs')!);
     expect(rows.map((r) => r.instance_external_id)).toEqual(CODES);
     const failed = rows[0];
-    expect(failed).toMatchObject({ outcome: 'failed', job_status: 'failed', err_code: 'err_lca_allocation_data_incomplete', explanation: explainErrCode('err_lca_allocation_data_incomplete').explanation });
+    expect(failed).toMatchObject({
+      outcome: 'failed',
+      job_status: 'failed',
+      err_code: 'err_lca_allocation_data_incomplete',
+      explanation: explainErrCode('err_lca_allocation_data_incomplete').explanation,
+    });
     const ok = rows[1];
     const job = api.get('EX-T')!.job as Record<string, string>;
-    expect(ok).toMatchObject({ outcome: 'completed', job_status: 'completed', err_code: null, job_id: job.id, finished_at: job.finished_at, years_computed: 3, years_blocked: 0, recomputed: 'yes' });
+    expect(ok).toMatchObject({
+      outcome: 'completed',
+      job_status: 'completed',
+      err_code: null,
+      job_id: job.id,
+      finished_at: job.finished_at,
+      years_computed: 3,
+      years_blocked: 0,
+      recomputed: 'yes',
+    });
     expect(rows[2]).toMatchObject({ years_computed: 1, years_blocked: 2 });
   });
 
@@ -240,11 +313,17 @@ describe('LCA workbook export', () => {
     expect(stats.notes).toEqual([]);
     const { rows } = sheetRows((await readXlsx(out)).getWorksheet('breakdown')!);
     expect(rows.length).toBe(stats.rows.breakdown);
-    // EX-T: 2 components × 3 years × (13 A1-A3 + 13 A4 for the cement only) 
+    // EX-T: 2 components × 3 years × (13 A1-A3 + 13 A4 for the cement only)
     expect(rows.filter((r) => r.instance_external_id === 'EX-T')).toHaveLength(3 * (2 * 13 + 13));
     for (const el of elements('EX-T')) {
       for (const v of el.values) {
-        const parts = rows.filter((r) => r.instance_external_id === 'EX-T' && r.year === el.year && r.indicator === v.indicator && r.module === v.module);
+        const parts = rows.filter(
+          (r) =>
+            r.instance_external_id === 'EX-T' &&
+            r.year === el.year &&
+            r.indicator === v.indicator &&
+            r.module === v.module,
+        );
         expect(parts.reduce((s, r) => s + (r.value as number), 0)).toBeCloseTo(v.value, 6);
       }
     }
@@ -286,7 +365,11 @@ describe('LCA export of answers the exporter does not know (through a local prox
       const results = (body.results as Record<string, unknown>[]).map((el) => {
         const e: Record<string, unknown> = { ...el, extra: { foo: { bar: 'baz' } }, quality: 'A' };
         e.values = (el.values as Record<string, unknown>[]).map((v) => ({ ...v, uncertainty_pct: 5 }));
-        e.blockers = (el.blockers as Record<string, unknown>[]).map((b) => ({ ...b, msg: '=HYPERLINK("http://example.invalid","click")', hint: '+SUM(1,2)' }));
+        e.blockers = (el.blockers as Record<string, unknown>[]).map((b) => ({
+          ...b,
+          msg: '=HYPERLINK("http://example.invalid","click")',
+          hint: '+SUM(1,2)',
+        }));
         if (instanceId === nId) {
           e.impacts = e.values; // the service renamed `values`
           delete e.values;
@@ -305,7 +388,9 @@ describe('LCA export of answers the exporter does not know (through a local prox
       const wb = await readXlsx(out);
 
       const res = sheetRows(wb.getWorksheet('results')!);
-      expect(res.header).toEqual(expect.arrayContaining(['extra.foo.bar', 'quality', 'values[].uncertainty_pct', 'impacts']));
+      expect(res.header).toEqual(
+        expect.arrayContaining(['extra.foo.bar', 'quality', 'values[].uncertainty_pct', 'impacts']),
+      );
       const tRows = res.rows.filter((x) => x.instance_external_id === 'EX-T');
       expect(tRows).toHaveLength(3 * 26);
       expect(tRows.every((x) => x['extra.foo.bar'] === 'baz' && x.quality === 'A')).toBe(true);
@@ -318,7 +403,9 @@ describe('LCA export of answers the exporter does not know (through a local prox
         [2031, 'blocked', null],
       ]);
       const impacts = JSON.parse(String(nRows[0].impacts)) as ApiValue[];
-      expect(impacts.find((v) => v.indicator === 'GWP-total')?.value).toBe(elements('EX-N')[0].values.find((v) => v.indicator === 'GWP-total')?.value);
+      expect(impacts.find((v) => v.indicator === 'GWP-total')?.value).toBe(
+        elements('EX-N')[0].values.find((v) => v.indicator === 'GWP-total')?.value,
+      );
 
       const jobs = sheetRows(wb.getWorksheet('jobs')!);
       expect(jobs.header).toEqual(expect.arrayContaining(['job.worker.region', 'response.schema']));

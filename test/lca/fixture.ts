@@ -67,7 +67,11 @@ export interface Materials {
 /** One supplier company + plant and three supplier products at `plantCode`, created through the client. */
 export async function makeMaterials(f: LcaFixture, plantCode: string, prefix: string): Promise<Materials> {
   const plant = byCode(f.catalog.plants, plantCode);
-  const company = await f.client.supplierCompanies.create({ external_id: `${prefix}-CO`, name: `${prefix} Zement GmbH`, country: 'DE' });
+  const company = await f.client.supplierCompanies.create({
+    external_id: `${prefix}-CO`,
+    name: `${prefix} Zement GmbH`,
+    country: 'DE',
+  });
   const sp = await f.client.supplierPlants.create({
     external_id: `${prefix}-SPL`,
     name: `${prefix} Werk`,
@@ -114,12 +118,21 @@ export async function makeInstance(f: LcaFixture, s: InstanceSpec): Promise<stri
     name: `${s.external_id} test instance`,
   });
   const id = created.entity.id;
-  if (s.bom.length) await f.client.bom.put(id, s.bom.map((c) => ({ type: 'supplier_product' as const, ref: c.ref, mass_kg: c.mass_kg })));
+  if (s.bom.length)
+    await f.client.bom.put(
+      id,
+      s.bom.map((c) => ({ type: 'supplier_product' as const, ref: c.ref, mass_kg: c.mass_kg })),
+    );
   for (const [year, quantity] of Object.entries(s.production ?? {})) await setProduction(f, id, Number(year), quantity);
   return id;
 }
 
-export function setProduction(f: LcaFixture, instanceId: string, year: number, quantity: number | null): Promise<unknown> {
+export function setProduction(
+  f: LcaFixture,
+  instanceId: string,
+  year: number,
+  quantity: number | null,
+): Promise<unknown> {
   return f.ctl('PUT', '/__sandbox/production', { product_instance_id: instanceId, year, quantity });
 }
 
@@ -127,7 +140,10 @@ export function setClock(f: LcaFixture, iso: string): Promise<unknown> {
   return f.ctl('PUT', '/__sandbox/clock', { now: iso });
 }
 
-export function lcaTiming(f: LcaFixture, s: { queued_ms?: number; processing_ms?: number; fail_next?: string | null }): Promise<unknown> {
+export function lcaTiming(
+  f: LcaFixture,
+  s: { queued_ms?: number; processing_ms?: number; fail_next?: string | null },
+): Promise<unknown> {
   return f.ctl('PUT', '/__sandbox/lca', s);
 }
 
@@ -139,7 +155,10 @@ export interface LoggedRequest {
 }
 
 /** Request log entries after `since` (a last_seq from an earlier call). */
-export async function requestsSince(f: LcaFixture, since: number): Promise<{ entries: LoggedRequest[]; last_seq: number }> {
+export async function requestsSince(
+  f: LcaFixture,
+  since: number,
+): Promise<{ entries: LoggedRequest[]; last_seq: number }> {
   return f.ctl('GET', `/__sandbox/requests?since=${since}`);
 }
 

@@ -14,13 +14,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startLcaProxy(target: string, transform: LcaTransform): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function startLcaProxy(
+  target: string,
+  transform: LcaTransform,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req);
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-      const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined });
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      const upstream = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: body.length ? new Uint8Array(body) : undefined,
+      });
       let text = await upstream.text();
       const m = /^\/v2\/product-instances\/([^/]+)\/lca-results/.exec(req.url ?? '');
       if (m && upstream.ok) text = JSON.stringify(transform(JSON.parse(text) as Record<string, unknown>, m[1]));

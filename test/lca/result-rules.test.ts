@@ -4,8 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainErrCode } from '../../electron/core/api/index.js';
-import { type LcaProgressEvent, type LcaReport, readResults, runLca, serviceCurrentYear, blockerNeedsAction, selectInstances } from '../../electron/core/lca/index.js';
-import { FAST_POLL, type LcaFixture, type Materials, lcaTiming, makeInstance, makeMaterials, requestsSince, setClock, setProduction, startLcaFixture } from './fixture.js';
+import {
+  type LcaProgressEvent,
+  type LcaReport,
+  readResults,
+  runLca,
+  serviceCurrentYear,
+  blockerNeedsAction,
+  selectInstances,
+} from '../../electron/core/lca/index.js';
+import {
+  FAST_POLL,
+  type LcaFixture,
+  type Materials,
+  lcaTiming,
+  makeInstance,
+  makeMaterials,
+  requestsSince,
+  setClock,
+  setProduction,
+  startLcaFixture,
+} from './fixture.js';
 
 let f: LcaFixture;
 let m: Materials;
@@ -26,18 +45,30 @@ const concrete = () => [
   { ref: m.water, mass_kg: 170 },
 ];
 
-async function lcaOf(codes: string[], o: { recompute?: boolean; onEvent?: (e: LcaProgressEvent) => void; concurrency?: number; signal?: AbortSignal } = {}): Promise<LcaReport> {
+async function lcaOf(
+  codes: string[],
+  o: { recompute?: boolean; onEvent?: (e: LcaProgressEvent) => void; concurrency?: number; signal?: AbortSignal } = {},
+): Promise<LcaReport> {
   const sel = await selectInstances(f.client, { by: 'instances', externalIds: codes });
   expect(sel.unknown).toEqual([]);
   return runLca(f.client, sel.instances, { recompute: o.recompute ?? true, ...FAST_POLL, ...o });
 }
 
-const gwpA1A3 = (el: ReturnType<typeof readResults>[number]) => el.values?.find((v) => v.indicator === 'GWP-total' && v.module === 'A1-A3')?.value;
+const gwpA1A3 = (el: ReturnType<typeof readResults>[number]) =>
+  el.values?.find((v) => v.indicator === 'GWP-total' && v.module === 'A1-A3')?.value;
 
 describe('LCA result rules through the sandbox', () => {
   it('rule 1: an open-ended instance is capped at the current calendar year, and the cap moves with the clock', async () => {
     await setClock(f, '2030-06-15T12:00:00Z');
-    await makeInstance(f, { external_id: 'RR-OPEN', article: 'ART-20030', plantCode: 'PL-MUC', from: 2027, to: null, bom: concrete(), production: { 2027: 1000, 2028: 1200, 2029: 900 } });
+    await makeInstance(f, {
+      external_id: 'RR-OPEN',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2027,
+      to: null,
+      bom: concrete(),
+      production: { 2027: 1000, 2028: 1200, 2029: 900 },
+    });
     let r = await lcaOf(['RR-OPEN']);
     expect(r.instances[0].outcome).toBe('completed');
     let years = readResults(r.instances[0].results);
@@ -54,7 +85,15 @@ describe('LCA result rules through the sandbox', () => {
 
   it('rule 2: the current year is blocked until its production data exists, then computed and partial', async () => {
     await setClock(f, '2030-06-15T12:00:00Z');
-    await makeInstance(f, { external_id: 'RR-CUR', article: 'ART-20030', plantCode: 'PL-MUC', from: 2028, to: null, bom: concrete(), production: { 2028: 800, 2029: 1000 } });
+    await makeInstance(f, {
+      external_id: 'RR-CUR',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2028,
+      to: null,
+      bom: concrete(),
+      production: { 2028: 800, 2029: 1000 },
+    });
     let r = await lcaOf(['RR-CUR']);
     let y2030 = readResults(r.instances[0].results).find((y) => y.year === 2030)!;
     expect(y2030.status).toBe('blocked');
@@ -62,7 +101,9 @@ describe('LCA result rules through the sandbox', () => {
     expect(y2030.values).toEqual([]);
     expect(y2030.blockers.map((b) => [b.type, b.kind])).toEqual([['missing_input', 'production_data']]);
     // a current year without data is something the user must act on
-    expect(blockerNeedsAction(2030, serviceCurrentYear(readResults(r.instances[0].results), r.instances[0].job))).toBe(true);
+    expect(blockerNeedsAction(2030, serviceCurrentYear(readResults(r.instances[0].results), r.instances[0].job))).toBe(
+      true,
+    );
 
     await setProduction(f, r.instances[0].instance.id, 2030, 450);
     r = await lcaOf(['RR-CUR']);
@@ -106,7 +147,11 @@ describe('LCA result rules through the sandbox', () => {
     await setClock(f, '2032-05-02T08:00:00Z');
     r = await lcaOf(['RR-FUT']);
     years = readResults(r.instances[0].results);
-    expect(years.find((y) => y.year === 2032)).toMatchObject({ status: 'computed', partial_year: true, production_quantity: 999 });
+    expect(years.find((y) => y.year === 2032)).toMatchObject({
+      status: 'computed',
+      partial_year: true,
+      production_quantity: 999,
+    });
     expect(years.find((y) => y.year === 2031)).toMatchObject({ status: 'blocked', partial_year: false });
     expect(blockerNeedsAction(2031, serviceCurrentYear(years, r.instances[0].job))).toBe(true);
     expect(id).toBe(r.instances[0].instance.id);
@@ -114,7 +159,15 @@ describe('LCA result rules through the sandbox', () => {
 
   it('rule 4: results are empty while the job runs, and the poller keeps polling on job.status, not on emptiness', async () => {
     await setClock(f, '2030-06-15T12:00:00Z');
-    const id = await makeInstance(f, { external_id: 'RR-RUN', article: 'ART-20030', plantCode: 'PL-MUC', from: 2028, to: 2029, bom: concrete(), production: { 2028: 10, 2029: 20 } });
+    const id = await makeInstance(f, {
+      external_id: 'RR-RUN',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2028,
+      to: 2029,
+      bom: concrete(),
+      production: { 2028: 10, 2029: 20 },
+    });
     await lcaTiming(f, { queued_ms: 200, processing_ms: 900 });
     try {
       await f.client.lca.update(id);
@@ -132,7 +185,9 @@ describe('LCA result rules through the sandbox', () => {
       ]);
       expect(events.some((e) => e.state === 'queued' || e.state === 'processing')).toBe(true);
       expect(events.at(-1)).toMatchObject({ state: 'done', job_status: 'completed', finished: 1, total: 1 });
-      const polls = (await requestsSince(f, last_seq)).entries.filter((e) => e.method === 'GET' && e.path.endsWith(`/${id}/lca-results`));
+      const polls = (await requestsSince(f, last_seq)).entries.filter(
+        (e) => e.method === 'GET' && e.path.endsWith(`/${id}/lca-results`),
+      );
       expect(polls.length).toBeGreaterThanOrEqual(2);
     } finally {
       await lcaTiming(f, { queued_ms: 0, processing_ms: 80 });
@@ -140,7 +195,15 @@ describe('LCA result rules through the sandbox', () => {
   });
 
   it('rule 4 (other half): empty results of a never-computed instance do not mean running — idle stops polling at once', async () => {
-    const id = await makeInstance(f, { external_id: 'RR-IDLE', article: 'ART-20030', plantCode: 'PL-MUC', from: 2028, to: 2029, bom: concrete(), production: { 2028: 10 } });
+    const id = await makeInstance(f, {
+      external_id: 'RR-IDLE',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2028,
+      to: 2029,
+      bom: concrete(),
+      production: { 2028: 10 },
+    });
     const { last_seq } = await requestsSince(f, 0);
     const r = await lcaOf(['RR-IDLE'], { recompute: false });
     expect(r.instances[0]).toMatchObject({ outcome: 'idle', job_status: 'idle', results: [], err_code: null });
@@ -150,30 +213,68 @@ describe('LCA result rules through the sandbox', () => {
 
   it('rule 5: a job made to fail (fail_next) stops polling and is reported with its err_code and the catalog explanation', async () => {
     await setClock(f, '2030-06-15T12:00:00Z');
-    await makeInstance(f, { external_id: 'RR-FAIL', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete(), production: { 2029: 5 } });
-    await makeInstance(f, { external_id: 'RR-OK', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete(), production: { 2029: 5 } });
+    await makeInstance(f, {
+      external_id: 'RR-FAIL',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2029,
+      to: 2029,
+      bom: concrete(),
+      production: { 2029: 5 },
+    });
+    await makeInstance(f, {
+      external_id: 'RR-OK',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2029,
+      to: 2029,
+      bom: concrete(),
+      production: { 2029: 5 },
+    });
     await lcaTiming(f, { fail_next: 'err_lca_mass_balance' });
     const events: LcaProgressEvent[] = [];
     const r = await lcaOf(['RR-FAIL', 'RR-OK'], { concurrency: 1, onEvent: (e) => events.push(e) });
     const [failed, ok] = r.instances;
-    expect(failed).toMatchObject({ outcome: 'failed', job_status: 'failed', err_code: 'err_lca_mass_balance', results: [] });
+    expect(failed).toMatchObject({
+      outcome: 'failed',
+      job_status: 'failed',
+      err_code: 'err_lca_mass_balance',
+      results: [],
+    });
     expect(failed.explanation).toBe(explainErrCode('err_lca_mass_balance').explanation);
     expect(failed.action).toBe(explainErrCode('err_lca_mass_balance').action);
     expect(ok.outcome).toBe('completed');
     expect(r.summary).toMatchObject({ total: 2, completed: 1, failed: 1 });
-    expect(events.find((e) => e.external_id === 'RR-FAIL' && e.state === 'failed')?.err_code).toBe('err_lca_mass_balance');
+    expect(events.find((e) => e.external_id === 'RR-FAIL' && e.state === 'failed')?.err_code).toBe(
+      'err_lca_mass_balance',
+    );
   });
 
   it('err_lca_update_not_queued: a recompute already in flight is waited for, not reported as a failure', async () => {
-    const id = await makeInstance(f, { external_id: 'RR-BUSY', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete(), production: { 2029: 5 } });
+    const id = await makeInstance(f, {
+      external_id: 'RR-BUSY',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2029,
+      to: 2029,
+      bom: concrete(),
+      production: { 2029: 5 },
+    });
     await lcaTiming(f, { queued_ms: 0, processing_ms: 700 });
     try {
       await f.client.lca.update(id);
       const { last_seq } = await requestsSince(f, 0);
       const r = await lcaOf(['RR-BUSY']);
-      expect(r.instances[0]).toMatchObject({ outcome: 'completed', waited_for_running_job: true, recomputed: false, err_code: null });
+      expect(r.instances[0]).toMatchObject({
+        outcome: 'completed',
+        waited_for_running_job: true,
+        recomputed: false,
+        err_code: null,
+      });
       expect(readResults(r.instances[0].results)).toHaveLength(1);
-      const updates = (await requestsSince(f, last_seq)).entries.filter((e) => e.method === 'POST' && e.path.endsWith(`/${id}/lca-update`));
+      const updates = (await requestsSince(f, last_seq)).entries.filter(
+        (e) => e.method === 'POST' && e.path.endsWith(`/${id}/lca-update`),
+      );
       expect(updates.map((e) => e.err_code)).toEqual(['err_lca_update_not_queued']);
     } finally {
       await lcaTiming(f, { queued_ms: 0, processing_ms: 80 });
@@ -181,8 +282,22 @@ describe('LCA result rules through the sandbox', () => {
   });
 
   it('cancelling stops the run at once and keeps what was done', async () => {
-    await makeInstance(f, { external_id: 'RR-SLOW1', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete() });
-    await makeInstance(f, { external_id: 'RR-SLOW2', article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete() });
+    await makeInstance(f, {
+      external_id: 'RR-SLOW1',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2029,
+      to: 2029,
+      bom: concrete(),
+    });
+    await makeInstance(f, {
+      external_id: 'RR-SLOW2',
+      article: 'ART-20030',
+      plantCode: 'PL-MUC',
+      from: 2029,
+      to: 2029,
+      bom: concrete(),
+    });
     await lcaTiming(f, { queued_ms: 0, processing_ms: 60_000 });
     try {
       const ac = new AbortController();
@@ -203,7 +318,15 @@ describe('LCA result rules through the sandbox', () => {
 
   it('a key revoked mid-run stops the run (auth): the rest is skipped, what finished is kept', async () => {
     for (const n of [1, 2, 3]) {
-      await makeInstance(f, { external_id: `RR-KEY${n}`, article: 'ART-20030', plantCode: 'PL-MUC', from: 2029, to: 2029, bom: concrete(), production: { 2029: 5 } });
+      await makeInstance(f, {
+        external_id: `RR-KEY${n}`,
+        article: 'ART-20030',
+        plantCode: 'PL-MUC',
+        from: 2029,
+        to: 2029,
+        bom: concrete(),
+        production: { 2029: 5 },
+      });
     }
     const key = await f.ctl<{ key: string; api_key_id: string }>('POST', '/__sandbox/keys', {
       scopes: ['view:products', 'edit:products', 'view:plants', 'view:materials', 'view:recipes'],

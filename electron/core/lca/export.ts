@@ -126,7 +126,11 @@ class SheetBuilder {
 /** Write a built sheet into the workbook. Returns whether a cell had to be cut. */
 function emitSheet(wb: ExcelJS.Workbook, b: SheetBuilder): boolean {
   const ws = wb.addWorksheet(b.name, { views: [{ state: 'frozen', ySplit: 1 }] });
-  const extraDefs: ColumnDef[] = b.extras.keys.map((k) => ({ key: k, header: k, width: Math.min(40, Math.max(12, k.length + 2)) }));
+  const extraDefs: ColumnDef[] = b.extras.keys.map((k) => ({
+    key: k,
+    header: k,
+    width: Math.min(40, Math.max(12, k.length + 2)),
+  }));
   if (b.extras.overflow) extraDefs.push({ key: 'more_fields', header: 'more_fields', width: 40, numFmt: TEXT });
   const defs = [...b.columns, ...extraDefs];
   ws.columns = defs.map((d) => ({ key: d.key, width: d.width, style: d.numFmt ? { numFmt: d.numFmt } : {} }));
@@ -162,7 +166,10 @@ function colLetter(n: number): string {
 const yesNo = (b: boolean | null): CellValue => (b === null ? null : b ? 'yes' : 'no');
 
 /** Build the workbook in memory. */
-export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {}): { workbook: ExcelJS.Workbook; stats: LcaExportStats } {
+export function buildLcaWorkbook(
+  report: LcaReport,
+  opts: LcaExportOptions = {},
+): { workbook: ExcelJS.Workbook; stats: LcaExportStats } {
   const maxExtra = opts.maxExtraColumns ?? 200;
   const notes: string[] = [];
   const parsed = report.instances.map((i) => ({ i, years: readResults(i.results) }));
@@ -189,7 +196,9 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
   const modules = orderModules(modulesSeen);
   /** (indicator, module) pairs any instance declared, in display order. */
   const declared = new Set<string>();
-  for (const { years } of parsed) for (const y of years) for (const v of y.values ?? []) if (v.indicator !== null) declared.add(`${v.indicator}\u0000${v.module ?? ''}`);
+  for (const { years } of parsed)
+    for (const y of years)
+      for (const v of y.values ?? []) if (v.indicator !== null) declared.add(`${v.indicator}\u0000${v.module ?? ''}`);
   const pairs: [string, string | null][] = [];
   for (const ind of indicators) {
     for (const m of modules) if (declared.has(`${ind}\u0000${m}`)) pairs.push([ind, m]);
@@ -224,19 +233,30 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
       for (const [ind, mod] of pairs) {
         const matches = y.values.map((v, k) => ({ v, k })).filter(({ v }) => v.indicator === ind && v.module === mod);
         if (matches.length === 0) {
-          results.add({ ...yearCells, indicator: ind, module: mod, value: null, unit: unitOf.get(ind) ?? null }, y.extra);
+          results.add(
+            { ...yearCells, indicator: ind, module: mod, value: null, unit: unitOf.get(ind) ?? null },
+            y.extra,
+          );
         }
         for (const { v, k } of matches) {
           used.add(k);
-          results.add({ ...yearCells, indicator: ind, module: mod, value: v.value, unit: v.unit ?? unitOf.get(ind) ?? null }, { ...y.extra, ...v.extra });
+          results.add(
+            { ...yearCells, indicator: ind, module: mod, value: v.value, unit: v.unit ?? unitOf.get(ind) ?? null },
+            { ...y.extra, ...v.extra },
+          );
         }
       }
       // Value entries without an indicator: kept, flattened.
       y.values.forEach((v, k) => {
-        if (!used.has(k)) results.add({ ...yearCells, indicator: v.indicator, module: v.module, value: v.value, unit: v.unit }, { ...y.extra, ...v.extra });
+        if (!used.has(k))
+          results.add(
+            { ...yearCells, indicator: v.indicator, module: v.module, value: v.value, unit: v.unit },
+            { ...y.extra, ...v.extra },
+          );
       });
       // An element with no values and no pairs at all (nothing declared anywhere): still one row per year.
-      if (pairs.length === 0 && y.values.length === 0) results.add({ ...yearCells, indicator: null, module: null, value: null, unit: null }, y.extra);
+      if (pairs.length === 0 && y.values.length === 0)
+        results.add({ ...yearCells, indicator: null, module: null, value: null, unit: null }, y.extra);
     }
   }
   if (shapeChanged > 0) {
@@ -246,9 +266,13 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
   }
 
   // ---- gwp (wide)
-  const wideIndicators = [GWP_TOTAL, ...indicators.filter((x) => x !== GWP_TOTAL)].filter((x) => indicators.includes(x));
+  const wideIndicators = [GWP_TOTAL, ...indicators.filter((x) => x !== GWP_TOTAL)].filter((x) =>
+    indicators.includes(x),
+  );
   const wideCols: { key: string; indicator: string; module: string | null }[] = [];
-  for (const ind of wideIndicators) for (const [pi, pm] of pairs) if (pi === ind) wideCols.push({ key: `${ind} ${pm ?? ''}`.trim(), indicator: ind, module: pm });
+  for (const ind of wideIndicators)
+    for (const [pi, pm] of pairs)
+      if (pi === ind) wideCols.push({ key: `${ind} ${pm ?? ''}`.trim(), indicator: ind, module: pm });
   const gwp = new SheetBuilder(
     'gwp',
     [
@@ -275,7 +299,9 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
         production_quantity: y.production_quantity,
       };
       for (const c of wideCols) {
-        const m = (y.values ?? []).filter((v) => v.indicator === c.indicator && v.module === c.module && v.value !== null);
+        const m = (y.values ?? []).filter(
+          (v) => v.indicator === c.indicator && v.module === c.module && v.value !== null,
+        );
         cells[c.key] = m.length > 0 ? m[0].value : null;
         if (m.length > 1) duplicates++;
       }
@@ -284,7 +310,9 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
   }
 
   if (duplicates > 0) {
-    notes.push(`${duplicates} time(s) a year declared the same indicator and module twice: the gwp sheet shows the first value, the results sheet every one.`);
+    notes.push(
+      `${duplicates} time(s) a year declared the same indicator and module twice: the gwp sheet shows the first value, the results sheet every one.`,
+    );
   }
 
   // ---- blockers
@@ -413,7 +441,9 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
       }
     }
   } else if (breakdownPresent) {
-    notes.push('The service returned a per-source breakdown; it is not in this workbook (ask for it with the breakdown option, CLI --breakdown).');
+    notes.push(
+      'The service returned a per-source breakdown; it is not in this workbook (ask for it with the breakdown option, CLI --breakdown).',
+    );
   }
 
   const wb = new ExcelJS.Workbook();
@@ -423,21 +453,36 @@ export function buildLcaWorkbook(report: LcaReport, opts: LcaExportOptions = {})
   let cut = false;
   cut = emitSheet(wb, results) || cut;
   cut = emitSheet(wb, gwp) || cut;
-  addWideFormatting(wb.getWorksheet('gwp')!, gwp, wideCols.map((c) => c.key));
+  addWideFormatting(
+    wb.getWorksheet('gwp')!,
+    gwp,
+    wideCols.map((c) => c.key),
+  );
   cut = emitSheet(wb, blockers) || cut;
   cut = emitSheet(wb, jobs) || cut;
   if (opts.breakdown) cut = emitSheet(wb, breakdown) || cut;
   if (cut) notes.push('Some texts were longer than an Excel cell holds (32,767 characters) and were cut.');
   for (const b of [results, gwp, blockers, jobs, breakdown]) {
-    if (b.extras.overflow) notes.push(`The ${b.name} sheet met more unknown fields than ${maxExtra} columns: the rest are in its more_fields column as JSON.`);
+    if (b.extras.overflow)
+      notes.push(
+        `The ${b.name} sheet met more unknown fields than ${maxExtra} columns: the rest are in its more_fields column as JSON.`,
+      );
   }
   addAboutSheet(wb, report, notes);
 
   return {
     workbook: wb,
     stats: {
-      rows: { results: results.rows.length, gwp: gwp.rows.length, blockers: blockers.rows.length, jobs: jobs.rows.length, breakdown: opts.breakdown ? breakdown.rows.length : 0 },
-      extraColumns: Object.fromEntries([results, gwp, blockers, jobs, breakdown].map((b) => [b.name, [...b.extras.keys]])),
+      rows: {
+        results: results.rows.length,
+        gwp: gwp.rows.length,
+        blockers: blockers.rows.length,
+        jobs: jobs.rows.length,
+        breakdown: opts.breakdown ? breakdown.rows.length : 0,
+      },
+      extraColumns: Object.fromEntries(
+        [results, gwp, blockers, jobs, breakdown].map((b) => [b.name, [...b.extras.keys]]),
+      ),
       notes,
     },
   };
@@ -454,7 +499,13 @@ function addWideFormatting(ws: ExcelJS.Worksheet, b: SheetBuilder, valueKeys: st
     const ref = `${colLetter(col)}2:${colLetter(col)}${last}`;
     if (key.startsWith(`${GWP_TOTAL} `) || key === GWP_TOTAL) {
       // exceljs writes <dataBar> with cfvo and color; its type omits `color`.
-      const rule = { type: 'dataBar', priority: priority++, cfvo: [{ type: 'min' }, { type: 'max' }], color: { argb: 'FF638EC6' }, gradient: false } as ExcelJS.DataBarRuleType;
+      const rule = {
+        type: 'dataBar',
+        priority: priority++,
+        cfvo: [{ type: 'min' }, { type: 'max' }],
+        color: { argb: 'FF638EC6' },
+        gradient: false,
+      } as ExcelJS.DataBarRuleType;
       ws.addConditionalFormatting({ ref, rules: [rule] });
     } else {
       ws.addConditionalFormatting({
@@ -493,7 +544,12 @@ function addAboutSheet(wb: ExcelJS.Workbook, report: LcaReport, notes: string[])
     ['unknown job status', s.unknown_status],
     ['cancelled', s.cancelled],
     ['skipped', s.skipped],
-    ['stopped early', report.aborted ? `${report.aborted.message}${report.aborted.err_code ? ` (${report.aborted.err_code})` : ''}` : 'no'],
+    [
+      'stopped early',
+      report.aborted
+        ? `${report.aborted.message}${report.aborted.err_code ? ` (${report.aborted.err_code})` : ''}`
+        : 'no',
+    ],
     ['duration_s', Math.round(report.duration_ms / 100) / 10],
   ];
   notes.forEach((n, k) => lines.push([`note ${k + 1}`, n]));
@@ -510,7 +566,11 @@ function addAboutSheet(wb: ExcelJS.Workbook, report: LcaReport, notes: string[])
  * Write the workbook to `outPath` (via a temporary file in the same folder and a rename, so a crash never
  * leaves half a workbook under the final name).
  */
-export async function writeLcaWorkbook(report: LcaReport, outPath: string, opts: LcaExportOptions = {}): Promise<LcaExportStats> {
+export async function writeLcaWorkbook(
+  report: LcaReport,
+  outPath: string,
+  opts: LcaExportOptions = {},
+): Promise<LcaExportStats> {
   const { workbook, stats } = buildLcaWorkbook(report, opts);
   const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${Date.now()}.tmp`);
   try {

@@ -10,7 +10,14 @@ export { buildLcaWorkbook, writeLcaWorkbook, instanceYears, LCA_SHEETS } from '.
 export type { LcaExportOptions, LcaExportStats } from './export.js';
 export { gwpChartData } from './chart.js';
 export type { GwpChartData, GwpSeries, GwpPoint } from './chart.js';
-export { readResults, readResultElement, serviceCurrentYear, blockerAction, blockerNeedsAction, summarize } from './model.js';
+export {
+  readResults,
+  readResultElement,
+  serviceCurrentYear,
+  blockerAction,
+  blockerNeedsAction,
+  summarize,
+} from './model.js';
 export type {
   SelectedInstance,
   InstanceLca,

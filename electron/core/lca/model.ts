@@ -139,7 +139,15 @@ export interface ResultYear {
   extra: FlatRecord;
 }
 
-const ELEMENT_FIELDS = new Set(['year', 'status', 'partial_year', 'production_quantity', 'values', 'blockers', 'breakdown']);
+const ELEMENT_FIELDS = new Set([
+  'year',
+  'status',
+  'partial_year',
+  'production_quantity',
+  'values',
+  'blockers',
+  'breakdown',
+]);
 const VALUE_FIELDS = new Set(['indicator', 'module', 'unit', 'value']);
 const BLOCKER_FIELDS = new Set(['type', 'kind', 'code', 'err_code', 'msg']);
 const BREAKDOWN_FIELDS = new Set(['component_type', 'ref', 'indicator', 'module', 'value']);
@@ -158,13 +166,20 @@ const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null)
  * A known field holding the wrong type is not lost: it goes to `extra` under its own name, and the known
  * slot stays empty.
  */
-function keepIfWrongType(extra: FlatRecord, obj: Record<string, unknown>, field: string, parsed: unknown, prefix = ''): void {
+function keepIfWrongType(
+  extra: FlatRecord,
+  obj: Record<string, unknown>,
+  field: string,
+  parsed: unknown,
+  prefix = '',
+): void {
   const raw = obj[field];
   if (raw !== undefined && raw !== null && parsed === null) flattenInto(extra, raw, `${prefix}${field}`);
 }
 
 function readValue(raw: unknown): ImpactValue {
-  if (!isObject(raw)) return { indicator: null, module: null, unit: null, value: null, extra: flattenInto({}, raw, 'values[]') };
+  if (!isObject(raw))
+    return { indicator: null, module: null, unit: null, value: null, extra: flattenInto({}, raw, 'values[]') };
   const v: ImpactValue = {
     indicator: str(raw.indicator),
     module: str(raw.module),
@@ -172,12 +187,14 @@ function readValue(raw: unknown): ImpactValue {
     value: num(raw.value),
     extra: unknownFields(raw, VALUE_FIELDS, 'values[].'),
   };
-  for (const f of ['indicator', 'module', 'unit', 'value'] as const) keepIfWrongType(v.extra, raw, f, v[f], 'values[].');
+  for (const f of ['indicator', 'module', 'unit', 'value'] as const)
+    keepIfWrongType(v.extra, raw, f, v[f], 'values[].');
   return v;
 }
 
 function readBlocker(raw: unknown): ResultBlocker {
-  if (!isObject(raw)) return { type: null, kind: null, code: null, err_code: null, msg: null, extra: flattenInto({}, raw, 'blocker') };
+  if (!isObject(raw))
+    return { type: null, kind: null, code: null, err_code: null, msg: null, extra: flattenInto({}, raw, 'blocker') };
   const b: ResultBlocker = {
     type: str(raw.type),
     kind: str(raw.kind),
@@ -192,7 +209,14 @@ function readBlocker(raw: unknown): ResultBlocker {
 
 function readBreakdown(raw: unknown): BreakdownEntry {
   if (!isObject(raw)) {
-    return { component_type: null, ref: null, indicator: null, module: null, value: null, extra: flattenInto({}, raw, 'entry') };
+    return {
+      component_type: null,
+      ref: null,
+      indicator: null,
+      module: null,
+      value: null,
+      extra: flattenInto({}, raw, 'entry'),
+    };
   }
   const e: BreakdownEntry = {
     component_type: str(raw.component_type),
@@ -202,14 +226,24 @@ function readBreakdown(raw: unknown): BreakdownEntry {
     value: num(raw.value),
     extra: unknownFields(raw, BREAKDOWN_FIELDS),
   };
-  for (const f of ['component_type', 'ref', 'indicator', 'module', 'value'] as const) keepIfWrongType(e.extra, raw, f, e[f]);
+  for (const f of ['component_type', 'ref', 'indicator', 'module', 'value'] as const)
+    keepIfWrongType(e.extra, raw, f, e[f]);
   return e;
 }
 
 /** Read one element of `results` tolerantly (see the module comment). Never throws. */
 export function readResultElement(raw: unknown): ResultYear {
   if (!isObject(raw)) {
-    return { year: null, status: null, partial_year: null, production_quantity: null, values: null, blockers: [], breakdown: null, extra: flattenInto({}, raw, 'element') };
+    return {
+      year: null,
+      status: null,
+      partial_year: null,
+      production_quantity: null,
+      values: null,
+      blockers: [],
+      breakdown: null,
+      extra: flattenInto({}, raw, 'element'),
+    };
   }
   const extra = unknownFields(raw, ELEMENT_FIELDS);
   const y: ResultYear = {
@@ -250,7 +284,11 @@ function yearOfIso(v: unknown): number | null {
  * clock), else this machine's year. Used to tell a future year (blocked until it arrives, nothing to do yet)
  * from a past or current year whose production data is missing (the user must enter it).
  */
-export function serviceCurrentYear(years: readonly ResultYear[], job: Record<string, unknown> | null, now = new Date()): number {
+export function serviceCurrentYear(
+  years: readonly ResultYear[],
+  job: Record<string, unknown> | null,
+  now = new Date(),
+): number {
   const partial = years.find((y) => y.partial_year === true && y.year !== null);
   if (partial?.year != null) return partial.year;
   for (const f of ['finished_at', 'started_at', 'queued_at']) {

@@ -104,7 +104,8 @@ export async function pollUntilSettled(client: ApiClient, instanceId: string, o:
     const r = await client.lca.results(instanceId, { signal: o.signal });
     o.onStatus?.(r.job.status);
     if (!isLcaJobInFlight(r.job.status)) return r;
-    if (Date.now() - started > o.maxWaitMs) throw new WaitTimeout(`the LCA job was still ${r.job.status} after ${Math.round(o.maxWaitMs / 1000)} s`);
+    if (Date.now() - started > o.maxWaitMs)
+      throw new WaitTimeout(`the LCA job was still ${r.job.status} after ${Math.round(o.maxWaitMs / 1000)} s`);
   }
 }
 
@@ -151,7 +152,8 @@ function settle(out: InstanceLca, r: LcaResults): void {
       break;
     case 'failed': {
       out.outcome = 'failed';
-      const code = typeof job.err_code === 'string' && job.err_code !== '' ? job.err_code : 'client_lca_failed_without_code';
+      const code =
+        typeof job.err_code === 'string' && job.err_code !== '' ? job.err_code : 'client_lca_failed_without_code';
       const msg = typeof job.msg === 'string' ? job.msg : null;
       withErrCode(out, code, msg);
       if (code === 'client_lca_failed_without_code') {
@@ -171,11 +173,19 @@ function settle(out: InstanceLca, r: LcaResults): void {
  * LCA of every instance: recompute (optional), poll, collect. Resolves with the report in every case
  * (cancelled or aborted runs included); throws only for programming errors.
  */
-export async function runLca(client: ApiClient, instances: readonly SelectedInstance[], o: RunLcaOptions = {}): Promise<LcaReport> {
+export async function runLca(
+  client: ApiClient,
+  instances: readonly SelectedInstance[],
+  o: RunLcaOptions = {},
+): Promise<LcaReport> {
   const t0 = Date.now();
   const recompute = o.recompute ?? false;
   const concurrency = Math.max(1, Math.min(64, Math.floor(o.concurrency ?? 8)));
-  const poll = { pollBaseMs: o.pollBaseMs ?? 250, pollMaxMs: o.pollMaxMs ?? 5_000, maxWaitMs: o.maxWaitMs ?? 15 * 60_000 };
+  const poll = {
+    pollBaseMs: o.pollBaseMs ?? 250,
+    pollMaxMs: o.pollMaxMs ?? 5_000,
+    maxWaitMs: o.maxWaitMs ?? 15 * 60_000,
+  };
   // Our own controller: aborted by the caller's signal, or by us when the key fails or the daily limit is hit.
   const stop = new AbortController();
   const onOuterAbort = () => stop.abort(o.signal?.reason);
@@ -189,7 +199,15 @@ export async function runLca(client: ApiClient, instances: readonly SelectedInst
   const emit = (i: number, state: LcaInstanceState, jobStatus: string | null, errCode: string | null = null) => {
     if (state === 'done' || state === 'failed') finished++;
     const inst = instances[i];
-    o.onEvent?.({ instance_id: inst.id, external_id: inst.external_id, state, job_status: jobStatus, err_code: errCode, finished, total });
+    o.onEvent?.({
+      instance_id: inst.id,
+      external_id: inst.external_id,
+      state,
+      job_status: jobStatus,
+      err_code: errCode,
+      finished,
+      total,
+    });
   };
 
   const one = async (i: number): Promise<void> => {
@@ -216,7 +234,12 @@ export async function runLca(client: ApiClient, instances: readonly SelectedInst
           out.waited_for_running_job = true;
         }
       }
-      const r = await pollUntilSettled(client, inst.id, { ...poll, signal: stop.signal, onStatus, immediate: !started });
+      const r = await pollUntilSettled(client, inst.id, {
+        ...poll,
+        signal: stop.signal,
+        onStatus,
+        immediate: !started,
+      });
       settle(out, r);
       emit(i, out.outcome === 'completed' || out.outcome === 'idle' ? 'done' : 'failed', out.job_status, out.err_code);
     } catch (e) {
@@ -264,10 +287,16 @@ export async function runLca(client: ApiClient, instances: readonly SelectedInst
   } finally {
     o.signal?.removeEventListener('abort', onOuterAbort);
   }
-  if (!aborted && o.signal?.aborted) aborted = { reason: 'cancelled', err_code: null, message: 'Cancelled: the instances not finished are marked cancelled.' };
+  if (!aborted && o.signal?.aborted)
+    aborted = {
+      reason: 'cancelled',
+      err_code: null,
+      message: 'Cancelled: the instances not finished are marked cancelled.',
+    };
   // Never started: skipped when the key/daily limit stopped the run, cancelled when the user did.
   for (const out of outcomes) {
-    if (out.outcome === 'skipped' && out.checked_at === null && aborted?.reason === 'cancelled') out.outcome = 'cancelled';
+    if (out.outcome === 'skipped' && out.checked_at === null && aborted?.reason === 'cancelled')
+      out.outcome = 'cancelled';
   }
 
   return {

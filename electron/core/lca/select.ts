@@ -57,7 +57,8 @@ export function cleanCodes(codes: Iterable<string>): string[] {
 }
 
 export function describeSelector(s: InstanceSelector): string {
-  const list = (xs: readonly string[]) => (xs.length <= 10 ? xs.join(', ') : `${xs.slice(0, 10).join(', ')} and ${xs.length - 10} more`);
+  const list = (xs: readonly string[]) =>
+    xs.length <= 10 ? xs.join(', ') : `${xs.slice(0, 10).join(', ')} and ${xs.length - 10} more`;
   switch (s.by) {
     case 'instances':
       return `product instances ${list(s.externalIds)}`;
@@ -95,7 +96,11 @@ function byExternalId(a: ProductInstance, b: ProductInstance): number {
   return ea < eb ? -1 : ea > eb ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export async function selectInstances(client: ApiClient, selector: InstanceSelector, o: SelectOptions = {}): Promise<Selection> {
+export async function selectInstances(
+  client: ApiClient,
+  selector: InstanceSelector,
+  o: SelectOptions = {},
+): Promise<Selection> {
   const { signal } = o;
   const concurrency = o.concurrency ?? 8;
   const before = client.stats().requests;
@@ -107,7 +112,8 @@ export async function selectInstances(client: ApiClient, selector: InstanceSelec
   /** The instances with these ids: item GETs for a few, else one walk of the collection. */
   const instancesByIds = async (ids: readonly string[]): Promise<ProductInstance[]> => {
     if (ids.length === 0) return [];
-    if (ids.length <= ITEM_GETS_MAX) return mapLimited(ids, concurrency, (id) => client.productInstances.get(id, { signal }));
+    if (ids.length <= ITEM_GETS_MAX)
+      return mapLimited(ids, concurrency, (id) => client.productInstances.get(id, { signal }));
     const wanted = new Set(ids);
     const found = new Map<string, ProductInstance>();
     for await (const pi of client.productInstances.walk({}, { signal })) {
@@ -141,7 +147,9 @@ export async function selectInstances(client: ApiClient, selector: InstanceSelec
       const got = await instancesByIds(cleanCodes(ids));
       // Per product in the order given, its instances by external_id.
       const order = new Map(articles.map((a, i) => [found.get(a)?.id ?? '', i]));
-      instances = got.sort((a, b) => (order.get(a.product_id ?? '') ?? 0) - (order.get(b.product_id ?? '') ?? 0) || byExternalId(a, b));
+      instances = got.sort(
+        (a, b) => (order.get(a.product_id ?? '') ?? 0) - (order.get(b.product_id ?? '') ?? 0) || byExternalId(a, b),
+      );
       break;
     }
     case 'plant': {
@@ -152,7 +160,8 @@ export async function selectInstances(client: ApiClient, selector: InstanceSelec
       const plantIds = new Set([...found.values()].map((p) => p.id));
       if (plantIds.size > 0) {
         // The spec gives product instances no plant filter: one walk, filtered here.
-        for await (const pi of client.productInstances.walk({}, { signal })) if (pi.plant_id && plantIds.has(pi.plant_id)) instances.push(pi);
+        for await (const pi of client.productInstances.walk({}, { signal }))
+          if (pi.plant_id && plantIds.has(pi.plant_id)) instances.push(pi);
       }
       instances.sort(byExternalId);
       break;
@@ -168,7 +177,12 @@ export async function selectInstances(client: ApiClient, selector: InstanceSelec
   instances = instances.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 
   const selected = await enrich(client, instances, productsById, { signal, concurrency });
-  return { instances: selected, unknown, description: describeSelector(selector), requests: client.stats().requests - before };
+  return {
+    instances: selected,
+    unknown,
+    description: describeSelector(selector),
+    requests: client.stats().requests - before,
+  };
 }
 
 /** Add plant codes and product article numbers/names (what the sheets show) to the instances. */
@@ -183,7 +197,9 @@ async function enrich(
   const plants = new Map<string, Plant>();
   for await (const p of client.plants.walk({}, { signal })) plants.set(p.id, p);
 
-  const missingProducts = new Set(instances.map((i) => i.product_id).filter((id): id is string => !!id && !productsById.has(id)));
+  const missingProducts = new Set(
+    instances.map((i) => i.product_id).filter((id): id is string => !!id && !productsById.has(id)),
+  );
   if (missingProducts.size > 0) {
     if (instances.length <= PRODUCT_FILTER_MAX) {
       await mapLimited(instances, o.concurrency, async (pi) => {
@@ -225,7 +241,10 @@ export function instanceCodesFromWorkbook(parsed: ParsedWorkbook): { codes: stri
   const problems: string[] = [];
   if (!parsed.readable) {
     const fileIssues = parsed.issues.filter((i) => i.severity === 'error');
-    return { codes: [], problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`] };
+    return {
+      codes: [],
+      problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`],
+    };
   }
   const sheet = parsed.sheets.find((s) => s.name === 'product-instances');
   if (!sheet) return { codes: [], problems: [`${parsed.file} has no product-instances sheet`] };
@@ -241,6 +260,7 @@ export function instanceCodesFromWorkbook(parsed: ParsedWorkbook): { codes: stri
     const v = r.values.external_id;
     if (typeof v === 'string' || typeof v === 'number') codes.push(String(v));
   }
-  if (problems.length === 0 && codes.length === 0) problems.push(`${sheet.sheetName} lists no product instance (external_id column empty)`);
+  if (problems.length === 0 && codes.length === 0)
+    problems.push(`${sheet.sheetName} lists no product instance (external_id column empty)`);
   return { codes: cleanCodes(codes), problems };
 }
