@@ -8,7 +8,8 @@
  * random per-launch token; the URL with the token is printed, nothing is opened.
  *
  * Options: --web, --port N (browser mode; default: a free port), --no-build (reuse dist-renderer/ and
- * dist-electron/ from an earlier build).
+ * dist-electron/ from an earlier build), --build-only (build everything the installer contains, start nothing;
+ * see docs/packaging.md).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const web = args.includes('--web');
 const noBuild = args.includes('--no-build');
+const buildOnly = args.includes('--build-only');
 const portArg = args.indexOf('--port');
 const port = portArg >= 0 ? Number(args[portArg + 1]) : 0;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -86,6 +88,12 @@ async function startBrowser() {
 }
 
 async function main() {
+  if (buildOnly) {
+    await buildRenderer();
+    await buildElectron();
+    console.log('Built dist-renderer/ and dist-electron/.');
+    return;
+  }
   if (!noBuild) await buildRenderer();
   if (web) return startBrowser();
   const exe = electronBinary();
