@@ -3,6 +3,7 @@
  * due LCA jobs completed → scope (403) → handler → optional socket reset after commit; every request is
  * logged for GET /__sandbox/requests. Only the spec's statuses are ever sent.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import { OPERATION_SCOPES, type Operation } from '../electron/core/spec/scopes.js';
@@ -105,9 +106,31 @@ export function failureOf(err: unknown): ApiFailure {
   return new ApiFailure(500, 'err_not_defined', 'unexpected sandbox error');
 }
 
-function sendFailure(req: FastifyRequest, reply: FastifyReply, f: ApiFailure): void {
+export function sendFailure(req: FastifyRequest, reply: FastifyReply, f: ApiFailure): void {
   if (req.sb) req.sb.errCode = f.errCode;
   void reply.code(f.status).header('content-type', JSON_TYPE).send(JSON.stringify(f.body()));
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (malformed request line, headers too large,
+ * timeouts): answered with 422 err_not_valid on the raw socket, never with Node's 400/408/431.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const what = err.code === 'HPE_HEADER_OVERFLOW' ? 'request headers too large' : 'malformed HTTP request';
+    const body = JSON.stringify({ msg: what, err_code: 'err_not_valid' });
+    socket.write(
+      `HTTP/1.1 422 Unprocessable Entity\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: ${JSON_TYPE}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** Errors the router raises before hooks run (undecodable URL, over-long path parameter). */
+export function frameworkErrors(err: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): void {
+  const msg = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is not valid';
+  sendFailure(req, reply, notValid(msg));
 }
 
 /** Hooks, error and not-found handlers for the whole server. */

@@ -1,6 +1,6 @@
 /** Builds the Fastify server of one sandbox: pipeline, /v2 endpoints, /__sandbox control API. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installPipeline } from './http.js';
+import { clientErrorHandler, frameworkErrors, installPipeline } from './http.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { controlRoutes } from './routes/control.js';
 import { prechainProductRoutes } from './routes/prechain-products.js';
@@ -18,6 +18,8 @@ export function buildServer(store: Store, opts: { logger?: boolean } = {}): Fast
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
     return503OnClosing: false,
+    clientErrorHandler,
+    frameworkErrors,
   });
 
   // JSON bodies: an empty body reads as "no body" (e.g. POST .../lca-update sent with a JSON content type).

@@ -2,6 +2,7 @@
  * Faults (error_rate, reset_after_commit_rate, latency), entitlements, the daily limit, the request log, the
  * control API's guard rails, and "only the spec's statuses" (issue 2 §3 Errors, §4).
  */
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED_STATUSES, sandbox, type Catalog, type Sandbox } from './helpers.js';
@@ -190,6 +191,29 @@ describe('only the spec statuses, and errors as {msg, err_code}', () => {
       expect(typeof c.body.msg).toBe('string');
       expect(c.body.err_code).toMatch(/^err_/);
       expect(c.body.msg).not.toMatch(/\bat .*\.ts:\d+/);
+    }
+  });
+
+  it('errors raised before routing (bad URL encoding, over-long parameter, huge headers, garbage) are 422 too', async () => {
+    const port = Number(new URL(sb.baseUrl).port);
+    const raw = (req: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const s = connect(port, '127.0.0.1', () => s.write(req));
+        let d = '';
+        s.on('data', (c) => (d += c.toString()));
+        s.on('close', () => resolve({ status: Number(d.split(' ')[1]), body: d.slice(d.indexOf('\r\n\r\n') + 4) }));
+        s.on('error', reject);
+      });
+    const key = `X-API-Key: ${sb.ownerKey}\r\n`;
+    const cases = [
+      await raw(`GET /v2/supplier-products/%E0%A4%A HTTP/1.1\r\nHost: x\r\n${key}Connection: close\r\n\r\n`),
+      await raw(`GET /v2/supplier-products/${'a'.repeat(300)} HTTP/1.1\r\nHost: x\r\n${key}Connection: close\r\n\r\n`),
+      await raw(`GET /v2/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`),
+      await raw('GARBAGE\r\n\r\n'),
+    ];
+    for (const c of cases) {
+      expect(c.status).toBe(422);
+      expect(JSON.parse(c.body)).toEqual({ msg: expect.any(String), err_code: 'err_not_valid' });
     }
   });
 
