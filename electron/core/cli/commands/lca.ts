@@ -1,0 +1,278 @@
+/**
+ * `supply-loader lca`: LCA results of product instances — optionally recomputed — exported to an Excel
+ * workbook (sheets results, gwp, blockers, jobs, about; docs/lca-export.md).
+ *
+ * Exit codes: 0 every instance has its results and no year waits for the user; 1 an instance failed (job
+ * failed, request refused, unknown job status), has no results yet (idle: run with --recompute), or a past or
+ * current year is blocked by missing production data; 2 usage or validation errors, unknown codes (nothing
+ * sent: checked before any recompute); 3 aborted (key refused, daily limit, cancelled).
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { readWorkbook } from '../../workbook/reader.js';
+import {
+  type InstanceSelector,
+  type LcaReport,
+  blockerNeedsAction,
+  cleanCodes,
+  instanceCodesFromWorkbook,
+  readResults,
+  runLca,
+  selectInstances,
+  serviceCurrentYear,
+  writeLcaWorkbook,
+} from '../../lca/index.js';
+import type { LcaExportStats } from '../../lca/export.js';
+import { flag, intOption, str, expectPositionals } from '../args.js';
+import { RunContext } from '../context.js';
+import { CliUsageError } from '../errors.js';
+import { EXIT, type CliCommand, type CliContext } from '../types.js';
+
+const NAME = 'lca';
+const SELECTORS = ['instances', 'products', 'plant', 'from-workbook', 'all'] as const;
+
+const list = (v: string) =>
+  cleanCodes(
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/** The selector the options name (exactly one), checked before anything is sent. */
+function selectorFrom(values: Record<string, unknown>): { selector: InstanceSelector | null; workbook: string | null } {
+  const given = SELECTORS.filter((s) => (s === 'all' ? flag(values, s) : str(values, s) !== undefined));
+  if (given.length === 0) {
+    throw new CliUsageError(
+      'say which product instances: --instances A,B | --products ART1,ART2 | --plant CODE | --from-workbook FILE | --all',
+      NAME,
+    );
+  }
+  if (given.length > 1) throw new CliUsageError(`give only one of ${given.map((g) => `--${g}`).join(', ')}`, NAME);
+  const which = given[0];
+  if (which === 'all') return { selector: { by: 'all' }, workbook: null };
+  const v = str(values, which)!;
+  if (which === 'from-workbook') return { selector: null, workbook: v };
+  const codes = list(v);
+  if (codes.length === 0) throw new CliUsageError(`--${which} needs at least one code (comma-separated)`, NAME);
+  if (which === 'instances') return { selector: { by: 'instances', externalIds: codes }, workbook: null };
+  if (which === 'products') return { selector: { by: 'products', articles: codes }, workbook: null };
+  return { selector: { by: 'plant', plantCodes: codes }, workbook: null };
+}
+
+async function checkOutput(out: string): Promise<void> {
+  if (!/\.xlsx$/i.test(out)) throw new CliUsageError(`the output file must end in .xlsx (got "${out}")`, NAME);
+  const dir = path.dirname(out);
+  const st = await stat(dir).catch(() => null);
+  if (!st?.isDirectory()) throw new CliUsageError(`the folder of the output file does not exist: ${dir}`, NAME);
+}
+
+interface InstanceVerdict {
+  external_id: string | null;
+  id: string;
+  outcome: string;
+  job_status: string | null;
+  err_code: string | null;
+  explanation: string | null;
+  action: string | null;
+  years_computed: number;
+  years_blocked: number;
+  /** Past or current years blocked by missing production data (the user must enter it). */
+  years_needing_data: number[];
+}
+
+function verdicts(report: LcaReport): InstanceVerdict[] {
+  return report.instances.map((i) => {
+    const years = readResults(i.results);
+    const current = serviceCurrentYear(years, i.job);
+    return {
+      external_id: i.instance.external_id,
+      id: i.instance.id,
+      outcome: i.outcome,
+      job_status: i.job_status,
+      err_code: i.err_code,
+      explanation: i.explanation,
+      action: i.action,
+      years_computed: years.filter((y) => y.status === 'computed').length,
+      years_blocked: years.filter((y) => y.status === 'blocked').length,
+      years_needing_data: years
+        .filter((y) => y.blockers.length > 0 && blockerNeedsAction(y.year, current) && y.year !== null)
+        .map((y) => y.year as number),
+    };
+  });
+}
+
+function exitCodeOf(report: LcaReport, v: InstanceVerdict[]): number {
+  if (report.aborted) return EXIT.aborted;
+  const bad = v.some((x) => x.outcome !== 'completed' || x.years_needing_data.length > 0);
+  return bad ? EXIT.partial : EXIT.ok;
+}
+
+async function connected(ctx: CliContext, concurrency: number | undefined): Promise<void> {
+  // Input is checked first (exit 2, nothing sent); then the connection (main.ts gives us a RunContext).
+  if (ctx instanceof RunContext)
+    await ctx.connect(concurrency && concurrency > 16 ? { maxConcurrency: concurrency } : {});
+}
+
+export const lcaCommand: CliCommand = {
+  name: NAME,
+  summary: 'LCA results of product instances (optionally recomputed) to an Excel workbook',
+  usage: `supply-loader lca (--instances A,B | --products ART1,ART2 | --plant CODE | --from-workbook FILE | --all)
+                   [--recompute] -o results.xlsx [--concurrency N] [--breakdown] [--json]
+  --instances A,B       product instances by their external_id
+  --products ART1,ART2  every instance of these products (article numbers)
+  --plant CODE          every instance made at this plant (plant code; several comma-separated)
+  --from-workbook FILE  the instances of the product-instances sheet of an import workbook
+  --all                 every product instance
+  --recompute           start an LCA recompute of each instance first, then wait for it
+  -o, --output FILE     the workbook to write (.xlsx); optional with --json
+  --concurrency N       instances worked on at once (default 8)
+  --breakdown           add the per-source breakdown sheet (when the key may read it)
+Exit codes: 0 all results there, 1 an instance failed / has no results / a past or current year lacks
+production data, 2 usage error or unknown code (nothing sent), 3 aborted (key refused, daily limit, cancelled).`,
+  options: {
+    instances: { type: 'string' },
+    products: { type: 'string' },
+    plant: { type: 'string' },
+    'from-workbook': { type: 'string' },
+    all: { type: 'boolean' },
+    recompute: { type: 'boolean' },
+    output: { type: 'string', short: 'o' },
+    concurrency: { type: 'string' },
+    breakdown: { type: 'boolean' },
+  },
+  needsConnection: false,
+  async run(values, positionals, ctx) {
+    expectPositionals(positionals, [], NAME);
+    const cwd = ctx instanceof RunContext ? ctx.cwd : process.cwd();
+    const picked = selectorFrom(values);
+    const workbook = picked.workbook;
+    let selector = picked.selector;
+    const outArg = str(values, 'output');
+    if (!outArg && !ctx.json)
+      throw new CliUsageError('say where to write the workbook: -o results.xlsx (or use --json)', NAME);
+    const out = outArg ? path.resolve(cwd, outArg) : null;
+    if (out) await checkOutput(out);
+    const concurrency = intOption(values, 'concurrency', 1, 64, NAME);
+    const recompute = flag(values, 'recompute');
+
+    if (workbook !== null) {
+      const file = path.resolve(cwd, workbook);
+      const parsed = await readWorkbook(file, { signal: ctx.signal });
+      const { codes, problems } = instanceCodesFromWorkbook(parsed);
+      if (problems.length)
+        throw new CliUsageError(
+          `${workbook}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
+          NAME,
+        );
+      selector = { by: 'instances', externalIds: codes };
+    }
+
+    await connected(ctx, concurrency);
+    const selection = await selectInstances(ctx.client, selector!, { signal: ctx.signal });
+    if (selection.unknown.length > 0) {
+      const words = { instance: 'product instance', product: 'product', plant: 'plant' } as const;
+      const parts = selection.unknown.map(
+        (u) => `${words[u.kind]}${u.codes.length > 1 ? 's' : ''} not found: ${u.codes.join(', ')}`,
+      );
+      throw new CliUsageError(`${parts.join('; ')} — nothing was recomputed or written`, NAME);
+    }
+    const description =
+      workbook !== null
+        ? `product instances of ${path.basename(workbook)} (${selection.instances.length})`
+        : selection.description;
+
+    const bar = ctx.progress(selection.instances.length, recompute ? 'LCA recompute' : 'LCA results');
+    let report: LcaReport;
+    try {
+      report = await runLca(ctx.client, selection.instances, {
+        recompute,
+        signal: ctx.signal,
+        selection: description,
+        ...(concurrency !== undefined ? { concurrency } : {}),
+        onEvent: (e) => {
+          if (e.state === 'done' || e.state === 'failed')
+            bar.tick(
+              1,
+              `${e.external_id ?? e.instance_id} ${e.state === 'failed' ? `failed${e.err_code ? ` (${e.err_code})` : ''}` : 'done'}`,
+            );
+        },
+      });
+    } finally {
+      bar.done();
+    }
+
+    // The workbook is written even when the run stopped early: what was done is not thrown away.
+    let stats: LcaExportStats | null = null;
+    if (out) stats = await writeLcaWorkbook(report, out, { breakdown: flag(values, 'breakdown') });
+    const v = verdicts(report);
+    const code = exitCodeOf(report, v);
+
+    if (ctx.json) {
+      ctx.stdout(
+        `${JSON.stringify(
+          {
+            command: NAME,
+            base_url: report.base_url,
+            key: report.masked_key,
+            selection: report.selection,
+            recompute,
+            output: out,
+            summary: report.summary,
+            aborted: report.aborted,
+            duration_ms: report.duration_ms,
+            workbook: stats ? { rows: stats.rows, extra_columns: stats.extraColumns, notes: stats.notes } : null,
+            instances: v,
+            exit_code: code,
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    } else {
+      const s = report.summary;
+      const parts = [`${s.completed} completed`];
+      if (s.idle) parts.push(`${s.idle} never computed`);
+      if (s.failed) parts.push(`${s.failed} failed`);
+      if (s.error) parts.push(`${s.error} with errors`);
+      if (s.unknown_status) parts.push(`${s.unknown_status} with an unknown job status`);
+      if (s.cancelled) parts.push(`${s.cancelled} cancelled`);
+      if (s.skipped) parts.push(`${s.skipped} skipped`);
+      const lines = [
+        `LCA of ${s.total} product instance${s.total === 1 ? '' : 's'} (${report.selection}${recompute ? ', recomputed' : ''}): ${parts.join(', ')}.`,
+      ];
+      for (const x of v
+        .filter((x) => x.outcome !== 'completed' && x.outcome !== 'cancelled' && x.outcome !== 'skipped')
+        .slice(0, 20)) {
+        const who = x.external_id ?? x.id;
+        if (x.outcome === 'idle') lines.push(`  ${who}: no LCA computed yet — run with --recompute.`);
+        else
+          lines.push(
+            `  ${who}: ${x.outcome}${x.err_code ? ` [${x.err_code}]` : ''} — ${x.explanation ?? ''}${x.action ? ` ${x.action}` : ''}`,
+          );
+      }
+      const needing = v.filter((x) => x.years_needing_data.length > 0);
+      if (needing.length) {
+        lines.push(`Production data missing (enter it in the web interface, then recompute):`);
+        for (const x of needing.slice(0, 20))
+          lines.push(`  ${x.external_id ?? x.id}: ${x.years_needing_data.join(', ')}`);
+        if (needing.length > 20) lines.push(`  … and ${needing.length - 20} more (see the blockers sheet)`);
+      }
+      if (stats && out) {
+        const r = stats.rows;
+        lines.push(
+          `Wrote ${out} (results ${r.results} rows, gwp ${r.gwp}, blockers ${r.blockers}, jobs ${r.jobs}${r.breakdown ? `, breakdown ${r.breakdown}` : ''}).`,
+        );
+        for (const n of stats.notes) lines.push(`Note: ${n}`);
+      }
+      ctx.stdout(`${lines.join('\n')}\n`);
+    }
+    if (report.aborted) {
+      const a = report.aborted;
+      ctx.stderr(
+        `supply-loader: ${a.message}${a.err_code ? ` [${a.err_code}]` : ''}${out ? ` The workbook holds what was done before.` : ''}\n`,
+      );
+    }
+    return code;
+  },
+};
