@@ -80,7 +80,13 @@ export function isTrustedSenderUrl(frameUrl: string, loc: RendererLocation): boo
  * No navigation away from the app and no new windows: a link to a vetted https site opens in the system
  * browser, anything else is dropped.
  */
+const guarded = new WeakSet<WebContentsLike>();
+
 export function guardWebContents(contents: WebContentsLike, shell: ShellLike, log?: (msg: string, url: string) => void): void {
+  // The window guards its contents itself and app 'web-contents-created' guards any other: never twice (a
+  // vetted link would open twice).
+  if (guarded.has(contents)) return;
+  guarded.add(contents);
   contents.setWindowOpenHandler(({ url }) => {
     if (!openExternalIfVetted(shell, url)) log?.('window.open refused', url);
     return { action: 'deny' };

@@ -1,6 +1,6 @@
 /** Turn a failed call into words for the user: the localized kind, the detail, and the err_code beside it. */
 import type { RpcError } from '../../electron/core/ipc/contract.js';
-import { errCodeInfo } from '../../electron/core/spec/err-codes.js';
+import { explainErrCode } from '../../electron/core/api/errors.js';
 import { RpcFailure } from './api.js';
 import type { Locale, T } from './i18n/index.js';
 
@@ -20,8 +20,8 @@ export function toRpcError(err: unknown): RpcError {
 export function describeError(error: RpcError, t: T, locale: Locale): ErrorText {
   const title = t(`error.${error.code}`);
   if (error.errCode) {
-    const info = errCodeInfo(error.errCode);
-    if (info) {
+    const info = explainErrCode(error.errCode);
+    if (info.known) {
       return {
         title,
         detail: locale === 'de' ? info.explanation_de : info.explanation,
@@ -30,8 +30,14 @@ export function describeError(error: RpcError, t: T, locale: Locale): ErrorText 
         issues: [],
       };
     }
-    // An err_code the catalog does not know: shown verbatim with the service's own words.
-    return { title, detail: t('error.unknownCode', { message: error.message }), action: null, errCode: error.errCode, issues: [] };
+    // An err_code the catalog does not know: kept verbatim, with the service's own words, never retried.
+    return {
+      title,
+      detail: t('error.unknownCode', { message: error.message }),
+      action: (locale === 'de' ? info.action_de : info.action) ?? null,
+      errCode: error.errCode,
+      issues: [],
+    };
   }
   return { title, detail: error.message || null, action: null, errCode: null, issues: error.issues ?? [] };
 }

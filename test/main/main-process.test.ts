@@ -14,7 +14,7 @@ import { startMain } from '../../electron/main/main.js';
 import { isVettedExternalUrl } from '../../electron/main/security.js';
 import { startSandbox } from '../../sandbox/index.js';
 import type { FakeSafeStorageOptions } from './fake-electron.js';
-import { createFakeElectron, FakeBrowserWindow } from './fake-electron.js';
+import { createFakeElectron, FakeBrowserWindow, FakeWebContents } from './fake-electron.js';
 
 const RENDERER = path.resolve('/opt/supply-loader/dist-renderer/index.html');
 const PRELOAD = path.resolve('/opt/supply-loader/dist-electron/preload/index.cjs');
@@ -95,6 +95,20 @@ describe('main window', () => {
     expect(wc.windowOpenHandler?.({ url: 'https://github.com/some/page' })).toEqual({ action: 'deny' });
     expect(wc.fire('will-navigate', 'https://github.com/other')).toBe(true);
     expect(electron.shell.opened).toEqual(['https://github.com/some/page', 'https://github.com/other']);
+  });
+
+  it('guards web contents created later too, and never twice', async () => {
+    const { electron } = await boot();
+    const wc = FakeBrowserWindow.instances[0].webContents;
+    electron.app.emit('web-contents-created', {}, wc); // Electron fires it for the window's own contents too
+    expect(wc.listeners.get('will-navigate')).toHaveLength(1);
+    wc.fire('will-navigate', 'https://github.com/once');
+    expect(electron.shell.opened).toEqual(['https://github.com/once']);
+    const other = new FakeWebContents();
+    electron.app.emit('web-contents-created', {}, other);
+    expect(other.fire('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(other.fire('will-attach-webview')).toBe(true);
+    expect(other.windowOpenHandler?.({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
   });
 
   it('vets external URLs: https only, allowlisted host, no credentials or port', () => {
