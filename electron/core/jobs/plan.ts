@@ -303,7 +303,7 @@ class Planner {
       cell: this.wb.cell(r.sheet, field, r.row),
       row: r.row,
       field,
-      message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the service's plants`}`,
+      message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)`}`,
     });
     return undefined;
   }
