@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Api } from './api.js';
 import { ApiContext } from './ApiContext.js';
+import { ConnectionBadge } from './components/ConnectionBadge.js';
 import { I18nProvider, useI18n } from './i18n/index.js';
 import type { MessageKey } from './i18n/index.js';
 import { ComingScreen } from './screens/ComingScreen.js';
@@ -75,6 +76,7 @@ function Shell({ prefs }: { prefs: Preferences }) {
             </li>
           ))}
         </ul>
+        <ConnectionBadge onOpen={() => go('connection')} />
       </nav>
       <div className="main-col">
         <header className="topbar">

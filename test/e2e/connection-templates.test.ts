@@ -82,8 +82,12 @@ describe('Connection screen', () => {
     const row = page.getByRole('listitem').filter({ hasText: 'Read-only plant' });
     await row.waitFor();
     await expect.poll(() => row.textContent()).toContain(`svc-${issued.api_key_id}-****`);
+    // Entering the key shows at once what /v2/me says about it, before the profile is used.
+    await page.getByRole('heading', { name: 'What the service says about the key of “Read-only plant”' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'The key lacks scopes your jobs need' }).waitFor();
     await page.getByRole('button', { name: 'Use profile Read-only plant' }).click();
     await expect.poll(() => row.textContent()).toContain('active');
+    await expect.poll(() => page.locator('.connection-badge').textContent()).toContain('Read-only plant');
 
     const warning = page.getByRole('alert').filter({ hasText: 'The key lacks scopes your jobs need' });
     await warning.waitFor();
@@ -129,7 +133,7 @@ describe('Templates screen', () => {
   }
 
   it('downloads the combined onboarding workbook with every sheet', async () => {
-    await page.getByRole('button', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
     await shot('04-templates');
     const { name, wb } = await downloadWorkbook(() => page.getByRole('button', { name: 'Download onboarding workbook' }).click());
@@ -172,7 +176,7 @@ describe('language and colours', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
     await shot('06-templates-de-dark');
     await page.reload();
-    await page.getByRole('button', { name: 'Verbindung' }).click();
+    await page.getByRole('button', { name: 'Verbindung', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Verbindung' }).waitFor();
     await page.getByText('Der Schlüssel hat alle Berechtigungen').waitFor();
     await shot('07-connection-de-dark');
@@ -181,7 +185,7 @@ describe('language and colours', () => {
   });
 
   it('every control on the Connection screen can be reached with the keyboard and has a name', async () => {
-    await page.getByRole('button', { name: 'Connection' }).click();
+    await page.getByRole('button', { name: 'Connection', exact: true }).click();
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('button, select, input, a[href]')]
         .filter((el) => {

@@ -71,9 +71,11 @@ export const de: Messages = {
   'sandbox.resetNow': 'Jetzt zurücksetzen',
   'sandbox.resetDone': 'Die Demodaten wurden wiederhergestellt.',
 
-  'keyCheck.title': 'Was der Dienst zu diesem Schlüssel sagt',
+  'keyCheck.title': 'Was der Dienst zum Schlüssel von „{name}“ sagt',
   'keyCheck.checking': 'Wird geprüft …',
   'keyCheck.again': 'Erneut prüfen',
+  'keyCheck.use': 'Diese Verbindung verwenden',
+  'app.activeConnection': 'Aktive Verbindung',
   'keyCheck.keyId': 'Schlüssel-ID',
   'keyCheck.manufacturer': 'Hersteller',
   'keyCheck.expires': 'Läuft ab',

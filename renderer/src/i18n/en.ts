@@ -71,9 +71,11 @@ export const en = {
   'sandbox.resetNow': 'Reset now',
   'sandbox.resetDone': 'The demo data has been restored.',
 
-  'keyCheck.title': 'What the service says about this key',
+  'keyCheck.title': 'What the service says about the key of “{name}”',
   'keyCheck.checking': 'Checking…',
   'keyCheck.again': 'Check again',
+  'keyCheck.use': 'Use this connection',
+  'app.activeConnection': 'Active connection',
   'keyCheck.keyId': 'Key id',
   'keyCheck.manufacturer': 'Manufacturer',
   'keyCheck.expires': 'Expires',

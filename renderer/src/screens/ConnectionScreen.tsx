@@ -24,6 +24,8 @@ export function ConnectionScreen() {
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
+  /** the profile whose key is shown checked: the active one, or the one just saved */
+  const [checkedId, setCheckedId] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -52,6 +54,7 @@ export function ConnectionScreen() {
       setError(null);
       try {
         setProfiles(await api.call('profiles.select', { profileId }));
+        setCheckedId(null);
       } catch (e) {
         setError(toRpcError(e));
       }
@@ -60,6 +63,7 @@ export function ConnectionScreen() {
   );
 
   const active = profiles?.profiles.find((p) => p.profileId === profiles.activeProfileId) ?? null;
+  const checked = profiles?.profiles.find((p) => p.profileId === (checkedId ?? profiles.activeProfileId)) ?? active;
 
   return (
     <div className="stack">
@@ -98,13 +102,22 @@ export function ConnectionScreen() {
           keysEncrypted={info?.secretStorage.encrypted ?? false}
           onDone={(saved) => {
             setEditing(null);
-            if (saved) void api.call('profiles.list', {}).then(setProfiles, () => {});
+            if (saved) {
+              setCheckedId(saved.hasKey ? saved.profileId : null);
+              void api.call('profiles.list', {}).then(setProfiles, () => {});
+            }
           }}
         />
       )}
 
-      {active && (active.hasKey || !active.builtIn) && (
-        <KeyCheck profileId={active.profileId} revision={`${active.baseUrl ?? ''}|${active.maskedKey ?? ''}|${sandbox?.manufacturerId ?? ''}`} />
+      {checked && (checked.hasKey || !checked.builtIn) && (
+        <KeyCheck
+          profileId={checked.profileId}
+          profileName={checked.name}
+          isActive={checked.profileId === profiles?.activeProfileId}
+          onUse={() => void select(checked.profileId)}
+          revision={`${checked.baseUrl ?? ''}|${checked.maskedKey ?? ''}|${sandbox?.manufacturerId ?? ''}`}
+        />
       )}
 
       {active?.builtIn && <SandboxCard status={sandbox} />}
@@ -158,7 +171,16 @@ function ProfileRow({ profile, active, onSelect, onEdit }: { profile: ProfileVie
   );
 }
 
-function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileView | null; keysEncrypted: boolean; onDone(saved: boolean): void }) {
+function ProfileEditor({
+  profile,
+  keysEncrypted,
+  onDone,
+}: {
+  profile: ProfileView | null;
+  keysEncrypted: boolean;
+  /** the saved profile, or null when cancelled or deleted */
+  onDone(saved: ProfileView | null): void;
+}) {
   const api = useApi();
   const { t } = useI18n();
   const [values, setValues] = useState<ProfileFormValues>({ name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? 'https://', apiKey: '' });
@@ -177,7 +199,7 @@ function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileVie
     setBusy(true);
     setError(null);
     try {
-      await api.call('profiles.save', {
+      const saved = await api.call('profiles.save', {
         profileId: profile?.profileId,
         name: values.name.trim(),
         baseUrl: values.baseUrl.trim(),
@@ -185,7 +207,7 @@ function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileVie
         ...(removeKey && !values.apiKey.trim() ? { removeKey: true } : {}),
       });
       setValues((v) => ({ ...v, apiKey: '' }));
-      onDone(true);
+      onDone(saved);
     } catch (err) {
       setError(toRpcError(err));
     } finally {
@@ -198,7 +220,7 @@ function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileVie
     setBusy(true);
     try {
       await api.call('profiles.delete', { profileId: profile.profileId });
-      onDone(true);
+      onDone(null);
     } catch (err) {
       setError(toRpcError(err));
       setBusy(false);
@@ -269,7 +291,7 @@ function ProfileEditor({ profile, keysEncrypted, onDone }: { profile: ProfileVie
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {t('common.save')}
           </button>
-          <button type="button" className="btn btn-quiet" onClick={() => onDone(false)} disabled={busy}>
+          <button type="button" className="btn btn-quiet" onClick={() => onDone(null)} disabled={busy}>
             {t('common.cancel')}
           </button>
           {profile && !confirmDelete && (

@@ -11,7 +11,19 @@ import type { MessageKey } from '../i18n/index.js';
 type Report = ProcedureOutput<'connection.check'>;
 
 /** What /v2/me says about the active profile's key: masked id, scopes, plants, and what the jobs would miss. */
-export function KeyCheck({ profileId, revision }: { profileId: string; revision: string }) {
+export function KeyCheck({
+  profileId,
+  profileName,
+  isActive,
+  onUse,
+  revision,
+}: {
+  profileId: string;
+  profileName: string;
+  isActive: boolean;
+  onUse(): void;
+  revision: string;
+}) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [report, setReport] = useState<Report | null>(null);
@@ -36,13 +48,21 @@ export function KeyCheck({ profileId, revision }: { profileId: string; revision:
   }, [run, revision]);
 
   const granted = new Set(report?.scopes ?? []);
+  const missing = new Set((report?.missingScopes ?? []).map((m) => m.scope));
   return (
     <section className="card" aria-labelledby="keycheck-heading" aria-busy={busy}>
       <div className="card-head">
-        <h2 id="keycheck-heading">{t('keyCheck.title')}</h2>
-        <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
-          {busy ? t('keyCheck.checking') : t('keyCheck.again')}
-        </button>
+        <h2 id="keycheck-heading">{t('keyCheck.title', { name: profileName })}</h2>
+        <div className="profile-actions">
+          {!isActive && (
+            <button type="button" className="btn btn-primary" onClick={onUse}>
+              {t('keyCheck.use')}
+            </button>
+          )}
+          <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
+            {busy ? t('keyCheck.checking') : t('keyCheck.again')}
+          </button>
+        </div>
       </div>
       {error && <ErrorNotice error={error} />}
       {!report && !error && <p>{t('keyCheck.checking')}</p>}
@@ -83,12 +103,16 @@ export function KeyCheck({ profileId, revision }: { profileId: string; revision:
           </dl>
           <h3>{t('keyCheck.scopes')}</h3>
           <ul className="chips" aria-label={t('keyCheck.scopes')}>
-            {SCOPES.map((s) => (
-              <li key={s} className={`tag ${granted.has(s) ? 'tag-ok' : 'tag-missing'}`} title={t(`scope.${s}`)}>
-                <span className="visually-hidden">{granted.has(s) ? t('keyCheck.granted') : t('keyCheck.notGranted')}: </span>
-                {s}
-              </li>
-            ))}
+            {SCOPES.map((s) => {
+              const needed = missing.has(s);
+              const cls = granted.has(s) ? 'tag-ok' : needed ? 'tag-missing' : '';
+              return (
+                <li key={s} className={`tag ${cls}`} title={t(`scope.${s}`)}>
+                  <span className="visually-hidden">{granted.has(s) ? t('keyCheck.granted') : t('keyCheck.notGranted')}: </span>
+                  {s}
+                </li>
+              );
+            })}
           </ul>
           <h3>{t('keyCheck.plants', { count: report.plants.length })}</h3>
           {report.plants.length === 0 ? (
