@@ -3,6 +3,7 @@
  * Exit codes: 0 every row succeeded or was unchanged, 1 some rows failed or were skipped, 2 usage or
  * validation errors (nothing sent), 3 aborted (authentication, daily limit, cancelled, service unreachable).
  */
+import { setMaxListeners } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_HELP, parseCommandArgs, refuseKeyFlag, splitCommand } from './args.js';
 import { loadCommands } from './commands/index.js';
@@ -66,6 +67,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return EXIT.ok;
     }
     const controller = new AbortController();
+    // Every request in flight listens on the signal: many more than the default warning threshold of 10.
+    setMaxListeners(0, controller.signal);
     const onAbort = () => controller.abort(io.signal?.reason);
     if (io.signal?.aborted) onAbort();
     else io.signal?.addEventListener('abort', onAbort, { once: true });
@@ -92,6 +95,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 /** Process entry: real stdio, SIGINT/SIGTERM → graceful cancel (a second Ctrl+C stops at once, exit 3). */
 export async function main(argv = process.argv.slice(2)): Promise<void> {
   const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
   let signalled = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     signalled++;

@@ -1,6 +1,10 @@
 /** Every command of the CLI, in the order `supply-loader --help` lists them. */
 import type { CliCommand } from '../types.js';
 import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
+import { planCommand } from './plan.js';
+import { resumeCommand } from './resume.js';
+import { validateCommand } from './validate.js';
 import { jobsCommand } from './jobs.js';
 import { meCommand } from './me.js';
 import { profileCommand } from './profile.js';
@@ -8,5 +12,5 @@ import { sandboxCommand } from './sandbox.js';
 import { templateCommand } from './template.js';
 
 export async function loadCommands(): Promise<CliCommand[]> {
-  return [templateCommand, jobsCommand, exportCommand, meCommand, sandboxCommand, profileCommand];
+  return [templateCommand, validateCommand, planCommand, importCommand, resumeCommand, jobsCommand, exportCommand, meCommand, sandboxCommand, profileCommand];
 }

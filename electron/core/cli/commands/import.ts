@@ -1,0 +1,107 @@
+/**
+ * `supply-loader import FILE [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only]`:
+ * validate, plan, then run the plan as a journaled job (resumable after a crash, a kill or a revoked key).
+ */
+import { expectPositionals, flag, intOption, str } from '../args.js';
+import { runContext, type RunContext } from '../context.js';
+import { CliUsageError } from '../errors.js';
+import { checkDistinct, checkInputFile, checkOutputPath } from '../files.js';
+import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
+import { writeResultFiles } from '../results.js';
+import { EXIT, type CliCommand } from '../types.js';
+import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
+import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
+import { runJob } from '../../jobs/run.js';
+
+export const IMPORT_OPTIONS = {
+  report: { type: 'string' },
+  failed: { type: 'string' },
+  concurrency: { type: 'string' },
+} as const;
+
+export function outputPaths(values: Record<string, unknown>, rc: RunContext, command: string, input?: string): { report?: string; failed?: string } {
+  const out: { report?: string; failed?: string } = {};
+  const report = str(values, 'report');
+  const failed = str(values, 'failed');
+  if (report) out.report = checkOutputPath(report, rc.cwd, command, '--report');
+  if (failed) out.failed = checkOutputPath(failed, rc.cwd, command, '--failed');
+  if (input && out.report) checkDistinct(input, out.report, command, '--report');
+  if (input && out.failed) checkDistinct(input, out.failed, command, '--failed');
+  if (out.report && out.failed && out.report === out.failed) throw new CliUsageError('--report and --failed must be different files', command);
+  return out;
+}
+
+export const importCommand: CliCommand = {
+  name: 'import',
+  summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
+  usage: `supply-loader import FILE.xlsx [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
+                      per row and a Report sheet (the input file is never changed)
+  --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
+  --concurrency N     at most N writes in flight (default 16; the client adapts below it)
+  --create-only       create what is missing, never update what exists
+  --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
+  A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
+  if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
+  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' } },
+  needsConnection: false,
+  async run(values, positionals, ctx) {
+    const [file] = expectPositionals(positionals, ['FILE'], 'import');
+    const rc = runContext(ctx);
+    const input = checkInputFile(file, rc.cwd, 'import');
+    const outs = outputPaths(values, rc, 'import', input);
+    const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
+
+    // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
+    const w = await loadWorkbook(input, rc);
+    if (workbookFailed(w)) {
+      if (ctx.json) {
+        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'validation', file: w.parsed.file, errors: w.report.errors, issues: w.report.issues });
+      } else {
+        printIssues(rc, w);
+        ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
+      }
+      return EXIT.usage;
+    }
+
+    // 2. The plan (reads only).
+    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only'), ...(concurrency ? { maxConcurrency: concurrency } : {}) });
+    const blocked = countBlocked(plan);
+    if (blocked > 0 && !flag(values, 'skip-blocked')) {
+      if (ctx.json) {
+        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan });
+      } else {
+        for (const e of blockedEntries(plan).slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
+        ctx.stderr(`${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`);
+      }
+      return EXIT.usage;
+    }
+    if (!ctx.json) ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+
+    // 3. The job.
+    const progress = jobProgress(rc);
+    const result = await runJob(plan, {
+      client: ctx.client,
+      jobsDir: rc.jobsDir,
+      signal: ctx.signal,
+      onProgress: progress.onProgress,
+      inputPath: input,
+      ...(concurrency ? { concurrency } : {}),
+      onStart: (jobId) => {
+        if (!ctx.json) ctx.stderr(`job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`);
+      },
+    });
+    progress.done();
+    const files = await writeResultFiles(rc, input, plan, result, outs);
+    const code = exitCodeOf(result);
+    if (ctx.json) {
+      rc.printJson({ ok: code === EXIT.ok, exit_code: code, job_id: result.jobId, plan_summary: plan.summary, result, files });
+    } else {
+      ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
+      if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
+      if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
+      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
+    }
+    return code;
+  },
+};

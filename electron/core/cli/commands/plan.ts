@@ -1,0 +1,43 @@
+/** `supply-loader plan FILE [--json] [--create-only]`: the dry run — what an import would do, row by row. */
+import { expectPositionals, flag } from '../args.js';
+import { runContext } from '../context.js';
+import { checkInputFile } from '../files.js';
+import { countBlocked, makePlan } from '../importing.js';
+import { EXIT, type CliCommand } from '../types.js';
+import { formatPlan } from '../views.js';
+import { loadWorkbook, printIssues } from '../workbook.js';
+import { CliUsageError } from '../errors.js';
+
+export const planCommand: CliCommand = {
+  name: 'plan',
+  summary: 'Dry run: compare a workbook with the service and show what an import would create, update or block',
+  usage: `supply-loader plan FILE.xlsx [--json] [--create-only]
+  Per row: create, update (field: before → after), unchanged, blocked (with the cell and why) or conflict (an
+  exported row whose entity changed on the service since); per BOM: replace (added, removed, mass changed) or
+  unchanged. Only reads from the service: nothing is written.
+  --create-only   plan without updates: rows that differ from the service are left as they are
+  --json          print the plan as JSON (the same data the import saves with its job)
+  Exit code 0: nothing blocked; 2: the workbook has errors or rows are blocked (an import would refuse).`,
+  options: { 'create-only': { type: 'boolean' } },
+  needsConnection: false,
+  async run(values, positionals, ctx) {
+    const [file] = expectPositionals(positionals, ['FILE'], 'plan');
+    const rc = runContext(ctx);
+    const w = await loadWorkbook(checkInputFile(file, rc.cwd, 'plan'), rc);
+    if (!w.parsed.readable) {
+      if (!ctx.json) printIssues(rc, w);
+      const first = w.report.issues.find((i) => i.severity === 'error');
+      throw new CliUsageError(`the workbook cannot be read${first ? `: ${first.message}` : ''}`, 'plan');
+    }
+    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only') });
+    const blocked = countBlocked(plan);
+    if (ctx.json) {
+      rc.printJson({ ...plan, workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues } });
+    } else {
+      for (const i of w.report.issues.filter((x) => x.severity === 'warning')) ctx.stderr(`warning ${i.sheet ?? ''}${i.cell ? `!${i.cell}` : ''}: ${i.message}\n`);
+      ctx.stdout(`${formatPlan(plan).join('\n')}\n`);
+      if (blocked > 0) ctx.stdout(`\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`);
+    }
+    return blocked > 0 || w.report.errors > 0 ? EXIT.usage : EXIT.ok;
+  },
+};

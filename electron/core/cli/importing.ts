@@ -1,0 +1,72 @@
+/**
+ * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
+ * with a progress bar, results workbooks, and the exit code of a job.
+ */
+import { planImport } from '../jobs/plan.js';
+import type { JobProgress, JobResult, Plan } from '../jobs/types.js';
+import { connectContext, type RunContext } from './context.js';
+import { EXIT, type CliProgress, type ExitCode } from './types.js';
+import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
+
+export async function makePlan(
+  ctx: RunContext,
+  w: LoadedWorkbook,
+  o: { createOnly: boolean; maxConcurrency?: number },
+): Promise<Plan> {
+  await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
+  let bar: CliProgress | undefined;
+  let phase = '';
+  let seen = 0;
+  const plan = await planImport(w.parsed, {
+    client: ctx.client,
+    manufacturerId: ctx.manufacturerId,
+    validation: w.report,
+    options: { createOnly: o.createOnly },
+    signal: ctx.signal,
+    onProgress: (p) => {
+      if (p.phase !== phase) {
+        bar?.done();
+        bar = ctx.progress(p.total, `planning: ${p.phase.replace(/_/g, ' ')}`);
+        phase = p.phase;
+        seen = 0;
+      }
+      bar?.tick(p.done - seen);
+      seen = p.done;
+    },
+  });
+  bar?.done();
+  return plan;
+}
+
+export { loadWorkbook };
+
+/** A progress callback for runJob/resumeJob drawing one bar over worksheet rows. */
+export function jobProgress(ctx: RunContext): { onProgress: (p: JobProgress) => void; done: () => void } {
+  let bar: CliProgress | undefined;
+  let seen = 0;
+  return {
+    onProgress: (p) => {
+      bar ??= ctx.progress(p.total, 'importing');
+      if (p.done > seen) bar.tick(p.done - seen, p.by_outcome.failed ? `${p.by_outcome.failed} failed` : undefined);
+      seen = Math.max(seen, p.done);
+    },
+    done: () => bar?.done(),
+  };
+}
+
+/**
+ * 0: every row succeeded or was unchanged (rows left out on purpose by --create-only count as unchanged);
+ * 1: some rows failed or were skipped; 3: the job stopped before the end (key refused, daily limit, cancelled).
+ */
+export function exitCodeOf(result: JobResult): ExitCode {
+  if (result.status !== 'completed') return EXIT.aborted;
+  const bad = result.entries.some(
+    (e) => e.outcome === 'failed' || e.outcome === 'pending' || (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
+  );
+  return bad ? EXIT.partial : EXIT.ok;
+}
+
+/** Entries the import would not send because they are blocked (validation, unresolved code, conflict, preflight). */
+export function countBlocked(plan: Plan): number {
+  return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
+}

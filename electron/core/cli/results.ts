@@ -1,0 +1,45 @@
+/** The results and failed-rows workbooks of import / resume (written by the import engine's writers). */
+import fs from 'node:fs';
+import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import type { JobResult, Plan } from '../jobs/types.js';
+import type { RunContext } from './context.js';
+
+export interface ResultFiles {
+  report?: string;
+  failed?: string;
+}
+
+/** Write what was asked; a file that cannot be written is a warning (the job itself is done and journaled). */
+export async function writeResultFiles(
+  ctx: RunContext,
+  inputPath: string | undefined,
+  plan: Plan,
+  result: JobResult,
+  outs: ResultFiles,
+): Promise<ResultFiles> {
+  const written: ResultFiles = {};
+  if (!outs.report && !outs.failed) return written;
+  if (!inputPath || !fs.existsSync(inputPath)) {
+    ctx.stderr(
+      `warning: the input workbook${inputPath ? ` ${inputPath}` : ''} is not there any more: no results workbook is written (the outcomes are in the job's journal).\n`,
+    );
+    return written;
+  }
+  if (outs.report) {
+    try {
+      await writeResultsWorkbook(inputPath, plan, result, outs.report);
+      written.report = outs.report;
+    } catch (e) {
+      ctx.stderr(`warning: the results workbook could not be written to ${outs.report}: ${(e as Error).message}\n`);
+    }
+  }
+  if (outs.failed) {
+    try {
+      await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed);
+      written.failed = outs.failed;
+    } catch (e) {
+      ctx.stderr(`warning: the failed-rows workbook could not be written to ${outs.failed}: ${(e as Error).message}\n`);
+    }
+  }
+  return written;
+}
