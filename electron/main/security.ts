@@ -65,7 +65,10 @@ export function isTrustedSenderUrl(frameUrl: string, loc: RendererLocation): boo
   }
   if (u.protocol === 'file:') {
     try {
-      return path.resolve(fileURLToPath(u)) === path.resolve(loc.file);
+      const a = path.resolve(fileURLToPath(u));
+      const b = path.resolve(loc.file);
+      // Windows paths are case-insensitive (and drive letters come in either case).
+      return process.platform === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b;
     } catch {
       return false;
     }

@@ -84,6 +84,15 @@ describe('browser mode guards', () => {
     expect((await request(mode.port, { path: '/?token=wrong' })).status).toBe(401);
   });
 
+  it('tells a person who opens the app without the token what to do, in words on a page', async () => {
+    const r = await request(mode.port, { path: '/', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(r.status).toBe(401);
+    expect(r.headers['content-type']).toContain('text/html');
+    expect(r.body).toContain('Open the URL that Supply Loader printed');
+    expect(r.body).not.toContain('{"ok"');
+    expect(r.body).not.toContain(mode.token);
+  });
+
   it('refuses a foreign Origin even with the token', async () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1:1', 'null']) {
       const r = await rpc('profiles.list', {}, { origin });

@@ -94,7 +94,24 @@ function sendJson(res: http.ServerResponse, status: number, body: RpcResult | { 
   res.end(text);
 }
 
-function refuse(res: http.ServerResponse, status: number, message: string) {
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A refusal: words on a page for a person opening a link, the RpcError envelope for a program. */
+function refuse(res: http.ServerResponse, status: number, message: string, req?: http.IncomingMessage) {
+  const wantsPage = req?.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+  if (wantsPage) {
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Supply Loader</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;line-height:1.5"><h1>Supply Loader</h1><p>${escapeHtml(message)}</p></body></html>`;
+    res.writeHead(status, {
+      ...COMMON_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'content-length': Buffer.byteLength(html),
+    });
+    res.end(html);
+    return;
+  }
   sendJson(res, status, { ok: false, error: { code: 'forbidden', message } });
 }
 
@@ -208,7 +225,7 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
   async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     // 1. DNS-rebinding guard: the Host must be this loopback server.
     const host = req.headers.host ?? '';
-    if (!allowedHosts().has(host.toLowerCase())) return refuse(res, 403, 'Wrong Host header.');
+    if (!allowedHosts().has(host.toLowerCase())) return refuse(res, 403, 'Wrong Host header.', req);
     // 2. Cross-origin guard.
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return refuse(res, 403, 'Requests from another origin are refused.');
@@ -220,7 +237,9 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     // 3. Opening the page with ?token= trades the token for the session cookie and drops it from the address bar.
     const queryToken = url.searchParams.get('token');
     if (queryToken !== null && req.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {
-      if (!sameSecret(queryToken, token)) return refuse(res, 401, 'This link is not valid (any more). Use the URL printed by the current launch.');
+      if (!sameSecret(queryToken, token)) {
+        return refuse(res, 401, 'This link is not valid (any more). Open the URL that Supply Loader printed when it started this time.', req);
+      }
       res.writeHead(303, {
         ...COMMON_HEADERS,
         location: '/',
@@ -232,7 +251,7 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     // 4. Every other request needs the token (header or cookie).
     const presented = tokenOf(req);
     if (presented === undefined || !sameSecret(presented, token)) {
-      return refuse(res, 401, 'Missing or wrong access token. Open the URL printed when Supply Loader started.');
+      return refuse(res, 401, 'Missing or wrong access token. Open the URL that Supply Loader printed when it started (it carries the access token of this launch).', req);
     }
 
     if (pathname.startsWith('/rpc/')) return handleRpc(req, res, decodeURIComponent(pathname.slice('/rpc/'.length)));
