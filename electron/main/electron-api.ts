@@ -115,6 +115,11 @@ export interface MenuStatic {
 }
 
 export interface DialogLike {
+  showOpenDialog(options: {
+    title?: string;
+    properties: 'openFile'[];
+    filters: { name: string; extensions: string[] }[];
+  }): Promise<{ canceled: boolean; filePaths: string[] }>;
   showMessageBox(options: { type?: 'none' | 'info' | 'error' | 'question' | 'warning'; title?: string; message: string; detail?: string; buttons?: string[] }): Promise<unknown>;
 }
 
@@ -123,7 +128,8 @@ export interface AppLike {
   on(event: 'window-all-closed', listener: () => void): unknown;
   on(event: 'activate', listener: () => void): unknown;
   on(event: 'before-quit', listener: () => void): unknown;
-  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
+  on(event: 'open-file', listener: (event: PreventableEvent, path: string) => void): unknown;
   on(event: 'web-contents-created', listener: (event: unknown, contents: WebContentsLike) => void): unknown;
   quit(): void;
   getVersion(): string;

@@ -4,6 +4,7 @@
  */
 import type { StartSandboxFn } from '../core/ipc/embedded-sandbox.js';
 import { EmbeddedSandbox } from '../core/ipc/embedded-sandbox.js';
+import { FileRegistry, workbookArgs } from '../core/ipc/files.js';
 import type { HandlerTable } from '../core/ipc/handlers.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
@@ -27,6 +28,10 @@ export interface MainDeps {
   log?: Logger;
   handlers?: HandlerTable;
   platform?: NodeJS.Platform;
+  /** command-line arguments after the executable (default process.argv.slice(1)) */
+  argv?: string[];
+  /** where uploaded workbooks are kept while the app runs (default: the OS temp dir) */
+  uploadRoot?: string;
 }
 
 export interface MainHandle {
@@ -50,9 +55,28 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
   // Any web contents created later (none are planned) gets the same guards.
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, shell));
 
+  // Workbooks the OS opens with the app: macOS sends 'open-file' (possibly before ready), Windows and Linux
+  // pass the path as an argument (to this instance, or to a second one that hands over and quits).
+  const files = new FileRegistry(deps.uploadRoot);
+  let hubRef: EventHub | null = null;
+  const openWorkbook = (p: string) => {
+    try {
+      const f = files.addOpened(p);
+      hubRef?.emit('files.opened', f);
+    } catch (err) {
+      log.warn({ err }, 'a workbook opened with the app cannot be read');
+    }
+  };
+  app.on('open-file', (event, p) => {
+    event.preventDefault();
+    openWorkbook(p);
+  });
+  for (const p of workbookArgs(deps.argv ?? process.argv.slice(1))) openWorkbook(p);
+
   await app.whenReady();
 
   const hub = new EventHub(log);
+  hubRef = hub;
   const secrets = new SafeStorageSecretStore(safeStorage, deps.document('secrets'), platform);
   const storage = secrets.info();
   if (storage.warning === 'basic_text') {
@@ -67,6 +91,8 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     settings,
     secrets,
     sandbox,
+    files,
+    dialogs: null,
     emit: hub.emit,
     log,
   };
@@ -91,11 +117,22 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
   const refusedLog = (msg: string, url: string) => log.warn({ url }, msg);
   const open = () => createMainWindow({ BrowserWindow, shell }, { preload: deps.paths.preload, renderer, log: refusedLog });
   const window = open();
+  services.dialogs = {
+    openWorkbook: async () => {
+      const r = await dialog.showOpenDialog({
+        title: 'Open a workbook',
+        properties: ['openFile'],
+        filters: [{ name: 'Excel workbook', extensions: ['xlsx', 'xlsm'] }],
+      });
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+    },
+  };
 
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv) => {
+    for (const p of workbookArgs(argv.slice(1))) openWorkbook(p);
     const [w] = BrowserWindow.getAllWindows();
     if (w) w.show();
   });
@@ -109,6 +146,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     stopForwarding();
     unregister();
     await sandbox.close();
+    files.dispose();
   };
   app.on('before-quit', () => void shutdown());
 

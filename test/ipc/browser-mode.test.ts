@@ -251,3 +251,22 @@ describe('profiles and keys in browser mode', () => {
     expect(state.plants?.active).toBe(3);
   });
 });
+
+describe('workbooks in browser mode', () => {
+  it('has no native dialog: the page uploads the bytes and gets an opaque id', async () => {
+    expect(JSON.parse((await rpc('files.pickWorkbook', {})).body)).toEqual({ ok: true, data: { supported: false, file: null } });
+    const bytes = Buffer.from('PK\u0003\u0004 not really a workbook');
+    const up = JSON.parse((await rpc('files.upload', { name: '../../etc/passwd.xlsx', dataBase64: bytes.toString('base64') })).body);
+    expect(up).toMatchObject({ ok: true, data: { name: 'passwd.xlsx', size: bytes.length } });
+    expect(up.body ?? JSON.stringify(up)).not.toContain(os.tmpdir());
+    const stored = mode.app.files.path(up.data.fileId);
+    expect(fs.readFileSync(stored)).toEqual(bytes);
+    expect(fs.statSync(stored).mode & 0o777).toBe(0o600);
+    expect(path.basename(stored)).toBe(`${up.data.fileId}.xlsx`);
+  });
+
+  it('refuses an empty file and a body that is not base64', async () => {
+    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: '' })).body).error.code).toBe('invalid_input');
+    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: 'not base64!' })).body).error.code).toBe('invalid_input');
+  });
+});

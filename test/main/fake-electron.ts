@@ -202,6 +202,8 @@ export interface FakeElectron extends MainElectron {
   shell: { openExternal(url: string): Promise<void>; opened: string[] };
   menu: { template: MenuItemOptionsLike[] | null; set: boolean };
   dialogs: { message: string }[];
+  /** what the next showOpenDialog returns (null = cancelled), and the options it was called with */
+  openDialog: { next: string | null; calls: { filters: { name: string; extensions: string[] }[] }[] };
 }
 
 export function createFakeElectron(opts: { safeStorage?: FakeSafeStorageOptions } = {}): FakeElectron {
@@ -209,6 +211,7 @@ export function createFakeElectron(opts: { safeStorage?: FakeSafeStorageOptions 
   const opened: string[] = [];
   const menu: FakeElectron['menu'] = { template: null, set: false };
   const dialogs: { message: string }[] = [];
+  const openDialog: FakeElectron['openDialog'] = { next: null, calls: [] };
   return {
     app: new FakeApp(),
     BrowserWindow: FakeBrowserWindow,
@@ -232,11 +235,16 @@ export function createFakeElectron(opts: { safeStorage?: FakeSafeStorageOptions 
     },
     menu,
     dialog: {
+      showOpenDialog: async (o: { filters: { name: string; extensions: string[] }[] }) => {
+        openDialog.calls.push({ filters: o.filters });
+        return openDialog.next === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: [openDialog.next] };
+      },
       showMessageBox: async (o: { message: string }) => {
         dialogs.push({ message: o.message });
         return { response: 0 };
       },
     },
     dialogs,
+    openDialog,
   };
 }

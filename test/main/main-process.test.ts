@@ -5,7 +5,9 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PROCEDURE_NAMES, procedureChannel } from '../../electron/core/ipc/names.js';
 import type { Logger } from '../../electron/core/ipc/services.js';
 import { MemoryDocument } from '../../electron/core/settings/json-file.js';
@@ -33,12 +35,14 @@ function captureLogger(): Logger & { entries: LogEntry[] } {
 }
 
 let handles: MainHandle[] = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-main-'));
 afterEach(async () => {
   for (const h of handles) await h.shutdown();
   handles = [];
 });
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function boot(opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: boolean; devUrl?: string } = {}) {
+async function boot(opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: boolean; devUrl?: string; argv?: string[] } = {}) {
   const electron = createFakeElectron({ safeStorage: opts.safeStorage });
   const docs = { settings: new MemoryDocument(), secrets: new MemoryDocument() };
   const log = captureLogger();
@@ -50,6 +54,8 @@ async function boot(opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: 
     devUrl: opts.devUrl,
     log,
     platform: 'linux',
+    argv: opts.argv ?? [],
+    uploadRoot: tmp,
   });
   if (!handle) throw new Error('startMain returned null');
   handles.push(handle);
@@ -263,5 +269,47 @@ describe('embedded sandbox', () => {
     expect(ownerKey.length).toBeGreaterThan(10);
     expect(JSON.stringify(list)).not.toContain(ownerKey);
     expect(JSON.stringify(status)).not.toContain(ownerKey);
+  });
+});
+
+describe('workbooks handed to the app', () => {
+  const workbook = () => {
+    const p = path.join(tmp, `in-${Math.random().toString(36).slice(2)}.xlsx`);
+    fs.writeFileSync(p, 'PK fake');
+    return p;
+  };
+
+  it('picks a workbook with the native dialog (xlsx filter) and gives the page only an opaque id', async () => {
+    const { electron, invoke, handle } = await boot();
+    const file = workbook();
+    electron.openDialog.next = file;
+    const r = (await invoke('files.pickWorkbook', {})) as { ok: boolean; data: { supported: boolean; file: { fileId: string; name: string; size: number } } };
+    expect(r.data.supported).toBe(true);
+    expect(r.data.file).toMatchObject({ name: path.basename(file), size: 7 });
+    expect(JSON.stringify(r)).not.toContain(tmp);
+    expect(handle.services.files.path(r.data.file.fileId)).toBe(file);
+    expect(electron.openDialog.calls[0].filters).toEqual([{ name: 'Excel workbook', extensions: ['xlsx', 'xlsm'] }]);
+    electron.openDialog.next = null;
+    expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({ supported: true, file: null });
+  });
+
+  it('takes workbooks the OS opened with the app: at start (argv), from a second instance and via open-file', async () => {
+    const first = workbook();
+    const { electron, invoke } = await boot({ argv: ['--inspect=0', first, 'notes.txt'] });
+    const taken1 = (await invoke('files.takeOpened', {})) as { data: { files: { name: string }[] } };
+    expect(taken1.data.files.map((f) => f.name)).toEqual([path.basename(first)]);
+    expect(((await invoke('files.takeOpened', {})) as { data: { files: unknown[] } }).data.files).toEqual([]);
+
+    const second = workbook();
+    electron.app.emit('second-instance', {}, ['/usr/bin/supply-loader', second]);
+    const mac = workbook();
+    let prevented = false;
+    electron.app.emit('open-file', { preventDefault: () => (prevented = true) }, mac);
+    expect(prevented).toBe(true);
+    const wc = FakeBrowserWindow.instances[0].webContents;
+    const opened = wc.sent.filter((s) => s.channel === 'supply-loader:event:files.opened').map((s) => (s.args[0] as { name: string }).name);
+    expect(opened).toEqual([path.basename(second), path.basename(mac)]);
+    const taken2 = (await invoke('files.takeOpened', {})) as { data: { files: { name: string }[] } };
+    expect(taken2.data.files.map((f) => f.name)).toEqual([path.basename(second), path.basename(mac)]);
   });
 });

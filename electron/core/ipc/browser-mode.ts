@@ -10,6 +10,7 @@ import { JsonFile } from '../settings/json-file.js';
 import { FileSecretStore } from '../settings/secrets.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../settings/settings.js';
 import { EmbeddedSandbox } from './embedded-sandbox.js';
+import { FileRegistry } from './files.js';
 import type { StartSandboxFn } from './embedded-sandbox.js';
 import { startHttpTransport } from './http-server.js';
 import type { AppServices, Logger } from './services.js';
@@ -52,12 +53,15 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     settings,
     secrets,
     sandbox,
+    files: new FileRegistry(),
+    dialogs: null,
     emit: hub.emit,
     log,
   };
   // The Sandbox profile is the default: start it at once so the first screen works without waiting.
   if (settings.snapshot().activeProfileId === SANDBOX_PROFILE_ID) await sandbox.start('demo');
-  const http = await startHttpTransport({ app, hub, staticDir: opts.staticDir, port: opts.port, token: opts.token });
+  // Room for a 100 MB workbook as base64 in a JSON body.
+  const http = await startHttpTransport({ app, hub, staticDir: opts.staticDir, port: opts.port, token: opts.token, maxBodyBytes: 140 * 1024 * 1024 });
   return {
     url: http.url,
     origin: http.origin,
@@ -69,6 +73,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     close: async () => {
       await http.close();
       await sandbox.close();
+      app.files.dispose();
     },
   };
 }

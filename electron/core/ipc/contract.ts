@@ -103,6 +103,10 @@ export const ConnectionReport = z.object({
 });
 export type ConnectionReport = z.infer<typeof ConnectionReport>;
 
+/** A file the user handed to the app; the main side keeps its path, the renderer only the opaque id. */
+export const PickedFile = z.object({ fileId: z.string(), name: z.string(), size: z.number().int() });
+export type PickedFile = z.infer<typeof PickedFile>;
+
 export const TemplateSheet = z.enum(DATA_SHEET_NAMES);
 
 export const TemplatesList = z.object({
@@ -166,11 +170,38 @@ export const procedures = {
     input: z.object({ sheet: z.union([z.literal('all'), TemplateSheet]), withReferenceData: z.boolean().default(false) }).strict(),
     output: GeneratedTemplate,
   },
+  'files.pickWorkbook': {
+    summary: 'Let the user choose a workbook with the native dialog (desktop only: supported=false in browser mode)',
+    input: Empty,
+    output: z.object({ supported: z.boolean(), file: PickedFile.nullable() }),
+  },
+  'files.upload': {
+    summary: 'Hand a workbook to the app as bytes (browser mode, drag and drop); returns its opaque id',
+    input: z
+      .object({
+        name: z.string().min(1).max(1000),
+        // base64 of at most 100 MB (the reader's file limit)
+        dataBase64: z
+          .string()
+          .min(1)
+          .max(Math.ceil((100 * 1024 * 1024) / 3) * 4)
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+      })
+      .strict(),
+    output: PickedFile,
+  },
+  'files.takeOpened': {
+    summary: 'Workbooks the OS opened with the app (file association) not yet taken by the Import screen',
+    input: Empty,
+    output: z.object({ files: z.array(PickedFile) }),
+  },
 } as const satisfies Record<ProcedureName, ProcedureDef>;
 
 export const events = {
   'profiles.changed': ProfilesState,
   'sandbox.changed': SandboxStatus,
+  /** a workbook opened with the app by the OS (file association, "Open with") */
+  'files.opened': PickedFile,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Procedures = typeof procedures;

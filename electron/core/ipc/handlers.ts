@@ -94,4 +94,14 @@ export const handlers: HandlerTable = {
         conn && t.referenceData ? { profileId: conn.profileId, ...t.referenceData.counts, skipped: t.referenceData.skipped } : null,
     };
   },
+
+  'files.pickWorkbook': async (_input, app) => {
+    if (!app.dialogs) return { supported: false, file: null };
+    const chosen = await app.dialogs.openWorkbook();
+    return { supported: true, file: chosen ? app.files.registerPath(chosen) : null };
+  },
+
+  'files.upload': async (input, app) => app.files.registerUpload(input.name, Buffer.from(input.dataBase64, 'base64')),
+
+  'files.takeOpened': async (_input, app) => ({ files: app.files.takeOpened() }),
 };

@@ -16,10 +16,13 @@ export const PROCEDURE_NAMES = [
   'connection.check',
   'templates.list',
   'templates.generate',
+  'files.pickWorkbook',
+  'files.upload',
+  'files.takeOpened',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 
-export const EVENT_NAMES = ['profiles.changed', 'sandbox.changed'] as const;
+export const EVENT_NAMES = ['profiles.changed', 'sandbox.changed', 'files.opened'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 const procedureSet: ReadonlySet<string> = new Set(PROCEDURE_NAMES);

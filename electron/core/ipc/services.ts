@@ -7,6 +7,7 @@ import type { SettingsStore } from '../settings/settings.js';
 import { events } from './contract.js';
 import type { EventPayload } from './contract.js';
 import type { EmbeddedSandbox } from './embedded-sandbox.js';
+import type { FileRegistry, HostDialogs } from './files.js';
 import type { EventName } from './names.js';
 
 export interface Logger {
@@ -24,6 +25,10 @@ export interface AppServices {
   settings: SettingsStore;
   secrets: SecretStore;
   sandbox: EmbeddedSandbox;
+  /** files handed to the app, by opaque id */
+  files: FileRegistry;
+  /** native dialogs (desktop); null in browser mode */
+  dialogs: HostDialogs | null;
   emit: Emit;
   log: Logger;
 }
