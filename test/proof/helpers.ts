@@ -1,0 +1,173 @@
+/**
+ * Helpers of the proof tests (issue 7): the in-process sandbox and its control API, the CLI run in this process
+ * or as a real child process, request-log marks (to count what a step sent), a bound on time and memory for a
+ * step, and a scan of files and output for a secret.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../electron/core/cli/main.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = join(ROOT, 'bin/supply-loader.mjs');
+
+export type Sandbox = RunningSandbox;
+
+export function tmp(prefix = 'sl-proof-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function sandbox(o: { seed?: 'demo' | 'empty'; dataFile?: string } = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, seed: o.seed ?? 'demo', ...(o.dataFile ? { dataFile: o.dataFile } : {}) });
+}
+
+export async function control<T = unknown>(baseUrl: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/__sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} /__sandbox${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  status: number;
+  err_code?: string | null;
+  idempotency_key?: string | null;
+}
+
+/** The request log's position now: pass it to `requestsSince` to get what was sent after. */
+export async function requestMark(baseUrl: string): Promise<number> {
+  return (await control<{ last_seq: number }>(baseUrl, 'GET', '/requests?since=999999999')).last_seq;
+}
+
+/** API requests (/v2/…) logged after a mark. */
+export async function requestsSince(baseUrl: string, mark: number): Promise<LoggedRequest[]> {
+  const r = await control<{ entries: LoggedRequest[] }>(baseUrl, 'GET', `/requests?since=${mark}`);
+  return r.entries.filter((e) => e.path.startsWith('/v2/'));
+}
+
+export type SandboxState = Record<string, { active: number; deleted: number }>;
+export const sandboxState = (baseUrl: string) => control<SandboxState>(baseUrl, 'GET', '/state');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliEnv {
+  key?: string;
+  baseUrl?: string;
+  jobsDir?: string;
+  cwd?: string;
+  configDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+function cliEnv(o: CliEnv): NodeJS.ProcessEnv {
+  return {
+    ...(o.key ? { SUPPLY_LOADER_API_KEY: o.key } : {}),
+    ...(o.jobsDir ? { SUPPLY_LOADER_JOBS_DIR: o.jobsDir } : {}),
+    SUPPLY_LOADER_CONFIG_DIR: o.configDir ?? join(tmpdir(), 'sl-proof-no-config'),
+    ...(o.env ?? {}),
+  };
+}
+
+/** The CLI in this process (the same code path as the bin), key in SUPPLY_LOADER_API_KEY. */
+export async function cli(args: string[], o: CliEnv = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const argv = o.baseUrl ? [...args, '--base-url', o.baseUrl] : args;
+  const code = await runCli(argv, {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    env: cliEnv(o),
+    cwd: o.cwd ?? process.cwd(),
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
+}
+
+export interface Child {
+  proc: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The bin as a real child process. */
+export function spawnCli(args: string[], o: CliEnv = {}): Child {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...cliEnv(o) };
+  const argv = o.baseUrl ? [...args, '--base-url', o.baseUrl] : args;
+  const proc = spawn(process.execPath, [BIN, ...argv], { cwd: o.cwd ?? tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.on('close', (code, signal) => res({ code, signal })));
+  return { proc, stdout: () => out, stderr: () => err, exit };
+}
+
+/** Parse the JSON a `--json` command printed (the last JSON document on stdout). */
+export function jsonOut<T = Record<string, unknown>>(run: CliRun): T {
+  const s = run.stdout.trim();
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    const at = s.lastIndexOf('\n{');
+    return JSON.parse(at >= 0 ? s.slice(at + 1) : s) as T;
+  }
+}
+
+/**
+ * Run a step with bounds: it must settle within `ms` (else "hang") and the process's resident memory must not
+ * grow by more than `maxRssGrowthBytes` while it runs (sampled every 25 ms). Returns the step's value and the
+ * peak growth seen. Bounds, not timings: generous enough for a slow machine, small enough to catch a zip bomb
+ * or an endless loop.
+ */
+export async function bounded<T>(ms: number, maxRssGrowthBytes: number, step: () => Promise<T>): Promise<{ value: T; peakGrowth: number }> {
+  const base = process.memoryUsage().rss;
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss - base);
+  }, 25);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const value = await Promise.race([
+      step(),
+      new Promise<never>((_, rej) => {
+        timer = setTimeout(() => rej(new Error(`no answer within ${ms} ms (hang)`)), ms);
+      }),
+    ]);
+    peak = Math.max(peak, process.memoryUsage().rss - base);
+    if (peak > maxRssGrowthBytes) throw new Error(`memory grew by ${Math.round(peak / 1e6)} MB (bound ${Math.round(maxRssGrowthBytes / 1e6)} MB)`);
+    return { value, peakGrowth: peak };
+  } finally {
+    clearInterval(sampler);
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/** Every file under a directory (recursively), as path → content (binary files as latin1 text). */
+export function filesUnder(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(p, readFileSync(p, 'latin1'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
