@@ -1,7 +1,7 @@
 /**
  * The job's append-only journal (`journal.jsonl`): an `intent` line before each write (with the
  * Idempotency-Key / external_id), an `outcome` line after it. Outcome lines are made durable with
- * fdatasync, batched (group commit): `append` resolves only once the line is on disk, so no row is
+ * fdatasync, batched (group commit): `outcome` resolves only once the line is on disk, so no row is
  * acknowledged before its line is durable. Intent lines are written (into the OS, which survives a killed
  * process) before the request is sent, without waiting for a sync: after a power loss a write may have landed
  * without its intent, which resume handles the same way (creates are checked by external_id or replayed with
@@ -36,10 +36,12 @@ export type JournalLine = IntentLine | OutcomeLine | SessionLine;
 
 export class Journal {
   private handle: FileHandle | null = null;
-  private queue: { text: string; durable: boolean; resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private flushing: Promise<void> | null = null;
+  /** Writes go out in order, one after the other; syncs run beside them. */
+  private writeChain: Promise<void> = Promise.resolve();
+  private syncing = false;
+  private syncWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private failed: unknown;
-  /** Number of fdatasync calls (for the benchmark). */
+  /** Number of fdatasync calls (one covers every line written before it started). */
   syncs = 0;
 
   private constructor(readonly path: string) {}
@@ -50,55 +52,75 @@ export class Journal {
     return j;
   }
 
-  /** Written to the file before it resolves; not synced. */
+  /** Written to the file (the OS has it) before it resolves; not synced. */
   intent(line: Omit<IntentLine, 't' | 'at'>): Promise<void> {
-    return this.enqueue({ t: 'intent', ...line, at: new Date().toISOString() }, false);
+    return this.write({ t: 'intent', ...line, at: new Date().toISOString() });
   }
 
   /** Resolves once the line is durable (fdatasync). */
-  outcome(o: EntryOutcome): Promise<void> {
-    return this.enqueue({ t: 'outcome', ...o, at: o.at ?? new Date().toISOString() }, true);
+  async outcome(o: EntryOutcome): Promise<void> {
+    await this.write({ t: 'outcome', ...o, at: o.at ?? new Date().toISOString() });
+    await this.sync();
   }
 
-  session(line: Omit<SessionLine, 't' | 'at'>): Promise<void> {
-    return this.enqueue({ t: 'session', ...line, at: new Date().toISOString() }, true);
+  async session(line: Omit<SessionLine, 't' | 'at'>): Promise<void> {
+    await this.write({ t: 'session', ...line, at: new Date().toISOString() });
+    await this.sync();
   }
 
-  private enqueue(line: JournalLine, durable: boolean): Promise<void> {
+  private write(line: JournalLine): Promise<void> {
     if (this.failed !== undefined) return Promise.reject(this.failed);
+    const text = `${JSON.stringify(line)}\n`;
+    const p = this.writeChain.then(async () => {
+      if (this.failed !== undefined) throw this.failed;
+      if (!this.handle) throw new Error('the journal is closed');
+      try {
+        await this.handle.write(text);
+      } catch (e) {
+        this.failed = e;
+        throw e;
+      }
+    });
+    this.writeChain = p.catch(() => {});
+    return p;
+  }
+
+  /**
+   * Group commit: resolves after an fdatasync that started after the caller's write completed. Callers that
+   * arrive while a sync runs share the next one.
+   */
+  private sync(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ text: `${JSON.stringify(line)}\n`, durable, resolve, reject });
-      this.flushing ??= this.flush();
+      this.syncWaiters.push({ resolve, reject });
+      if (!this.syncing) void this.runSyncs();
     });
   }
 
-  /** Group commit: write everything queued in one call, sync once if any of it must be durable. */
-  private async flush(): Promise<void> {
+  private async runSyncs(): Promise<void> {
+    this.syncing = true;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
+      while (this.syncWaiters.length > 0) {
+        const batch = this.syncWaiters;
+        this.syncWaiters = [];
         try {
+          if (this.failed !== undefined) throw this.failed;
           if (!this.handle) throw new Error('the journal is closed');
-          await this.handle.write(batch.map((b) => b.text).join(''));
-          if (batch.some((b) => b.durable)) {
-            await this.handle.datasync();
-            this.syncs++;
-          }
-          for (const b of batch) b.resolve();
+          await this.handle.datasync();
+          this.syncs++;
+          for (const w of batch) w.resolve();
         } catch (e) {
-          this.failed = e;
-          for (const b of [...batch, ...this.queue]) b.reject(e);
-          this.queue = [];
+          this.failed ??= e;
+          for (const w of batch) w.reject(e);
         }
       }
     } finally {
-      this.flushing = null;
+      this.syncing = false;
     }
   }
 
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    await this.writeChain;
+    while (this.syncing || this.syncWaiters.length > 0) await new Promise((r) => setTimeout(r, 1));
     await this.handle?.close();
     this.handle = null;
   }

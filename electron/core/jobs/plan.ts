@@ -161,7 +161,13 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     entries,
     summary: { bySheet, byAction, entries: entries.length, rows },
     requests: client.stats().requests - startRequests,
-    preflight: { ok: planner.preflightProblems.length === 0, scopes: [...me.scopes], plant_ids: [...me.plant_ids], problems: planner.preflightProblems },
+    preflight: {
+      ok: planner.preflightProblems.length === 0,
+      scopes: [...me.scopes],
+      plant_ids: [...me.plant_ids],
+      problems: planner.preflightProblems,
+      warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
+    },
   };
 }
 

@@ -15,3 +15,23 @@ export async function forEachPooled<T>(
   };
   await Promise.all(Array.from({ length: width }, worker));
 }
+
+/** A counting semaphore: at most `size` holders at a time, FIFO. */
+export class Semaphore {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = Math.max(1, Math.floor(size));
+  }
+  async use<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fillRefs } from './diff.js';
 import { Journal, readJournal, skippedOutcome, type IntentLine } from './journal.js';
 import { createJobDir, effectiveStatus, JOURNAL_FILE, jobDir, newJobId, readMeta, readPlan, writeMeta } from './job-store.js';
-import { forEachPooled } from './pool.js';
+import { forEachPooled, Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
 import {
   RESUMABLE_STATUSES,
@@ -63,7 +63,7 @@ export interface RunOptions {
   control?: JobControl;
   /** Throttled to at most 10 events per second, plus a last one when the job stops. */
   onProgress?: (p: JobProgress) => void;
-  /** Entries in flight at most (default 16); the client's adaptive limiter may run fewer requests. */
+  /** Writes in flight at most (default 16); the client's adaptive limiter may run fewer requests. */
   concurrency?: number;
   /** Full path of the workbook, kept in meta.json for results workbooks later. */
   inputPath?: string;
@@ -193,6 +193,8 @@ class JobRun {
   private journal!: Journal;
   private meter!: ProgressMeter;
   private readonly concurrency: number;
+  /** Writes in flight at most; entries waiting for their journal line to be durable do not hold one. */
+  private readonly writeSlots: Semaphore;
   private readonly startRequests: number;
   private readonly sessionStart = new Date();
   private fatal: unknown;
@@ -205,6 +207,7 @@ class JobRun {
     private readonly openIntents: Map<string, IntentLine>,
   ) {
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 16));
+    this.writeSlots = new Semaphore(this.concurrency);
     this.startRequests = opts.client.stats().requests;
     for (const e of plan.entries) {
       this.byKey.set(e.key, e);
@@ -252,7 +255,7 @@ class JobRun {
       for (const level of levels) {
         if (this.stopping()) break;
         const todo = this.plan.entries.filter((e) => e.level === level && !this.outcomes.has(e.key));
-        await forEachPooled(todo, this.concurrency, (e) => this.runEntry(e, level), () => this.stopping());
+        await forEachPooled(todo, this.concurrency * 2, (e) => this.runEntry(e, level), () => this.stopping());
       }
     } finally {
       const status = this.finalStatus();
@@ -315,18 +318,18 @@ class JobRun {
           return await this.settle(skippedOutcome(e.key, 'dependency', `not sent: ${what} ${o ? (o.outcome === 'failed' ? 'failed' : `was ${o.outcome}`) : 'did not run'}`));
         }
       }
-      if (e.action === 'create') {
-        for (const [dim, kinds] of Object.entries(DIMENSION_KINDS)) {
-          const lim = this.exhausted.get(dim);
-          if (lim && kinds.includes(e.kind)) {
-            return await this.settle(
-              skippedOutcome(e.key, 'entitlement', `not sent: the licence's ${dim} limit is reached (${lim.usage} / ${lim.limit})`, lim),
-            );
-          }
+      // Checked once a write slot is held: an entitlement refusal of a write in flight counts for this one.
+      const outcome = await this.writeSlots.use(async () => {
+        if (this.stopping()) return null;
+        const skip = this.entitlementSkip(e);
+        if (skip) return skip;
+        try {
+          return await this.write(e);
+        } catch (err) {
+          this.noteEntitlement(err); // before the slot is released
+          throw err;
         }
-      }
-      if (this.stopping()) return;
-      const outcome = await this.write(e);
+      });
       if (outcome) await this.settle(outcome);
     } catch (err) {
       if (err instanceof JournalFailure) {
@@ -346,6 +349,26 @@ class JobRun {
     }
   }
 
+  /** Remember a licence limit the service reported (its dimension's further creates are skipped). */
+  private noteEntitlement(err: unknown): EntitlementInfo | null {
+    if (!(err instanceof ApiError) || !err.entitlement_limit) return null;
+    const lim: EntitlementInfo = { dimension: err.entitlement_limit.dimension, usage: err.entitlement_limit.usage, limit: err.entitlement_limit.limit };
+    if (DIMENSION_KINDS[lim.dimension]) this.exhausted.set(lim.dimension, lim);
+    return lim;
+  }
+
+  /** A create of a dimension whose licence limit was reached in this job is skipped, not sent. */
+  private entitlementSkip(e: PlanEntry): EntryOutcome | null {
+    if (e.action !== 'create') return null;
+    for (const [dim, kinds] of Object.entries(DIMENSION_KINDS)) {
+      const lim = this.exhausted.get(dim);
+      if (lim && kinds.includes(e.kind)) {
+        return skippedOutcome(e.key, 'entitlement', `not sent: the licence's ${dim} limit is reached (${lim.usage} / ${lim.limit})`, lim);
+      }
+    }
+    return null;
+  }
+
   private classifyStop(err: unknown): StopReason | null {
     if (isAbortError(err) || this.opts.signal?.aborted) return 'cancelled';
     if (err instanceof ApiError) {
@@ -360,11 +383,8 @@ class JobRun {
       const x = explainErrCode(err.err_code);
       const o: EntryOutcome = { key: e.key, outcome: 'failed', status: err.status, err_code: err.err_code, msg: err.msg, explanation: x.explanation };
       if (x.action) o.action_hint = x.action;
-      if (err.entitlement_limit) {
-        const lim: EntitlementInfo = { dimension: err.entitlement_limit.dimension, usage: err.entitlement_limit.usage, limit: err.entitlement_limit.limit };
-        o.entitlement_limit = lim;
-        if (DIMENSION_KINDS[lim.dimension]) this.exhausted.set(lim.dimension, lim);
-      }
+      const lim = this.noteEntitlement(err);
+      if (lim) o.entitlement_limit = lim;
       return o;
     }
     return { key: e.key, outcome: 'failed', status: 0, err_code: 'client_error', msg: err instanceof Error ? err.message : String(err) };

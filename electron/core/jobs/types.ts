@@ -152,7 +152,8 @@ export interface Plan {
   };
   /** Requests the dry run sent (resolution, BOM reads, /v2/me). */
   requests: number;
-  preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[] };
+  /** From /v2/me: the key's effective scopes and plants, what they block, and warnings (e.g. the key expires soon). */
+  preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[]; warnings: string[] };
 }
 
 // ---------------------------------------------------------------- running
