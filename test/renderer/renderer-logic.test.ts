@@ -85,3 +85,12 @@ describe('HTTP transport', () => {
     expect(codes).toEqual(['forbidden', 'unavailable', 'unavailable']);
   });
 });
+
+describe('workbook upload encoding', () => {
+  it('encodes large byte arrays as base64 in chunks, exactly as Node does', async () => {
+    const { bytesToBase64 } = await import('../../renderer/src/files.js');
+    const bytes = new Uint8Array(100_003).map((_, i) => (i * 31 + 7) & 0xff);
+    expect(bytesToBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+    expect(bytesToBase64(new Uint8Array())).toBe('');
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * Getting a workbook to the main side, the same way in both modes: the desktop app's native dialog when there
+ * is one, otherwise a file input; dropped files are uploaded as bytes. The page only keeps the opaque fileId.
+ */
+import type { PickedFile } from '../../electron/core/ipc/contract.js';
+import type { Api } from './api.js';
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) out += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(out);
+}
+
+/** Hand a File (from a drop or a file input) to the app. */
+export async function uploadWorkbook(api: Api, file: Pick<File, 'name' | 'arrayBuffer'>): Promise<PickedFile> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return api.call('files.upload', { name: file.name, dataBase64: bytesToBase64(bytes) });
+}
+
+function pickWithInput(): Promise<File | null> {
+  return new Promise((resolve) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = '.xlsx,.xlsm,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+    input.addEventListener('change', () => resolve(input.files?.[0] ?? null), { once: true });
+    input.addEventListener('cancel', () => resolve(null), { once: true });
+    input.click();
+  });
+}
+
+/** Ask the user for a workbook; null when they cancel. */
+export async function chooseWorkbook(api: Api): Promise<PickedFile | null> {
+  const native = await api.call('files.pickWorkbook', {});
+  if (native.supported) return native.file;
+  const file = await pickWithInput();
+  return file ? uploadWorkbook(api, file) : null;
+}
