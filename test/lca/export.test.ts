@@ -239,7 +239,7 @@ describe('LCA workbook export', () => {
     expect(rows.every((r) => r.product_article === 'ART-20030' && r.plant_code === 'PL-MUC')).toBe(true);
   });
 
-  it('gwp: one row per instance × year, GWP-total per module first, data bars and colour scales', () => {
+  it('gwp: one row per instance × year, GWP-total per module first, colour scales', () => {
     const ws = wb.getWorksheet('gwp')!;
     const { header, rows } = sheetRows(ws);
     expect(rows).toHaveLength(6);
@@ -257,10 +257,15 @@ describe('LCA workbook export', () => {
     }
     const cf = (ws as unknown as { conditionalFormattings: ExcelJS.ConditionalFormattingOptions[] })
       .conditionalFormattings;
-    const types = cf.map((c) => [c.ref, c.rules[0].type]);
-    expect(types).toContainEqual(['I2:I7', 'dataBar']);
-    expect(types).toContainEqual(['J2:J7', 'dataBar']);
-    expect(types.filter(([, t]) => t === 'colorScale')).toHaveLength(24);
+    const scales = cf.map((c) => ({
+      ref: c.ref,
+      type: c.rules[0].type,
+      colors: (c.rules[0] as ExcelJS.ColorScaleRuleType).color?.length,
+    }));
+    expect(scales).toHaveLength(26);
+    expect(scales.every((x) => x.type === 'colorScale')).toBe(true);
+    // GWP-total (columns I, J): white → red; the others green → yellow → red
+    expect(scales.filter((x) => x.colors === 2).map((x) => x.ref)).toEqual(['I2:I7', 'J2:J7']);
   });
 
   it('blockers: every blocker of the API, with type, kind, code and what the user should do', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import {
-  buildLcaWorkbook,
+  lcaWorkbookBuffer,
   flattenInto,
   gwpChartData,
   readResultElement,
@@ -54,6 +54,13 @@ function report(results: unknown[], job: Record<string, unknown> = { status: 'co
     aborted: null,
     duration_ms: 1,
   };
+}
+
+async function build(r: LcaReport, o: Parameters<typeof lcaWorkbookBuffer>[1] = {}) {
+  const { buffer, stats } = await lcaWorkbookBuffer(r, o);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+  return { workbook, stats };
 }
 
 function rowsOf(ws: ExcelJS.Worksheet): Record<string, ExcelJS.CellValue>[] {
@@ -111,9 +118,9 @@ describe('reading results elements tolerantly', () => {
 });
 
 describe('exporter fallbacks', () => {
-  it('a declared null value is an empty cell; a value entry without indicator is kept; long texts are cut to fit', () => {
+  it('a declared null value is an empty cell; a value entry without indicator is kept; long texts are cut to fit', async () => {
     const long = 'x'.repeat(40_000);
-    const { workbook, stats } = buildLcaWorkbook(
+    const { workbook, stats } = await build(
       report([
         {
           year: 2029,
@@ -145,9 +152,9 @@ describe('exporter fallbacks', () => {
     expect(chart.series[0].points[0].value).toBeNull();
   });
 
-  it('more unknown fields than columns: the rest go to more_fields as JSON, nothing dropped', () => {
+  it('more unknown fields than columns: the rest go to more_fields as JSON, nothing dropped', async () => {
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`f${k}`, k]));
-    const { workbook, stats } = buildLcaWorkbook(
+    const { workbook, stats } = await build(
       report([{ year: 2029, status: 'computed', values: [], blockers: [], ...many }]),
       { maxExtraColumns: 10 },
     );

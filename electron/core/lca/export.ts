@@ -6,16 +6,21 @@
  *    value entry (`values[].…`), are extra columns flattened by path. An element without a `values` array
  *    (the shape changed) gives one row with its fields flattened instead of failing.
  *  - `gwp` (wide): one row per instance × year; a column per module of GWP-total, then the other indicators;
- *    data bars on the GWP-total columns and a colour scale on the others so the big emitters stand out.
+ *    colour scales (white → red on GWP-total, green → yellow → red on the others) so the big emitters stand
+ *    out. (Colour scales rather than data bars: exceljs's streaming writer cannot write the Excel 2010
+ *    extension part data bars need, and a half-written data bar is a file Excel may want to repair.)
  *  - `blockers`: instance, year, blocker type, kind, code, the service's message, what the user should do.
  *  - `jobs`: one row per instance: outcome, job status, err_code, the catalog's explanation, job times where
  *    given; unknown job fields as `job.…` columns, unknown answer fields as `response.…`.
  *  - `breakdown` (only when asked for and the key may read it): per-source impacts.
  *  - `about`: when, from where (base URL, key masked), which selection, counts, and notes.
  * Server strings are always written as string cells, never formulas. Times are ISO 8601 UTC text (no time
- * zone shifts). The file is written to a temporary name and renamed, so a crash never leaves half a file.
+ * zone shifts). The file is written with exceljs's streaming writer (fast, bounded memory) to a temporary name
+ * and renamed, so a crash never leaves half a file.
  */
+import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { PassThrough, type Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { type CellValue, type FlatRecord, fitCell, unknownFields } from './flatten.js';
@@ -123,17 +128,27 @@ class SheetBuilder {
   }
 }
 
-/** Write a built sheet into the workbook. Returns whether a cell had to be cut. */
-function emitSheet(wb: ExcelJS.Workbook, b: SheetBuilder): boolean {
-  const ws = wb.addWorksheet(b.name, { views: [{ state: 'frozen', ySplit: 1 }] });
+type StreamWorkbook = ExcelJS.stream.xlsx.WorkbookWriter;
+type StreamSheet = ReturnType<StreamWorkbook['addWorksheet']>;
+
+/** Columns of a built sheet: its fixed ones, then the extra (unknown-field) ones. */
+function sheetColumns(b: SheetBuilder): ColumnDef[] {
   const extraDefs: ColumnDef[] = b.extras.keys.map((k) => ({
     key: k,
     header: k,
     width: Math.min(40, Math.max(12, k.length + 2)),
   }));
   if (b.extras.overflow) extraDefs.push({ key: 'more_fields', header: 'more_fields', width: 40, numFmt: TEXT });
-  const defs = [...b.columns, ...extraDefs];
+  return [...b.columns, ...extraDefs];
+}
+
+/** Write a built sheet (streaming). Returns whether a cell had to be cut. */
+function emitSheet(wb: StreamWorkbook, b: SheetBuilder, decorate?: (ws: StreamSheet) => void): boolean {
+  const defs = sheetColumns(b);
+  const ws = wb.addWorksheet(b.name, { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = defs.map((d) => ({ key: d.key, width: d.width, style: d.numFmt ? { numFmt: d.numFmt } : {} }));
+  if (defs.length > 0) ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: defs.length } };
+  decorate?.(ws);
   const header = ws.getRow(1);
   defs.forEach((d, i) => {
     const c = header.getCell(i + 1);
@@ -141,6 +156,7 @@ function emitSheet(wb: ExcelJS.Workbook, b: SheetBuilder): boolean {
     c.font = { bold: true };
     c.fill = HEADER_FILL;
   });
+  header.commit();
   let cut = false;
   b.rows.forEach((r, ri) => {
     const row = ws.getRow(ri + 2);
@@ -152,8 +168,9 @@ function emitSheet(wb: ExcelJS.Workbook, b: SheetBuilder): boolean {
       // Strings stay string cells (a server text starting with = + - @ never becomes a formula).
       row.getCell(ci + 1).value = value;
     });
+    row.commit();
   });
-  if (defs.length > 0) ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: defs.length } };
+  ws.commit();
   return cut;
 }
 
@@ -165,11 +182,15 @@ function colLetter(n: number): string {
 
 const yesNo = (b: boolean | null): CellValue => (b === null ? null : b ? 'yes' : 'no');
 
-/** Build the workbook in memory. */
-export function buildLcaWorkbook(
-  report: LcaReport,
-  opts: LcaExportOptions = {},
-): { workbook: ExcelJS.Workbook; stats: LcaExportStats } {
+interface BuiltSheets {
+  sheets: SheetBuilder[];
+  /** Keys of the gwp sheet's indicator columns (for the colour scales). */
+  wideKeys: string[];
+  stats: LcaExportStats;
+}
+
+/** Lay out every sheet as rows (plain data; nothing written yet). */
+function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
   const maxExtra = opts.maxExtraColumns ?? 200;
   const notes: string[] = [];
   const parsed = report.instances.map((i) => ({ i, years: readResults(i.results) }));
@@ -446,32 +467,16 @@ export function buildLcaWorkbook(
     );
   }
 
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Supply Loader';
-  wb.created = new Date(report.generated_at);
-  wb.modified = wb.created;
-  let cut = false;
-  cut = emitSheet(wb, results) || cut;
-  cut = emitSheet(wb, gwp) || cut;
-  addWideFormatting(
-    wb.getWorksheet('gwp')!,
-    gwp,
-    wideCols.map((c) => c.key),
-  );
-  cut = emitSheet(wb, blockers) || cut;
-  cut = emitSheet(wb, jobs) || cut;
-  if (opts.breakdown) cut = emitSheet(wb, breakdown) || cut;
-  if (cut) notes.push('Some texts were longer than an Excel cell holds (32,767 characters) and were cut.');
-  for (const b of [results, gwp, blockers, jobs, breakdown]) {
+  const sheets = [results, gwp, blockers, jobs, ...(opts.breakdown ? [breakdown] : [])];
+  for (const b of sheets) {
     if (b.extras.overflow)
       notes.push(
         `The ${b.name} sheet met more unknown fields than ${maxExtra} columns: the rest are in its more_fields column as JSON.`,
       );
   }
-  addAboutSheet(wb, report, notes);
-
   return {
-    workbook: wb,
+    sheets,
+    wideKeys: wideCols.map((c) => c.key),
     stats: {
       rows: {
         results: results.rows.length,
@@ -488,8 +493,34 @@ export function buildLcaWorkbook(
   };
 }
 
-/** Data bars on the GWP-total columns, a green–yellow–red colour scale on every other indicator column. */
-function addWideFormatting(ws: ExcelJS.Worksheet, b: SheetBuilder, valueKeys: string[]): void {
+/** Stream the workbook to `out`; resolves when everything is written. */
+async function streamWorkbook(report: LcaReport, opts: LcaExportOptions, out: Writable): Promise<LcaExportStats> {
+  const built = buildSheets(report, opts);
+  const created = new Date(report.generated_at);
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: true,
+    created,
+    modified: created,
+    creator: 'Supply Loader',
+  } as ConstructorParameters<typeof ExcelJS.stream.xlsx.WorkbookWriter>[0] & {
+    created: Date;
+    modified: Date;
+    creator: string;
+  });
+  let cut = false;
+  for (const b of built.sheets) {
+    cut = emitSheet(wb, b, b.name === 'gwp' ? (ws) => addWideFormatting(ws, b, built.wideKeys) : undefined) || cut;
+  }
+  if (cut) built.stats.notes.push('Some texts were longer than an Excel cell holds (32,767 characters) and were cut.');
+  addAboutSheet(wb, report, built.stats.notes);
+  await wb.commit();
+  return built.stats;
+}
+
+/** Colour scales: white → red on the GWP-total columns, green → yellow → red on every other indicator. */
+function addWideFormatting(ws: StreamSheet, b: SheetBuilder, valueKeys: string[]): void {
   if (b.rows.length === 0) return;
   const last = b.rows.length + 1;
   let priority = 1;
@@ -497,33 +528,25 @@ function addWideFormatting(ws: ExcelJS.Worksheet, b: SheetBuilder, valueKeys: st
     const col = b.columns.findIndex((c) => c.key === key) + 1;
     if (col <= 0) continue;
     const ref = `${colLetter(col)}2:${colLetter(col)}${last}`;
-    if (key.startsWith(`${GWP_TOTAL} `) || key === GWP_TOTAL) {
-      // exceljs writes <dataBar> with cfvo and color; its type omits `color`.
-      const rule = {
-        type: 'dataBar',
-        priority: priority++,
-        cfvo: [{ type: 'min' }, { type: 'max' }],
-        color: { argb: 'FF638EC6' },
-        gradient: false,
-      } as ExcelJS.DataBarRuleType;
-      ws.addConditionalFormatting({ ref, rules: [rule] });
-    } else {
-      ws.addConditionalFormatting({
-        ref,
-        rules: [
-          {
-            type: 'colorScale',
-            priority: priority++,
-            cfvo: [{ type: 'min' }, { type: 'percentile', value: 50 }, { type: 'max' }],
-            color: [{ argb: 'FF63BE7B' }, { argb: 'FFFFEB84' }, { argb: 'FFF8696B' }],
-          },
-        ],
-      });
-    }
+    const gwpTotal = key.startsWith(`${GWP_TOTAL} `) || key === GWP_TOTAL;
+    const rule: ExcelJS.ColorScaleRuleType = gwpTotal
+      ? {
+          type: 'colorScale',
+          priority: priority++,
+          cfvo: [{ type: 'min' }, { type: 'max' }],
+          color: [{ argb: 'FFFFFFFF' }, { argb: 'FFE0533D' }],
+        }
+      : {
+          type: 'colorScale',
+          priority: priority++,
+          cfvo: [{ type: 'min' }, { type: 'percentile', value: 50 }, { type: 'max' }],
+          color: [{ argb: 'FF63BE7B' }, { argb: 'FFFFEB84' }, { argb: 'FFF8696B' }],
+        };
+    ws.addConditionalFormatting({ ref, rules: [rule] });
   }
 }
 
-function addAboutSheet(wb: ExcelJS.Workbook, report: LcaReport, notes: string[]): void {
+function addAboutSheet(wb: StreamWorkbook, report: LcaReport, notes: string[]): void {
   const ws = wb.addWorksheet('about');
   ws.columns = [
     { key: 'k', width: 26 },
@@ -559,7 +582,9 @@ function addAboutSheet(wb: ExcelJS.Workbook, report: LcaReport, notes: string[])
     row.getCell(1).value = k;
     row.getCell(1).font = { bold: true };
     if (v !== null) row.getCell(2).value = fitCell(v).value;
+    row.commit();
   });
+  ws.commit();
 }
 
 /**
@@ -571,16 +596,38 @@ export async function writeLcaWorkbook(
   outPath: string,
   opts: LcaExportOptions = {},
 ): Promise<LcaExportStats> {
-  const { workbook, stats } = buildLcaWorkbook(report, opts);
   const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    await workbook.xlsx.writeFile(tmp);
+    const file = createWriteStream(tmp);
+    const closed = new Promise<void>((resolve, reject) => {
+      file.once('close', resolve);
+      file.once('error', reject);
+    });
+    const stats = await streamWorkbook(report, opts, file);
+    await closed;
     await rename(tmp, outPath);
+    return stats;
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
   }
-  return stats;
+}
+
+/** The workbook as bytes (for the UI's save dialog, or to attach somewhere). */
+export async function lcaWorkbookBuffer(
+  report: LcaReport,
+  opts: LcaExportOptions = {},
+): Promise<{ buffer: Buffer; stats: LcaExportStats }> {
+  const sink = new PassThrough();
+  const chunks: Buffer[] = [];
+  sink.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve, reject) => {
+    sink.once('end', resolve);
+    sink.once('error', reject);
+  });
+  const stats = await streamWorkbook(report, opts, sink);
+  await ended;
+  return { buffer: Buffer.concat(chunks), stats };
 }
 
 /** The years of an instance, read tolerantly (for callers that show results without exporting). */

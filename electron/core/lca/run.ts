@@ -11,6 +11,7 @@
  *
  * Progress comes as events per instance (queued / processing / done / failed) for the UI and the CLI bar.
  */
+import { setMaxListeners } from 'node:events';
 import { ApiError, explainErrCode, isAbortError, type ApiClient, type LcaResults } from '../api/index.js';
 import { isLcaJobInFlight } from '../spec/constants.js';
 import { unknownFields } from './flatten.js';
@@ -34,7 +35,7 @@ export interface LcaProgressEvent {
 export interface RunLcaOptions {
   /** Start a recompute (lca-update) of every instance first. Default false: read the stored results. */
   recompute?: boolean;
-  /** Instances worked on at once. Default 8. The client's own limiter caps requests further. */
+  /** Instances worked on at once. Default 16 (the client caps requests in flight at 16 by default too). The client's own limiter caps requests further. */
   concurrency?: number;
   signal?: AbortSignal;
   onEvent?: (e: LcaProgressEvent) => void;
@@ -180,7 +181,7 @@ export async function runLca(
 ): Promise<LcaReport> {
   const t0 = Date.now();
   const recompute = o.recompute ?? false;
-  const concurrency = Math.max(1, Math.min(64, Math.floor(o.concurrency ?? 8)));
+  const concurrency = Math.max(1, Math.min(64, Math.floor(o.concurrency ?? 16)));
   const poll = {
     pollBaseMs: o.pollBaseMs ?? 250,
     pollMaxMs: o.pollMaxMs ?? 5_000,
@@ -188,6 +189,8 @@ export async function runLca(
   };
   // Our own controller: aborted by the caller's signal, or by us when the key fails or the daily limit is hit.
   const stop = new AbortController();
+  // Every request in flight listens on it (concurrency × the client's own listeners): not a leak.
+  setMaxListeners(0, stop.signal);
   const onOuterAbort = () => stop.abort(o.signal?.reason);
   if (o.signal?.aborted) stop.abort(o.signal.reason);
   else o.signal?.addEventListener('abort', onOuterAbort, { once: true });

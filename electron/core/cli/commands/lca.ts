@@ -126,7 +126,7 @@ export const lcaCommand: CliCommand = {
   --all                 every product instance
   --recompute           start an LCA recompute of each instance first, then wait for it
   -o, --output FILE     the workbook to write (.xlsx); optional with --json
-  --concurrency N       instances worked on at once (default 8)
+  --concurrency N       instances worked on at once (default 16)
   --breakdown           add the per-source breakdown sheet (when the key may read it)
 Exit codes: 0 all results there, 1 an instance failed / has no results / a past or current year lacks
 production data, 2 usage error or unknown code (nothing sent), 3 aborted (key refused, daily limit, cancelled).`,
