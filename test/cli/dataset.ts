@@ -132,10 +132,15 @@ export function rowCount(data: SheetData): number {
   return Object.values(data).reduce((n, rows) => n + (rows?.length ?? 0), 0);
 }
 
-/** Fill a workbook the CLI wrote (template or export) with rows by header name; other sheets stay as they are. */
-export async function fillWorkbook(inPath: string, data: SheetData, outPath: string): Promise<void> {
+/**
+ * Fill a workbook the CLI wrote (template or export) with rows by header name; other sheets stay as they are.
+ * `lean` drops the dropdown/number validations first: exceljs writes them cell by cell (10,000 rows per column),
+ * which makes the file slow to write; tests that only need the data use it.
+ */
+export async function fillWorkbook(inPath: string, data: SheetData, outPath: string, o: { lean?: boolean } = {}): Promise<void> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(inPath);
+  if (o.lean) for (const ws of wb.worksheets) (ws as unknown as { dataValidations: { model: object } }).dataValidations.model = {};
   for (const [sheet, rows] of Object.entries(data)) {
     if (!rows) continue;
     const ws = wb.getWorksheet(sheet);
@@ -327,4 +332,12 @@ export function normalised(data: SheetData): SheetData {
       `${a.product_instance_external_id}|${a.component_type}|${a.component_external_id}`.localeCompare(`${b.product_instance_external_id}|${b.component_type}|${b.component_external_id}`),
     ),
   };
+}
+
+/** A copy of the data with one cell changed (the row found by `match`). */
+export function withCell(data: SheetData, sheet: DataSheetName, match: (r: Row) => boolean, field: string, value: Cell): SheetData {
+  const rows = data[sheet] ?? [];
+  const hits = rows.filter(match).length;
+  if (hits !== 1) throw new Error(`withCell: ${hits} rows matched in ${sheet}`);
+  return { ...data, [sheet]: rows.map((r) => (match(r) ? { ...r, [field]: value } : r)) };
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
-import { buildDataset, editCell, fillWorkbook, normalised, readSheet, serviceState, workbookText, type SheetData } from './dataset.js';
+import { buildDataset, fillWorkbook, normalised, readSheet, serviceState, withCell, workbookText, type SheetData } from './dataset.js';
 
 let sb: Sandbox;
 let client: ApiClient;
@@ -19,6 +19,7 @@ let dir: string;
 let jobsDir: string;
 let data: SheetData;
 let book: string;
+let template: string;
 let secret: string;
 const P = 'FLOW';
 
@@ -64,7 +65,8 @@ beforeAll(async () => {
   const tpl = await run(['template', 'all', '-o', 'template.xlsx']);
   expect(tpl.code).toBe(0);
   book = path.join(dir, 'onboarding.xlsx');
-  await fillWorkbook(path.join(dir, 'template.xlsx'), data, book);
+  template = path.join(dir, 'template.xlsx');
+  await fillWorkbook(template, data, book);
 });
 afterAll(async () => {
   await client.close();
@@ -152,15 +154,16 @@ describe('template → fill → plan → import → plan → re-import → edit 
   });
 
   it('a changed name, silo yearly amount and BOM mass: plan shows update/replace with before → after, import lands them', async () => {
-    const edited = path.join(dir, 'edited.xlsx');
-    await editCell(book, 'supplier-companies', (g) => g('external_id') === `${P}-SC-001`, 'name', 'Neuer Name AG', edited);
-    await editCell(edited, 'silo-items', (g) => g('silo_external_id') === `${P}-SI-000` && g('year') === 2025 && g('amount') === 110, 'amount', 999);
-    await editCell(edited, 'bom', (g) => g('product_instance_external_id') === `${P}-PI-002` && g('mass_kg') === 150.5, 'mass_kg', 175.25);
+    // The same workbook with three cells changed.
+    let changed: SheetData = withCell(data, 'supplier-companies', (r) => r.external_id === `${P}-SC-001`, 'name', 'Neuer Name AG');
+    changed = withCell(changed, 'silo-items', (r) => r.silo_external_id === `${P}-SI-000` && r.year === 2025 && r.amount === 110, 'amount', 999);
+    changed = withCell(changed, 'bom', (r) => r.product_instance_external_id === `${P}-PI-002` && r.mass_kg === 150.5, 'mass_kg', 175.25);
+    await fillWorkbook(template, changed, path.join(dir, 'edited.xlsx'), { lean: true });
 
     const { code, plan } = await planOf('edited.xlsx');
     expect(code).toBe(0);
-    const changed = plan.entries.filter((e) => e.action !== 'unchanged');
-    expect(changed.map((e) => `${e.action} ${e.externalId}`).sort()).toEqual(
+    const differing = plan.entries.filter((e) => e.action !== 'unchanged');
+    expect(differing.map((e) => `${e.action} ${e.externalId}`).sort()).toEqual(
       [`replace ${P}-PI-002`, `update ${P}-SC-001`, `update ${P}-SI-000`].sort(),
     );
     expect(entry(plan, (e) => e.externalId === `${P}-SC-001`).changes).toEqual([
@@ -198,8 +201,7 @@ describe('template → fill → plan → import → plan → re-import → edit 
   });
 
   it('--create-only leaves a differing row alone (skipped_update) and exits 0; the service keeps its value', async () => {
-    const edited = path.join(dir, 'create-only.xlsx');
-    await editCell(book, 'supplier-plants', (g) => g('external_id') === `${P}-SPL-000`, 'city', 'Heidelberg', edited);
+    await fillWorkbook(template, withCell(data, 'supplier-plants', (r) => r.external_id === `${P}-SPL-000`, 'city', 'Heidelberg'), path.join(dir, 'create-only.xlsx'), { lean: true });
     const { plan } = await planOf('create-only.xlsx', ['--create-only']);
     expect(entry(plan, (e) => e.externalId === `${P}-SPL-000`).action).toBe('skipped_update');
     await clearRequests(sb);
@@ -212,8 +214,7 @@ describe('template → fill → plan → import → plan → re-import → edit 
 
 describe('exit codes 1 and 2', () => {
   it('2: a workbook with a validation error is refused with the cell, before anything is sent', async () => {
-    const bad = path.join(dir, 'bad.xlsx');
-    await editCell(book, 'bom', (g) => g('product_instance_external_id') === `${P}-PI-000` && g('mass_kg') === 300, 'mass_kg', -5, bad);
+    await fillWorkbook(template, withCell(data, 'bom', (r) => r.product_instance_external_id === `${P}-PI-000` && r.mass_kg === 300, 'mass_kg', -5), path.join(dir, 'bad.xlsx'), { lean: true });
     await clearRequests(sb);
     const r = await run(['import', 'bad.xlsx']);
     expect(r.code).toBe(2);
@@ -226,8 +227,7 @@ describe('exit codes 1 and 2', () => {
   });
 
   it('2: a code that exists neither in the workbook nor on the service blocks its row; import refuses without writing', async () => {
-    const bad = path.join(dir, 'unresolved.xlsx');
-    await editCell(book, 'supplier-products', (g) => g('external_id') === `${P}-SP-003`, 'material_code', 'MAT-NOPE', bad);
+    await fillWorkbook(template, withCell(data, 'supplier-products', (r) => r.external_id === `${P}-SP-003`, 'material_code', 'MAT-NOPE'), path.join(dir, 'unresolved.xlsx'), { lean: true });
     const { code, plan } = await planOf('unresolved.xlsx');
     expect(code).toBe(2);
     const blocked = entry(plan, (e) => e.externalId === `${P}-SP-003`);
@@ -244,8 +244,7 @@ describe('exit codes 1 and 2', () => {
     const d2 = buildDataset({ prefix: 'ENT', products: 4, instances: 3 });
     delete d2['prechain-products'];
     d2.bom = d2.bom!.filter((b) => b.component_type !== 'prechain_product');
-    const file = path.join(dir, 'ent.xlsx');
-    await fillWorkbook(path.join(dir, 'template.xlsx'), d2, file);
+    await fillWorkbook(template, d2, path.join(dir, 'ent.xlsx'), { lean: true });
     let instancesNow = 0;
     for await (const _ of client.productInstances.walk()) instancesNow++;
     await fetch(`${sb.baseUrl}/__sandbox/entitlements`, {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = tmpDir('sl-export-');
   expect((await run(['template', '-o', 'template.xlsx'])).code).toBe(0);
   data = buildDataset({ prefix: P, products: 8, instances: 4 });
-  await fillWorkbook(path.join(dir, 'template.xlsx'), data, path.join(dir, 'in.xlsx'));
+  await fillWorkbook(path.join(dir, 'template.xlsx'), data, path.join(dir, 'in.xlsx'), { lean: true });
   expect((await run(['import', 'in.xlsx'])).code).toBe(0);
   expect(await serviceState(client, P)).toEqual(normalised(data));
 });
