@@ -9,12 +9,11 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { planImport } from '../../electron/core/jobs/plan.js';
 import { JOURNAL_FILE, jobDir, listJobs, newJobId, readMeta, writeMeta } from '../../electron/core/jobs/job-store.js';
 import { readJournal } from '../../electron/core/jobs/journal.js';
 import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, Plan } from '../../electron/core/jobs/types.js';
-import { bulkWorkbook, catalog, readTestWorkbook, startEnv, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import { bulkWorkbook, catalog, planFile, startEnv, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -30,7 +29,7 @@ afterAll(async () => {
 async function plan(d: SheetData, name: string): Promise<Plan> {
   const path = join(env.dir, `${name}.xlsx`);
   await writeTestWorkbook(path, d);
-  return planImport(await readTestWorkbook(path), { client: env.client });
+  return planFile(path, { client: env.client });
 }
 
 const codes = (prefix: string, kind: string, n: number, pad = 0) => Array.from({ length: n }, (_, i) => `${prefix}-${kind}-${pad ? String(i + 1).padStart(pad, '0') : i + 1}`);

@@ -7,12 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { planImport } from '../../electron/core/jobs/plan.js';
 import { listJobs } from '../../electron/core/jobs/job-store.js';
 import { JobControl, resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, JobResult, Plan } from '../../electron/core/jobs/types.js';
 import type { ApiClient } from '../../electron/core/api/index.js';
-import { bulkWorkbook, catalog, fullWorkbook, idOf, readTestWorkbook, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import { bulkWorkbook, catalog, fullWorkbook, idOf, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -29,7 +28,7 @@ afterAll(async () => {
 async function plan(d: SheetData, client: ApiClient = env.client): Promise<Plan> {
   const path = join(env.dir, `wb-${++n}.xlsx`);
   await writeTestWorkbook(path, d);
-  return planImport(await readTestWorkbook(path), { client });
+  return planFile(path, { client });
 }
 
 const outcomes = (r: JobResult) => new Map(r.entries.map((o) => [o.key, o as EntryOutcome]));
@@ -69,13 +68,11 @@ describe('blocked at plan time', () => {
     });
     expect(e.get('supplier-products!2')!.problems![0].message).toContain('NO-SUCH-MATERIAL');
     // The silo holds USP-1: blocked because its dependency is, pointing at the silo-items cell.
-    expect(e.get('silos!2')).toMatchObject({
-      action: 'blocked',
-      problems: [
-        { kind: 'dependency_blocked', sheet: 'silo-items', cell: 'B2', field: 'supplier_product_external_id' },
-        { kind: 'dependency_blocked', sheet: 'silo-items', cell: 'B3', field: 'supplier_product_external_id' },
-      ],
-    });
+    expect(e.get('silos!2')!.action).toBe('blocked');
+    expect(e.get('silos!2')!.problems!.filter((x) => x.kind === 'dependency_blocked')).toMatchObject([
+      { sheet: 'silo-items', cell: 'B2', field: 'supplier_product_external_id' },
+      { sheet: 'silo-items', cell: 'B3', field: 'supplier_product_external_id' },
+    ]);
     expect(e.get('silos!2')!.problems![0].message).toContain('supplier-products row 2');
     expect(e.get('product-instances!3')).toMatchObject({ action: 'blocked', problems: [{ kind: 'unresolved', cell: 'B3', field: 'product_external_id' }] });
     // Both BOMs use the silo; PI-2's also its own blocked instance.

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
+import { validateWorkbook } from '../../electron/core/workbook/validate.js';
+import { planImport, type PlanContext } from '../../electron/core/jobs/plan.js';
+import type { Plan } from '../../electron/core/jobs/types.js';
 import { getSheet } from '../../electron/core/workbook/registry.js';
 import type { DataSheetName, ParsedWorkbook } from '../../electron/core/workbook/types.js';
 
@@ -126,6 +129,12 @@ async function excelEntryOrder(buf: Buffer): Promise<Buffer> {
 
 export async function readTestWorkbook(path: string): Promise<ParsedWorkbook> {
   return readWorkbook(path);
+}
+
+/** Read, validate (C1's validateWorkbook) and plan a workbook file, as the CLI and the app do. */
+export async function planFile(path: string, ctx: Omit<PlanContext, 'validation'>): Promise<Plan> {
+  const parsed = await readWorkbook(path);
+  return planImport(parsed, { ...ctx, validation: await validateWorkbook(parsed) });
 }
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

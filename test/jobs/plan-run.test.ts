@@ -6,11 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { planImport } from '../../electron/core/jobs/plan.js';
 import { listJobs } from '../../electron/core/jobs/job-store.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobProgress, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
-import { catalog, fullWorkbook, readTestWorkbook, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import { catalog, fullWorkbook, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -23,7 +22,7 @@ const actionsOf = (plan: Plan) => Object.fromEntries(plan.entries.map((e) => [e.
 
 async function plan(d: SheetData, o: { createOnly?: boolean } = {}): Promise<Plan> {
   await writeTestWorkbook(path, d);
-  return planImport(await readTestWorkbook(path), { client: env.client, options: o });
+  return planFile(path, { client: env.client, options: o });
 }
 
 beforeAll(async () => {

@@ -8,11 +8,10 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planImport } from '../../electron/core/jobs/plan.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
-import { catalog, fullWorkbook, readTestWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
+import { catalog, fullWorkbook, planFile, readTestWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
 
 let env: Env;
 let input: string;
@@ -32,7 +31,7 @@ beforeAll(async () => {
   input = join(env.dir, 'input.xlsx');
   await writeTestWorkbook(input, data);
   inputHash = await sha(input);
-  plan = await planImport(await readTestWorkbook(input), { client: env.client });
+  plan = await planFile(input, { client: env.client });
   await env.client.supplierCompanies.create({ external_id: 'WSC-1', name: 'Another name' }); // WSC-1 will fail (409)
   result = await runJob(plan, { client: env.client, jobsDir: env.jobsDir, inputPath: input });
 });
@@ -162,7 +161,7 @@ describe('failed-rows workbook', () => {
     const other = (await env.client.supplierCompanies.findByExternalId('WSC-1'))!;
     await env.client.supplierCompanies.update(other.id, { name: 'Holcim' });
 
-    const again = await planImport(await readTestWorkbook(fixed), { client: env.client });
+    const again = await planFile(fixed, { client: env.client });
     expect(again.summary.byAction).toEqual({ update: 1, create: 4, replace: 2 });
     expect(again.entries[0].changes).toEqual([{ field: 'country', before: null, after: 'DE' }]);
     const res = await runJob(again, { client: env.client, jobsDir: env.jobsDir });
