@@ -139,4 +139,23 @@ describe('selecting product instances', () => {
     expect(log.length).toBe(sel.requests);
     expect(sel.requests).toBeLessThanOrEqual(4); // product lookup + one instance walk + one plant walk (+1 spare)
   });
+
+  it('a key without view:plants still selects, with plant codes left empty', async () => {
+    const k = await f.ctl<{ key: string }>('POST', '/__sandbox/keys', {
+      scopes: ['view:products', 'edit:products'],
+      plant_ids: null,
+    });
+    const { createApiClient } = await import('../../electron/core/api/index.js');
+    const client = createApiClient({ baseUrl: f.baseUrl, apiKey: k.key });
+    try {
+      const sel = await selectInstances(client, { by: 'all' });
+      expect(sel.instances.length).toBeGreaterThan(0);
+      expect(sel.instances.every((i) => i.plant_code === null && i.product_article !== null)).toBe(true);
+      await expect(selectInstances(client, { by: 'plant', plantCodes: ['PL-HEID'] })).rejects.toMatchObject({
+        classification: 'permission',
+      });
+    } finally {
+      await client.close();
+    }
+  });
 });

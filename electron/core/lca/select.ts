@@ -7,7 +7,7 @@
  * many). Codes that match nothing are reported, never silently skipped: the CLI stops with exit 2 before
  * anything is written. Only GET requests are sent here.
  */
-import type { ApiClient, Plant, Product, ProductInstance } from '../api/index.js';
+import { ApiError, type ApiClient, type Plant, type Product, type ProductInstance } from '../api/index.js';
 import type { ParsedWorkbook } from '../workbook/types.js';
 import type { SelectedInstance } from './model.js';
 
@@ -194,8 +194,13 @@ async function enrich(
 ): Promise<SelectedInstance[]> {
   const { signal } = o;
   if (instances.length === 0) return [];
+  // Plant codes are for display: a key without view:plants still gets its LCA, with the codes left empty.
   const plants = new Map<string, Plant>();
-  for await (const p of client.plants.walk({}, { signal })) plants.set(p.id, p);
+  try {
+    for await (const p of client.plants.walk({}, { signal })) plants.set(p.id, p);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.classification === 'permission')) throw e;
+  }
 
   const missingProducts = new Set(
     instances.map((i) => i.product_id).filter((id): id is string => !!id && !productsById.has(id)),
