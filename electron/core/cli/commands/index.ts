@@ -6,11 +6,24 @@ import { planCommand } from './plan.js';
 import { resumeCommand } from './resume.js';
 import { validateCommand } from './validate.js';
 import { jobsCommand } from './jobs.js';
+import { lcaCommand } from './lca.js';
 import { meCommand } from './me.js';
 import { profileCommand } from './profile.js';
 import { sandboxCommand } from './sandbox.js';
 import { templateCommand } from './template.js';
 
 export async function loadCommands(): Promise<CliCommand[]> {
-  return [templateCommand, validateCommand, planCommand, importCommand, resumeCommand, jobsCommand, exportCommand, meCommand, sandboxCommand, profileCommand];
+  return [
+    templateCommand,
+    validateCommand,
+    planCommand,
+    importCommand,
+    resumeCommand,
+    jobsCommand,
+    exportCommand,
+    lcaCommand,
+    meCommand,
+    sandboxCommand,
+    profileCommand,
+  ];
 }
