@@ -98,10 +98,6 @@ interface ProductFacts {
   supplier_plant_id: string | null;
 }
 
-export class PlanCancelled extends Error {
-  override readonly name = 'PlanCancelled';
-}
-
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
   if (!parsed.readable) {
     const first = parsed.issues.find((i) => i.severity === 'error');
