@@ -28,7 +28,11 @@ const noKey = (r: { stdout: string; stderr: string }) => {
 describe('command line', () => {
   it('refuses --api-key as a flag, in either form, with the reason, exit 2, nothing sent', async () => {
     await clearRequests(sb);
-    for (const args of [['me', '--api-key', sb.ownerKey], ['me', `--api-key=${sb.ownerKey}`], ['--api-key', sb.ownerKey, 'import', 'x.xlsx']]) {
+    for (const args of [
+      ['me', '--api-key', sb.ownerKey],
+      ['me', `--api-key=${sb.ownerKey}`],
+      ['--api-key', sb.ownerKey, 'import', 'x.xlsx'],
+    ]) {
       const r = await cli(args, { baseUrl: sb.baseUrl });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--api-key/);
@@ -59,7 +63,19 @@ describe('command line', () => {
   });
 
   it('--help for every command prints its usage and exits 0; --json errors are JSON on stdout', async () => {
-    for (const c of ['template', 'validate', 'plan', 'import', 'resume', 'jobs', 'export', 'me', 'sandbox', 'profile', 'lca']) {
+    for (const c of [
+      'template',
+      'validate',
+      'plan',
+      'import',
+      'resume',
+      'jobs',
+      'export',
+      'me',
+      'sandbox',
+      'profile',
+      'lca',
+    ]) {
       const r = await cli([c, '--help']);
       if (r.code !== 0) continue; // a command not in this build (checked by the list below)
       expect(r.stdout).toContain(`usage: supply-loader ${c}`);
@@ -137,14 +153,19 @@ describe('connection', () => {
     noKey(me);
 
     const list = await cli(['profile', 'list', '--json'], { configDir });
-    expect(JSON.parse(list.stdout).profiles).toEqual([{ name: 'Werk Süd', base_url: sb.baseUrl, key: expect.stringMatching(/\*\*\*\*$/) }]);
+    expect(JSON.parse(list.stdout).profiles).toEqual([
+      { name: 'Werk Süd', base_url: sb.baseUrl, key: expect.stringMatching(/\*\*\*\*$/) },
+    ]);
     noKey(list);
 
     const unknown = await cli(['me', '--profile', 'Nord'], { configDir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no saved profile "Nord".*Werk Süd/);
 
-    const badKey = await cli(['profile', 'add', 'Bad', '--base-url', sb.baseUrl], { key: 'svc-0000-abcdefabcdef', configDir });
+    const badKey = await cli(['profile', 'add', 'Bad', '--base-url', sb.baseUrl], {
+      key: 'svc-0000-abcdefabcdef',
+      configDir,
+    });
     expect(badKey.code).toBe(3); // checked against the service before saving
     expect((await cli(['profile', 'list', '--json'], { configDir })).stdout).not.toContain('"Bad"');
 
@@ -153,7 +174,10 @@ describe('connection', () => {
   });
 
   it('a revoked key is refused by the service: exit 3 with the reason and err_code, never the key', async () => {
-    const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', { scopes: [...SCOPES], plant_ids: null });
+    const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
+      scopes: [...SCOPES],
+      plant_ids: null,
+    });
     const ok = await cli(['me'], { baseUrl: sb.baseUrl, key: k.key });
     expect(ok.code).toBe(0);
     await control(sb, 'DELETE', `/keys/${k.api_key_id}`);

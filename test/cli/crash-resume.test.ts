@@ -59,7 +59,11 @@ function jobFiles(jobsDir: string, jobId: string): string {
     .join('\n');
 }
 
-async function workbook(prefix: string, products: number, instances: number): Promise<{ file: string; data: ReturnType<typeof buildDataset> }> {
+async function workbook(
+  prefix: string,
+  products: number,
+  instances: number,
+): Promise<{ file: string; data: ReturnType<typeof buildDataset> }> {
   const data = buildDataset({ prefix, products, instances });
   const file = path.join(dir, `${prefix}.xlsx`);
   await fillWorkbook(template, data, file, { lean: true });
@@ -107,7 +111,8 @@ describe('crash and resume through the CLI', () => {
     expect(out.result.counts.failed ?? 0).toBe(0);
 
     expect(await serviceState(client, 'KILL')).toEqual(normalised(data));
-    for (const t of [child.stdout(), child.stderr(), r.stdout, jobFiles(jobsDir, jobId)]) expect(t).not.toContain(secret);
+    for (const t of [child.stdout(), child.stderr(), r.stdout, jobFiles(jobsDir, jobId)])
+      expect(t).not.toContain(secret);
 
     // Resuming a completed job is a no-op with the same answer.
     const again = await cli(['resume', jobId], { baseUrl: sb.baseUrl, key: sb.ownerKey, jobsDir });
@@ -134,7 +139,10 @@ describe('crash and resume through the CLI', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(jobsDir, jobId, 'meta.json'), 'utf8'));
     expect(meta.status).toBe('cancelled');
     // The journal was closed in order: its last line records the stop of the session as cancelled.
-    const lines = journalOutcomes(jobsDir).text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = journalOutcomes(jobsDir)
+      .text.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ t: 'session', event: 'stop', status: 'cancelled' });
     expect(meta.counts.pending).toBeGreaterThan(0);
 
@@ -146,8 +154,14 @@ describe('crash and resume through the CLI', () => {
   it('a key revoked mid-run: exit 3 with the reason, job aborted; resume with a new key → exact state; key nowhere', async () => {
     const { file, data } = await workbook('REV', 24, 4);
     const jobsDir = path.join(dir, 'jobs-rev');
-    const k1 = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', { scopes: [...SCOPES], plant_ids: null });
-    const k2 = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', { scopes: [...SCOPES], plant_ids: null });
+    const k1 = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
+      scopes: [...SCOPES],
+      plant_ids: null,
+    });
+    const k2 = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
+      scopes: [...SCOPES],
+      plant_ids: null,
+    });
     const secrets = [k1.key, k2.key].map((k) => k.split('-').slice(2).join('-'));
     await control(sb, 'PUT', '/faults', { latency_ms: 40 });
     const running = cli(['import', file, '--concurrency', '2', '--report', path.join(dir, 'rev-results.xlsx')], {
@@ -174,13 +188,18 @@ describe('crash and resume through the CLI', () => {
     // The revoked key cannot resume (exit 3 again); a new key of the same manufacturer can.
     const still = await cli(['resume', jobId], { baseUrl: sb.baseUrl, key: k1.key, jobsDir });
     expect(still.code).toBe(3);
-    const r2 = await cli(['resume', jobId, '--report', path.join(dir, 'rev-results.xlsx')], { baseUrl: sb.baseUrl, key: k2.key, jobsDir });
+    const r2 = await cli(['resume', jobId, '--report', path.join(dir, 'rev-results.xlsx')], {
+      baseUrl: sb.baseUrl,
+      key: k2.key,
+      jobsDir,
+    });
     expect(r2.code).toBe(0);
     expect(await serviceState(client, 'REV')).toEqual(normalised(data));
 
     const files = jobFiles(jobsDir, jobId);
     for (const s of secrets) {
-      for (const t of [r1.stdout, r1.stderr, still.stdout, still.stderr, r2.stdout, r2.stderr, files]) expect(t).not.toContain(s);
+      for (const t of [r1.stdout, r1.stderr, still.stdout, still.stderr, r2.stdout, r2.stderr, files])
+        expect(t).not.toContain(s);
     }
     expect(files).toContain(`svc-${k2.key.split('-')[1]}-****`); // the new key is recorded, masked
   });

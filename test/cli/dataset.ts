@@ -14,7 +14,18 @@ export type SheetData = Partial<Record<DataSheetName, Row[]>>;
 
 const PLANTS = ['PL-HEID', 'PL-MUC'] as const;
 const MATERIALS = ['MAT-CEM1', 'MAT-SAND'] as const;
-const ARTICLES = ['ART-10011', 'ART-10021', 'ART-20025', 'ART-20030', 'ART-30101', 'ART-30201', 'ART-10012', 'ART-10022', 'ART-10031', 'ART-10032'];
+const ARTICLES = [
+  'ART-10011',
+  'ART-10021',
+  'ART-20025',
+  'ART-20030',
+  'ART-30101',
+  'ART-30201',
+  'ART-10012',
+  'ART-10022',
+  'ART-10031',
+  'ART-10032',
+];
 const pad = (n: number) => String(n).padStart(3, '0');
 
 export interface DatasetOptions {
@@ -33,7 +44,11 @@ export function buildDataset(o: DatasetOptions): SheetData {
   const supplierPlants: Row[] = [];
   const nCompanies = Math.max(1, Math.ceil(o.products / 4));
   for (let i = 0; i < nCompanies; i++) {
-    companies.push({ external_id: `${p}-SC-${pad(i)}`, name: `${p} Lieferant ${i} GmbH`, country: i % 2 ? 'AT' : 'DE' });
+    companies.push({
+      external_id: `${p}-SC-${pad(i)}`,
+      name: `${p} Lieferant ${i} GmbH`,
+      country: i % 2 ? 'AT' : 'DE',
+    });
     supplierPlants.push({
       external_id: `${p}-SPL-${pad(i)}`,
       name: `${p} Werk ${i}`,
@@ -97,18 +112,48 @@ export function buildDataset(o: DatasetOptions): SheetData {
   }
   // Instance 0 is a prechain input at the plant of instance 1 (no cycle: instance 0's BOM has no prechain).
   const prechain: Row[] = [
-    { external_id: `${p}-PC-000`, product_instance_external_id: `${p}-PI-000`, plant_code: PLANTS[1], truck_km: 35, train_km: null, ship_km: null, barge_km: null },
+    {
+      external_id: `${p}-PC-000`,
+      product_instance_external_id: `${p}-PI-000`,
+      plant_code: PLANTS[1],
+      truck_km: 35,
+      train_km: null,
+      ship_km: null,
+      barge_km: null,
+    },
   ];
   const bom: Row[] = [];
   for (let i = 0; i < o.instances; i++) {
     const plant = PLANTS[i % 2];
     const own = products.filter((r) => r.plant_code === plant).map((r) => r.external_id as string);
     const inst = `${p}-PI-${pad(i)}`;
-    bom.push({ product_instance_external_id: inst, component_type: 'supplier_product', component_external_id: own[(i >> 1) % own.length], mass_kg: 300 + i });
-    bom.push({ product_instance_external_id: inst, component_type: 'supplier_product', component_external_id: own[((i >> 1) + 1) % own.length], mass_kg: 150.5 });
+    bom.push({
+      product_instance_external_id: inst,
+      component_type: 'supplier_product',
+      component_external_id: own[(i >> 1) % own.length],
+      mass_kg: 300 + i,
+    });
+    bom.push({
+      product_instance_external_id: inst,
+      component_type: 'supplier_product',
+      component_external_id: own[((i >> 1) + 1) % own.length],
+      mass_kg: 150.5,
+    });
     const silo = siloOfPlant.get(plant);
-    if (silo) bom.push({ product_instance_external_id: inst, component_type: 'silo', component_external_id: silo, mass_kg: 80 });
-    if (i === 1) bom.push({ product_instance_external_id: inst, component_type: 'prechain_product', component_external_id: `${p}-PC-000`, mass_kg: 25 });
+    if (silo)
+      bom.push({
+        product_instance_external_id: inst,
+        component_type: 'silo',
+        component_external_id: silo,
+        mass_kg: 80,
+      });
+    if (i === 1)
+      bom.push({
+        product_instance_external_id: inst,
+        component_type: 'prechain_product',
+        component_external_id: `${p}-PC-000`,
+        mass_kg: 25,
+      });
   }
   const data: SheetData = {
     'supplier-companies': companies,
@@ -122,7 +167,10 @@ export function buildDataset(o: DatasetOptions): SheetData {
     bom,
   };
   if (o.mapping) {
-    data.plants = [{ plant_code: PLANTS[0], plant_id: o.mapping.plantId }, { plant_code: PLANTS[1], plant_id: null }];
+    data.plants = [
+      { plant_code: PLANTS[0], plant_id: o.mapping.plantId },
+      { plant_code: PLANTS[1], plant_id: null },
+    ];
     data.materials = [{ material_code: MATERIALS[0], category: 'elementary', material_type_id: o.mapping.materialId }];
   }
   return data;
@@ -137,10 +185,17 @@ export function rowCount(data: SheetData): number {
  * `lean` drops the dropdown/number validations first: exceljs writes them cell by cell (10,000 rows per column),
  * which makes the file slow to write; tests that only need the data use it.
  */
-export async function fillWorkbook(inPath: string, data: SheetData, outPath: string, o: { lean?: boolean } = {}): Promise<void> {
+export async function fillWorkbook(
+  inPath: string,
+  data: SheetData,
+  outPath: string,
+  o: { lean?: boolean } = {},
+): Promise<void> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(inPath);
-  if (o.lean) for (const ws of wb.worksheets) (ws as unknown as { dataValidations: { model: object } }).dataValidations.model = {};
+  if (o.lean)
+    for (const ws of wb.worksheets)
+      (ws as unknown as { dataValidations: { model: object } }).dataValidations.model = {};
   for (const [sheet, rows] of Object.entries(data)) {
     if (!rows) continue;
     const ws = wb.getWorksheet(sheet);
@@ -226,34 +281,56 @@ export async function workbookText(file: string): Promise<string> {
  */
 export async function serviceState(client: ApiClient, prefix: string): Promise<SheetData> {
   const mine = <T extends { external_id?: string | null }>(xs: T[]) =>
-    xs.filter((x) => (x.external_id ?? '').startsWith(`${prefix}-`)).sort((a, b) => ((a.external_id ?? '') < (b.external_id ?? '') ? -1 : 1));
+    xs
+      .filter((x) => (x.external_id ?? '').startsWith(`${prefix}-`))
+      .sort((a, b) => ((a.external_id ?? '') < (b.external_id ?? '') ? -1 : 1));
   const walk = async <T>(it: AsyncIterable<T>) => {
     const out: T[] = [];
     for await (const x of it) out.push(x);
     return out;
   };
-  const [companies, splants, sproducts, silos, instances, prechain, plants, elementaries, productsList] = await Promise.all([
-    walk(client.supplierCompanies.walk()),
-    walk(client.supplierPlants.walk()),
-    walk(client.supplierProducts.walk()),
-    walk(client.silos.walk()),
-    walk(client.productInstances.walk()),
-    walk(client.prechainProducts.walk()),
-    walk(client.plants.walk()),
-    walk(client.elementaries.walk()),
-    walk(client.products.walk()),
-  ]);
+  const [companies, splants, sproducts, silos, instances, prechain, plants, elementaries, productsList] =
+    await Promise.all([
+      walk(client.supplierCompanies.walk()),
+      walk(client.supplierPlants.walk()),
+      walk(client.supplierProducts.walk()),
+      walk(client.silos.walk()),
+      walk(client.productInstances.walk()),
+      walk(client.prechainProducts.walk()),
+      walk(client.plants.walk()),
+      walk(client.elementaries.walk()),
+      walk(client.products.walk()),
+    ]);
   const code = new Map<string, string>();
-  for (const x of [...companies, ...splants, ...sproducts, ...silos, ...instances, ...prechain, ...plants, ...elementaries, ...productsList]) {
+  for (const x of [
+    ...companies,
+    ...splants,
+    ...sproducts,
+    ...silos,
+    ...instances,
+    ...prechain,
+    ...plants,
+    ...elementaries,
+    ...productsList,
+  ]) {
     if (x.external_id) code.set(x.id, x.external_id);
   }
   const c = (id: unknown) => (typeof id === 'string' ? (code.get(id) ?? `?${id}`) : null);
   const route = (r: unknown) => {
     const o = (r ?? {}) as Record<string, unknown>;
-    return { truck_km: (o.truck_km as number) ?? null, train_km: (o.train_km as number) ?? null, ship_km: (o.ship_km as number) ?? null, barge_km: (o.barge_km as number) ?? null };
+    return {
+      truck_km: (o.truck_km as number) ?? null,
+      train_km: (o.train_km as number) ?? null,
+      ship_km: (o.ship_km as number) ?? null,
+      barge_km: (o.barge_km as number) ?? null,
+    };
   };
   const out: SheetData = {
-    'supplier-companies': mine(companies).map((x) => ({ external_id: x.external_id ?? null, name: x.name, country: x.country ?? null })),
+    'supplier-companies': mine(companies).map((x) => ({
+      external_id: x.external_id ?? null,
+      name: x.name,
+      country: x.country ?? null,
+    })),
     'supplier-plants': mine(splants).map((x) => ({
       external_id: x.external_id ?? null,
       name: x.name,
@@ -275,13 +352,26 @@ export async function serviceState(client: ApiClient, prefix: string): Promise<S
       moisture_content_percentage: x.moisture_content_percentage ?? null,
     })),
     'hazardous-substances': mine(sproducts).flatMap((x) =>
-      (x.hazardous_substances ?? []).map((h) => ({ supplier_product_external_id: x.external_id ?? null, cas_number: h.cas_number as string, mass_share: h.mass_share as number })),
+      (x.hazardous_substances ?? []).map((h) => ({
+        supplier_product_external_id: x.external_id ?? null,
+        cas_number: h.cas_number as string,
+        mass_share: h.mass_share as number,
+      })),
     ),
     silos: mine(silos).map((x) => ({ external_id: x.external_id ?? null, name: x.name, plant_code: c(x.plant_id) })),
     'silo-items': mine(silos).flatMap((x) =>
       x.items
-        .flatMap((it) => it.annual_items.map((a) => ({ silo_external_id: x.external_id ?? null, supplier_product_external_id: c(it.supplier_product_id), year: a.year, amount: a.amount })))
-        .sort((a, b) => `${a.supplier_product_external_id}|${a.year}`.localeCompare(`${b.supplier_product_external_id}|${b.year}`)),
+        .flatMap((it) =>
+          it.annual_items.map((a) => ({
+            silo_external_id: x.external_id ?? null,
+            supplier_product_external_id: c(it.supplier_product_id),
+            year: a.year,
+            amount: a.amount,
+          })),
+        )
+        .sort((a, b) =>
+          `${a.supplier_product_external_id}|${a.year}`.localeCompare(`${b.supplier_product_external_id}|${b.year}`),
+        ),
     ),
     'product-instances': mine(instances).map((x) => ({
       external_id: x.external_id ?? null,
@@ -301,8 +391,19 @@ export async function serviceState(client: ApiClient, prefix: string): Promise<S
   const bom: Row[] = [];
   for (const inst of mine(instances)) {
     const comps = await client.bom.get(inst.id);
-    for (const b of comps.map((b) => ({ product_instance_external_id: inst.external_id ?? null, component_type: b.type, component_external_id: c(b.ref), mass_kg: b.mass_kg }))
-      .sort((a, b) => `${a.component_type}|${a.component_external_id}`.localeCompare(`${b.component_type}|${b.component_external_id}`))) bom.push(b);
+    for (const b of comps
+      .map((b) => ({
+        product_instance_external_id: inst.external_id ?? null,
+        component_type: b.type,
+        component_external_id: c(b.ref),
+        mass_kg: b.mass_kg,
+      }))
+      .sort((a, b) =>
+        `${a.component_type}|${a.component_external_id}`.localeCompare(
+          `${b.component_type}|${b.component_external_id}`,
+        ),
+      ))
+      bom.push(b);
   }
   out.bom = bom;
   return out;
@@ -311,31 +412,79 @@ export async function serviceState(client: ApiClient, prefix: string): Promise<S
 /** The dataset in the same normal form as serviceState (sorted, blanks as null, silo items and BOM sorted). */
 export function normalised(data: SheetData): SheetData {
   const byExt = (a: Row, b: Row) => String(a.external_id).localeCompare(String(b.external_id));
-  const full = (rows: Row[] | undefined, fields: string[]) => (rows ?? []).map((r) => Object.fromEntries(fields.map((f) => [f, r[f] ?? null])) as Row);
+  const full = (rows: Row[] | undefined, fields: string[]) =>
+    (rows ?? []).map((r) => Object.fromEntries(fields.map((f) => [f, r[f] ?? null])) as Row);
   return {
     'supplier-companies': full(data['supplier-companies'], ['external_id', 'name', 'country']).sort(byExt),
-    'supplier-plants': full(data['supplier-plants'], ['external_id', 'name', 'supplier_company_external_id', 'country', 'city']).sort(byExt),
-    'supplier-products': full(data['supplier-products'], [
-      'external_id', 'name', 'plant_code', 'material_code', 'supplier_plant_external_id', 'unit', 'truck_km', 'train_km', 'ship_km', 'barge_km',
-      'epd_id', 'lifetime_years', 'secondary_percentage', 'moisture_content_percentage',
+    'supplier-plants': full(data['supplier-plants'], [
+      'external_id',
+      'name',
+      'supplier_company_external_id',
+      'country',
+      'city',
     ]).sort(byExt),
-    'hazardous-substances': full(data['hazardous-substances'], ['supplier_product_external_id', 'cas_number', 'mass_share']).sort((a, b) =>
-      String(a.supplier_product_external_id).localeCompare(String(b.supplier_product_external_id)),
-    ),
+    'supplier-products': full(data['supplier-products'], [
+      'external_id',
+      'name',
+      'plant_code',
+      'material_code',
+      'supplier_plant_external_id',
+      'unit',
+      'truck_km',
+      'train_km',
+      'ship_km',
+      'barge_km',
+      'epd_id',
+      'lifetime_years',
+      'secondary_percentage',
+      'moisture_content_percentage',
+    ]).sort(byExt),
+    'hazardous-substances': full(data['hazardous-substances'], [
+      'supplier_product_external_id',
+      'cas_number',
+      'mass_share',
+    ]).sort((a, b) => String(a.supplier_product_external_id).localeCompare(String(b.supplier_product_external_id))),
     silos: full(data.silos, ['external_id', 'name', 'plant_code']).sort(byExt),
-    'silo-items': full(data['silo-items'], ['silo_external_id', 'supplier_product_external_id', 'year', 'amount']).sort((a, b) =>
-      `${a.silo_external_id}|${a.supplier_product_external_id}|${a.year}`.localeCompare(`${b.silo_external_id}|${b.supplier_product_external_id}|${b.year}`),
+    'silo-items': full(data['silo-items'], ['silo_external_id', 'supplier_product_external_id', 'year', 'amount']).sort(
+      (a, b) =>
+        `${a.silo_external_id}|${a.supplier_product_external_id}|${a.year}`.localeCompare(
+          `${b.silo_external_id}|${b.supplier_product_external_id}|${b.year}`,
+        ),
     ),
-    'product-instances': full(data['product-instances'], ['external_id', 'product_external_id', 'plant_code', 'produced_from', 'produced_to', 'name']).sort(byExt),
-    'prechain-products': full(data['prechain-products'], ['external_id', 'product_instance_external_id', 'plant_code', 'truck_km', 'train_km', 'ship_km', 'barge_km']).sort(byExt),
-    bom: full(data.bom, ['product_instance_external_id', 'component_type', 'component_external_id', 'mass_kg']).sort((a, b) =>
-      `${a.product_instance_external_id}|${a.component_type}|${a.component_external_id}`.localeCompare(`${b.product_instance_external_id}|${b.component_type}|${b.component_external_id}`),
+    'product-instances': full(data['product-instances'], [
+      'external_id',
+      'product_external_id',
+      'plant_code',
+      'produced_from',
+      'produced_to',
+      'name',
+    ]).sort(byExt),
+    'prechain-products': full(data['prechain-products'], [
+      'external_id',
+      'product_instance_external_id',
+      'plant_code',
+      'truck_km',
+      'train_km',
+      'ship_km',
+      'barge_km',
+    ]).sort(byExt),
+    bom: full(data.bom, ['product_instance_external_id', 'component_type', 'component_external_id', 'mass_kg']).sort(
+      (a, b) =>
+        `${a.product_instance_external_id}|${a.component_type}|${a.component_external_id}`.localeCompare(
+          `${b.product_instance_external_id}|${b.component_type}|${b.component_external_id}`,
+        ),
     ),
   };
 }
 
 /** A copy of the data with one cell changed (the row found by `match`). */
-export function withCell(data: SheetData, sheet: DataSheetName, match: (r: Row) => boolean, field: string, value: Cell): SheetData {
+export function withCell(
+  data: SheetData,
+  sheet: DataSheetName,
+  match: (r: Row) => boolean,
+  field: string,
+  value: Cell,
+): SheetData {
   const rows = data[sheet] ?? [];
   const hits = rows.filter(match).length;
   if (hits !== 1) throw new Error(`withCell: ${hits} rows matched in ${sheet}`);

@@ -81,7 +81,11 @@ export function spawnCli(args: string[], o: CliEnv = {}): Child {
     ...(o.env ?? {}),
   };
   const argv = o.baseUrl ? [...args, '--base-url', o.baseUrl] : args;
-  const proc = spawn(process.execPath, [BIN, ...argv], { cwd: o.cwd ?? os.tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [BIN, ...argv], {
+    cwd: o.cwd ?? os.tmpdir(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
-import { buildDataset, fillWorkbook, normalised, readSheet, serviceState, withCell, workbookText, type SheetData } from './dataset.js';
+import {
+  buildDataset,
+  fillWorkbook,
+  normalised,
+  readSheet,
+  serviceState,
+  withCell,
+  workbookText,
+  type SheetData,
+} from './dataset.js';
 
 let sb: Sandbox;
 let client: ApiClient;
@@ -103,7 +112,10 @@ describe('template → fill → plan → import → plan → re-import → edit 
     expect(plant.dependsOn).toEqual([entry(plan, (e) => e.externalId === `${P}-SC-000`).key]);
     const bom1 = entry(plan, (e) => e.kind === 'bom' && e.externalId === `${P}-PI-001`);
     expect(bom1.bomDiff?.added.map((a) => a.code).sort()).toEqual(
-      data.bom!.filter((b) => b.product_instance_external_id === `${P}-PI-001`).map((b) => b.component_external_id).sort(),
+      data
+        .bom!.filter((b) => b.product_instance_external_id === `${P}-PI-001`)
+        .map((b) => b.component_external_id)
+        .sort(),
     );
     expect(plan.maskedKey).toMatch(/\*\*\*\*$/);
   });
@@ -129,12 +141,15 @@ describe('template → fill → plan → import → plan → re-import → edit 
     const bomRows = await readSheet(path.join(dir, 'results.xlsx'), 'bom');
     expect(new Set(bomRows.map((b) => b._result))).toEqual(new Set(['replaced']));
     expect((await readSheet(path.join(dir, 'results.xlsx'), 'Report')).length).toBeGreaterThan(0);
-    for (const sheet of ['supplier-products', 'bom']) expect(await readSheet(path.join(dir, 'failed.xlsx'), sheet)).toEqual([]);
+    for (const sheet of ['supplier-products', 'bom'])
+      expect(await readSheet(path.join(dir, 'failed.xlsx'), sheet)).toEqual([]);
     expect(fs.readFileSync(book).equals(fs.readFileSync(book))).toBe(true);
 
     // The key: not in the output, the journal, the meta, the plan or the results workbook.
     expect(r.stdout).not.toContain(secret);
-    const jobFiles = fs.readdirSync(path.join(jobsDir, out.job_id)).map((f) => fs.readFileSync(path.join(jobsDir, out.job_id, f), 'utf8'));
+    const jobFiles = fs
+      .readdirSync(path.join(jobsDir, out.job_id))
+      .map((f) => fs.readFileSync(path.join(jobsDir, out.job_id, f), 'utf8'));
     expect(jobFiles.length).toBeGreaterThanOrEqual(3);
     for (const t of jobFiles) expect(t).not.toContain(secret);
     expect(await workbookText(path.join(dir, 'results.xlsx'))).not.toContain(secret);
@@ -155,9 +170,27 @@ describe('template → fill → plan → import → plan → re-import → edit 
 
   it('a changed name, silo yearly amount and BOM mass: plan shows update/replace with before → after, import lands them', async () => {
     // The same workbook with three cells changed.
-    let changed: SheetData = withCell(data, 'supplier-companies', (r) => r.external_id === `${P}-SC-001`, 'name', 'Neuer Name AG');
-    changed = withCell(changed, 'silo-items', (r) => r.silo_external_id === `${P}-SI-000` && r.year === 2025 && r.amount === 110, 'amount', 999);
-    changed = withCell(changed, 'bom', (r) => r.product_instance_external_id === `${P}-PI-002` && r.mass_kg === 150.5, 'mass_kg', 175.25);
+    let changed: SheetData = withCell(
+      data,
+      'supplier-companies',
+      (r) => r.external_id === `${P}-SC-001`,
+      'name',
+      'Neuer Name AG',
+    );
+    changed = withCell(
+      changed,
+      'silo-items',
+      (r) => r.silo_external_id === `${P}-SI-000` && r.year === 2025 && r.amount === 110,
+      'amount',
+      999,
+    );
+    changed = withCell(
+      changed,
+      'bom',
+      (r) => r.product_instance_external_id === `${P}-PI-002` && r.mass_kg === 150.5,
+      'mass_kg',
+      175.25,
+    );
     await fillWorkbook(template, changed, path.join(dir, 'edited.xlsx'), { lean: true });
 
     const { code, plan } = await planOf('edited.xlsx');
@@ -190,8 +223,17 @@ describe('template → fill → plan → import → plan → re-import → edit 
 
     const state = await serviceState(client, P);
     expect(state['supplier-companies']!.find((c) => c.external_id === `${P}-SC-001`)!.name).toBe('Neuer Name AG');
-    expect(state['silo-items']!.filter((i) => i.silo_external_id === `${P}-SI-000` && i.year === 2025).map((i) => i.amount).sort()).toEqual([120, 999]);
-    expect(state.bom!.filter((b) => b.product_instance_external_id === `${P}-PI-002`).map((b) => b.mass_kg).sort()).toContain(175.25);
+    expect(
+      state['silo-items']!.filter((i) => i.silo_external_id === `${P}-SI-000` && i.year === 2025)
+        .map((i) => i.amount)
+        .sort(),
+    ).toEqual([120, 999]);
+    expect(
+      state
+        .bom!.filter((b) => b.product_instance_external_id === `${P}-PI-002`)
+        .map((b) => b.mass_kg)
+        .sort(),
+    ).toContain(175.25);
     const results = await readSheet(path.join(dir, 'edited-results.xlsx'), 'supplier-companies');
     expect(results.find((c) => c.external_id === `${P}-SC-001`)!._result).toBe('updated');
     expect(results.find((c) => c.external_id === `${P}-SC-000`)!._result).toBe('unchanged');
@@ -201,20 +243,38 @@ describe('template → fill → plan → import → plan → re-import → edit 
   });
 
   it('--create-only leaves a differing row alone (skipped_update) and exits 0; the service keeps its value', async () => {
-    await fillWorkbook(template, withCell(data, 'supplier-plants', (r) => r.external_id === `${P}-SPL-000`, 'city', 'Heidelberg'), path.join(dir, 'create-only.xlsx'), { lean: true });
+    await fillWorkbook(
+      template,
+      withCell(data, 'supplier-plants', (r) => r.external_id === `${P}-SPL-000`, 'city', 'Heidelberg'),
+      path.join(dir, 'create-only.xlsx'),
+      { lean: true },
+    );
     const { plan } = await planOf('create-only.xlsx', ['--create-only']);
     expect(entry(plan, (e) => e.externalId === `${P}-SPL-000`).action).toBe('skipped_update');
     await clearRequests(sb);
     const r = await run(['import', 'create-only.xlsx', '--create-only']);
     expect(r.code).toBe(0);
     expect((await requests(sb)).filter(isWrite).filter((w) => w.path.includes('supplier-plants'))).toEqual([]);
-    expect((await serviceState(client, P))['supplier-plants']!.find((p) => p.external_id === `${P}-SPL-000`)!.city).toBe('Mannheim');
+    expect(
+      (await serviceState(client, P))['supplier-plants']!.find((p) => p.external_id === `${P}-SPL-000`)!.city,
+    ).toBe('Mannheim');
   });
 });
 
 describe('exit codes 1 and 2', () => {
   it('2: a workbook with a validation error is refused with the cell, before anything is sent', async () => {
-    await fillWorkbook(template, withCell(data, 'bom', (r) => r.product_instance_external_id === `${P}-PI-000` && r.mass_kg === 300, 'mass_kg', -5), path.join(dir, 'bad.xlsx'), { lean: true });
+    await fillWorkbook(
+      template,
+      withCell(
+        data,
+        'bom',
+        (r) => r.product_instance_external_id === `${P}-PI-000` && r.mass_kg === 300,
+        'mass_kg',
+        -5,
+      ),
+      path.join(dir, 'bad.xlsx'),
+      { lean: true },
+    );
     await clearRequests(sb);
     const r = await run(['import', 'bad.xlsx']);
     expect(r.code).toBe(2);
@@ -227,7 +287,12 @@ describe('exit codes 1 and 2', () => {
   });
 
   it('2: a code that exists neither in the workbook nor on the service blocks its row; import refuses without writing', async () => {
-    await fillWorkbook(template, withCell(data, 'supplier-products', (r) => r.external_id === `${P}-SP-003`, 'material_code', 'MAT-NOPE'), path.join(dir, 'unresolved.xlsx'), { lean: true });
+    await fillWorkbook(
+      template,
+      withCell(data, 'supplier-products', (r) => r.external_id === `${P}-SP-003`, 'material_code', 'MAT-NOPE'),
+      path.join(dir, 'unresolved.xlsx'),
+      { lean: true },
+    );
     const { code, plan } = await planOf('unresolved.xlsx');
     expect(code).toBe(2);
     const blocked = entry(plan, (e) => e.externalId === `${P}-SP-003`);
@@ -257,7 +322,10 @@ describe('exit codes 1 and 2', () => {
       expect(r.code).toBe(1);
       const out = JSON.parse(r.stdout);
       expect(out.result.status).toBe('completed');
-      expect(out.result.entitlementLimits[0]).toMatchObject({ dimension: 'product_instances', limit: instancesNow + 1 });
+      expect(out.result.entitlementLimits[0]).toMatchObject({
+        dimension: 'product_instances',
+        limit: instancesNow + 1,
+      });
       const human = await run(['jobs']);
       expect(human.stdout).toContain(out.job_id);
       const state = await serviceState(client, 'ENT');

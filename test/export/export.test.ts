@@ -9,7 +9,17 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
-import { apiClient, clearRequests, cli, control, isWrite, requests, sandbox, tmpDir, type Sandbox } from '../cli/helpers.js';
+import {
+  apiClient,
+  clearRequests,
+  cli,
+  control,
+  isWrite,
+  requests,
+  sandbox,
+  tmpDir,
+  type Sandbox,
+} from '../cli/helpers.js';
 import { buildDataset, editCell, fillWorkbook, normalised, readSheet, serviceState } from '../cli/dataset.js';
 
 let sb: Sandbox;
@@ -18,7 +28,8 @@ let dir: string;
 const P = 'EXP';
 let data: ReturnType<typeof buildDataset>;
 
-const run = (args: string[]) => cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKey, cwd: dir, jobsDir: path.join(dir, 'jobs') });
+const run = (args: string[]) =>
+  cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKey, cwd: dir, jobsDir: path.join(dir, 'jobs') });
 const planOf = async (file: string) => {
   const r = await run(['plan', file, '--json']);
   return { code: r.code, plan: JSON.parse(r.stdout) as Plan };
@@ -60,11 +71,20 @@ describe('export → import', () => {
     const file = path.join(dir, 'all.xlsx');
     const products = await readSheet(file, 'supplier-products');
     const sp0 = products.find((p) => p.external_id === `${P}-SP-000`)!;
-    expect(sp0).toMatchObject({ plant_code: 'PL-HEID', material_code: 'MAT-CEM1', supplier_plant_external_id: `${P}-SPL-000`, unit: 'T', truck_km: 10 });
+    expect(sp0).toMatchObject({
+      plant_code: 'PL-HEID',
+      material_code: 'MAT-CEM1',
+      supplier_plant_external_id: `${P}-SPL-000`,
+      unit: 'T',
+      truck_km: 10,
+    });
     expect(String(sp0._snapshot)).toMatch(/\S{10,}/);
     const bom = (await readSheet(file, 'bom')).filter((b) => b.product_instance_external_id === `${P}-PI-001`);
     expect(bom.map((b) => `${b.component_type}:${b.component_external_id}:${b.mass_kg}`).sort()).toEqual(
-      data.bom!.filter((b) => b.product_instance_external_id === `${P}-PI-001`).map((b) => `${b.component_type}:${b.component_external_id}:${b.mass_kg}`).sort(),
+      data
+        .bom!.filter((b) => b.product_instance_external_id === `${P}-PI-001`)
+        .map((b) => `${b.component_type}:${b.component_external_id}:${b.mass_kg}`)
+        .sort(),
     );
     expect(new Set(bom.map((b) => b._snapshot)).size).toBe(1); // one snapshot of the whole BOM
     const wb = new ExcelJS.Workbook();
@@ -85,12 +105,26 @@ describe('export → import', () => {
 
   it('an edited export shows the diff (before → after) and only that', async () => {
     expect((await run(['export', 'supplier-products', '-o', 'sp.xlsx'])).code).toBe(0);
-    await editCell(path.join(dir, 'sp.xlsx'), 'supplier-products', (g) => g('external_id') === `${P}-SP-002`, 'name', 'Zement, neu');
-    await editCell(path.join(dir, 'sp.xlsx'), 'supplier-products', (g) => g('external_id') === `${P}-SP-003`, 'truck_km', 77);
+    await editCell(
+      path.join(dir, 'sp.xlsx'),
+      'supplier-products',
+      (g) => g('external_id') === `${P}-SP-002`,
+      'name',
+      'Zement, neu',
+    );
+    await editCell(
+      path.join(dir, 'sp.xlsx'),
+      'supplier-products',
+      (g) => g('external_id') === `${P}-SP-003`,
+      'truck_km',
+      77,
+    );
     const { plan } = await planOf('sp.xlsx');
     const changed = plan.entries.filter((e) => e.action !== 'unchanged');
     expect(changed.map((e) => e.externalId).sort()).toEqual([`${P}-SP-002`, `${P}-SP-003`]);
-    expect(changed.find((e) => e.externalId === `${P}-SP-002`)!.changes).toEqual([{ field: 'name', before: `${P} Sand 2`, after: 'Zement, neu' }]);
+    expect(changed.find((e) => e.externalId === `${P}-SP-002`)!.changes).toEqual([
+      { field: 'name', before: `${P} Sand 2`, after: 'Zement, neu' },
+    ]);
     expect(changed.find((e) => e.externalId === `${P}-SP-003`)!.changes).toEqual([
       expect.objectContaining({ field: expect.stringMatching(/truck_km/), before: 13, after: 77 }),
     ]);
@@ -104,14 +138,19 @@ describe('export → import', () => {
     await client.silos.update(silo.id, { name: 'Renamed on the service' });
     const inst = (await client.productInstances.findByExternalId(`${P}-PI-000`))!;
     const comps = await client.bom.get(inst.id);
-    await client.bom.put(inst.id, comps.map((c, i) => ({ type: c.type as 'silo', ref: c.ref, mass_kg: i === 0 ? c.mass_kg + 1 : c.mass_kg })));
+    await client.bom.put(
+      inst.id,
+      comps.map((c, i) => ({ type: c.type as 'silo', ref: c.ref, mass_kg: i === 0 ? c.mass_kg + 1 : c.mass_kg })),
+    );
 
     const s = await planOf('silos.xlsx');
     expect(s.code).toBe(2);
     const conflicts = s.plan.entries.filter((e) => e.action === 'conflict');
     expect(conflicts.map((e) => e.externalId)).toEqual([`${P}-SI-000`]);
     expect(conflicts[0].problems?.[0]).toMatchObject({ kind: 'conflict', field: '_snapshot' });
-    expect(s.plan.entries.filter((e) => e.externalId !== `${P}-SI-000`).every((e) => e.action === 'unchanged')).toBe(true);
+    expect(s.plan.entries.filter((e) => e.externalId !== `${P}-SI-000`).every((e) => e.action === 'unchanged')).toBe(
+      true,
+    );
 
     const b = await planOf('bom.xlsx');
     expect(b.plan.entries.filter((e) => e.action === 'conflict').map((e) => e.externalId)).toEqual([`${P}-PI-000`]);
@@ -127,7 +166,11 @@ describe('export → import', () => {
 
 describe('export details', () => {
   it('codes come from one walk per referenced collection: requests do not grow with the rows', async () => {
-    await control(sb, 'POST', '/bulk/supplier-products', { count: 450, external_id_prefix: 'BULK-', with_supplier_plant: true });
+    await control(sb, 'POST', '/bulk/supplier-products', {
+      count: 450,
+      external_id_prefix: 'BULK-',
+      with_supplier_plant: true,
+    });
     await clearRequests(sb);
     const r = await run(['export', 'supplier-products', '-o', 'bulk.xlsx', '--json']);
     expect(r.code).toBe(0);
@@ -143,7 +186,8 @@ describe('export details', () => {
 
   it('server text that looks like a formula is written as text; entities without external_id are left out with a warning', async () => {
     const names = ['=HYPERLINK("http://x","y")', '+49 621 000', '-minus', '@SUM(A1)'];
-    for (const [i, name] of names.entries()) await client.supplierCompanies.create({ external_id: `${P}-F-${i}`, name });
+    for (const [i, name] of names.entries())
+      await client.supplierCompanies.create({ external_id: `${P}-F-${i}`, name });
     await client.supplierCompanies.create({ name: 'No code GmbH' });
     let withoutCode = 0;
     for await (const c of client.supplierCompanies.walk()) if (!c.external_id) withoutCode++;
@@ -170,7 +214,12 @@ describe('export details', () => {
 
   it('usage errors: unknown collection, missing -o, a non-.xlsx output — exit 2, nothing sent', async () => {
     await clearRequests(sb);
-    for (const args of [['export', 'widgets', '-o', 'x.xlsx'], ['export', 'silos'], ['export', 'silos', '-o', 'x.csv'], ['export', 'silos', '-o', 'no/such/dir/x.xlsx']]) {
+    for (const args of [
+      ['export', 'widgets', '-o', 'x.xlsx'],
+      ['export', 'silos'],
+      ['export', 'silos', '-o', 'x.csv'],
+      ['export', 'silos', '-o', 'no/such/dir/x.xlsx'],
+    ]) {
       const r = await run(args);
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/^supply-loader: /);

@@ -66,7 +66,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-export function parseCommandArgs(rest: readonly string[], commandOptions: Options | undefined, command?: string): ParsedArgs {
+export function parseCommandArgs(
+  rest: readonly string[],
+  commandOptions: Options | undefined,
+  command?: string,
+): ParsedArgs {
   const options: Options = { ...GLOBAL_OPTIONS, ...(commandOptions ?? {}) };
   try {
     const { values, positionals } = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
@@ -102,7 +106,13 @@ export function flag(values: Record<string, unknown>, name: string): boolean {
 }
 
 /** A whole number ≥ min from an option, or undefined when not given. */
-export function intOption(values: Record<string, unknown>, name: string, min: number, max: number, command?: string): number | undefined {
+export function intOption(
+  values: Record<string, unknown>,
+  name: string,
+  min: number,
+  max: number,
+  command?: string,
+): number | undefined {
   const v = str(values, name);
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -115,9 +125,13 @@ export function intOption(values: Record<string, unknown>, name: string, min: nu
 /** Exactly `count` positionals (names used in the message). */
 export function expectPositionals(positionals: string[], names: string[], command: string, optional = 0): string[] {
   const min = names.length - optional;
-  if (positionals.length < min) throw new CliUsageError(`missing ${names.slice(positionals.length).join(' ')}`, command);
+  if (positionals.length < min)
+    throw new CliUsageError(`missing ${names.slice(positionals.length).join(' ')}`, command);
   if (positionals.length > names.length) {
-    throw new CliUsageError(`unexpected argument${positionals.length - names.length > 1 ? 's' : ''}: ${positionals.slice(names.length).join(' ')}`, command);
+    throw new CliUsageError(
+      `unexpected argument${positionals.length - names.length > 1 ? 's' : ''}: ${positionals.slice(names.length).join(' ')}`,
+      command,
+    );
   }
   return positionals;
 }

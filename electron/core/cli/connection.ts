@@ -6,7 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { API_KEY_PATTERN, maskApiKey } from '../spec/constants.js';
-import { BaseUrl, FileSecretStore, JsonFile, SANDBOX_PROFILE_ID, SettingsStore, normaliseBaseUrl, userConfigDir } from '../settings/index.js';
+import {
+  BaseUrl,
+  FileSecretStore,
+  JsonFile,
+  SANDBOX_PROFILE_ID,
+  SettingsStore,
+  normaliseBaseUrl,
+  userConfigDir,
+} from '../settings/index.js';
 import type { StoredProfile } from '../settings/index.js';
 import { CliUsageError } from './errors.js';
 
@@ -30,7 +38,11 @@ export interface ResolvedConnection {
 }
 
 /** Settings and key store of the CLI (the same files browser mode uses). */
-export function profileStores(env: NodeJS.ProcessEnv): { dir: string; settings: SettingsStore; secrets: FileSecretStore } {
+export function profileStores(env: NodeJS.ProcessEnv): {
+  dir: string;
+  settings: SettingsStore;
+  secrets: FileSecretStore;
+} {
   const dir = userConfigDir(env);
   return {
     dir,
@@ -47,16 +59,20 @@ export function findProfile(settings: SettingsStore, nameOrId: string): StoredPr
 
 export function checkBaseUrl(raw: string, source: string): string {
   const parsed = BaseUrl.safeParse(raw);
-  if (!parsed.success) throw new CliUsageError(`${source}: ${parsed.error.issues[0]?.message ?? 'not a valid URL'} (got "${raw}")`);
+  if (!parsed.success)
+    throw new CliUsageError(`${source}: ${parsed.error.issues[0]?.message ?? 'not a valid URL'} (got "${raw}")`);
   return normaliseBaseUrl(parsed.data);
 }
 
 /** A key must look like svc-<key_id>-<secret>; the message never repeats what was given. */
 export function checkApiKey(raw: string, source: string): string {
   const key = raw.trim();
-  if (key === '') throw new CliUsageError(`${source} is empty: it must hold an API key of the form svc-<key_id>-<secret>.`);
+  if (key === '')
+    throw new CliUsageError(`${source} is empty: it must hold an API key of the form svc-<key_id>-<secret>.`);
   if (!API_KEY_PATTERN.test(key)) {
-    throw new CliUsageError(`${source} does not hold an API key of the form svc-<key_id>-<secret> (one line, nothing else).`);
+    throw new CliUsageError(
+      `${source} does not hold an API key of the form svc-<key_id>-<secret> (one line, nothing else).`,
+    );
   }
   return key;
 }
@@ -69,11 +85,17 @@ export function readApiKeyFile(file: string, cwd: string): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliUsageError(
-      code === 'ENOENT' ? `--api-key-file: there is no file ${p}` : `--api-key-file: cannot read ${p} (${code ?? 'error'})`,
+      code === 'ENOENT'
+        ? `--api-key-file: there is no file ${p}`
+        : `--api-key-file: cannot read ${p} (${code ?? 'error'})`,
     );
   }
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-  if (lines.length !== 1) throw new CliUsageError(`--api-key-file ${p} must hold exactly one key line (found ${lines.length}).`);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  if (lines.length !== 1)
+    throw new CliUsageError(`--api-key-file ${p} must hold exactly one key line (found ${lines.length}).`);
   return checkApiKey(lines[0], `--api-key-file ${p}`);
 }
 
@@ -105,7 +127,9 @@ export async function resolveConnection(
       const names = settings.snapshot().profiles.map((p) => p.name);
       throw new CliUsageError(
         `There is no saved profile "${values.profile}" in ${dir}` +
-          (names.length ? ` (saved: ${names.join(', ')})` : ' (none saved: add one with "supply-loader profile add NAME --base-url URL")'),
+          (names.length
+            ? ` (saved: ${names.join(', ')})`
+            : ' (none saved: add one with "supply-loader profile add NAME --base-url URL")'),
       );
     }
     profileName = profile.name;
@@ -133,7 +157,13 @@ export async function resolveConnection(
       `No API key given: set ${ENV_API_KEY}, pass --api-key-file FILE or use a saved profile (--profile NAME).`,
     );
   }
-  return { baseUrl, apiKey, maskedKey: maskApiKey(apiKey), keySource, ...(profileName ? { profile: profileName } : {}) };
+  return {
+    baseUrl,
+    apiKey,
+    maskedKey: maskApiKey(apiKey),
+    keySource,
+    ...(profileName ? { profile: profileName } : {}),
+  };
 }
 
 export function defaultJobsDir(env: NodeJS.ProcessEnv): string {

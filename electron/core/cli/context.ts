@@ -84,7 +84,8 @@ export class RunContext implements CliContext {
   }
 
   get manufacturerId(): string {
-    if (this.manufacturerId_ === undefined) throw new Error('internal: the command used the connection before connecting');
+    if (this.manufacturerId_ === undefined)
+      throw new Error('internal: the command used the connection before connecting');
     return this.manufacturerId_;
   }
 

@@ -50,7 +50,12 @@ export function describeError(e: unknown, command?: string): DescribedError {
     };
   }
   if (e instanceof CliAbortError) {
-    return { exitCode: EXIT.aborted, message: e.message, ...(e.errCode ? { err_code: e.errCode } : {}), unexpected: false };
+    return {
+      exitCode: EXIT.aborted,
+      message: e.message,
+      ...(e.errCode ? { err_code: e.errCode } : {}),
+      unexpected: false,
+    };
   }
   if (isAbortError(e)) {
     return { exitCode: EXIT.aborted, message: 'Cancelled.', unexpected: false };

@@ -21,7 +21,8 @@ export function checkOutputPath(file: string, cwd: string, command: string, what
   const p = path.resolve(cwd, file);
   if (!/\.xlsx$/i.test(p)) throw new CliUsageError(`the ${what} file must end in .xlsx (got ${file})`, command);
   const dir = path.dirname(p);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new CliUsageError(`the folder ${dir} does not exist`, command);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new CliUsageError(`the folder ${dir} does not exist`, command);
   if (fs.existsSync(p) && fs.statSync(p).isDirectory()) throw new CliUsageError(`${p} is a folder`, command);
   return p;
 }

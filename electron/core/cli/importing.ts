@@ -61,7 +61,10 @@ export function jobProgress(ctx: RunContext): { onProgress: (p: JobProgress) => 
 export function exitCodeOf(result: JobResult): ExitCode {
   if (result.status !== 'completed') return EXIT.aborted;
   const bad = result.entries.some(
-    (e) => e.outcome === 'failed' || e.outcome === 'pending' || (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
+    (e) =>
+      e.outcome === 'failed' ||
+      e.outcome === 'pending' ||
+      (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
   );
   return bad ? EXIT.partial : EXIT.ok;
 }

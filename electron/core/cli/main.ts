@@ -82,7 +82,11 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     if (d.hint) err(`  ${d.hint}\n`);
     if (debug && d.unexpected && e instanceof Error && e.stack) err(`${e.stack}\n`);
     if (json) {
-      const out = JSON.stringify({ ok: false, exit_code: d.exitCode, error: { message: d.message, ...(d.err_code ? { err_code: d.err_code } : {}) } });
+      const out = JSON.stringify({
+        ok: false,
+        exit_code: d.exitCode,
+        error: { message: d.message, ...(d.err_code ? { err_code: d.err_code } : {}) },
+      });
       if (ctx) ctx.stdout(`${out}\n`);
       else io.stdout(`${out}\n`);
     }
@@ -100,7 +104,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const onSignal = (sig: NodeJS.Signals) => {
     signalled++;
     if (signalled === 1) {
-      process.stderr.write(`\nsupply-loader: ${sig}: stopping; an import job stays resumable (Ctrl+C again stops at once)\n`);
+      process.stderr.write(
+        `\nsupply-loader: ${sig}: stopping; an import job stays resumable (Ctrl+C again stops at once)\n`,
+      );
       controller.abort(new DOMException(`${sig}`, 'AbortError'));
     } else {
       process.exit(EXIT.aborted);

@@ -3,7 +3,16 @@
  * data itself instead).
  */
 import type { Issue } from '../workbook/types.js';
-import type { JobResult, JobSummary, OutcomeCounts, Plan, PlanAction, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
+import type {
+  JobResult,
+  JobSummary,
+  OutcomeCounts,
+  Plan,
+  PlanAction,
+  PlanEntry,
+  PlanProblem,
+  RowOutcome,
+} from '../jobs/types.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -36,7 +45,15 @@ export function table(header: string[], rows: (string | number)[][]): string[] {
   return [fmt(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(fmt)];
 }
 
-export const PLAN_ACTIONS: readonly PlanAction[] = ['create', 'update', 'unchanged', 'replace', 'skipped_update', 'blocked', 'conflict'];
+export const PLAN_ACTIONS: readonly PlanAction[] = [
+  'create',
+  'update',
+  'unchanged',
+  'replace',
+  'skipped_update',
+  'blocked',
+  'conflict',
+];
 
 export function blockedEntries(plan: Plan): PlanEntry[] {
   return plan.entries.filter((e) => e.action === 'blocked' || e.action === 'conflict');
@@ -55,7 +72,9 @@ function problemLine(p: PlanProblem): string {
 }
 
 function where(e: PlanEntry): string {
-  return e.kind === 'bom' ? `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})` : `${e.sheet}!${e.row}`;
+  return e.kind === 'bom'
+    ? `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})`
+    : `${e.sheet}!${e.row}`;
 }
 
 /** Details of one entry: the action, where, what, and field-level before → after. */
@@ -77,14 +96,18 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
   const out: string[] = [];
   const sheets = Object.entries(plan.summary.bySheet);
   const used = PLAN_ACTIONS.filter((a) => (plan.summary.byAction[a] ?? 0) > 0 || a === 'create' || a === 'unchanged');
-  out.push(`Plan for ${plan.file} against ${plan.baseUrl} (key ${plan.maskedKey}${plan.options.createOnly ? ', create only' : ''}):`);
+  out.push(
+    `Plan for ${plan.file} against ${plan.baseUrl} (key ${plan.maskedKey}${plan.options.createOnly ? ', create only' : ''}):`,
+  );
   out.push(
     ...table(
       ['sheet', ...used],
       sheets.map(([sheet, counts]) => [sheet, ...used.map((a) => counts?.[a] ?? 0)]),
     ).map((l) => `  ${l}`),
   );
-  out.push(`  total: ${used.map((a) => `${plan.summary.byAction[a] ?? 0} ${a}`).join(', ')} (${plan.summary.rows} rows; ${plan.requests} requests to plan)`);
+  out.push(
+    `  total: ${used.map((a) => `${plan.summary.byAction[a] ?? 0} ${a}`).join(', ')} (${plan.summary.rows} rows; ${plan.requests} requests to plan)`,
+  );
   for (const p of plan.preflight.problems) out.push(`  preflight: ${problemLine(p)}`);
   const detailed = plan.entries.filter((e) => e.action !== 'unchanged' && e.action !== 'create');
   const creates = plan.entries.filter((e) => e.action === 'create');
@@ -95,13 +118,28 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
       out.push(`… and ${detailed.length + creates.length - n} more entries (use --json for all)`);
       break;
     }
-    out.push(...(e.action === 'create' ? [`create         ${e.label}  (${where(e)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`] : entryLines(e)));
+    out.push(
+      ...(e.action === 'create'
+        ? [
+            `create         ${e.label}  (${where(e)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`,
+          ]
+        : entryLines(e)),
+    );
     n++;
   }
   return out;
 }
 
-export const OUTCOMES: readonly RowOutcome[] = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced', 'failed', 'skipped'];
+export const OUTCOMES: readonly RowOutcome[] = [
+  'created',
+  'replayed',
+  'already_existed',
+  'unchanged',
+  'updated',
+  'replaced',
+  'failed',
+  'skipped',
+];
 
 export function countsLine(counts: OutcomeCounts): string {
   const parts = [...OUTCOMES, 'pending' as const].filter((o) => (counts[o] ?? 0) > 0).map((o) => `${counts[o]} ${o}`);
@@ -110,12 +148,19 @@ export function countsLine(counts: OutcomeCounts): string {
 
 export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
   const out: string[] = [];
-  out.push(`Job ${result.jobId}: ${result.status}${result.reason ? ` (${result.reason})` : ''} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests.`);
+  out.push(
+    `Job ${result.jobId}: ${result.status}${result.reason ? ` (${result.reason})` : ''} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests.`,
+  );
   if (result.message) out.push(`  ${result.message}`);
   const sheets = Object.entries(result.bySheet);
   const used = [...OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
   if (sheets.length && used.length) {
-    out.push(...table(['rows by sheet', ...used], sheets.map(([s, c]) => [s, ...used.map((o) => c?.[o] ?? 0)])).map((l) => `  ${l}`));
+    out.push(
+      ...table(
+        ['rows by sheet', ...used],
+        sheets.map(([s, c]) => [s, ...used.map((o) => c?.[o] ?? 0)]),
+      ).map((l) => `  ${l}`),
+    );
   }
   for (const l of result.entitlementLimits) {
     out.push(`  entitlement limit reached: ${l.dimension} ${l.usage} / ${l.limit}`);
@@ -144,6 +189,13 @@ export function formatJobs(jobs: readonly JobSummary[]): string[] {
   if (jobs.length === 0) return ['No jobs yet.'];
   return table(
     ['job', 'status', 'file', 'started', 'rows', 'outcomes'],
-    jobs.map((j) => [j.jobId, `${j.status}${j.resumable ? ' (resumable)' : ''}`, j.file, j.createdAt.replace('T', ' ').slice(0, 19), j.rows, countsLine(j.counts)]),
+    jobs.map((j) => [
+      j.jobId,
+      `${j.status}${j.resumable ? ' (resumable)' : ''}`,
+      j.file,
+      j.createdAt.replace('T', ' ').slice(0, 19),
+      j.rows,
+      countsLine(j.counts),
+    ]),
   );
 }

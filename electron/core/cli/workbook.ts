@@ -29,7 +29,14 @@ export async function loadWorkbook(path: string, ctx: RunContext): Promise<Loade
   bar?.done();
   // TEMP until C1's validateWorkbook lands
   const errors = parsed.issues.filter((i) => i.severity === 'error').length;
-  const report: ValidationReport = { ok: errors === 0, errors, warnings: parsed.issues.length - errors, issues: parsed.issues, sheets: [], references: [] };
+  const report: ValidationReport = {
+    ok: errors === 0,
+    errors,
+    warnings: parsed.issues.length - errors,
+    issues: parsed.issues,
+    sheets: [],
+    references: [],
+  };
   return { path, parsed, report };
 }
 

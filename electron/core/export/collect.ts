@@ -104,7 +104,11 @@ async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<voi
   await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
 }
 
-export async function collectExport(client: ApiClient, selection: ExportSelection, o: CollectOptions = {}): Promise<ExportData> {
+export async function collectExport(
+  client: ApiClient,
+  selection: ExportSelection,
+  o: CollectOptions = {},
+): Promise<ExportData> {
   const collections: ExportCollection[] = selection === 'all' ? [...EXPORT_COLLECTIONS] : [selection];
   const signal = o.signal;
   const warnings: string[] = [];
@@ -113,7 +117,11 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
 
   // One walk per collection, shared by the sheets that need it.
   const walks = new Map<string, Promise<unknown[]>>();
-  const walk = <T>(key: string, src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> }, progress?: ExportCollection): Promise<T[]> => {
+  const walk = <T>(
+    key: string,
+    src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> },
+    progress?: ExportCollection,
+  ): Promise<T[]> => {
     let p = walks.get(key) as Promise<T[]> | undefined;
     if (!p) {
       p = (async () => {
@@ -129,13 +137,19 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
     }
     return p;
   };
-  const codesOf = async (key: string, src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<{ id: string; external_id?: string | null }> }): Promise<Codes> => {
+  const codesOf = async (
+    key: string,
+    src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<{ id: string; external_id?: string | null }> },
+  ): Promise<Codes> => {
     const m: Codes = new Map();
     for (const e of await walk(key, src)) m.set(e.id, e.external_id ?? null);
     return m;
   };
   const materialCodes = async (): Promise<Codes> => {
-    const [el, co] = await Promise.all([codesOf('elementaries', client.elementaries), codesOf('composites', client.composites)]);
+    const [el, co] = await Promise.all([
+      codesOf('elementaries', client.elementaries),
+      codesOf('composites', client.composites),
+    ]);
     return new Map([...el, ...co]);
   };
 
@@ -234,7 +248,11 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
           setIf(row, 'name', e.name);
           setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
           const mt = e.material_type as Record<string, unknown>;
-          setIf(row, 'material_code', ref(materials, mt.category === 'composite' ? mt.composite_id : mt.elementary_id, 'material type'));
+          setIf(
+            row,
+            'material_code',
+            ref(materials, mt.category === 'composite' ? mt.composite_id : mt.elementary_id, 'material type'),
+          );
           setIf(row, 'supplier_plant_external_id', ref(supplierPlants, e.supplier_plant_id, 'supplier plant'));
           setIf(row, 'unit', e.unit);
           km(e.transport_route, row);
@@ -272,7 +290,9 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
           setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
           row[SNAPSHOT_COLUMN] = snapshotOf('silo', e);
           sheet('silos').push(row);
-          const items = [...e.items].sort((a, b) => cmp(products.get(a.supplier_product_id) ?? '', products.get(b.supplier_product_id) ?? ''));
+          const items = [...e.items].sort((a, b) =>
+            cmp(products.get(a.supplier_product_id) ?? '', products.get(b.supplier_product_id) ?? ''),
+          );
           for (const it of items) {
             const sp = ref(products, it.supplier_product_id, 'supplier product');
             if (it.annual_items.length === 0) itemsWithoutYears++;
@@ -286,7 +306,9 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
           }
         }
         if (itemsWithoutYears > 0) {
-          warnings.push(`${itemsWithoutYears} silo item(s) have no yearly amounts: the silo-items sheet has one row per year, so they are not listed.`);
+          warnings.push(
+            `${itemsWithoutYears} silo item(s) have no yearly amounts: the silo-items sheet has one row per year, so they are not listed.`,
+          );
         }
         break;
       }
@@ -343,7 +365,11 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
           codesOf('silos', client.silos),
           codesOf('prechain-products', client.prechainProducts),
         ]);
-        const byType: Record<string, Codes> = { supplier_product: supplierProducts, silo: silos, prechain_product: prechain };
+        const byType: Record<string, Codes> = {
+          supplier_product: supplierProducts,
+          silo: silos,
+          prechain_product: prechain,
+        };
         const withCode = instances.filter((i) => i.external_id);
         const boms = new Map<string, BomEntry[]>();
         let done = 0;
@@ -366,18 +392,28 @@ export async function collectExport(client: ApiClient, selection: ExportSelectio
             r[SNAPSHOT_COLUMN] = snap;
             return r;
           });
-          rows.sort((a, b) => cmp(`${a.component_type}\u0000${a.component_external_id ?? ''}`, `${b.component_type}\u0000${b.component_external_id ?? ''}`));
+          rows.sort((a, b) =>
+            cmp(
+              `${a.component_type}\u0000${a.component_external_id ?? ''}`,
+              `${b.component_type}\u0000${b.component_external_id ?? ''}`,
+            ),
+          );
           sheet('bom').push(...rows);
         }
         const noCode = instances.length - withCode.length;
-        if (noCode > 0) warnings.push(`${noCode} product instance(s) without external_id: their BOMs cannot be named in the bom sheet and are left out.`);
+        if (noCode > 0)
+          warnings.push(
+            `${noCode} product instance(s) without external_id: their BOMs cannot be named in the bom sheet and are left out.`,
+          );
         break;
       }
     }
   }
 
   for (const [c, n] of skipped) {
-    warnings.push(`${n} ${c.replace(/-/g, ' ')} without external_id left out: the workbook format identifies rows by external_id.`);
+    warnings.push(
+      `${n} ${c.replace(/-/g, ' ')} without external_id left out: the workbook format identifies rows by external_id.`,
+    );
   }
   for (const [what, n] of missingRef) {
     warnings.push(`${n} reference(s) to a ${what}: the cell is left blank (fill it in before re-importing).`);

@@ -21,7 +21,10 @@ export const exportCommand: CliCommand = {
   async run(values, positionals, ctx) {
     const [collection] = expectPositionals(positionals, ['COLLECTION'], 'export');
     if (!isExportSelection(collection)) {
-      throw new CliUsageError(`unknown collection "${collection}" (one of: ${EXPORT_COLLECTIONS.join(', ')}, all)`, 'export');
+      throw new CliUsageError(
+        `unknown collection "${collection}" (one of: ${EXPORT_COLLECTIONS.join(', ')}, all)`,
+        'export',
+      );
     }
     const out = str(values, 'output');
     if (!out) throw new CliUsageError('missing -o FILE (the workbook to write)', 'export');
@@ -60,4 +63,3 @@ export const exportCommand: CliCommand = {
     return EXIT.ok;
   },
 };
-

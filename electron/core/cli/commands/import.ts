@@ -19,7 +19,12 @@ export const IMPORT_OPTIONS = {
   concurrency: { type: 'string' },
 } as const;
 
-export function outputPaths(values: Record<string, unknown>, rc: RunContext, command: string, input?: string): { report?: string; failed?: string } {
+export function outputPaths(
+  values: Record<string, unknown>,
+  rc: RunContext,
+  command: string,
+  input?: string,
+): { report?: string; failed?: string } {
   const out: { report?: string; failed?: string } = {};
   const report = str(values, 'report');
   const failed = str(values, 'failed');
@@ -27,7 +32,8 @@ export function outputPaths(values: Record<string, unknown>, rc: RunContext, com
   if (failed) out.failed = checkOutputPath(failed, rc.cwd, command, '--failed');
   if (input && out.report) checkDistinct(input, out.report, command, '--report');
   if (input && out.failed) checkDistinct(input, out.failed, command, '--failed');
-  if (out.report && out.failed && out.report === out.failed) throw new CliUsageError('--report and --failed must be different files', command);
+  if (out.report && out.failed && out.report === out.failed)
+    throw new CliUsageError('--report and --failed must be different files', command);
   return out;
 }
 
@@ -56,7 +62,14 @@ export const importCommand: CliCommand = {
     const w = await loadWorkbook(input, rc);
     if (workbookFailed(w)) {
       if (ctx.json) {
-        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'validation', file: w.parsed.file, errors: w.report.errors, issues: w.report.issues });
+        rc.printJson({
+          ok: false,
+          exit_code: EXIT.usage,
+          stage: 'validation',
+          file: w.parsed.file,
+          errors: w.report.errors,
+          issues: w.report.issues,
+        });
       } else {
         printIssues(rc, w);
         ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
@@ -65,14 +78,19 @@ export const importCommand: CliCommand = {
     }
 
     // 2. The plan (reads only).
-    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only'), ...(concurrency ? { maxConcurrency: concurrency } : {}) });
+    const plan = await makePlan(rc, w, {
+      createOnly: flag(values, 'create-only'),
+      ...(concurrency ? { maxConcurrency: concurrency } : {}),
+    });
     const blocked = countBlocked(plan);
     if (blocked > 0 && !flag(values, 'skip-blocked')) {
       if (ctx.json) {
         rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan });
       } else {
         for (const e of blockedEntries(plan).slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
-        ctx.stderr(`${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`);
+        ctx.stderr(
+          `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
+        );
       }
       return EXIT.usage;
     }
@@ -88,14 +106,24 @@ export const importCommand: CliCommand = {
       inputPath: input,
       ...(concurrency ? { concurrency } : {}),
       onStart: (jobId) => {
-        if (!ctx.json) ctx.stderr(`job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`);
+        if (!ctx.json)
+          ctx.stderr(
+            `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
+          );
       },
     });
     progress.done();
     const files = await writeResultFiles(rc, input, plan, result, outs);
     const code = exitCodeOf(result);
     if (ctx.json) {
-      rc.printJson({ ok: code === EXIT.ok, exit_code: code, job_id: result.jobId, plan_summary: plan.summary, result, files });
+      rc.printJson({
+        ok: code === EXIT.ok,
+        exit_code: code,
+        job_id: result.jobId,
+        plan_summary: plan.summary,
+        result,
+        files,
+      });
     } else {
       ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
       if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);

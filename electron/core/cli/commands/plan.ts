@@ -32,11 +32,18 @@ export const planCommand: CliCommand = {
     const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only') });
     const blocked = countBlocked(plan);
     if (ctx.json) {
-      rc.printJson({ ...plan, workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues } });
+      rc.printJson({
+        ...plan,
+        workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues },
+      });
     } else {
-      for (const i of w.report.issues.filter((x) => x.severity === 'warning')) ctx.stderr(`warning ${i.sheet ?? ''}${i.cell ? `!${i.cell}` : ''}: ${i.message}\n`);
+      for (const i of w.report.issues.filter((x) => x.severity === 'warning'))
+        ctx.stderr(`warning ${i.sheet ?? ''}${i.cell ? `!${i.cell}` : ''}: ${i.message}\n`);
       ctx.stdout(`${formatPlan(plan).join('\n')}\n`);
-      if (blocked > 0) ctx.stdout(`\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`);
+      if (blocked > 0)
+        ctx.stdout(
+          `\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`,
+        );
     }
     return blocked > 0 || w.report.errors > 0 ? EXIT.usage : EXIT.ok;
   },

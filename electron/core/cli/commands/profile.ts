@@ -53,7 +53,11 @@ export const profileCommand: CliCommand = {
             : rc.env[ENV_API_KEY]
               ? checkApiKey(rc.env[ENV_API_KEY] ?? '', ENV_API_KEY)
               : undefined;
-          if (!key) throw new CliUsageError(`profile add needs a key: set ${ENV_API_KEY} or pass --api-key-file FILE`, 'profile');
+          if (!key)
+            throw new CliUsageError(
+              `profile add needs a key: set ${ENV_API_KEY} or pass --api-key-file FILE`,
+              'profile',
+            );
           if (values['no-check'] !== true) {
             const client = createApiClient({ baseUrl, apiKey: key, retry: { maxAttempts: 2 } });
             try {
@@ -65,8 +69,12 @@ export const profileCommand: CliCommand = {
           const existing = findProfile(settings, name);
           const saved = settings.saveProfile({ ...(existing ? { id: existing.id } : {}), name, baseUrl });
           await secrets.set(saved.id, key);
-          if (ctx.json) ctx.stdout(`${JSON.stringify({ name: saved.name, base_url: saved.baseUrl, key: maskApiKey(key) })}\n`);
-          else ctx.stdout(`${existing ? 'Updated' : 'Saved'} profile "${saved.name}": ${saved.baseUrl}, key ${maskApiKey(key)} (in ${dir}).\n`);
+          if (ctx.json)
+            ctx.stdout(`${JSON.stringify({ name: saved.name, base_url: saved.baseUrl, key: maskApiKey(key) })}\n`);
+          else
+            ctx.stdout(
+              `${existing ? 'Updated' : 'Saved'} profile "${saved.name}": ${saved.baseUrl}, key ${maskApiKey(key)} (in ${dir}).\n`,
+            );
           return EXIT.ok;
         }
         case 'remove': {
@@ -84,7 +92,8 @@ export const profileCommand: CliCommand = {
       }
     } catch (e) {
       if (e instanceof SettingsError) throw new CliUsageError(e.message, 'profile');
-      if (e instanceof Error && e.name === 'ZodError') throw new CliUsageError('the profile name is not valid (1–100 characters)', 'profile');
+      if (e instanceof Error && e.name === 'ZodError')
+        throw new CliUsageError('the profile name is not valid (1–100 characters)', 'profile');
       throw e;
     }
   },

@@ -26,7 +26,8 @@ export const sandboxCommand: CliCommand = {
     const rc = runContext(ctx);
     const port = intOption(values, 'port', 0, 65535, 'sandbox') ?? 4010;
     const seed = str(values, 'seed') ?? 'demo';
-    if (seed !== 'demo' && seed !== 'empty') throw new CliUsageError(`--seed must be demo or empty (got "${seed}")`, 'sandbox');
+    if (seed !== 'demo' && seed !== 'empty')
+      throw new CliUsageError(`--seed must be demo or empty (got "${seed}")`, 'sandbox');
     const data = str(values, 'data');
     const sandbox = await startSandbox({
       port,
@@ -35,7 +36,9 @@ export const sandboxCommand: CliCommand = {
       ...(data ? { dataFile: path.resolve(rc.cwd, data) } : {}),
     });
     if (ctx.json) {
-      ctx.stdout(`${JSON.stringify({ base_url: sandbox.baseUrl, manufacturer_id: sandbox.manufacturerId, api_key: sandbox.ownerKey })}\n`);
+      ctx.stdout(
+        `${JSON.stringify({ base_url: sandbox.baseUrl, manufacturer_id: sandbox.manufacturerId, api_key: sandbox.ownerKey })}\n`,
+      );
     } else {
       ctx.stdout(
         [

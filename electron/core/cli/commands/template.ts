@@ -17,7 +17,8 @@ export async function referenceData(client: ApiClient, signal: AbortSignal): Pro
   const plants: NonNullable<TemplateReferenceData['plants']>[number][] = [];
   const materials: NonNullable<TemplateReferenceData['materials']>[number][] = [];
   const products: NonNullable<TemplateReferenceData['products']>[number][] = [];
-  const byCode = <T extends { external_id?: string | null }>(a: T, b: T) => ((a.external_id ?? '') < (b.external_id ?? '') ? -1 : 1);
+  const byCode = <T extends { external_id?: string | null }>(a: T, b: T) =>
+    (a.external_id ?? '') < (b.external_id ?? '') ? -1 : 1;
   const collect = async <T>(it: AsyncIterable<T>) => {
     const out: T[] = [];
     for await (const x of it) out.push(x);
@@ -30,8 +31,10 @@ export async function referenceData(client: ApiClient, signal: AbortSignal): Pro
     collect(client.products.walk({}, { signal })),
   ]);
   for (const p of pl.sort(byCode)) if (p.external_id) plants.push({ plant_code: p.external_id, plant_id: p.id });
-  for (const e of el.sort(byCode)) if (e.external_id) materials.push({ material_code: e.external_id, category: 'elementary', material_type_id: e.id });
-  for (const c of co.sort(byCode)) if (c.external_id) materials.push({ material_code: c.external_id, category: 'composite', material_type_id: c.id });
+  for (const e of el.sort(byCode))
+    if (e.external_id) materials.push({ material_code: e.external_id, category: 'elementary', material_type_id: e.id });
+  for (const c of co.sort(byCode))
+    if (c.external_id) materials.push({ material_code: c.external_id, category: 'composite', material_type_id: c.id });
   for (const p of pr.sort(byCode)) {
     products.push({
       ...(p.external_id ? { external_id: p.external_id } : {}),
@@ -76,14 +79,22 @@ export const templateCommand: CliCommand = {
     const summary = {
       file,
       sheets: which === 'all' ? SHEETS : [which],
-      reference_data: ref ? { plants: ref.plants?.length ?? 0, materials: ref.materials?.length ?? 0, products: ref.products?.length ?? 0 } : null,
+      reference_data: ref
+        ? {
+            plants: ref.plants?.length ?? 0,
+            materials: ref.materials?.length ?? 0,
+            products: ref.products?.length ?? 0,
+          }
+        : null,
     };
     if (ctx.json) rc.printJson(summary);
     else {
       ctx.stdout(`Wrote ${which === 'all' ? 'the combined template' : `the ${which} template`} to ${file}\n`);
       if (summary.reference_data) {
         const r = summary.reference_data;
-        ctx.stdout(`  with ${r.plants} plants, ${r.materials} material types and ${r.products} products from ${ctx.baseUrl}\n`);
+        ctx.stdout(
+          `  with ${r.plants} plants, ${r.materials} material types and ${r.products} products from ${ctx.baseUrl}\n`,
+        );
       }
     }
     return EXIT.ok;
