@@ -63,10 +63,15 @@ export class ProgressBar implements CliProgress {
     const rate = elapsed > 0 ? this.done_ / elapsed : 0;
     const frac = total > 0 ? Math.min(1, this.done_ / total) : 0;
     const eta = rate > 0 && total > 0 ? (total - this.done_) / rate : NaN;
-    const stats = `${this.done_}/${total} ${Math.round(frac * 100)}% ${rate.toFixed(1)}/s ETA ${formatDuration(eta)}`;
+    // Unknown total (0): a count and a rate, no percentage or ETA.
+    const stats =
+      total > 0
+        ? `${this.done_}/${total} ${Math.round(frac * 100)}% ${rate.toFixed(1)}/s ETA ${formatDuration(eta)}`
+        : `${this.done_} ${rate.toFixed(1)}/s`;
     const barWidth = Math.max(10, Math.min(30, width - label.length - stats.length - 6));
     const filled = Math.round(frac * barWidth);
-    let line = `${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${stats}`;
+    let line =
+      total > 0 ? `${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${stats}` : `${label} ${stats}`;
     if (this.note) line += ` ${this.note}`;
     return line.length > width - 1 ? line.slice(0, width - 1) : line;
   }
