@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../electron/core/cli/main.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { readZipEntries } from '../fixtures/zip-writer.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin/supply-loader.mjs');
@@ -156,18 +157,28 @@ export async function bounded<T>(ms: number, maxRssGrowthBytes: number, step: ()
   }
 }
 
-/** Every file under a directory (recursively), as path → content (binary files as latin1 text). */
-export function filesUnder(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every file under a directory (recursively). */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else out.set(p, readFileSync(p, 'latin1'));
+      else out.push(p);
     }
   };
   walk(dir);
   return out;
+}
+
+/** A file's text as a scan must see it: a zip (an .xlsx) inflated part by part, anything else as UTF-8. */
+export async function scannableText(path: string): Promise<string> {
+  const raw = readFileSync(path);
+  if (raw.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    const parts = await readZipEntries(path);
+    return parts.map((p) => `${p.name}\n${p.data.toString('utf8')}`).join('\n');
+  }
+  return raw.toString('utf8');
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
