@@ -119,6 +119,15 @@ describe('results workbook', () => {
     expect(rowOf('silo-items')).toMatchObject({ skipped: 3, total: 3 });
     expect(rowOf('total').total).toBe(19);
 
+    // Results written from a results workbook reuse its columns and replace its Report.
+    const twice = join(env.dir, 'results-2.xlsx');
+    await writeResultsWorkbook(out, plan, result, twice);
+    const wb2 = new ExcelJS.Workbook();
+    await wb2.xlsx.readFile(twice);
+    expect(wb2.worksheets.map((w) => w.name).filter((x) => x.startsWith('Report'))).toEqual(['Report']);
+    expect(wb2.getWorksheet('supplier-companies')!.getRow(1).cellCount).toBe(7);
+    expect(cells(wb2.getWorksheet('supplier-companies')!, 2, 4)).toEqual(cells(sc, 2, 4));
+
     // The key is nowhere in the file (only its masked form).
     const secret = env.sb.ownerKey.split('-').slice(2).join('-');
     const text = (await readFile(out)).toString('latin1');

@@ -18,6 +18,7 @@ import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type OutcomeCounts
 
 export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
 export const REPORT_SHEET = 'Report';
+const REPORT_TITLE = 'Supply Loader import report';
 
 type Outcome = RowOutcome | 'pending';
 
@@ -184,14 +185,22 @@ export async function writeResultsWorkbook(inputPath: string, plan: Plan, result
     }
   }
 
-  const old = wb.getWorksheet(REPORT_SHEET);
-  if (old) wb.removeWorksheet(old.id);
-  addReportSheet(wb, plan, result);
+  // A Report sheet of an earlier results workbook is replaced; a sheet of the user's with that name is kept.
+  let name = REPORT_SHEET;
+  for (let i = 2; wb.getWorksheet(name); i++) {
+    const old = wb.getWorksheet(name)!;
+    if (old.getCell('A1').value === REPORT_TITLE) {
+      wb.removeWorksheet(old.id);
+      break;
+    }
+    name = `${REPORT_SHEET} (${i})`;
+  }
+  addReportSheet(wb, plan, result, name);
   await wb.xlsx.writeFile(outPath);
 }
 
-function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult): void {
-  const ws = wb.addWorksheet(REPORT_SHEET);
+function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult, name: string): void {
+  const ws = wb.addWorksheet(name);
   ws.getColumn(1).width = 24;
   for (let c = 2; c <= OUTCOME_ORDER.length + 2; c++) ws.getColumn(c).width = 15;
   const info: [string, string | number][] = [
@@ -206,7 +215,7 @@ function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult): vo
     ['Create only', plan.options.createOnly ? 'yes' : 'no'],
   ];
   if (result.message) info.splice(3, 0, ['Note', result.message]);
-  ws.addRow(['Supply Loader import report']).font = { bold: true, size: 14 };
+  ws.addRow([REPORT_TITLE]).font = { bold: true, size: 14 };
   for (const [k, v] of info) {
     const row = ws.addRow([k, null]);
     row.getCell(1).font = { bold: true };
