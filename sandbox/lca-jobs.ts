@@ -234,8 +234,7 @@ function finish(store: Store, job: LcaJobRecord): void {
 }
 
 /** Complete every job whose finish time has passed. Cheap when none is due. */
-export function completeDueJobs(store: Store): void {
-  const now = store.clock.now();
+export function completeDueJobs(store: Store, now: number = store.clock.now()): void {
   if (now < store.nextJobFinishMs) return;
   let next = Infinity;
   for (const job of store.lcaJobs.values()) {
@@ -252,9 +251,10 @@ export function resultsFor(
   store: Store,
   instanceId: string,
   includeBreakdown: boolean,
+  now: number = store.clock.now(),
 ): LcaResultElement[] {
   const job = store.lcaJobs.get(instanceId);
-  if (!job || isInFlight(job, store.clock.now())) return [];
+  if (!job || isInFlight(job, now)) return [];
   const results = store.lcaResults.get(instanceId) ?? [];
   if (includeBreakdown) return results;
   return results.map((r) => {

@@ -8,7 +8,7 @@ import { BomPut, ProductInstanceCreate, ProductInstancePatch } from '../../elect
 import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound } from '../errors.js';
 import { idParam, requireBody, requirePlant, v2Route, validate, type V2Call } from '../http.js';
-import { isInFlight, jobView, queueJob, resultsFor } from '../lca-jobs.js';
+import { completeDueJobs, isInFlight, jobView, queueJob, resultsFor } from '../lca-jobs.js';
 import type { BomComponentRecord, ProductInstanceRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { listPage } from './list.js';
@@ -199,13 +199,16 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
   v2Route(app, store, 'GET', '/v2/product-instances/:id/lca-results', 'lca.results', (call) => {
     const id = idParam(call.params);
     reachable(call, id);
+    // Read the clock, then complete what is due at that instant, so job state and stored results agree
+    // (a job finishing between the pipeline's completion pass and this read would show completed + []).
     const now = store.clock.now();
+    completeDueJobs(store, now);
     return {
       status: 200,
       body: {
         product_instance_id: id,
         job: jobView(store.lcaJobs.get(id), now),
-        results: resultsFor(store, id, call.access.scopes.has('view:recipes')),
+        results: resultsFor(store, id, call.access.scopes.has('view:recipes'), now),
       },
     };
   });
