@@ -157,6 +157,7 @@ export function expectation(c: ColumnSpec): string {
     case 'uuid':
       return 'a service id (UUID like 123e4567-e89b-12d3-a456-426614174000)';
     case 'enum':
+      if (c.list === 'country') return 'an ISO 3166 alpha-2 country code (DE, AT, FR …)';
       return `one of ${(c.allowed ?? []).join(', ')}`;
     case 'year':
       return `a year (whole number ${c.min ?? 1900}–${c.max ?? 2200})`;
@@ -174,4 +175,41 @@ function rangeWords(c: ColumnSpec): string {
   if (c.min !== undefined) return ` ${lower}`;
   if (c.max !== undefined) return ` ≤ ${c.max}`;
   return '';
+}
+
+const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ANY_CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A quick, conservative acceptance test for one present (non-null) value, derived from the column spec: when
+ * it says yes the column schema accepts the value too (it is never looser; a test checks this). Validation
+ * runs the zod schema only for rows that fail it — the schema stays the authority and gives the messages.
+ */
+export function quickAccept(c: ColumnSpec): (v: unknown) => boolean {
+  switch (c.type) {
+    case 'code':
+    case 'text': {
+      const max = c.maxLength ?? 255;
+      return (v) => typeof v === 'string' && v.length > 0 && v.length <= max && !ANY_CONTROL.test(v) && v.trim() === v;
+    }
+    case 'uuid':
+      return (v) => typeof v === 'string' && UUID_SHAPE.test(v);
+    case 'enum': {
+      const allowed = new Set(c.allowed ?? []);
+      return (v) => typeof v === 'string' && allowed.has(v);
+    }
+    case 'year':
+    case 'integer': {
+      const min = c.min ?? -Infinity;
+      const max = c.max ?? Infinity;
+      return (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+    }
+    case 'decimal': {
+      if (c.rangeFromRule) return (v) => typeof v === 'number' && Number.isFinite(v);
+      const min = c.min ?? -Infinity;
+      const max = c.max ?? Infinity;
+      const exclusive = c.minExclusive ?? false;
+      return (v) => typeof v === 'number' && Number.isFinite(v) && (exclusive ? v > min : v >= min) && v <= max;
+    }
+  }
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { RuleViolation } from '../spec/rules.js';
-import type { Column, Columns, RowOf } from './columns.js';
+import { quickAccept, type Column, type Columns, type RowOf } from './columns.js';
 import type { SheetName } from './types.js';
 
 export interface SheetDef<C extends Columns = Columns> {
@@ -22,14 +22,29 @@ export interface SheetDef<C extends Columns = Columns> {
   rowRules?: (row: RowOf<C>) => RuleViolation[];
   /** Row schema: required fields present, optional ones absent or null (#CLEAR); no other fields. */
   schema: z.ZodType<RowOf<C>>;
+  /** Conservative fast check derived from the columns: true ⇒ `schema` accepts the row unchanged. */
+  quickAccept: (values: Record<string, unknown>) => boolean;
 }
 
-export function defineSheet<const C extends Columns>(def: Omit<SheetDef<C>, 'schema'>): SheetDef<C> {
+export function defineSheet<const C extends Columns>(def: Omit<SheetDef<C>, 'schema' | 'quickAccept'>): SheetDef<C> {
   const shape: Record<string, z.ZodType> = {};
+  const checks: { field: string; required: boolean; accept: (v: unknown) => boolean }[] = [];
   for (const [field, col] of Object.entries(def.columns) as [string, Column][]) {
     shape[field] = col.required ? col.schema : col.schema.nullable().optional();
+    checks.push({ field, required: col.required, accept: quickAccept(col) });
   }
-  return { ...def, schema: z.object(shape).strict() as unknown as z.ZodType<RowOf<C>> };
+  const known = new Set(checks.map((c) => c.field));
+  const accept = (values: Record<string, unknown>): boolean => {
+    for (const k in values) if (!known.has(k)) return false;
+    for (const c of checks) {
+      const v = values[c.field];
+      if (v === undefined || v === null) {
+        if (c.required) return false;
+      } else if (!c.accept(v)) return false;
+    }
+    return true;
+  };
+  return { ...def, schema: z.object(shape).strict() as unknown as z.ZodType<RowOf<C>>, quickAccept: accept };
 }
 
 /** The field a rule violation's path names (`bom[0].mass_kg` → `mass_kg`). */

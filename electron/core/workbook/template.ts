@@ -5,7 +5,7 @@
  * regenerating gives the same bytes.
  */
 import { writeFile } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet, type ProductsReferenceRow, type SheetRows } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
@@ -83,6 +83,18 @@ export async function writeFormatWorkbook(
     sink.on('end', resolve);
     sink.on('error', reject);
   });
+  await writeFormatStream(contents, sink, opts);
+  await done;
+  const buf = Buffer.concat(chunks);
+  return opts.date ? normaliseZipTimes(buf, opts.date) : buf;
+}
+
+/** Same, streamed into `sink` (memory stays bounded for large exports). */
+export async function writeFormatStream(
+  contents: readonly SheetContent[],
+  sink: Writable,
+  opts: { instructionsFor?: readonly SheetDef[]; date?: Date } = {},
+): Promise<void> {
   const date = opts.date ?? new Date();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true, useStyles: true });
   wb.creator = 'Supply Loader';
@@ -93,7 +105,4 @@ export async function writeFormatWorkbook(
   for (const c of contents) addFormatSheet(wb, c);
   addListsSheet(wb);
   await wb.commit();
-  await done;
-  const buf = Buffer.concat(chunks);
-  return opts.date ? normaliseZipTimes(buf, opts.date) : buf;
 }

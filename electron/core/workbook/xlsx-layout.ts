@@ -38,7 +38,7 @@ export interface ExtraColumn {
 
 export interface SheetContent {
   def: SheetDef;
-  rows: readonly WritableRow[];
+  rows: Iterable<WritableRow>;
   extraColumns?: readonly ExtraColumn[];
 }
 
@@ -46,7 +46,7 @@ export interface SheetContent {
 export function headerNote(field: string, c: Column, referenceOnly = false): string {
   const lines = [`${field}${c.required && !referenceOnly ? ' (required)' : ' (optional)'}`, c.description];
   if (referenceOnly) return [`${field}`, c.description, 'Reference only: ignored on import.'].join('\n');
-  lines.push(`Expected: ${c.type === 'enum' && (c.allowed?.length ?? 0) > 12 ? 'a value from the dropdown' : expectation(c)}.`);
+  lines.push(`Expected: ${expectation(c)}.`);
   if (c.unit) lines.push(`Unit: ${c.unit}.`);
   if (c.required) lines.push('Must not be blank.');
   else lines.push(`Blank = not set (keeps the value on the service). ${CLEAR_MARKER} clears it.`);

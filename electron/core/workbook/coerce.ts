@@ -1,0 +1,297 @@
+/**
+ * Cell coercion: turn what exceljs reads from a cell into the value a user means, for one column type.
+ *
+ * Decisions (documented in docs/workbook-format.md):
+ * - Strings are trimmed (spaces, tabs, non-breaking spaces); an empty cell or only spaces = blank (not set).
+ * - `#CLEAR` (any case) = clear the value on the service (null); only for optional columns.
+ * - Formula cells: their cached result. A formula without a saved result, or one whose result is an error
+ *   (#REF!, #DIV/0! …), is an error at the cell.
+ * - Rich text: its plain text. Hyperlinks: their display text.
+ * - Numbers stored as text are accepted: "12.5", "12,5" (one separator = the decimal separator), "1.234,5" and
+ *   "1,234.5" (both: the last one is the decimal separator, the other groups thousands), "1 234,5", "1'234.5".
+ *   A lone comma followed by exactly three digits ("1,234") is read as a decimal (1.234) with a warning.
+ *   "%" is refused (write 30 for 30 %).
+ * - A number in a text/code column becomes its text ("10023"); beyond 15 significant digits with a warning.
+ * - A date (or an Excel date serial) in a year column becomes its year, with a warning. A date in a text
+ *   column is an error (Excel changed what was typed).
+ * - Enum values match without regard to case and surrounding spaces ("kg" → KG).
+ */
+import type { Column } from './columns.js';
+import { CLEAR_MARKER, type CellScalar, type IssueCode } from './types.js';
+
+export interface CellNote {
+  code: IssueCode;
+  message: string;
+}
+
+export type Coerced =
+  | { kind: 'blank' }
+  | { kind: 'clear' }
+  | { kind: 'value'; value: CellScalar; warning?: CellNote }
+  | { kind: 'error'; error: CellNote };
+
+const BLANK: Coerced = { kind: 'blank' };
+const CLEAR: Coerced = { kind: 'clear' };
+
+/** What exceljs gives for a cell value (streaming reader). */
+type Raw = unknown;
+
+/** 1900 date system epoch as JS time (Excel serial 0 = 1899-12-30 for serials ≥ 61). */
+const EPOCH_1900 = Date.UTC(1899, 11, 30);
+const EPOCH_1904 = Date.UTC(1904, 0, 1);
+const DAY_MS = 86_400_000;
+/** Largest Excel date serial (9999-12-31). */
+const MAX_SERIAL = 2_958_465;
+
+export function excelSerialToDate(serial: number, date1904 = false): Date {
+  return new Date((date1904 ? EPOCH_1904 : EPOCH_1900) + Math.floor(serial) * DAY_MS);
+}
+
+export function show(v: unknown): string {
+  if (typeof v === 'string') {
+    const s = v.length > 40 ? `${v.slice(0, 37)}…` : v;
+    return `"${s.replace(/[\u0000-\u001f\u007f]/g, '�')}"`;
+  }
+  if (v instanceof Date) return isoDay(v);
+  return String(v);
+}
+
+function isoDay(d: Date): string {
+  return Number.isNaN(d.getTime()) ? 'an invalid date' : d.toISOString().slice(0, 10);
+}
+
+interface ErrorValue {
+  error: string;
+}
+interface FormulaValue {
+  formula?: string;
+  sharedFormula?: string;
+  result?: unknown;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !(v instanceof Date);
+}
+
+/** Plain text of a rich-text value ({richText: [{text}]}). */
+function richTextOf(v: { richText: unknown }): string {
+  return Array.isArray(v.richText) ? v.richText.map((r: { text?: unknown }) => (typeof r?.text === 'string' ? r.text : '')).join('') : '';
+}
+
+/**
+ * The scalar a cell shows: string | number | boolean | Date, or an error note (formula error, formula without
+ * result), or undefined when empty.
+ */
+export function unwrapCell(raw: Raw): string | number | boolean | Date | undefined | { error: CellNote } {
+  if (raw === null || raw === undefined) return undefined;
+  const t = typeof raw;
+  if (t === 'string' || t === 'number' || t === 'boolean') {
+    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value' } };
+    return raw as string | number | boolean;
+  }
+  if (raw instanceof Date) return raw;
+  if (!isObject(raw)) return undefined;
+  if ('richText' in raw) return richTextOf(raw as { richText: unknown });
+  if ('error' in raw) {
+    const code = String((raw as unknown as ErrorValue).error);
+    return { error: { code: 'formula_error', message: `the cell shows the error ${code}` } };
+  }
+  if ('formula' in raw || 'sharedFormula' in raw) {
+    const f = raw as FormulaValue;
+    const formula = f.formula ? ` =${f.formula.length > 60 ? `${f.formula.slice(0, 57)}…` : f.formula}` : '';
+    const result = f.result;
+    if (result === undefined || result === null)
+      return {
+        error: {
+          code: 'formula_without_result',
+          message: `the formula${formula} has no saved result; open the file in Excel and save it, or type the value`,
+        },
+      };
+    const inner = unwrapCell(result);
+    if ((typeof inner === 'object' && inner !== null && !(inner instanceof Date)) || (typeof result === 'number' && Number.isNaN(result)))
+      return { error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)` } };
+    return inner;
+  }
+  if ('text' in raw) {
+    // hyperlink {text, hyperlink}; text may itself be rich text
+    const text = (raw as { text: unknown }).text;
+    return isObject(text) && 'richText' in text ? richTextOf(text as { richText: unknown }) : typeof text === 'string' ? text : undefined;
+  }
+  return undefined;
+}
+
+const GROUPING = /[\s\u00a0\u202f']/g;
+
+/**
+ * A number typed as text, as a user means it (see the module comment). Returns undefined when it is not a
+ * number; `ambiguous` when a lone comma is followed by exactly three digits.
+ */
+export function parseNumberText(text: string): { value: number; ambiguous?: boolean } | undefined {
+  const t = text.replace(GROUPING, '');
+  if (t === '' || /%$/.test(t)) return undefined;
+  if (/^[+-]?\d+$/.test(t)) return { value: Number(t) };
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { value: Number(t) };
+  const dots = (t.match(/\./g) ?? []).length;
+  const commas = (t.match(/,/g) ?? []).length;
+  const m = /^([+-]?)([\d.,]+)$/.exec(t);
+  if (!m) return undefined;
+  const [, sign, body] = m;
+  let dec: string | null;
+  let group: string | null;
+  if (dots && commas) {
+    dec = t.lastIndexOf('.') > t.lastIndexOf(',') ? '.' : ',';
+    group = dec === '.' ? ',' : '.';
+    if ((dec === '.' ? dots : commas) !== 1) return undefined;
+  } else if (commas === 1) {
+    dec = ',';
+    group = null;
+  } else if (commas > 1 || dots > 1) {
+    dec = null;
+    group = commas ? ',' : '.';
+  } else return undefined;
+  const [intPart, fracPart] = dec ? body.split(dec) : [body, undefined];
+  if (group) {
+    const groups = intPart.split(group);
+    if (!/^\d{1,3}$/.test(groups[0]) || groups.slice(1).some((g) => !/^\d{3}$/.test(g))) return undefined;
+  } else if (!/^\d*$/.test(intPart)) return undefined;
+  if (fracPart !== undefined && !/^\d+$/.test(fracPart)) return undefined;
+  const digits = intPart.split(group ?? '\u0000').join('') || '0';
+  const value = Number(`${sign}${digits}${fracPart !== undefined ? `.${fracPart}` : ''}`);
+  if (!Number.isFinite(value)) return undefined;
+  const ambiguous = dec === ',' && !group && /^\d{1,3}$/.test(intPart) && fracPart?.length === 3;
+  return ambiguous ? { value, ambiguous } : { value };
+}
+
+const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+Z?)?$/;
+const DMY_DATE = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/;
+
+function yearOfDateText(s: string): number | undefined {
+  const iso = ISO_DATE.exec(s);
+  if (iso) return Number(iso[1]);
+  const dmy = DMY_DATE.exec(s);
+  if (dmy) return Number(dmy[3]);
+  return undefined;
+}
+
+export interface CoerceContext {
+  field: string;
+  expected: string;
+  date1904: boolean;
+}
+
+function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type'): Coerced {
+  return { kind: 'error', error: { code, message: `${ctx.field}: expected ${ctx.expected}, got ${show(got)}` } };
+}
+
+function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
+  const y = d.getUTCFullYear();
+  return {
+    kind: 'value',
+    value: y,
+    warning: { code: 'date_as_year', message: `${ctx.field}: the cell holds the date ${isoDay(d)} where a year belongs; the year ${y} is used` },
+  };
+}
+
+/** Coerce one cell for a column. `raw` is the exceljs cell value. */
+export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
+  // Fast paths: the common cases in large sheets.
+  if (typeof raw === 'number' && (col.type === 'decimal' || col.type === 'integer') && !Number.isNaN(raw)) return { kind: 'value', value: raw };
+  const v = unwrapCell(raw);
+  if (v === undefined) return BLANK;
+  if (typeof v === 'object' && !(v instanceof Date)) return { kind: 'error', error: { code: v.error.code, message: `${ctx.field}: ${v.error.message}` } };
+
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (s === '') return BLANK;
+    if (s.length === CLEAR_MARKER.length && s.toUpperCase() === CLEAR_MARKER) return CLEAR;
+    switch (col.type) {
+      case 'text':
+      case 'code':
+      case 'uuid':
+        return { kind: 'value', value: s };
+      case 'enum': {
+        const hit = col.allowed?.find((a) => a.toUpperCase() === s.toUpperCase().replace(/\s+/g, ' '));
+        return { kind: 'value', value: hit ?? s };
+      }
+      case 'decimal':
+      case 'integer': {
+        const n = parseNumberText(s);
+        if (!n) return wrong(ctx, s);
+        if (n.ambiguous)
+          return {
+            kind: 'value',
+            value: n.value,
+            warning: {
+              code: 'number_as_text_ambiguous',
+              message: `${ctx.field}: the text ${show(s)} is read as ${n.value} (comma = decimal separator); type ${s.replace(',', '')} if you meant a whole number`,
+            },
+          };
+        return { kind: 'value', value: n.value };
+      }
+      case 'year': {
+        const n = parseNumberText(s);
+        if (n) return yearFromNumber(n.value, ctx);
+        const y = yearOfDateText(s);
+        if (y !== undefined)
+          return {
+            kind: 'value',
+            value: y,
+            warning: { code: 'date_as_year', message: `${ctx.field}: the cell holds the date ${show(s)} where a year belongs; the year ${y} is used` },
+          };
+        return wrong(ctx, s);
+      }
+    }
+  }
+
+  if (typeof v === 'number') {
+    switch (col.type) {
+      case 'decimal':
+      case 'integer':
+        return { kind: 'value', value: v };
+      case 'year':
+        return yearFromNumber(v, ctx);
+      case 'enum':
+      case 'text':
+      case 'code':
+      case 'uuid': {
+        const text = String(v);
+        if (Number.isSafeInteger(v) || (Math.abs(v) < 1e15 && !/e/i.test(text))) return { kind: 'value', value: text };
+        return {
+          kind: 'value',
+          value: text,
+          warning: {
+            code: 'number_as_text_imprecise',
+            message: `${ctx.field}: Excel stored ${text} as a number and may have changed its digits; format the column as Text and type it again`,
+          },
+        };
+      }
+    }
+  }
+
+  if (v instanceof Date) {
+    if (col.type === 'year') return dateAsYear(ctx, v);
+    if (col.type === 'decimal' || col.type === 'integer') return wrong(ctx, v);
+    return {
+      kind: 'error',
+      error: {
+        code: 'date_in_text_column',
+        message: `${ctx.field}: Excel turned what was typed into the date ${isoDay(v)}; format the column as Text and type it again`,
+      },
+    };
+  }
+
+  // boolean
+  if (col.type === 'text' || col.type === 'code') return { kind: 'value', value: v ? 'TRUE' : 'FALSE' };
+  return wrong(ctx, v ? 'TRUE' : 'FALSE');
+}
+
+function yearFromNumber(n: number, ctx: CoerceContext): Coerced {
+  if (n >= 1900 && n <= 2200) return { kind: 'value', value: n };
+  // An Excel date serial where a year belongs (e.g. 45292 = 2024-01-01).
+  if (n > 2200 && n <= MAX_SERIAL) {
+    const d = excelSerialToDate(n, ctx.date1904);
+    const y = d.getUTCFullYear();
+    if (y >= 1900 && y <= 2200) return dateAsYear(ctx, d);
+  }
+  return { kind: 'value', value: n }; // the schema says what is wrong with it
+}

@@ -1,0 +1,406 @@
+/**
+ * File-level guards, before and alongside parsing: size, format (zip / .xls / CSV renamed / password
+ * protected / other), the zip's central directory (entry count, total uncompressed size, compression ratio),
+ * XML entity declarations, sheet dimensions (row limit), and a full inflate scan that catches zip entries
+ * whose real size exceeds what their headers declare. Each problem is one clear error in words.
+ */
+import { open as openFile, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import type { IssueCode, ReadLimits } from './types.js';
+
+export const DEFAULT_LIMITS: ReadLimits = {
+  maxFileBytes: 100 * 1024 * 1024,
+  maxUncompressedBytes: 1024 * 1024 * 1024,
+  maxCompressionRatio: 200,
+  ratioCheckFromBytes: 16 * 1024 * 1024,
+  maxEntries: 10_000,
+  maxRowsPerSheet: 200_001,
+  maxIssues: 10_000,
+};
+
+/** A problem with the file as a whole: reading stops. */
+export class FileLevelError extends Error {
+  constructor(
+    readonly code: IssueCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FileLevelError';
+  }
+}
+
+export interface ZipSheetInfo {
+  name: string;
+  sheetId: string;
+  state: 'visible' | 'hidden' | 'veryHidden';
+  /** Zip path of the worksheet part, e.g. xl/worksheets/sheet1.xml. */
+  path: string;
+  /** Last row of the sheet's declared dimension, when declared. */
+  dimensionRows: number | null;
+}
+
+export interface FileInspection {
+  bytes: number;
+  entries: number;
+  uncompressedBytes: number;
+  sheets: ZipSheetInfo[];
+  date1904: boolean;
+}
+
+const CFB_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const MB = 1024 * 1024;
+
+function fmtBytes(n: number): string {
+  return n >= MB ? `${(n / MB).toFixed(n >= 10 * MB ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+// ---------------------------------------------------------------- format sniffing
+
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const fh = await openFile(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A CFB (OLE2) file is either an encrypted (password-protected) OOXML workbook or a legacy .xls. */
+async function describeCfb(path: string, size: number): Promise<FileLevelError> {
+  const head = await readHead(path, Math.min(size, 32 * MB));
+  const utf16 = (s: string) => Buffer.from(s, 'utf16le');
+  if (head.includes(utf16('EncryptedPackage')) || head.includes(utf16('EncryptionInfo')))
+    return new FileLevelError(
+      'password_protected',
+      'The workbook is password-protected (encrypted). Open it in Excel, remove the password (File → Info → Protect Workbook) and save it again.',
+    );
+  return new FileLevelError(
+    'legacy_xls',
+    'This is an old-format Excel file (.xls) or another Office document, not an .xlsx workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  );
+}
+
+function describeNonZip(head: Buffer): FileLevelError {
+  let text = head.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const start = text.trimStart().slice(0, 400).toLowerCase();
+  if (start.startsWith('<?xml') && start.includes('urn:schemas-microsoft-com:office:spreadsheet'))
+    return new FileLevelError('other_format', 'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.');
+  if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.startsWith('<table'))
+    return new FileLevelError('other_format', 'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.');
+  const sample = head.subarray(0, 4096);
+  const binary = sample.some((b) => b === 0 || (b < 0x09 && b !== 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b));
+  if (!binary && sample.length > 0)
+    return new FileLevelError(
+      'csv_renamed',
+      'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+    );
+  return new FileLevelError('not_a_zip', 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.');
+}
+
+// ---------------------------------------------------------------- zip helpers
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) =>
+      err || !zip ? reject(err ?? new Error('cannot open')) : resolve(zip),
+    ),
+  );
+}
+
+function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const out: yauzl.Entry[] = [];
+    zip.on('error', reject);
+    zip.on('entry', (e: yauzl.Entry) => {
+      out.push(e);
+      if (out.length > limits.maxEntries) {
+        reject(new FileLevelError('zip_bomb', `The file holds more than ${limits.maxEntries.toLocaleString('en')} parts; a workbook never does. It is refused as unsafe.`));
+        return;
+      }
+      zip.readEntry();
+    });
+    zip.on('end', () => resolve(out));
+    zip.readEntry();
+  });
+}
+
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(err ?? new Error('cannot read')) : resolve(s))));
+}
+
+/** Read an entry's start (at most `max` bytes) as text; `untilRoot` stops once the first element has begun. */
+async function readEntryText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number): Promise<string> {
+  const s = await openEntry(zip, entry);
+  const chunks: Buffer[] = [];
+  let n = 0;
+  try {
+    for await (const c of s as AsyncIterable<Buffer>) {
+      chunks.push(c);
+      n += c.length;
+      if (n >= max) break;
+    }
+  } finally {
+    s.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+function zipMessage(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+const XML_PART = /\.(xml|rels|vml)$/i;
+
+/** Refuse a DOCTYPE / ENTITY declaration in an XML part's prolog (entity expansion attacks). */
+function checkProlog(name: string, text: string): void {
+  const rootAt = text.search(/<[A-Za-z_]/);
+  const prolog = rootAt >= 0 ? text.slice(0, rootAt) : text;
+  if (/<!DOCTYPE|<!ENTITY/i.test(prolog))
+    throw new FileLevelError(
+      'xml_entity',
+      `The file contains an XML document type declaration (DOCTYPE/ENTITY) in ${name}. Excel never writes one; the file is refused as unsafe.`,
+    );
+  if (rootAt < 0 && text.length >= PROLOG_BYTES)
+    throw new FileLevelError('unreadable', `The part ${name} of the file does not start like an Excel XML part; the file is refused.`);
+}
+
+const PROLOG_BYTES = 64 * 1024;
+
+function attr(tag: string, name: string): string | undefined {
+  const m = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(tag);
+  return m ? decodeXml(m[2] ?? m[3] ?? '') : undefined;
+}
+
+function decodeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_, e: string) => {
+    const k = e.toLowerCase();
+    if (k === 'lt') return '<';
+    if (k === 'gt') return '>';
+    if (k === 'amp') return '&';
+    if (k === 'quot') return '"';
+    if (k === 'apos') return "'";
+    return String.fromCodePoint(k.startsWith('#x') ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10));
+  });
+}
+
+function resolveTarget(target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = ['xl'];
+  for (const p of target.split('/')) {
+    if (p === '..') parts.pop();
+    else if (p !== '.' && p !== '') parts.push(p);
+  }
+  return parts.join('/');
+}
+
+/** Row count of a `ref` like A1:N100001. */
+function lastRowOf(ref: string): number | null {
+  const m = /([0-9]+)\s*$/.exec(ref.split(':').pop() ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+// ---------------------------------------------------------------- the checks
+
+/**
+ * Everything that can be checked before parsing. Throws FileLevelError with a message in words.
+ */
+export async function inspectWorkbookFile(path: string, limits: ReadLimits): Promise<FileInspection> {
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new FileLevelError('file_not_found', 'The path is not a file.');
+    size = st.size;
+  } catch (e) {
+    if (e instanceof FileLevelError) throw e;
+    throw new FileLevelError('file_not_found', 'The file does not exist or cannot be opened.');
+  }
+  if (size === 0) throw new FileLevelError('file_empty', 'The file is empty (0 bytes); it is not a workbook.');
+  if (size > limits.maxFileBytes)
+    throw new FileLevelError(
+      'file_too_large',
+      `The file is ${fmtBytes(size)}; the limit is ${fmtBytes(limits.maxFileBytes)}. Split the data into several workbooks.`,
+    );
+
+  const head = await readHead(path, 4096);
+  if (head.subarray(0, 8).equals(CFB_SIGNATURE)) throw await describeCfb(path, size);
+  const isZip = head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
+  if (!isZip) throw describeNonZip(head);
+
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch (e) {
+    throw new FileLevelError('corrupt_zip', `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`);
+  }
+  try {
+    let entries: yauzl.Entry[];
+    try {
+      entries = await listEntries(zip, limits);
+    } catch (e) {
+      if (e instanceof FileLevelError) throw e;
+      throw new FileLevelError('corrupt_zip', `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`);
+    }
+    const byName = new Map(entries.map((e) => [e.fileName.replace(/^\/+/, ''), e]));
+    let total = 0;
+    for (const e of entries) {
+      if (e.generalPurposeBitFlag & 1)
+        throw new FileLevelError('password_protected', 'The file is encrypted (password-protected zip). Save it again in Excel without a password.');
+      total += e.uncompressedSize;
+      if (
+        e.uncompressedSize > limits.ratioCheckFromBytes &&
+        e.uncompressedSize / Math.max(1, e.compressedSize) > limits.maxCompressionRatio
+      )
+        throw new FileLevelError(
+          'zip_bomb',
+          `The part ${e.fileName} would unpack from ${fmtBytes(e.compressedSize)} to ${fmtBytes(e.uncompressedSize)} (ratio ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))}:1, limit ${limits.maxCompressionRatio}:1). The file is refused as a possible zip bomb.`,
+        );
+    }
+    if (total > limits.maxUncompressedBytes)
+      throw new FileLevelError(
+        'zip_bomb',
+        `The file would unpack to ${fmtBytes(total)}; the limit is ${fmtBytes(limits.maxUncompressedBytes)}. Split the data into several workbooks.`,
+      );
+
+    if (byName.has('mimetype') && !byName.has('xl/workbook.xml'))
+      throw new FileLevelError('other_format', 'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".');
+    if (byName.has('xl/workbook.bin'))
+      throw new FileLevelError('other_format', 'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".');
+    if (byName.has('EncryptedPackage'))
+      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.');
+    if (!byName.has('xl/workbook.xml'))
+      throw new FileLevelError(
+        'not_a_workbook',
+        byName.has('word/document.xml') || byName.has('ppt/presentation.xml')
+          ? 'This is a Word or PowerPoint file, not an Excel workbook.'
+          : 'The file is a zip archive but not an Excel workbook (it has no xl/workbook.xml). Open it in Excel and save it as .xlsx.',
+      );
+
+    // Small parts read whole; every XML part's prolog checked for DOCTYPE/ENTITY.
+    const readWhole = async (name: string): Promise<string> => {
+      const e = byName.get(name);
+      if (!e) return '';
+      const text = await readEntryText(zip, e, Math.min(Math.max(e.uncompressedSize, 1), 8 * MB));
+      checkProlog(name, text);
+      return text;
+    };
+    const workbookXml = await readWhole('xl/workbook.xml');
+    const relsXml = await readWhole('xl/_rels/workbook.xml.rels');
+
+    const rels = new Map<string, string>();
+    for (const tag of relsXml.match(/<(\w+:)?Relationship\b[^>]*>/g) ?? []) {
+      const id = attr(tag, 'Id');
+      const target = attr(tag, 'Target');
+      if (id && target) rels.set(id, resolveTarget(target));
+    }
+    const sheets: ZipSheetInfo[] = [];
+    for (const tag of workbookXml.match(/<(\w+:)?sheet\b[^>]*>/g) ?? []) {
+      const rid = attr(tag, 'r:id') ?? attr(tag, 'id');
+      const state = attr(tag, 'state');
+      sheets.push({
+        name: attr(tag, 'name') ?? '',
+        sheetId: attr(tag, 'sheetId') ?? '',
+        state: state === 'hidden' || state === 'veryHidden' ? state : 'visible',
+        path: rid ? (rels.get(rid) ?? '') : '',
+        dimensionRows: null,
+      });
+    }
+    const pr = /<(\w+:)?workbookPr\b[^>]*>/.exec(workbookXml)?.[0] ?? '';
+    const date1904 = /^(1|true)$/i.test(attr(pr, 'date1904') ?? '');
+
+    for (const e of entries) {
+      const name = e.fileName.replace(/^\/+/, '');
+      if (!XML_PART.test(name) || name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels') continue;
+      const text = await readEntryText(zip, e, PROLOG_BYTES);
+      checkProlog(name, text);
+      const sheet = sheets.find((s) => s.path === name);
+      if (sheet) {
+        const dim = /<(\w+:)?dimension\b[^>]*>/.exec(text)?.[0];
+        const ref = dim ? attr(dim, 'ref') : undefined;
+        sheet.dimensionRows = ref ? lastRowOf(ref) : null;
+      }
+    }
+    return { bytes: size, entries: entries.length, uncompressedBytes: total, sheets, date1904 };
+  } finally {
+    zip.close();
+  }
+}
+
+export interface DeepScan {
+  uncompressedBytes: number;
+  /** Worksheet part → merged ranges (`A5:A7`). */
+  merges: Map<string, string[]>;
+}
+
+const MERGE_TAG = Buffer.from('<mergeCell');
+const TAIL = 96;
+
+/**
+ * Inflate every entry once (in the background, while exceljs parses): counts the real uncompressed bytes
+ * (an entry that inflates beyond its declared size is a zip bomb or a damaged file) and collects merged
+ * cell ranges of the worksheets, which exceljs's streaming reader does not report.
+ */
+export async function deepScanZip(path: string, limits: ReadLimits, worksheetPaths: ReadonlySet<string>, signal: AbortSignal): Promise<DeepScan> {
+  const zip = await openZip(path);
+  const merges = new Map<string, string[]>();
+  let total = 0;
+  try {
+    const entries = await listEntries(zip, limits);
+    // Smallest declared first: an entry that lies about its size is found quickly.
+    entries.sort((a, b) => a.uncompressedSize - b.uncompressedSize);
+    for (const e of entries) {
+      signal.throwIfAborted();
+      const name = e.fileName.replace(/^\/+/, '');
+      const isSheet = worksheetPaths.has(name);
+      const found: string[] = [];
+      let tail = Buffer.alloc(0);
+      let s: Readable;
+      try {
+        s = await openEntry(zip, e);
+      } catch (err) {
+        throw new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be read (${zipMessage(err)}).`);
+      }
+      try {
+        for await (const chunk of s as AsyncIterable<Buffer>) {
+          total += chunk.length;
+          if (total > limits.maxUncompressedBytes)
+            throw new FileLevelError(
+              'zip_bomb',
+              `The file unpacks to more than ${fmtBytes(limits.maxUncompressedBytes)}; it is refused as a possible zip bomb.`,
+            );
+          if (signal.aborted) break;
+          if (isSheet) {
+            const buf = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+            for (let i = buf.indexOf(MERGE_TAG); i >= 0; i = buf.indexOf(MERGE_TAG, i + 1)) {
+              const end = buf.indexOf(0x3e /* > */, i);
+              if (end < 0 || end < tail.length) continue; // incomplete (seen next time) or already seen
+              const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
+              if (ref) found.push(ref);
+            }
+            tail = Buffer.from(buf.subarray(Math.max(0, buf.length - TAIL)));
+          }
+        }
+      } catch (err) {
+        if (err instanceof FileLevelError) throw err;
+        const m = zipMessage(err);
+        if (/too many bytes|too few bytes/i.test(m))
+          throw new FileLevelError(
+            'zip_bomb',
+            `The part ${name} unpacks to a different size than the file declares; the file is refused (a zip bomb or a damaged file).`,
+          );
+        throw new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`);
+      } finally {
+        s.destroy();
+      }
+      if (found.length) merges.set(name, found);
+    }
+    signal.throwIfAborted();
+    return { uncompressedBytes: total, merges };
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The references rows make to codes: a supplier plant → its supplier company, a supplier product → plant,
+ * material and supplier plant, a silo item → silo and supplier product, a BOM row → instance and component,
+ * and so on (the registry's `refersTo`). Each resolves in the workbook (a row defines the code, or a mapping
+ * sheet gives its service id) or must be resolved on the service by the planner.
+ */
+import { getSheet } from './registry.js';
+import {
+  DATA_SHEET_NAMES,
+  type DataSheetName,
+  type EntityType,
+  type ParsedSheet,
+  type ParsedWorkbook,
+  type ReferencedCode,
+  type ReferencedCodes,
+  type WorkbookReference,
+} from './types.js';
+
+/** Sheet where rows of an entity type are defined, and the field holding their code. */
+export const DEFINED_IN: Partial<Record<EntityType, { sheet: DataSheetName; field: string; idField?: string }>> = {
+  supplier_company: { sheet: 'supplier-companies', field: 'external_id' },
+  supplier_plant: { sheet: 'supplier-plants', field: 'external_id' },
+  supplier_product: { sheet: 'supplier-products', field: 'external_id' },
+  silo: { sheet: 'silos', field: 'external_id' },
+  product_instance: { sheet: 'product-instances', field: 'external_id' },
+  prechain_product: { sheet: 'prechain-products', field: 'external_id' },
+  // Mapping sheets resolve a code in the workbook only when they give the service id.
+  plant: { sheet: 'plants', field: 'plant_code', idField: 'plant_id' },
+  material: { sheet: 'materials', field: 'material_code', idField: 'material_type_id' },
+};
+
+const COMPONENT_ENTITY: Record<string, EntityType> = {
+  supplier_product: 'supplier_product',
+  silo: 'silo',
+  prechain_product: 'prechain_product',
+};
+
+/** entity type → code → first defining row. */
+function definedCodes(parsed: ParsedWorkbook): Map<EntityType, Map<string, number>> {
+  const sheets = new Map(parsed.sheets.map((s) => [s.name, s]));
+  const defined = new Map<EntityType, Map<string, number>>();
+  for (const [entity, where] of Object.entries(DEFINED_IN) as [EntityType, NonNullable<(typeof DEFINED_IN)[EntityType]>][]) {
+    const m = new Map<string, number>();
+    for (const r of sheets.get(where.sheet)?.rows ?? []) {
+      const code = r.values[where.field];
+      if (typeof code !== 'string') continue;
+      if (where.idField && typeof r.values[where.idField] !== 'string') continue;
+      if (!m.has(code)) m.set(code, r.row);
+    }
+    defined.set(entity, m);
+  }
+  return defined;
+}
+
+/** Call `visit` for every reference, without building an object per reference. */
+function eachReference(
+  parsed: ParsedWorkbook,
+  visit: (sheet: ParsedSheet, row: number, field: string, entityType: EntityType, code: string) => void,
+): void {
+  const byName = new Map(parsed.sheets.map((s) => [s.name, s]));
+  for (const name of DATA_SHEET_NAMES) {
+    const sheet = byName.get(name);
+    if (!sheet) continue;
+    const refCols = Object.entries(getSheet(name).columns).filter(([, c]) => c.refersTo);
+    for (const row of sheet.rows) {
+      for (const [field, col] of refCols) {
+        const code = row.values[field];
+        if (typeof code !== 'string') continue;
+        const entityType = col.refersTo === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : col.refersTo;
+        if (entityType) visit(sheet, row.row, field, entityType, code);
+      }
+    }
+  }
+}
+
+/** Every distinct code referred to, per entity type, with where it resolves. */
+export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
+  const defined = definedCodes(parsed);
+  const out = new Map<EntityType, Map<string, ReferencedCode>>();
+  eachReference(parsed, (sheet, row, field, entityType, code) => {
+    let m = out.get(entityType);
+    if (!m) out.set(entityType, (m = new Map()));
+    const known = m.get(code);
+    if (known) {
+      known.uses++;
+      return;
+    }
+    const targetRow = defined.get(entityType)?.get(code);
+    const where = DEFINED_IN[entityType];
+    m.set(code, {
+      code,
+      resolution: targetRow !== undefined ? 'workbook' : 'service',
+      target: targetRow !== undefined && where ? { sheet: where.sheet, row: targetRow } : null,
+      uses: 1,
+      first: { sheet: sheet.name, row, field, cell: `${sheet.columns[field]}${row}` },
+    });
+  });
+  const result: ReferencedCodes = {};
+  for (const [entity, m] of out) result[entity] = [...m.values()];
+  return result;
+}
+
+/** The references each row makes, one object per (row, field), in sheet order. */
+export function* listReferences(parsed: ParsedWorkbook): Generator<WorkbookReference> {
+  const defined = definedCodes(parsed);
+  const batch: WorkbookReference[] = [];
+  // eachReference is a callback walk; collect per sheet row batch to yield lazily.
+  const byName = new Map(parsed.sheets.map((s) => [s.name, s]));
+  for (const name of DATA_SHEET_NAMES) {
+    const sheet = byName.get(name);
+    if (!sheet) continue;
+    const one: ParsedWorkbook = { ...parsed, sheets: [sheet] };
+    eachReference(one, (s, row, field, entityType, code) => {
+      const targetRow = defined.get(entityType)?.get(code);
+      const where = DEFINED_IN[entityType];
+      batch.push({
+        sheet: s.name,
+        row,
+        field,
+        cell: `${s.columns[field]}${row}`,
+        entityType,
+        code,
+        resolution: targetRow !== undefined ? 'workbook' : 'service',
+        target: targetRow !== undefined && where ? { sheet: where.sheet, row: targetRow } : null,
+      });
+    });
+    yield* batch.splice(0);
+  }
+}

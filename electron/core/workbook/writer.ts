@@ -1,0 +1,36 @@
+/**
+ * writeWorkbook: rows in the template format (same headers, notes, dropdowns, frozen header), for exports,
+ * failed-rows workbooks and reports. Server text is always written as a text cell: a value starting with
+ * =, +, - or @ never becomes a formula.
+ */
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { getAnySheet } from './registry.js';
+import { writeFormatStream } from './template.js';
+import type { SheetName } from './types.js';
+import type { ExtraColumn, WritableRow } from './xlsx-layout.js';
+
+export type { ExtraColumn, WritableRow, WritableValue } from './xlsx-layout.js';
+
+export interface WorkbookSheetData {
+  sheet: SheetName;
+  /** Rows by field name (the registry's columns); values of `extraColumns` by their key. */
+  rows: Iterable<WritableRow>;
+  /** Columns after the format's own, e.g. a hidden snapshot column. */
+  extraColumns?: readonly ExtraColumn[];
+}
+
+export interface WriteWorkbookOptions {
+  /** Add the Instructions sheet first (default true). */
+  instructions?: boolean;
+}
+
+export async function writeWorkbook(sheets: readonly WorkbookSheetData[], path: string, options: WriteWorkbookOptions = {}): Promise<void> {
+  const contents = sheets.map((s) => ({ def: getAnySheet(s.sheet), rows: s.rows, extraColumns: s.extraColumns }));
+  const out = createWriteStream(path);
+  const closed = finished(out);
+  await writeFormatStream(contents, out, {
+    instructionsFor: options.instructions === false ? undefined : contents.map((c) => c.def).filter((d) => !d.referenceOnly),
+  });
+  await closed;
+}
