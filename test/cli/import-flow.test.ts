@@ -289,19 +289,27 @@ describe('exit codes 1 and 2', () => {
   it('2: a code that exists neither in the workbook nor on the service blocks its row; import refuses without writing', async () => {
     await fillWorkbook(
       template,
-      withCell(data, 'supplier-products', (r) => r.external_id === `${P}-SP-003`, 'material_code', 'MAT-NOPE'),
+      withCell(data, 'product-instances', (r) => r.external_id === `${P}-PI-003`, 'product_external_id', 'ART-NOPE'),
       path.join(dir, 'unresolved.xlsx'),
       { lean: true },
     );
     const { code, plan } = await planOf('unresolved.xlsx');
     expect(code).toBe(2);
-    const blocked = entry(plan, (e) => e.externalId === `${P}-SP-003`);
+    const blocked = entry(plan, (e) => e.kind === 'product_instance' && e.externalId === `${P}-PI-003`);
     expect(blocked.action).toBe('blocked');
-    expect(blocked.problems?.[0]).toMatchObject({ field: 'material_code', cell: expect.stringMatching(/^D\d+$/) });
+    expect(blocked.problems?.[0]).toMatchObject({
+      field: 'product_external_id',
+      cell: expect.stringMatching(/^B\d+$/),
+    });
+    // Its BOM depends on it: blocked too. Everything else is still a create.
+    expect(entry(plan, (e) => e.kind === 'bom' && e.externalId === `${P}-PI-003`).action).toBe('blocked');
+    expect(plan.entries.filter((e) => e.action === 'blocked')).toHaveLength(2);
     await clearRequests(sb);
     const r = await run(['import', 'unresolved.xlsx']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/MAT-NOPE|material_code/);
+    expect(r.stderr).toMatch(/product-instances!B\d+ \(product_external_id\)/);
+    expect(r.stderr).toMatch(/ART-NOPE/);
+    expect(r.stderr).toMatch(/Nothing was sent/);
     expect((await requests(sb)).filter(isWrite)).toEqual([]);
   });
 

@@ -3,6 +3,7 @@
  * workbook-local validation, and the issues printed by cell. Nothing here talks to the service.
  */
 import { readWorkbook } from '../workbook/reader.js';
+import { validateWorkbook } from '../workbook/validate.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import type { RunContext } from './context.js';
 import type { CliProgress } from './types.js';
@@ -27,16 +28,7 @@ export async function loadWorkbook(path: string, ctx: RunContext): Promise<Loade
     },
   });
   bar?.done();
-  // TEMP until C1's validateWorkbook lands
-  const errors = parsed.issues.filter((i) => i.severity === 'error').length;
-  const report: ValidationReport = {
-    ok: errors === 0,
-    errors,
-    warnings: parsed.issues.length - errors,
-    issues: parsed.issues,
-    sheets: [],
-    references: [],
-  };
+  const report = await validateWorkbook(parsed, { signal: ctx.signal });
   return { path, parsed, report };
 }
 

@@ -12,5 +12,5 @@ export {
   type ExportSheet,
   type ExportSheetName,
 } from './collect.js';
-export { buildExportWorkbook, writeExportWorkbook } from './write.js';
+export { exportSheets, writeExportWorkbook } from './write.js';
 export { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
