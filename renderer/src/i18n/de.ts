@@ -37,6 +37,7 @@ export const de: Messages = {
   'connection.editProfileNamed': 'Profil {name} bearbeiten',
   'connection.sandboxNotRunning': 'Sandbox läuft nicht',
   'connection.noKey': 'Kein API-Schlüssel',
+  'connection.noKeyHint': 'Das Profil „{name}“ hat noch keinen API-Schlüssel. Wählen Sie „Bearbeiten“ und geben Sie einen ein, um zu sehen, was er darf.',
   'connection.profileName': 'Profilname',
   'connection.baseUrl': 'Basis-URL',
   'connection.apiKey': 'API-Schlüssel',

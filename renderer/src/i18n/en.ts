@@ -38,6 +38,7 @@ export const en = {
   'connection.editProfileNamed': 'Edit profile {name}',
   'connection.sandboxNotRunning': 'Sandbox not running',
   'connection.noKey': 'No API key',
+  'connection.noKeyHint': 'The profile “{name}” has no API key yet. Choose Edit and enter one to see what it may do.',
   'connection.profileName': 'Profile name',
   'connection.baseUrl': 'Base URL',
   'connection.apiKey': 'API key',

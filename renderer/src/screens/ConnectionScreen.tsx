@@ -110,7 +110,8 @@ export function ConnectionScreen() {
         />
       )}
 
-      {checked && (checked.hasKey || !checked.builtIn) && (
+      {checked && !checked.hasKey && !checked.builtIn && <Notice kind="info">{t('connection.noKeyHint', { name: checked.name })}</Notice>}
+      {checked && checked.hasKey && (
         <KeyCheck
           profileId={checked.profileId}
           profileName={checked.name}
