@@ -37,9 +37,11 @@ export function formatIssues(issues: readonly Issue[], max = MAX_DETAILS): strin
 export function table(header: string[], rows: (string | number)[][]): string[] {
   const cells = [header, ...rows.map((r) => r.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  // Numbers right-aligned, text left-aligned.
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const fmt = (r: string[]) =>
     r
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join('  ')
       .trimEnd();
   return [fmt(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(fmt)];
@@ -109,6 +111,7 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
     `  total: ${used.map((a) => `${plan.summary.byAction[a] ?? 0} ${a}`).join(', ')} (${plan.summary.rows} rows; ${plan.requests} requests to plan)`,
   );
   for (const p of plan.preflight.problems) out.push(`  preflight: ${problemLine(p)}`);
+  if (max <= 0) return out;
   const detailed = plan.entries.filter((e) => e.action !== 'unchanged' && e.action !== 'create');
   const creates = plan.entries.filter((e) => e.action === 'create');
   if (detailed.length > 0 || creates.length > 0) out.push('');
@@ -178,7 +181,9 @@ export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): 
     const why =
       r.outcome === 'failed'
         ? `${o.status ? `HTTP ${o.status} ` : ''}${o.err_code ?? ''}: ${o.explanation ?? o.msg ?? ''}`
-        : `${o.reason ?? ''}${o.msg ? `: ${o.msg}` : ''}`;
+        : o.msg && o.reason && o.msg.startsWith(o.reason)
+          ? o.msg
+          : `${o.reason ?? ''}${o.msg ? `: ${o.msg}` : ''}`;
     out.push(`  ${r.outcome.padEnd(8)} ${e ? `${e.label} (${where(e)})` : r.key}  ${why}`);
     n++;
   }
