@@ -17,6 +17,7 @@ import {
   INSTRUCTIONS_SHEET,
   LISTS_SHEET,
   PRODUCTS_SHEET,
+  SNAPSHOT_COLUMN,
   type DataSheetName,
   type ParsedRow,
   type ParsedSheet,
@@ -67,6 +68,8 @@ interface SheetState {
   headerCols: Set<number>;
   lastHeaderCol: number;
   skipRows: boolean;
+  /** Column of the hidden `_snapshot` an export writes (kept per row, not a field). */
+  snapshotCol?: number;
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -347,6 +350,10 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
     if (!text) continue;
     state.headerCols.add(c);
     state.lastHeaderCol = c;
+    if (text === SNAPSHOT_COLUMN) {
+      state.snapshotCol = c;
+      continue;
+    }
     let field = fields.has(text) ? text : undefined;
     if (!field) {
       const n = normaliseHeader(text);
@@ -463,6 +470,10 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
   if (!any) return;
   const parsedRow: ParsedRow = { row: row.number, values: out };
   if (invalid) parsedRow.invalid = invalid;
+  if (state.snapshotCol !== undefined) {
+    const snap = unwrapCell(values[state.snapshotCol]);
+    if (typeof snap === 'string' && snap.trim() !== '') parsedRow.snapshot = snap.trim();
+  }
   state.parsed.rows.push(parsedRow);
 }
 

@@ -27,6 +27,9 @@ export const INSTRUCTIONS_SHEET = 'Instructions';
 /** Hidden sheet holding the dropdown lists (ISO countries, units, …). */
 export const LISTS_SHEET = 'lists';
 
+/** Header of the hidden column an export writes: a hash of the service entity per row (see docs/cli.md). */
+export const SNAPSHOT_COLUMN = '_snapshot';
+
 /** The value a user writes to clear an optional field on the service explicitly (blank never clears). */
 export const CLEAR_MARKER = '#CLEAR';
 
@@ -133,6 +136,8 @@ export interface ParsedRow {
   values: RowValues;
   /** Fields whose cell could not be read; an error was already recorded at the cell. */
   invalid?: string[];
+  /** The hidden `_snapshot` cell of an exported row (a hash of the service entity at export), when present. */
+  snapshot?: string;
 }
 
 export interface ParsedSheet {
