@@ -311,6 +311,13 @@ describe('exit codes 1 and 2', () => {
     expect(r.stderr).toMatch(/ART-NOPE/);
     expect(r.stderr).toMatch(/Nothing was sent/);
     expect((await requests(sb)).filter(isWrite)).toEqual([]);
+
+    // --skip-blocked imports the rest and reports the blocked rows as skipped: exit 1.
+    const rest = await run(['import', 'unresolved.xlsx', '--skip-blocked', '--json']);
+    expect(rest.code).toBe(1);
+    const skipped = JSON.parse(rest.stdout).result.entries.filter((e: { outcome: string }) => e.outcome === 'skipped');
+    expect(skipped).toHaveLength(2);
+    expect(skipped.every((e: { reason: string }) => e.reason === 'blocked')).toBe(true);
   });
 
   it('1: rows that fail on the service (entitlement limit reached) are reported with usage / limit; the rest lands', async () => {
