@@ -31,7 +31,7 @@ export interface WorkbookRows {
 
 /** The snapshot of a row: a `snapshot` the reader kept for it, or a `_snapshot` value among its cells. */
 export function rowSnapshot(r: ParsedRow): string | undefined {
-  const v = (r as { snapshot?: unknown }).snapshot ?? (r.values as Record<string, unknown>)[SNAPSHOT_COLUMN];
+  const v = r.snapshot ?? (r.values as Record<string, unknown>)[SNAPSHOT_COLUMN];
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
