@@ -88,6 +88,8 @@ export interface SafeStorageLike {
 
 export interface ShellLike {
   openExternal(url: string): Promise<void>;
+  /** resolves to '' on success, else an error message (Electron's shell.openPath) */
+  openPath?(path: string): Promise<string>;
 }
 
 export interface HeadersDetailsLike {
@@ -120,6 +122,7 @@ export interface DialogLike {
     properties: 'openFile'[];
     filters: { name: string; extensions: string[] }[];
   }): Promise<{ canceled: boolean; filePaths: string[] }>;
+  showSaveDialog?(options: { title?: string; defaultPath?: string; filters: { name: string; extensions: string[] }[] }): Promise<{ canceled: boolean; filePath?: string }>;
   showMessageBox(options: { type?: 'none' | 'info' | 'error' | 'question' | 'warning'; title?: string; message: string; detail?: string; buttons?: string[] }): Promise<unknown>;
 }
 

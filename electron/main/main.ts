@@ -8,6 +8,7 @@ import { FileRegistry, workbookArgs } from '../core/ipc/files.js';
 import type { HandlerTable } from '../core/ipc/handlers.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
+import { disposeWork } from '../core/ipc/work.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../core/settings/settings.js';
 import type { BrowserWindowLike, MainElectron } from './electron-api.js';
@@ -126,6 +127,18 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       });
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },
+    // Files the app made (results, failed rows, exports, LCA workbooks): saved where the user says, opened with
+    // the program the system uses for .xlsx.
+    saveFile: async (suggestedName: string) => {
+      if (!dialog.showSaveDialog) return null;
+      const r = await dialog.showSaveDialog({
+        title: 'Save the workbook',
+        defaultPath: suggestedName,
+        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
+      });
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
+    openPath: async (filePath: string) => (shell.openPath ? (await shell.openPath(filePath)) === '' : false),
   };
 
   app.on('activate', () => {
@@ -145,6 +158,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     closing = true;
     stopForwarding();
     unregister();
+    await disposeWork(services);
     await sandbox.close();
     files.dispose();
   };

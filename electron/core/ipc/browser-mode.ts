@@ -15,6 +15,7 @@ import type { StartSandboxFn } from './embedded-sandbox.js';
 import { startHttpTransport } from './http-server.js';
 import type { AppServices, Logger } from './services.js';
 import { consoleLogger, EventHub } from './services.js';
+import { disposeWork } from './work.js';
 
 export interface BrowserModeOptions {
   port?: number;
@@ -71,6 +72,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     app,
     hub,
     close: async () => {
+      await disposeWork(app);
       await http.close();
       await sandbox.close();
       app.files.dispose();

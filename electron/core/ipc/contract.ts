@@ -12,6 +12,7 @@ import { API_KEY_PATTERN } from '../spec/constants.js';
 import { BaseUrl, Language, ProfileName, Theme } from '../settings/settings.js';
 import { DATA_SHEET_NAMES } from '../workbook/types.js';
 import type { EventName, ProcedureName } from './names.js';
+import { workEvents, workProcedures } from './contract-work.js';
 
 const Empty = z.object({}).strict();
 
@@ -195,6 +196,7 @@ export const procedures = {
     input: Empty,
     output: z.object({ files: z.array(PickedFile) }),
   },
+  ...workProcedures,
 } as const satisfies Record<ProcedureName, ProcedureDef>;
 
 export const events = {
@@ -202,6 +204,7 @@ export const events = {
   'sandbox.changed': SandboxStatus,
   /** a workbook opened with the app by the OS (file association, "Open with") */
   'files.opened': PickedFile,
+  ...workEvents,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type Procedures = typeof procedures;

@@ -18,6 +18,10 @@ export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm'] as const;
 export interface HostDialogs {
   /** absolute path of the chosen workbook, or null when cancelled */
   openWorkbook(): Promise<string | null>;
+  /** where to save a file the app made (native save dialog), or null when cancelled */
+  saveFile?(suggestedName: string): Promise<string | null>;
+  /** open a file with the program the system uses for it; false when that failed */
+  openPath?(filePath: string): Promise<boolean>;
 }
 
 function displayName(name: string): string {

@@ -13,6 +13,7 @@ import { checkConnection } from './connection-check.js';
 import { profilesState, profileView, resolveConnection } from './profiles.js';
 import { generateTemplate } from './templates.js';
 import type { AppServices } from './services.js';
+import { workHandlers } from './handlers-work.js';
 
 export type Handler<N extends ProcedureName> = (
   input: ParsedInput<N>,
@@ -104,4 +105,7 @@ export const handlers: HandlerTable = {
   'files.upload': async (input, app) => app.files.registerUpload(input.name, Buffer.from(input.dataBase64, 'base64')),
 
   'files.takeOpened': async (_input, app) => ({ files: app.files.takeOpened() }),
+
+  // Import, Jobs, Export and LCA (handlers-work.ts)
+  ...workHandlers,
 };

@@ -20,6 +20,7 @@ import { RENDERER_CSP_HEADER } from './csp.js';
 import { dispatch } from './dispatch.js';
 import type { HandlerTable } from './handlers.js';
 import type { AppServices, EventHub } from './services.js';
+import { workOf } from './work.js';
 
 export const TOKEN_HEADER = 'x-supply-loader-token';
 const DEFAULT_MAX_BODY = 50 * 1024 * 1024;
@@ -199,6 +200,25 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     sendJson(res, status, result);
   }
 
+  /** A file the app made (results, failed rows, export, LCA), by its opaque download id: saved by the browser. */
+  function handleDownload(req: http.IncomingMessage, res: http.ServerResponse, id: string) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Use GET.');
+    const d = workOf(opts.app).downloads.lookup(id);
+    if (!d) {
+      res.writeHead(404, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('That file is no longer available. Make it again in Supply Loader.');
+    }
+    const ascii = d.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'content-type': d.mimeType,
+      'content-length': fs.statSync(d.path).size,
+      'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(d.fileName)}`,
+    });
+    if (req.method === 'HEAD') return res.end();
+    fs.createReadStream(d.path).pipe(res);
+  }
+
   function handleEvents(req: http.IncomingMessage, res: http.ServerResponse) {
     if (req.method !== 'GET') return refuse(res, 405, 'Use GET.');
     res.writeHead(200, {
@@ -256,6 +276,7 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
 
     if (pathname.startsWith('/rpc/')) return handleRpc(req, res, decodeURIComponent(pathname.slice('/rpc/'.length)));
     if (pathname === '/events') return handleEvents(req, res);
+    if (pathname.startsWith('/download/')) return handleDownload(req, res, decodeURIComponent(pathname.slice('/download/'.length)));
     return serveStatic(req, res, pathname);
   }
 

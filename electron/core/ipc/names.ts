@@ -19,10 +19,44 @@ export const PROCEDURE_NAMES = [
   'files.pickWorkbook',
   'files.upload',
   'files.takeOpened',
+  // Import, Jobs, Export and LCA screens (contract-work.ts)
+  'import.validate',
+  'import.plan',
+  'import.planRows',
+  'import.run',
+  'import.cancel',
+  'import.close',
+  'jobs.list',
+  'jobs.get',
+  'jobs.rows',
+  'jobs.pause',
+  'jobs.cancel',
+  'jobs.resume',
+  'jobs.resultsWorkbook',
+  'jobs.failedWorkbook',
+  'downloads.save',
+  'downloads.open',
+  'export.run',
+  'lca.options',
+  'lca.select',
+  'lca.run',
+  'lca.report',
+  'lca.cancel',
+  'lca.export',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 
-export const EVENT_NAMES = ['profiles.changed', 'sandbox.changed', 'files.opened'] as const;
+export const EVENT_NAMES = [
+  'profiles.changed',
+  'sandbox.changed',
+  'files.opened',
+  'import.progress',
+  'jobs.progress',
+  'jobs.changed',
+  'lca.progress',
+  'lca.changed',
+  'export.progress',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 const procedureSet: ReadonlySet<string> = new Set(PROCEDURE_NAMES);

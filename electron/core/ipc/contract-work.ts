@@ -1,0 +1,442 @@
+/**
+ * The part of the renderer ↔ main contract behind the Import, Jobs, Export and LCA screens (spread into
+ * contract.ts's `procedures` and `events`). Big things stay on the main side and are paged to the renderer:
+ * a plan of 100,000 rows is never sent whole (import.planRows, jobs.rows). Files the app makes are offered as
+ * opaque download tickets (downloads.ts).
+ */
+import { z } from 'zod';
+import { EXPORT_COLLECTIONS } from '../export/collect.js';
+
+const Int = z.number().int();
+const NonNegInt = Int.min(0);
+const Text = z.string();
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** Counts per action or outcome (only the ones that occur). */
+const Counts = z.record(z.string(), NonNegInt);
+
+export const ImportId = z.uuid();
+export const JobIdSchema = z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'not a job id (like 20260101-120000-a1b2c3)');
+export const RunId = z.uuid();
+export const DownloadId = z.uuid();
+
+export const DownloadTicketSchema = z.object({
+  downloadId: DownloadId,
+  fileName: Text,
+  mimeType: Text,
+  size: NonNegInt,
+});
+
+export const PLAN_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'skipped_update', 'blocked', 'conflict'] as const;
+export const PlanActionSchema = z.enum(PLAN_ACTIONS);
+export const ROW_OUTCOMES = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced', 'failed', 'skipped', 'pending'] as const;
+export const RowOutcomeSchema = z.enum(ROW_OUTCOMES);
+export const ENTITY_KINDS = ['supplier_company', 'supplier_plant', 'supplier_product', 'silo', 'product_instance', 'prechain_product', 'bom'] as const;
+
+export const WorkbookIssueView = z.object({
+  severity: z.enum(['error', 'warning']),
+  code: Text,
+  sheet: Text.nullable(),
+  cell: Text.nullable(),
+  row: Int.nullable(),
+  field: Text.nullable(),
+  message: Text,
+});
+export type WorkbookIssueView = z.infer<typeof WorkbookIssueView>;
+
+export const ImportValidation = z.object({
+  importId: ImportId,
+  file: z.object({ name: Text, size: NonNegInt }),
+  /** false: the file could not be read at all (the reason is among the issues) */
+  readable: z.boolean(),
+  sheets: z.array(z.object({ name: Text, sheetName: Text, rows: NonNegInt, blockedRows: NonNegInt })),
+  ignoredSheets: z.array(z.object({ sheet: Text, reason: Text })),
+  errors: NonNegInt,
+  warnings: NonNegInt,
+  /** every issue, by sheet, row and column (the reader keeps at most 10,000 and says so in the last one) */
+  issues: z.array(WorkbookIssueView),
+  rows: NonNegInt,
+  ms: NonNegInt,
+});
+export type ImportValidation = z.infer<typeof ImportValidation>;
+
+export const PlanProblemView = z.object({
+  kind: Text,
+  sheet: Text.nullable(),
+  cell: Text.nullable(),
+  row: Int.nullable(),
+  field: Text.nullable(),
+  message: Text,
+  errCode: Text.nullable(),
+});
+export type PlanProblemView = z.infer<typeof PlanProblemView>;
+
+export const PlanOverview = z.object({
+  importId: ImportId,
+  file: Text,
+  createOnly: z.boolean(),
+  /** the plan holds only the rows that did not succeed in this job (re-run of failed rows) */
+  onlyFailedOf: JobIdSchema.nullable(),
+  /** entries of the workbook left out because they succeeded before (re-run of failed rows) */
+  excluded: NonNegInt,
+  profileName: Text,
+  baseUrl: Text,
+  maskedKey: Text,
+  summary: z.object({
+    bySheet: z.record(z.string(), Counts),
+    byAction: Counts,
+    entries: NonNegInt,
+    rows: NonNegInt,
+  }),
+  /** entries that send something (create, update, replace) */
+  writes: NonNegInt,
+  /** entries that cannot be sent (blocked, conflict) */
+  blocked: NonNegInt,
+  preflight: z.object({ ok: z.boolean(), scopes: z.array(Text), problems: z.array(PlanProblemView), warnings: z.array(Text) }),
+  requests: NonNegInt,
+});
+export type PlanOverview = z.infer<typeof PlanOverview>;
+
+export const BomLineView = z.object({ type: Text, code: Text, massKg: z.number() });
+export const PlanRowView = z.object({
+  key: Text,
+  kind: z.enum(ENTITY_KINDS),
+  sheet: Text,
+  row: Int,
+  /** worksheet rows of the entry (a BOM's rows, a silo's item rows); at most 20 listed */
+  rows: z.array(z.object({ sheet: Text, row: Int })),
+  moreRows: NonNegInt,
+  label: Text,
+  externalId: Text.nullable(),
+  action: PlanActionSchema,
+  /** update / skipped_update: field-level before → after */
+  changes: z.array(z.object({ field: Text, before: Scalar, after: Scalar })),
+  /** create: the values of the row as written in the workbook */
+  fields: z.array(z.object({ field: Text, value: Scalar })),
+  bom: z
+    .object({
+      added: z.array(BomLineView),
+      removed: z.array(BomLineView),
+      changed: z.array(z.object({ type: Text, code: Text, before: z.number(), after: z.number() })),
+      unchanged: NonNegInt,
+    })
+    .nullable(),
+  notes: z.array(Text),
+  problems: z.array(PlanProblemView),
+});
+export type PlanRowView = z.infer<typeof PlanRowView>;
+
+export const PlanRowFilter = z
+  .object({
+    sheet: z.string().max(100).optional(),
+    /** one action, or `writes` (create, update, replace) */
+    action: z.union([PlanActionSchema, z.literal('writes')]).optional(),
+    search: z.string().max(200).optional(),
+  })
+  .strict();
+export type PlanRowFilter = z.infer<typeof PlanRowFilter>;
+
+const Page = { offset: NonNegInt.max(10_000_000), limit: Int.min(1).max(500) };
+
+export const JobProgressView = z.object({
+  jobId: JobIdSchema,
+  status: Text,
+  done: NonNegInt,
+  total: NonNegInt,
+  rowsPerS: z.number(),
+  etaS: z.number().nullable(),
+  byOutcome: Counts,
+  level: Int,
+});
+export type JobProgressView = z.infer<typeof JobProgressView>;
+
+export const JOB_STATUSES = ['running', 'completed', 'paused', 'aborted', 'cancelled', 'interrupted'] as const;
+export const JobStatusSchema = z.enum(JOB_STATUSES);
+
+export const JobListItem = z.object({
+  jobId: JobIdSchema,
+  status: JobStatusSchema,
+  reason: Text.nullable(),
+  file: Text,
+  baseUrl: Text,
+  maskedKey: Text,
+  createdAt: Text,
+  finishedAt: Text.nullable(),
+  entries: NonNegInt,
+  rows: NonNegInt,
+  counts: Counts,
+  resumable: z.boolean(),
+  /** running in this app right now */
+  running: z.boolean(),
+});
+export type JobListItem = z.infer<typeof JobListItem>;
+
+export const EntitlementView = z.object({ dimension: Text, usage: Int, limit: Int });
+
+export const JobView = JobListItem.extend({
+  startedAt: Text,
+  durationMs: NonNegInt,
+  /** worksheet rows per sheet and outcome */
+  bySheet: z.record(z.string(), Counts),
+  entitlementLimits: z.array(EntitlementView),
+  progress: JobProgressView.nullable(),
+  /** entries that did not succeed (failed, skipped other than create-only, not run yet) */
+  notSucceeded: NonNegInt,
+  /** the job's copy of the workbook is there: results and failed-rows workbooks can be made */
+  inputAvailable: z.boolean(),
+  createOnly: z.boolean(),
+  /** why the job could not go on, in words, when it stopped with an error of this app */
+  error: Text.nullable(),
+});
+export type JobView = z.infer<typeof JobView>;
+
+export const JobRowFilter = z
+  .object({
+    /** one outcome, or `problems` (failed, skipped, not run) */
+    outcome: z.union([RowOutcomeSchema, z.literal('problems')]).optional(),
+    sheet: z.string().max(100).optional(),
+    search: z.string().max(200).optional(),
+  })
+  .strict();
+export type JobRowFilter = z.infer<typeof JobRowFilter>;
+
+export const JobRowView = z.object({
+  key: Text,
+  kind: z.enum(ENTITY_KINDS),
+  sheet: Text,
+  row: Int,
+  rowCount: NonNegInt,
+  label: Text,
+  externalId: Text.nullable(),
+  planAction: PlanActionSchema,
+  outcome: RowOutcomeSchema,
+  /** why a row was skipped: blocked, create_only, dependency, entitlement */
+  reason: Text.nullable(),
+  /** HTTP status of the answer that settled it */
+  status: Int.nullable(),
+  errCode: Text.nullable(),
+  /** what happened, in words (the service's msg for a failure) */
+  message: Text,
+  entitlement: EntitlementView.nullable(),
+  id: Text.nullable(),
+});
+export type JobRowView = z.infer<typeof JobRowView>;
+
+export const LCA_STATES = ['waiting', 'queued', 'processing', 'done', 'failed'] as const;
+export const LCA_OUTCOMES = ['completed', 'idle', 'failed', 'unknown_status', 'error', 'cancelled', 'skipped'] as const;
+
+export const LcaSelectedView = z.object({
+  id: Text,
+  externalId: Text.nullable(),
+  name: Text.nullable(),
+  plantCode: Text.nullable(),
+  productArticle: Text.nullable(),
+  productName: Text.nullable(),
+  producedFrom: Int.nullable(),
+  producedTo: Int.nullable(),
+});
+
+export const LcaBlockerView = z.object({
+  type: Text.nullable(),
+  kind: Text.nullable(),
+  code: Text.nullable(),
+  errCode: Text.nullable(),
+  msg: Text.nullable(),
+  /** a past or current year: the user must act; false for a future year waiting for its turn */
+  needsAction: z.boolean(),
+});
+
+export const LcaInstanceView = LcaSelectedView.extend({
+  state: z.enum(LCA_STATES),
+  outcome: z.enum(LCA_OUTCOMES).nullable(),
+  jobStatus: Text.nullable(),
+  errCode: Text.nullable(),
+  msg: Text.nullable(),
+  recomputed: z.boolean(),
+  waitedForRunningJob: z.boolean(),
+  years: z.array(
+    z.object({
+      year: Int.nullable(),
+      status: Text.nullable(),
+      partial: z.boolean(),
+      /** GWP-total summed over the declared modules; null = nothing declared (blocked) */
+      gwp: z.number().nullable(),
+      blockers: z.array(LcaBlockerView),
+    }),
+  ),
+});
+export type LcaInstanceView = z.infer<typeof LcaInstanceView>;
+
+export const LcaChartView = z.object({
+  unit: Text.nullable(),
+  years: z.array(Int),
+  modules: z.array(Text),
+  series: z.array(
+    z.object({
+      instanceId: Text,
+      externalId: Text.nullable(),
+      label: Text,
+      points: z.array(z.object({ year: Int, value: z.number().nullable(), partial: z.boolean(), status: Text.nullable() })),
+    }),
+  ),
+});
+export type LcaChartView = z.infer<typeof LcaChartView>;
+
+export const LcaRunView = z.object({
+  runId: RunId,
+  state: z.enum(['running', 'done', 'failed']),
+  recompute: z.boolean(),
+  selection: Text,
+  startedAt: Text,
+  durationMs: NonNegInt,
+  finished: NonNegInt,
+  total: NonNegInt,
+  summary: z.object({
+    completed: NonNegInt,
+    idle: NonNegInt,
+    failed: NonNegInt,
+    unknown_status: NonNegInt,
+    error: NonNegInt,
+    cancelled: NonNegInt,
+    skipped: NonNegInt,
+  }),
+  aborted: z.object({ reason: z.enum(['cancelled', 'auth', 'daily_limit']), errCode: Text.nullable(), message: Text }).nullable(),
+  /** why the run could not be done at all, in words */
+  error: Text.nullable(),
+  instances: z.array(LcaInstanceView),
+  chart: LcaChartView,
+});
+export type LcaRunView = z.infer<typeof LcaRunView>;
+
+export const LcaSelector = z.enum(['products', 'plant', 'instances', 'all']);
+export const ExportCollectionSchema = z.enum(['all', ...EXPORT_COLLECTIONS]);
+
+const Empty = z.object({}).strict();
+const ByJob = z.object({ jobId: JobIdSchema }).strict();
+const Accepted = z.object({ accepted: z.boolean() });
+
+export const workProcedures = {
+  'import.validate': {
+    summary: 'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
+    input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
+    output: ImportValidation,
+  },
+  'import.plan': {
+    summary: 'Dry run: compare the workbook with the service (reads only); the plan stays on the main side',
+    input: z.object({ importId: ImportId, createOnly: z.boolean().default(false), onlyFailedOf: JobIdSchema.optional() }).strict(),
+    output: PlanOverview,
+  },
+  'import.planRows': {
+    summary: 'One page of the dry run’s rows, filtered by sheet, action or text',
+    input: z.object({ importId: ImportId, ...Page, filter: PlanRowFilter.default({}) }).strict(),
+    output: z.object({ total: NonNegInt, offset: NonNegInt, rows: z.array(PlanRowView) }),
+  },
+  'import.run': {
+    summary: 'Run the dry run’s plan as a journaled job on the connection it was made with; progress comes as jobs.progress',
+    input: z.object({ importId: ImportId, skipBlocked: z.boolean().default(false) }).strict(),
+    output: z.object({ jobId: JobIdSchema }),
+  },
+  'import.cancel': {
+    summary: 'Stop reading or planning a workbook',
+    input: z.object({ importId: ImportId.optional(), fileId: z.string().min(1).max(100).optional() }).strict(),
+    output: Accepted,
+  },
+  'import.close': { summary: 'Forget a workbook read for import', input: z.object({ importId: ImportId }).strict(), output: Accepted },
+  'jobs.list': { summary: 'Import jobs of this computer, newest first', input: Empty, output: z.object({ jobs: z.array(JobListItem) }) },
+  'jobs.get': { summary: 'One job: status, counts per sheet and outcome, entitlement limits, live progress', input: ByJob, output: JobView },
+  'jobs.rows': {
+    summary: 'One page of a job’s outcomes per row, filtered by outcome, sheet or text',
+    input: z.object({ jobId: JobIdSchema, ...Page, filter: JobRowFilter.default({}) }).strict(),
+    output: z.object({ total: NonNegInt, offset: NonNegInt, rows: z.array(JobRowView) }),
+  },
+  'jobs.pause': { summary: 'Pause a running job (resumable)', input: ByJob, output: Accepted },
+  'jobs.cancel': { summary: 'Cancel a running job (rows written stay; resumable)', input: ByJob, output: Accepted },
+  'jobs.resume': {
+    summary: 'Resume a paused, cancelled, aborted or interrupted job with the active connection',
+    input: ByJob,
+    output: z.object({ jobId: JobIdSchema }),
+  },
+  'jobs.resultsWorkbook': {
+    summary: 'Make the results workbook of a job (a copy of its workbook with the outcome of every row)',
+    input: ByJob,
+    output: DownloadTicketSchema,
+  },
+  'jobs.failedWorkbook': {
+    summary: 'Make the workbook of the rows that did not succeed, in the template format, ready to fix',
+    input: ByJob,
+    output: DownloadTicketSchema.extend({ rows: NonNegInt }),
+  },
+  'downloads.save': {
+    summary: 'Save a file the app made with the native save dialog (desktop only: supported=false in browser mode, which uses GET /download/<id>)',
+    input: z.object({ downloadId: DownloadId }).strict(),
+    output: z.object({ supported: z.boolean(), saved: z.boolean(), fileName: Text.nullable() }),
+  },
+  'downloads.open': {
+    summary: 'Open a file the app made with the program the system uses for it (desktop only)',
+    input: z.object({ downloadId: DownloadId }).strict(),
+    output: z.object({ supported: z.boolean(), opened: z.boolean() }),
+  },
+  'export.run': {
+    summary: 'Export a collection (or all) of the active connection to a workbook in the template format',
+    input: z.object({ collection: ExportCollectionSchema, ref: z.string().max(100).optional() }).strict(),
+    output: z.object({
+      download: DownloadTicketSchema,
+      sheets: z.array(z.object({ sheet: Text, rows: NonNegInt })),
+      warnings: z.array(Text),
+      requests: NonNegInt,
+    }),
+  },
+  'lca.options': {
+    summary: 'What LCA instances can be chosen by: products with instances, plants, instance codes',
+    input: Empty,
+    output: z.object({
+      products: z.array(z.object({ article: Text, name: Text, instances: NonNegInt })),
+      plants: z.array(z.object({ code: Text, name: Text.nullable() })),
+      plantsReadable: z.boolean(),
+      instances: z.array(z.object({ externalId: Text, name: Text.nullable() })),
+      instancesTruncated: z.boolean(),
+    }),
+  },
+  'lca.select': {
+    summary: 'Find the product instances of products, plants or a list of codes (reads only)',
+    input: z.object({ by: LcaSelector, codes: z.array(z.string().max(200)).max(10_000).default([]) }).strict(),
+    output: z.object({
+      selectionId: RunId,
+      description: Text,
+      instances: z.array(LcaSelectedView),
+      unknown: z.array(z.object({ kind: z.enum(['instance', 'product', 'plant']), codes: z.array(Text) })),
+    }),
+  },
+  'lca.run': {
+    summary: 'Read (or recompute and poll) the LCA results of a selection; progress comes as lca.progress',
+    input: z.object({ selectionId: RunId, recompute: z.boolean().default(false) }).strict(),
+    output: z.object({ runId: RunId }),
+  },
+  'lca.report': { summary: 'State and results of an LCA run, with the GWP chart data', input: z.object({ runId: RunId }).strict(), output: LcaRunView },
+  'lca.cancel': { summary: 'Cancel an LCA run (what finished is kept)', input: z.object({ runId: RunId }).strict(), output: Accepted },
+  'lca.export': { summary: 'Make the LCA workbook of a run', input: z.object({ runId: RunId }).strict(), output: DownloadTicketSchema },
+} as const;
+
+export const workEvents = {
+  /** reading, checking or planning a workbook; `ref` is the fileId (validate) or the importId (plan) */
+  'import.progress': z.object({
+    ref: Text,
+    phase: z.enum(['checking', 'reading', 'validating', 'preflight', 'resolving', 'reading_boms', 'planning']),
+    done: z.number(),
+    total: z.number().nullable(),
+  }),
+  'jobs.progress': JobProgressView,
+  /** a job started, stopped or finished */
+  'jobs.changed': z.object({ jobId: JobIdSchema, status: JobStatusSchema.nullable(), running: z.boolean() }),
+  'lca.progress': z.object({
+    runId: RunId,
+    instanceId: Text,
+    externalId: Text.nullable(),
+    state: z.enum(LCA_STATES),
+    jobStatus: Text.nullable(),
+    errCode: Text.nullable(),
+    finished: NonNegInt,
+    total: NonNegInt,
+  }),
+  'lca.changed': z.object({ runId: RunId, state: z.enum(['running', 'done', 'failed']) }),
+  'export.progress': z.object({ ref: Text, collection: Text, done: NonNegInt }),
+} as const;

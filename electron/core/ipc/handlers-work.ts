@@ -1,0 +1,208 @@
+/**
+ * Handlers of the Import, Jobs, Export and LCA procedures (contract-work.ts), spread into the one handler table
+ * of handlers.ts. They work on the active connection profile; the key is resolved here on the main side and
+ * never leaves it.
+ */
+import { copyFile } from 'node:fs/promises';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createApiClient } from '../api/index.js';
+import { collectExport, writeExportWorkbook } from '../export/index.js';
+import { jobDir, readMeta } from '../jobs/job-store.js';
+import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import { lcaWorkbookBuffer } from '../lca/export.js';
+import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import type { HandlerTable } from './handlers.js';
+import { AppError } from './errors.js';
+import { overview } from './import-session.js';
+import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from './profiles.js';
+import type { AppServices } from './services.js';
+import { jobRowView, page, planRowView, filterJobEntries } from './work-views.js';
+import { workOf } from './work.js';
+import type { workProcedures } from './contract-work.js';
+
+type WorkName = keyof typeof workProcedures;
+export type WorkHandlers = Pick<HandlerTable, WorkName>;
+
+async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
+  const conn = await resolveConnection(app);
+  const name =
+    conn.profileId === SANDBOX_PROFILE_ID ? SANDBOX_PROFILE_NAME : (app.settings.snapshot().profiles.find((p) => p.id === conn.profileId)?.name ?? conn.profileId);
+  return { ...conn, profileName: name };
+}
+
+function stamp(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}`;
+}
+
+function baseName(file: string): string {
+  return path.basename(file).replace(/\.(xlsx|xlsm)$/i, '') || 'workbook';
+}
+
+/** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
+async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
+  const w = workOf(app);
+  if (w.jobs.isRunning(jobId)) throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
+  let meta;
+  try {
+    meta = await readMeta(w.jobs.jobsDir, jobId);
+  } catch {
+    throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
+  }
+  const input = w.jobs.inputPath(jobId) ?? meta.inputPath;
+  if (!input || !fs.existsSync(input)) {
+    throw new AppError('not_found', 'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.');
+  }
+  return { input, file: meta.file };
+}
+
+export const workHandlers: WorkHandlers = {
+  'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId),
+
+  'import.plan': async (input, app) => {
+    const w = workOf(app);
+    const conn = await activeConnection(app);
+    let previous;
+    if (input.onlyFailedOf) {
+      const prev = await w.jobs.load(input.onlyFailedOf);
+      previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
+    }
+    return w.imports.plan(app, input.importId, conn, { createOnly: input.createOnly, previous });
+  },
+
+  'import.planRows': async (input, app) => {
+    const imports = workOf(app).imports;
+    const s = imports.get(input.importId);
+    const indices = imports.filtered(s, input.filter);
+    const plan = s.plan!;
+    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
+  },
+
+  'import.run': async (input, app) => {
+    const w = workOf(app);
+    const s = w.imports.get(input.importId);
+    if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
+    const active = app.settings.snapshot().activeProfileId;
+    if (active !== s.planInfo.profileId) {
+      throw new AppError('invalid_input', `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`);
+    }
+    const ov = overview(s);
+    if (ov.blocked > 0 && !input.skipBlocked) {
+      throw new AppError('invalid_input', `${ov.blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`);
+    }
+    const conn = await resolveConnection(app, s.planInfo.profileId);
+    const jobId = await w.jobs.start(s.plan, { conn, inputPath: s.inputPath });
+    return { jobId };
+  },
+
+  'import.cancel': async (input, app) => {
+    const imports = workOf(app).imports;
+    let accepted = false;
+    if (input.importId) accepted = imports.cancel(input.importId) || accepted;
+    if (input.fileId) accepted = imports.cancel(input.fileId) || accepted;
+    return { accepted };
+  },
+
+  'import.close': async (input, app) => ({ accepted: workOf(app).imports.close(input.importId) }),
+
+  'jobs.list': async (_input, app) => ({ jobs: await workOf(app).jobs.list() }),
+
+  'jobs.get': async (input, app) => workOf(app).jobs.view(input.jobId),
+
+  'jobs.rows': async (input, app) => {
+    const loaded = await workOf(app).jobs.load(input.jobId);
+    const indices = filterJobEntries(loaded.index, input.filter);
+    return page(indices, input.offset, input.limit, (i) => {
+      const e = loaded.plan.entries[i];
+      return jobRowView(e, loaded.index.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' });
+    });
+  },
+
+  'jobs.pause': async (input, app) => ({ accepted: workOf(app).jobs.pause(input.jobId) }),
+  'jobs.cancel': async (input, app) => ({ accepted: workOf(app).jobs.cancel(input.jobId) }),
+
+  'jobs.resume': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return { jobId: await workOf(app).jobs.resume(input.jobId, conn) };
+  },
+
+  'jobs.resultsWorkbook': async (input, app) => {
+    const w = workOf(app);
+    const { input: src, file } = await jobInput(app, input.jobId);
+    const { plan, result } = await w.jobs.load(input.jobId);
+    const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'results.xlsx');
+    await writeResultsWorkbook(src, plan, result, out);
+    return w.downloads.register(out, `${baseName(file)}-results.xlsx`);
+  },
+
+  'jobs.failedWorkbook': async (input, app) => {
+    const w = workOf(app);
+    const { input: src, file } = await jobInput(app, input.jobId);
+    const { plan, result } = await w.jobs.load(input.jobId);
+    const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'failed-rows.xlsx');
+    const { rows } = await writeFailedRowsWorkbook(src, plan, result, out);
+    return { ...w.downloads.register(out, `${baseName(file)}-failed-rows.xlsx`), rows };
+  },
+
+  'downloads.save': async (input, app) => {
+    const d = workOf(app).downloads.get(input.downloadId);
+    if (!app.dialogs?.saveFile) return { supported: false, saved: false, fileName: null };
+    const target = await app.dialogs.saveFile(d.fileName);
+    if (!target) return { supported: true, saved: false, fileName: null };
+    await copyFile(d.path, target);
+    return { supported: true, saved: true, fileName: path.basename(target) };
+  },
+
+  'downloads.open': async (input, app) => {
+    const d = workOf(app).downloads.get(input.downloadId);
+    if (!app.dialogs?.openPath) return { supported: false, opened: false };
+    return { supported: true, opened: await app.dialogs.openPath(d.path) };
+  },
+
+  'export.run': async (input, app) => {
+    const w = workOf(app);
+    const conn = await activeConnection(app);
+    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+    try {
+      const ref = input.ref ?? input.collection;
+      let last = 0;
+      const data = await collectExport(client, input.collection, {
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - last < 100) return;
+          last = now;
+          app.emit('export.progress', { ref, collection: p.collection, done: p.done });
+        },
+      });
+      const file = w.downloads.tempPath('.xlsx');
+      await writeExportWorkbook(data, file);
+      const download = w.downloads.register(file, `supply-loader-export-${input.collection}-${stamp()}.xlsx`);
+      return {
+        download,
+        sheets: data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length })),
+        warnings: data.warnings,
+        requests: data.requests,
+      };
+    } finally {
+      await client.close();
+    }
+  },
+
+  'lca.options': async (_input, app) => workOf(app).lca.options(await resolveConnection(app)),
+
+  'lca.select': async (input, app) => workOf(app).lca.select(await resolveConnection(app), input.by, input.codes),
+
+  'lca.run': async (input, app) => ({ runId: workOf(app).lca.start(await resolveConnection(app), input.selectionId, input.recompute) }),
+
+  'lca.report': async (input, app) => workOf(app).lca.view(input.runId),
+
+  'lca.cancel': async (input, app) => ({ accepted: workOf(app).lca.cancel(input.runId) }),
+
+  'lca.export': async (input, app) => {
+    const w = workOf(app);
+    const report = w.lca.report(input.runId);
+    const { buffer } = await lcaWorkbookBuffer(report);
+    return w.downloads.registerBytes(buffer, `lca-results-${stamp()}.xlsx`);
+  },
+};

@@ -1,0 +1,217 @@
+/**
+ * Workbooks being imported through the Import screen: read and checked once (readWorkbook + validateWorkbook),
+ * then planned against the active connection (planImport: reads only). Everything stays on the main side; the
+ * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
+ * forgotten), so memory stays bounded however many workbooks a user opens.
+ */
+import { randomUUID } from 'node:crypto';
+import { createApiClient } from '../api/index.js';
+import { planImport } from '../jobs/plan.js';
+import type { Plan } from '../jobs/types.js';
+import { readWorkbook } from '../workbook/reader.js';
+import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import { validateWorkbook } from '../workbook/validate.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter } from './contract-work.js';
+import { AppError } from './errors.js';
+import type { Connection } from './profiles.js';
+import type { AppServices } from './services.js';
+import { filterPlanEntries, problemView, restrictPlanToFailed } from './work-views.js';
+import type { RowLookup } from './work-views.js';
+import type { JobResult } from '../jobs/types.js';
+
+const MAX_SESSIONS = 3;
+
+export interface ImportSession {
+  importId: string;
+  fileId: string;
+  fileName: string;
+  fileSize: number;
+  inputPath: string;
+  parsed: ParsedWorkbook;
+  report: ValidationReport;
+  rowOf: RowLookup;
+  plan: Plan | null;
+  planInfo: { profileId: string; profileName: string; createOnly: boolean; onlyFailedOf: string | null; excluded: number } | null;
+  /** the last filter asked for and its matching entry indices (scrolling asks the same filter page after page) */
+  filterCache: { key: string; indices: number[] } | null;
+  lastUsed: number;
+}
+
+function rowLookup(parsed: ParsedWorkbook): RowLookup {
+  const bySheet = new Map<string, Map<number, ParsedRow>>();
+  for (const s of parsed.sheets) bySheet.set(s.name, new Map(s.rows.map((r) => [r.row, r])));
+  return (sheet, row) => bySheet.get(sheet)?.get(row);
+}
+
+export class ImportSessions {
+  private readonly sessions = new Map<string, ImportSession>();
+  /** work in flight (reading or planning), by fileId or importId, so it can be cancelled */
+  private readonly inFlight = new Map<string, AbortController>();
+
+  get(importId: string): ImportSession {
+    const s = this.sessions.get(importId);
+    if (!s) throw new AppError('not_found', 'This workbook is no longer open for import. Choose it again.');
+    s.lastUsed = Date.now();
+    return s;
+  }
+
+  cancel(ref: string): boolean {
+    const c = this.inFlight.get(ref);
+    if (!c) return false;
+    c.abort(new Error('cancelled'));
+    return true;
+  }
+
+  close(importId: string): boolean {
+    this.cancel(importId);
+    return this.sessions.delete(importId);
+  }
+
+  dispose(): void {
+    for (const c of this.inFlight.values()) c.abort(new Error('closing'));
+    this.inFlight.clear();
+    this.sessions.clear();
+  }
+
+  private async track<T>(ref: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.inFlight.get(ref)?.abort(new Error('superseded'));
+    const c = new AbortController();
+    this.inFlight.set(ref, c);
+    try {
+      return await work(c.signal);
+    } catch (e) {
+      if (c.signal.aborted) throw new AppError('invalid_input', 'Stopped.', { errCode: 'client_cancelled' });
+      throw e;
+    } finally {
+      if (this.inFlight.get(ref) === c) this.inFlight.delete(ref);
+    }
+  }
+
+  /** Read and check a workbook on its own; nothing is sent to the service. */
+  async validate(app: AppServices, fileId: string): Promise<ImportValidation> {
+    const inputPath = app.files.path(fileId);
+    const info = app.files.info(fileId);
+    return this.track(fileId, async (signal) => {
+      let last = 0;
+      const progress = (phase: 'checking' | 'reading' | 'validating', done: number, total: number | null, force = false) => {
+        const now = Date.now();
+        if (!force && now - last < 100) return;
+        last = now;
+        app.emit('import.progress', { ref: fileId, phase, done, total });
+      };
+      const parsed = await readWorkbook(inputPath, { signal, onProgress: (p) => progress(p.phase, p.rows, p.totalRows) });
+      const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
+      const report = await validateWorkbook(parsed, { signal, onProgress: (p) => progress('validating', p.rows, rows) });
+      progress('validating', rows, rows, true);
+      const importId = randomUUID();
+      this.sessions.set(importId, {
+        importId,
+        fileId,
+        fileName: info.name,
+        fileSize: info.size,
+        inputPath,
+        parsed,
+        report,
+        rowOf: rowLookup(parsed),
+        plan: null,
+        planInfo: null,
+        filterCache: null,
+        lastUsed: Date.now(),
+      });
+      this.evict();
+      const blocked = new Map(report.sheets.map((s) => [s.name, s.blockedRows.length]));
+      return {
+        importId,
+        file: { name: info.name, size: info.size },
+        readable: parsed.readable,
+        sheets: parsed.sheets.map((s) => ({ name: s.name, sheetName: s.sheetName, rows: s.rows.length, blockedRows: blocked.get(s.name) ?? 0 })),
+        ignoredSheets: parsed.ignoredSheets,
+        errors: report.errors,
+        warnings: report.warnings,
+        issues: report.issues.map((i) => ({ severity: i.severity, code: i.code, sheet: i.sheet, cell: i.cell, row: i.row, field: i.field, message: i.message })),
+        rows,
+        ms: Math.round(parsed.stats.ms),
+      };
+    });
+  }
+
+  private evict(): void {
+    if (this.sessions.size <= MAX_SESSIONS) return;
+    const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const s of oldest.slice(0, this.sessions.size - MAX_SESSIONS)) this.sessions.delete(s.importId);
+  }
+
+  /** The dry run against the connection: reads only. With a previous job, only its rows that did not succeed. */
+  async plan(
+    app: AppServices,
+    importId: string,
+    conn: Connection & { profileName: string },
+    o: { createOnly: boolean; previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> } },
+  ): Promise<PlanOverview> {
+    const s = this.get(importId);
+    if (!s.parsed.readable) throw new AppError('invalid_input', 'The workbook could not be read, so there is nothing to compare. Fix the file and choose it again.');
+    return this.track(importId, async (signal) => {
+      const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      try {
+        let last = 0;
+        let plan = await planImport(s.parsed, {
+          client,
+          validation: s.report,
+          options: { createOnly: o.createOnly },
+          signal,
+          onProgress: (p) => {
+            const now = Date.now();
+            if (now - last < 100 && p.done !== p.total) return;
+            last = now;
+            app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
+          },
+        });
+        let excluded = 0;
+        if (o.previous) ({ plan, excluded } = restrictPlanToFailed(plan, o.previous));
+        s.plan = plan;
+        s.filterCache = null;
+        s.planInfo = { profileId: conn.profileId, profileName: conn.profileName, createOnly: o.createOnly, onlyFailedOf: o.previous?.jobId ?? null, excluded };
+        return overview(s);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  /** Indices of the plan's entries that pass a filter (the last filter is cached while the user scrolls). */
+  filtered(s: ImportSession, filter: PlanRowFilter): number[] {
+    if (!s.plan) throw new AppError('invalid_input', 'Make the dry run first.');
+    const key = JSON.stringify([filter.sheet ?? '', filter.action ?? '', filter.search?.trim().toLowerCase() ?? '']);
+    if (s.filterCache?.key === key) return s.filterCache.indices;
+    const indices = filterPlanEntries(s.plan, filter);
+    s.filterCache = { key, indices };
+    return indices;
+  }
+}
+
+export function overview(s: ImportSession): PlanOverview {
+  const plan = s.plan;
+  const info = s.planInfo;
+  if (!plan || !info) throw new AppError('invalid_input', 'Make the dry run first.');
+  const a = plan.summary.byAction;
+  return {
+    importId: s.importId,
+    file: s.fileName,
+    createOnly: info.createOnly,
+    onlyFailedOf: info.onlyFailedOf,
+    excluded: info.excluded,
+    profileName: info.profileName,
+    baseUrl: plan.baseUrl,
+    maskedKey: plan.maskedKey,
+    summary: plan.summary,
+    writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0),
+    blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
+    preflight: {
+      ok: plan.preflight.ok,
+      scopes: plan.preflight.scopes,
+      problems: plan.preflight.problems.map(problemView),
+      warnings: plan.preflight.warnings,
+    },
+    requests: plan.requests,
+  };
+}

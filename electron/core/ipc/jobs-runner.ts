@@ -1,0 +1,277 @@
+/**
+ * Import jobs run on the main side (Electron main process, or the browser-mode server), never in the page.
+ * The engine (runJob / resumeJob) is async and yields between requests, so the IPC loop keeps answering while a
+ * job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s) and every start
+ * and stop as `jobs.changed`.
+ *
+ * - One job at a time per connection profile (two jobs writing to one account at once would fight over the
+ *   same rows and the same rate limit).
+ * - Pause (JobControl) and cancel (AbortSignal) stop after the requests in flight; both leave the job
+ *   resumable. Closing the app cancels running jobs the same way.
+ * - The workbook is copied into the job's folder when the job starts: the results and failed-rows workbooks
+ *   are made from exactly the file the plan was made from, even if the user edits the original afterwards.
+ */
+import { copyFile, mkdir } from 'node:fs/promises';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createApiClient, type ApiClient } from '../api/index.js';
+import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
+import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
+import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
+import { RESUMABLE_STATUSES } from '../jobs/types.js';
+import type { JobListItem, JobProgressView, JobView } from './contract-work.js';
+import { AppError } from './errors.js';
+import type { Connection } from './profiles.js';
+import type { AppServices } from './services.js';
+import { countOutcomes, jobIndex, notSucceeded, outcomeOf, type JobIndex } from './work-views.js';
+
+export const INPUT_COPY = 'input';
+
+interface RunningJob {
+  jobId: string;
+  profileId: string;
+  controller: AbortController;
+  control: JobControl;
+  client: ApiClient;
+  progress: JobProgressView | null;
+  done: Promise<void>;
+}
+
+interface LoadedJob {
+  plan: Plan;
+  result: JobResult;
+  index: JobIndex;
+  /** meta.updatedAt + whether it was loaded while running: reload when either changes */
+  stamp: string;
+  loadedAt: number;
+}
+
+export function progressView(p: JobProgress): JobProgressView {
+  return {
+    jobId: p.jobId,
+    status: p.status,
+    done: p.done,
+    total: p.total,
+    rowsPerS: Number.isFinite(p.rows_per_s) ? p.rows_per_s : 0,
+    etaS: p.eta_s !== null && Number.isFinite(p.eta_s) ? p.eta_s : null,
+    byOutcome: { ...p.by_outcome } as Record<string, number>,
+    level: p.level,
+  };
+}
+
+/** Words for an error that stopped a job outside the engine's own statuses (never a stack). */
+function words(e: unknown): string {
+  if (e instanceof AppError) return e.message;
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split('\n')[0].slice(0, 500);
+}
+
+export class JobsRunner {
+  private readonly running = new Map<string, RunningJob>();
+  private readonly errors = new Map<string, string>();
+  private readonly loaded = new Map<string, LoadedJob>();
+
+  constructor(
+    private readonly app: AppServices,
+    readonly jobsDir: string,
+  ) {}
+
+  isRunning(jobId: string): boolean {
+    return this.running.has(jobId);
+  }
+
+  /** The job running on a profile, if any. */
+  runningFor(profileId: string): string | undefined {
+    for (const r of this.running.values()) if (r.profileId === profileId) return r.jobId;
+    return undefined;
+  }
+
+  private refuseIfBusy(profileId: string): void {
+    const busy = this.runningFor(profileId);
+    if (busy) {
+      throw new AppError('unavailable', `An import (job ${busy}) is already running on this connection. Wait for it to finish, or pause or cancel it first.`);
+    }
+  }
+
+  /** Start a job for a plan; resolves once its folder and meta.json exist. */
+  async start(plan: Plan, o: { conn: Connection; inputPath: string }): Promise<string> {
+    this.refuseIfBusy(o.conn.profileId);
+    const jobId = newJobId();
+    const dir = jobDir(this.jobsDir, jobId);
+    await mkdir(dir, { recursive: true });
+    const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
+    const input = path.join(dir, `${INPUT_COPY}${ext}`);
+    await copyFile(o.inputPath, input);
+    await this.launch(jobId, o.conn, (opts) => runJob(plan, { ...opts, jobId, inputPath: input }));
+    return jobId;
+  }
+
+  /** Resume a stopped job with a connection (a key of the same manufacturer). */
+  async resume(jobId: string, conn: Connection): Promise<string> {
+    if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running already.');
+    let status: JobStatus;
+    try {
+      status = effectiveStatus(await readMeta(this.jobsDir, jobId));
+    } catch {
+      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
+    }
+    if (!RESUMABLE_STATUSES.includes(status)) {
+      throw new AppError('invalid_input', status === 'completed' ? 'This job is complete: there is nothing to resume.' : `This job cannot be resumed (${status}).`);
+    }
+    this.refuseIfBusy(conn.profileId);
+    await this.launch(jobId, conn, (opts) => resumeJob(jobId, opts));
+    return jobId;
+  }
+
+  private async launch(jobId: string, conn: Connection, exec: (o: ResumeOptions) => Promise<JobResult>): Promise<void> {
+    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+    const rj: RunningJob = {
+      jobId,
+      profileId: conn.profileId,
+      controller: new AbortController(),
+      control: new JobControl(),
+      client,
+      progress: null,
+      done: Promise.resolve(),
+    };
+    this.running.set(jobId, rj);
+    this.errors.delete(jobId);
+    this.loaded.delete(jobId);
+    let started!: () => void;
+    const startedP = new Promise<void>((resolve) => (started = resolve));
+    rj.done = (async () => {
+      try {
+        await exec({
+          client,
+          jobsDir: this.jobsDir,
+          signal: rj.controller.signal,
+          control: rj.control,
+          onStart: () => {
+            started();
+            this.app.emit('jobs.changed', { jobId, status: 'running', running: true });
+          },
+          onProgress: (p) => {
+            rj.progress = progressView(p);
+            this.app.emit('jobs.progress', rj.progress);
+          },
+        });
+      } catch (e) {
+        this.errors.set(jobId, words(e));
+        this.app.log.warn({ jobId, err: e }, 'import job stopped with an error');
+      } finally {
+        this.running.delete(jobId);
+        this.loaded.delete(jobId);
+        started();
+        await client.close().catch(() => {});
+        let status: JobStatus | null = null;
+        try {
+          status = effectiveStatus(await readMeta(this.jobsDir, jobId));
+        } catch {
+          status = null;
+        }
+        this.app.emit('jobs.changed', { jobId, status, running: false });
+      }
+    })();
+    await startedP;
+  }
+
+  pause(jobId: string): boolean {
+    const r = this.running.get(jobId);
+    if (!r) return false;
+    r.control.pause();
+    return true;
+  }
+
+  cancel(jobId: string): boolean {
+    const r = this.running.get(jobId);
+    if (!r) return false;
+    r.controller.abort(new Error('cancelled by the user'));
+    return true;
+  }
+
+  async list(): Promise<JobListItem[]> {
+    const jobs = await listJobs(this.jobsDir);
+    return jobs.map((j) => ({
+      jobId: j.jobId,
+      status: this.running.has(j.jobId) ? 'running' : j.status,
+      reason: j.reason ?? null,
+      file: j.file,
+      baseUrl: j.baseUrl,
+      maskedKey: j.maskedKey,
+      createdAt: j.createdAt,
+      finishedAt: j.finishedAt,
+      entries: j.entries,
+      rows: j.rows,
+      counts: { ...j.counts } as Record<string, number>,
+      resumable: !this.running.has(j.jobId) && j.resumable,
+      running: this.running.has(j.jobId),
+    }));
+  }
+
+  /** Plan, result and index of a job; cached (a running job is re-read at most once a second). */
+  async load(jobId: string): Promise<LoadedJob> {
+    let meta;
+    try {
+      meta = await readMeta(this.jobsDir, jobId);
+    } catch {
+      const err = this.errors.get(jobId);
+      throw new AppError('not_found', err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`);
+    }
+    const running = this.running.has(jobId);
+    const stamp = `${meta.updatedAt}|${running}`;
+    const cached = this.loaded.get(jobId);
+    if (cached && (cached.stamp === stamp || (running && Date.now() - cached.loadedAt < 1000))) return cached;
+    const { plan, result } = await loadJob(this.jobsDir, jobId);
+    const loaded: LoadedJob = { plan, result, index: jobIndex(plan, result), stamp, loadedAt: Date.now() };
+    this.loaded.set(jobId, loaded);
+    return loaded;
+  }
+
+  inputPath(jobId: string): string | null {
+    for (const ext of ['.xlsx', '.xlsm']) {
+      const p = path.join(jobDir(this.jobsDir, jobId), `${INPUT_COPY}${ext}`);
+      if (fs.existsSync(p)) return p;
+    }
+    return null;
+  }
+
+  async view(jobId: string): Promise<JobView> {
+    const { plan, result, index } = await this.load(jobId);
+    const meta = await readMeta(this.jobsDir, jobId);
+    const running = this.running.get(jobId);
+    const status: JobStatus = running ? 'running' : effectiveStatus(meta);
+    let notOk = 0;
+    for (const e of plan.entries) if (notSucceeded(outcomeOf(index, e))) notOk++;
+    return {
+      jobId,
+      status,
+      reason: meta.reason ?? null,
+      file: meta.file,
+      baseUrl: meta.baseUrl,
+      maskedKey: meta.maskedKey,
+      createdAt: meta.createdAt,
+      startedAt: meta.startedAt,
+      finishedAt: meta.finishedAt,
+      durationMs: Math.max(0, Math.round(result.durationMs)),
+      entries: meta.entries,
+      rows: meta.rows,
+      counts: countOutcomes(index) as Record<string, number>,
+      bySheet: result.bySheet as Record<string, Record<string, number>>,
+      entitlementLimits: result.entitlementLimits,
+      resumable: !running && RESUMABLE_STATUSES.includes(status),
+      running: running !== undefined,
+      progress: running?.progress ?? null,
+      notSucceeded: notOk,
+      inputAvailable: this.inputPath(jobId) !== null || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+      createOnly: plan.options.createOnly,
+      error: this.errors.get(jobId) ?? null,
+    };
+  }
+
+  /** Cancel running jobs (they stay resumable) and wait a little for their journals to settle. */
+  async dispose(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all) r.controller.abort(new Error('the app is closing'));
+    await Promise.race([Promise.all(all.map((r) => r.done)), new Promise((r) => setTimeout(r, 5000).unref())]);
+  }
+}

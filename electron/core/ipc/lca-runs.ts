@@ -1,0 +1,306 @@
+/**
+ * LCA runs of the LCA screen, on the main side: choose instances (selectInstances: reads only), then read or
+ * recompute-and-poll their results (runLca) in the background with a live state per instance (`lca.progress`
+ * events), and offer the workbook (lcaWorkbookBuffer) and the GWP chart data (gwpChartData). One run at a time
+ * per connection profile; cancelling keeps what finished.
+ */
+import { randomUUID } from 'node:crypto';
+import { createApiClient, type ApiClient } from '../api/index.js';
+import { gwpChartData } from '../lca/chart.js';
+import { GWP_TOTAL } from '../lca/indicators.js';
+import { blockerNeedsAction, readResults, serviceCurrentYear, type InstanceLca, type LcaReport, type SelectedInstance } from '../lca/model.js';
+import { runLca, type LcaInstanceState } from '../lca/run.js';
+import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
+import type { LcaChartView, LcaInstanceView, LcaRunView } from './contract-work.js';
+import { AppError } from './errors.js';
+import type { Connection } from './profiles.js';
+import type { AppServices } from './services.js';
+
+const MAX_SELECTIONS = 10;
+const MAX_RUNS = 10;
+
+interface Selection {
+  selectionId: string;
+  profileId: string;
+  description: string;
+  instances: SelectedInstance[];
+  at: number;
+}
+
+interface LiveState {
+  state: LcaInstanceState;
+  jobStatus: string | null;
+  errCode: string | null;
+}
+
+interface Run {
+  runId: string;
+  profileId: string;
+  recompute: boolean;
+  selection: Selection;
+  startedAt: Date;
+  live: Map<string, LiveState>;
+  finished: number;
+  controller: AbortController;
+  report: LcaReport | null;
+  error: string | null;
+  done: Promise<void>;
+}
+
+export function selectedView(i: SelectedInstance) {
+  return {
+    id: i.id,
+    externalId: i.external_id,
+    name: i.name,
+    plantCode: i.plant_code,
+    productArticle: i.product_article,
+    productName: i.product_name,
+    producedFrom: i.produced_from,
+    producedTo: i.produced_to,
+  };
+}
+
+/** One instance as the LCA screen shows it: live state, outcome, and per year the GWP-total and blockers. */
+export function instanceView(i: SelectedInstance, live: LiveState | undefined, lca: InstanceLca | undefined): LcaInstanceView {
+  const years = lca ? readResults(lca.results) : [];
+  const current = serviceCurrentYear(years, lca?.job ?? null);
+  return {
+    ...selectedView(i),
+    state: live?.state ?? (lca ? (lca.outcome === 'completed' || lca.outcome === 'idle' ? 'done' : 'failed') : 'waiting'),
+    outcome: lca?.outcome ?? null,
+    jobStatus: lca?.job_status ?? live?.jobStatus ?? null,
+    errCode: lca?.err_code ?? live?.errCode ?? null,
+    msg: lca?.msg ?? null,
+    recomputed: lca?.recomputed ?? false,
+    waitedForRunningJob: lca?.waited_for_running_job ?? false,
+    years: years.map((y) => {
+      let gwp: number | null = null;
+      for (const v of y.values ?? []) if (v.indicator === GWP_TOTAL && v.value !== null) gwp = (gwp ?? 0) + v.value;
+      return {
+        year: y.year,
+        status: y.status,
+        partial: y.partial_year === true,
+        gwp,
+        blockers: y.blockers.map((b) => ({
+          type: b.type,
+          kind: b.kind,
+          code: b.code,
+          errCode: b.err_code,
+          msg: b.msg,
+          needsAction: blockerNeedsAction(y.year, current),
+        })),
+      };
+    }),
+  };
+}
+
+export function chartView(report: Pick<LcaReport, 'instances'>): LcaChartView {
+  const c = gwpChartData(report);
+  return {
+    unit: c.unit,
+    years: c.years,
+    modules: c.modules,
+    series: c.series.map((s) => ({
+      instanceId: s.instance_id,
+      externalId: s.external_id,
+      label: s.label,
+      points: s.points.map((p) => ({ year: p.year, value: p.value, partial: p.partial, status: p.status })),
+    })),
+  };
+}
+
+const EMPTY_SUMMARY = { completed: 0, idle: 0, failed: 0, unknown_status: 0, error: 0, cancelled: 0, skipped: 0 };
+
+export class LcaRuns {
+  private readonly selections = new Map<string, Selection>();
+  private readonly runs = new Map<string, Run>();
+
+  constructor(private readonly app: AppServices) {}
+
+  private client(conn: Connection): ApiClient {
+    return createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+  }
+
+  /** Products with instances, plants and instance codes to choose from (one walk each; reads only). */
+  async options(conn: Connection) {
+    const client = this.client(conn);
+    try {
+      const products: { article: string; name: string; instances: number }[] = [];
+      for await (const p of client.products.walk({ limit: 200 })) {
+        const n = Array.isArray(p.product_instance_ids) ? p.product_instance_ids.length : 0;
+        if (p.external_id && n > 0) products.push({ article: p.external_id, name: p.name, instances: n });
+      }
+      let plantsReadable = true;
+      const plants: { code: string; name: string | null }[] = [];
+      try {
+        for await (const p of client.plants.walk({ limit: 200 })) if (p.external_id) plants.push({ code: p.external_id, name: p.name ?? null });
+      } catch (e) {
+        if ((e as { status?: number }).status !== 403) throw e;
+        plantsReadable = false;
+      }
+      const instances: { externalId: string; name: string | null }[] = [];
+      let instancesTruncated = false;
+      for await (const i of client.productInstances.walk({ limit: 200 })) {
+        if (!i.external_id) continue;
+        if (instances.length >= 2000) {
+          instancesTruncated = true;
+          break;
+        }
+        instances.push({ externalId: i.external_id, name: i.name ?? null });
+      }
+      const byText = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+      products.sort((a, b) => byText(a.article, b.article));
+      plants.sort((a, b) => byText(a.code, b.code));
+      instances.sort((a, b) => byText(a.externalId, b.externalId));
+      return { products, plants, plantsReadable, instances, instancesTruncated };
+    } finally {
+      await client.close();
+    }
+  }
+
+  async select(conn: Connection, by: 'products' | 'plant' | 'instances' | 'all', codes: string[]) {
+    const clean = [...new Set(codes.map((c) => c.trim()).filter((c) => c !== ''))];
+    if (by !== 'all' && clean.length === 0) throw new AppError('invalid_input', 'Choose at least one product, plant or instance code.');
+    const selector: InstanceSelector =
+      by === 'products' ? { by, articles: clean } : by === 'plant' ? { by, plantCodes: clean } : by === 'instances' ? { by, externalIds: clean } : { by: 'all' };
+    const client = this.client(conn);
+    try {
+      const s = await selectInstances(client, selector);
+      const selection: Selection = { selectionId: randomUUID(), profileId: conn.profileId, description: s.description, instances: s.instances, at: Date.now() };
+      this.selections.set(selection.selectionId, selection);
+      trim(this.selections, MAX_SELECTIONS, (x) => x.at);
+      return {
+        selectionId: selection.selectionId,
+        description: s.description,
+        instances: s.instances.map(selectedView),
+        unknown: s.unknown.map((u: UnknownCodes) => ({ kind: u.kind, codes: u.codes })),
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  runningFor(profileId: string): string | undefined {
+    for (const r of this.runs.values()) if (r.profileId === profileId && !r.report && !r.error) return r.runId;
+    return undefined;
+  }
+
+  start(conn: Connection, selectionId: string, recompute: boolean): string {
+    const selection = this.selections.get(selectionId);
+    if (!selection) throw new AppError('not_found', 'That choice of instances is no longer available. Find the instances again.');
+    if (selection.profileId !== conn.profileId) throw new AppError('invalid_input', 'The instances were found on another connection. Find them again on this one.');
+    if (selection.instances.length === 0) throw new AppError('invalid_input', 'No product instance is chosen.');
+    const busy = this.runningFor(conn.profileId);
+    if (busy) throw new AppError('unavailable', 'An LCA run is already going on this connection. Wait for it or cancel it first.');
+    const run: Run = {
+      runId: randomUUID(),
+      profileId: conn.profileId,
+      recompute,
+      selection,
+      startedAt: new Date(),
+      live: new Map(),
+      finished: 0,
+      controller: new AbortController(),
+      report: null,
+      error: null,
+      done: Promise.resolve(),
+    };
+    this.runs.set(run.runId, run);
+    trim(this.runs, MAX_RUNS, (r) => (r.report || r.error ? r.startedAt.getTime() : Number.MAX_SAFE_INTEGER));
+    const client = this.client(conn);
+    this.app.emit('lca.changed', { runId: run.runId, state: 'running' });
+    run.done = (async () => {
+      try {
+        run.report = await runLca(client, selection.instances, {
+          recompute,
+          signal: run.controller.signal,
+          selection: selection.description,
+          onEvent: (e) => {
+            run.live.set(e.instance_id, { state: e.state, jobStatus: e.job_status, errCode: e.err_code });
+            run.finished = e.finished;
+            this.app.emit('lca.progress', {
+              runId: run.runId,
+              instanceId: e.instance_id,
+              externalId: e.external_id,
+              state: e.state,
+              jobStatus: e.job_status,
+              errCode: e.err_code,
+              finished: e.finished,
+              total: e.total,
+            });
+          },
+        });
+      } catch (e) {
+        run.error = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        this.app.log.warn({ runId: run.runId, err: e }, 'LCA run failed');
+      } finally {
+        await client.close().catch(() => {});
+        this.app.emit('lca.changed', { runId: run.runId, state: run.error ? 'failed' : 'done' });
+      }
+    })();
+    return run.runId;
+  }
+
+  private get(runId: string): Run {
+    const r = this.runs.get(runId);
+    if (!r) throw new AppError('not_found', 'That LCA run is no longer available. Run it again.');
+    return r;
+  }
+
+  cancel(runId: string): boolean {
+    const r = this.get(runId);
+    if (r.report || r.error) return false;
+    r.controller.abort(new Error('cancelled by the user'));
+    return true;
+  }
+
+  view(runId: string): LcaRunView {
+    const r = this.get(runId);
+    const byId = new Map((r.report?.instances ?? []).map((i) => [i.instance.id, i]));
+    const instances = r.selection.instances.map((i) => instanceView(i, r.report ? undefined : r.live.get(i.id), byId.get(i.id)));
+    const report = r.report;
+    return {
+      runId,
+      state: report ? 'done' : r.error ? 'failed' : 'running',
+      recompute: r.recompute,
+      selection: r.selection.description,
+      startedAt: r.startedAt.toISOString(),
+      durationMs: report ? Math.round(report.duration_ms) : Date.now() - r.startedAt.getTime(),
+      finished: report ? report.instances.length : r.finished,
+      total: r.selection.instances.length,
+      summary: report
+        ? {
+            completed: report.summary.completed,
+            idle: report.summary.idle,
+            failed: report.summary.failed,
+            unknown_status: report.summary.unknown_status,
+            error: report.summary.error,
+            cancelled: report.summary.cancelled,
+            skipped: report.summary.skipped,
+          }
+        : EMPTY_SUMMARY,
+      aborted: report?.aborted ? { reason: report.aborted.reason, errCode: report.aborted.err_code, message: report.aborted.message } : null,
+      error: r.error,
+      instances,
+      chart: chartView({ instances: report?.instances ?? [] }),
+    };
+  }
+
+  report(runId: string): LcaReport {
+    const r = this.get(runId);
+    if (!r.report) throw new AppError('invalid_input', r.error ? `The LCA run failed: ${r.error}` : 'The LCA run is not finished yet.');
+    return r.report;
+  }
+
+  async dispose(): Promise<void> {
+    const going = [...this.runs.values()].filter((r) => !r.report && !r.error);
+    for (const r of going) r.controller.abort(new Error('the app is closing'));
+    await Promise.race([Promise.all(going.map((r) => r.done)), new Promise((res) => setTimeout(res, 3000).unref())]);
+  }
+}
+
+function trim<T>(m: Map<string, T>, max: number, age: (t: T) => number): void {
+  if (m.size <= max) return;
+  const sorted = [...m.entries()].sort((a, b) => age(a[1]) - age(b[1]));
+  for (const [k] of sorted.slice(0, m.size - max)) m.delete(k);
+}

@@ -1,0 +1,216 @@
+/**
+ * What the Import and Jobs screens see of a plan and a job: rows of the dry run and of the results, filtered
+ * and paged on the main side (a plan of 100,000 rows stays here), and the plan restricted to the rows that did
+ * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
+ */
+import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
+import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
+import type { ParsedRow } from '../workbook/types.js';
+import type { JobRowFilter, JobRowView, PlanProblemView, PlanRowFilter, PlanRowView } from './contract-work.js';
+
+type Scalar = string | number | boolean | null;
+type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };
+
+/** A value as text or number for a table cell: never JSON, never an object. */
+export function toScalar(v: unknown): Scalar {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (Array.isArray(v)) return v.map((x) => String(toScalar(x) ?? '—')).join('; ');
+  if (typeof v === 'object') {
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}: ${String(toScalar(x) ?? '—')}`)
+      .join(', ');
+  }
+  return String(v);
+}
+
+export function problemView(p: PlanProblem): PlanProblemView {
+  return { kind: p.kind, sheet: p.sheet, cell: p.cell, row: p.row, field: p.field, message: p.message, errCode: p.err_code ?? null };
+}
+
+const MAX_ROWS_LISTED = 20;
+
+/** Rows of the workbook by registry sheet and worksheet row, for the values a create shows. */
+export type RowLookup = (sheet: string, row: number) => ParsedRow | undefined;
+
+export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
+  const fields: PlanRowView['fields'] = [];
+  if (e.action === 'create' || (e.kind !== 'bom' && (e.action === 'blocked' || e.action === 'conflict'))) {
+    const main = rowOf(e.sheet, e.row);
+    if (main) for (const [field, value] of Object.entries(main.values)) fields.push({ field, value: value === null ? '#CLEAR' : value });
+  }
+  const d = e.bomDiff;
+  return {
+    key: e.key,
+    kind: e.kind,
+    sheet: e.sheet,
+    row: e.row,
+    rows: e.rows.slice(0, MAX_ROWS_LISTED).map((r) => ({ sheet: r.sheet, row: r.row })),
+    moreRows: Math.max(0, e.rows.length - MAX_ROWS_LISTED),
+    label: e.label,
+    externalId: e.externalId,
+    action: e.action,
+    changes: (e.changes ?? []).map((c) => ({ field: c.field, before: toScalar(c.before), after: toScalar(c.after) })),
+    fields,
+    bom: d
+      ? {
+          added: d.added.map((c) => ({ type: c.type, code: c.code, massKg: c.mass_kg })),
+          removed: d.removed.map((c) => ({ type: c.type, code: c.code, massKg: c.mass_kg })),
+          changed: d.changed.map((c) => ({ type: c.type, code: c.code, before: c.before, after: c.after })),
+          unchanged: d.unchanged,
+        }
+      : null,
+    notes: e.notes ?? [],
+    problems: (e.problems ?? []).map(problemView),
+  };
+}
+
+function textOf(e: PlanEntry): string {
+  return `${e.label} ${e.externalId ?? ''} ${e.sheet} ${e.key} ${(e.problems ?? []).map((p) => p.message).join(' ')}`.toLowerCase();
+}
+
+/** Indices of the plan's entries that pass the filter, in plan order. */
+export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
+  const out: number[] = [];
+  const search = f.search?.trim().toLowerCase() ?? '';
+  const writes = new Set<string>(WRITE_ACTIONS);
+  plan.entries.forEach((e, i) => {
+    if (f.sheet && e.sheet !== f.sheet) return;
+    if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return;
+    if (search && !textOf(e).includes(search)) return;
+    out.push(i);
+  });
+  return out;
+}
+
+export function succeeded(o: AnyOutcome | undefined): boolean {
+  return o !== undefined && o.outcome !== 'pending' && (SUCCESS_OUTCOMES as readonly string[]).includes(o.outcome);
+}
+
+/** A row that did not succeed: failed, skipped (other than create-only, which was the user's choice) or not run. */
+export function notSucceeded(o: AnyOutcome | undefined): boolean {
+  if (o === undefined || o.outcome === 'pending' || o.outcome === 'failed') return true;
+  return o.outcome === 'skipped' && (o as EntryOutcome).reason !== 'create_only';
+}
+
+function outcomeText(e: PlanEntry, o: AnyOutcome): string {
+  if (o.outcome === 'pending') return '';
+  const full = o as EntryOutcome;
+  if (full.outcome === 'failed' || full.outcome === 'skipped') return full.msg ?? '';
+  if (full.outcome === 'updated' && e.changes) {
+    return e.changes.map((c) => `${c.field}: ${String(toScalar(c.before) ?? '—')} → ${String(toScalar(c.after) ?? '—')}`).join('; ');
+  }
+  return '';
+}
+
+export function jobRowView(e: PlanEntry, o: AnyOutcome): JobRowView {
+  const full = o.outcome === 'pending' ? null : (o as EntryOutcome);
+  return {
+    key: e.key,
+    kind: e.kind,
+    sheet: e.sheet,
+    row: e.row,
+    rowCount: e.rows.length,
+    label: e.label,
+    externalId: e.externalId,
+    planAction: e.action,
+    outcome: o.outcome,
+    reason: full?.reason ?? null,
+    status: full?.status ?? null,
+    errCode: full?.err_code ?? null,
+    message: outcomeText(e, o),
+    entitlement: full?.entitlement_limit ?? null,
+    id: full?.id ?? null,
+  };
+}
+
+export interface JobIndex {
+  entries: PlanEntry[];
+  outcomes: Map<string, AnyOutcome>;
+}
+
+export function jobIndex(plan: Plan, result: Pick<JobResult, 'entries'>): JobIndex {
+  return { entries: plan.entries, outcomes: new Map(result.entries.map((o) => [o.key, o])) };
+}
+
+export function outcomeOf(idx: JobIndex, e: PlanEntry): AnyOutcome {
+  return idx.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' };
+}
+
+/** Indices of the job's entries whose outcome passes the filter, in plan order. */
+export function filterJobEntries(idx: JobIndex, f: JobRowFilter): number[] {
+  const out: number[] = [];
+  const search = f.search?.trim().toLowerCase() ?? '';
+  idx.entries.forEach((e, i) => {
+    if (f.sheet && e.sheet !== f.sheet) return;
+    const o = outcomeOf(idx, e);
+    if (f.outcome === 'problems' ? !notSucceeded(o) : f.outcome && o.outcome !== f.outcome) return;
+    if (search) {
+      const full = o as EntryOutcome;
+      const text = `${textOf(e)} ${full.err_code ?? ''} ${full.msg ?? ''}`.toLowerCase();
+      if (!text.includes(search)) return;
+    }
+    out.push(i);
+  });
+  return out;
+}
+
+/** Entries per outcome, counting what is not run yet as `pending`. */
+export function countOutcomes(idx: JobIndex): Partial<Record<RowOutcome | 'pending', number>> {
+  const c: Partial<Record<RowOutcome | 'pending', number>> = {};
+  for (const e of idx.entries) {
+    const o = outcomeOf(idx, e).outcome;
+    c[o] = (c[o] ?? 0) + 1;
+  }
+  return c;
+}
+
+/** Identity of an entry across two workbooks: its entity kind and code, or its sheet row when it has no code. */
+function identity(e: Pick<PlanEntry, 'kind' | 'externalId' | 'key'>): string {
+  return e.externalId ? `${e.kind}|${e.externalId}` : `key|${e.key}`;
+}
+
+/** Recompute a plan's summary after entries were left out. */
+export function summarizePlan(entries: readonly PlanEntry[]): Plan['summary'] {
+  const bySheet: Plan['summary']['bySheet'] = {};
+  const byAction: Plan['summary']['byAction'] = {};
+  let rows = 0;
+  for (const e of entries) {
+    const s = (bySheet[e.sheet] ??= {});
+    s[e.action] = (s[e.action] ?? 0) + 1;
+    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
+    rows += e.rows.length;
+  }
+  return { bySheet, byAction, entries: entries.length, rows };
+}
+
+/**
+ * The plan of a (corrected) workbook restricted to the entries that did not succeed in an earlier job — matched
+ * by entity kind and code (so the failed-rows workbook and the corrected original both work), by sheet row for
+ * entries without a code — plus the entries they depend on in this plan (created in the same run).
+ */
+export function restrictPlanToFailed(plan: Plan, previous: { plan: Plan; result: Pick<JobResult, 'entries'> }): { plan: Plan; excluded: number } {
+  const idx = jobIndex(previous.plan, previous.result);
+  const wanted = new Set<string>();
+  for (const e of previous.plan.entries) if (notSucceeded(outcomeOf(idx, e))) wanted.add(identity(e));
+  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
+  const keep = new Set<string>();
+  const visit = (e: PlanEntry) => {
+    if (keep.has(e.key)) return;
+    keep.add(e.key);
+    for (const k of e.dependsOn ?? []) {
+      const d = byKey.get(k);
+      if (d) visit(d);
+    }
+  };
+  for (const e of plan.entries) if (wanted.has(identity(e))) visit(e);
+  const entries = plan.entries.filter((e) => keep.has(e.key));
+  return { plan: { ...plan, entries, summary: summarizePlan(entries) }, excluded: plan.entries.length - entries.length };
+}
+
+/** A page of a list of indices. */
+export function page<T>(indices: readonly number[], offset: number, limit: number, view: (i: number) => T): { total: number; offset: number; rows: T[] } {
+  const start = Math.min(offset, indices.length);
+  return { total: indices.length, offset: start, rows: indices.slice(start, start + limit).map(view) };
+}
