@@ -13,7 +13,16 @@ import { JOURNAL_FILE, jobDir, listJobs, newJobId, readMeta, writeMeta } from '.
 import { readJournal } from '../../electron/core/jobs/journal.js';
 import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, Plan } from '../../electron/core/jobs/types.js';
-import { bulkWorkbook, catalog, planFile, startEnv, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import {
+  bulkWorkbook,
+  catalog,
+  planFile,
+  startEnv,
+  writeTestWorkbook,
+  type Catalog,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -32,7 +41,8 @@ async function plan(d: SheetData, name: string): Promise<Plan> {
   return planFile(path, { client: env.client });
 }
 
-const codes = (prefix: string, kind: string, n: number, pad = 0) => Array.from({ length: n }, (_, i) => `${prefix}-${kind}-${pad ? String(i + 1).padStart(pad, '0') : i + 1}`);
+const codes = (prefix: string, kind: string, n: number, pad = 0) =>
+  Array.from({ length: n }, (_, i) => `${prefix}-${kind}-${pad ? String(i + 1).padStart(pad, '0') : i + 1}`);
 
 async function expectExactly(prefix: string, products: number, silos: number, instances: number): Promise<void> {
   const c = env.client;
@@ -55,12 +65,22 @@ describe('resume after a crash', () => {
     await env.control('PUT', '/__sandbox/faults', { latency_ms: 15 });
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/run-child.ts', import.meta.url)), planPath, env.jobsDir, jobId, env.sb.baseUrl],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./fixtures/run-child.ts', import.meta.url)),
+        planPath,
+        env.jobsDir,
+        jobId,
+        env.sb.baseUrl,
+      ],
       { env: { ...process.env, SUPPLY_LOADER_API_KEY: env.sb.ownerKey }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, sig) => resolve(sig === 'SIGKILL' ? -9 : code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code, sig) => resolve(sig === 'SIGKILL' ? -9 : code)),
+    );
     const journal = join(jobDir(env.jobsDir, jobId), JOURNAL_FILE);
     // Kill it once 20 rows have their outcome.
     for (let i = 0; i < 600; i++) {
@@ -89,7 +109,13 @@ describe('resume after a crash', () => {
     }
     const after = await env.state();
     const delta = (k: string) => after[k].active - before[k].active;
-    expect([delta('supplier_companies'), delta('supplier_plants'), delta('supplier_products'), delta('silos'), delta('product_instances')]).toEqual([4, 4, 60, 6, 6]);
+    expect([
+      delta('supplier_companies'),
+      delta('supplier_plants'),
+      delta('supplier_products'),
+      delta('silos'),
+      delta('product_instances'),
+    ]).toEqual([4, 4, 60, 6, 6]);
     await expectExactly('X', 60, 6, 6);
   });
 
@@ -100,7 +126,14 @@ describe('resume after a crash', () => {
     const before = await env.state();
 
     // As if the process died after sending these writes but before their outcome lines reached the disk.
-    const lost = new Set(['supplier-products!20', 'supplier-products!21', 'silos!2', 'silos!3', 'product-instances!4', 'bom:T-PI-3']);
+    const lost = new Set([
+      'supplier-products!20',
+      'supplier-products!21',
+      'silos!2',
+      'silos!3',
+      'product-instances!4',
+      'bom:T-PI-3',
+    ]);
     const journal = join(jobDir(env.jobsDir, first.jobId), JOURNAL_FILE);
     const lines = (await readFile(journal, 'utf8')).split('\n').filter(Boolean);
     const kept = lines.filter((l) => {
@@ -132,7 +165,10 @@ describe('resume after a crash', () => {
     for (const k of lost) expect(o.get(k)!.id).toBe(firstIds.get(k));
     const sent = await env.requestsSince(mark);
     expect(sent.filter((r) => r.status === 201)).toEqual([]);
-    expect(sent.filter((r) => r.method === 'POST').map((r) => `${r.path} ${r.status}`)).toEqual(['/v2/silos 200', '/v2/silos 200']);
+    expect(sent.filter((r) => r.method === 'POST').map((r) => `${r.path} ${r.status}`)).toEqual([
+      '/v2/silos 200',
+      '/v2/silos 200',
+    ]);
     expect(await env.state()).toEqual(before);
     await expectExactly('T', 20, 2, 3);
   });

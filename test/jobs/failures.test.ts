@@ -11,7 +11,19 @@ import { listJobs } from '../../electron/core/jobs/job-store.js';
 import { JobControl, resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, JobResult, Plan } from '../../electron/core/jobs/types.js';
 import type { ApiClient } from '../../electron/core/api/index.js';
-import { bulkWorkbook, catalog, fullWorkbook, idOf, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import {
+  bulkWorkbook,
+  catalog,
+  fullWorkbook,
+  idOf,
+  planFile,
+  startEnv,
+  writesOf,
+  writeTestWorkbook,
+  type Catalog,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -34,21 +46,38 @@ async function plan(d: SheetData, client: ApiClient = env.client): Promise<Plan>
 const outcomes = (r: JobResult) => new Map(r.entries.map((o) => [o.key, o as EntryOutcome]));
 const byKey = (p: Plan) => new Map(p.entries.map((e) => [e.key, e]));
 
-async function newKey(scopes?: string[], plantIds: string[] | null = null): Promise<{ key: string; api_key_id: string }> {
-  const all = ['view:plants', 'view:processes', 'edit:processes', 'view:materials', 'edit:materials', 'view:products', 'edit:products', 'view:recipes', 'edit:recipes'];
+async function newKey(
+  scopes?: string[],
+  plantIds: string[] | null = null,
+): Promise<{ key: string; api_key_id: string }> {
+  const all = [
+    'view:plants',
+    'view:processes',
+    'edit:processes',
+    'view:materials',
+    'edit:materials',
+    'view:products',
+    'edit:products',
+    'view:recipes',
+    'edit:recipes',
+  ];
   return env.control('POST', '/__sandbox/keys', { scopes: scopes ?? all, plant_ids: plantIds });
 }
 
 /** Every code of the bulk workbook is on the service exactly once, and the counts grew by exactly that. */
 async function expectBulkOnService(prefix: string, products: number, silos: number, instances = 0): Promise<void> {
   const c = env.client;
-  const sps = await c.supplierProducts.resolveExternalIds(Array.from({ length: products }, (_, i) => `${prefix}-SP-${String(i + 1).padStart(4, '0')}`));
+  const sps = await c.supplierProducts.resolveExternalIds(
+    Array.from({ length: products }, (_, i) => `${prefix}-SP-${String(i + 1).padStart(4, '0')}`),
+  );
   expect(sps.size).toBe(products);
   const ss = await c.silos.resolveExternalIds(Array.from({ length: silos }, (_, i) => `${prefix}-SILO-${i + 1}`));
   expect(ss.size).toBe(silos);
   for (const s of ss.values()) expect(s.items).toHaveLength(3);
   if (instances) {
-    const pis = await c.productInstances.resolveExternalIds(Array.from({ length: instances }, (_, i) => `${prefix}-PI-${i + 1}`));
+    const pis = await c.productInstances.resolveExternalIds(
+      Array.from({ length: instances }, (_, i) => `${prefix}-PI-${i + 1}`),
+    );
     expect(pis.size).toBe(instances);
     for (const pi of pis.values()) expect(await c.bom.get(pi.id)).toHaveLength(3);
   }
@@ -57,7 +86,10 @@ async function expectBulkOnService(prefix: string, products: number, silos: numb
 describe('blocked at plan time', () => {
   it('an unresolved code is blocked at its cell, rows depending on it are blocked, the rest is planned', async () => {
     const d = fullWorkbook(cat);
-    for (const s of Object.values(d)) for (const r of s) for (const k of Object.keys(r)) if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'U$1-');
+    for (const s of Object.values(d))
+      for (const r of s)
+        for (const k of Object.keys(r))
+          if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'U$1-');
     d['supplier-products']![0].material_code = 'NO-SUCH-MATERIAL';
     d['product-instances']![1].product_external_id = 'ART-NOPE';
     const p = await plan(d);
@@ -74,7 +106,10 @@ describe('blocked at plan time', () => {
       { sheet: 'silo-items', cell: 'B3', field: 'supplier_product_external_id' },
     ]);
     expect(e.get('silos!2')!.problems![0].message).toContain('supplier-products row 2');
-    expect(e.get('product-instances!3')).toMatchObject({ action: 'blocked', problems: [{ kind: 'unresolved', cell: 'B3', field: 'product_external_id' }] });
+    expect(e.get('product-instances!3')).toMatchObject({
+      action: 'blocked',
+      problems: [{ kind: 'unresolved', cell: 'B3', field: 'product_external_id' }],
+    });
     // Both BOMs use the silo; PI-2's also its own blocked instance.
     expect(e.get('bom:UPI-1')!.action).toBe('blocked');
     expect(e.get('bom:UPI-2')!.action).toBe('blocked');
@@ -84,10 +119,16 @@ describe('blocked at plan time', () => {
 
   it('preflight: a missing scope and an unreachable plant block those rows with the reason', async () => {
     const heid = idOf(cat.plants, 'PL-HEID');
-    const { key } = await newKey(['view:plants', 'view:materials', 'edit:materials', 'view:products', 'edit:products', 'view:recipes'], [heid]);
+    const { key } = await newKey(
+      ['view:plants', 'view:materials', 'edit:materials', 'view:products', 'edit:products', 'view:recipes'],
+      [heid],
+    );
     const restricted = env.newClient(key);
     const d = fullWorkbook(cat);
-    for (const s of Object.values(d)) for (const r of s) for (const k of Object.keys(r)) if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'R$1-');
+    for (const s of Object.values(d))
+      for (const r of s)
+        for (const k of Object.keys(r))
+          if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'R$1-');
     // The key cannot list PL-MUC; the workbook maps it, so the rows at it resolve and preflight blocks them.
     d.plants!.push({ plant_code: 'PL-MUC', plant_id: idOf(cat.plants, 'PL-MUC') });
     const mark = await env.requestsMark();
@@ -95,14 +136,23 @@ describe('blocked at plan time', () => {
     const e = byKey(p);
     // SP-3, PI-2 and PC-1 sit at PL-MUC, which the key does not reach.
     for (const k of ['supplier-products!4', 'product-instances!3', 'prechain-products!2']) {
-      expect(e.get(k)).toMatchObject({ action: 'blocked', problems: [{ kind: 'preflight', err_code: 'err_plant_no_access' }] });
+      expect(e.get(k)).toMatchObject({
+        action: 'blocked',
+        problems: [{ kind: 'preflight', err_code: 'err_plant_no_access' }],
+      });
     }
     // No edit:recipes: both BOMs blocked with the scope named.
-    expect(e.get('bom:RPI-1')).toMatchObject({ action: 'blocked', problems: [{ kind: 'preflight', err_code: 'err_permission_denied' }] });
+    expect(e.get('bom:RPI-1')).toMatchObject({
+      action: 'blocked',
+      problems: [{ kind: 'preflight', err_code: 'err_permission_denied' }],
+    });
     expect(e.get('bom:RPI-1')!.problems![0].message).toContain('edit:recipes');
     expect(e.get('supplier-products!2')!.action).toBe('create');
     expect(p.preflight.ok).toBe(false);
-    expect(p.preflight.problems.map((x) => x.err_code).sort()).toEqual(['err_permission_denied', 'err_plant_no_access']);
+    expect(p.preflight.problems.map((x) => x.err_code).sort()).toEqual([
+      'err_permission_denied',
+      'err_plant_no_access',
+    ]);
     expect(writesOf(await env.requestsSince(mark))).toEqual([]);
   });
 });
@@ -110,7 +160,10 @@ describe('blocked at plan time', () => {
 describe('failures while running', () => {
   it('a row that fails is reported with status, err_code and explanation; its dependents are skipped, never sent', async () => {
     const d = fullWorkbook(cat);
-    for (const s of Object.values(d)) for (const r of s) for (const k of Object.keys(r)) if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'F$1-');
+    for (const s of Object.values(d))
+      for (const r of s)
+        for (const k of Object.keys(r))
+          if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'F$1-');
     const p = await plan(d);
     // Between plan and run someone creates FSC-1 with another name: the create meets 409 and a real conflict.
     await env.client.supplierCompanies.create({ external_id: 'FSC-1', name: 'Someone else' });
@@ -118,7 +171,11 @@ describe('failures while running', () => {
     const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 4 });
     expect(res.status).toBe('completed');
     const o = outcomes(res);
-    expect(o.get('supplier-companies!2')).toMatchObject({ outcome: 'failed', status: 409, err_code: 'err_external_id_exists' });
+    expect(o.get('supplier-companies!2')).toMatchObject({
+      outcome: 'failed',
+      status: 409,
+      err_code: 'err_external_id_exists',
+    });
     expect(o.get('supplier-companies!2')!.explanation).toBeTruthy();
     expect(o.get('supplier-plants!2')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
     expect(o.get('supplier-plants!2')!.msg).toContain('supplier company FSC-1');
@@ -126,7 +183,15 @@ describe('failures while running', () => {
     expect(o.get('silos!2')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
     expect(o.get('bom:FPI-1')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
     expect(o.get('bom:FPI-2')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
-    for (const k of ['supplier-companies!3', 'supplier-plants!3', 'supplier-products!3', 'supplier-products!4', 'product-instances!2', 'product-instances!3', 'prechain-products!2']) {
+    for (const k of [
+      'supplier-companies!3',
+      'supplier-plants!3',
+      'supplier-products!3',
+      'supplier-products!4',
+      'product-instances!2',
+      'product-instances!3',
+      'prechain-products!2',
+    ]) {
       expect(o.get(k)!.outcome).toBe('created');
     }
     const writes = writesOf(await env.requestsSince(mark));
@@ -216,7 +281,11 @@ describe('failures while running', () => {
         err_code: 'err_entitlement_limit_reached',
         entitlement_limit: { dimension: 'product_instances', usage: limit, limit },
       });
-      expect(o.get('product-instances!4')).toMatchObject({ outcome: 'skipped', reason: 'entitlement', entitlement_limit: { dimension: 'product_instances', usage: limit, limit } });
+      expect(o.get('product-instances!4')).toMatchObject({
+        outcome: 'skipped',
+        reason: 'entitlement',
+        entitlement_limit: { dimension: 'product_instances', usage: limit, limit },
+      });
       expect(o.get('bom:E-PI-1')!.outcome).toBe('replaced');
       expect(o.get('bom:E-PI-2')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
       expect(o.get('bom:E-PI-3')).toMatchObject({ outcome: 'skipped', reason: 'dependency' });
@@ -264,7 +333,9 @@ describe('failures while running', () => {
     const done = await resumeJob(paused.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     // Writes cut off by the cancel may have landed: resume finds them (already_existed / replayed), never twice.
-    expect((done.counts.created ?? 0) + (done.counts.already_existed ?? 0) + (done.counts.replayed ?? 0)).toBe(4 + 4 + 40 + 4);
+    expect((done.counts.created ?? 0) + (done.counts.already_existed ?? 0) + (done.counts.replayed ?? 0)).toBe(
+      4 + 4 + 40 + 4,
+    );
     expect(Object.keys(done.counts).every((k) => ['created', 'already_existed', 'replayed'].includes(k))).toBe(true);
     const after = await env.state();
     expect(after.supplier_products.active - before.supplier_products.active).toBe(40);

@@ -47,7 +47,12 @@ export async function startEnv(seed: 'demo' | 'empty' = 'demo'): Promise<Env> {
   const dir = await mkdtemp(join(tmpdir(), 'sl-jobs-'));
   const clients: ApiClient[] = [];
   const newClient = (apiKey: string, o: { maxConcurrency?: number } = {}) => {
-    const c = createApiClient({ baseUrl: sb.baseUrl, apiKey, maxConcurrency: o.maxConcurrency ?? 16, retry: { baseMs: 5, capMs: 50, maxTotalMs: 5_000 } });
+    const c = createApiClient({
+      baseUrl: sb.baseUrl,
+      apiKey,
+      maxConcurrency: o.maxConcurrency ?? 16,
+      retry: { baseMs: 5, capMs: 50, maxTotalMs: 5_000 },
+    });
     clients.push(c);
     return c;
   };
@@ -88,7 +93,11 @@ export async function startEnv(seed: 'demo' | 'empty' = 'demo'): Promise<Env> {
 }
 
 /** Write a workbook: one sheet per entry, row 1 = the registry's columns (all of them), then the rows. */
-export async function writeTestWorkbook(path: string, data: SheetData, extraColumns: Partial<Record<DataSheetName, string[]>> = {}): Promise<string> {
+export async function writeTestWorkbook(
+  path: string,
+  data: SheetData,
+  extraColumns: Partial<Record<DataSheetName, string[]>> = {},
+): Promise<string> {
   // The streaming writer (as the template writer uses): workbook.xml comes before the worksheets.
   const sink = new PassThrough();
   const chunks: Buffer[] = [];
@@ -120,8 +129,26 @@ export async function writeTestWorkbook(path: string, data: SheetData, extraColu
 async function excelEntryOrder(buf: Buffer): Promise<Buffer> {
   const src = await JSZip.loadAsync(buf);
   const rank = (name: string) =>
-    name === '[Content_Types].xml' ? 0 : name.startsWith('_rels/') ? 1 : name.startsWith('docProps/') ? 2 : name === 'xl/workbook.xml' ? 3 : name.startsWith('xl/_rels/') ? 4 : name === 'xl/sharedStrings.xml' ? 5 : name === 'xl/styles.xml' ? 6 : name.startsWith('xl/theme/') ? 7 : 8;
-  const names = Object.keys(src.files).filter((n) => !src.files[n].dir).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, 'en', { numeric: true }));
+    name === '[Content_Types].xml'
+      ? 0
+      : name.startsWith('_rels/')
+        ? 1
+        : name.startsWith('docProps/')
+          ? 2
+          : name === 'xl/workbook.xml'
+            ? 3
+            : name.startsWith('xl/_rels/')
+              ? 4
+              : name === 'xl/sharedStrings.xml'
+                ? 5
+                : name === 'xl/styles.xml'
+                  ? 6
+                  : name.startsWith('xl/theme/')
+                    ? 7
+                    : 8;
+  const names = Object.keys(src.files)
+    .filter((n) => !src.files[n].dir)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b, 'en', { numeric: true }));
   const out = new JSZip();
   for (const n of names) out.file(n, await src.files[n].async('nodebuffer'));
   return out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
@@ -138,7 +165,8 @@ export async function planFile(path: string, ctx: Omit<PlanContext, 'validation'
 }
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const writesOf = (entries: RequestEntry[]) => entries.filter((e) => WRITE_METHODS.has(e.method) && e.path.startsWith('/v2/'));
+export const writesOf = (entries: RequestEntry[]) =>
+  entries.filter((e) => WRITE_METHODS.has(e.method) && e.path.startsWith('/v2/'));
 
 export interface Catalog {
   manufacturer_id: string;
@@ -164,19 +192,50 @@ export const idOf = (list: { id: string; external_id: string }[], code: string):
 export function fullWorkbook(cat: Catalog): SheetData {
   return {
     plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
-    materials: [{ material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+    materials: [
+      { material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+    ],
     'supplier-companies': [
       { external_id: 'SC-1', name: 'Holcim', country: 'DE' },
       { external_id: 'SC-2', name: 'Dyckerhoff' },
     ],
     'supplier-plants': [
-      { external_id: 'SPL-1', name: 'Werk Lägerdorf', supplier_company_external_id: 'SC-1', country: 'DE', city: 'Lägerdorf' },
+      {
+        external_id: 'SPL-1',
+        name: 'Werk Lägerdorf',
+        supplier_company_external_id: 'SC-1',
+        country: 'DE',
+        city: 'Lägerdorf',
+      },
       { external_id: 'SPL-2', name: 'Werk Deuna', supplier_company_external_id: 'SC-2' },
     ],
     'supplier-products': [
-      { external_id: 'SP-1', name: 'CEM I 42,5 R Holcim', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'SPL-1', unit: 'KG', truck_km: 120 },
-      { external_id: 'SP-2', name: 'CEM I 42,5 R Dyckerhoff', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'SPL-2', unit: 'KG' },
-      { external_id: 'SP-3', name: 'Klinker', plant_code: 'PL-MUC', material_code: 'MAT-CLINKER', unit: 'KG', train_km: 300, secondary_percentage: 20 },
+      {
+        external_id: 'SP-1',
+        name: 'CEM I 42,5 R Holcim',
+        plant_code: 'HEID',
+        material_code: 'CEM1',
+        supplier_plant_external_id: 'SPL-1',
+        unit: 'KG',
+        truck_km: 120,
+      },
+      {
+        external_id: 'SP-2',
+        name: 'CEM I 42,5 R Dyckerhoff',
+        plant_code: 'HEID',
+        material_code: 'CEM1',
+        supplier_plant_external_id: 'SPL-2',
+        unit: 'KG',
+      },
+      {
+        external_id: 'SP-3',
+        name: 'Klinker',
+        plant_code: 'PL-MUC',
+        material_code: 'MAT-CLINKER',
+        unit: 'KG',
+        train_km: 300,
+        secondary_percentage: 20,
+      },
     ],
     'hazardous-substances': [{ supplier_product_external_id: 'SP-3', cas_number: '14808-60-7', mass_share: 0.05 }],
     silos: [{ external_id: 'SILO-1', name: 'Zementsilo 1', plant_code: 'HEID' }],
@@ -187,13 +246,32 @@ export function fullWorkbook(cat: Catalog): SheetData {
     ],
     'product-instances': [
       { external_id: 'PI-1', product_external_id: 'ART-10011', plant_code: 'HEID', produced_from: 2023 },
-      { external_id: 'PI-2', product_external_id: 'ART-10012', plant_code: 'PL-MUC', produced_from: 2022, produced_to: 2030, name: 'CEM I 52,5 R München' },
+      {
+        external_id: 'PI-2',
+        product_external_id: 'ART-10012',
+        plant_code: 'PL-MUC',
+        produced_from: 2022,
+        produced_to: 2030,
+        name: 'CEM I 52,5 R München',
+      },
     ],
-    'prechain-products': [{ external_id: 'PC-1', product_instance_external_id: 'PI-1', plant_code: 'PL-MUC', truck_km: 50 }],
+    'prechain-products': [
+      { external_id: 'PC-1', product_instance_external_id: 'PI-1', plant_code: 'PL-MUC', truck_km: 50 },
+    ],
     bom: [
-      { product_instance_external_id: 'PI-2', component_type: 'supplier_product', component_external_id: 'SP-3', mass_kg: 100 },
+      {
+        product_instance_external_id: 'PI-2',
+        component_type: 'supplier_product',
+        component_external_id: 'SP-3',
+        mass_kg: 100,
+      },
       { product_instance_external_id: 'PI-2', component_type: 'silo', component_external_id: 'SILO-1', mass_kg: 300 },
-      { product_instance_external_id: 'PI-2', component_type: 'prechain_product', component_external_id: 'PC-1', mass_kg: 50 },
+      {
+        product_instance_external_id: 'PI-2',
+        component_type: 'prechain_product',
+        component_external_id: 'PC-1',
+        mass_kg: 50,
+      },
       { product_instance_external_id: 'PI-1', component_type: 'silo', component_external_id: 'SILO-1', mass_kg: 950 },
     ],
   };
@@ -204,8 +282,16 @@ export function fullWorkbook(cat: Catalog): SheetData {
  * per 10 products, `instances` product instances each with a BOM of 3 supplier products.
  */
 export function bulkWorkbook(cat: Catalog, n: number, instances = 0, prefix = 'B'): SheetData {
-  const companies = Array.from({ length: 4 }, (_, i) => ({ external_id: `${prefix}-SC-${i + 1}`, name: `Company ${i + 1}`, country: 'DE' }));
-  const plants = companies.map((c, i) => ({ external_id: `${prefix}-SPL-${i + 1}`, name: `Plant ${i + 1}`, supplier_company_external_id: c.external_id }));
+  const companies = Array.from({ length: 4 }, (_, i) => ({
+    external_id: `${prefix}-SC-${i + 1}`,
+    name: `Company ${i + 1}`,
+    country: 'DE',
+  }));
+  const plants = companies.map((c, i) => ({
+    external_id: `${prefix}-SPL-${i + 1}`,
+    name: `Plant ${i + 1}`,
+    supplier_company_external_id: c.external_id,
+  }));
   const products = Array.from({ length: n }, (_, i) => ({
     external_id: `${prefix}-SP-${String(i + 1).padStart(4, '0')}`,
     name: `Product ${i + 1}`,
@@ -220,7 +306,8 @@ export function bulkWorkbook(cat: Catalog, n: number, instances = 0, prefix = 'B
   for (let s = 0; s * 10 < n; s++) {
     const code = `${prefix}-SILO-${s + 1}`;
     silos.push({ external_id: code, name: `Silo ${s + 1}`, plant_code: 'PL-HEID' });
-    for (const p of products.slice(s * 10, s * 10 + 3)) items.push({ silo_external_id: code, supplier_product_external_id: p.external_id, year: 2025, amount: 100 + s });
+    for (const p of products.slice(s * 10, s * 10 + 3))
+      items.push({ silo_external_id: code, supplier_product_external_id: p.external_id, year: 2025, amount: 100 + s });
   }
   const productCodes = cat.products.map((p) => p.external_id);
   const inst = Array.from({ length: instances }, (_, i) => ({

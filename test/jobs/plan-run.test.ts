@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { listJobs } from '../../electron/core/jobs/job-store.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobProgress, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
-import { catalog, fullWorkbook, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import {
+  catalog,
+  fullWorkbook,
+  planFile,
+  startEnv,
+  writesOf,
+  writeTestWorkbook,
+  type Catalog,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -57,19 +67,41 @@ describe('plan → run → plan again → change → run', () => {
     });
     const e = byKey(p);
     expect(e.get('supplier-plants!2')!.dependsOn).toEqual(['supplier-companies!2']);
-    expect(e.get('supplier-plants!2')!.notes).toEqual(['after create of supplier company SC-1 (supplier-companies row 2)']);
-    expect(e.get('supplier-plants!2')!.refs).toEqual([{ path: ['supplier_company_id'], key: 'supplier-companies!2', code: 'SC-1' }]);
+    expect(e.get('supplier-plants!2')!.notes).toEqual([
+      'after create of supplier company SC-1 (supplier-companies row 2)',
+    ]);
+    expect(e.get('supplier-plants!2')!.refs).toEqual([
+      { path: ['supplier_company_id'], key: 'supplier-companies!2', code: 'SC-1' },
+    ]);
     // The hazardous substance is part of its supplier product's body; silo items of their silo.
     const sp3 = e.get('supplier-products!4')!;
-    expect(sp3.body).toMatchObject({ hazardous_substances: [{ cas_number: '14808-60-7', mass_share: 0.05 }], transport_route: { train_km: 300 }, secondary_percentage: 20 });
-    expect(sp3.rows).toEqual([{ sheet: 'supplier-products', row: 4 }, { sheet: 'hazardous-substances', row: 2 }]);
+    expect(sp3.body).toMatchObject({
+      hazardous_substances: [{ cas_number: '14808-60-7', mass_share: 0.05 }],
+      transport_route: { train_km: 300 },
+      secondary_percentage: 20,
+    });
+    expect(sp3.rows).toEqual([
+      { sheet: 'supplier-products', row: 4 },
+      { sheet: 'hazardous-substances', row: 2 },
+    ]);
     // Plants: HEID from the workbook's mapping sheet, PL-MUC from the service by code.
     expect(e.get('supplier-products!2')!.body!.plant_id).toBe(idOf(cat, 'plants', 'PL-HEID'));
     expect(sp3.body!.plant_id).toBe(idOf(cat, 'plants', 'PL-MUC'));
     const silo = e.get('silos!2')!;
-    expect(silo.rows.map((r) => `${r.sheet}!${r.row}`)).toEqual(['silos!2', 'silo-items!2', 'silo-items!3', 'silo-items!4']);
+    expect(silo.rows.map((r) => `${r.sheet}!${r.row}`)).toEqual([
+      'silos!2',
+      'silo-items!2',
+      'silo-items!3',
+      'silo-items!4',
+    ]);
     expect(silo.body!.items).toEqual([
-      { supplier_product_id: null, annual_items: [{ year: 2024, amount: 1000 }, { year: 2025, amount: 1200 }] },
+      {
+        supplier_product_id: null,
+        annual_items: [
+          { year: 2024, amount: 1000 },
+          { year: 2025, amount: 1200 },
+        ],
+      },
       { supplier_product_id: null, annual_items: [{ year: 2025, amount: 800 }] },
     ]);
     expect(silo.dependsOn).toEqual(['supplier-products!2', 'supplier-products!3']);
@@ -84,7 +116,9 @@ describe('plan → run → plan again → change → run', () => {
       changed: [],
       unchanged: 0,
     });
-    expect(new Set(bom2.dependsOn)).toEqual(new Set(['supplier-products!4', 'silos!2', 'prechain-products!2', 'product-instances!3']));
+    expect(new Set(bom2.dependsOn)).toEqual(
+      new Set(['supplier-products!4', 'silos!2', 'prechain-products!2', 'product-instances!3']),
+    );
     expect(p.summary.byAction).toEqual({ create: 11, replace: 2 });
     expect(p.summary.rows).toBe(19);
     // Planning reads in bulk and writes nothing.
@@ -117,22 +151,43 @@ describe('plan → run → plan again → change → run', () => {
 
     const state = await env.state();
     const delta = (k: string) => state[k].active - baseline[k].active;
-    expect([delta('supplier_companies'), delta('supplier_plants'), delta('supplier_products'), delta('silos'), delta('product_instances'), delta('prechain_products')]).toEqual([2, 2, 3, 1, 2, 1]);
+    expect([
+      delta('supplier_companies'),
+      delta('supplier_plants'),
+      delta('supplier_products'),
+      delta('silos'),
+      delta('product_instances'),
+      delta('prechain_products'),
+    ]).toEqual([2, 2, 3, 1, 2, 1]);
 
     const c = env.client;
     const sc1 = (await c.supplierCompanies.findByExternalId('SC-1'))!;
     const spl1 = (await c.supplierPlants.findByExternalId('SPL-1'))!;
-    expect(spl1).toMatchObject({ name: 'Werk Lägerdorf', supplier_company_id: sc1.id, country: 'DE', city: 'Lägerdorf' });
+    expect(spl1).toMatchObject({
+      name: 'Werk Lägerdorf',
+      supplier_company_id: sc1.id,
+      country: 'DE',
+      city: 'Lägerdorf',
+    });
     const sp1 = (await c.supplierProducts.findByExternalId('SP-1'))!;
     const sp2 = (await c.supplierProducts.findByExternalId('SP-2'))!;
     const sp3 = (await c.supplierProducts.findByExternalId('SP-3'))!;
-    expect(sp1).toMatchObject({ supplier_plant_id: spl1.id, transport_route: { truck_km: 120 }, material_type: { category: 'elementary', elementary_id: idOf(cat, 'elementaries', 'MAT-CEM1') } });
+    expect(sp1).toMatchObject({
+      supplier_plant_id: spl1.id,
+      transport_route: { truck_km: 120 },
+      material_type: { category: 'elementary', elementary_id: idOf(cat, 'elementaries', 'MAT-CEM1') },
+    });
     expect(sp3.hazardous_substances).toEqual([{ cas_number: '14808-60-7', mass_share: 0.05 }]);
     const silo = (await c.silos.findByExternalId('SILO-1'))!;
     expect(silo.items.map((i) => i.supplier_product_id).sort()).toEqual([sp1.id, sp2.id].sort());
     const pi1 = (await c.productInstances.findByExternalId('PI-1'))!;
     const pi2 = (await c.productInstances.findByExternalId('PI-2'))!;
-    expect(pi2).toMatchObject({ produced_from: 2022, produced_to: 2030, name: 'CEM I 52,5 R München', product_id: idOf(cat, 'products', 'ART-10012') });
+    expect(pi2).toMatchObject({
+      produced_from: 2022,
+      produced_to: 2030,
+      name: 'CEM I 52,5 R München',
+      product_id: idOf(cat, 'products', 'ART-10012'),
+    });
     const pc1 = (await c.prechainProducts.findByExternalId('PC-1'))!;
     expect(pc1).toMatchObject({ product_instance_id: pi1.id, transport_route: { truck_km: 50 } });
     const bom2 = await c.bom.get(pi2.id);
@@ -171,14 +226,34 @@ describe('plan → run → plan again → change → run', () => {
     const p = await plan(changed);
     const e = byKey(p);
     const updates = p.entries.filter((x) => x.action !== 'unchanged').map((x) => x.key);
-    expect(updates.sort()).toEqual(['bom:PI-2', 'silos!2', 'supplier-companies!2', 'supplier-plants!2', 'supplier-products!2'].sort());
-    expect(e.get('supplier-companies!2')).toMatchObject({ action: 'update', changes: [{ field: 'name', before: 'Holcim', after: 'Holcim Deutschland' }], body: { name: 'Holcim Deutschland' } });
-    expect(e.get('supplier-plants!2')).toMatchObject({ action: 'update', changes: [{ field: 'city', before: 'Lägerdorf', after: null }], body: { city: null } });
-    expect(e.get('supplier-products!2')!.changes).toEqual([{ field: 'transport_route.truck_km', before: 120, after: 95 }]);
+    expect(updates.sort()).toEqual(
+      ['bom:PI-2', 'silos!2', 'supplier-companies!2', 'supplier-plants!2', 'supplier-products!2'].sort(),
+    );
+    expect(e.get('supplier-companies!2')).toMatchObject({
+      action: 'update',
+      changes: [{ field: 'name', before: 'Holcim', after: 'Holcim Deutschland' }],
+      body: { name: 'Holcim Deutschland' },
+    });
+    expect(e.get('supplier-plants!2')).toMatchObject({
+      action: 'update',
+      changes: [{ field: 'city', before: 'Lägerdorf', after: null }],
+      body: { city: null },
+    });
+    expect(e.get('supplier-products!2')!.changes).toEqual([
+      { field: 'transport_route.truck_km', before: 120, after: 95 },
+    ]);
     const silo = e.get('silos!2') as PlanEntry;
     expect(silo.changes).toEqual([{ field: 'items[SP-1][2025]', before: 1200, after: 1300 }]);
     expect(silo.body!.items).toHaveLength(2); // items are replaced whole
-    expect(e.get('bom:PI-2')).toMatchObject({ action: 'replace', bomDiff: { added: [], removed: [], changed: [{ type: 'supplier_product', code: 'SP-3', before: 100, after: 120 }], unchanged: 2 } });
+    expect(e.get('bom:PI-2')).toMatchObject({
+      action: 'replace',
+      bomDiff: {
+        added: [],
+        removed: [],
+        changed: [{ type: 'supplier_product', code: 'SP-3', before: 100, after: 120 }],
+        unchanged: 2,
+      },
+    });
 
     const mark = await env.requestsMark();
     const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
@@ -188,12 +263,18 @@ describe('plan → run → plan again → change → run', () => {
     expect(writes.map((w) => w.method).sort()).toEqual(['PATCH', 'PATCH', 'PATCH', 'PATCH', 'PUT']);
 
     const c = env.client;
-    expect(await c.supplierCompanies.findByExternalId('SC-1')).toMatchObject({ name: 'Holcim Deutschland', country: 'DE' });
+    expect(await c.supplierCompanies.findByExternalId('SC-1')).toMatchObject({
+      name: 'Holcim Deutschland',
+      country: 'DE',
+    });
     expect((await c.supplierPlants.findByExternalId('SPL-1'))!.city ?? null).toBeNull();
     expect((await c.supplierProducts.findByExternalId('SP-1'))!.transport_route).toEqual({ truck_km: 95 });
     const sp1 = (await c.supplierProducts.findByExternalId('SP-1'))!;
     const s = (await c.silos.findByExternalId('SILO-1'))!;
-    expect(s.items.find((i) => i.supplier_product_id === sp1.id)!.annual_items).toEqual([{ year: 2024, amount: 1000 }, { year: 2025, amount: 1300 }]);
+    expect(s.items.find((i) => i.supplier_product_id === sp1.id)!.annual_items).toEqual([
+      { year: 2024, amount: 1000 },
+      { year: 2025, amount: 1300 },
+    ]);
     const pi2 = (await c.productInstances.findByExternalId('PI-2'))!;
     expect((await c.bom.get(pi2.id)).find((x) => x.type === 'supplier_product')!.mass_kg).toBe(120);
     // And now everything is unchanged again.
@@ -209,7 +290,10 @@ describe('plan → run → plan again → change → run', () => {
     changed.bom![3].mass_kg = 900;
     const p = await plan(changed, { createOnly: true });
     const e = byKey(p);
-    expect(e.get('supplier-companies!3')).toMatchObject({ action: 'skipped_update', changes: [{ field: 'name', before: 'Dyckerhoff', after: 'Dyckerhoff GmbH' }] });
+    expect(e.get('supplier-companies!3')).toMatchObject({
+      action: 'skipped_update',
+      changes: [{ field: 'name', before: 'Dyckerhoff', after: 'Dyckerhoff GmbH' }],
+    });
     expect(e.get('supplier-companies!4')!.action).toBe('create');
     expect(e.get('bom:PI-1')!.action).toBe('skipped_update');
     const mark = await env.requestsMark();
@@ -218,7 +302,9 @@ describe('plan → run → plan again → change → run', () => {
     const outcome = new Map(res.entries.map((o) => [o.key, o]));
     expect(outcome.get('supplier-companies!3')).toMatchObject({ outcome: 'skipped', reason: 'create_only' });
     expect(outcome.get('supplier-companies!4')).toMatchObject({ outcome: 'created' });
-    expect(writesOf(await env.requestsSince(mark)).map((w) => `${w.method} ${w.path}`)).toEqual(['POST /v2/supplier-companies']);
+    expect(writesOf(await env.requestsSince(mark)).map((w) => `${w.method} ${w.path}`)).toEqual([
+      'POST /v2/supplier-companies',
+    ]);
     expect((await env.client.supplierCompanies.findByExternalId('SC-2'))!.name).toBe('Dyckerhoff');
   });
 });

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import { writeFailedRowsWorkbook, writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
-import { catalog, fullWorkbook, planFile, readTestWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
+import {
+  catalog,
+  fullWorkbook,
+  planFile,
+  readTestWorkbook,
+  startEnv,
+  writeTestWorkbook,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let input: string;
@@ -20,13 +29,19 @@ let plan: Plan;
 let result: JobResult;
 let inputHash: string;
 
-const sha = async (p: string) => createHash('sha256').update(await readFile(p)).digest('hex');
+const sha = async (p: string) =>
+  createHash('sha256')
+    .update(await readFile(p))
+    .digest('hex');
 
 beforeAll(async () => {
   env = await startEnv('demo');
   const cat = await catalog(env);
   data = fullWorkbook(cat);
-  for (const s of Object.values(data)) for (const r of s) for (const k of Object.keys(r)) if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'W$1-');
+  for (const s of Object.values(data))
+    for (const r of s)
+      for (const k of Object.keys(r))
+        if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, 'W$1-');
   data['supplier-products']![2].material_code = 'MAT-UNKNOWN'; // WSP-3: blocked at plan time (its hazardous row with it)
   input = join(env.dir, 'input.xlsx');
   await writeTestWorkbook(input, data);
@@ -158,7 +173,13 @@ describe('failed-rows workbook', () => {
     expect(sheet('product-instances')).toBeUndefined();
     expect(codes('plants', 'plant_code')).toEqual(['HEID']); // mapping sheets come along
     expect(rows).toBe(1 + 1 + 2 + 1 + 1 + 3 + 4);
-    expect(sheet('supplier-products')!.rows[1].values).toMatchObject({ name: 'Klinker', material_code: 'MAT-UNKNOWN', unit: 'KG', train_km: 300, secondary_percentage: 20 });
+    expect(sheet('supplier-products')!.rows[1].values).toMatchObject({
+      name: 'Klinker',
+      material_code: 'MAT-UNKNOWN',
+      unit: 'KG',
+      train_km: 300,
+      secondary_percentage: 20,
+    });
 
     // Fix: the material code in the file, and the conflicting company on the service (same name now).
     const wb = new ExcelJS.Workbook();

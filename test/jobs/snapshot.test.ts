@@ -27,7 +27,9 @@ describe('export snapshots', () => {
     const sp = (await env.client.supplierProducts.findByExternalId('SP-3'))!;
     const again = (await env.client.supplierProducts.get(sp.id))!;
     expect(snapshotOf('supplier_product', again)).toBe(snapshotOf('supplier_product', sp));
-    expect(snapshotOf('supplier_product', { ...sp, impacts_per_kg: [{ x: 1 }] })).toBe(snapshotOf('supplier_product', sp)); // computed fields do not count
+    expect(snapshotOf('supplier_product', { ...sp, impacts_per_kg: [{ x: 1 }] })).toBe(
+      snapshotOf('supplier_product', sp),
+    ); // computed fields do not count
     expect(snapshotOf('supplier_product', { ...sp, name: 'other' })).not.toBe(snapshotOf('supplier_product', sp));
     const silo = (await env.client.silos.findByExternalId('SILO-1'))!;
     expect(snapshotOf('silo', { ...silo, items: [...silo.items].reverse() })).toBe(snapshotOf('silo', silo)); // order does not count
@@ -60,23 +62,56 @@ describe('export snapshots', () => {
           { external_id: 'SC-GONE', name: 'Gone', [SNAPSHOT_COLUMN]: exported.sc1 },
         ],
         bom: [
-          { product_instance_external_id: 'PI-1', component_type: 'silo', component_external_id: 'SILO-1', mass_kg: 950, [SNAPSHOT_COLUMN]: exported.bom1 },
-          { product_instance_external_id: 'PI-2', component_type: 'supplier_product', component_external_id: 'SP-3', mass_kg: 100, [SNAPSHOT_COLUMN]: exported.bom2 },
-          { product_instance_external_id: 'PI-2', component_type: 'silo', component_external_id: 'SILO-1', mass_kg: 300, [SNAPSHOT_COLUMN]: exported.bom2 },
-          { product_instance_external_id: 'PI-2', component_type: 'prechain_product', component_external_id: 'PC-1', mass_kg: 60, [SNAPSHOT_COLUMN]: exported.bom2 },
+          {
+            product_instance_external_id: 'PI-1',
+            component_type: 'silo',
+            component_external_id: 'SILO-1',
+            mass_kg: 950,
+            [SNAPSHOT_COLUMN]: exported.bom1,
+          },
+          {
+            product_instance_external_id: 'PI-2',
+            component_type: 'supplier_product',
+            component_external_id: 'SP-3',
+            mass_kg: 100,
+            [SNAPSHOT_COLUMN]: exported.bom2,
+          },
+          {
+            product_instance_external_id: 'PI-2',
+            component_type: 'silo',
+            component_external_id: 'SILO-1',
+            mass_kg: 300,
+            [SNAPSHOT_COLUMN]: exported.bom2,
+          },
+          {
+            product_instance_external_id: 'PI-2',
+            component_type: 'prechain_product',
+            component_external_id: 'PC-1',
+            mass_kg: 60,
+            [SNAPSHOT_COLUMN]: exported.bom2,
+          },
         ],
       },
       { 'supplier-companies': [SNAPSHOT_COLUMN], bom: [SNAPSHOT_COLUMN] },
     );
     const p = await planFile(path, { client: env.client });
     const e = new Map(p.entries.map((x) => [x.key, x]));
-    expect(e.get('supplier-companies!2')).toMatchObject({ action: 'update', changes: [{ field: 'name', before: 'Holcim', after: 'Holcim AG' }] });
-    expect(e.get('supplier-companies!3')).toMatchObject({ action: 'conflict', problems: [{ kind: 'conflict', field: '_snapshot', row: 3 }] });
+    expect(e.get('supplier-companies!2')).toMatchObject({
+      action: 'update',
+      changes: [{ field: 'name', before: 'Holcim', after: 'Holcim AG' }],
+    });
+    expect(e.get('supplier-companies!3')).toMatchObject({
+      action: 'conflict',
+      problems: [{ kind: 'conflict', field: '_snapshot', row: 3 }],
+    });
     expect(e.get('supplier-companies!3')!.problems![0].message).toContain('changed on the service since the export');
     expect(e.get('supplier-companies!4')).toMatchObject({ action: 'conflict' });
     expect(e.get('supplier-companies!4')!.problems![0].message).toContain('deleted');
     expect(e.get('bom:PI-1')).toMatchObject({ action: 'conflict' });
-    expect(e.get('bom:PI-2')).toMatchObject({ action: 'replace', bomDiff: { changed: [{ code: 'PC-1', before: 50, after: 60 }] } });
+    expect(e.get('bom:PI-2')).toMatchObject({
+      action: 'replace',
+      bomDiff: { changed: [{ code: 'PC-1', before: 50, after: 60 }] },
+    });
 
     const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
     const o = new Map(res.entries.map((x) => [x.key, x]));

@@ -26,7 +26,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function sameScalar(a: unknown, b: unknown): boolean {
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (isPending(a) || isPending(b)) return false;
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
   if (typeof a === 'string' && typeof b === 'string') {
     const x = a.trim();
     const y = b.trim();
@@ -96,7 +97,8 @@ export function routeChanges(current: unknown, next: Obj | null): FieldChange[] 
   const keys = new Set([...Object.keys(cur), ...Object.keys(nxt)]);
   const out: FieldChange[] = [];
   for (const k of [...keys].sort()) {
-    if (!sameScalar(cur[k], nxt[k])) out.push({ field: `transport_route.${k}`, before: cur[k] ?? null, after: nxt[k] ?? null });
+    if (!sameScalar(cur[k], nxt[k]))
+      out.push({ field: `transport_route.${k}`, before: cur[k] ?? null, after: nxt[k] ?? null });
   }
   return out;
 }
@@ -112,7 +114,11 @@ export function hazardChanges(current: unknown, next: readonly Hazard[]): FieldC
   const out: FieldChange[] = [];
   for (const cas of [...new Set([...cur.keys(), ...nxt.keys()])].sort()) {
     if (!sameScalar(cur.get(cas), nxt.get(cas)))
-      out.push({ field: `hazardous_substances[${cas}].mass_share`, before: cur.get(cas) ?? null, after: nxt.get(cas) ?? null });
+      out.push({
+        field: `hazardous_substances[${cas}].mass_share`,
+        before: cur.get(cas) ?? null,
+        after: nxt.get(cas) ?? null,
+      });
   }
   return out;
 }
@@ -124,13 +130,18 @@ export interface SiloItemWanted {
   annual_items: { year: number; amount: number }[];
 }
 /** Per supplier product and year: `items[SP-1][2025]` amount before → after. */
-export function siloItemChanges(current: unknown, next: readonly SiloItemWanted[], codeOfId: (id: string) => string | undefined): FieldChange[] {
+export function siloItemChanges(
+  current: unknown,
+  next: readonly SiloItemWanted[],
+  codeOfId: (id: string) => string | undefined,
+): FieldChange[] {
   const out: FieldChange[] = [];
   const cur = new Map<string, Map<number, number>>();
   if (Array.isArray(current)) {
     for (const it of current as Obj[]) {
       const years = new Map<number, number>();
-      for (const a of (Array.isArray(it.annual_items) ? it.annual_items : []) as Obj[]) years.set(Number(a.year), Number(a.amount));
+      for (const a of (Array.isArray(it.annual_items) ? it.annual_items : []) as Obj[])
+        years.set(Number(a.year), Number(a.amount));
       cur.set(String(it.supplier_product_id).toLowerCase(), years);
     }
   }
@@ -150,7 +161,8 @@ export function siloItemChanges(current: unknown, next: readonly SiloItemWanted[
   for (const [id, years] of cur) {
     if (seen.has(id)) continue;
     const code = codeOfId(id) ?? id;
-    for (const [y, amount] of [...years].sort((a, b) => a[0] - b[0])) out.push({ field: `items[${code}][${y}]`, before: amount, after: null });
+    for (const [y, amount] of [...years].sort((a, b) => a[0] - b[0]))
+      out.push({ field: `items[${code}][${y}]`, before: amount, after: null });
   }
   return out;
 }
@@ -161,7 +173,11 @@ export interface BomWanted {
   code: string;
   mass_kg: number;
 }
-export function bomDiff(current: readonly { type: string; ref: string; mass_kg: number }[], next: readonly BomWanted[], codeOfId: (id: string) => string | undefined): BomDiff {
+export function bomDiff(
+  current: readonly { type: string; ref: string; mass_kg: number }[],
+  next: readonly BomWanted[],
+  codeOfId: (id: string) => string | undefined,
+): BomDiff {
   const cur = new Map(current.map((c) => [componentKey(c), c]));
   const diff: BomDiff = { added: [], removed: [], changed: [], unchanged: 0 };
   const kept = new Set<string>();
@@ -180,7 +196,8 @@ export function bomDiff(current: readonly { type: string; ref: string; mass_kg: 
     }
   }
   for (const [k, c] of cur) {
-    if (!kept.has(k)) diff.removed.push({ type: c.type, code: codeOfId(c.ref.toLowerCase()) ?? c.ref, mass_kg: c.mass_kg });
+    if (!kept.has(k))
+      diff.removed.push({ type: c.type, code: codeOfId(c.ref.toLowerCase()) ?? c.ref, mass_kg: c.mass_kg });
   }
   return diff;
 }

@@ -4,9 +4,25 @@
  */
 export { planImport, LEVEL, isWriteAction, type PlanContext, type PlanProgress } from './plan.js';
 export { runJob, resumeJob, loadJob, loadJobResult, JobControl, type RunOptions, type ResumeOptions } from './run.js';
-export { listJobs, readPlan, readMeta, jobDir, isJobId, effectiveStatus, PLAN_FILE, JOURNAL_FILE, META_FILE } from './job-store.js';
+export {
+  listJobs,
+  readPlan,
+  readMeta,
+  jobDir,
+  isJobId,
+  effectiveStatus,
+  PLAN_FILE,
+  JOURNAL_FILE,
+  META_FILE,
+} from './job-store.js';
 export { readJournal, type JournalLine, type JournalState } from './journal.js';
-export { writeResultsWorkbook, writeFailedRowsWorkbook, outcomeMessage, RESULT_COLUMNS, REPORT_SHEET } from './results.js';
+export {
+  writeResultsWorkbook,
+  writeFailedRowsWorkbook,
+  outcomeMessage,
+  RESULT_COLUMNS,
+  REPORT_SHEET,
+} from './results.js';
 export { snapshotOf, entityContent, SNAPSHOT_COLUMN, CONTENT_FIELDS } from './snapshot.js';
 export type { ProfileMappings } from './resolve.js';
 export * from './types.js';

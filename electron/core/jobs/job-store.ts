@@ -118,5 +118,7 @@ export async function listJobs(jobsDir: string): Promise<JobSummary[]> {
       // a folder without a readable meta.json (being created, or damaged): not a job to show
     }
   }
-  return out.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.jobId < b.jobId ? 1 : -1));
+  return out.sort((a, b) =>
+    a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.jobId < b.jobId ? 1 : -1,
+  );
 }

@@ -164,7 +164,12 @@ export async function readJournal(path: string): Promise<JournalState> {
   return state;
 }
 
-export function skippedOutcome(key: string, reason: SkipReason, msg: string, entitlement?: EntitlementInfo): EntryOutcome {
+export function skippedOutcome(
+  key: string,
+  reason: SkipReason,
+  msg: string,
+  entitlement?: EntitlementInfo,
+): EntryOutcome {
   const o: EntryOutcome = { key, outcome: 'skipped', reason, msg };
   if (entitlement) o.entitlement_limit = entitlement;
   return o;

@@ -29,7 +29,15 @@ import {
   type SiloItemWanted,
 } from './diff.js';
 import { forEachPooled } from './pool.js';
-import { emptyCodeRequests, materialKey, resolveCodes, type CodeRequests, type ProfileMappings, type ServiceIndex, type WorkbookMappings } from './resolve.js';
+import {
+  emptyCodeRequests,
+  materialKey,
+  resolveCodes,
+  type CodeRequests,
+  type ProfileMappings,
+  type ServiceIndex,
+  type WorkbookMappings,
+} from './resolve.js';
 import { snapshotOf } from './snapshot.js';
 import type { EntityKind, FieldChange, Plan, PlanAction, PlanCounts, PlanEntry, PlanProblem, RowRef } from './types.js';
 import { indexWorkbook, rawCode, type WbRow, type WorkbookRows } from './workbook-rows.js';
@@ -81,7 +89,6 @@ const NOUN: Record<EntityKind, string> = {
   bom: 'BOM',
 };
 
-
 const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom'>> = {
   supplier_product: 'supplier_product',
   silo: 'silo',
@@ -89,7 +96,11 @@ const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom'>> = {
 };
 
 type Obj = Record<string, unknown>;
-type Ref = { state: 'id'; id: string } | { state: 'pending'; key: string; code: string } | { state: 'blocked'; key: string } | { state: 'missing'; reason: string };
+type Ref =
+  | { state: 'id'; id: string }
+  | { state: 'pending'; key: string; code: string }
+  | { state: 'blocked'; key: string }
+  | { state: 'missing'; reason: string };
 
 /** Facts of a supplier product after this import (for the silo rules and BOM plants). */
 interface ProductFacts {
@@ -109,7 +120,9 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   progress({ phase: 'preflight', done: 0, total: 1 });
   const me = await client.me({ signal });
   if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
-    throw new Error(`The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`);
+    throw new Error(
+      `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
+    );
   }
   const wb = indexWorkbook(parsed, ctx.validation);
   progress({ phase: 'resolving', done: 0, total: 1 });
@@ -253,7 +266,10 @@ class Planner {
   private readonly defining = new Map<string, string>();
   private readonly productFacts = new Map<string, ProductFacts>();
   private readonly entryPlant = new Map<string, string | null>();
-  private readonly serverBoms = new Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>();
+  private readonly serverBoms = new Map<
+    string,
+    { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }
+  >();
   private readonly codeOfId: (id: string) => string | undefined;
 
   constructor(
@@ -279,23 +295,41 @@ class Planner {
     const found = this.svc[kind].get(code);
     if (found) return { state: 'id', id: found.id.toLowerCase() };
     const why = this.svc.unreadable[kind];
-    return { state: 'missing', reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service` };
+    return {
+      state: 'missing',
+      reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`,
+    };
   }
 
   /** A reference cell → the value for the body (id or Pending), or a problem at the cell. */
-  private refValue(d: { problems: PlanProblem[] }, r: WbRow<unknown>, field: string, kind: Exclude<EntityKind, 'bom'>, code: string): string | Pending | undefined {
+  private refValue(
+    d: { problems: PlanProblem[] },
+    r: WbRow<unknown>,
+    field: string,
+    kind: Exclude<EntityKind, 'bom'>,
+    code: string,
+  ): string | Pending | undefined {
     const ref = this.ref(kind, code);
     if (ref.state === 'id') return ref.id;
     if (ref.state === 'pending') return pending(ref.key, code);
     const at = { sheet: r.sheetName, cell: this.wb.cell(r.sheet, field, r.row), row: r.row, field };
     if (ref.state === 'blocked') {
       const target = this.byKey.get(ref.key);
-      d.problems.push({ kind: 'dependency_blocked', ...at, message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked` });
+      d.problems.push({
+        kind: 'dependency_blocked',
+        ...at,
+        message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked`,
+      });
     } else d.problems.push({ kind: 'unresolved', ...at, message: `${field}: ${ref.reason}` });
     return undefined;
   }
 
-  private plantValue(d: { problems: PlanProblem[] }, r: WbRow<unknown>, field: string, code: string): string | undefined {
+  private plantValue(
+    d: { problems: PlanProblem[] },
+    r: WbRow<unknown>,
+    field: string,
+    code: string,
+  ): string | undefined {
     const p = this.svc.plant.get(code);
     if (p) return p.id;
     const why = this.svc.unreadable.plant;
@@ -368,7 +402,13 @@ class Planner {
         d.desired = {
           external_id: t.external_id,
           name: t.name,
-          supplier_company_id: this.refValue(d, r, 'supplier_company_external_id', 'supplier_company', t.supplier_company_external_id),
+          supplier_company_id: this.refValue(
+            d,
+            r,
+            'supplier_company_external_id',
+            'supplier_company',
+            t.supplier_company_external_id,
+          ),
           country: Planner.opt(t.country),
           city: Planner.opt(t.city),
         };
@@ -396,7 +436,9 @@ class Planner {
       for (const h of rows) {
         const ht = h.typed as { cas_number: string; mass_share: number } | null;
         if (!ht) {
-          d.problems.push(...h.problems.map((p) => ({ ...p, message: `hazardous-substances row ${h.row}: ${p.message}` })));
+          d.problems.push(
+            ...h.problems.map((p) => ({ ...p, message: `hazardous-substances row ${h.row}: ${p.message}` })),
+          );
           continue;
         }
         hazards.push({ cas_number: ht.cas_number, mass_share: ht.mass_share });
@@ -503,9 +545,18 @@ class Planner {
         }
         let entry = byProduct.get(it.supplier_product_external_id);
         if (!entry) {
-          const id = this.refValue(d, ir, 'supplier_product_external_id', 'supplier_product', it.supplier_product_external_id);
+          const id = this.refValue(
+            d,
+            ir,
+            'supplier_product_external_id',
+            'supplier_product',
+            it.supplier_product_external_id,
+          );
           if (id === undefined) continue;
-          entry = { item: { supplier_product_id: id, code: it.supplier_product_external_id, annual_items: [] }, row: ir };
+          entry = {
+            item: { supplier_product_id: id, code: it.supplier_product_external_id, annual_items: [] },
+            row: ir,
+          };
           byProduct.set(it.supplier_product_external_id, entry);
         }
         entry.item.annual_items.push({ year: it.year, amount: it.amount });
@@ -526,7 +577,12 @@ class Planner {
         const rows = itemRows.get(code);
         if (rows) attachItems(d, rows);
       }
-      if (t) d.desired = { external_id: t.external_id, name: t.name, plant_id: this.plantValue(d, r, 'plant_code', t.plant_code) };
+      if (t)
+        d.desired = {
+          external_id: t.external_id,
+          name: t.name,
+          plant_id: this.plantValue(d, r, 'plant_code', t.plant_code),
+        };
       this.checkSilo(d);
       this.finish(d);
     }
@@ -573,7 +629,9 @@ class Planner {
       const f = this.factsOf(it.supplier_product_id, it.code);
       if (!f || f.plant_id === null || f.material_key === null) return;
       facts.push({
-        supplier_product_id: isPending(it.supplier_product_id) ? `00000000-0000-0000-0000-${facts.length.toString().padStart(12, '0')}` : it.supplier_product_id,
+        supplier_product_id: isPending(it.supplier_product_id)
+          ? `00000000-0000-0000-0000-${facts.length.toString().padStart(12, '0')}`
+          : it.supplier_product_id,
         product: { plant_id: f.plant_id, material_key: f.material_key, supplier_plant_id: f.supplier_plant_id },
       });
     }
@@ -597,7 +655,13 @@ class Planner {
     if (key && this.productFacts.has(key)) return this.productFacts.get(key);
     if (isPending(id)) return undefined;
     const e = this.svc.supplier_product.get(code);
-    return e ? { plant_id: e.plant_id.toLowerCase(), material_key: materialKey(e.material_type), supplier_plant_id: e.supplier_plant_id } : undefined;
+    return e
+      ? {
+          plant_id: e.plant_id.toLowerCase(),
+          material_key: materialKey(e.material_type),
+          supplier_plant_id: e.supplier_plant_id,
+        }
+      : undefined;
   }
 
   productInstances(): void {
@@ -638,7 +702,13 @@ class Planner {
         for (const m of TRANSPORT_MODALITIES) if (t[m] !== undefined) route[m] = t[m] ?? null;
         d.desired = {
           external_id: t.external_id,
-          product_instance_id: this.refValue(d, r, 'product_instance_external_id', 'product_instance', t.product_instance_external_id),
+          product_instance_id: this.refValue(
+            d,
+            r,
+            'product_instance_external_id',
+            'product_instance',
+            t.product_instance_external_id,
+          ),
           plant_id: this.plantValue(d, r, 'plant_code', t.plant_code),
         };
         d.route = route;
@@ -649,7 +719,11 @@ class Planner {
 
   // ------------------------------------------------------------ BOMs
 
-  async readBoms(client: ApiClient, signal: AbortSignal | undefined, progress: (p: PlanProgress) => void): Promise<void> {
+  async readBoms(
+    client: ApiClient,
+    signal: AbortSignal | undefined,
+    progress: (p: PlanProgress) => void,
+  ): Promise<void> {
     const ids = new Map<string, string>();
     for (const r of this.wb.rows('bom')) {
       const code = rawCode(r, 'product_instance_external_id');
@@ -666,7 +740,9 @@ class Planner {
       async (id) => {
         try {
           const bom = await client.bom.get(id, { signal });
-          this.serverBoms.set(id, { bom: bom.map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })) });
+          this.serverBoms.set(id, {
+            bom: bom.map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })),
+          });
         } catch (e) {
           if (e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')) {
             this.serverBoms.set(id, { unreadable: `${e.err_code}: ${e.msg}` });
@@ -681,7 +757,15 @@ class Planner {
   }
 
   boms(): void {
-    const groups = new Map<string, WbRow<{ product_instance_external_id: string; component_type: string; component_external_id: string; mass_kg: number }>[]>();
+    const groups = new Map<
+      string,
+      WbRow<{
+        product_instance_external_id: string;
+        component_type: string;
+        component_external_id: string;
+        mass_kg: number;
+      }>[]
+    >();
     for (const r of this.wb.rows('bom')) {
       const code = rawCode(r, 'product_instance_external_id');
       if (!code) {
@@ -695,7 +779,15 @@ class Planner {
     for (const [code, rows] of groups) this.bom(code, rows);
   }
 
-  private bom(code: string, rows: WbRow<{ product_instance_external_id: string; component_type: string; component_external_id: string; mass_kg: number }>[]): void {
+  private bom(
+    code: string,
+    rows: WbRow<{
+      product_instance_external_id: string;
+      component_type: string;
+      component_external_id: string;
+      mass_kg: number;
+    }>[],
+  ): void {
     const first = rows[0];
     const key = `bom:${code}`;
     const problems: PlanProblem[] = [];
@@ -727,7 +819,9 @@ class Planner {
       if (p) plants.add(p);
     }
     const instanceEntry = this.byKey.get(this.defining.get(`product_instance:${code}`) ?? '');
-    const instPlant = instanceEntry ? this.entryPlant.get(instanceEntry.key) : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+    const instPlant = instanceEntry
+      ? this.entryPlant.get(instanceEntry.key)
+      : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
     if (instPlant) plants.add(instPlant);
     entry.plantIds = [...plants].sort();
     const snapshot = rows.find((r) => r.snapshot)?.snapshot;
@@ -741,14 +835,21 @@ class Planner {
     const current = server && 'bom' in server ? server.bom : null;
     if (snapshot && (current === null || snapshotOf('bom', current) !== snapshot)) {
       entry.action = 'conflict';
-      entry.problems = [conflictProblem(first, this.wb.cell(first.sheet, 'product_instance_external_id', first.row), current === null ? 'could not be read' : 'changed on the service since the export')];
+      entry.problems = [
+        conflictProblem(
+          first,
+          this.wb.cell(first.sheet, 'product_instance_external_id', first.row),
+          current === null ? 'could not be read' : 'changed on the service since the export',
+        ),
+      ];
       return this.push(entry);
     }
     entry.id = instanceId;
     const diff = bomDiff(current ?? [], components, this.codeOfId);
     entry.bomDiff = diff;
     const notes: string[] = [];
-    if (current === null && server && 'unreadable' in server) notes.push(`the current BOM could not be read (${server.unreadable}): it is replaced without a diff`);
+    if (current === null && server && 'unreadable' in server)
+      notes.push(`the current BOM could not be read (${server.unreadable}): it is replaced without a diff`);
     const same = current !== null && diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
     if (same) {
       entry.action = 'unchanged';
@@ -760,7 +861,7 @@ class Planner {
     if (isPending(instance)) refs.push({ path: ['$id'], key: instance.$pending, code: instance.code });
     if (this.createOnly && current !== null && current.length > 0) {
       entry.action = 'skipped_update';
-      notes.push('create-only: the BOM differs from the service\'s but is not replaced');
+      notes.push("create-only: the BOM differs from the service's but is not replaced");
       entry.notes = notes;
       return this.push(entry);
     }
@@ -788,7 +889,16 @@ class Planner {
   private blockedRow(kind: Exclude<EntityKind, 'bom'> | 'bom', r: WbRow<unknown>): void {
     const problems = r.problems.length
       ? r.problems
-      : [{ kind: 'validation' as const, sheet: r.sheetName, cell: null, row: r.row, field: null, message: 'the row has no code to attach it to' }];
+      : [
+          {
+            kind: 'validation' as const,
+            sheet: r.sheetName,
+            cell: null,
+            row: r.row,
+            field: null,
+            message: 'the row has no code to attach it to',
+          },
+        ];
     this.push({
       key: `${r.sheet}!${r.row}`,
       kind,
@@ -818,14 +928,23 @@ class Planner {
       action: 'blocked',
       id: existing ? String(existing.id).toLowerCase() : null,
     };
-    const plantId = typeof d.desired.plant_id === 'string' ? d.desired.plant_id : typeof existing?.plant_id === 'string' ? existing.plant_id.toLowerCase() : null;
+    const plantId =
+      typeof d.desired.plant_id === 'string'
+        ? d.desired.plant_id
+        : typeof existing?.plant_id === 'string'
+          ? existing.plant_id.toLowerCase()
+          : null;
     this.entryPlant.set(d.key, plantId);
     if (d.kind === 'supplier_product') {
       const sp = d.desired.supplier_plant_id;
       this.productFacts.set(d.key, {
         plant_id: plantId,
         material_key: materialKey(d.desired.material_type ?? existing?.material_type),
-        supplier_plant_id: isPending(sp) ? `pending:${sp.$pending}` : sp === undefined ? ((existing?.supplier_plant_id as string | null | undefined) ?? null) : (sp as string | null),
+        supplier_plant_id: isPending(sp)
+          ? `pending:${sp.$pending}`
+          : sp === undefined
+            ? ((existing?.supplier_plant_id as string | null | undefined) ?? null)
+            : (sp as string | null),
       });
     }
     const plants = new Set<string>();
@@ -841,7 +960,13 @@ class Planner {
     if (d.snapshot && (!existing || snapshotOf(d.kind, existing) !== d.snapshot)) {
       entry.action = 'conflict';
       const r = { sheetName: this.wb.sheetName(d.sheet), row: d.row };
-      entry.problems = [conflictProblem(r, this.wb.cell(d.sheet, 'external_id', d.row), existing ? 'changed on the service since the export' : 'was deleted on the service since the export')];
+      entry.problems = [
+        conflictProblem(
+          r,
+          this.wb.cell(d.sheet, 'external_id', d.row),
+          existing ? 'changed on the service since the export' : 'was deleted on the service since the export',
+        ),
+      ];
       return this.push(entry);
     }
     const notes: string[] = [];
@@ -849,7 +974,16 @@ class Planner {
     let op: 'create' | 'update';
     if (!existing) {
       if (o.onlyExisting) {
-        entry.problems = [{ kind: 'unresolved', sheet: this.wb.sheetName(d.sheet), cell: null, row: d.row, field: null, message: `${entry.label} is not on the service` }];
+        entry.problems = [
+          {
+            kind: 'unresolved',
+            sheet: this.wb.sheetName(d.sheet),
+            cell: null,
+            row: d.row,
+            field: null,
+            message: `${entry.label} is not on the service`,
+          },
+        ];
         return this.push(entry);
       }
       body = this.createBody(d);
@@ -911,7 +1045,11 @@ class Planner {
       if (route) body.transport_route = route;
     }
     if (d.hazards && d.hazards.length) body.hazardous_substances = d.hazards;
-    if (d.items) body.items = d.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items }));
+    if (d.items)
+      body.items = d.items.map((it) => ({
+        supplier_product_id: it.supplier_product_id,
+        annual_items: it.annual_items,
+      }));
     return body;
   }
 
@@ -945,7 +1083,10 @@ class Planner {
       const ic = siloItemChanges(existing.items, d.items, this.codeOfId);
       if (ic.length) {
         changes.push(...ic);
-        patch.items = d.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items }));
+        patch.items = d.items.map((it) => ({
+          supplier_product_id: it.supplier_product_id,
+          annual_items: it.annual_items,
+        }));
       }
     }
     return { changes, patch };
@@ -967,7 +1108,12 @@ class Planner {
           : p.kind === 'plant_unreachable'
             ? `the API key cannot reach plant ${this.plantLabel(p.plant_id)}`
             : p.message,
-      err_code: p.kind === 'missing_scope' ? 'err_permission_denied' : p.kind === 'plant_unreachable' ? 'err_plant_no_access' : 'err_not_authenticated',
+      err_code:
+        p.kind === 'missing_scope'
+          ? 'err_permission_denied'
+          : p.kind === 'plant_unreachable'
+            ? 'err_plant_no_access'
+            : 'err_not_authenticated',
     }));
     entry.action = 'blocked';
     entry.problems = problems;
@@ -975,7 +1121,8 @@ class Planner {
     delete entry.refs;
     delete entry.dependsOn;
     for (const p of problems) {
-      if (!this.preflightProblems.some((q) => q.message === p.message)) this.preflightProblems.push({ ...p, sheet: null, row: null });
+      if (!this.preflightProblems.some((q) => q.message === p.message))
+        this.preflightProblems.push({ ...p, sheet: null, row: null });
     }
   }
 

@@ -4,7 +4,20 @@
  * requests, never N. Plant and material codes are looked up in the workbook's mapping sheets first, then in
  * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id).
  */
-import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, type PrechainProduct, type Product, type ProductInstance, type Silo, type SupplierCompany, type SupplierPlant, type SupplierProduct } from '../api/index.js';
+import {
+  ApiError,
+  type ApiClient,
+  type Composite,
+  type Elementary,
+  type Plant,
+  type PrechainProduct,
+  type Product,
+  type ProductInstance,
+  type Silo,
+  type SupplierCompany,
+  type SupplierPlant,
+  type SupplierProduct,
+} from '../api/index.js';
 import type { MaterialTypeRef } from '../spec/schemas.js';
 
 export interface ProfileMappings {
@@ -143,8 +156,10 @@ export async function resolveCodes(
   for (const code of codes.material) {
     const fromSheet = workbook.materials.get(code);
     const fromProfile = profile?.materials?.[code];
-    if (fromSheet?.id && fromSheet.category) idx.material.set(code, { ref: materialRef(fromSheet.category, fromSheet.id), source: 'workbook' });
-    else if (fromProfile) idx.material.set(code, { ref: materialRef(fromProfile.category, fromProfile.id), source: 'profile' });
+    if (fromSheet?.id && fromSheet.category)
+      idx.material.set(code, { ref: materialRef(fromSheet.category, fromSheet.id), source: 'workbook' });
+    else if (fromProfile)
+      idx.material.set(code, { ref: materialRef(fromProfile.category, fromProfile.id), source: 'profile' });
     else {
       materialCodes.add(code);
       if (fromSheet?.category) onlyCategory.set(code, fromSheet.category);
@@ -154,24 +169,70 @@ export async function resolveCodes(
   const plantsFound = new Map<string, Plant>();
   const elementariesFound = new Map<string, Elementary>();
   await Promise.all([
-    bulk('supplier_company', 'supplier companies', codes.supplier_company, (c) => client.supplierCompanies.resolveExternalIds(c, o), idx.supplier_company),
-    bulk('supplier_plant', 'supplier plants', codes.supplier_plant, (c) => client.supplierPlants.resolveExternalIds(c, o), idx.supplier_plant),
-    bulk('supplier_product', 'supplier products', codes.supplier_product, (c) => client.supplierProducts.resolveExternalIds(c, o), idx.supplier_product),
+    bulk(
+      'supplier_company',
+      'supplier companies',
+      codes.supplier_company,
+      (c) => client.supplierCompanies.resolveExternalIds(c, o),
+      idx.supplier_company,
+    ),
+    bulk(
+      'supplier_plant',
+      'supplier plants',
+      codes.supplier_plant,
+      (c) => client.supplierPlants.resolveExternalIds(c, o),
+      idx.supplier_plant,
+    ),
+    bulk(
+      'supplier_product',
+      'supplier products',
+      codes.supplier_product,
+      (c) => client.supplierProducts.resolveExternalIds(c, o),
+      idx.supplier_product,
+    ),
     bulk('silo', 'silos', codes.silo, (c) => client.silos.resolveExternalIds(c, o), idx.silo),
-    bulk('product_instance', 'product instances', codes.product_instance, (c) => client.productInstances.resolveExternalIds(c, o), idx.product_instance),
-    bulk('prechain_product', 'prechain products', codes.prechain_product, (c) => client.prechainProducts.resolveExternalIds(c, o), idx.prechain_product),
+    bulk(
+      'product_instance',
+      'product instances',
+      codes.product_instance,
+      (c) => client.productInstances.resolveExternalIds(c, o),
+      idx.product_instance,
+    ),
+    bulk(
+      'prechain_product',
+      'prechain products',
+      codes.prechain_product,
+      (c) => client.prechainProducts.resolveExternalIds(c, o),
+      idx.prechain_product,
+    ),
     bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
     bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, o), plantsFound),
-    bulk('material', 'material types (elementaries)', new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')), (c) => client.elementaries.resolveExternalIds(c, o), elementariesFound),
+    bulk(
+      'material',
+      'material types (elementaries)',
+      new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')),
+      (c) => client.elementaries.resolveExternalIds(c, o),
+      elementariesFound,
+    ),
   ]);
   for (const [code, p] of plantsFound) idx.plant.set(code, { id: p.id.toLowerCase(), source: 'service' });
-  for (const [code, el] of elementariesFound) idx.material.set(code, { ref: materialRef('elementary', el.id), source: 'service' });
-  const compositeCodes = new Set([...materialCodes].filter((c) => !idx.material.has(c) && onlyCategory.get(c) !== 'elementary'));
+  for (const [code, el] of elementariesFound)
+    idx.material.set(code, { ref: materialRef('elementary', el.id), source: 'service' });
+  const compositeCodes = new Set(
+    [...materialCodes].filter((c) => !idx.material.has(c) && onlyCategory.get(c) !== 'elementary'),
+  );
   const compositesFound = new Map<string, Composite>();
   const elementaryProblem = idx.unreadable.material;
-  await bulk('material', 'material types (composites)', compositeCodes, (c) => client.composites.resolveExternalIds(c, o), compositesFound);
+  await bulk(
+    'material',
+    'material types (composites)',
+    compositeCodes,
+    (c) => client.composites.resolveExternalIds(c, o),
+    compositesFound,
+  );
   if (elementaryProblem && !idx.unreadable.material) idx.unreadable.material = elementaryProblem;
-  for (const [code, c] of compositesFound) idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
+  for (const [code, c] of compositesFound)
+    idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
   return idx;
 }
 
@@ -185,7 +246,9 @@ export function materialRef(category: 'elementary' | 'composite', id: string): M
 export function materialKey(mt: unknown): string | null {
   if (mt === null || typeof mt !== 'object') return null;
   const m = mt as Record<string, unknown>;
-  if (m.category === 'elementary' && typeof m.elementary_id === 'string') return `elementary:${m.elementary_id.toLowerCase()}`;
-  if (m.category === 'composite' && typeof m.composite_id === 'string') return `composite:${m.composite_id.toLowerCase()}`;
+  if (m.category === 'elementary' && typeof m.elementary_id === 'string')
+    return `elementary:${m.elementary_id.toLowerCase()}`;
+  if (m.category === 'composite' && typeof m.composite_id === 'string')
+    return `composite:${m.composite_id.toLowerCase()}`;
   return null;
 }

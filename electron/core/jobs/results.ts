@@ -14,7 +14,15 @@ import { DATA_SHEETS, getSheet, normaliseHeader } from '../workbook/registry.js'
 import { writeFormatWorkbook } from '../workbook/template.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
-import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type OutcomeCounts, type Plan, type PlanEntry, type RowOutcome } from './types.js';
+import {
+  SUCCESS_OUTCOMES,
+  type EntryOutcome,
+  type JobResult,
+  type OutcomeCounts,
+  type Plan,
+  type PlanEntry,
+  type RowOutcome,
+} from './types.js';
 
 export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
 export const REPORT_SHEET = 'Report';
@@ -34,7 +42,17 @@ const FILL: Record<Outcome, string | null> = {
   pending: 'FFD9D9D9',
 };
 
-const OUTCOME_ORDER: Outcome[] = ['created', 'replayed', 'already_existed', 'updated', 'replaced', 'unchanged', 'failed', 'skipped', 'pending'];
+const OUTCOME_ORDER: Outcome[] = [
+  'created',
+  'replayed',
+  'already_existed',
+  'updated',
+  'replaced',
+  'unchanged',
+  'failed',
+  'skipped',
+  'pending',
+];
 
 interface RowResult {
   entry: PlanEntry;
@@ -62,7 +80,10 @@ export function outcomeMessage(entry: PlanEntry, o: EntryOutcome | { key: string
   const full = o as EntryOutcome;
   if (full.outcome === 'failed') {
     const parts = [full.msg ?? ''];
-    if (full.entitlement_limit) parts.push(`${full.entitlement_limit.dimension}: ${full.entitlement_limit.usage} / ${full.entitlement_limit.limit}`);
+    if (full.entitlement_limit)
+      parts.push(
+        `${full.entitlement_limit.dimension}: ${full.entitlement_limit.usage} / ${full.entitlement_limit.limit}`,
+      );
     if (full.explanation) parts.push(full.explanation);
     if (full.action_hint) parts.push(full.action_hint);
     return parts.filter(Boolean).join(' — ');
@@ -138,8 +159,14 @@ function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
   cell.value = v === undefined || v === null || v === '' ? null : String(v);
 }
 
-export async function writeResultsWorkbook(inputPath: string, plan: Plan, result: JobResult, outPath: string): Promise<void> {
-  if (sameFile(inputPath, outPath)) throw new Error('The results workbook must be a new file: the input workbook is never changed.');
+export async function writeResultsWorkbook(
+  inputPath: string,
+  plan: Plan,
+  result: JobResult,
+  outPath: string,
+): Promise<void> {
+  if (sameFile(inputPath, outPath))
+    throw new Error('The results workbook must be a new file: the input workbook is never changed.');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(inputPath);
   const idx = rowIndex(plan, result);
@@ -180,7 +207,8 @@ export async function writeResultsWorkbook(inputPath: string, plan: Plan, result
       asText(row.getCell(col._message), outcomeMessage(rr.entry, o));
       const fill = FILL[o.outcome];
       if (fill) {
-        for (let c = 1; c <= width; c++) row.getCell(c).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
+        for (let c = 1; c <= width; c++)
+          row.getCell(c).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
       }
     }
   }
@@ -240,7 +268,9 @@ function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult, nam
   const tv = OUTCOME_ORDER.map((o) => totals[o] ?? 0);
   ws.addRow(['total', ...tv, tv.reduce((a, b) => a + b, 0)]).font = { bold: true };
   ws.addRow([]);
-  ws.addRow(['Rows are counted per worksheet row: hazardous substances share their supplier product\'s outcome, silo items their silo\'s, BOM rows their BOM\'s.']);
+  ws.addRow([
+    "Rows are counted per worksheet row: hazardous substances share their supplier product's outcome, silo items their silo's, BOM rows their BOM's.",
+  ]);
 }
 
 /** True when the entry's outcome counts as success. */
@@ -248,8 +278,14 @@ function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boole
   return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
 }
 
-export async function writeFailedRowsWorkbook(inputPath: string, plan: Plan, result: JobResult, outPath: string): Promise<{ rows: number }> {
-  if (sameFile(inputPath, outPath)) throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
+export async function writeFailedRowsWorkbook(
+  inputPath: string,
+  plan: Plan,
+  result: JobResult,
+  outPath: string,
+): Promise<{ rows: number }> {
+  if (sameFile(inputPath, outPath))
+    throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(inputPath);
   const idx = rowIndex(plan, result);
@@ -282,7 +318,8 @@ export async function writeFailedRowsWorkbook(inputPath: string, plan: Plan, res
         const rr = rows.get(r);
         if (rr) {
           const full = rr.outcome as EntryOutcome;
-          values._err_code = full.err_code ?? (rr.outcome.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : rr.outcome.outcome);
+          values._err_code =
+            full.err_code ?? (rr.outcome.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : rr.outcome.outcome);
           values._message = outcomeMessage(rr.entry, rr.outcome);
           count++;
         }
@@ -293,9 +330,12 @@ export async function writeFailedRowsWorkbook(inputPath: string, plan: Plan, res
   }
   // Mapping sheets alone are no failed rows: leave them out when nothing failed.
   const finalContents = count === 0 ? [] : contents;
-  const buf = await writeFormatWorkbook(finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }], {
-    instructionsFor: finalContents.map((c) => c.def),
-  });
+  const buf = await writeFormatWorkbook(
+    finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }],
+    {
+      instructionsFor: finalContents.map((c) => c.def),
+    },
+  );
   await writeFile(outPath, buf);
   return { rows: count };
 }

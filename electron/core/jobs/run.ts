@@ -12,12 +12,28 @@
  * - AbortSignal → `cancelled`; JobControl.pause() → `paused`. In-flight requests finish (or are aborted), no new
  *   ones start; rows without an outcome stay pending and run on resume.
  */
-import { ApiError, fieldDifferences, idempotencyKey, isAbortError, type ApiClient, type CreateResult } from '../api/index.js';
+import {
+  ApiError,
+  fieldDifferences,
+  idempotencyKey,
+  isAbortError,
+  type ApiClient,
+  type CreateResult,
+} from '../api/index.js';
 import { explainErrCode } from '../api/errors.js';
 import { join } from 'node:path';
 import { fillRefs } from './diff.js';
 import { Journal, readJournal, skippedOutcome, type IntentLine } from './journal.js';
-import { createJobDir, effectiveStatus, JOURNAL_FILE, jobDir, newJobId, readMeta, readPlan, writeMeta } from './job-store.js';
+import {
+  createJobDir,
+  effectiveStatus,
+  JOURNAL_FILE,
+  jobDir,
+  newJobId,
+  readMeta,
+  readPlan,
+  writeMeta,
+} from './job-store.js';
 import { forEachPooled, Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
 import {
@@ -80,7 +96,8 @@ const DIMENSION_KINDS: Record<string, EntityKind[]> = { product_instances: ['pro
 
 const STATUS_MESSAGE: Record<StopReason, string> = {
   auth: 'The service refused the API key (401): it was revoked, has expired or is wrong. Fix the key or choose another one of the same manufacturer, then resume the job.',
-  daily_limit: 'The service\'s daily request limit is reached (err_svc_daily_limit_reached). Resume the job once the limit resets or is raised.',
+  daily_limit:
+    "The service's daily request limit is reached (err_svc_daily_limit_reached). Resume the job once the limit resets or is raised.",
   user_pause: 'Paused. Resume the job to continue where it stopped.',
   cancelled: 'Cancelled. Rows already written stay; resume the job to finish the rest.',
 };
@@ -120,13 +137,16 @@ export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<Job
   const meta = await readMeta(opts.jobsDir, jobId);
   const status = effectiveStatus(meta);
   if (status === 'completed') return loadJobResult(opts.jobsDir, jobId);
-  if (status === 'running') throw new Error(`Job ${jobId} is running in another process (pid ${meta.pid}); it cannot be resumed twice.`);
+  if (status === 'running')
+    throw new Error(`Job ${jobId} is running in another process (pid ${meta.pid}); it cannot be resumed twice.`);
   if (!RESUMABLE_STATUSES.includes(status)) throw new Error(`Job ${jobId} cannot be resumed (status ${status}).`);
   opts.onStart?.(jobId);
   try {
     const me = await opts.client.me({ signal: opts.signal });
     if (me.manufacturer_id.toLowerCase() !== plan.manufacturerId.toLowerCase()) {
-      throw new Error(`The API key belongs to another manufacturer than job ${jobId} (${plan.manufacturerId}); use a key of that manufacturer.`);
+      throw new Error(
+        `The API key belongs to another manufacturer than job ${jobId} (${plan.manufacturerId}); use a key of that manufacturer.`,
+      );
     }
   } catch (e) {
     if (e instanceof ApiError && e.classification === 'auth') {
@@ -146,7 +166,10 @@ export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<Job
 }
 
 type Writable = {
-  create(body: unknown, o: { signal?: AbortSignal; idempotencyKey?: string; onExisting?: 'error' | 'compare' }): Promise<CreateResult<{ id: string }>>;
+  create(
+    body: unknown,
+    o: { signal?: AbortSignal; idempotencyKey?: string; onExisting?: 'error' | 'compare' },
+  ): Promise<CreateResult<{ id: string }>>;
   update(id: string, patch: unknown, o: { signal?: AbortSignal }): Promise<{ id: string }>;
   findByExternalId(code: string, o: { signal?: AbortSignal }): Promise<{ id: string } | null>;
 };
@@ -176,7 +199,11 @@ export function staticOutcome(e: PlanEntry): EntryOutcome | null {
     case 'blocked':
     case 'conflict': {
       const p = e.problems?.[0];
-      const o = skippedOutcome(e.key, 'blocked', p ? `${e.action === 'conflict' ? 'conflict' : 'blocked'}: ${p.message}` : e.action);
+      const o = skippedOutcome(
+        e.key,
+        'blocked',
+        p ? `${e.action === 'conflict' ? 'conflict' : 'blocked'}: ${p.message}` : e.action,
+      );
       if (p?.err_code) o.err_code = p.err_code;
       return o;
     }
@@ -238,7 +265,12 @@ class JobRun {
     this.meta.baseUrl = client.baseUrl;
     this.meta.finishedAt = null;
     this.meta.updatedAt = this.sessionStart.toISOString();
-    this.meta.sessions.push({ startedAt: this.sessionStart.toISOString(), finishedAt: null, maskedKey: client.maskedKey, status: 'running' });
+    this.meta.sessions.push({
+      startedAt: this.sessionStart.toISOString(),
+      finishedAt: null,
+      maskedKey: client.maskedKey,
+      status: 'running',
+    });
     await writeMeta(jobsDir, this.meta);
     await this.journal.session({ event: 'start', maskedKey: client.maskedKey });
 
@@ -255,7 +287,12 @@ class JobRun {
       for (const level of levels) {
         if (this.stopping()) break;
         const todo = this.plan.entries.filter((e) => e.level === level && !this.outcomes.has(e.key));
-        await forEachPooled(todo, this.concurrency * 2, (e) => this.runEntry(e, level), () => this.stopping());
+        await forEachPooled(
+          todo,
+          this.concurrency * 2,
+          (e) => this.runEntry(e, level),
+          () => this.stopping(),
+        );
       }
     } finally {
       const status = this.finalStatus();
@@ -268,12 +305,20 @@ class JobRun {
       this.meta.updatedAt = end;
       this.meta.finishedAt = status === 'completed' ? end : null;
       this.meta.counts = countOutcomes(this.plan, this.outcomes);
-      if (this.exhausted.size) this.meta.entitlementLimits = mergeLimits(this.meta.entitlementLimits, [...this.exhausted.values()]);
+      if (this.exhausted.size)
+        this.meta.entitlementLimits = mergeLimits(this.meta.entitlementLimits, [...this.exhausted.values()]);
       const session = this.meta.sessions[this.meta.sessions.length - 1];
       session.finishedAt = end;
       session.status = status;
       if (this.meta.reason) session.reason = this.meta.reason;
-      await this.journal.session({ event: 'stop', status, ...(this.meta.reason ? { reason: this.meta.reason } : {}), maskedKey: client.maskedKey }).catch(() => {});
+      await this.journal
+        .session({
+          event: 'stop',
+          status,
+          ...(this.meta.reason ? { reason: this.meta.reason } : {}),
+          maskedKey: client.maskedKey,
+        })
+        .catch(() => {});
       await this.journal.close();
       await writeMeta(jobsDir, this.meta);
       this.meter.emit(status, levels[levels.length - 1] ?? 0, true);
@@ -315,7 +360,13 @@ class JobRun {
         if (!o || !SUCCESS_OUTCOMES.includes(o.outcome) || !this.ids.has(dep)) {
           const d = this.byKey.get(dep);
           const what = d ? `${d.label} (${d.sheet} row ${d.row})` : dep;
-          return await this.settle(skippedOutcome(e.key, 'dependency', `not sent: ${what} ${o ? (o.outcome === 'failed' ? 'failed' : `was ${o.outcome}`) : 'did not run'}`));
+          return await this.settle(
+            skippedOutcome(
+              e.key,
+              'dependency',
+              `not sent: ${what} ${o ? (o.outcome === 'failed' ? 'failed' : `was ${o.outcome}`) : 'did not run'}`,
+            ),
+          );
         }
       }
       // Checked once a write slot is held: an entitlement refusal of a write in flight counts for this one.
@@ -352,7 +403,11 @@ class JobRun {
   /** Remember a licence limit the service reported (its dimension's further creates are skipped). */
   private noteEntitlement(err: unknown): EntitlementInfo | null {
     if (!(err instanceof ApiError) || !err.entitlement_limit) return null;
-    const lim: EntitlementInfo = { dimension: err.entitlement_limit.dimension, usage: err.entitlement_limit.usage, limit: err.entitlement_limit.limit };
+    const lim: EntitlementInfo = {
+      dimension: err.entitlement_limit.dimension,
+      usage: err.entitlement_limit.usage,
+      limit: err.entitlement_limit.limit,
+    };
     if (DIMENSION_KINDS[lim.dimension]) this.exhausted.set(lim.dimension, lim);
     return lim;
   }
@@ -363,7 +418,12 @@ class JobRun {
     for (const [dim, kinds] of Object.entries(DIMENSION_KINDS)) {
       const lim = this.exhausted.get(dim);
       if (lim && kinds.includes(e.kind)) {
-        return skippedOutcome(e.key, 'entitlement', `not sent: the licence's ${dim} limit is reached (${lim.usage} / ${lim.limit})`, lim);
+        return skippedOutcome(
+          e.key,
+          'entitlement',
+          `not sent: the licence's ${dim} limit is reached (${lim.usage} / ${lim.limit})`,
+          lim,
+        );
       }
     }
     return null;
@@ -381,13 +441,26 @@ class JobRun {
   private failure(e: PlanEntry, err: unknown): EntryOutcome {
     if (err instanceof ApiError) {
       const x = explainErrCode(err.err_code);
-      const o: EntryOutcome = { key: e.key, outcome: 'failed', status: err.status, err_code: err.err_code, msg: err.msg, explanation: x.explanation };
+      const o: EntryOutcome = {
+        key: e.key,
+        outcome: 'failed',
+        status: err.status,
+        err_code: err.err_code,
+        msg: err.msg,
+        explanation: x.explanation,
+      };
       if (x.action) o.action_hint = x.action;
       const lim = this.noteEntitlement(err);
       if (lim) o.entitlement_limit = lim;
       return o;
     }
-    return { key: e.key, outcome: 'failed', status: 0, err_code: 'client_error', msg: err instanceof Error ? err.message : String(err) };
+    return {
+      key: e.key,
+      outcome: 'failed',
+      status: 0,
+      err_code: 'client_error',
+      msg: err instanceof Error ? err.message : String(err),
+    };
   }
 
   /** Send the entry's write; null when the job is stopping and nothing was sent. */
@@ -420,7 +493,8 @@ class JobRun {
       const found = await resource.findByExternalId(e.externalId, o);
       if (found) {
         const differences = fieldDifferences(body, found);
-        if (differences.length === 0) return { key: e.key, outcome: 'already_existed', id: String(found.id).toLowerCase(), status: 200 };
+        if (differences.length === 0)
+          return { key: e.key, outcome: 'already_existed', id: String(found.id).toLowerCase(), status: 200 };
         return {
           key: e.key,
           outcome: 'failed',
@@ -466,7 +540,12 @@ export function countOutcomes(plan: Plan, outcomes: Map<string, EntryOutcome>): 
   return c;
 }
 
-export function buildResult(plan: Plan, meta: JobMeta, outcomes: Map<string, EntryOutcome>, requests: number): JobResult {
+export function buildResult(
+  plan: Plan,
+  meta: JobMeta,
+  outcomes: Map<string, EntryOutcome>,
+  requests: number,
+): JobResult {
   const bySheet: JobResult['bySheet'] = {};
   const entries: JobResult['entries'] = [];
   const limits = new Map<string, EntitlementInfo>();
@@ -518,7 +597,14 @@ export async function loadJobResult(jobsDir: string, jobId: string): Promise<Job
 }
 
 /** Plan and result of a job on disk, e.g. to write its results workbook later. */
-export async function loadJob(jobsDir: string, jobId: string): Promise<{ plan: Plan; meta: JobMeta; result: JobResult }> {
-  const [plan, meta, result] = await Promise.all([readPlan(jobsDir, jobId), readMeta(jobsDir, jobId), loadJobResult(jobsDir, jobId)]);
+export async function loadJob(
+  jobsDir: string,
+  jobId: string,
+): Promise<{ plan: Plan; meta: JobMeta; result: JobResult }> {
+  const [plan, meta, result] = await Promise.all([
+    readPlan(jobsDir, jobId),
+    readMeta(jobsDir, jobId),
+    loadJobResult(jobsDir, jobId),
+  ]);
   return { plan, meta, result };
 }

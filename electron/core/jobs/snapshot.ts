@@ -44,14 +44,18 @@ export function entityContent(kind: EntityKind, entity: unknown): unknown {
     const comps = Array.isArray(entity) ? entity : isObj(entity) && Array.isArray(entity.bom) ? entity.bom : [];
     return (comps as Obj[])
       .map((c) => ({ type: c.type, ref: str(c.ref), mass_kg: c.mass_kg }))
-      .sort((a, b) => (componentKey(a as { type: string; ref: string }) < componentKey(b as { type: string; ref: string }) ? -1 : 1));
+      .sort((a, b) =>
+        componentKey(a as { type: string; ref: string }) < componentKey(b as { type: string; ref: string }) ? -1 : 1,
+      );
   }
   const e = isObj(entity) ? entity : {};
   const out: Obj = {};
   for (const f of CONTENT_FIELDS[kind]) {
     let v = e[f] ?? null;
     if (f === 'hazardous_substances' && Array.isArray(v)) {
-      v = (v as Obj[]).map((h) => ({ cas_number: h.cas_number, mass_share: h.mass_share })).sort((a, b) => (String(a.cas_number) < String(b.cas_number) ? -1 : 1));
+      v = (v as Obj[])
+        .map((h) => ({ cas_number: h.cas_number, mass_share: h.mass_share }))
+        .sort((a, b) => (String(a.cas_number) < String(b.cas_number) ? -1 : 1));
       if ((v as unknown[]).length === 0) v = null;
     } else if (f === 'items' && Array.isArray(v)) {
       v = (v as Obj[])
@@ -78,6 +82,8 @@ export function entityContent(kind: EntityKind, entity: unknown): unknown {
 
 /** `s1-` + 20 hex digits of SHA-256 over the canonical content. Equal content → equal snapshot. */
 export function snapshotOf(kind: EntityKind, entity: unknown): string {
-  const h = createHash('sha256').update(`${kind}\n${canonicalJson(entityContent(kind, entity))}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`${kind}\n${canonicalJson(entityContent(kind, entity))}`)
+    .digest('hex');
   return `s1-${h.slice(0, 20)}`;
 }

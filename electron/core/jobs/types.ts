@@ -7,13 +7,7 @@ import type { DataSheetName } from '../workbook/types.js';
 
 /** What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT). */
 export type EntityKind =
-  | 'supplier_company'
-  | 'supplier_plant'
-  | 'supplier_product'
-  | 'silo'
-  | 'product_instance'
-  | 'prechain_product'
-  | 'bom';
+  'supplier_company' | 'supplier_plant' | 'supplier_product' | 'silo' | 'product_instance' | 'prechain_product' | 'bom';
 
 /**
  * The dry-run action of an entry.
@@ -40,14 +34,7 @@ export interface RowRef {
 /** Why an entry is blocked, at a cell when there is one. */
 export interface PlanProblem {
   kind:
-    | 'validation'
-    | 'unresolved'
-    | 'dependency_blocked'
-    | 'preflight'
-    | 'conflict'
-    | 'rule'
-    | 'unreadable'
-    | 'duplicate';
+    'validation' | 'unresolved' | 'dependency_blocked' | 'preflight' | 'conflict' | 'rule' | 'unreadable' | 'duplicate';
   /** Sheet name as in the file. */
   sheet: string | null;
   /** A1 address without the sheet ('C7'), when the problem sits at a cell. */
@@ -159,17 +146,17 @@ export interface Plan {
 // ---------------------------------------------------------------- running
 
 export type RowOutcome =
-  | 'created'
-  | 'replayed'
-  | 'already_existed'
-  | 'unchanged'
-  | 'updated'
-  | 'replaced'
-  | 'failed'
-  | 'skipped';
+  'created' | 'replayed' | 'already_existed' | 'unchanged' | 'updated' | 'replaced' | 'failed' | 'skipped';
 
 /** Outcomes that count as success (the row's data is on the service). */
-export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced'];
+export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
+  'created',
+  'replayed',
+  'already_existed',
+  'unchanged',
+  'updated',
+  'replaced',
+];
 
 /** Why a row was skipped. */
 export type SkipReason = 'blocked' | 'create_only' | 'dependency' | 'entitlement';

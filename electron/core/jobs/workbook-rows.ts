@@ -3,7 +3,14 @@
  * row is valid), the problems that block it (validation errors at their cells) and its export snapshot.
  */
 import { getSheet, type SheetRows } from '../workbook/registry.js';
-import type { DataSheetName, Issue, ParsedRow, ParsedSheet, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type {
+  DataSheetName,
+  Issue,
+  ParsedRow,
+  ParsedSheet,
+  ParsedWorkbook,
+  ValidationReport,
+} from '../workbook/types.js';
 import { fieldOfRulePath } from '../workbook/sheet-def.js';
 import { SNAPSHOT_COLUMN } from './snapshot.js';
 import type { PlanProblem } from './types.js';
@@ -81,7 +88,14 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           const violations = validation ? [] : (def.rowRules?.(res.data) ?? []);
           for (const v of violations) {
             const field = fieldOfRulePath(v.path);
-            problems.push({ kind: 'validation', sheet: s.sheetName, cell: cell(name, field, r.row), row: r.row, field, message: v.msg });
+            problems.push({
+              kind: 'validation',
+              sheet: s.sheetName,
+              cell: cell(name, field, r.row),
+              row: r.row,
+              field,
+              message: v.msg,
+            });
           }
           if (violations.length === 0) typed = res.data;
         } else {
@@ -98,9 +112,23 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           }
         }
       } else if (problems.length === 0) {
-        problems.push({ kind: 'validation', sheet: s.sheetName, cell: null, row: r.row, field: null, message: 'the row has errors (see the validation report)' });
+        problems.push({
+          kind: 'validation',
+          sheet: s.sheetName,
+          cell: null,
+          row: r.row,
+          field: null,
+          message: 'the row has errors (see the validation report)',
+        });
       }
-      const out: WbRow<unknown> = { sheet: name, sheetName: s.sheetName, row: r.row, values: r.values, typed, problems };
+      const out: WbRow<unknown> = {
+        sheet: name,
+        sheetName: s.sheetName,
+        row: r.row,
+        values: r.values,
+        typed,
+        problems,
+      };
       const snap = rowSnapshot(r);
       if (snap) out.snapshot = snap;
       return out;
