@@ -9,7 +9,8 @@
  * - Rich text: its plain text. Hyperlinks: their display text.
  * - Numbers stored as text are accepted: "12.5", "12,5" (one separator = the decimal separator), "1.234,5" and
  *   "1,234.5" (both: the last one is the decimal separator, the other groups thousands), "1 234,5", "1'234.5".
- *   A lone comma followed by exactly three digits ("1,234") is read as a decimal (1.234) with a warning.
+ *   A lone separator between 1–3 digits and exactly three digits ("1,250", "1.250") is refused as ambiguous
+ *   (1.25 or 1250?): an error at the cell asks for a real number.
  *   "%" is refused (write 30 for 30 %).
  * - A number in a text/code column becomes its text ("10023"); beyond 15 significant digits with a warning.
  * - A date (or an Excel date serial) in a year column becomes its year, with a warning. A date in a text
@@ -122,14 +123,21 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
 
 const GROUPING = /[\s\u00a0\u202f']/g;
 
+/** Excel writes characters XML cannot hold (control characters) as _xHHHH_; `_x005F_` is a literal underscore. */
+export function decodeEscapes(s: string): string {
+  return s.includes('_x') ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : s;
+}
+
 /**
  * A number typed as text, as a user means it (see the module comment). Returns undefined when it is not a
- * number; `ambiguous` when a lone comma is followed by exactly three digits.
+ * number; `ambiguous` when a lone separator is followed by exactly three digits ("1,250", "1.250").
  */
 export function parseNumberText(text: string): { value: number; ambiguous?: boolean } | undefined {
   const t = text.replace(GROUPING, '');
   if (t === '' || /%$/.test(t)) return undefined;
   if (/^[+-]?\d+$/.test(t)) return { value: Number(t) };
+  // "1.250": 1.25 in English, 1250 in German — the same for "1,250". Refused as ambiguous.
+  if (/^[+-]?[1-9]\d{0,2}\.\d{3}$/.test(t)) return { value: Number(t), ambiguous: true };
   if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return { value: Number(t) };
   const dots = (t.match(/\./g) ?? []).length;
   const commas = (t.match(/,/g) ?? []).length;
@@ -158,7 +166,7 @@ export function parseNumberText(text: string): { value: number; ambiguous?: bool
   const digits = intPart.split(group ?? '\u0000').join('') || '0';
   const value = Number(`${sign}${digits}${fracPart !== undefined ? `.${fracPart}` : ''}`);
   if (!Number.isFinite(value)) return undefined;
-  const ambiguous = dec === ',' && !group && /^\d{1,3}$/.test(intPart) && fracPart?.length === 3;
+  const ambiguous = dec === ',' && !group && /^[1-9]\d{0,2}$/.test(intPart) && fracPart?.length === 3;
   return ambiguous ? { value, ambiguous } : { value };
 }
 
@@ -192,6 +200,33 @@ function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
   };
 }
 
+/** Returned by quickCoerce when the cell needs the full coerceCell. */
+export const NEEDS_FULL_COERCION: unique symbol = Symbol('needs full coercion');
+
+/**
+ * The common cases without allocating (large sheets are mostly plain numbers and strings): a value,
+ * undefined (blank), null (#CLEAR), or NEEDS_FULL_COERCION. Same results as coerceCell for the cases it takes.
+ */
+export function quickCoerce(raw: Raw, col: Column, allowed?: ReadonlySet<string>): CellScalar | null | undefined | typeof NEEDS_FULL_COERCION {
+  if (typeof raw === 'number') {
+    if (raw !== raw) return NEEDS_FULL_COERCION; // NaN: an error value
+    if (col.type === 'decimal' || col.type === 'integer') return raw;
+    if (col.type === 'year' && raw >= 1900 && raw <= 2200) return raw;
+    return NEEDS_FULL_COERCION;
+  }
+  if (typeof raw === 'string') {
+    if (col.type === 'text' || col.type === 'code' || col.type === 'uuid') {
+      if (raw.includes('_x')) return NEEDS_FULL_COERCION;
+      const s = raw.trim();
+      if (s === '') return undefined;
+      if (s.length === CLEAR_MARKER.length && s.toUpperCase() === CLEAR_MARKER) return null;
+      return s;
+    }
+    if (col.type === 'enum' && allowed?.has(raw)) return raw;
+  }
+  return NEEDS_FULL_COERCION;
+}
+
 /** Coerce one cell for a column. `raw` is the exceljs cell value. */
 export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
   // Fast paths: the common cases in large sheets.
@@ -201,7 +236,7 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
   if (typeof v === 'object' && !(v instanceof Date)) return { kind: 'error', error: { code: v.error.code, message: `${ctx.field}: ${v.error.message}` } };
 
   if (typeof v === 'string') {
-    const s = v.trim();
+    const s = decodeEscapes(v).trim();
     if (s === '') return BLANK;
     if (s.length === CLEAR_MARKER.length && s.toUpperCase() === CLEAR_MARKER) return CLEAR;
     switch (col.type) {
@@ -219,11 +254,10 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
         if (!n) return wrong(ctx, s);
         if (n.ambiguous)
           return {
-            kind: 'value',
-            value: n.value,
-            warning: {
+            kind: 'error',
+            error: {
               code: 'number_as_text_ambiguous',
-              message: `${ctx.field}: the text ${show(s)} is read as ${n.value} (comma = decimal separator); type ${s.replace(',', '')} if you meant a whole number`,
+              message: `${ctx.field}: the text ${show(s)} could mean ${n.value} or ${Math.round(n.value * 1000)} (a decimal mark or a thousands separator?); type the number itself (${n.value} or ${Math.round(n.value * 1000)})`,
             },
           };
         return { kind: 'value', value: n.value };
@@ -270,7 +304,8 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
 
   if (v instanceof Date) {
     if (col.type === 'year') return dateAsYear(ctx, v);
-    if (col.type === 'decimal' || col.type === 'integer') return wrong(ctx, v);
+    if (col.type === 'decimal' || col.type === 'integer')
+      return { kind: 'error', error: { code: 'wrong_type', message: `${ctx.field}: expected ${ctx.expected}, got the date ${isoDay(v)}` } };
     return {
       kind: 'error',
       error: {

@@ -1,8 +1,9 @@
 /**
- * File-level guards, before and alongside parsing: size, format (zip / .xls / CSV renamed / password
- * protected / other), the zip's central directory (entry count, total uncompressed size, compression ratio),
- * XML entity declarations, sheet dimensions (row limit), and a full inflate scan that catches zip entries
- * whose real size exceeds what their headers declare. Each problem is one clear error in words.
+ * File-level guards before parsing: size, format (zip / .xls / CSV renamed / password protected / other),
+ * the zip's central directory (entry count, total uncompressed size, compression ratio), XML entity
+ * declarations, sheet dimensions (row limit). While parsing, feed.ts inflates each part once with its
+ * declared size enforced (a zip entry that inflates beyond its header is refused). Each problem is one
+ * clear error in words.
  */
 import { open as openFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -46,6 +47,56 @@ export interface FileInspection {
   uncompressedBytes: number;
   sheets: ZipSheetInfo[];
   date1904: boolean;
+  /** Zip path of the shared strings part, when the workbook has one. */
+  sharedStringsPath: string | null;
+  /** Names of all zip entries (without a leading slash). */
+  entryNames: string[];
+  /** Cell style index → what its number format shows: a date or a percentage (others are left out). */
+  styleKinds: Map<number, StyleKind>;
+}
+
+export type StyleKind = 'date' | 'percent';
+
+/** Built-in number formats that show dates/times, and percentages (ECMA-376 §18.8.30). */
+const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_PERCENT_FORMATS = new Set([9, 10]);
+
+/** What a number format code shows: quoted text, escapes and [colour]/[locale] sections do not count. */
+export function formatKind(code: string): StyleKind | null {
+  const bare = code
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[(?!h\]|m\]|s\])[^\]]*\]/gi, '')
+    .replace(/_.|\*./g, '');
+  if (bare.includes('%')) return 'percent';
+  if (/general/i.test(bare)) return null;
+  return /[dmyhs]/i.test(bare) ? 'date' : null;
+}
+
+/** Cell styles (cellXfs order) whose number format shows a date or a percentage. */
+export function styleKindsOf(stylesXml: string): Map<number, StyleKind> {
+  const custom = new Map<number, string>();
+  for (const tag of stylesXml.match(/<(\w+:)?numFmt\b[^>]*>/g) ?? []) {
+    const id = Number(attr(tag, 'numFmtId'));
+    const code = attr(tag, 'formatCode');
+    if (Number.isFinite(id) && code !== undefined) custom.set(id, code);
+  }
+  const out = new Map<number, StyleKind>();
+  const xfs = /<(\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(\w+:)?cellXfs>/.exec(stylesXml)?.[2] ?? '';
+  let i = 0;
+  for (const tag of xfs.match(/<(\w+:)?xf\b[^>]*>/g) ?? []) {
+    const id = Number(attr(tag, 'numFmtId') ?? '0');
+    const kind = custom.has(id)
+      ? formatKind(custom.get(id)!)
+      : BUILTIN_DATE_FORMATS.has(id)
+        ? 'date'
+        : BUILTIN_PERCENT_FORMATS.has(id)
+          ? 'percent'
+          : null;
+    if (kind) out.set(i, kind);
+    i++;
+  }
+  return out;
 }
 
 const CFB_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -103,7 +154,7 @@ function describeNonZip(head: Buffer): FileLevelError {
 
 // ---------------------------------------------------------------- zip helpers
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+export function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) =>
       err || !zip ? reject(err ?? new Error('cannot open')) : resolve(zip),
@@ -111,7 +162,7 @@ function openZip(path: string): Promise<yauzl.ZipFile> {
   );
 }
 
-function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yauzl.Entry[]> {
+export function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const out: yauzl.Entry[] = [];
     zip.on('error', reject);
@@ -128,28 +179,43 @@ function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yauzl.Entr
   });
 }
 
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(err ?? new Error('cannot read')) : resolve(s))));
 }
 
 /** Read an entry's start (at most `max` bytes) as text; `untilRoot` stops once the first element has begun. */
 async function readEntryText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number): Promise<string> {
-  const s = await openEntry(zip, entry);
   const chunks: Buffer[] = [];
   let n = 0;
+  let s: Readable | undefined;
   try {
+    s = await openEntry(zip, entry);
     for await (const c of s as AsyncIterable<Buffer>) {
       chunks.push(c);
       n += c.length;
       if (n >= max) break;
     }
+  } catch (e) {
+    throw partError(entry.fileName, e);
   } finally {
-    s.destroy();
+    s?.destroy();
   }
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-function zipMessage(err: unknown): string {
+/** A part that cannot be unpacked: a lie about its size (zip bomb) or damage. */
+export function partError(name: string, err: unknown): FileLevelError {
+  if (err instanceof FileLevelError) return err;
+  const m = zipMessage(err);
+  if (/too many bytes|too few bytes/i.test(m))
+    return new FileLevelError(
+      'zip_bomb',
+      `The part ${name} unpacks to a different size than the file declares; the file is refused as unsafe (a zip bomb or a damaged file).`,
+    );
+  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`);
+}
+
+export function zipMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
   return m.replace(/\s+/g, ' ').slice(0, 200);
 }
@@ -171,7 +237,7 @@ function checkProlog(name: string, text: string): void {
 
 const PROLOG_BYTES = 64 * 1024;
 
-function attr(tag: string, name: string): string | undefined {
+export function attr(tag: string, name: string): string | undefined {
   const m = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(tag);
   return m ? decodeXml(m[2] ?? m[3] ?? '') : undefined;
 }
@@ -292,11 +358,17 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
     const relsXml = await readWhole('xl/_rels/workbook.xml.rels');
 
     const rels = new Map<string, string>();
+    let sharedStringsPath: string | null = null;
+    let stylesPath = 'xl/styles.xml';
     for (const tag of relsXml.match(/<(\w+:)?Relationship\b[^>]*>/g) ?? []) {
       const id = attr(tag, 'Id');
       const target = attr(tag, 'Target');
       if (id && target) rels.set(id, resolveTarget(target));
+      if (target && /\/sharedStrings$/.test(attr(tag, 'Type') ?? '')) sharedStringsPath = resolveTarget(target);
+      if (target && /\/styles$/.test(attr(tag, 'Type') ?? '')) stylesPath = resolveTarget(target);
     }
+    if (!sharedStringsPath && byName.has('xl/sharedStrings.xml')) sharedStringsPath = 'xl/sharedStrings.xml';
+    if (sharedStringsPath && !byName.has(sharedStringsPath)) sharedStringsPath = null;
     const sheets: ZipSheetInfo[] = [];
     for (const tag of workbookXml.match(/<(\w+:)?sheet\b[^>]*>/g) ?? []) {
       const rid = attr(tag, 'r:id') ?? attr(tag, 'id');
@@ -309,12 +381,13 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
         dimensionRows: null,
       });
     }
+    const styleKinds = styleKindsOf(byName.has(stylesPath) ? await readWhole(stylesPath) : '');
     const pr = /<(\w+:)?workbookPr\b[^>]*>/.exec(workbookXml)?.[0] ?? '';
     const date1904 = /^(1|true)$/i.test(attr(pr, 'date1904') ?? '');
 
     for (const e of entries) {
       const name = e.fileName.replace(/^\/+/, '');
-      if (!XML_PART.test(name) || name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels') continue;
+      if (!XML_PART.test(name) || name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === stylesPath) continue;
       const text = await readEntryText(zip, e, PROLOG_BYTES);
       checkProlog(name, text);
       const sheet = sheets.find((s) => s.path === name);
@@ -324,82 +397,16 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
         sheet.dimensionRows = ref ? lastRowOf(ref) : null;
       }
     }
-    return { bytes: size, entries: entries.length, uncompressedBytes: total, sheets, date1904 };
-  } finally {
-    zip.close();
-  }
-}
-
-export interface DeepScan {
-  uncompressedBytes: number;
-  /** Worksheet part → merged ranges (`A5:A7`). */
-  merges: Map<string, string[]>;
-}
-
-const MERGE_TAG = Buffer.from('<mergeCell');
-const TAIL = 96;
-
-/**
- * Inflate every entry once (in the background, while exceljs parses): counts the real uncompressed bytes
- * (an entry that inflates beyond its declared size is a zip bomb or a damaged file) and collects merged
- * cell ranges of the worksheets, which exceljs's streaming reader does not report.
- */
-export async function deepScanZip(path: string, limits: ReadLimits, worksheetPaths: ReadonlySet<string>, signal: AbortSignal): Promise<DeepScan> {
-  const zip = await openZip(path);
-  const merges = new Map<string, string[]>();
-  let total = 0;
-  try {
-    const entries = await listEntries(zip, limits);
-    // Smallest declared first: an entry that lies about its size is found quickly.
-    entries.sort((a, b) => a.uncompressedSize - b.uncompressedSize);
-    for (const e of entries) {
-      signal.throwIfAborted();
-      const name = e.fileName.replace(/^\/+/, '');
-      const isSheet = worksheetPaths.has(name);
-      const found: string[] = [];
-      let tail = Buffer.alloc(0);
-      let s: Readable;
-      try {
-        s = await openEntry(zip, e);
-      } catch (err) {
-        throw new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be read (${zipMessage(err)}).`);
-      }
-      try {
-        for await (const chunk of s as AsyncIterable<Buffer>) {
-          total += chunk.length;
-          if (total > limits.maxUncompressedBytes)
-            throw new FileLevelError(
-              'zip_bomb',
-              `The file unpacks to more than ${fmtBytes(limits.maxUncompressedBytes)}; it is refused as a possible zip bomb.`,
-            );
-          if (signal.aborted) break;
-          if (isSheet) {
-            const buf = tail.length ? Buffer.concat([tail, chunk]) : chunk;
-            for (let i = buf.indexOf(MERGE_TAG); i >= 0; i = buf.indexOf(MERGE_TAG, i + 1)) {
-              const end = buf.indexOf(0x3e /* > */, i);
-              if (end < 0 || end < tail.length) continue; // incomplete (seen next time) or already seen
-              const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
-              if (ref) found.push(ref);
-            }
-            tail = Buffer.from(buf.subarray(Math.max(0, buf.length - TAIL)));
-          }
-        }
-      } catch (err) {
-        if (err instanceof FileLevelError) throw err;
-        const m = zipMessage(err);
-        if (/too many bytes|too few bytes/i.test(m))
-          throw new FileLevelError(
-            'zip_bomb',
-            `The part ${name} unpacks to a different size than the file declares; the file is refused (a zip bomb or a damaged file).`,
-          );
-        throw new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`);
-      } finally {
-        s.destroy();
-      }
-      if (found.length) merges.set(name, found);
-    }
-    signal.throwIfAborted();
-    return { uncompressedBytes: total, merges };
+    return {
+      bytes: size,
+      entries: entries.length,
+      uncompressedBytes: total,
+      sheets,
+      date1904,
+      sharedStringsPath,
+      entryNames: [...byName.keys()],
+      styleKinds,
+    };
   } finally {
     zip.close();
   }

@@ -3,13 +3,12 @@
  * rows one at a time (memory bounded), header mapping by name in any order, cell coercion by column type,
  * and every problem as an Issue at its cell. Cancellable (AbortSignal) with throttled progress.
  */
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { coerceCell, unwrapCell, type CoerceContext } from './coerce.js';
+import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext } from './coerce.js';
 import { expectation, type Column } from './columns.js';
-import { DEFAULT_LIMITS, FileLevelError, deepScanZip, inspectWorkbookFile, type DeepScan, type FileInspection, type ZipSheetInfo } from './guards.js';
+import { workbookFeed, type FeedFindings } from './feed.js';
+import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type StyleKind, type ZipSheetInfo } from './guards.js';
 import { IssueList } from './issues.js';
 import { DATA_SHEETS, columnsOf, isDataSheetName, normaliseHeader, normaliseSheetName } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
@@ -19,6 +18,7 @@ import {
   PRODUCTS_SHEET,
   SNAPSHOT_COLUMN,
   type DataSheetName,
+  type IssueCode,
   type ParsedRow,
   type ParsedSheet,
   type ParsedWorkbook,
@@ -56,12 +56,18 @@ interface MappedColumn {
   field: string;
   column: Column;
   ctx: CoerceContext;
+  allowed?: ReadonlySet<string>;
 }
 
 interface SheetState {
   def: SheetDef;
   parsed: ParsedSheet;
-  info: ZipSheetInfo | undefined;
+  /** Position in the feed (feed.ts findings are by it). */
+  index: number;
+  /** Cell → cached formula error text, found by the feed before exceljs reads the cell. */
+  errorCells: Map<string, string> | undefined;
+  /** Cell → date/percent number format (only when the workbook has such styles). */
+  styledCells: Map<string, StyleKind> | undefined;
   mapped: MappedColumn[] | null;
   /** Columns with data but no header (warned once each). */
   headerless: Set<number>;
@@ -88,6 +94,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     result.stats.ms = Math.round(performance.now() - t0);
     return result;
   };
+  const sheetIssue = (severity: 'error' | 'warning', code: IssueCode, sheet: string, message: string) =>
+    issues.add({ severity, code, sheet, cell: null, row: null, field: null, message });
 
   signal?.throwIfAborted();
   onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
@@ -102,36 +110,82 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   signal?.throwIfAborted();
   result.bytes = inspection.bytes;
 
-  // Row limit from the declared dimensions, before reading a row.
-  for (const s of inspection.sheets) {
-    if (s.dimensionRows !== null && s.dimensionRows > limits.maxRowsPerSheet && matchSheet(s.name)?.def) {
+  // Which sheets to read; the rest are reported (or silently skipped: Instructions, lists, products).
+  const toRead: { info: ZipSheetInfo; def: SheetDef }[] = [];
+  const seen = new Map<DataSheetName, string>();
+  for (const info of inspection.sheets) {
+    const match = matchSheet(info.name);
+    if (!match) {
+      result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
+      sheetIssue('warning', 'unknown_sheet', info.name, `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${DATA_SHEETS.map((d) => d.name).join(', ')}.`);
+      continue;
+    }
+    if (!match.def) {
+      result.ignoredSheets.push({ sheet: info.name, reason: match.reason });
+      continue;
+    }
+    const registryName = match.def.name as DataSheetName;
+    const previous = seen.get(registryName);
+    if (previous !== undefined) {
+      result.ignoredSheets.push({ sheet: info.name, reason: `a second ${registryName} sheet` });
+      sheetIssue('error', 'duplicate_sheet', info.name, `Sheet "${info.name}" is a second ${registryName} sheet (the first is "${previous}"); put all rows into one sheet.`);
+      continue;
+    }
+    seen.set(registryName, info.name);
+    if (!info.path || !inspection.entryNames.includes(info.path)) {
+      sheetIssue('error', 'sheet_unreadable', info.name, `Sheet "${info.name}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.`);
+      continue;
+    }
+    if (info.dimensionRows !== null && info.dimensionRows > limits.maxRowsPerSheet) {
       issues.fileError(
         'too_many_rows',
-        `Sheet "${s.name}" has ${s.dimensionRows.toLocaleString('en')} rows; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} rows per sheet. Split the data into several workbooks.`,
+        `Sheet "${info.name}" has ${info.dimensionRows.toLocaleString('en')} rows; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} rows per sheet. Split the data into several workbooks.`,
       );
       return finish();
     }
+    if (match.normalised)
+      sheetIssue('warning', 'sheet_name_normalised', info.name, `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`);
+    if (info.state !== 'visible')
+      sheetIssue('warning', 'hidden_sheet', info.name, `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`);
+    toRead.push({ info, def: match.def });
   }
-  const totalRows = inspection.sheets.reduce((n, s) => n + (matchSheet(s.name)?.def && s.dimensionRows ? s.dimensionRows - 1 : 0), 0) || null;
+  if (seen.size === 0) {
+    issues.add({
+      severity: 'error',
+      code: 'no_known_sheet',
+      sheet: null,
+      cell: null,
+      row: null,
+      field: null,
+      message: `The workbook has no Supply Loader sheet. Expected sheets named ${DATA_SHEETS.map((d) => d.name).join(', ')} (use a template from Supply Loader).`,
+    });
+    result.readable = true;
+    return finish();
+  }
+  const totalRows = toRead.reduce((n, s) => n + (s.info.dimensionRows ? s.info.dimensionRows - 1 : 0), 0) || null;
 
-  // Parse and deep-scan at the same time; either failing stops both.
+  // exceljs parses a stream of the parts it needs, each inflated once (feed.ts).
   const stop = new AbortController();
   let fileError: FileLevelError | null = null;
   const onUserAbort = () => stop.abort(abortError(signal!));
   signal?.addEventListener('abort', onUserAbort, { once: true });
-  const worksheetPaths = new Set(inspection.sheets.map((s) => s.path));
-  const scan: Promise<DeepScan | null> = deepScanZip(path, limits, worksheetPaths, stop.signal).catch((e: unknown) => {
-    if (e instanceof FileLevelError && !stop.signal.aborted) {
+  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map() };
+  const feed = workbookFeed(
+    {
+      path,
+      sheets: toRead.map((s) => s.info),
+      sharedStringsPath: inspection.sharedStringsPath,
+      date1904: inspection.date1904,
+      limits,
+      styleKinds: inspection.styleKinds,
+    },
+    findings,
+    (e) => {
+      if (stop.signal.aborted) return;
       fileError = e;
       stop.abort(e);
-    }
-    return null;
-  });
-
-  const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
-  const input = new PassThrough({ highWaterMark: 1024 * 1024 });
-  file.pipe(input);
-  file.on('error', (e) => input.destroy(e));
+    },
+  );
   // exceljs cannot be stopped mid-file (ending its input can leave it waiting forever), so every await on it
   // races the stop signal; once stopped, the reader is dropped and its input closed. (Not Promise.race with
   // a never-settling promise: that keeps every resolved batch alive.)
@@ -153,15 +207,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     });
   };
 
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
     entries: 'ignore',
   });
-  const seen = new Map<DataSheetName, string>();
-  const emitted = new Set<string>();
   const states: SheetState[] = [];
   let rowsDone = 0;
   let lastProgress = 0;
@@ -179,39 +231,26 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       const next = await race(sheetsIter.next());
       if (next.done) break;
       const ws = next.value;
-      const info = sheetInfoFor(ws, inspection);
-      const name = info?.name ?? ws.name;
-      emitted.add(info?.path ?? name);
-      const match = matchSheet(name);
-      if (!match || !match.def) {
-        // Not read: close its temporary file stream, if exceljs made one.
-        if (ws.iterator && typeof (ws.iterator as { destroy?: unknown }).destroy === 'function') (ws.iterator as { destroy(): void }).destroy();
-        if (!match) {
-          result.ignoredSheets.push({ sheet: name, reason: 'not a Supply Loader sheet' });
-          issues.add({ severity: 'warning', code: 'unknown_sheet', sheet: name, cell: null, row: null, field: null, message: `Sheet "${name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${DATA_SHEETS.map((d) => d.name).join(', ')}.` });
-        } else result.ignoredSheets.push({ sheet: name, reason: match.reason });
-        continue;
-      }
-      const def = match.def;
-      const registryName = def.name as DataSheetName;
-      const previous = seen.get(registryName);
-      if (previous !== undefined) {
-        result.ignoredSheets.push({ sheet: name, reason: `a second ${registryName} sheet` });
-        issues.add({ severity: 'error', code: 'duplicate_sheet', sheet: name, cell: null, row: null, field: null, message: `Sheet "${name}" is a second ${registryName} sheet (the first is "${previous}"); put all rows into one sheet.` });
-        continue;
-      }
-      seen.set(registryName, name);
-      if (match.normalised)
-        issues.add({ severity: 'warning', code: 'sheet_name_normalised', sheet: name, cell: null, row: null, field: null, message: `Sheet "${name}" is read as ${registryName}; rename it to "${registryName}".` });
-      const hidden = (info?.state ?? 'visible') !== 'visible';
-      if (hidden)
-        issues.add({ severity: 'warning', code: 'hidden_sheet', sheet: name, cell: null, row: null, field: null, message: `Sheet "${name}" is hidden; its rows are read and imported like the others.` });
-
-      const parsed: ParsedSheet = { name: registryName, sheetName: name, hidden, columns: {}, rows: [] };
+      const index = Number(ws.id) - 1;
+      const entry = toRead[index];
+      if (!entry) continue;
+      const { info, def } = entry;
+      const parsed: ParsedSheet = { name: def.name as DataSheetName, sheetName: info.name, hidden: info.state !== 'visible', columns: {}, rows: [] };
       result.sheets.push(parsed);
-      const state: SheetState = { def, parsed, info, mapped: null, headerless: new Set(), headerCols: new Set(), lastHeaderCol: 0, skipRows: false };
+      const state: SheetState = {
+        def,
+        parsed,
+        index,
+        errorCells: findings.errorCells.get(index),
+        styledCells: inspection.styleKinds.size ? findings.styledCells.get(index) : undefined,
+        mapped: null,
+        headerless: new Set(),
+        headerCols: new Set(),
+        lastHeaderCol: 0,
+        skipRows: false,
+      };
       states.push(state);
-      progress(name, true);
+      progress(info.name, true);
 
       // Rows arrive in batches (one per parsed XML chunk): one race per batch, not per row.
       const batches = ws.parse()[Symbol.asyncIterator]();
@@ -225,7 +264,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           if (rowNumber > limits.maxRowsPerSheet) {
             issues.fileError(
               'too_many_rows',
-              `Sheet "${name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} rows (the limit per sheet). Split the data into several workbooks.`,
+              `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} rows (the limit per sheet). Split the data into several workbooks.`,
             );
             stop.abort(new FileLevelError('too_many_rows', 'row limit'));
             break sheets;
@@ -237,9 +276,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           if (state.skipRows) continue;
           readRow(state, row, issues);
           rowsDone++;
-          if ((rowsDone & 1023) === 0) progress(name);
+          if ((rowsDone & 1023) === 0) progress(info.name);
         }
-        if (stop.signal.aborted) break sheets;
       }
       // A sheet with no rows at all still gets its header checked.
       if (state.mapped === null) readHeader(state, [], issues, inspection.date1904);
@@ -252,19 +290,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     }
   } finally {
     signal?.removeEventListener('abort', onUserAbort);
-    if (stop.signal.aborted) {
-      file.unpipe(input);
-      file.destroy();
-      input.destroy();
-    }
+    if (stop.signal.aborted) feed.destroy();
   }
 
-  if (signal?.aborted) {
-    stop.abort(abortError(signal));
-    await scan;
-    throw abortError(signal);
-  }
-  const deep = await scan;
+  if (signal?.aborted) throw abortError(signal);
   if (fileError) {
     issues.fileError((fileError as FileLevelError).code, (fileError as FileLevelError).message);
     result.sheets = [];
@@ -275,23 +304,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     return finish();
   }
   result.readable = true;
-
-  // Known data sheets that exceljs never delivered (unusual part names): say so rather than skip silently.
-  for (const s of inspection.sheets) {
-    if (!emitted.has(s.path) && !emitted.has(s.name) && matchSheet(s.name)?.def && s.path)
-      issues.add({ severity: 'error', code: 'sheet_unreadable', sheet: s.name, cell: null, row: null, field: null, message: `Sheet "${s.name}" could not be read (its part ${s.path} has an unusual name). Open the file in Excel and save it again.` });
-  }
-  if (deep) applyMerges(states, deep, issues);
-  if (result.sheets.length === 0 && !inspection.sheets.some((s) => matchSheet(s.name)?.def))
-    issues.add({
-      severity: 'error',
-      code: 'no_known_sheet',
-      sheet: null,
-      cell: null,
-      row: null,
-      field: null,
-      message: `The workbook has no Supply Loader sheet. Expected sheets named ${DATA_SHEETS.map((d) => d.name).join(', ')} (use a template from Supply Loader).`,
-    });
+  applyMerges(states, findings, issues);
 
   result.stats.rows = rowsDone;
   onProgress?.({ phase: 'reading', sheet: null, rows: rowsDone, totalRows: rowsDone, fraction: 1 });
@@ -311,13 +324,6 @@ interface WorksheetLike {
 interface RowLike {
   number: number;
   values: unknown[];
-}
-
-function sheetInfoFor(ws: WorksheetLike, insp: FileInspection): ZipSheetInfo | undefined {
-  const byName = insp.sheets.find((s) => s.name === ws.name && String(s.sheetId) === String(ws.id));
-  if (byName) return byName;
-  // exceljs could not match the part to a sheet name (absolute relationship targets): its id is the file number.
-  return insp.sheets.find((s) => s.path === `xl/worksheets/sheet${ws.id}.xml`);
 }
 
 type SheetMatch = { def: SheetDef; normalised: boolean } | { def: null; reason: string } | null;
@@ -382,7 +388,14 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
     }
     at.set(field, c);
     const column = fields.get(field)!;
-    mapped.push({ col: c, letter: columnLetter(c), field, column, ctx: { field, expected: expectation(column), date1904 } });
+    mapped.push({
+      col: c,
+      letter: columnLetter(c),
+      field,
+      column,
+      ctx: { field, expected: expectation(column), date1904 },
+      allowed: column.allowed ? new Set(column.allowed) : undefined,
+    });
   }
   const missing = cols.filter(([f, c]) => c.required && !at.has(f)).map(([f]) => f);
   const free = `${columnLetter(state.lastHeaderCol + 1)}1`;
@@ -427,8 +440,34 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
   let any = false;
   for (let i = 0; i < mapped.length; i++) {
     const m = mapped[i];
-    const raw = values[m.col];
+    let raw = values[m.col];
     if (raw === undefined || raw === null) continue;
+    if (state.styledCells?.size && typeof raw === 'number') {
+      const kind = state.styledCells.get(`${m.letter}${row.number}`);
+      if (kind === 'date') raw = excelSerialToDate(raw, m.ctx.date1904);
+      else if (kind === 'percent' && m.column.unit === '%') {
+        const shown = Math.round(raw * 100 * 1e9) / 1e9;
+        out[m.field] = shown;
+        any = true;
+        issues.add({
+          severity: 'warning',
+          code: 'percent_format',
+          sheet,
+          cell: `${m.letter}${row.number}`,
+          row: row.number,
+          field: m.field,
+          message: `${m.field}: the cell is formatted as a percentage (${shown} %); it is read as ${shown}`,
+        });
+        continue;
+      }
+    }
+    const quick = quickCoerce(raw, m.column, m.allowed);
+    if (quick !== NEEDS_FULL_COERCION) {
+      if (quick === undefined) continue;
+      out[m.field] = quick;
+      any = true;
+      continue;
+    }
     const r = coerceCell(raw, m.column, m.ctx);
     switch (r.kind) {
       case 'blank':
@@ -442,11 +481,21 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
         out[m.field] = null;
         any = true;
         break;
-      case 'error':
+      case 'error': {
         any = true;
         (invalid ??= []).push(m.field);
-        issues.add({ severity: 'error', code: r.error.code, sheet, cell: `${m.letter}${row.number}`, row: row.number, field: m.field, message: r.error.message });
+        const cell = `${m.letter}${row.number}`;
+        let { code, message } = r.error;
+        // exceljs drops a formula's error result; the feed saw the cached error text in the XML.
+        const shown = code === 'formula_error' || code === 'formula_without_result' ? state.errorCells?.get(cell) : undefined;
+        if (shown) {
+          code = 'formula_error';
+          const f = (raw as { formula?: unknown }).formula;
+          message = `${m.field}: the formula${typeof f === 'string' && f ? ` =${f.slice(0, 60)}` : ''} gives the error ${shown}; fix it or type the value`;
+        }
+        issues.add({ severity: 'error', code, sheet, cell, row: row.number, field: m.field, message });
         break;
+      }
     }
   }
   // Data in a column without a header: warned once per column.
@@ -479,9 +528,9 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
 
 // ---------------------------------------------------------------- merged cells
 
-function applyMerges(states: SheetState[], deep: DeepScan, issues: IssueList): void {
+function applyMerges(states: SheetState[], findings: FeedFindings, issues: IssueList): void {
   for (const st of states) {
-    const ranges = st.info ? deep.merges.get(st.info.path) : undefined;
+    const ranges = findings.merges.get(st.index);
     if (!ranges || !st.mapped) continue;
     const rows = st.parsed.rows;
     const lastRow = rows.length ? rows[rows.length - 1].row : 1;

@@ -98,6 +98,7 @@ export type IssueCode =
   | 'number_as_text_imprecise'
   | 'date_as_year'
   | 'date_in_text_column'
+  | 'percent_format'
   | 'required'
   | 'not_allowed'
   | 'out_of_range'

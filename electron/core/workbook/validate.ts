@@ -185,7 +185,8 @@ function keyLabel(def: SheetDef, values: readonly unknown[]): string {
 function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): void {
   const key = def.key;
   if (!key?.length) return;
-  const groups = new Map<string, ParsedRow[]>();
+  // First row per key; a list only once a key repeats (most keys do not).
+  const groups = new Map<string, ParsedRow | ParsedRow[]>();
   const single = key.length === 1 ? key[0] : null;
   for (const row of sheet.rows) {
     let k: string;
@@ -199,11 +200,12 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
       k = parts.join('\u0000');
     }
     const g = groups.get(k);
-    if (g) g.push(row);
-    else groups.set(k, [row]);
+    if (g === undefined) groups.set(k, row);
+    else if (Array.isArray(g)) g.push(row);
+    else groups.set(k, [g, row]);
   }
   for (const rows of groups.values()) {
-    if (rows.length < 2) continue;
+    if (!Array.isArray(rows)) continue;
     const label = keyLabel(def, key.map((k) => rows[0].values[k]));
     const where = rows.map((r) => r.row).join(', ');
     for (const r of rows)
@@ -305,12 +307,12 @@ function checkSilos(ctx: Context): void {
       if (!row) continue;
       const p = productByCode.get(code)!;
       if (v.err_code === 'err_supplier_product_missing_supplier_plant')
-        ctx.warning(
+        ctx.error(
           items,
           row.row,
           'supplier_product_external_id',
           'silo_item_no_supplier_plant',
-          `Supplier product ${show(code)} (supplier-products row ${p.row}) has no supplier_plant_external_id; the service refuses a silo item without a supplier plant unless the product already has one there`,
+          `Supplier product ${show(code)} (supplier-products row ${p.row}) has no supplier_plant_external_id: the service refuses a silo item without a supplier plant; fill it in`,
         );
       else if (/plant/.test(v.msg))
         ctx.error(

@@ -1,0 +1,208 @@
+/**
+ * The byte stream exceljs's WorkbookReader parses: a small zip written on the fly from the workbook's parts,
+ * in the order the reader needs (relationships, workbook, shared strings, then the worksheets to read).
+ *
+ * Why: exceljs's streaming reader parses the zip front to back; in the order Excel writes parts (worksheets
+ * before shared strings) it buffers worksheets in temporary files and, for small files, loses parts. Here
+ * each part is inflated exactly once (yauzl, with the declared size enforced: a part that inflates beyond
+ * its header is refused as a zip bomb) and handed over uncompressed ("stored"), while the worksheet XML is
+ * scanned for what exceljs's streaming reader does not report: merged cells and the text of formula errors.
+ * Only the sheets Supply Loader reads are included; the workbook and relationship parts are rewritten from
+ * what the guards parsed (sheet names, states, date system), so unusual part names read too.
+ */
+import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import type yauzl from 'yauzl';
+import { FileLevelError, attr, listEntries, openEntry, openZip, partError, type StyleKind } from './guards.js';
+import type { ReadLimits } from './types.js';
+
+export interface FeedSheet {
+  name: string;
+  state: 'visible' | 'hidden' | 'veryHidden';
+  /** Zip path of the worksheet part in the original file. */
+  path: string;
+}
+
+/** Found while streaming; complete for a sheet before exceljs sees its rows' XML. */
+export interface FeedFindings {
+  /** Uncompressed bytes handed to the parser so far. */
+  bytes: number;
+  /** sheet index → merged ranges ('A5:A7'). */
+  merges: Map<number, string[]>;
+  /** sheet index → cell ('C7') → cached error text ('#REF!'). */
+  errorCells: Map<number, Map<string, string>>;
+  /** sheet index → cell → what its number format shows (date or percentage), for styled cells only. */
+  styledCells: Map<number, Map<string, StyleKind>>;
+}
+
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const WORKSHEET_TYPE = `${REL_NS}/worksheet`;
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Local file header of a stored (uncompressed) entry with a known size. */
+function storedHeader(name: string, size: number, crc: number): Buffer {
+  const n = Buffer.from(name, 'utf8');
+  const h = Buffer.alloc(30);
+  h.writeUInt32LE(0x04034b50, 0);
+  h.writeUInt16LE(20, 4); // version needed
+  h.writeUInt16LE(0x0800, 6); // UTF-8 names
+  h.writeUInt16LE(0, 8); // stored
+  h.writeUInt32LE(0, 10); // time, date
+  h.writeUInt32LE(crc >>> 0, 14);
+  h.writeUInt32LE(size, 18);
+  h.writeUInt32LE(size, 22);
+  h.writeUInt16LE(n.length, 26);
+  h.writeUInt16LE(0, 28);
+  return Buffer.concat([h, n]);
+}
+
+function storedPart(name: string, text: string): Buffer {
+  const data = Buffer.from(text, 'utf8');
+  return Buffer.concat([storedHeader(name, data.length, crc32(data)), data]);
+}
+
+const END_OF_CENTRAL_DIRECTORY = (() => {
+  const b = Buffer.alloc(22);
+  b.writeUInt32LE(0x06054b50, 0);
+  return b;
+})();
+
+const MERGE_TAG = Buffer.from('<mergeCell');
+const ERROR_TYPE = Buffer.from(' t="e"');
+const CELL_OPEN = Buffer.from('<c ');
+const V_OPEN = Buffer.from('<v>');
+const V_CLOSE = Buffer.from('</v>');
+/** Bytes kept from the previous chunk so a tag cut in two is still found (a cell with its formula fits). */
+const TAIL = 8192;
+
+/** Scans one worksheet's XML, chunk by chunk, for merged ranges, formula error texts and date/percent cells. */
+class SheetScanner {
+  private tail = Buffer.alloc(0);
+  constructor(
+    private readonly merges: string[],
+    private readonly errors: Map<string, string>,
+    private readonly styled: Map<string, StyleKind>,
+    private readonly stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[],
+  ) {}
+
+  push(chunk: Buffer): void {
+    const buf = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
+    const seen = this.tail.length; // a match ending inside the old tail was handled last time
+    for (let i = buf.indexOf(MERGE_TAG); i >= 0; i = buf.indexOf(MERGE_TAG, i + 1)) {
+      const end = buf.indexOf(0x3e /* > */, i);
+      if (end < 0 || end < seen) continue;
+      const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
+      if (ref) this.merges.push(ref);
+    }
+    for (let i = buf.indexOf(ERROR_TYPE); i >= 0; i = buf.indexOf(ERROR_TYPE, i + 1)) {
+      const open = buf.lastIndexOf(CELL_OPEN, i);
+      const tagEnd = buf.indexOf(0x3e, i);
+      const vStart = tagEnd < 0 ? -1 : buf.indexOf(V_OPEN, tagEnd);
+      const vEnd = vStart < 0 ? -1 : buf.indexOf(V_CLOSE, vStart);
+      if (open < 0 || vEnd < 0 || vEnd < seen) continue;
+      const ref = attr(buf.subarray(open, tagEnd + 1).toString('utf8'), 'r');
+      if (ref) this.errors.set(ref, buf.subarray(vStart + V_OPEN.length, vEnd).toString('utf8').slice(0, 20));
+    }
+    for (const { pattern, kind } of this.stylePatterns) {
+      for (let i = buf.indexOf(pattern); i >= 0; i = buf.indexOf(pattern, i + 1)) {
+        const open = buf.lastIndexOf(0x3c /* < */, i);
+        const tagEnd = buf.indexOf(0x3e, i);
+        // only <c …> tags (a <row s="…"> style says nothing about its cells' values)
+        if (open < 0 || tagEnd < 0 || tagEnd < seen || buf[open + 1] !== 0x63 /* c */ || buf[open + 2] !== 0x20) continue;
+        const ref = attr(buf.subarray(open, tagEnd + 1).toString('utf8'), 'r');
+        if (ref) this.styled.set(ref, kind);
+      }
+    }
+    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - TAIL)));
+  }
+}
+
+export interface FeedInput {
+  path: string;
+  sheets: readonly FeedSheet[];
+  sharedStringsPath: string | null;
+  date1904: boolean;
+  limits: ReadLimits;
+  styleKinds: ReadonlyMap<number, StyleKind>;
+}
+
+/**
+ * The stream to give exceljs. Errors (a lying size, damage, the total size limit) surface as a
+ * FileLevelError through `onError` and end the stream; the caller stops the parse.
+ */
+export function workbookFeed(input: FeedInput, findings: FeedFindings, onError: (e: FileLevelError) => void): Readable {
+  const gen = generate(input, findings);
+  const stream = Readable.from(gen, { objectMode: false, highWaterMark: 256 * 1024 });
+  stream.on('error', (e: unknown) => onError(e instanceof FileLevelError ? e : partError('(unknown)', e)));
+  return stream;
+}
+
+async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerator<Buffer> {
+  const { path, sheets, limits } = input;
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(path);
+  } catch (e) {
+    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${String((e as Error)?.message ?? e).slice(0, 160)}).`);
+  }
+  try {
+    const entries = new Map((await listEntries(zip, limits)).map((e) => [e.fileName.replace(/^\/+/, ''), e]));
+
+    const rels = sheets
+      .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${WORKSHEET_TYPE}" Target="worksheets/sheet${i + 1}.xml"/>`)
+      .join('');
+    yield storedPart('xl/_rels/workbook.xml.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}">${rels}</Relationships>`);
+    const sheetTags = sheets
+      .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" state="${s.state}" r:id="rId${i + 1}"/>`)
+      .join('');
+    yield storedPart(
+      'xl/workbook.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><workbookPr${input.date1904 ? ' date1904="1"' : ''}/><sheets>${sheetTags}</sheets></workbook>`,
+    );
+
+    const ss = input.sharedStringsPath ? entries.get(input.sharedStringsPath) : undefined;
+    // Always a shared strings part: without one exceljs would buffer every worksheet in a temporary file.
+    if (ss) yield* part('xl/sharedStrings.xml', ss, null);
+    else yield storedPart('xl/sharedStrings.xml', `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN_NS}" count="0" uniqueCount="0"/>`);
+
+    const stylePatterns = [...input.styleKinds].map(([index, kind]) => ({ pattern: Buffer.from(` s="${index}"`), kind }));
+    for (let i = 0; i < sheets.length; i++) {
+      const entry = entries.get(sheets[i].path);
+      if (!entry) continue;
+      const merges: string[] = [];
+      const errors = new Map<string, string>();
+      const styled = new Map<string, StyleKind>();
+      findings.merges.set(i, merges);
+      findings.errorCells.set(i, errors);
+      findings.styledCells.set(i, styled);
+      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns));
+    }
+    yield END_OF_CENTRAL_DIRECTORY;
+  } finally {
+    zip.close();
+  }
+
+  async function* part(name: string, entry: yauzl.Entry, scanner: SheetScanner | null): AsyncGenerator<Buffer> {
+    yield storedHeader(name, entry.uncompressedSize, entry.crc32);
+    let s: Readable | undefined;
+    try {
+      s = await openEntry(zip, entry);
+      for await (const chunk of s as AsyncIterable<Buffer>) {
+        findings.bytes += chunk.length;
+        if (findings.bytes > limits.maxUncompressedBytes)
+          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.');
+        scanner?.push(chunk);
+        yield chunk;
+      }
+    } catch (e) {
+      throw partError(entry.fileName, e);
+    } finally {
+      s?.destroy();
+    }
+  }
+}
