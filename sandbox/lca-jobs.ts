@@ -123,7 +123,8 @@ export function componentInputs(
   });
 }
 
-function referencedSupplierProducts(store: Store, bom: readonly BomComponentRecord[]): string[] {
+/** Supplier products a BOM uses, directly or as silo items (their per-kg impacts are filled in by the job). */
+export function referencedSupplierProducts(store: Store, bom: readonly BomComponentRecord[]): string[] {
   const ids = new Set<string>();
   for (const c of bom) {
     if (c.type === 'supplier_product') ids.add(c.ref);

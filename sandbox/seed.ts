@@ -1,13 +1,16 @@
 /**
  * Sandbox seed data: the read-only catalog a manufacturer sets up in the web interface (plants, material
- * types, composites, products) and, for the demo, a few product instances with production data.
+ * types, composites, products) and, for the demo, a few product instances with production data, the supplier
+ * set behind them (supplier companies, supplier plants, supplier products, a cement silo), their BOMs and one
+ * completed LCA job per instance (its results are computed by the store when it loads the seed).
  *
  * Deterministic from (kind, now): ids are name-based UUIDs (v5 style, sha1), so they are stable across
  * restarts and test runs; years and timestamps are relative to the sandbox clock `now` (UTC).
  * Interface: /work/briefs/lca-seed-interface.md.
  */
 import { createHash } from 'node:crypto';
-import type { Unit } from '../electron/core/spec/constants.js';
+import type { BomComponentType, Unit } from '../electron/core/spec/constants.js';
+import type { TransportRoute } from '../electron/core/spec/schemas.js';
 import type { ImpactFactors } from './lca.js';
 import { MATERIAL_FACTORS } from './lca-factors.js';
 import type { MaterialUnit } from './lca-factors.js';
@@ -71,6 +74,67 @@ export interface SeedProduction {
   quantity: number;
 }
 
+export interface SeedSupplierCompany {
+  id: string;
+  /** supplier code, e.g. 'SUP-SZK' */
+  external_id: string;
+  name: string;
+  country: string;
+  created_at: string;
+}
+
+export interface SeedSupplierPlant {
+  id: string;
+  external_id: string;
+  name: string;
+  supplier_company_id: string;
+  country: string;
+  city: string;
+  created_at: string;
+}
+
+/** A supplier product as created through POST /v2/supplier-products (the store adds the computed fields). */
+export interface SeedSupplierProduct {
+  id: string;
+  external_id: string;
+  name: string;
+  material_type: { category: 'elementary'; elementary_id: string };
+  /** the seed plant (one of `plants`) it is delivered to */
+  plant_id: string;
+  /** null: no supplier plant (own well water) */
+  supplier_plant_id: string | null;
+  transport_route: TransportRoute | null;
+  unit: Unit;
+  secondary_percentage: number | null;
+  moisture_content_percentage: number | null;
+  created_at: string;
+}
+
+export interface SeedSilo {
+  id: string;
+  external_id: string;
+  plant_id: string;
+  name: string;
+  /** annual purchase volumes in kg (docs/api-assumptions.md row 1) */
+  items: { supplier_product_id: string; annual_items: { year: number; amount: number }[] }[];
+  created_at: string;
+}
+
+export interface SeedBom {
+  product_instance_id: string;
+  /** per unit of the instance's product (per t of cement, per m3 of concrete, per m2 of board) */
+  components: { type: BomComponentType; ref: string; mass_kg: number }[];
+}
+
+/** A completed LCA recompute of an instance; the store computes and stores its results when it loads the seed. */
+export interface SeedLcaJob {
+  id: string;
+  product_instance_id: string;
+  queued_at: string;
+  started_at: string;
+  finished_at: string;
+}
+
 export interface SeedData {
   manufacturer_id: string;
   owner_profile_id: string;
@@ -78,9 +142,15 @@ export interface SeedData {
   elementaries: SeedElementary[];
   composites: SeedComposite[];
   products: SeedProduct[];
-  /** [] in 'empty' */
+  /** [] in 'empty' (so are all the lists below) */
   product_instances: SeedInstance[];
   production: SeedProduction[];
+  supplier_companies: SeedSupplierCompany[];
+  supplier_plants: SeedSupplierPlant[];
+  supplier_products: SeedSupplierProduct[];
+  silos: SeedSilo[];
+  boms: SeedBom[];
+  lca_jobs: SeedLcaJob[];
 }
 
 /** Name-based UUID (RFC 4122 version 5 layout over sha1 of a fixed namespace + name): stable across runs. */
@@ -100,6 +170,11 @@ const elementaryId = (code: string) => seedUuid(`elementary/${code}`);
 const compositeId = (code: string) => seedUuid(`composite/${code}`);
 const productId = (article: string) => seedUuid(`product/${article}`);
 const instanceId = (code: string) => seedUuid(`product-instance/${code}`);
+const supplierCompanyId = (code: string) => seedUuid(`supplier-company/${code}`);
+const supplierPlantId = (code: string) => seedUuid(`supplier-plant/${code}`);
+const supplierProductId = (code: string) => seedUuid(`supplier-product/${code}`);
+const siloId = (code: string) => seedUuid(`silo/${code}`);
+const lcaJobId = (instanceCode: string) => seedUuid(`lca-job/${instanceCode}`);
 
 // ---------------------------------------------------------------- catalog
 
@@ -212,6 +287,16 @@ const INSTANCES: readonly InstanceRow[] = [
     production: { [-3]: 412_300, [-2]: 398_750, [-1]: 405_100, 0: { partialOfAnnual: 404_000 } },
   },
   {
+    // open-ended, started 2 years ago; the current year partial
+    code: 'PI-HEID-10022',
+    article: 'ART-10022',
+    plant: 'PL-HEID',
+    name: 'CEM II/B-S 42,5 N – Zementwerk Heidelberg-Leimen',
+    from: -2,
+    to: null,
+    production: { [-2]: 186_400, [-1]: 221_900, 0: { partialOfAnnual: 236_000 } },
+  },
+  {
     // a future produced_to; a planned quantity for next year stays blocked until that year arrives
     code: 'PI-MUC-20030',
     article: 'ART-20030',
@@ -243,6 +328,133 @@ const INSTANCES: readonly InstanceRow[] = [
   },
 ];
 
+// ---------------------------------------------------------------- demo supplier set, silo, BOMs
+
+// prettier-ignore
+const SUPPLIER_COMPANIES: readonly { code: string; name: string; country: string }[] = [
+  { code: 'SUP-SZK', name: 'Süddeutsche Zement- und Kalkwerke GmbH', country: 'DE' },
+  { code: 'SUP-DZA', name: 'Donau Zement GmbH', country: 'AT' },
+  { code: 'SUP-HSR', name: 'Hütten- und Kraftwerksprodukte Rhein-Saar GmbH', country: 'DE' },
+  { code: 'SUP-IKS', name: 'Isar-Kieswerke GmbH & Co. KG', country: 'DE' },
+  { code: 'SUP-RNC', name: 'Rhein-Neckar Chemie AG', country: 'DE' },
+  { code: 'SUP-HKP', name: 'Harzer Karton- und Papierfabrik GmbH', country: 'DE' },
+];
+
+// prettier-ignore
+const SUPPLIER_PLANTS: readonly { code: string; name: string; company: string; country: string; city: string }[] = [
+  { code: 'SPL-SZK-SCHELKLINGEN', name: 'Zement- und Klinkerwerk Schelklingen', company: 'SUP-SZK', country: 'DE', city: 'Schelklingen' },
+  { code: 'SPL-DZA-KIRCHDORF', name: 'Zementwerk Kirchdorf', company: 'SUP-DZA', country: 'AT', city: 'Kirchdorf an der Krems' },
+  { code: 'SPL-HSR-VOELKLINGEN', name: 'Aufbereitung Völklingen (Hüttensand, Flugasche, REA-Gips)', company: 'SUP-HSR', country: 'DE', city: 'Völklingen' },
+  { code: 'SPL-IKS-ECHING', name: 'Kieswerk Eching', company: 'SUP-IKS', country: 'DE', city: 'Eching' },
+  { code: 'SPL-RNC-LUDWIGSHAFEN', name: 'Werk Ludwigshafen', company: 'SUP-RNC', country: 'DE', city: 'Ludwigshafen am Rhein' },
+  { code: 'SPL-HKP-HERZBERG', name: 'Kartonfabrik Herzberg', company: 'SUP-HKP', country: 'DE', city: 'Herzberg am Harz' },
+];
+
+interface SupplierProductRow {
+  code: string;
+  name: string;
+  material: string;
+  plant: string;
+  /** null: no supplier plant (the plant's own well) */
+  supplierPlant: string | null;
+  /** km from the supplier plant to the seed plant's gate */
+  route: TransportRoute | null;
+  secondary: number | null;
+  moisture: number | null;
+}
+
+// prettier-ignore
+const SUPPLIER_PRODUCTS: readonly SupplierProductRow[] = [
+  // cement grinding at Heidelberg-Leimen: clinker and limestone by rail from Schelklingen, GGBS and FGD gypsum by truck
+  { code: 'SP-HEID-CLINKER', name: 'Portlandzementklinker', material: 'MAT-CLINKER', plant: 'PL-HEID', supplierPlant: 'SPL-SZK-SCHELKLINGEN', route: { train_km: 195, truck_km: 12 }, secondary: null, moisture: null },
+  { code: 'SP-HEID-GGBS', name: 'Hüttensandmehl (GGBS)', material: 'MAT-GGBS', plant: 'PL-HEID', supplierPlant: 'SPL-HSR-VOELKLINGEN', route: { truck_km: 165 }, secondary: 100, moisture: null },
+  { code: 'SP-HEID-LIMESTONE', name: 'Kalksteinmehl', material: 'MAT-LIMESTONE', plant: 'PL-HEID', supplierPlant: 'SPL-SZK-SCHELKLINGEN', route: { train_km: 195, truck_km: 12 }, secondary: null, moisture: 1 },
+  { code: 'SP-HEID-GYPSUM', name: 'REA-Gips (Abbinderegler)', material: 'MAT-GYPSUM', plant: 'PL-HEID', supplierPlant: 'SPL-HSR-VOELKLINGEN', route: { truck_km: 170 }, secondary: 100, moisture: 8 },
+  // ready-mixed concrete at München-Nord: cement from two suppliers into one silo, local sand and gravel
+  { code: 'SP-MUC-CEM2-SZK', name: 'CEM II/A-LL 42,5 N lose (Schelklingen)', material: 'MAT-CEM2', plant: 'PL-MUC', supplierPlant: 'SPL-SZK-SCHELKLINGEN', route: { truck_km: 165 }, secondary: null, moisture: null },
+  { code: 'SP-MUC-CEM2-DZA', name: 'CEM II/A-LL 42,5 N lose (Kirchdorf)', material: 'MAT-CEM2', plant: 'PL-MUC', supplierPlant: 'SPL-DZA-KIRCHDORF', route: { truck_km: 225 }, secondary: null, moisture: null },
+  { code: 'SP-MUC-FLYASH', name: 'Steinkohlenflugasche', material: 'MAT-FLYASH', plant: 'PL-MUC', supplierPlant: 'SPL-HSR-VOELKLINGEN', route: { train_km: 440, truck_km: 15 }, secondary: 100, moisture: null },
+  { code: 'SP-MUC-SAND-0-2', name: 'Sand 0/2, gewaschen', material: 'MAT-SAND', plant: 'PL-MUC', supplierPlant: 'SPL-IKS-ECHING', route: { truck_km: 18 }, secondary: null, moisture: 4.5 },
+  { code: 'SP-MUC-GRAVEL-2-8', name: 'Kies 2/8', material: 'MAT-GRAVEL', plant: 'PL-MUC', supplierPlant: 'SPL-IKS-ECHING', route: { truck_km: 18 }, secondary: null, moisture: 2 },
+  { code: 'SP-MUC-GRAVEL-8-16', name: 'Kies 8/16', material: 'MAT-GRAVEL', plant: 'PL-MUC', supplierPlant: 'SPL-IKS-ECHING', route: { truck_km: 18 }, secondary: null, moisture: 1.5 },
+  { code: 'SP-MUC-SUPERPL', name: 'Fließmittel PCE', material: 'MAT-SUPERPL', plant: 'PL-MUC', supplierPlant: 'SPL-RNC-LUDWIGSHAFEN', route: { truck_km: 345 }, secondary: null, moisture: null },
+  { code: 'SP-MUC-WATER', name: 'Anmachwasser (eigener Brunnen)', material: 'MAT-WATER', plant: 'PL-MUC', supplierPlant: null, route: null, secondary: null, moisture: null },
+  // gypsum boards and EPS at Osterode
+  { code: 'SP-OSTR-GYPSUM', name: 'REA-Gips für Gipsplatten', material: 'MAT-GYPSUM', plant: 'PL-OSTR', supplierPlant: 'SPL-HSR-VOELKLINGEN', route: { train_km: 410, truck_km: 25 }, secondary: 100, moisture: 9 },
+  { code: 'SP-OSTR-PAPER', name: 'Gipskartonpapier (Recyclingfaser)', material: 'MAT-PAPER', plant: 'PL-OSTR', supplierPlant: 'SPL-HKP-HERZBERG', route: { truck_km: 14 }, secondary: 95, moisture: 7 },
+  { code: 'SP-OSTR-EPS', name: 'EPS-Rohstoff (expandierbares Polystyrol)', material: 'MAT-EPS', plant: 'PL-OSTR', supplierPlant: 'SPL-RNC-LUDWIGSHAFEN', route: { truck_km: 330 }, secondary: null, moisture: null },
+];
+
+/** Silos: same-type supplier products of different suppliers; annual purchase volumes in kg by year offset. */
+const SILOS: readonly {
+  code: string;
+  name: string;
+  plant: string;
+  items: { product: string; annual: Partial<Record<number, number | { partialOfAnnual: number }>> }[];
+}[] = [
+  {
+    code: 'SILO-MUC-CEM2',
+    name: 'Zementsilo 1 – CEM II/A-LL 42,5 N',
+    plant: 'PL-MUC',
+    items: [
+      { product: 'SP-MUC-CEM2-SZK', annual: { [-1]: 8_450_000, 0: { partialOfAnnual: 9_100_000 } } },
+      { product: 'SP-MUC-CEM2-DZA', annual: { [-1]: 6_020_000, 0: { partialOfAnnual: 5_300_000 } } },
+    ],
+  },
+];
+
+/** BOMs per unit of product: per t of cement, per m3 of concrete, per m2 of board, per m3 of insulation. */
+const BOMS: readonly {
+  instance: string;
+  components: [type: 'supplier_product' | 'silo', code: string, massKg: number][];
+}[] = [
+  {
+    instance: 'PI-HEID-10011', // CEM I: 93 % clinker, set regulator, minor constituent
+    components: [
+      ['supplier_product', 'SP-HEID-CLINKER', 930],
+      ['supplier_product', 'SP-HEID-GYPSUM', 45],
+      ['supplier_product', 'SP-HEID-LIMESTONE', 25],
+    ],
+  },
+  {
+    instance: 'PI-HEID-10022', // CEM II/B-S: 30 % GGBS
+    components: [
+      ['supplier_product', 'SP-HEID-CLINKER', 640],
+      ['supplier_product', 'SP-HEID-GGBS', 300],
+      ['supplier_product', 'SP-HEID-LIMESTONE', 20],
+      ['supplier_product', 'SP-HEID-GYPSUM', 40],
+    ],
+  },
+  {
+    instance: 'PI-MUC-20030', // C30/37 XC4 XF1, w/c ≈ 0.55
+    components: [
+      ['silo', 'SILO-MUC-CEM2', 300],
+      ['supplier_product', 'SP-MUC-FLYASH', 40],
+      ['supplier_product', 'SP-MUC-SAND-0-2', 780],
+      ['supplier_product', 'SP-MUC-GRAVEL-2-8', 400],
+      ['supplier_product', 'SP-MUC-GRAVEL-8-16', 600],
+      ['supplier_product', 'SP-MUC-WATER', 170],
+      ['supplier_product', 'SP-MUC-SUPERPL', 2.1],
+    ],
+  },
+  {
+    instance: 'PI-OSTR-30101', // GKB 12.5 mm, ≈ 8.5 kg/m2 after calcining and drying
+    components: [
+      ['supplier_product', 'SP-OSTR-GYPSUM', 9.4],
+      ['supplier_product', 'SP-OSTR-PAPER', 0.42],
+    ],
+  },
+  {
+    instance: 'PI-OSTR-40201', // EPS 035 at ≈ 15 kg/m3
+    components: [['supplier_product', 'SP-OSTR-EPS', 15.3]],
+  },
+];
+
+/** Timing of the seeded LCA jobs: queued → processing → completed, finished this long before `now`. */
+const SEED_JOB_QUEUED_MS = 100;
+const SEED_JOB_PROCESSING_MS = 400;
+const SEED_JOB_FINISHED_BEFORE_NOW_MS = 15 * 60_000;
+
 /** Share of the current UTC year elapsed at `now`, in (0, 1]. */
 function elapsedShareOfYear(now: Date): number {
   const y = now.getUTCFullYear();
@@ -257,7 +469,8 @@ function iso(ms: number): string {
 
 /**
  * The seed for `kind` at sandbox time `now`. 'empty' = the read-only catalog only (plants, elementaries,
- * composites, products); 'demo' adds product instances with production data, years relative to `now`.
+ * composites, products); 'demo' adds product instances with production data, years relative to `now`, and
+ * the supply side behind them (supplier set, silo, BOMs, a completed LCA job per instance).
  */
 export function seedData(kind: SeedKind, now: Date): SeedData {
   if (kind !== 'demo' && kind !== 'empty') throw new Error(`unknown seed "${String(kind)}": use demo or empty`);
@@ -307,6 +520,12 @@ export function seedData(kind: SeedKind, now: Date): SeedData {
     products,
     product_instances: [],
     production: [],
+    supplier_companies: [],
+    supplier_plants: [],
+    supplier_products: [],
+    silos: [],
+    boms: [],
+    lca_jobs: [],
   };
   if (kind === 'empty') return seed;
 
@@ -326,10 +545,116 @@ export function seedData(kind: SeedKind, now: Date): SeedData {
     });
     for (const [offset, q] of Object.entries(row.production)) {
       if (q === undefined) continue;
-      const quantity = typeof q === 'number' ? q : Math.max(1, Math.round(q.partialOfAnnual * share));
-      seed.production.push({ product_instance_id: id, year: year + Number(offset), quantity });
+      seed.production.push({ product_instance_id: id, year: year + Number(offset), quantity: yearQuantity(q, share) });
     }
   }
   seed.production.sort((a, b) => a.product_instance_id.localeCompare(b.product_instance_id) || a.year - b.year);
+  addSupplySide(seed, now, material);
   return seed;
+}
+
+/** Quantity of a year: a fixed figure, or for the current year the share of the annual figure elapsed so far. */
+function yearQuantity(q: number | { partialOfAnnual: number }, share: number): number {
+  return typeof q === 'number' ? q : Math.max(1, Math.round(q.partialOfAnnual * share));
+}
+
+/**
+ * The demo's supplier set (companies, plants, supplier products at the seed plants), the cement silo, the BOMs
+ * of the demo instances and one completed LCA job per instance with a BOM. Years and times relative to `now`.
+ */
+function addSupplySide(seed: SeedData, now: Date, material: (code: string) => string): void {
+  const year = now.getUTCFullYear();
+  const nowMs = now.getTime();
+  const share = elapsedShareOfYear(now);
+  const at = (ms: number) => iso(Math.min(nowMs, ms));
+  const plantCodes = new Set(PLANTS.map((p) => p.external_id));
+  const need = (ok: boolean, what: string) => {
+    if (!ok) throw new Error(`seed: unknown ${what}`);
+  };
+
+  // the supplier set was entered some years ago, after the catalog: one company a day, then plants and products
+  const suppliersStart = Date.UTC(year - 6, 9, 1, 9, 0, 0);
+  const day = 86_400_000;
+  const companies = new Set(SUPPLIER_COMPANIES.map((c) => c.code));
+  seed.supplier_companies = SUPPLIER_COMPANIES.map((c, i) => ({
+    id: supplierCompanyId(c.code),
+    external_id: c.code,
+    name: c.name,
+    country: c.country,
+    created_at: at(suppliersStart + i * day),
+  }));
+  const supplierPlants = new Set(SUPPLIER_PLANTS.map((p) => p.code));
+  seed.supplier_plants = SUPPLIER_PLANTS.map((p, i) => {
+    need(companies.has(p.company), `supplier company ${p.company}`);
+    return {
+      id: supplierPlantId(p.code),
+      external_id: p.code,
+      name: p.name,
+      supplier_company_id: supplierCompanyId(p.company),
+      country: p.country,
+      city: p.city,
+      created_at: at(suppliersStart + 10 * day + i * day),
+    };
+  });
+  const products = new Set(SUPPLIER_PRODUCTS.map((p) => p.code));
+  seed.supplier_products = SUPPLIER_PRODUCTS.map((p, i) => {
+    need(plantCodes.has(p.plant), `plant ${p.plant}`);
+    need(p.supplierPlant === null || supplierPlants.has(p.supplierPlant), `supplier plant ${p.supplierPlant}`);
+    return {
+      id: supplierProductId(p.code),
+      external_id: p.code,
+      name: p.name,
+      material_type: { category: 'elementary', elementary_id: material(p.material) },
+      plant_id: plantId(p.plant),
+      supplier_plant_id: p.supplierPlant === null ? null : supplierPlantId(p.supplierPlant),
+      transport_route: p.route === null ? null : { ...p.route },
+      unit: 'KG',
+      secondary_percentage: p.secondary,
+      moisture_content_percentage: p.moisture,
+      created_at: at(suppliersStart + 20 * day + i * 3_600_000),
+    };
+  });
+  const silos = new Set(SILOS.map((s) => s.code));
+  seed.silos = SILOS.map((s) => ({
+    id: siloId(s.code),
+    external_id: s.code,
+    plant_id: plantId(s.plant),
+    name: s.name,
+    items: s.items.map((it) => {
+      need(products.has(it.product), `supplier product ${it.product}`);
+      const annual: { year: number; amount: number }[] = [];
+      for (const [offset, q] of Object.entries(it.annual))
+        if (q !== undefined) annual.push({ year: year + Number(offset), amount: yearQuantity(q, share) });
+      annual.sort((a, b) => a.year - b.year);
+      return { supplier_product_id: supplierProductId(it.product), annual_items: annual };
+    }),
+    created_at: at(Date.UTC(year - 1, 0, 8, 7, 30, 0)),
+  }));
+
+  const instances = new Map(seed.product_instances.map((i) => [i.external_id, i]));
+  seed.boms = BOMS.map((b) => {
+    const inst = instances.get(b.instance);
+    need(inst !== undefined, `product instance ${b.instance}`);
+    return {
+      product_instance_id: instanceId(b.instance),
+      components: b.components.map(([type, code, mass_kg]) => {
+        need(type === 'silo' ? silos.has(code) : products.has(code), `${type} ${code}`);
+        return { type, ref: type === 'silo' ? siloId(code) : supplierProductId(code), mass_kg };
+      }),
+    };
+  });
+
+  // the last recompute finished a little before `now`, within the current year (its results are this year's)
+  const finished = Math.max(Date.UTC(year, 0, 1), nowMs - SEED_JOB_FINISHED_BEFORE_NOW_MS);
+  seed.lca_jobs = BOMS.map((b, i) => {
+    const end = Math.min(nowMs, finished + i * 1_000);
+    const started = end - SEED_JOB_PROCESSING_MS;
+    return {
+      id: lcaJobId(b.instance),
+      product_instance_id: instanceId(b.instance),
+      queued_at: iso(started - SEED_JOB_QUEUED_MS),
+      started_at: iso(started),
+      finished_at: iso(end),
+    };
+  });
 }

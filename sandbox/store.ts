@@ -11,7 +11,9 @@ import { SandboxClock } from './clock.js';
 import { Faults } from './faults.js';
 import { formatKey, newKeyMaterial, sha256, type ApiKeyRecord, type MemberRecord } from './auth.js';
 import { IdempotencyStore, type IdempotencyRecord } from './idempotency.js';
-import type { ImpactFactors, LcaResultElement } from './lca.js';
+import { currentYearOf, type ImpactFactors, type LcaResultElement } from './lca.js';
+import { completeDueJobs, componentInputs, referencedSupplierProducts } from './lca-jobs.js';
+import { sortBom } from './routes/product-instances.js';
 import { seedData, type SeedData } from './seed.js';
 import type {
   BomComponentRecord,
@@ -212,6 +214,7 @@ export class Store {
       })),
     );
     for (const p of seed.production) this.setProduction(p.product_instance_id, p.year, p.quantity);
+    this.loadSupplySide(seed);
     if (ownerKeyRecord) {
       this.keys.set(ownerKeyRecord.key_id, {
         ...ownerKeyRecord,
@@ -225,6 +228,76 @@ export class Store {
       this.issueOwnerKey();
     }
     this.changed();
+  }
+
+  /**
+   * The demo's supply side, into the same collections and maps the API writes: supplier companies, plants and
+   * products, silos, BOMs; then its completed LCA jobs, finished through the same path as an API recompute
+   * (results stored, per-kg impacts of the supplier products used filled in).
+   */
+  private loadSupplySide(seed: SeedData): void {
+    this.supplierCompanies.load(seed.supplier_companies.map((c) => ({ data: { ...c }, deleted: false })));
+    this.supplierPlants.load(seed.supplier_plants.map((p) => ({ data: { ...p }, deleted: false })));
+    this.supplierProducts.load(
+      seed.supplier_products.map((p) => ({
+        data: {
+          id: p.id,
+          external_id: p.external_id,
+          name: p.name,
+          material_type: { ...p.material_type },
+          plant_id: p.plant_id,
+          supplier_plant_id: p.supplier_plant_id,
+          transport_route: p.transport_route === null ? null : { ...p.transport_route },
+          epd_id: null,
+          hazardous_substances: [],
+          lifetime_years: null,
+          secondary_percentage: p.secondary_percentage,
+          moisture_content_percentage: p.moisture_content_percentage,
+          unit: p.unit,
+          impacts_per_kg: null,
+          transport_impacts_per_kg: null,
+          secondary_datasets: null,
+          created_at: p.created_at,
+        },
+        deleted: false,
+      })),
+    );
+    this.silos.load(
+      seed.silos.map((s) => ({
+        data: {
+          ...s,
+          items: s.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items.map((a) => ({ ...a })) })),
+        },
+        deleted: false,
+      })),
+    );
+    for (const b of seed.boms) this.boms.set(b.product_instance_id, sortBom(b.components.map((c) => ({ ...c }))));
+    if (seed.lca_jobs.length === 0) return;
+    for (const j of seed.lca_jobs) {
+      const inst = this.productInstances.get(j.product_instance_id);
+      if (!inst) throw new Error(`seed: LCA job ${j.id} names no product instance`);
+      const bom = this.boms.get(inst.id) ?? [];
+      const queued = Date.parse(j.queued_at);
+      this.lcaJobs.set(inst.id, {
+        id: j.id,
+        product_instance_id: inst.id,
+        queued_at_ms: queued,
+        started_ms: Date.parse(j.started_at),
+        finish_ms: Date.parse(j.finished_at),
+        outcome: 'completed',
+        err_code: null,
+        msg: null,
+        done: false,
+        inputs: {
+          instance: { id: inst.id, produced_from: inst.produced_from, produced_to: inst.produced_to },
+          components: componentInputs(this, bom, currentYearOf(new Date(queued))),
+          production: [...(this.production.get(inst.id)?.entries() ?? [])],
+          supplier_product_ids: referencedSupplierProducts(this, bom),
+        },
+      });
+      this.nextJobFinishMs = Math.min(this.nextJobFinishMs, Date.parse(j.finished_at));
+    }
+    completeDueJobs(this, this.clock.now());
   }
 
   /** A fresh full-scope key for the owner; kept in memory as `ownerKey`. */

@@ -5,6 +5,7 @@
 import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedData } from '../../sandbox/seed.js';
 import { ALLOWED_STATUSES, sandbox, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -232,12 +233,15 @@ describe('control API', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ manufacturer_id: sb.manufacturerId, owner_key: sb.ownerKey });
     const s = await state();
-    expect(s.supplier_companies).toEqual({ active: 0, deleted: 0 });
+    // the company created above is gone; what is left is the demo's own supplier set (none deleted)
+    expect((await sb.api('GET', '/v2/supplier-companies?external_id=C-RESET')).body.data).toEqual([]);
+    expect(s.supplier_companies).toEqual({ active: seedData('demo', new Date()).supplier_companies.length, deleted: 0 });
     expect(s.product_instances.active).toBeGreaterThan(0);
     expect((await sb.api('GET', '/v2/me')).status).toBe(200);
     expect((await sb.api('GET', '/v2/me', { key: other.key })).status).toBe(401);
     await sb.control('POST', '/__sandbox/reset', { seed: 'empty' });
     expect((await state()).product_instances.active).toBe(0);
+    expect((await state()).supplier_companies).toEqual({ active: 0, deleted: 0 });
   });
 
   it('catalog lists the seeded plants, elementaries, composites and products', async () => {

@@ -1,9 +1,23 @@
 /**
  * The sandbox seed: determinism from (kind, now), catalog counts and integrity, realistic factor magnitudes,
- * and the demo instances' year layout as the LCA result rules see it.
+ * the demo instances' year layout as the LCA result rules see it, and the demo's supply side (supplier set,
+ * silo, BOMs, LCA jobs) as valid API payloads under the spec's rules. Through HTTP: demo-seed.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { UNITS } from '../../electron/core/spec/constants.js';
+import {
+  checkBomMasses,
+  checkMaterialProperties,
+  checkSiloItems,
+  findDuplicateBomComponents,
+} from '../../electron/core/spec/rules.js';
+import {
+  BomPut,
+  SiloCreate,
+  SupplierCompanyCreate,
+  SupplierPlantCreate,
+  SupplierProductCreate,
+} from '../../electron/core/spec/schemas.js';
 import { INDICATOR_CODES, computeResults } from '../../sandbox/lca.js';
 import type { ImpactFactors } from '../../sandbox/lca.js';
 import { seedData, seedUuid } from '../../sandbox/seed.js';
@@ -40,6 +54,11 @@ describe('determinism', () => {
     expect(b.product_instances.map((i) => i.produced_from - 6)).toEqual(
       a.product_instances.map((i) => i.produced_from),
     );
+    const ids = (s: SeedData) =>
+      [s.supplier_companies, s.supplier_plants, s.supplier_products, s.silos, s.lca_jobs].map((l) =>
+        l.map((x) => x.id),
+      );
+    expect(ids(b)).toEqual(ids(a));
   });
 
   it('derives name-based UUIDs with the version-5 layout', () => {
@@ -73,10 +92,26 @@ describe('catalog', () => {
       ...s.composites.map((x) => x.id),
       ...s.products.map((x) => x.id),
       ...s.product_instances.map((x) => x.id),
+      ...s.supplier_companies.map((x) => x.id),
+      ...s.supplier_plants.map((x) => x.id),
+      ...s.supplier_products.map((x) => x.id),
+      ...s.silos.map((x) => x.id),
+      ...s.lca_jobs.map((x) => x.id),
     ];
     expect(unique(ids)).toBe(true);
     for (const id of ids) expect(id).toMatch(UUID_V5);
-    for (const list of [s.plants, s.elementaries, s.composites, s.products, s.product_instances]) {
+    const lists = [
+      s.plants,
+      s.elementaries,
+      s.composites,
+      s.products,
+      s.product_instances,
+      s.supplier_companies,
+      s.supplier_plants,
+      s.supplier_products,
+      s.silos,
+    ];
+    for (const list of lists) {
       const codes = list.map((x) => x.external_id);
       expect(codes.every((c) => typeof c === 'string' && c.length > 0)).toBe(true);
       expect(unique(codes)).toBe(true);
@@ -150,6 +185,8 @@ describe('empty seed', () => {
     const e = seedData('empty', NOW);
     expect(e.product_instances).toEqual([]);
     expect(e.production).toEqual([]);
+    for (const list of [e.supplier_companies, e.supplier_plants, e.supplier_products, e.silos, e.boms, e.lca_jobs])
+      expect(list).toEqual([]);
     expect(e.products).toHaveLength(25);
   });
 });
@@ -220,5 +257,109 @@ describe('demo instances', () => {
     expect(e.length).toBeGreaterThan(0);
     expect(e.length).toBe(l.length);
     e.forEach((q, k) => expect(q).toBeLessThan(l[k]));
+  });
+});
+
+describe('demo supply side', () => {
+  const s = seedData('demo', NOW);
+  const year = 2025;
+  const elementaryCode = new Map(s.elementaries.map((e) => [e.id, e.external_id]));
+  const supplierProducts = new Map(s.supplier_products.map((p) => [p.id, p]));
+
+  it('has a small supplier set: ~4 companies, ~5 plants, ~12 supplier products, one silo', () => {
+    expect(s.supplier_companies.length).toBeGreaterThanOrEqual(4);
+    expect(s.supplier_companies.length).toBeLessThanOrEqual(8);
+    expect(s.supplier_plants.length).toBeGreaterThanOrEqual(5);
+    expect(s.supplier_plants.length).toBeLessThanOrEqual(8);
+    expect(s.supplier_products.length).toBeGreaterThanOrEqual(12);
+    expect(s.supplier_products.length).toBeLessThanOrEqual(20);
+    expect(s.silos).toHaveLength(1);
+    for (const c of s.supplier_companies) expect(c.external_id).toMatch(/^SUP-/);
+  });
+
+  it('is made of valid create payloads (the API schemas, material-property rules) with references that resolve', () => {
+    const companies = new Set(s.supplier_companies.map((c) => c.id));
+    const supplierPlants = new Set(s.supplier_plants.map((p) => p.id));
+    const plants = new Set(s.plants.map((p) => p.id));
+    for (const { id: _id, created_at: _c, ...body } of s.supplier_companies)
+      expect(SupplierCompanyCreate.safeParse(body).success).toBe(true);
+    for (const { id: _id, created_at: _c, ...body } of s.supplier_plants) {
+      expect(SupplierPlantCreate.safeParse(body).success).toBe(true);
+      expect(companies.has(body.supplier_company_id)).toBe(true);
+    }
+    for (const { id: _id, created_at, ...body } of s.supplier_products) {
+      expect(SupplierProductCreate.safeParse(body).success, body.external_id).toBe(true);
+      expect(checkMaterialProperties(body)).toEqual([]);
+      expect(plants.has(body.plant_id)).toBe(true);
+      expect(elementaryCode.has(body.material_type.elementary_id)).toBe(true);
+      if (body.supplier_plant_id !== null) expect(supplierPlants.has(body.supplier_plant_id)).toBe(true);
+      expect(Date.parse(created_at)).toBeLessThanOrEqual(NOW.getTime());
+    }
+  });
+
+  it('has a silo the API accepts: two cement products of one material type from different suppliers, with amounts', () => {
+    const [silo] = s.silos;
+    const { id: _id, created_at: _c, ...body } = silo;
+    expect(SiloCreate.safeParse(body).success).toBe(true);
+    const facts = silo.items.map((it) => {
+      const sp = supplierProducts.get(it.supplier_product_id);
+      return {
+        supplier_product_id: it.supplier_product_id,
+        product: sp && {
+          plant_id: sp.plant_id,
+          material_key: sp.material_type.elementary_id,
+          supplier_plant_id: sp.supplier_plant_id,
+        },
+      };
+    });
+    expect(checkSiloItems(silo.plant_id, facts)).toEqual([]);
+    expect(silo.items).toHaveLength(2);
+    const companyOf = new Map(s.supplier_plants.map((p) => [p.id, p.supplier_company_id]));
+    const products = silo.items.map((it) => supplierProducts.get(it.supplier_product_id)!);
+    expect(new Set(products.map((p) => companyOf.get(p.supplier_plant_id!))).size).toBe(2);
+    expect(elementaryCode.get(products[0].material_type.elementary_id)).toBe('MAT-CEM2');
+    for (const it of silo.items) {
+      expect(it.annual_items.map((a) => a.year)).toEqual([year - 1, year]);
+      for (const a of it.annual_items) expect(a.amount).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives every demo instance a BOM the API accepts, with components at the instance plant', () => {
+    const silos = new Map(s.silos.map((x) => [x.id, x]));
+    expect(s.boms.map((b) => b.product_instance_id).sort()).toEqual(s.product_instances.map((i) => i.id).sort());
+    for (const b of s.boms) {
+      const inst = s.product_instances.find((i) => i.id === b.product_instance_id)!;
+      expect(BomPut.safeParse({ bom: b.components }).success).toBe(true);
+      expect(findDuplicateBomComponents(b.components)).toEqual([]);
+      expect(checkBomMasses(b.components)).toEqual([]);
+      for (const c of b.components) {
+        const at = c.type === 'silo' ? silos.get(c.ref)?.plant_id : supplierProducts.get(c.ref)?.plant_id;
+        expect(at, `${inst.external_id} ${c.type} ${c.ref}`).toBe(inst.plant_id);
+      }
+    }
+  });
+
+  it('makes a cement tonne of ~1000 kg and a CEM II of clinker, GGBS, limestone and gypsum', () => {
+    const bomOf = (code: string) =>
+      s.boms.find((b) => b.product_instance_id === s.product_instances.find((i) => i.external_id === code)?.id)!;
+    for (const code of ['PI-HEID-10011', 'PI-HEID-10022'])
+      expect(bomOf(code).components.reduce((sum, c) => sum + c.mass_kg, 0)).toBeCloseTo(1000, 6);
+    const cem2 = bomOf('PI-HEID-10022').components.map((c) =>
+      elementaryCode.get(supplierProducts.get(c.ref)!.material_type.elementary_id),
+    );
+    expect(cem2.sort()).toEqual(['MAT-CLINKER', 'MAT-GGBS', 'MAT-GYPSUM', 'MAT-LIMESTONE']);
+  });
+
+  it('has one completed LCA job per instance, finished before now within the current year', () => {
+    expect(s.lca_jobs.map((j) => j.product_instance_id).sort()).toEqual(s.product_instances.map((i) => i.id).sort());
+    for (const at of [NOW, new Date('2025-01-01T00:05:00Z'), new Date('2025-01-01T00:00:00Z')]) {
+      for (const j of seedData('demo', at).lca_jobs) {
+        const [q, st, f] = [j.queued_at, j.started_at, j.finished_at].map(Date.parse);
+        expect(q).toBeLessThan(st);
+        expect(st).toBeLessThan(f);
+        expect(f).toBeLessThanOrEqual(at.getTime());
+        expect(new Date(f).getUTCFullYear()).toBe(at.getUTCFullYear());
+      }
+    }
   });
 });
