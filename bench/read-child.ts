@@ -1,0 +1,53 @@
+/**
+ * One reading measurement in its own process (so peak RSS is its own): prints one JSON line
+ * {mode, ms, max_rss_mb, rows, errors}.
+ *   node --import tsx bench/read-child.ts ours|stream|load|baseline FILE
+ * - ours: Supply Loader's readWorkbook + validateWorkbook (what `validate`/`plan`/`import` do first)
+ * - stream: a bare exceljs streaming iteration (WorkbookReader, shared strings cached, every row visited)
+ * - load: exceljs whole-file load (Workbook.xlsx.readFile)
+ * - baseline: the same modules loaded, nothing read (the floor of the RSS figures)
+ */
+import ExcelJS from 'exceljs';
+import { readWorkbook } from '../electron/core/workbook/reader.js';
+import type { ParsedWorkbook, ValidationReport } from '../electron/core/workbook/types.js';
+
+const [mode, file] = process.argv.slice(2);
+
+/** C1's validateWorkbook, when the module exists (it is loaded by path so this file type-checks without it). */
+async function validate(parsed: ParsedWorkbook): Promise<ValidationReport | null> {
+  const path = '../electron/core/workbook/validate.js';
+  try {
+    const mod = (await import(path)) as { validateWorkbook?: (p: ParsedWorkbook) => ValidationReport | Promise<ValidationReport> };
+    return mod.validateWorkbook ? await mod.validateWorkbook(parsed) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  let rows = 0;
+  let errors = 0;
+  let validated = false;
+  const t0 = performance.now();
+  if (mode === 'ours') {
+    const parsed = await readWorkbook(file);
+    rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
+    const report = await validate(parsed);
+    validated = report !== null;
+    errors = report ? report.errors : parsed.issues.filter((i) => i.severity === 'error').length;
+  } else if (mode === 'stream') {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+    for await (const ws of reader) for await (const row of ws as unknown as AsyncIterable<{ number: number }>) if (row.number > 1) rows++;
+  } else if (mode === 'load') {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    for (const ws of wb.worksheets) rows += Math.max(0, ws.actualRowCount - 1);
+  } else if (mode !== 'baseline') {
+    throw new Error(`unknown mode ${mode}`);
+  }
+  const ms = performance.now() - t0;
+  const maxRss = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(`${JSON.stringify({ mode, ms: Math.round(ms), max_rss_mb: Math.round(maxRss), rows, errors, validated })}\n`);
+}
+
+await main();

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench`: every benchmark of issue 7 in one run, side by side, against the sandbox in a separate
+ * process (`tsx sandbox/cli.ts` on a free port, as `npm run sandbox` starts it):
+ *  1. import throughput (bench/import.bench.ts) — 2,000 supplier products + companies + plants at latency 40 ms
+ *  2. planning (bench/plan.bench.ts) — dry run of 10,000 rows against 10,000 entities
+ *  3. reading (bench/read.bench.ts) — 100,000-row sheet, each reader in its own child process
+ *  4. LCA export (bench/lca.bench.ts, helper D's) — 500 instances, recompute and export
+ *  5. sandbox (bench/sandbox.bench.ts, helper S1's) — GET throughput and the full-walk cost
+ * Each prints its table; the JSON of each goes to bench/results/<name>-latest.json (and a timestamped copy),
+ * and a summary of every figure against its goal to bench/results/all-latest.json.
+ *
+ *   npm run bench [-- --only import,plan,read,lca,sandbox] [--quick]
+ * --quick: smaller sizes (a smoke run, not the issue's figures).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runImportBench } from './import.bench.js';
+import { machine, RESULTS, runScript, startSandboxProcess, table, writeResult } from './lib/common.js';
+import { runPlanBench } from './plan.bench.js';
+import { runReadBench } from './read.bench.js';
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
+const only = new Set((values.only ?? 'import,plan,read,lca,sandbox').split(','));
+const quick = values.quick === true;
+
+type Json = Record<string, unknown>;
+const results: Record<string, Json> = {};
+const goals: (string | number)[][] = [['benchmark', 'figure', 'measured', 'goal', 'met']];
+const yes = (b: boolean) => (b ? 'yes' : 'NO');
+const started = performance.now();
+
+process.stdout.write(`Supply Loader benchmarks — ${JSON.stringify(machine())}\n`);
+
+if (only.has('import') || only.has('plan')) {
+  const sb = await startSandboxProcess({ seed: 'demo' });
+  try {
+    if (only.has('import')) {
+      const r = await runImportBench(sb.url, {
+        products: quick ? 400 : 2000,
+        companies: quick ? 20 : 100,
+        concurrency: [16],
+        latencyMs: 40,
+        naiveRows: quick ? 30 : 110,
+        naiveFull: false,
+      });
+      writeResult('import', r);
+      results.import = r;
+      const s = r.summary as Record<string, number>;
+      goals.push(['import', 'share of the latency bound N·L/C', s.of_bound, '≥ 0.9', yes(s.of_bound >= 0.9)]);
+      goals.push(['import', 'share of the bound at the measured round trip', s.of_measured_bound, '(context)', '-']);
+      goals.push(['import', 'speed-up over the naive sequential client', s.speedup_vs_naive, '≥ 7×', yes(s.speedup_vs_naive >= 7)]);
+    }
+    if (only.has('plan')) {
+      const r = await runPlanBench(sb.url, { rows: quick ? 2000 : 10_000 });
+      writeResult('plan', r);
+      results.plan = r;
+      const s = r.summary as Record<string, number | boolean>;
+      goals.push(['plan', 'supplier-products resolution requests', Number(s.supplier_product_requests), `≤ ${s.goal_supplier_product_requests}`, yes(s.met_for_supplier_products === true)]);
+      goals.push(['plan', 'all requests of the dry run', Number(s.total_requests), `≤ ${s.goal_total_requests}`, yes(s.met_in_total === true)]);
+      const r0 = (r.runs as Json[])[0] as { plan_ms: number };
+      goals.push(['plan', 'dry-run wall time, s (latency 0)', r0.plan_ms / 1000, '-', '-']);
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+if (only.has('read')) {
+  const r = await runReadBench({ rows: quick ? 20_000 : 100_000, repeat: quick ? 1 : 3 });
+  writeResult('read', r);
+  results.read = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push(['read', 'read + validate vs bare streaming', Number(s.ours_vs_stream), '≤ 1.25×', yes(Number(s.ours_vs_stream) <= 1.25)]);
+  goals.push(['read', 'read + validate peak RSS, MB', Number(s.ours_peak_rss_mb), '< 300', yes(Number(s.ours_peak_rss_mb) < 300)]);
+  if (s.validated !== true) goals.push(['read', 'validateWorkbook included', 'no (module missing)', 'yes', 'NO']);
+}
+
+/** Run another helper's benchmark script (it starts its own sandbox process) and read its JSON back. */
+async function external(name: string, script: string, args: string[], resultFile: string): Promise<Json | null> {
+  process.stdout.write(`\n[${name}] ${script} ${args.join(' ')}\n`);
+  const { code } = await runScript(script, args, { inherit: true });
+  if (code !== 0) {
+    goals.push([name, `${script} exit code`, code, '0', 'NO']);
+    return null;
+  }
+  try {
+    return JSON.parse(readFileSync(join(RESULTS, resultFile), 'utf8')) as Json;
+  } catch {
+    goals.push([name, `${resultFile}`, 'missing', '-', 'NO']);
+    return null;
+  }
+}
+
+if (only.has('lca')) {
+  const count = quick ? 50 : 500;
+  const r = await external('lca', 'bench/lca.bench.ts', ['--count', String(count), '--concurrency', '16'], `lca-${count}.json`);
+  if (r) {
+    results.lca = r;
+    const run = ((r.runs ?? []) as Record<string, number>[])[0];
+    if (run) {
+      goals.push(['lca', `select + recompute + poll + export of ${count} instances, s`, run.wall_ms / 1000, '(report)', '-']);
+      goals.push(['lca', 'of which the export, s', run.export_ms / 1000, '(report)', '-']);
+    }
+  }
+}
+
+if (only.has('sandbox')) {
+  const r = await external('sandbox', 'bench/sandbox.bench.ts', quick ? ['--seconds', '2', '--rounds', '1'] : [], 'sandbox-latest.json');
+  if (r) {
+    results.sandbox = r;
+    const tp = ((r.throughput ?? []) as { scenario: string; requests_per_s: number }[])[0];
+    const walk = r.walk_100k as { wall_ms?: number; requests?: number } | undefined;
+    if (tp) goals.push(['sandbox', `${tp.scenario}, requests/s`, tp.requests_per_s, '≥ 5,000', yes(tp.requests_per_s >= 5000)]);
+    if (walk?.wall_ms !== undefined) goals.push(['sandbox', `full walk of 100,000 (${walk.requests} requests), s`, walk.wall_ms / 1000, 'O(N)', '-']);
+  }
+}
+
+const summaryTable = table('Goals of issue 7', goals);
+writeResult('all', { quick, seconds: Math.round((performance.now() - started) / 1000), goals: goals.slice(1), table: summaryTable, results });
