@@ -360,6 +360,8 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
       state.snapshotCol = c;
       continue;
     }
+    // Supply Loader's own columns (`_result`, `_id`, `_err_code`, `_message` of a results workbook): not data.
+    if (text.startsWith('_')) continue;
     let field = fields.has(text) ? text : undefined;
     if (!field) {
       const n = normaliseHeader(text);

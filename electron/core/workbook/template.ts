@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { PassThrough, type Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet, type ProductsReferenceRow, type SheetRows } from './registry.js';
+import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, type ProductsReferenceRow, type SheetRows } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
 import type { DataSheetName } from './types.js';
 import { addFormatSheet, addInstructionsSheet, addListsSheet, type SheetContent, type WritableRow } from './xlsx-layout.js';
@@ -32,17 +32,14 @@ export interface TemplateOptions {
 
 /** Build a template in memory. */
 export async function buildTemplate(options: TemplateOptions = {}): Promise<Buffer> {
-  const wanted = new Set(options.sheets ?? DATA_SHEETS.map((d) => d.name));
-  const defs = DATA_SHEETS.filter((d) => wanted.has(d.name as DataSheetName));
+  const wanted = new Set<string>(options.sheets ?? DATA_SHEETS.map((d) => d.name));
   const ref = options.referenceData ?? {};
   const prefill: Partial<Record<DataSheetName, readonly WritableRow[]>> = {
     plants: ref.plants as readonly WritableRow[] | undefined,
     materials: ref.materials as readonly WritableRow[] | undefined,
   };
   // Pre-filled mapping sheets are added even to a per-sheet template: they are what the rows refer to.
-  for (const name of ['plants', 'materials'] as const)
-    if (prefill[name]?.length && !wanted.has(name)) defs.unshift(getSheet(name));
-
+  const defs = DATA_SHEETS.filter((d) => wanted.has(d.name) || (prefill[d.name as DataSheetName]?.length ?? 0) > 0);
   const contents: SheetContent[] = defs.map((def) => ({ def, rows: prefill[def.name as DataSheetName] ?? [] }));
   if (ref.products) contents.push({ def: PRODUCTS_REFERENCE_SHEET, rows: ref.products as readonly WritableRow[] });
   return writeFormatWorkbook(contents, { instructionsFor: defs, date: TEMPLATE_DATE });
