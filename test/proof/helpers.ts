@@ -182,3 +182,45 @@ export async function scannableText(path: string): Promise<string> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The one job folder under jobsDir (if any) and the number of outcome lines its journal holds. */
+export function journalProgress(jobsDir: string): { jobId: string | null; outcomes: number } {
+  let jobId: string | undefined;
+  try {
+    [jobId] = readdirSync(jobsDir);
+  } catch {
+    return { jobId: null, outcomes: 0 };
+  }
+  if (!jobId) return { jobId: null, outcomes: 0 };
+  let text = '';
+  try {
+    text = readFileSync(join(jobsDir, jobId, 'journal.jsonl'), 'utf8');
+  } catch {
+    /* not yet written */
+  }
+  return { jobId, outcomes: (text.match(/"t":"outcome"/g) ?? []).length };
+}
+
+/** Wait until the job under jobsDir has at least `n` outcomes on disk; returns its id. */
+export async function waitForOutcomes(jobsDir: string, n: number, o: { timeoutMs?: number; until?: () => boolean } = {}): Promise<string> {
+  const end = Date.now() + (o.timeoutMs ?? 60_000);
+  while (Date.now() < end) {
+    const j = journalProgress(jobsDir);
+    if (j.jobId && j.outcomes >= n) return j.jobId;
+    if (o.until?.()) throw new Error(`the job stopped before ${n} outcomes (it has ${j.outcomes})`);
+    await sleep(10);
+  }
+  throw new Error(`no ${n} outcomes in ${jobsDir} within ${o.timeoutMs ?? 60_000} ms`);
+}
+
+/** A seeded PRNG (mulberry32) for reproducible "random" points. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
