@@ -72,53 +72,109 @@ const END_OF_CENTRAL_DIRECTORY = (() => {
   return b;
 })();
 
-const MERGE_TAG = Buffer.from('<mergeCell');
-const ERROR_TYPE = Buffer.from(' t="e"');
-const CELL_OPEN = Buffer.from('<c ');
+type Found = 'ok' | 'needStart' | 'needEnd';
+
+interface Pattern {
+  needle: Buffer;
+  /** Handle a match at `i` in `buf`; says when the tag around it is cut off by the chunk's start or end. */
+  handle(buf: Buffer, i: number): Found;
+}
+
+const LT = 0x3c;
+const GT = 0x3e;
 const V_OPEN = Buffer.from('<v>');
 const V_CLOSE = Buffer.from('</v>');
-/** Bytes kept from the previous chunk so a tag cut in two is still found (a cell with its formula fits). */
-const TAIL = 8192;
+const C_CLOSE = Buffer.from('</c>');
 
-/** Scans one worksheet's XML, chunk by chunk, for merged ranges, formula error texts and date/percent cells. */
-class SheetScanner {
-  private tail = Buffer.alloc(0);
-  constructor(
-    private readonly merges: string[],
-    private readonly errors: Map<string, string>,
-    private readonly styled: Map<string, StyleKind>,
-    private readonly stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[],
-  ) {}
+/** The `<c …>` tag around position i: its start and end, or which side is cut off. */
+function cellTag(buf: Buffer, i: number): { open: number; end: number } | Found {
+  const open = buf.lastIndexOf(LT, i);
+  if (open < 0) return 'needStart';
+  if (buf[open + 1] !== 0x63 /* c */ || buf[open + 2] !== 0x20) return 'ok'; // not a cell (e.g. <row s="…">)
+  const end = buf.indexOf(GT, open);
+  if (end < 0) return 'needEnd';
+  if (end < i) return 'ok'; // the match is in text after the tag, not in it
+  return { open, end };
+}
+
+/**
+ * Scans one worksheet's XML, chunk by chunk, for merged ranges, formula error texts and date/percent cells,
+ * without copying the chunks: a tag cut by a chunk boundary is read from the two chunks joined (rare).
+ */
+export class SheetScanner {
+  private prev: Buffer | null = null;
+  private pending: { p: Pattern; i: number }[] = [];
+  private readonly patterns: Pattern[];
+  private readonly longest: number;
+
+  constructor(merges: string[], errors: Map<string, string>, styled: Map<string, StyleKind>, stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[]) {
+    this.patterns = [
+      {
+        needle: Buffer.from('<mergeCell'),
+        handle(buf, i) {
+          const end = buf.indexOf(GT, i);
+          if (end < 0) return 'needEnd';
+          const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
+          if (ref) merges.push(ref);
+          return 'ok';
+        },
+      },
+      {
+        needle: Buffer.from(' t="e"'),
+        handle(buf, i) {
+          const tag = cellTag(buf, i);
+          if (typeof tag === 'string') return tag;
+          if (buf[tag.end - 1] === 0x2f /* self-closing: no value */) return 'ok';
+          const close = buf.indexOf(C_CLOSE, tag.end);
+          if (close < 0) return 'needEnd';
+          const v = buf.indexOf(V_OPEN, tag.end);
+          const ve = v < 0 ? -1 : buf.indexOf(V_CLOSE, v);
+          const ref = attr(buf.subarray(tag.open, tag.end + 1).toString('utf8'), 'r');
+          if (ref && v >= 0 && ve >= 0 && ve < close) errors.set(ref, buf.subarray(v + V_OPEN.length, ve).toString('utf8').slice(0, 20));
+          return 'ok';
+        },
+      },
+      ...stylePatterns.map(({ pattern, kind }): Pattern => ({
+        needle: pattern,
+        handle(buf, i) {
+          const tag = cellTag(buf, i);
+          if (typeof tag === 'string') return tag;
+          const ref = attr(buf.subarray(tag.open, tag.end + 1).toString('utf8'), 'r');
+          if (ref) styled.set(ref, kind);
+          return 'ok';
+        },
+      })),
+    ];
+    this.longest = Math.max(...this.patterns.map((p) => p.needle.length));
+  }
 
   push(chunk: Buffer): void {
-    const buf = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
-    const seen = this.tail.length; // a match ending inside the old tail was handled last time
-    for (let i = buf.indexOf(MERGE_TAG); i >= 0; i = buf.indexOf(MERGE_TAG, i + 1)) {
-      const end = buf.indexOf(0x3e /* > */, i);
-      if (end < 0 || end < seen) continue;
-      const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
-      if (ref) this.merges.push(ref);
-    }
-    for (let i = buf.indexOf(ERROR_TYPE); i >= 0; i = buf.indexOf(ERROR_TYPE, i + 1)) {
-      const open = buf.lastIndexOf(CELL_OPEN, i);
-      const tagEnd = buf.indexOf(0x3e, i);
-      const vStart = tagEnd < 0 ? -1 : buf.indexOf(V_OPEN, tagEnd);
-      const vEnd = vStart < 0 ? -1 : buf.indexOf(V_CLOSE, vStart);
-      if (open < 0 || vEnd < 0 || vEnd < seen) continue;
-      const ref = attr(buf.subarray(open, tagEnd + 1).toString('utf8'), 'r');
-      if (ref) this.errors.set(ref, buf.subarray(vStart + V_OPEN.length, vEnd).toString('utf8').slice(0, 20));
-    }
-    for (const { pattern, kind } of this.stylePatterns) {
-      for (let i = buf.indexOf(pattern); i >= 0; i = buf.indexOf(pattern, i + 1)) {
-        const open = buf.lastIndexOf(0x3c /* < */, i);
-        const tagEnd = buf.indexOf(0x3e, i);
-        // only <c …> tags (a <row s="…"> style says nothing about its cells' values)
-        if (open < 0 || tagEnd < 0 || tagEnd < seen || buf[open + 1] !== 0x63 /* c */ || buf[open + 2] !== 0x20) continue;
-        const ref = attr(buf.subarray(open, tagEnd + 1).toString('utf8'), 'r');
-        if (ref) this.styled.set(ref, kind);
+    const prev = this.prev;
+    let joined: Buffer | null = null;
+    const join = (): Buffer => (joined ??= Buffer.concat([prev!, chunk]));
+    const pending: { p: Pattern; i: number }[] = [];
+    if (prev) {
+      // tags left open at the end of the previous chunk
+      for (const { p, i } of this.pending) p.handle(join(), i);
+      // needles cut in two by the boundary
+      const k = this.longest - 1;
+      const left = prev.subarray(Math.max(0, prev.length - k));
+      const edge = Buffer.concat([left, chunk.subarray(0, k)]);
+      for (const p of this.patterns) {
+        for (let j = edge.indexOf(p.needle); j >= 0; j = edge.indexOf(p.needle, j + 1)) {
+          if (j < left.length && j + p.needle.length > left.length) p.handle(join(), prev.length - left.length + j);
+        }
       }
     }
-    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - TAIL)));
+    for (const p of this.patterns) {
+      for (let i = chunk.indexOf(p.needle); i >= 0; i = chunk.indexOf(p.needle, i + 1)) {
+        const r = p.handle(chunk, i);
+        if (r === 'needStart' && prev) p.handle(join(), prev.length + i);
+        else if (r === 'needEnd') pending.push({ p, i });
+      }
+    }
+    this.prev = chunk;
+    this.pending = pending;
   }
 }
 

@@ -35,16 +35,17 @@ const COMPONENT_ENTITY: Record<string, EntityType> = {
   prechain_product: 'prechain_product',
 };
 
-/** entity type → code → first defining row. */
-function definedCodes(parsed: ParsedWorkbook): Map<EntityType, Map<string, number>> {
+/** entity type → code → first defining row, for the entity types asked for. */
+function definedCodes(parsed: ParsedWorkbook, entities: Iterable<EntityType>): Map<EntityType, Map<string, number>> {
   const sheets = new Map(parsed.sheets.map((s) => [s.name, s]));
   const defined = new Map<EntityType, Map<string, number>>();
-  for (const [entity, where] of Object.entries(DEFINED_IN) as [EntityType, NonNullable<(typeof DEFINED_IN)[EntityType]>][]) {
+  for (const entity of entities) {
+    const where = DEFINED_IN[entity];
     const m = new Map<string, number>();
-    for (const r of sheets.get(where.sheet)?.rows ?? []) {
-      const code = r.values[where.field];
+    for (const r of (where && sheets.get(where.sheet)?.rows) || []) {
+      const code = r.values[where!.field];
       if (typeof code !== 'string') continue;
-      if (where.idField && typeof r.values[where.idField] !== 'string') continue;
+      if (where!.idField && typeof r.values[where!.idField] !== 'string') continue;
       if (!m.has(code)) m.set(code, r.row);
     }
     defined.set(entity, m);
@@ -75,34 +76,42 @@ function eachReference(
 
 /** Every distinct code referred to, per entity type, with where it resolves. */
 export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
-  const defined = definedCodes(parsed);
   const out = new Map<EntityType, Map<string, ReferencedCode>>();
   eachReference(parsed, (sheet, row, field, entityType, code) => {
     let m = out.get(entityType);
     if (!m) out.set(entityType, (m = new Map()));
     const known = m.get(code);
-    if (known) {
-      known.uses++;
-      return;
-    }
-    const targetRow = defined.get(entityType)?.get(code);
-    const where = DEFINED_IN[entityType];
-    m.set(code, {
-      code,
-      resolution: targetRow !== undefined ? 'workbook' : 'service',
-      target: targetRow !== undefined && where ? { sheet: where.sheet, row: targetRow } : null,
-      uses: 1,
-      first: { sheet: sheet.name, row, field, cell: `${sheet.columns[field]}${row}` },
-    });
+    if (known) known.uses++;
+    else
+      m.set(code, {
+        code,
+        resolution: 'service',
+        target: null,
+        uses: 1,
+        first: { sheet: sheet.name, row, field, cell: `${sheet.columns[field]}${row}` },
+      });
   });
+  // Where each referenced code is defined in the workbook (only the entity types referred to are indexed).
+  const defined = definedCodes(parsed, out.keys());
   const result: ReferencedCodes = {};
-  for (const [entity, m] of out) result[entity] = [...m.values()];
+  for (const [entity, m] of out) {
+    const where = DEFINED_IN[entity];
+    const d = defined.get(entity);
+    for (const ref of m.values()) {
+      const targetRow = d?.get(ref.code);
+      if (targetRow !== undefined && where) {
+        ref.resolution = 'workbook';
+        ref.target = { sheet: where.sheet, row: targetRow };
+      }
+    }
+    result[entity] = [...m.values()];
+  }
   return result;
 }
 
 /** The references each row makes, one object per (row, field), in sheet order. */
 export function* listReferences(parsed: ParsedWorkbook): Generator<WorkbookReference> {
-  const defined = definedCodes(parsed);
+  const defined = definedCodes(parsed, Object.keys(DEFINED_IN) as EntityType[]);
   const batch: WorkbookReference[] = [];
   // eachReference is a callback walk; collect per sheet row batch to yield lazily.
   const byName = new Map(parsed.sheets.map((s) => [s.name, s]));

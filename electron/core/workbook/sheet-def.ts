@@ -20,6 +20,8 @@ export interface SheetDef<C extends Columns = Columns> {
   referenceOnly?: boolean;
   /** Spec rules (electron/core/spec/rules.ts) and mapping rules that apply to one valid row. */
   rowRules?: (row: RowOf<C>) => RuleViolation[];
+  /** The fields rowRules reads: a row with none of them set cannot break a rule, so the call is skipped. */
+  ruleFields?: readonly (keyof C & string)[];
   /** Row schema: required fields present, optional ones absent or null (#CLEAR); no other fields. */
   schema: z.ZodType<RowOf<C>>;
   /** Conservative fast check derived from the columns: true ⇒ `schema` accepts the row unchanged. */

@@ -141,6 +141,7 @@ function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: Parse
     return;
   }
   if (invalid?.length || !def.rowRules) return;
+  if (def.ruleFields && !def.ruleFields.some((f) => row.values[f] !== undefined && row.values[f] !== null)) return;
   for (const v of def.rowRules(res.data as never)) {
     const field = fieldOfRulePath(v.path);
     const value = row.values[field];

@@ -20,5 +20,6 @@ export const productInstances = defineSheet({
     produced_to: year({ required: false, description: 'Last year of production; blank = still produced.' }),
     name: text({ required: false, maxLength: 255, description: 'Name of the instance.' }),
   },
+  ruleFields: ['produced_to'],
   rowRules: (r) => checkProductionYears(r.produced_from, r.produced_to),
 });

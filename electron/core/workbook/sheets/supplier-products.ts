@@ -62,5 +62,6 @@ export const supplierProducts = defineSheet({
       description: 'Moisture content (bio-based materials only), 0–100. Type 12 for 12 %, not 0.12.',
     }),
   },
+  ruleFields: ['secondary_percentage', 'moisture_content_percentage', 'lifetime_years'],
   rowRules: (r) => checkMaterialProperties(r),
 });
