@@ -286,7 +286,7 @@ describe('large sheets: progress and cancellation', () => {
   it('refuses a sheet beyond the row limit', async () => {
     const p = await readWorkbook(path, { limits: { maxRowsPerSheet: 1000 } });
     expect(p.readable).toBe(false);
-    expect(one(p, 'too_many_rows').message).toMatch(/1,000 rows/);
+    expect(one(p, 'too_many_rows').message).toMatch(/more than 1,000 data rows/);
     expect(p.sheets).toEqual([]);
   });
 });

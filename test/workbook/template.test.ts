@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNITS } from '../../electron/core/spec/constants.js';
+import { DOC_BEGIN, DOC_END, sheetsMarkdown } from '../../electron/core/workbook/describe.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { DATA_SHEETS } from '../../electron/core/workbook/registry.js';
 import { allTemplates, buildTemplate } from '../../electron/core/workbook/template.js';
@@ -155,5 +156,12 @@ describe('templates/ in the repository', () => {
       expect([...a.keys()].sort(), `${committed}: parts differ`).toEqual([...b.keys()].sort());
       for (const [name, data] of b) expect(a.get(name)?.toString('utf8'), `${committed}: ${name} is out of date: run npm run templates`).toBe(data.toString('utf8'));
     }
+  });
+
+  it('docs/workbook-format.md has the registry\'s sheet tables (run `npm run templates` when this fails)', async () => {
+    const doc = await readFile('docs/workbook-format.md', 'utf8');
+    const generated = doc.slice(doc.indexOf(DOC_BEGIN), doc.indexOf(DOC_END) + DOC_END.length);
+    expect(generated).toBe(sheetsMarkdown());
+    for (const d of DATA_SHEETS) for (const field of Object.keys(d.columns)) expect(generated).toContain(`| \`${field}\` |`);
   });
 });

@@ -16,7 +16,7 @@ export const DEFAULT_LIMITS: ReadLimits = {
   maxCompressionRatio: 200,
   ratioCheckFromBytes: 16 * 1024 * 1024,
   maxEntries: 10_000,
-  maxRowsPerSheet: 200_001,
+  maxRowsPerSheet: 200_000,
   maxIssues: 10_000,
 };
 

@@ -136,10 +136,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       sheetIssue('error', 'sheet_unreadable', info.name, `Sheet "${info.name}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.`);
       continue;
     }
-    if (info.dimensionRows !== null && info.dimensionRows > limits.maxRowsPerSheet) {
+    if (info.dimensionRows !== null && info.dimensionRows - 1 > limits.maxRowsPerSheet) {
       issues.fileError(
         'too_many_rows',
-        `Sheet "${info.name}" has ${info.dimensionRows.toLocaleString('en')} rows; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} rows per sheet. Split the data into several workbooks.`,
+        `Sheet "${info.name}" reaches row ${info.dimensionRows.toLocaleString('en')}; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} data rows per sheet. Split the data into several workbooks.`,
       );
       return finish();
     }
@@ -261,10 +261,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           if (ev.eventType !== 'row') continue;
           const row = ev.value;
           const rowNumber = row.number;
-          if (rowNumber > limits.maxRowsPerSheet) {
+          if (rowNumber - 1 > limits.maxRowsPerSheet) {
             issues.fileError(
               'too_many_rows',
-              `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} rows (the limit per sheet). Split the data into several workbooks.`,
+              `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} data rows (the limit per sheet). Split the data into several workbooks.`,
             );
             stop.abort(new FileLevelError('too_many_rows', 'row limit'));
             break sheets;

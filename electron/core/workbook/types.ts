@@ -162,7 +162,7 @@ export interface ReadLimits {
   ratioCheckFromBytes: number;
   /** Most zip entries. */
   maxEntries: number;
-  /** Most worksheet rows (including the header row) in one sheet. */
+  /** Most data rows (below the header row) in one sheet. */
   maxRowsPerSheet: number;
   /** Most issues kept; beyond it one `too_many_issues` error says how many were left off. */
   maxIssues: number;
