@@ -9,20 +9,9 @@
  */
 import ExcelJS from 'exceljs';
 import { readWorkbook } from '../electron/core/workbook/reader.js';
-import type { ParsedWorkbook, ValidationReport } from '../electron/core/workbook/types.js';
+import { validateWorkbook } from '../electron/core/workbook/validate.js';
 
 const [mode, file] = process.argv.slice(2);
-
-/** C1's validateWorkbook, when the module exists (it is loaded by path so this file type-checks without it). */
-async function validate(parsed: ParsedWorkbook): Promise<ValidationReport | null> {
-  const path = '../electron/core/workbook/validate.js';
-  try {
-    const mod = (await import(path)) as { validateWorkbook?: (p: ParsedWorkbook) => ValidationReport | Promise<ValidationReport> };
-    return mod.validateWorkbook ? await mod.validateWorkbook(parsed) : null;
-  } catch {
-    return null;
-  }
-}
 
 async function main(): Promise<void> {
   let rows = 0;
@@ -32,9 +21,9 @@ async function main(): Promise<void> {
   if (mode === 'ours') {
     const parsed = await readWorkbook(file);
     rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
-    const report = await validate(parsed);
-    validated = report !== null;
-    errors = report ? report.errors : parsed.issues.filter((i) => i.severity === 'error').length;
+    const report = await validateWorkbook(parsed);
+    validated = true;
+    errors = report.errors;
   } else if (mode === 'stream') {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
     for await (const ws of reader) for await (const row of ws as unknown as AsyncIterable<{ number: number }>) if (row.number > 1) rows++;

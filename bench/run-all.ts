@@ -40,6 +40,7 @@ if (only.has('import') || only.has('plan')) {
         products: quick ? 400 : 2000,
         companies: quick ? 20 : 100,
         concurrency: [16],
+        repeat: quick ? 1 : 3,
         latencyMs: 40,
         naiveRows: quick ? 30 : 110,
         naiveFull: false,
@@ -52,7 +53,7 @@ if (only.has('import') || only.has('plan')) {
       goals.push(['import', 'speed-up over the naive sequential client', s.speedup_vs_naive, '≥ 7×', yes(s.speedup_vs_naive >= 7)]);
     }
     if (only.has('plan')) {
-      const r = await runPlanBench(sb.url, { rows: quick ? 2000 : 10_000 });
+      const r = await runPlanBench(sb.url, { rows: quick ? 2000 : 10_000, repeat: quick ? 1 : 3 });
       writeResult('plan', r);
       results.plan = r;
       const s = r.summary as Record<string, number | boolean>;
