@@ -1,5 +1,6 @@
 /** Workbook-local validation: schema, spec rules, keys, BOM pairs, silo items, references — at exact cells. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatIssue, rowsOf } from '../../electron/core/workbook/helpers.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { listReferences } from '../../electron/core/workbook/references.js';
 import { validateWorkbook } from '../../electron/core/workbook/validate.js';
@@ -155,6 +156,17 @@ describe('validateWorkbook', () => {
       expect.arrayContaining(['plant', 'material', 'supplier_plant']),
     );
     expect(all.length).toBe(Object.values(report.references).reduce((n, list) => n + list!.reduce((m, r) => m + r.uses, 0), 0));
+  });
+
+  it('gives typed rows with their blocked flag, and prints issues by cell', () => {
+    const rows = rowsOf(parsed, report, 'product-instances');
+    expect(rows.map((r) => [r.row, r.blocked])).toEqual([
+      [2, true],
+      [3, false],
+    ]);
+    expect(rows[1].data).toEqual({ external_id: 'PI-2', product_external_id: 'A-2', plant_code: 'P1', produced_from: 2021 });
+    const i = report.issues.find((x) => x.code === 'duplicate_bom_component')!;
+    expect(formatIssue(i)).toMatch(/^error bom!C3: supplier_product "SP-1" appears twice/);
   });
 
   it('a workbook that could not be read validates to its file error only', async () => {

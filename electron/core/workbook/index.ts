@@ -4,11 +4,13 @@
  *   const parsed = await readWorkbook(path, { signal, onProgress, limits });   // never throws for bad input
  *   const report = await validateWorkbook(parsed, { signal, onProgress });      // JSON-serialisable
  *   report.ok, report.issues (sheet, cell, row, field, message, severity, code),
- *   report.sheets[].blockedRows, report.references (what each row refers to, in workbook or on the service)
+ *   report.sheets[].blockedRows, report.references (distinct codes per entity type: in the workbook or to
+ *   resolve on the service); listReferences(parsed) yields each cell's reference
  */
 export * from './types.js';
 export { readWorkbook, columnLetter, type ReadOptions } from './reader.js';
 export { validateWorkbook, type ValidateOptions } from './validate.js';
+export { listReferences, referencedCodes } from './references.js';
 export { writeWorkbook, type WorkbookSheetData, type WriteWorkbookOptions, type ExtraColumn, type WritableRow, type WritableValue } from './writer.js';
 export {
   buildTemplate,
