@@ -4,9 +4,13 @@ import { ApiContext } from './ApiContext.js';
 import { ConnectionBadge } from './components/ConnectionBadge.js';
 import { I18nProvider, useI18n } from './i18n/index.js';
 import type { MessageKey } from './i18n/index.js';
-import { ComingScreen } from './screens/ComingScreen.js';
 import { ConnectionScreen } from './screens/ConnectionScreen.js';
+import { ExportScreen } from './screens/export/ExportScreen.js';
+import { ImportScreen } from './screens/import/ImportScreen.js';
+import { JobsScreen } from './screens/jobs/JobsScreen.js';
+import { LcaScreen } from './screens/lca/LcaScreen.js';
 import { TemplatesScreen } from './screens/TemplatesScreen.js';
+import './components/work.css';
 import type { LanguagePref, Preferences, ThemePref } from './usePreferences.js';
 import { usePreferences } from './usePreferences.js';
 
@@ -103,7 +107,15 @@ function Shell({ prefs }: { prefs: Preferences }) {
         <main id="main" ref={mainRef} tabIndex={-1} className="content">
           {screen === 'connection' && <ConnectionScreen />}
           {screen === 'templates' && <TemplatesScreen />}
-          {(screen === 'import' || screen === 'jobs' || screen === 'export' || screen === 'lca') && <ComingScreen screen={screen} />}
+          {/* Import and LCA stay mounted while hidden: a running import or LCA run is still there on return. */}
+          <div hidden={screen !== 'import'}>
+            <ImportScreen />
+          </div>
+          {screen === 'jobs' && <JobsScreen active />}
+          {screen === 'export' && <ExportScreen />}
+          <div hidden={screen !== 'lca'}>
+            <LcaScreen active={screen === 'lca'} />
+          </div>
         </main>
       </div>
     </div>

@@ -80,7 +80,7 @@ export class ImportSessions {
     try {
       return await work(c.signal);
     } catch (e) {
-      if (c.signal.aborted) throw new AppError('invalid_input', 'Stopped.', { errCode: 'client_cancelled' });
+      if (c.signal.aborted) throw new AppError('invalid_input', 'Stopped on request.');
       throw e;
     } finally {
       if (this.inFlight.get(ref) === c) this.inFlight.delete(ref);
@@ -100,6 +100,9 @@ export class ImportSessions {
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
       const parsed = await readWorkbook(inputPath, { signal, onProgress: (p) => progress(p.phase, p.rows, p.totalRows) });
+      // The name the user knows (an uploaded copy is stored under a random name): shown in the plan, the job and
+      // the names of the results workbooks.
+      parsed.file = info.name;
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
       const report = await validateWorkbook(parsed, { signal, onProgress: (p) => progress('validating', p.rows, rows) });
       progress('validating', rows, rows, true);

@@ -1,5 +1,6 @@
 /** Deutsche Oberflächentexte: dieselben Schlüssel wie en.ts. */
 import type { Messages } from './en.js';
+import { deWork } from './de-work.js';
 
 export const de: Messages = {
   'app.skipToContent': 'Zum Inhalt springen',
@@ -161,4 +162,7 @@ export const de: Messages = {
   'error.internal': 'In Supply Loader ist etwas schiefgelaufen.',
   'error.unknownCode': 'Ein Fehlercode, den diese Version noch nicht kennt. Der Dienst meldete: {message}',
   'error.errCodeTitle': 'Fehlercode des Dienstes',
+
+  // Bildschirme Import, Aufträge, Export und Ökobilanz
+  ...deWork,
 };

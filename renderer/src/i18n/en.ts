@@ -2,6 +2,8 @@
  * English UI strings: the reference catalogue. de.ts must have exactly the same keys
  * (checked by the compiler and by test/renderer/i18n.test.ts). `{name}` marks a placeholder.
  */
+import { enWork } from './en-work.js';
+
 export const en = {
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main navigation',
@@ -161,6 +163,9 @@ export const en = {
   'error.internal': 'Something went wrong inside Supply Loader.',
   'error.unknownCode': 'An error code this version does not know yet. The service said: {message}',
   'error.errCodeTitle': 'Error code from the service',
+
+  // Import, Jobs, Export and LCA screens
+  ...enWork,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,68 @@
+/**
+ * Where a workbook is handed to the app: dropped onto the zone or chosen with the button (native dialog in the
+ * desktop app, a file input in browser mode). The page only keeps the opaque fileId the main side returns.
+ */
+import { useState } from 'react';
+import type { DragEvent } from 'react';
+import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import { useApi } from '../ApiContext.js';
+import { toRpcError } from '../errors.js';
+import { chooseWorkbook, uploadWorkbook } from '../files.js';
+import { useI18n } from '../i18n/index.js';
+
+export function DropZone({
+  onFile,
+  onError,
+  label,
+  hint,
+  busy,
+}: {
+  onFile(f: PickedFile): void;
+  onError(e: RpcError): void;
+  label: string;
+  hint: string;
+  busy?: boolean;
+}) {
+  const api = useApi();
+  const { t } = useI18n();
+  const [over, setOver] = useState(false);
+  const [uploading, setUploading] = useState(false);
+
+  const take = async (get: () => Promise<PickedFile | null>) => {
+    setUploading(true);
+    try {
+      const f = await get();
+      if (f) onFile(f);
+    } catch (e) {
+      onError(toRpcError(e));
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    const file = e.dataTransfer.files[0];
+    if (file) void take(() => uploadWorkbook(api, file));
+  };
+
+  const disabled = busy || uploading;
+  return (
+    <div
+      className={`dropzone${over ? ' is-over' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
+      <p className="dropzone-text">{t('import.dropHere')}</p>
+      <button type="button" className="btn btn-primary" onClick={() => void take(() => chooseWorkbook(api))} disabled={disabled}>
+        {uploading ? t('import.uploading') : label}
+      </button>
+      <p className="field-hint">{hint}</p>
+    </div>
+  );
+}

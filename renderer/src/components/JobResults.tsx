@@ -1,0 +1,377 @@
+/**
+ * The report of an import job, on the Import screen's last step and on the Jobs screen: status in words,
+ * counts per outcome and per sheet, entitlement limits as "usage / limit", the results and failed-rows
+ * workbooks, and every row's outcome with its err_code and the catalog's explanation (paged, virtualised).
+ */
+import { useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
+import type { RpcError } from '../../../electron/core/ipc/contract.js';
+import { explainErrCode } from '../../../electron/core/api/errors.js';
+import { useApi } from '../ApiContext.js';
+import { toRpcError } from '../errors.js';
+import { useI18n } from '../i18n/index.js';
+import type { Locale, MessageKey, T } from '../i18n/index.js';
+import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
+import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
+import { ErrorNotice } from './ErrorNotice.js';
+import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
+import { Notice } from './Notice.js';
+import { Tag } from './Tag.js';
+import { VirtualRows } from './VirtualRows.js';
+import type { PagedSource } from './VirtualRows.js';
+
+type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
+
+export function statusText(t: T, v: Pick<JobView, 'status' | 'reason'>): string {
+  if (v.status === 'paused' && v.reason === 'daily_limit') return t('job.statusText.daily_limit');
+  if (v.status === 'aborted') return t('job.statusText.auth');
+  return t(`job.statusText.${v.status}` as MessageKey);
+}
+
+const DIMENSIONS = ['users', 'plants', 'product_instances', 'published_epds'];
+
+/** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code). */
+export function entityLabel(t: T, e: { kind: string; externalId: string | null; label: string }): string {
+  if (!e.externalId) return e.label;
+  return t(`kind.${e.kind}` as MessageKey, { code: e.externalId });
+}
+
+/** The same, with the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
+export function EntityName({ t, e }: { t: T; e: { kind: string; externalId: string | null; label: string } }) {
+  if (!e.externalId) return <span className="entity">{e.label}</span>;
+  const [before, after = ''] = t(`kind.${e.kind}` as MessageKey, { code: '\u0001' }).split('\u0001');
+  return (
+    <span className="entity">
+      {before}
+      <span className="nowrap">{e.externalId}</span>
+      {after}
+    </span>
+  );
+}
+
+/** A licensed dimension in words; one this version does not know stays as the service named it. */
+export function dimensionLabel(t: T, d: string): string {
+  return DIMENSIONS.includes(d) ? t(`dimension.${d}` as MessageKey) : d;
+}
+
+export function statusTone(status: string): 'ok' | 'warn' | 'bad' | 'neutral' | 'change' {
+  if (status === 'completed') return 'ok';
+  if (status === 'running') return 'change';
+  if (status === 'aborted' || status === 'interrupted') return 'bad';
+  return 'warn';
+}
+
+/** The engine's detail of a skip without its "not sent:" / "blocked:" lead (the sentence above says that). */
+export function engineDetail(msg: string): string {
+  return msg.replace(/^(not sent|blocked|not applied)\s*:\s*/i, '');
+}
+
+/** What happened to a row, in the user's language: err_code explained, skip reason, changes. */
+export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
+  if (row.outcome === 'failed') {
+    const info = row.errCode ? explainErrCode(row.errCode) : null;
+    return (
+      <>
+        {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
+        {row.entitlement && (
+          <span className="detail-line">
+            {t('results.entitlement', { dimension: dimensionLabel(t, row.entitlement.dimension), usage: row.entitlement.usage, limit: row.entitlement.limit })}
+          </span>
+        )}
+        {info && (locale === 'de' ? info.action_de : info.action) && <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>}
+        {row.message && (
+          <span className="detail-line detail-service">
+            {t('results.serviceSaid')} {row.message}
+          </span>
+        )}
+      </>
+    );
+  }
+  if (row.outcome === 'skipped') {
+    return (
+      <>
+        <span className="detail-main">{t(`skip.${row.reason ?? 'blocked'}` as MessageKey)}</span>
+        {row.entitlement && (
+          <span className="detail-line">
+            {t('results.entitlement', { dimension: dimensionLabel(t, row.entitlement.dimension), usage: row.entitlement.usage, limit: row.entitlement.limit })}
+          </span>
+        )}
+        {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
+      </>
+    );
+  }
+  if (row.outcome === 'pending') return <span className="detail-main">{t('results.pending')}</span>;
+  return row.message ? <span className="detail-main">{row.message}</span> : null;
+}
+
+export interface JobResultsProps {
+  view: JobView;
+  /** extra buttons (re-run failed rows, import another workbook) */
+  actions?: ReactNode;
+  onResume?(): void;
+}
+
+export function JobResults({ view, actions, onResume }: JobResultsProps) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [error, setError] = useState<RpcError | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [made, setMade] = useState<{ kind: 'results' | 'failed'; ticket: DownloadTicket; rows?: number } | null>(null);
+  const [filter, setFilter] = useState<{ outcome: OutcomeFilter; sheet: string; search: string }>({
+    outcome: view.notSucceeded > 0 ? 'problems' : '',
+    sheet: '',
+    search: '',
+  });
+  const [shown, setShown] = useState<number | null>(null);
+
+  const jobId = view.jobId;
+  const stamp = `${view.status}|${view.finishedAt ?? ''}|${view.running}`;
+  const source = useMemo<PagedSource<JobRowView>>(
+    () => ({
+      key: `${jobId}|${stamp}|${filter.outcome}|${filter.sheet}|${filter.search}`,
+      fetch: (offset, limit) =>
+        api.call('jobs.rows', {
+          jobId,
+          offset,
+          limit,
+          filter: {
+            ...(filter.outcome ? { outcome: filter.outcome } : {}),
+            ...(filter.sheet ? { sheet: filter.sheet } : {}),
+            ...(filter.search.trim() ? { search: filter.search.trim() } : {}),
+          },
+        }),
+    }),
+    [api, jobId, stamp, filter.outcome, filter.sheet, filter.search],
+  );
+
+  const make = async (kind: 'results' | 'failed', open = false) => {
+    setBusy(kind + (open ? '-open' : ''));
+    setError(null);
+    try {
+      const ticket =
+        kind === 'results' ? await api.call('jobs.resultsWorkbook', { jobId }) : await api.call('jobs.failedWorkbook', { jobId });
+      setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
+      if (open) await openDownload(api, ticket);
+      else await saveDownload(api, ticket);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const sheets = countRows(view.bySheet);
+  const cols = outcomeColumns(sheets.totals);
+  const electron = api.transport === 'electron';
+  const stopped = !view.running;
+
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby={`job-${jobId}-status`}>
+        <div className="card-head">
+          <h2 id={`job-${jobId}-status`}>{t('results.title', { file: view.file })}</h2>
+          <Tag tone={statusTone(view.status)}>{t(`job.status.${view.status}` as MessageKey)}</Tag>
+        </div>
+        <p className="status-line">{statusText(t, view)}</p>
+        {view.error && (
+          <Notice kind="warning">
+            {t('results.stoppedWithError')} {view.error}
+          </Notice>
+        )}
+        <dl className="facts facts-inline">
+          <dt>{t('results.job')}</dt>
+          <dd>
+            <code>{view.jobId}</code>
+          </dd>
+          <dt>{t('results.connection')}</dt>
+          <dd>
+            {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
+          </dd>
+          <dt>{t('results.started')}</dt>
+          <dd>{formatDateTime(view.startedAt, locale)}</dd>
+          <dt>{t('results.duration')}</dt>
+          <dd>{formatMs(view.durationMs)}</dd>
+          <dt>{t('results.rows')}</dt>
+          <dd>
+            {t('results.rowsEntries', { rows: formatNumber(view.rows, locale), entries: formatNumber(view.entries, locale) })}
+            {view.createOnly && <> · {t('results.createOnly')}</>}
+          </dd>
+        </dl>
+        <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
+          {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
+            <li key={o}>
+              <Tag tone={outcomeTone(o)}>
+                {t(`outcome.${o}` as MessageKey)}: {formatNumber(view.counts[o] ?? 0, locale)}
+              </Tag>
+            </li>
+          ))}
+        </ul>
+        {view.entitlementLimits.length > 0 && (
+          <Notice kind="warning">
+            <strong>{t('results.limitsTitle')}</strong>
+            <ul>
+              {view.entitlementLimits.map((l) => (
+                <li key={l.dimension}>
+                  {dimensionLabel(t, l.dimension)}: <strong>{t('results.usageOfLimit', { usage: l.usage, limit: l.limit })}</strong>
+                </li>
+              ))}
+            </ul>
+            <p>{t('results.limitsHint')}</p>
+          </Notice>
+        )}
+        {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+        {made && (
+          <Notice kind="success">
+            {made.kind === 'results' ? t('results.madeResults', { file: made.ticket.fileName }) : t('results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
+          </Notice>
+        )}
+        <div className="form-actions">
+          {view.resumable && onResume && (
+            <button type="button" className="btn btn-primary" onClick={onResume}>
+              {t('results.resume')}
+            </button>
+          )}
+          <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || busy !== null} onClick={() => void make('results')}>
+            {busy === 'results' ? t('common.preparing') : t(electron ? 'results.saveResults' : 'results.downloadResults')}
+          </button>
+          {electron && (
+            <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || busy !== null} onClick={() => void make('results', true)}>
+              {t('results.openResults')}
+            </button>
+          )}
+          <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || view.notSucceeded === 0 || busy !== null} onClick={() => void make('failed')}>
+            {busy === 'failed' ? t('common.preparing') : t('results.saveFailed', { count: view.notSucceeded })}
+          </button>
+          {actions}
+        </div>
+        {!view.inputAvailable && <p className="field-hint">{t('results.noInput')}</p>}
+      </section>
+
+      {sheets.rows.length > 0 && (
+        <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
+          <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
+          <table className="data counts">
+            <thead>
+              <tr>
+                <th scope="col">{t('plan.sheet')}</th>
+                {cols.map((c) => (
+                  <th scope="col" key={c} className="num">
+                    {t(`outcome.${c}` as MessageKey)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sheets.rows.map((r) => (
+                <tr key={r.sheet}>
+                  <th scope="row">
+                    <code>{r.sheet}</code>
+                  </th>
+                  {cols.map((c) => (
+                    <td key={c} className="num">
+                      {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{t('plan.total')}</th>
+                {cols.map((c) => (
+                  <td key={c} className="num">
+                    {formatNumber(sheets.totals[c] ?? 0, locale)}
+                  </td>
+                ))}
+              </tr>
+            </tfoot>
+          </table>
+          <p className="field-hint">{t('results.rowsHint')}</p>
+        </section>
+      )}
+
+      <section className="card" aria-labelledby={`job-${jobId}-rows`}>
+        <div className="card-head">
+          <h2 id={`job-${jobId}-rows`}>{t('results.perRow')}</h2>
+          {shown !== null && <span className="muted">{t('plan.shown', { count: formatNumber(shown, locale) })}</span>}
+        </div>
+        <div className="filters">
+          <label className="field-inline">
+            <span>{t('results.filterOutcome')}</span>
+            <select value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as OutcomeFilter })}>
+              <option value="">{t('plan.all')}</option>
+              <option value="problems">{t('results.problems')}</option>
+              {OUTCOME_ORDER.map((o) => (
+                <option key={o} value={o}>
+                  {t(`outcome.${o}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>{t('plan.sheet')}</span>
+            <select value={filter.sheet} onChange={(e) => setFilter({ ...filter, sheet: e.target.value })}>
+              <option value="">{t('plan.allSheets')}</option>
+              {sheets.rows
+                .map((r) => r.sheet)
+                .filter((s) => !['hazardous-substances', 'silo-items'].includes(s))
+                .map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label className="field-inline grow">
+            <span>{t('plan.search')}</span>
+            <input type="search" value={filter.search} onChange={(e) => setFilter({ ...filter, search: e.target.value })} placeholder={t('results.searchHint')} />
+          </label>
+        </div>
+        <VirtualRows
+          source={source}
+          label={t('results.perRow')}
+          className="results-grid"
+          estimateSize={52}
+          loadingText={t('common.loading')}
+          empty={<p className="muted">{t('results.noRows')}</p>}
+          onTotal={setShown}
+          onError={(e) => setError(toRpcError(e))}
+          header={
+            <>
+              <div role="columnheader">{t('plan.row')}</div>
+              <div role="columnheader">{t('plan.entity')}</div>
+              <div role="columnheader">{t('results.outcome')}</div>
+              <div role="columnheader">{t('results.code')}</div>
+              <div role="columnheader">{t('results.details')}</div>
+            </>
+          }
+          renderRow={(row) => (
+            <>
+              <div role="cell" className="cell-row">
+                <code>{row.sheet}</code>
+                <span className="small muted">
+                  {rowLabel(t, [{ row: row.row }], 0)}
+                  {row.rowCount > 1 && <> {t('plan.moreRows', { count: row.rowCount })}</>}
+                </span>
+              </div>
+              <div role="cell">
+                <EntityName t={t} e={row} />
+              </div>
+              <div role="cell">
+                <Tag tone={outcomeTone(row.outcome, row.reason)}>{t(`outcome.${row.outcome}` as MessageKey)}</Tag>
+              </div>
+              <div role="cell">
+                {row.errCode && <code className="err-code-inline">{row.errCode}</code>}
+                {row.outcome === 'failed' && row.status ? <span className="muted"> HTTP {row.status}</span> : null}
+              </div>
+              <div role="cell" className="cell-details">
+                <OutcomeDetail row={row} t={t} locale={locale} />
+              </div>
+            </>
+          )}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * Any collection of the active connection to a workbook in the template format: codes instead of ids, ready to
+ * edit and import again (each row carries a hidden snapshot, so a row changed on the service since is reported
+ * as a conflict instead of being overwritten).
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import { useApi } from '../../ApiContext.js';
+import { formatBytes } from '../../download.js';
+import { openDownload, saveDownload } from '../../components/downloads.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { formatNumber } from '../../components/format.js';
+import { Notice } from '../../components/Notice.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { toRpcError } from '../../errors.js';
+import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
+
+export const COLLECTIONS = [
+  'all',
+  'supplier-companies',
+  'supplier-plants',
+  'supplier-products',
+  'silos',
+  'product-instances',
+  'prechain-products',
+  'bom',
+  'products',
+] as const;
+type Collection = (typeof COLLECTIONS)[number];
+type Exported = ProcedureOutput<'export.run'>;
+
+export function ExportScreen() {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [collection, setCollection] = useState<Collection>('all');
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<{ collection: string; done: number } | null>(null);
+  const [result, setResult] = useState<Exported | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [profile, setProfile] = useState<string | null>(null);
+  const ref = useRef<string>('');
+  const groupId = useId();
+
+  useEffect(() => {
+    const off = api.on('export.progress', (p) => {
+      if (p.ref === ref.current) setProgress({ collection: p.collection, done: p.done });
+    });
+    void api.call('profiles.list', {}).then((p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null), () => {});
+    const offP = api.on('profiles.changed', (p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null));
+    return () => {
+      off();
+      offP();
+    };
+  }, [api]);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    setProgress(null);
+    ref.current = `${collection}-${Date.now()}`;
+    try {
+      const r = await api.call('export.run', { collection, ref: ref.current });
+      setResult(r);
+      await saveDownload(api, r.download);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="stack">
+      <p className="lead">{t('export.intro')}</p>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      <section className="card" aria-labelledby="export-heading">
+        <h2 id="export-heading">{t('export.title', { profile: profile ?? '…' })}</h2>
+        <fieldset className="choices" aria-describedby={`${groupId}-hint`}>
+          <legend>{t('export.what')}</legend>
+          {COLLECTIONS.map((c) => (
+            <label key={c} className="choice">
+              <input type="radio" name="collection" value={c} checked={collection === c} onChange={() => setCollection(c)} />
+              <span>
+                <strong>{t(`export.c.${c}` as MessageKey)}</strong>
+                <span className="muted"> — {t(`export.d.${c}` as MessageKey)}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <p className="field-hint" id={`${groupId}-hint`}>
+          {t('export.hint')}
+        </p>
+        <div className="form-actions">
+          <button type="button" className="btn btn-primary" onClick={() => void run()} disabled={busy}>
+            {busy ? t('export.running') : t('export.run')}
+          </button>
+        </div>
+        {busy && (
+          <div aria-live="polite">
+            <ProgressBar value={0} max={null} label={t('export.running')} />
+            {progress && <p className="field-hint">{t('export.reading', { collection: progress.collection, count: formatNumber(progress.done, locale) })}</p>}
+          </div>
+        )}
+      </section>
+      {result && (
+        <section className="card" aria-labelledby="export-done-heading">
+          <h2 id="export-done-heading">{t('export.done', { file: result.download.fileName })}</h2>
+          <Notice kind="success">{t('export.saved', { file: result.download.fileName, size: formatBytes(result.download.size, locale), requests: result.requests })}</Notice>
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th scope="col">{t('plan.sheet')}</th>
+                <th scope="col" className="num">
+                  {t('check.rows')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.sheets.map((s) => (
+                <tr key={s.sheet}>
+                  <th scope="row">
+                    <code>{s.sheet}</code>
+                  </th>
+                  <td className="num">{formatNumber(s.rows, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result.warnings.length > 0 && (
+            <Notice kind="warning">
+              <strong>{t('export.warnings', { count: result.warnings.length })}</strong>
+              <ul>
+                {result.warnings.slice(0, 50).map((w, i) => (
+                  <li key={i}>{w}</li>
+                ))}
+              </ul>
+            </Notice>
+          )}
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={() => void saveDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}>
+              {t(api.transport === 'electron' ? 'export.saveAgain' : 'export.downloadAgain')}
+            </button>
+            {api.transport === 'electron' && (
+              <button type="button" className="btn" onClick={() => void openDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}>
+                {t('results.openResults')}
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

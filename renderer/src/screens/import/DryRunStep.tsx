@@ -1,0 +1,299 @@
+/**
+ * Step 3 of the import: the dry run — what the import would do, compared with the live service. Counts per
+ * sheet and action (a click filters the table), then every row with field-level before → after, paged from
+ * the main side and virtualised.
+ */
+import { useMemo, useState } from 'react';
+import type { PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract-work.js';
+import { useApi } from '../../ApiContext.js';
+import { actionTone, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
+import { Notice } from '../../components/Notice.js';
+import { EntityName } from '../../components/JobResults.js';
+import { Tag } from '../../components/Tag.js';
+import { VirtualRows } from '../../components/VirtualRows.js';
+import type { PagedSource } from '../../components/VirtualRows.js';
+import { useI18n } from '../../i18n/index.js';
+import type { Locale, MessageKey, T } from '../../i18n/index.js';
+import { actionColumns, countRows, rowLabel, runReadiness } from './planView.js';
+import type { ActionColumn } from './planView.js';
+
+type ActionFilter = '' | 'writes' | ActionColumn;
+
+export function DryRunStep({
+  overview,
+  createOnly,
+  onCreateOnly,
+  onRun,
+  onBack,
+  busy,
+  onError,
+}: {
+  overview: PlanOverview;
+  createOnly: boolean;
+  onCreateOnly(v: boolean): void;
+  onRun(skipBlocked: boolean): void;
+  onBack(): void;
+  busy: boolean;
+  onError(e: unknown): void;
+}) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [filter, setFilter] = useState<{ sheet: string; action: ActionFilter; search: string }>({ sheet: '', action: '', search: '' });
+  const [skipBlocked, setSkipBlocked] = useState(false);
+  const [shown, setShown] = useState<number | null>(null);
+  const ov = overview;
+  const cols = actionColumns(ov.summary.byAction);
+  const table = countRows(ov.summary.bySheet);
+  const readiness = runReadiness(ov, skipBlocked);
+
+  const source = useMemo<PagedSource<PlanRowView>>(
+    () => ({
+      key: `${ov.importId}|${ov.createOnly}|${ov.onlyFailedOf ?? ''}|${ov.summary.entries}|${filter.sheet}|${filter.action}|${filter.search}`,
+      fetch: (offset, limit) =>
+        api.call('import.planRows', {
+          importId: ov.importId,
+          offset,
+          limit,
+          filter: {
+            ...(filter.sheet ? { sheet: filter.sheet } : {}),
+            ...(filter.action ? { action: filter.action } : {}),
+            ...(filter.search.trim() ? { search: filter.search.trim() } : {}),
+          },
+        }),
+    }),
+    [api, ov.importId, ov.createOnly, ov.onlyFailedOf, ov.summary.entries, filter.sheet, filter.action, filter.search],
+  );
+
+  return (
+    <div className="stack stack-wide">
+      <section className="card" aria-labelledby="plan-heading">
+        <div className="card-head">
+          <h2 id="plan-heading">{t('plan.title', { file: ov.file })}</h2>
+          <span className="muted">{t('plan.readsOnly', { requests: formatNumber(ov.requests, locale) })}</span>
+        </div>
+        <p className="status-line">
+          {t('plan.comparedWith', { profile: ov.profileName, url: ov.baseUrl })} <code>{safeKeyText(ov.maskedKey)}</code>
+        </p>
+        {ov.onlyFailedOf && <Notice kind="info">{t('plan.onlyFailed', { job: ov.onlyFailedOf, excluded: formatNumber(ov.excluded, locale) })}</Notice>}
+        {ov.preflight.problems.map((p, i) => (
+          <Notice kind="warning" key={`pf${i}`}>
+            {p.message} {p.errCode && <code>{p.errCode}</code>}
+          </Notice>
+        ))}
+        {ov.preflight.warnings.map((w, i) => (
+          <Notice kind="warning" key={`pw${i}`}>
+            {w}
+          </Notice>
+        ))}
+        <table className="data counts">
+          <caption className="visually-hidden">{t('plan.countsCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('plan.sheet')}</th>
+              {cols.map((c) => (
+                <th scope="col" key={c} className="num">
+                  {t(`action.${c}` as MessageKey)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((r) => (
+              <tr key={r.sheet}>
+                <th scope="row">
+                  <code>{r.sheet}</code>
+                </th>
+                {cols.map((c) => (
+                  <td key={c} className="num">
+                    {r.counts[c] ? (
+                      <button
+                        type="button"
+                        className={`count-link tone-text-${actionTone(c)}`}
+                        aria-label={t('plan.showCount', { count: r.counts[c], action: t(`action.${c}` as MessageKey), sheet: r.sheet })}
+                        onClick={() => setFilter({ sheet: r.sheet, action: c, search: '' })}
+                      >
+                        {formatNumber(r.counts[c], locale)}
+                      </button>
+                    ) : (
+                      <span className="zero">0</span>
+                    )}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">{t('plan.total')}</th>
+              {cols.map((c) => (
+                <td key={c} className="num">
+                  {formatNumber(table.totals[c] ?? 0, locale)}
+                </td>
+              ))}
+            </tr>
+          </tfoot>
+        </table>
+        <p className="field-hint">{t('plan.countsHint')}</p>
+
+        {ov.blocked > 0 && (
+          <Notice kind="warning">
+            {t('plan.blockedNotice', { count: formatNumber(ov.blocked, locale) })}
+            <label className="checkbox">
+              <input type="checkbox" checked={skipBlocked} onChange={(e) => setSkipBlocked(e.target.checked)} />
+              <span>{t('plan.skipBlocked', { count: formatNumber(ov.blocked, locale) })}</span>
+            </label>
+          </Notice>
+        )}
+        {readiness === 'nothing' && <Notice kind="info">{t('plan.nothingToSend')}</Notice>}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={onBack} disabled={busy}>
+            {t('plan.back')}
+          </button>
+          <label className="checkbox">
+            <input type="checkbox" checked={createOnly} onChange={(e) => onCreateOnly(e.target.checked)} disabled={busy} />
+            <span>{t('plan.createOnly')}</span>
+          </label>
+          <button type="button" className="btn btn-primary" disabled={busy || readiness !== 'ready'} onClick={() => onRun(skipBlocked)}>
+            {t('plan.run', { count: formatNumber(ov.writes, locale) })}
+          </button>
+        </div>
+        {ov.createOnly && <p className="field-hint">{t('plan.createOnlyOn')}</p>}
+      </section>
+
+      <section className="card" aria-labelledby="plan-rows-heading">
+        <div className="card-head">
+          <h2 id="plan-rows-heading">{t('plan.rowsTitle')}</h2>
+          {shown !== null && <span className="muted">{t('plan.shown', { count: formatNumber(shown, locale) })}</span>}
+        </div>
+        <div className="filters">
+          <label className="field-inline">
+            <span>{t('plan.sheet')}</span>
+            <select value={filter.sheet} onChange={(e) => setFilter({ ...filter, sheet: e.target.value })}>
+              <option value="">{t('plan.allSheets')}</option>
+              {table.rows.map((r) => (
+                <option key={r.sheet} value={r.sheet}>
+                  {r.sheet}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline">
+            <span>{t('plan.action')}</span>
+            <select value={filter.action} onChange={(e) => setFilter({ ...filter, action: e.target.value as ActionFilter })}>
+              <option value="">{t('plan.all')}</option>
+              <option value="writes">{t('plan.writes')}</option>
+              {cols.map((c) => (
+                <option key={c} value={c}>
+                  {t(`action.${c}` as MessageKey)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field-inline grow">
+            <span>{t('plan.search')}</span>
+            <input type="search" value={filter.search} onChange={(e) => setFilter({ ...filter, search: e.target.value })} placeholder={t('plan.searchHint')} />
+          </label>
+          {(filter.sheet || filter.action || filter.search) && (
+            <button type="button" className="btn btn-quiet" onClick={() => setFilter({ sheet: '', action: '', search: '' })}>
+              {t('plan.clearFilter')}
+            </button>
+          )}
+        </div>
+        <VirtualRows
+          source={source}
+          label={t('plan.rowsTitle')}
+          className="plan-grid"
+          estimateSize={64}
+          loadingText={t('common.loading')}
+          empty={<p className="muted">{t('plan.noRows')}</p>}
+          onTotal={setShown}
+          onError={onError}
+          header={
+            <>
+              <div role="columnheader">{t('plan.row')}</div>
+              <div role="columnheader">{t('plan.entity')}</div>
+              <div role="columnheader">{t('plan.action')}</div>
+              <div role="columnheader">{t('plan.beforeAfter')}</div>
+            </>
+          }
+          renderRow={(row) => <PlanRow row={row} t={t} locale={locale} />}
+        />
+      </section>
+    </div>
+  );
+}
+
+function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
+  return (
+    <>
+      <div role="cell" className="cell-row">
+        <code>{row.sheet}</code>
+        <span className="small muted">{rowLabel(t, row.rows.filter((r) => r.sheet === row.sheet), row.moreRows)}</span>
+      </div>
+      <div role="cell">
+        <EntityName t={t} e={row} />
+      </div>
+      <div role="cell">
+        <Tag tone={actionTone(row.action)}>{t(`action.${row.action}` as MessageKey)}</Tag>
+      </div>
+      <div role="cell" className="cell-details">
+        <PlanDetails row={row} t={t} locale={locale} />
+      </div>
+    </>
+  );
+}
+
+function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
+  return (
+    <>
+      {row.problems.map((p, i) => (
+        <span className="detail-line detail-problem" key={`p${i}`}>
+          {p.sheet && p.cell && <code>{`${p.sheet}!${p.cell}`}</code>} {p.message} {p.errCode && <code>{p.errCode}</code>}
+        </span>
+      ))}
+      {row.changes.length > 0 && (
+        <ul className="changes" aria-label={t('plan.changes')}>
+          {row.changes.map((c) => (
+            <li key={c.field}>
+              <code>{c.field}</code>: <del>{formatValue(c.before, locale)}</del> → <ins>{formatValue(c.after, locale)}</ins>
+            </li>
+          ))}
+        </ul>
+      )}
+      {row.bom && (
+        <ul className="changes" aria-label={t('plan.bomChanges')}>
+          {row.bom.added.map((c) => (
+            <li key={`a${c.type}${c.code}`}>
+              <ins>+ {c.code}</ins> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span> {formatValue(c.massKg, locale)} kg
+            </li>
+          ))}
+          {row.bom.removed.map((c) => (
+            <li key={`r${c.type}${c.code}`}>
+              <del>− {c.code}</del> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span> {formatValue(c.massKg, locale)} kg
+            </li>
+          ))}
+          {row.bom.changed.map((c) => (
+            <li key={`c${c.type}${c.code}`}>
+              {c.code}: <del>{formatValue(c.before, locale)} kg</del> → <ins>{formatValue(c.after, locale)} kg</ins>
+            </li>
+          ))}
+          {row.bom.unchanged > 0 && <li className="muted">{t('plan.bomUnchanged', { count: row.bom.unchanged })}</li>}
+        </ul>
+      )}
+      {row.fields.length > 0 && row.action === 'create' && (
+        <span className="fields">
+          {row.fields.map((f) => (
+            <span key={f.field} className="field-pair">
+              <span className="muted">{f.field}</span> {formatValue(f.value, locale)}
+            </span>
+          ))}
+        </span>
+      )}
+      {row.notes.map((n, i) => (
+        <span className="detail-line muted" key={`n${i}`}>
+          {n}
+        </span>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,320 @@
+/**
+ * The import wizard: open or drop a workbook → the check by cell → the dry run against the service → the run
+ * with progress → the results, with the failed rows to save and re-run. The work happens on the main side; this
+ * screen holds ids and what to show. It stays mounted while the user visits other screens, so a running import
+ * is still here when they come back.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ImportValidation, JobView, PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
+import type { PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
+import { useApi } from '../../ApiContext.js';
+import { DropZone } from '../../components/DropZone.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { formatNumber } from '../../components/format.js';
+import { JobResults } from '../../components/JobResults.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { toRpcError } from '../../errors.js';
+import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
+import { DryRunStep } from './DryRunStep.js';
+import { RunStep } from './RunStep.js';
+import { ValidationStep } from './ValidationStep.js';
+
+export const STEPS = ['choose', 'check', 'plan', 'run', 'results'] as const;
+export type Step = (typeof STEPS)[number];
+
+interface Progress {
+  phase: string;
+  done: number;
+  total: number | null;
+}
+
+export function ImportScreen() {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [step, setStep] = useState<Step>('choose');
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const [validation, setValidation] = useState<ImportValidation | null>(null);
+  const [overview, setOverview] = useState<PlanOverview | null>(null);
+  const [createOnly, setCreateOnly] = useState(false);
+  const [onlyFailedOf, setOnlyFailedOf] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [job, setJob] = useState<JobView | null>(null);
+  const [busy, setBusy] = useState<'reading' | 'planning' | 'starting' | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [rerun, setRerun] = useState(false);
+  const refs = useRef<{ ref: string | null }>({ ref: null });
+
+  const fail = useCallback((e: unknown) => setError(toRpcError(e)), []);
+
+  // Progress of reading and planning (events carry the fileId or the importId).
+  useEffect(
+    () =>
+      api.on('import.progress', (p) => {
+        if (p.ref === refs.current.ref) setProgress({ phase: p.phase, done: p.done, total: p.total });
+      }),
+    [api],
+  );
+
+  const read = useCallback(
+    async (f: PickedFile, failedOf: string | null) => {
+      setError(null);
+      setFile(f);
+      setValidation(null);
+      setOverview(null);
+      setOnlyFailedOf(failedOf);
+      setRerun(false);
+      setStep('check');
+      setBusy('reading');
+      setProgress(null);
+      refs.current.ref = f.fileId;
+      try {
+        setValidation(await api.call('import.validate', { fileId: f.fileId }));
+      } catch (e) {
+        fail(e);
+      } finally {
+        setBusy(null);
+        setProgress(null);
+      }
+    },
+    [api, fail],
+  );
+
+  // Workbooks opened with the app by the OS (file association) go straight into the wizard.
+  useEffect(() => {
+    let live = true;
+    const take = (f: PickedFile) => {
+      if (!live) return;
+      window.location.hash = '#/import';
+      void read(f, null);
+    };
+    void api.call('files.takeOpened', {}).then((r) => r.files[0] && take(r.files[0]), () => {});
+    const off = api.on('files.opened', () => void api.call('files.takeOpened', {}).then((r) => r.files[0] && take(r.files[0]), () => {}));
+    return () => {
+      live = false;
+      off();
+    };
+  }, [api, read]);
+
+  const plan = async (co = createOnly) => {
+    if (!validation) return;
+    setError(null);
+    setBusy('planning');
+    setProgress(null);
+    refs.current.ref = validation.importId;
+    try {
+      const ov = await api.call('import.plan', { importId: validation.importId, createOnly: co, ...(onlyFailedOf ? { onlyFailedOf } : {}) });
+      setOverview(ov);
+      setStep('plan');
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(null);
+      setProgress(null);
+    }
+  };
+
+  const loadJob = useCallback(
+    async (id: string) => {
+      try {
+        const v = await api.call('jobs.get', { jobId: id });
+        setJob(v);
+        return v;
+      } catch (e) {
+        fail(e);
+        return null;
+      }
+    },
+    [api, fail],
+  );
+
+  // The job stops (completed, paused, cancelled, aborted): show its results.
+  useEffect(
+    () =>
+      api.on('jobs.changed', (c) => {
+        if (c.jobId !== jobId) return;
+        if (!c.running) void loadJob(c.jobId).then((v) => v && setStep('results'));
+      }),
+    [api, jobId, loadJob],
+  );
+
+  const run = async (skipBlocked: boolean) => {
+    if (!validation) return;
+    setError(null);
+    setBusy('starting');
+    try {
+      const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
+      setJobId(r.jobId);
+      setJob(null);
+      setStep('run');
+      // The job may already be over (a tiny plan): check once.
+      const v = await api.call('jobs.get', { jobId: r.jobId });
+      if (!v.running) {
+        setJob(v);
+        setStep('results');
+      }
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const resume = async () => {
+    if (!jobId) return;
+    setError(null);
+    try {
+      await api.call('jobs.resume', { jobId });
+      setStep('run');
+      const v = await api.call('jobs.get', { jobId });
+      if (!v.running) {
+        setJob(v);
+        setStep('results');
+      }
+    } catch (e) {
+      fail(e);
+    }
+  };
+
+  const reset = () => {
+    if (validation) void api.call('import.close', { importId: validation.importId }).catch(() => {});
+    setStep('choose');
+    setFile(null);
+    setValidation(null);
+    setOverview(null);
+    setOnlyFailedOf(null);
+    setJobId(null);
+    setJob(null);
+    setError(null);
+    setRerun(false);
+  };
+
+  const stepIndex = STEPS.indexOf(step);
+  return (
+    <div className="stack stack-wide">
+      <ol className="steps" aria-label={t('import.steps')}>
+        {STEPS.map((s, i) => (
+          <li key={s} className={i < stepIndex ? 'done' : i === stepIndex ? 'current' : ''} aria-current={i === stepIndex ? 'step' : undefined}>
+            <span className="step-n">{i + 1}</span> {t(`import.step.${s}` as MessageKey)}
+          </li>
+        ))}
+      </ol>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+
+      {step === 'choose' && (
+        <section className="card" aria-labelledby="choose-heading">
+          <h2 id="choose-heading">{t('import.chooseTitle')}</h2>
+          <p>{t('import.chooseText')}</p>
+          <DropZone label={t('import.choose')} hint={t('import.chooseHint')} onFile={(f) => void read(f, null)} onError={setError} />
+        </section>
+      )}
+
+      {step === 'check' && busy === 'reading' && (
+        <section className="card" aria-labelledby="reading-heading">
+          <h2 id="reading-heading">{t('import.reading', { file: file?.name ?? '' })}</h2>
+          <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('import.reading', { file: file?.name ?? '' })} />
+          <p className="field-hint" aria-live="polite">
+            {progress ? t(`import.phase.${progress.phase}` as MessageKey, { done: formatNumber(progress.done, locale), total: progress.total === null ? '?' : formatNumber(progress.total, locale) }) : t('common.loading')}
+          </p>
+          <button type="button" className="btn" onClick={() => file && void api.call('import.cancel', { fileId: file.fileId })}>
+            {t('common.cancel')}
+          </button>
+        </section>
+      )}
+
+      {step === 'check' && validation && (
+        <>
+          <ValidationStep
+            validation={validation}
+            createOnly={createOnly}
+            onCreateOnly={setCreateOnly}
+            onPlan={() => void plan()}
+            onBack={reset}
+            planning={busy === 'planning'}
+            onlyFailedOf={onlyFailedOf}
+          />
+          {busy === 'planning' && <PlanningProgress progress={progress} onCancel={() => void api.call('import.cancel', { importId: validation.importId })} />}
+        </>
+      )}
+      {step === 'check' && !validation && busy === null && (
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={reset}>
+            {t('check.another')}
+          </button>
+        </div>
+      )}
+
+      {step === 'plan' && overview && (
+        <>
+          {busy === 'planning' && <PlanningProgress progress={progress} onCancel={() => validation && void api.call('import.cancel', { importId: validation.importId })} />}
+          <DryRunStep
+            overview={overview}
+            createOnly={createOnly}
+            onCreateOnly={(v) => {
+              setCreateOnly(v);
+              void plan(v);
+            }}
+            onRun={(skip) => void run(skip)}
+            onBack={() => setStep('check')}
+            busy={busy !== null}
+            onError={fail}
+          />
+        </>
+      )}
+
+      {step === 'run' && jobId && <RunStep jobId={jobId} file={file?.name ?? ''} onError={fail} />}
+
+      {step === 'results' && job && (
+        <>
+          <JobResults
+            view={job}
+            onResume={() => void resume()}
+            actions={
+              <>
+                {job.notSucceeded > 0 && !job.resumable && (
+                  <button type="button" className="btn" onClick={() => setRerun(true)} aria-expanded={rerun}>
+                    {t('rerun.button', { count: job.notSucceeded })}
+                  </button>
+                )}
+                <button type="button" className="btn btn-quiet" onClick={reset}>
+                  {t('import.another')}
+                </button>
+              </>
+            }
+          />
+          {rerun && (
+            <section className="card" aria-labelledby="rerun-heading">
+              <h2 id="rerun-heading">{t('rerun.title')}</h2>
+              <p>{t('rerun.text', { count: job.notSucceeded })}</p>
+              {api.transport === 'electron' && file && (
+                <p>
+                  <button type="button" className="btn" onClick={() => void read(file, job.jobId)}>
+                    {t('rerun.same', { file: file.name })}
+                  </button>
+                </p>
+              )}
+              <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={(f) => void read(f, job.jobId)} onError={setError} />
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function PlanningProgress({ progress, onCancel }: { progress: Progress | null; onCancel(): void }) {
+  const { t, locale } = useI18n();
+  return (
+    <section className="card" aria-labelledby="planning-heading">
+      <h2 id="planning-heading">{t('plan.planning')}</h2>
+      <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('plan.planning')} />
+      <p className="field-hint" aria-live="polite">
+        {progress ? t(`import.phase.${progress.phase}` as MessageKey, { done: formatNumber(progress.done, locale), total: progress.total === null ? '?' : formatNumber(progress.total, locale) }) : t('common.loading')}
+      </p>
+      <button type="button" className="btn" onClick={onCancel}>
+        {t('common.cancel')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+/** Step 4 of the import: the job running on the main side — progress bar, rows/s, ETA, pause and cancel. */
+import { useEffect, useState } from 'react';
+import type { JobProgressView } from '../../../../electron/core/ipc/contract-work.js';
+import { useApi } from '../../ApiContext.js';
+import { etaSeconds, formatDuration, formatNumber, formatRate, outcomeTone, percent } from '../../components/format.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { Tag } from '../../components/Tag.js';
+import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
+import { OUTCOME_ORDER } from './planView.js';
+
+export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: unknown): void }) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [progress, setProgress] = useState<JobProgressView | null>(null);
+  const [stopping, setStopping] = useState<'pause' | 'cancel' | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const off = api.on('jobs.progress', (p) => {
+      if (p.jobId === jobId) setProgress(p);
+    });
+    void api.call('jobs.get', { jobId }).then(
+      (v) => live && v.progress && setProgress((cur) => cur ?? v.progress),
+      () => {},
+    );
+    return () => {
+      live = false;
+      off();
+    };
+  }, [api, jobId]);
+
+  const stop = async (how: 'pause' | 'cancel') => {
+    setStopping(how);
+    try {
+      await api.call(how === 'pause' ? 'jobs.pause' : 'jobs.cancel', { jobId });
+    } catch (e) {
+      onError(e);
+      setStopping(null);
+    }
+  };
+
+  const done = progress?.done ?? 0;
+  const total = progress?.total ?? null;
+  const eta = progress ? etaSeconds(progress.done, progress.total, progress.rowsPerS, progress.etaS) : null;
+  return (
+    <section className="card" aria-labelledby="run-heading">
+      <div className="card-head">
+        <h2 id="run-heading">{t('run.title', { file })}</h2>
+        <code>{jobId}</code>
+      </div>
+      <ProgressBar
+        value={done}
+        max={total}
+        label={t('run.progressLabel')}
+        valueText={total ? t('run.rowsOf', { done: formatNumber(done, locale), total: formatNumber(total, locale) }) : undefined}
+      />
+      <dl className="run-stats" aria-live="polite">
+        <div>
+          <dt>{t('run.rows')}</dt>
+          <dd>{total ? t('run.rowsOfPct', { done: formatNumber(done, locale), total: formatNumber(total, locale), pct: percent(done, total) }) : t('run.starting')}</dd>
+        </div>
+        <div>
+          <dt>{t('run.rate')}</dt>
+          <dd>{progress && progress.rowsPerS > 0 ? t('run.rowsPerS', { rate: formatRate(progress.rowsPerS, locale) }) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('run.eta')}</dt>
+          <dd>{eta === null ? t('run.etaUnknown') : t('run.etaLeft', { time: formatDuration(eta) })}</dd>
+        </div>
+        <div>
+          <dt>{t('run.level')}</dt>
+          <dd>{progress ? t(`run.level.${Math.max(0, Math.min(6, progress.level))}` as MessageKey) : '—'}</dd>
+        </div>
+      </dl>
+      {progress && (
+        <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
+          {OUTCOME_ORDER.filter((o) => (progress.byOutcome[o] ?? 0) > 0).map((o) => (
+            <li key={o}>
+              <Tag tone={outcomeTone(o)}>
+                {t(`outcome.${o}` as MessageKey)}: {formatNumber(progress.byOutcome[o] ?? 0, locale)}
+              </Tag>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={() => void stop('pause')} disabled={stopping !== null}>
+          {stopping === 'pause' ? t('run.pausing') : t('run.pause')}
+        </button>
+        <button type="button" className="btn btn-danger" onClick={() => void stop('cancel')} disabled={stopping !== null}>
+          {stopping === 'cancel' ? t('run.cancelling') : t('run.cancel')}
+        </button>
+      </div>
+      <p className="field-hint">{t('run.hint')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,206 @@
+/** Step 2 of the import: the workbook checked on its own — every issue by cell, grouped and filterable. */
+import { useMemo, useState } from 'react';
+import type { ImportValidation, WorkbookIssueView } from '../../../../electron/core/ipc/contract-work.js';
+import { formatBytes } from '../../download.js';
+import { formatMs, formatNumber } from '../../components/format.js';
+import { Notice } from '../../components/Notice.js';
+import { Tag } from '../../components/Tag.js';
+import { VirtualRows } from '../../components/VirtualRows.js';
+import type { PagedSource } from '../../components/VirtualRows.js';
+import { useI18n } from '../../i18n/index.js';
+import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
+import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
+
+const TEMPLATE_SHEETS = ['instructions', 'lists', 'products'];
+
+export function ValidationStep({
+  validation,
+  createOnly,
+  onCreateOnly,
+  onPlan,
+  onBack,
+  planning,
+  onlyFailedOf,
+}: {
+  validation: ImportValidation;
+  createOnly: boolean;
+  onCreateOnly(v: boolean): void;
+  onPlan(): void;
+  onBack(): void;
+  planning: boolean;
+  onlyFailedOf: string | null;
+}) {
+  const { t, locale } = useI18n();
+  const [severity, setSeverity] = useState<SeverityFilter>('all');
+  const [sheet, setSheet] = useState('');
+  const [search, setSearch] = useState('');
+  const [groupBy, setGroupBy] = useState<IssueGroupBy>('sheet');
+  const v = validation;
+
+  const lines = useMemo(() => groupIssues(filterIssues(v.issues, { severity, sheet, search }), groupBy), [v.issues, severity, sheet, search, groupBy]);
+  const source = useMemo<PagedSource<IssueLine>>(
+    () => ({
+      key: `${v.importId}|${severity}|${sheet}|${search}|${groupBy}`,
+      fetch: async (offset, limit) => ({ total: lines.length, rows: lines.slice(offset, offset + limit) }),
+    }),
+    [v.importId, severity, sheet, search, groupBy, lines],
+  );
+  const sheets = issueSheets(v.issues);
+  // The template's own sheets (Instructions, the hidden lists, the products reference) are not worth a mention.
+  const ignored = v.ignoredSheets.filter((s) => !TEMPLATE_SHEETS.includes(s.sheet.toLowerCase()));
+
+  return (
+    <div className="stack">
+      <section className="card" aria-labelledby="check-heading">
+        <div className="card-head">
+          <h2 id="check-heading">{t('check.title', { file: v.file.name })}</h2>
+          <span className="muted">
+            {formatBytes(v.file.size, locale)} · {t('check.readIn', { ms: formatMs(v.ms) })}
+          </span>
+        </div>
+        {!v.readable ? (
+          <Notice kind="warning">{t('check.unreadable')}</Notice>
+        ) : v.errors === 0 ? (
+          <Notice kind="success">
+            {v.warnings === 0
+              ? t('check.ok', { rows: formatNumber(v.rows, locale) })
+              : t('check.okWarnings', { rows: formatNumber(v.rows, locale), warnings: v.warnings })}
+          </Notice>
+        ) : (
+          <Notice kind="warning">
+            {t('check.errors', { errors: formatNumber(v.errors, locale), warnings: formatNumber(v.warnings, locale), rows: formatNumber(v.rows, locale) })}
+            <p>{t('check.errorsHint')}</p>
+          </Notice>
+        )}
+        {onlyFailedOf && <Notice kind="info">{t('check.onlyFailed', { job: onlyFailedOf })}</Notice>}
+        {v.sheets.length > 0 && (
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th scope="col">{t('plan.sheet')}</th>
+                <th scope="col" className="num">
+                  {t('check.rows')}
+                </th>
+                <th scope="col" className="num">
+                  {t('check.rowsWithErrors')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.sheets.map((s) => (
+                <tr key={s.name}>
+                  <th scope="row">
+                    <code>{s.sheetName}</code>
+                  </th>
+                  <td className="num">{formatNumber(s.rows, locale)}</td>
+                  <td className="num">{s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {ignored.length > 0 && (
+          <p className="field-hint">
+            {t('check.ignored')} {ignored.map((s) => `${s.sheet} (${s.reason})`).join('; ')}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={onBack}>
+            {t('check.another')}
+          </button>
+          <label className="checkbox">
+            <input type="checkbox" checked={createOnly} onChange={(e) => onCreateOnly(e.target.checked)} />
+            <span>{t('plan.createOnly')}</span>
+          </label>
+          <button type="button" className="btn btn-primary" onClick={onPlan} disabled={!v.readable || planning}>
+            {planning ? t('plan.planning') : t('check.makeDryRun')}
+          </button>
+        </div>
+        <p className="field-hint">{t('plan.createOnlyHint')}</p>
+      </section>
+
+      {v.issues.length > 0 && (
+        <section className="card" aria-labelledby="issues-heading">
+          <div className="card-head">
+            <h2 id="issues-heading">{t('check.issuesTitle')}</h2>
+            <span className="muted">{t('plan.shown', { count: formatNumber(lines.filter((l) => l.kind === 'issue').length, locale) })}</span>
+          </div>
+          <div className="filters">
+            <label className="field-inline">
+              <span>{t('check.severity')}</span>
+              <select value={severity} onChange={(e) => setSeverity(e.target.value as SeverityFilter)}>
+                <option value="all">{t('check.severityAll')}</option>
+                <option value="error">{t('check.severityErrors')}</option>
+                <option value="warning">{t('check.severityWarnings')}</option>
+              </select>
+            </label>
+            <label className="field-inline">
+              <span>{t('plan.sheet')}</span>
+              <select value={sheet} onChange={(e) => setSheet(e.target.value)}>
+                <option value="">{t('plan.allSheets')}</option>
+                {sheets.map((s) => (
+                  <option key={s} value={s}>
+                    {s === FILE_LEVEL ? t('check.fileLevel') : s}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field-inline">
+              <span>{t('check.groupBy')}</span>
+              <select value={groupBy} onChange={(e) => setGroupBy(e.target.value as IssueGroupBy)}>
+                <option value="sheet">{t('check.groupSheet')}</option>
+                <option value="field">{t('check.groupField')}</option>
+                <option value="code">{t('check.groupCode')}</option>
+              </select>
+            </label>
+            <label className="field-inline grow">
+              <span>{t('plan.search')}</span>
+              <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('check.searchHint')} />
+            </label>
+          </div>
+          <VirtualRows
+            source={source}
+            label={t('check.issuesTitle')}
+            className="issues-grid"
+            estimateSize={38}
+            loadingText={t('common.loading')}
+            empty={<p className="muted">{t('check.noMatch')}</p>}
+            header={
+              <>
+                <div role="columnheader">{t('check.severity')}</div>
+                <div role="columnheader">{t('check.cell')}</div>
+                <div role="columnheader">{t('check.field')}</div>
+                <div role="columnheader">{t('check.message')}</div>
+              </>
+            }
+            renderRow={(line) => (line.kind === 'group' ? groupHeader(line) : issueRow(line.issue))}
+          />
+        </section>
+      )}
+    </div>
+  );
+
+  function groupHeader(line: Extract<IssueLine, { kind: 'group' }>) {
+    return (
+      <div role="cell" className="group-head">
+        <strong>{line.label === FILE_LEVEL ? t('check.fileLevel') : line.label}</strong>
+        <span className="muted"> · {t('check.groupCounts', { errors: line.errors, warnings: line.warnings })}</span>
+      </div>
+    );
+  }
+
+  function issueRow(issue: WorkbookIssueView) {
+    return (
+      <>
+        <div role="cell">
+          <Tag tone={issue.severity === 'error' ? 'bad' : 'warn'}>{t(issue.severity === 'error' ? 'check.error' : 'check.warning')}</Tag>
+        </div>
+        <div role="cell">{issue.sheet ? <code>{issue.cell ? `${issue.sheet}!${issue.cell}` : issue.row ? `${issue.sheet} ${t('plan.rowN', { row: issue.row })}` : issue.sheet}</code> : '—'}</div>
+        <div role="cell">{issue.field ? <code>{issue.field}</code> : '—'}</div>
+        <div role="cell" className="cell-details">
+          {issue.message}
+        </div>
+      </>
+    );
+  }
+}

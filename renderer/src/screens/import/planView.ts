@@ -1,0 +1,85 @@
+/**
+ * Logic of the dry run and results views that is not layout: which count columns to show, the per-sheet
+ * count table in onboarding order with totals, and the filter a click on a count sets.
+ */
+import type { PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
+import type { T } from '../../i18n/index.js';
+
+/** Onboarding order of the data sheets (issue 4 §1). */
+export const SHEET_ORDER = [
+  'supplier-companies',
+  'supplier-plants',
+  'supplier-products',
+  'hazardous-substances',
+  'silos',
+  'silo-items',
+  'product-instances',
+  'prechain-products',
+  'bom',
+  'plants',
+  'materials',
+] as const;
+
+/** Always shown (issue 6: create / update / unchanged / blocked / BOM replace); the others when they occur. */
+const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const;
+const OTHER_ACTIONS = ['skipped_update', 'conflict'] as const;
+export type ActionColumn = (typeof CORE_ACTIONS)[number] | (typeof OTHER_ACTIONS)[number];
+
+export function actionColumns(byAction: Record<string, number>): ActionColumn[] {
+  return [...CORE_ACTIONS, ...OTHER_ACTIONS.filter((a) => (byAction[a] ?? 0) > 0)];
+}
+
+export const OUTCOME_ORDER = ['created', 'updated', 'replaced', 'unchanged', 'already_existed', 'replayed', 'failed', 'skipped', 'pending'] as const;
+export type OutcomeColumn = (typeof OUTCOME_ORDER)[number];
+
+/** Outcome columns that occur in any of the count maps, in a fixed order. */
+export function outcomeColumns(...counts: Record<string, number>[]): OutcomeColumn[] {
+  return OUTCOME_ORDER.filter((o) => counts.some((c) => (c[o] ?? 0) > 0));
+}
+
+export interface CountRow {
+  sheet: string;
+  counts: Record<string, number>;
+  total: number;
+}
+
+function sheetRank(s: string): number {
+  const i = (SHEET_ORDER as readonly string[]).indexOf(s);
+  return i < 0 ? SHEET_ORDER.length : i;
+}
+
+/** Rows of a per-sheet count table in onboarding order, and the totals row. */
+export function countRows(bySheet: Record<string, Record<string, number>>): { rows: CountRow[]; totals: Record<string, number>; total: number } {
+  const rows = Object.entries(bySheet)
+    .map(([sheet, counts]) => ({ sheet, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }))
+    .filter((r) => r.total > 0)
+    .sort((a, b) => sheetRank(a.sheet) - sheetRank(b.sheet) || a.sheet.localeCompare(b.sheet));
+  const totals: Record<string, number> = {};
+  for (const r of rows) for (const [k, v] of Object.entries(r.counts)) totals[k] = (totals[k] ?? 0) + v;
+  return { rows, totals, total: rows.reduce((a, r) => a + r.total, 0) };
+}
+
+/** What the Run button may do: nothing to send, needs a confirmation for blocked rows, or ready. */
+export function runReadiness(ov: Pick<PlanOverview, 'writes' | 'blocked'>, skipBlocked: boolean): 'nothing' | 'confirm_blocked' | 'ready' {
+  if (ov.writes === 0) return 'nothing';
+  if (ov.blocked > 0 && !skipBlocked) return 'confirm_blocked';
+  return 'ready';
+}
+
+/** Worksheet rows of an entry in words: "row 7", "rows 2–4", "rows 2, 5, 9 and 3 more". */
+export function rowsText(rows: readonly { row: number }[], more: number): string {
+  if (rows.length === 0) return '';
+  const nums = rows.map((r) => r.row);
+  const contiguous = nums.every((n, i) => i === 0 || n === nums[i - 1] + 1);
+  let text: string;
+  if (nums.length === 1) text = `${nums[0]}`;
+  else if (contiguous && more === 0) text = `${nums[0]}–${nums[nums.length - 1]}`;
+  else text = nums.slice(0, 6).join(', ') + (nums.length > 6 ? ` …` : '');
+  return more > 0 ? `${text} (+${more})` : text;
+}
+
+/** "row 7" / "rows 2–4" in the user's language. */
+export function rowLabel(t: T, rows: readonly { row: number }[], more: number): string {
+  const text = rowsText(rows, more);
+  return rows.length + more > 1 ? t('plan.rowsN', { rows: text }) : t('plan.rowN', { row: text });
+}

@@ -1,0 +1,72 @@
+/**
+ * GWP-total per year per instance (recharts): one line per instance, a gap where a year has no value (blocked,
+ * not computed — never drawn as 0), the current year marked as partial. A table with the same numbers follows
+ * for keyboard and screen-reader users.
+ */
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { LcaChartView } from '../../../../electron/core/ipc/contract-work.js';
+import { formatCompact, formatNumber } from '../../components/format.js';
+import { useI18n } from '../../i18n/index.js';
+import { chartModel } from './chartData.js';
+
+export function GwpChart({ chart }: { chart: LcaChartView }) {
+  const { t, locale } = useI18n();
+  const m = chartModel(chart);
+  const unit = chart.unit ?? 'kg CO2 eq.';
+  if (!m.hasValues) return <p className="muted">{t('lca.chartEmpty')}</p>;
+  return (
+    <figure className="chart">
+      <p className="chart-axis-unit">{unit}</p>
+      <div className="chart-box">
+        <ResponsiveContainer width="100%" height={340}>
+          <LineChart data={m.rows} margin={{ top: 10, right: 24, bottom: 8, left: 16 }}>
+            <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
+            <XAxis dataKey="year" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} tickFormatter={(y: number) => String(y)} />
+            <YAxis width={80} tickFormatter={(v: number) => formatCompact(v, locale)} />
+            <Tooltip
+              formatter={(v) => (typeof v === 'number' ? `${formatNumber(v, locale, 0)} ${unit}` : t('lca.noValue'))}
+              labelFormatter={(y) => (Number(y) === m.partialYear ? `${String(y)} (${t('lca.partialYear')})` : String(y))}
+              wrapperClassName="chart-tooltip"
+            />
+            <Legend />
+            {m.partialYear !== null && <ReferenceLine x={m.partialYear} strokeDasharray="4 4" className="chart-partial" label={{ value: t('lca.partialYear'), position: 'insideTopLeft', className: 'chart-unit' }} />}
+            {m.series.map((s) => (
+              <Line key={s.dataKey} type="monotone" dataKey={s.dataKey} name={s.name} stroke={s.colour} strokeWidth={2} dot={{ r: 3 }} connectNulls={false} isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="field-hint">{t('lca.chartCaption')}</figcaption>
+      <details className="chart-table">
+        <summary>{t('lca.chartAsTable')}</summary>
+        <table className="data compact">
+          <thead>
+            <tr>
+              <th scope="col">{t('lca.year')}</th>
+              {m.series.map((s) => (
+                <th scope="col" key={s.dataKey} className="num">
+                  {s.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {m.rows.map((r) => (
+              <tr key={String(r.year)}>
+                <th scope="row">
+                  {r.year}
+                  {r.year === m.partialYear ? ` (${t('lca.partialYear')})` : ''}
+                </th>
+                {m.series.map((s) => (
+                  <td key={s.dataKey} className="num">
+                    {r[s.dataKey] === null || r[s.dataKey] === undefined ? '—' : formatNumber(r[s.dataKey] as number, locale, 0)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}

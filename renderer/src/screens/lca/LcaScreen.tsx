@@ -1,0 +1,367 @@
+/**
+ * LCA results: choose product instances (by product, by plant, by a list of codes, or all), read or recompute
+ * their results with a live state per instance, see GWP-total per year per instance, what blocks a year and
+ * who must act, and export it all to Excel.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
+import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import { explainErrCode } from '../../../../electron/core/api/errors.js';
+import { useApi } from '../../ApiContext.js';
+import { openDownload, saveDownload } from '../../components/downloads.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { formatMs, formatNumber, type Tone } from '../../components/format.js';
+import { Notice } from '../../components/Notice.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
+import { Tag } from '../../components/Tag.js';
+import { toRpcError } from '../../errors.js';
+import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
+import { blockerLines, yearCounts } from './chartData.js';
+import { GwpChart } from './GwpChart.js';
+
+type By = 'products' | 'plant' | 'instances' | 'all';
+
+/** An instance found but not run yet. */
+function waiting(i: ProcedureOutput<'lca.select'>['instances'][number]): LcaInstanceView {
+  return { ...i, state: 'waiting', outcome: null, jobStatus: null, errCode: null, msg: null, recomputed: false, waitedForRunningJob: false, years: [] };
+}
+type Options = ProcedureOutput<'lca.options'>;
+type Selection = ProcedureOutput<'lca.select'>;
+
+const STATE_TONE: Record<string, Tone> = { waiting: 'neutral', queued: 'change', processing: 'change', done: 'ok', failed: 'bad' };
+const OUTCOME_TONE: Record<string, Tone> = { completed: 'ok', idle: 'neutral', failed: 'bad', unknown_status: 'bad', error: 'bad', cancelled: 'warn', skipped: 'warn' };
+
+export function LcaScreen({ active }: { active: boolean }) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [options, setOptions] = useState<Options | null>(null);
+  const [by, setBy] = useState<By>('products');
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [list, setList] = useState('');
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const [run, setRun] = useState<LcaRunView | null>(null);
+  const [busy, setBusy] = useState<'options' | 'select' | 'start' | 'export' | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [exported, setExported] = useState<string | null>(null);
+  const runId = run?.runId ?? null;
+
+  const loadOptions = useCallback(async () => {
+    setBusy('options');
+    try {
+      setOptions(await api.call('lca.options', {}));
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  }, [api]);
+
+  useEffect(() => {
+    if (active && options === null) void loadOptions();
+  }, [active, options, loadOptions]);
+
+  // Live state per instance while a run goes on; the full report once it is done.
+  useEffect(() => {
+    if (!runId) return;
+    const offP = api.on('lca.progress', (p) => {
+      if (p.runId !== runId) return;
+      setRun((cur) =>
+        cur && cur.runId === runId
+          ? {
+              ...cur,
+              finished: p.finished,
+              instances: cur.instances.map((i) => (i.id === p.instanceId ? { ...i, state: p.state, jobStatus: p.jobStatus, errCode: p.errCode } : i)),
+            }
+          : cur,
+      );
+    });
+    const offC = api.on('lca.changed', (c) => {
+      if (c.runId === runId && c.state !== 'running') void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
+    });
+    return () => {
+      offP();
+      offC();
+    };
+  }, [api, runId]);
+
+  const codes = useMemo(() => {
+    if (by === 'instances') return list.split(/[\s,;]+/).map((c) => c.trim()).filter(Boolean);
+    if (by === 'all') return [];
+    return [...picked];
+  }, [by, list, picked]);
+
+  const find = async () => {
+    setBusy('select');
+    setError(null);
+    setRun(null);
+    setExported(null);
+    try {
+      setSelection(await api.call('lca.select', { by, codes }));
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const start = async (recompute: boolean) => {
+    if (!selection) return;
+    setBusy('start');
+    setError(null);
+    setExported(null);
+    try {
+      const r = await api.call('lca.run', { selectionId: selection.selectionId, recompute });
+      setRun(await api.call('lca.report', { runId: r.runId }));
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const exportIt = async (open: boolean) => {
+    if (!run) return;
+    setBusy('export');
+    setError(null);
+    try {
+      const ticket = await api.call('lca.export', { runId: run.runId });
+      if (open) await openDownload(api, ticket);
+      else await saveDownload(api, ticket);
+      setExported(ticket.fileName);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const toggle = (code: string) => {
+    const next = new Set(picked);
+    if (next.has(code)) next.delete(code);
+    else next.add(code);
+    setPicked(next);
+  };
+
+  const running = run?.state === 'running';
+  const blockers = run ? blockerLines(run.instances) : [];
+  return (
+    <div className="stack stack-wide">
+      <p className="lead">{t('lca.intro')}</p>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+
+      <section className="card" aria-labelledby="lca-choose-heading">
+        <div className="card-head">
+          <h2 id="lca-choose-heading">{t('lca.chooseTitle')}</h2>
+          <button type="button" className="btn btn-quiet" onClick={() => void loadOptions()} disabled={busy !== null}>
+            {t('jobs.refresh')}
+          </button>
+        </div>
+        <div className="segmented" role="radiogroup" aria-label={t('lca.chooseBy')}>
+          {(['products', 'plant', 'instances', 'all'] as const).map((b) => (
+            <label key={b} className={`segment${by === b ? ' is-on' : ''}`}>
+              <input
+                type="radio"
+                name="lca-by"
+                value={b}
+                checked={by === b}
+                onChange={() => {
+                  setBy(b);
+                  setPicked(new Set());
+                  setSelection(null);
+                }}
+              />
+              {t(`lca.by.${b}` as MessageKey)}
+            </label>
+          ))}
+        </div>
+        {options === null ? (
+          <p aria-busy="true">{t('common.loading')}</p>
+        ) : by === 'products' ? (
+          <fieldset className="pick-list">
+            <legend className="visually-hidden">{t('lca.by.products')}</legend>
+            {options.products.length === 0 && <p className="muted">{t('lca.noProducts')}</p>}
+            {options.products.map((p) => (
+              <label key={p.article} className="checkbox">
+                <input type="checkbox" checked={picked.has(p.article)} onChange={() => toggle(p.article)} />
+                <span>
+                  <code>{p.article}</code> {p.name} <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ) : by === 'plant' ? (
+          <fieldset className="pick-list">
+            <legend className="visually-hidden">{t('lca.by.plant')}</legend>
+            {!options.plantsReadable && <Notice kind="warning">{t('lca.plantsUnreadable')}</Notice>}
+            {options.plants.map((p) => (
+              <label key={p.code} className="checkbox">
+                <input type="checkbox" checked={picked.has(p.code)} onChange={() => toggle(p.code)} />
+                <span>
+                  <code>{p.code}</code> {p.name ?? ''}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ) : by === 'instances' ? (
+          <div className="field">
+            <label htmlFor="lca-list">{t('lca.listLabel')}</label>
+            <textarea id="lca-list" rows={4} value={list} onChange={(e) => setList(e.target.value)} placeholder={options.instances.slice(0, 3).map((i) => i.externalId).join('\n')} />
+            <p className="field-hint">{t('lca.listHint', { count: options.instances.length })}</p>
+          </div>
+        ) : (
+          <p>{t('lca.allText')}</p>
+        )}
+        <div className="form-actions">
+          <button type="button" className="btn btn-primary" onClick={() => void find()} disabled={busy !== null || (by !== 'all' && codes.length === 0)}>
+            {busy === 'select' ? t('lca.finding') : t('lca.find')}
+          </button>
+        </div>
+        {selection && (
+          <>
+            {selection.unknown.map((u) => (
+              <Notice kind="warning" key={u.kind}>
+                {t(`lca.unknown.${u.kind}` as MessageKey, { codes: u.codes.join(', ') })}
+              </Notice>
+            ))}
+            <p className="status-line">{t('lca.found', { count: selection.instances.length })}</p>
+          </>
+        )}
+      </section>
+
+      {selection && selection.instances.length > 0 && (
+        <section className="card" aria-labelledby="lca-run-heading">
+          <div className="card-head">
+            <h2 id="lca-run-heading">{t('lca.runTitle')}</h2>
+            {run && <span className="muted">{t('lca.took', { time: formatMs(run.durationMs) })}</span>}
+          </div>
+          <div className="form-actions">
+            <button type="button" className="btn btn-primary" onClick={() => void start(true)} disabled={busy !== null || running}>
+              {t('lca.recompute')}
+            </button>
+            <button type="button" className="btn" onClick={() => void start(false)} disabled={busy !== null || running}>
+              {t('lca.readStored')}
+            </button>
+            {running && run && (
+              <button type="button" className="btn btn-danger" onClick={() => void api.call('lca.cancel', { runId: run.runId }).catch((e: unknown) => setError(toRpcError(e)))}>
+                {t('common.cancel')}
+              </button>
+            )}
+            {run?.state === 'done' && (
+              <>
+                <button type="button" className="btn" onClick={() => void exportIt(false)} disabled={busy !== null}>
+                  {busy === 'export' ? t('common.preparing') : t('lca.export')}
+                </button>
+                {api.transport === 'electron' && (
+                  <button type="button" className="btn" onClick={() => void exportIt(true)} disabled={busy !== null}>
+                    {t('results.openResults')}
+                  </button>
+                )}
+              </>
+            )}
+          </div>
+          <p className="field-hint">{t('lca.recomputeHint')}</p>
+          {exported && <Notice kind="success">{t('lca.exported', { file: exported })}</Notice>}
+          {run && (
+            <>
+              <ProgressBar value={run.finished} max={run.total} label={t('lca.progressLabel')} valueText={t('lca.finishedOf', { done: run.finished, total: run.total })} />
+              <p className="status-line" aria-live="polite">
+                {running ? t('lca.finishedOf', { done: run.finished, total: run.total }) : run.state === 'failed' ? t('lca.runFailed', { error: run.error ?? '' }) : t('lca.summary', { completed: run.summary.completed, total: run.total })}
+              </p>
+              {run.aborted && (
+                <Notice kind="warning">
+                  {t(`lca.aborted.${run.aborted.reason}` as MessageKey)} {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
+                </Notice>
+              )}
+            </>
+          )}
+          <table className="data lca-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('lca.instance')}</th>
+                <th scope="col">{t('lca.product')}</th>
+                <th scope="col">{t('lca.plant')}</th>
+                <th scope="col">{t('lca.years')}</th>
+                <th scope="col">{t('lca.state')}</th>
+                <th scope="col">{t('lca.result')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
+                const yc = yearCounts(i);
+                const info = i.errCode ? explainErrCode(i.errCode) : null;
+                return (
+                  <tr key={i.id}>
+                    <td>
+                      <code>{i.externalId ?? i.id}</code>
+                      {i.name && <div className="small muted">{i.name}</div>}
+                    </td>
+                    <td>
+                      {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
+                    </td>
+                    <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
+                    <td>
+                      {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
+                    </td>
+                    <td>
+                      <Tag tone={STATE_TONE[i.state] ?? 'neutral'}>{t(`lca.st.${i.state}` as MessageKey)}</Tag>
+                      {i.jobStatus && i.state !== 'done' && <span className="small muted"> {i.jobStatus}</span>}
+                    </td>
+                    <td className="cell-details">
+                      {i.outcome && <Tag tone={OUTCOME_TONE[i.outcome] ?? 'neutral'}>{t(`lca.out.${i.outcome}` as MessageKey)}</Tag>}
+                      {i.outcome === 'completed' && (
+                        <span className="detail-line">
+                          {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
+                          {yc.latest && (
+                            <>
+                              {' · '}
+                              {t('lca.latest', { year: yc.latest.year, value: formatNumber(yc.latest.gwp, locale, 0), unit: run?.chart.unit ?? '' })}
+                            </>
+                          )}
+                        </span>
+                      )}
+                      {i.errCode && (
+                        <span className="detail-line">
+                          <code>{i.errCode}</code> {info && (locale === 'de' ? info.explanation_de : info.explanation)}
+                          {info && (locale === 'de' ? info.action_de : info.action) && <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>}
+                        </span>
+                      )}
+                      {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {run && run.state !== 'running' && (
+        <section className="card" aria-labelledby="lca-chart-heading">
+          <h2 id="lca-chart-heading">{t('lca.chartTitle')}</h2>
+          <GwpChart chart={run.chart} />
+        </section>
+      )}
+
+      {run && run.state !== 'running' && blockers.length > 0 && (
+        <section className="card" aria-labelledby="lca-blockers-heading">
+          <h2 id="lca-blockers-heading">{t('lca.blockersTitle', { count: blockers.length })}</h2>
+          <p className="field-hint">{t('lca.blockersIntro')}</p>
+          <ul className="blockers">
+            {blockers.map((b, i) => (
+              <li key={i} className={b.needsAction ? 'needs-action' : 'waiting'}>
+                <Tag tone={b.needsAction ? 'warn' : 'neutral'}>{t(b.needsAction ? 'lca.actNow' : 'lca.nothingYet')}</Tag> <code>{b.instance}</code> · {b.year ?? '?'}:{' '}
+                {b.kind === 'production_data'
+                  ? b.needsAction
+                    ? t('lca.blk.productionData', { year: b.year ?? '?' })
+                    : t('lca.blk.futureYear', { year: b.year ?? '?' })
+                  : t('lca.blk.other', { type: b.type ?? '?', kind: b.kind ?? '?' })}
+                {b.msg && b.kind !== 'production_data' && <span className="detail-line detail-service">{t('results.serviceSaid')} {b.msg}</span>}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The GWP chart's data for recharts: one row per year, one column per instance; a year an instance has no
+ * value for (blocked, not computed) stays null so the line shows a gap, never a 0. Plus the blockers of a run
+ * in a list that says who must act.
+ */
+import type { LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract-work.js';
+
+/** Colours that read on light and dark backgrounds, distinct for the first ten lines. */
+export const SERIES_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf', '#d64550', '#13a4b4', '#b8860b', '#7a8b99', '#c2185b', '#5b8c00'];
+
+export interface ChartSeries {
+  dataKey: string;
+  name: string;
+  colour: string;
+  instanceId: string;
+}
+
+export interface ChartModel {
+  rows: Record<string, number | null>[];
+  series: ChartSeries[];
+  /** the current (partial) year, when any series has one */
+  partialYear: number | null;
+  /** at least one value to draw */
+  hasValues: boolean;
+}
+
+export function chartModel(chart: LcaChartView): ChartModel {
+  const series = chart.series.map((s, i) => ({
+    dataKey: `s${i}`,
+    name: s.label,
+    colour: SERIES_COLOURS[i % SERIES_COLOURS.length],
+    instanceId: s.instanceId,
+  }));
+  let partialYear: number | null = null;
+  let hasValues = false;
+  const rows = chart.years.map((year) => {
+    const row: Record<string, number | null> = { year };
+    chart.series.forEach((s, i) => {
+      const p = s.points.find((x) => x.year === year);
+      row[`s${i}`] = p?.value ?? null;
+      if (p?.value !== null && p?.value !== undefined) hasValues = true;
+      if (p?.partial) partialYear = year;
+    });
+    return row;
+  });
+  return { rows, series, partialYear, hasValues };
+}
+
+export interface BlockerLine {
+  instance: string;
+  year: number | null;
+  kind: string | null;
+  type: string | null;
+  errCode: string | null;
+  msg: string | null;
+  needsAction: boolean;
+}
+
+/** Every blocker of every instance: those that need the user first (past and current years), then future years. */
+export function blockerLines(instances: readonly LcaInstanceView[]): BlockerLine[] {
+  const out: BlockerLine[] = [];
+  for (const i of instances) {
+    for (const y of i.years) {
+      for (const b of y.blockers) {
+        out.push({ instance: i.externalId ?? i.id, year: y.year, kind: b.kind, type: b.type, errCode: b.errCode, msg: b.msg, needsAction: b.needsAction });
+      }
+    }
+  }
+  return out.sort((a, b) => Number(b.needsAction) - Number(a.needsAction) || a.instance.localeCompare(b.instance) || (a.year ?? 0) - (b.year ?? 0));
+}
+
+export function yearCounts(i: LcaInstanceView): { computed: number; blocked: number; latest: { year: number; gwp: number; partial: boolean } | null } {
+  let computed = 0;
+  let blocked = 0;
+  let latest: { year: number; gwp: number; partial: boolean } | null = null;
+  for (const y of i.years) {
+    if (y.gwp !== null) {
+      computed++;
+      if (y.year !== null && (latest === null || y.year > latest.year)) latest = { year: y.year, gwp: y.gwp, partial: y.partial };
+    } else blocked++;
+  }
+  return { computed, blocked, latest };
+}

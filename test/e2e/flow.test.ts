@@ -1,0 +1,367 @@
+/**
+ * The whole flow in browser mode, driven by Debian Chromium on the embedded sandbox: download the onboarding
+ * template → fill every sheet with exceljs (one supplier product maps its material to an id the service does
+ * not know, so it fails on the service and its BOM is skipped) → import: a workbook with an error first (the
+ * check by cell), then the good one → dry run → run (progress) → results with the failure explained → results
+ * and failed-rows workbooks → fix the workbook and re-run only the failed rows → Jobs → LCA recompute, chart,
+ * blockers, Excel → Export. Screenshots of every screen: test-artifacts/screenshots/ (README shows two).
+ */
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { Download, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fillTemplate } from '../fixtures/fill-template.js';
+import type { E2eEnv } from './helpers.js';
+import { screenshotPath, startE2e } from './helpers.js';
+
+type Row = Record<string, string | number | null>;
+type Sheets = Record<string, Row[]>;
+
+interface Catalog {
+  plants: { id: string; external_id: string }[];
+  elementaries: { id: string; external_id: string }[];
+}
+
+const WRONG_ID = '3f1e2d4c-0000-4000-8000-000000000001';
+
+let env: E2eEnv;
+let page: Page;
+let sandboxUrl: string;
+let cat: Catalog;
+let template: string;
+let firstJob: string;
+const consoleErrors: string[] = [];
+
+async function shot(name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
+
+async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${sandboxUrl}${p}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${p} → ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function api<T>(p: string): Promise<T> {
+  const res = await fetch(`${sandboxUrl}${p}`, { headers: { 'x-api-key': env.mode.app.sandbox.ownerKey() ?? '' } });
+  return (await res.json()) as T;
+}
+
+const idOf = (list: { id: string; external_id: string }[], code: string) => list.find((x) => x.external_id === code)!.id;
+
+/** Every sheet of the onboarding template, as a user fills it; one material mapped to an id nobody knows. */
+function onboarding(materialId: string): Sheets {
+  return {
+    plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
+    materials: [
+      { material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+      { material_code: 'FM-NEU', category: 'elementary', material_type_id: materialId },
+    ],
+    'supplier-companies': [
+      { external_id: 'E-SC-1', name: 'Holcim Deutschland', country: 'DE' },
+      { external_id: 'E-SC-2', name: 'Dyckerhoff', country: 'DE' },
+    ],
+    'supplier-plants': [
+      { external_id: 'E-SPL-1', name: 'Werk Lägerdorf', supplier_company_external_id: 'E-SC-1', country: 'DE', city: 'Lägerdorf' },
+      { external_id: 'E-SPL-2', name: 'Werk Deuna', supplier_company_external_id: 'E-SC-2', country: 'DE', city: 'Deuna' },
+    ],
+    'supplier-products': [
+      { external_id: 'E-SP-1', name: 'CEM I 42,5 R Holcim', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'E-SPL-1', unit: 'KG', truck_km: 120 },
+      { external_id: 'E-SP-2', name: 'CEM I 42,5 R Dyckerhoff', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 85 },
+      { external_id: 'E-SP-3', name: 'Klinker', plant_code: 'PL-MUC', material_code: 'MAT-CLINKER', supplier_plant_external_id: 'E-SPL-1', unit: 'KG', train_km: 300 },
+      { external_id: 'E-SP-4', name: 'Fließmittel Neu', plant_code: 'HEID', material_code: 'FM-NEU', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 40 },
+    ],
+    'hazardous-substances': [{ supplier_product_external_id: 'E-SP-3', cas_number: '14808-60-7', mass_share: 0.05 }],
+    silos: [{ external_id: 'E-SILO-1', name: 'Zementsilo 1', plant_code: 'HEID' }],
+    'silo-items': [
+      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-1', year: 2024, amount: 1000 },
+      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-1', year: 2025, amount: 1200 },
+      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-2', year: 2025, amount: 800 },
+    ],
+    'product-instances': [
+      { external_id: 'E-PI-1', product_external_id: 'ART-10011', plant_code: 'HEID', produced_from: 2023, name: 'CEM I 42,5 R Heidelberg' },
+      { external_id: 'E-PI-2', product_external_id: 'ART-10012', plant_code: 'PL-MUC', produced_from: 2022, produced_to: 2030, name: 'CEM I 52,5 R München' },
+    ],
+    'prechain-products': [{ external_id: 'E-PC-1', product_instance_external_id: 'E-PI-1', plant_code: 'PL-MUC', truck_km: 50 }],
+    bom: [
+      { product_instance_external_id: 'E-PI-1', component_type: 'silo', component_external_id: 'E-SILO-1', mass_kg: 950 },
+      { product_instance_external_id: 'E-PI-1', component_type: 'supplier_product', component_external_id: 'E-SP-4', mass_kg: 2.5 },
+      { product_instance_external_id: 'E-PI-2', component_type: 'supplier_product', component_external_id: 'E-SP-3', mass_kg: 100 },
+      { product_instance_external_id: 'E-PI-2', component_type: 'silo', component_external_id: 'E-SILO-1', mass_kg: 300 },
+      { product_instance_external_id: 'E-PI-2', component_type: 'prechain_product', component_external_id: 'E-PC-1', mass_kg: 50 },
+    ],
+  };
+}
+
+async function workbook(name: string, data: Sheets): Promise<string> {
+  const out = path.join(env.dir, name);
+  await fillTemplate(template, data, out);
+  return out;
+}
+
+/** Hand a workbook to the page the way a user does in browser mode: the button opens the file chooser. */
+async function chooseFile(buttonName: string, file: string) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: buttonName }).click()]);
+  await chooser.setFiles(file);
+}
+
+async function readDownload(d: Download): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(await d.path());
+  return wb;
+}
+
+function column(ws: ExcelJS.Worksheet, header: string): number {
+  let found = 0;
+  ws.getRow(1).eachCell((c, n) => {
+    if (c.value === header) found = n;
+  });
+  return found;
+}
+
+beforeAll(async () => {
+  env = await startE2e();
+  sandboxUrl = env.mode.app.sandbox.baseUrl() ?? '';
+  cat = await control<Catalog>('GET', '/__sandbox/catalog');
+  page = await env.context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+});
+
+// A failing step leaves a picture of what the page showed (test-artifacts/screenshots/failed-*.png).
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) {
+    const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    await page.screenshot({ path: screenshotPath(`failed-${name}`), fullPage: true }).catch(() => {});
+  }
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('from a blank template to imported data', () => {
+  it('downloads the onboarding template and fills every sheet in it', async () => {
+    await page.goto(env.mode.url);
+    await page.getByRole('button', { name: 'Templates', exact: true }).click();
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download onboarding workbook' }).click()]);
+    template = path.join(env.dir, 'template.xlsx');
+    await d.saveAs(template);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(template);
+    for (const sheet of Object.keys(onboarding(WRONG_ID))) expect(wb.getWorksheet(sheet), sheet).toBeDefined();
+  });
+
+  it('checks a workbook by cell: errors listed by sheet, cell and field, filterable', async () => {
+    const bad = onboarding(WRONG_ID);
+    bad['supplier-products'][1].unit = 'BARRELS';
+    bad['product-instances'][1].produced_to = 2020; // before produced_from 2022
+    delete bad['supplier-companies'][1].name;
+    const file = await workbook('onboarding-with-errors.xlsx', bad);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Import a workbook' }).waitFor();
+    await shot('10-import-choose');
+    await chooseFile('Choose workbook…', file);
+    await page.getByRole('heading', { name: 'Check of onboarding-with-errors.xlsx' }).waitFor();
+    await page.getByText(/3 error\(s\) and \d+ warning\(s\) in 24 rows/).waitFor();
+    const issues = page.getByRole('table', { name: 'Problems by cell' });
+    await issues.getByText('supplier-products!', { exact: false }).first().waitFor();
+    const text = (await issues.textContent()) ?? '';
+    expect(text).toMatch(/supplier-products!\w+3/);
+    expect(text).toContain('unit');
+    expect(text).toMatch(/product-instances!\w+3/);
+    await shot('11-import-check-errors');
+    // Filter: only the supplier-products sheet.
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('supplier-products');
+    await expect.poll(async () => (await issues.textContent()) ?? '').not.toContain('product-instances!');
+    await page.getByRole('button', { name: 'Choose another workbook' }).click();
+  });
+
+  it('makes the dry run of the filled template: counts per sheet and rows with before → after', async () => {
+    const file = await workbook('onboarding.xlsx', onboarding(WRONG_ID));
+    await chooseFile('Choose workbook…', file);
+    await page.getByText('No problems found in 24 rows.').waitFor();
+    await shot('12-import-check-ok');
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of onboarding.xlsx' }).waitFor();
+    const counts = page.getByRole('table', { name: 'What the import would do, per sheet' });
+    const total = counts.locator('tfoot tr');
+    await expect.poll(() => total.textContent()).toMatch(/Total\s*12\s*0\s*0\s*2\s*0/);
+    await page.getByRole('table', { name: 'Rows of the dry run' }).getByText('supplier product E-SP-4', { exact: true }).waitFor();
+    await shot('13-import-dry-run');
+    // A count is a filter: the two BOMs, with their components as added.
+    await page.getByRole('button', { name: /Show the 2 rows “BOM replace” of sheet bom/ }).click();
+    const rows = page.getByRole('table', { name: 'Rows of the dry run' });
+    await expect.poll(() => rows.getByRole('row').count()).toBe(3); // header + 2
+    expect(await rows.textContent()).toContain('+ E-SP-4');
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+  });
+
+  it('runs the import with progress, then shows the failed row explained and its dependent skipped', async () => {
+    // Slow the service a little so the running step can be seen (and photographed).
+    await control('PUT', '/__sandbox/faults', { latency_ms: 250 });
+    await page.getByRole('button', { name: 'Run the import (14 to write)' }).click();
+    await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).waitFor();
+    await page.getByText(/rows\/s/).waitFor();
+    await shot('14-import-running');
+    await control('PUT', '/__sandbox/faults', {});
+    await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor({ timeout: 30_000 });
+    await page.getByText('Every row has an outcome.').waitFor();
+    const perRow = page.getByRole('table', { name: 'Outcome per row' });
+    const failed = perRow.getByRole('row').filter({ has: page.getByText('supplier product E-SP-4', { exact: true }) });
+    await failed.waitFor();
+    const failedText = (await failed.textContent()) ?? '';
+    expect(failedText).toContain('Failed');
+    expect(failedText).toContain('err_material_type_not_found');
+    expect(failedText).toContain('HTTP 422');
+    expect(failedText).toContain('The material type does not exist.');
+    const skipped = perRow.getByRole('row').filter({ hasText: 'BOM of E-PI-1' });
+    expect(await skipped.textContent()).toContain('a row it depends on did not succeed');
+    firstJob = (await page.locator('dd code').first().textContent()) ?? '';
+    expect(firstJob).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    await shot('15-import-results');
+  });
+
+  it('offers the results workbook and the failed rows as downloads', async () => {
+    const [results] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download results workbook' }).click()]);
+    expect(results.suggestedFilename()).toBe('onboarding-results.xlsx');
+    const wb = await readDownload(results);
+    const sp = wb.getWorksheet('supplier-products')!;
+    expect(sp.getRow(5).getCell(column(sp, '_result')).value).toBe('failed');
+    expect(sp.getRow(5).getCell(column(sp, '_err_code')).value).toBe('err_material_type_not_found');
+    expect(sp.getRow(2).getCell(column(sp, '_result')).value).toBe('created');
+    const [failedRows] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save failed rows (2)' }).click()]);
+    expect(failedRows.suggestedFilename()).toBe('onboarding-failed-rows.xlsx');
+    const fw = await readDownload(failedRows);
+    expect(fw.getWorksheet('supplier-products')!.getRow(2).getCell(1).value).toBe('E-SP-4');
+    await page.getByText('onboarding-failed-rows.xlsx is ready: 3 row(s)').waitFor();
+  });
+
+  it('re-runs only the failed rows after the workbook is fixed', async () => {
+    const fixed = await workbook('onboarding-fixed.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
+    await page.getByRole('button', { name: 'Re-run failed rows (2)…' }).click();
+    await chooseFile('Choose the corrected workbook…', fixed);
+    await page.getByText(`Re-run of job ${firstJob}`).waitFor();
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByText(/Only the rows that did not succeed in job .* 12 entries of the workbook are left out/).waitFor();
+    const rows = page.getByRole('table', { name: 'Rows of the dry run' });
+    await expect.poll(() => rows.getByRole('row').count()).toBe(3);
+    expect(await rows.textContent()).toContain('supplier product E-SP-4');
+    await shot('16-import-rerun-dry-run');
+    await page.getByRole('button', { name: 'Run the import (2 to write)' }).click();
+    await page.getByRole('heading', { name: 'Results of onboarding-fixed.xlsx' }).waitFor();
+    await page.getByText('Every row has an outcome.').waitFor();
+    const chips = page.getByRole('list', { name: 'Entities per outcome' }).first();
+    await expect.poll(() => chips.textContent()).toBe('Created: 1BOM replaced: 1');
+    const sp = await api<{ data: { id: string }[] }>('/v2/supplier-products?external_id=E-SP-4');
+    expect(sp.data).toHaveLength(1);
+    await shot('17-import-rerun-results');
+  });
+
+  it('shows changes to existing data field by field in the dry run: before → after', async () => {
+    const changed = onboarding(idOf(cat.elementaries, 'MAT-SUPERPL'));
+    changed['supplier-companies'][1].name = 'Dyckerhoff GmbH';
+    changed['supplier-products'][0].truck_km = 135;
+    changed['silo-items'][1].amount = 1350;
+    changed.bom[2].mass_kg = 120;
+    changed['supplier-products'].push({ external_id: 'E-SP-5', name: 'Gips REA', plant_code: 'HEID', material_code: 'MAT-GYPSUM', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 60 });
+    const file = await workbook('onboarding-changed.xlsx', changed);
+    await page.getByRole('button', { name: 'Import another workbook' }).click();
+    await chooseFile('Choose workbook…', file);
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of onboarding-changed.xlsx' }).waitFor();
+    const total = page.getByRole('table', { name: 'What the import would do, per sheet' }).locator('tfoot tr');
+    await expect.poll(() => total.textContent()).toMatch(/Total\s*1\s*3\s*10\s*1\s*0/);
+    await page.getByRole('combobox', { name: /^Action/ }).selectOption('writes');
+    const rows = page.getByRole('table', { name: 'Rows of the dry run' });
+    await expect.poll(() => rows.getByRole('row').count()).toBe(6); // header + 1 create + 3 updates + 1 BOM
+    const text = (await rows.textContent()) ?? '';
+    expect(text).toMatch(/name: Dyckerhoff\s*→\s*Dyckerhoff GmbH/);
+    expect(text).toMatch(/transport_route\.truck_km: 120\s*→\s*135/);
+    expect(text).toMatch(/items\[E-SP-1\]\[2025\]: 1,200\s*→\s*1,350/);
+    expect(text).toMatch(/E-SP-3: 100 kg\s*→\s*120 kg/);
+    await shot('19-import-dry-run-changes');
+  });
+
+  it('lists both jobs with their reports on the Jobs screen', async () => {
+    await page.getByRole('button', { name: 'Jobs', exact: true }).click();
+    const list = page.getByRole('table').first();
+    await expect.poll(() => list.locator('tbody tr').count()).toBe(2);
+    await page.getByRole('button', { name: `Report of job ${firstJob}` }).click();
+    await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor();
+    await shot('18-jobs');
+  });
+});
+
+describe('LCA and export', () => {
+  it('recomputes the LCA of chosen instances with a live state each, a GWP chart and blockers explained', async () => {
+    // Production figures as entered in the web interface: the past years of both instances, the current year left open.
+    const { now } = await control<{ now: string }>('GET', '/__sandbox/clock');
+    const year = new Date(now).getUTCFullYear();
+    const pi1 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-1')).data[0].id;
+    const pi2 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-2')).data[0].id;
+    for (let y = 2023; y < year; y++) await control('PUT', '/__sandbox/production', { product_instance_id: pi1, year: y, quantity: 180_000 + (y - 2023) * 12_500 });
+    for (let y = 2022; y < year; y++) await control('PUT', '/__sandbox/production', { product_instance_id: pi2, year: y, quantity: 95_000 - (y - 2022) * 4_000 });
+    await page.getByRole('button', { name: 'LCA', exact: true }).click();
+    await page.getByRole('heading', { name: 'Choose product instances' }).waitFor();
+    await page.getByText('List of instances').click();
+    await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011');
+    await page.getByRole('button', { name: 'Find instances' }).click();
+    await page.getByText('3 instance(s)', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Recompute and read results' }).click();
+    await page.getByText('3 of 3 instances completed.').waitFor({ timeout: 30_000 });
+    const table = page.locator('table.lca-table');
+    for (const code of ['E-PI-1', 'E-PI-2', 'PI-HEID-10011']) expect(await table.locator('tr', { hasText: code }).textContent()).toContain('Completed');
+    expect(await table.locator('tr', { hasText: 'E-PI-1' }).textContent()).toMatch(new RegExp(`${year - 2023} year\\(s\\) computed, 1 blocked`));
+    await page.locator('.chart-box .recharts-wrapper').waitFor();
+    expect(await page.locator('.chart-box .recharts-line').count()).toBe(3);
+    await page.getByText('What blocks results').waitFor();
+    const blockers = page.locator('ul.blockers');
+    expect(await blockers.textContent()).toContain(`E-PI-1 · ${year}: no production data for ${year}`);
+    expect(await blockers.textContent()).toContain('2030 is a future production year');
+    await shot('20-lca-chart');
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
+    const wb = await readDownload(d);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']));
+  });
+
+  it('exports a collection to a workbook in the template format', async () => {
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByLabel(/Supplier products/).check();
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).last().click()]);
+    expect(d.suggestedFilename()).toMatch(/^supply-loader-export-supplier-products-\d{8}-\d{4}\.xlsx$/);
+    const wb = await readDownload(d);
+    const sp = wb.getWorksheet('supplier-products')!;
+    const codes: string[] = [];
+    sp.eachRow((r, n) => n > 1 && codes.push(String(r.getCell(1).value)));
+    expect(codes).toEqual(expect.arrayContaining(['E-SP-1', 'E-SP-2', 'E-SP-3', 'E-SP-4']));
+    await page.getByText(/Exported: supply-loader-export-supplier-products/).waitFor();
+    await shot('21-export');
+  });
+
+  it('reads in German and dark colours, and nothing on the page went wrong', async () => {
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByLabel('Farben').selectOption('dark');
+    await page.getByRole('button', { name: 'Ökobilanz', exact: true }).click();
+    await page.getByRole('heading', { name: 'GWP-total je Jahr' }).waitFor();
+    await shot('22-lca-de-dark');
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Probelauf von onboarding-changed.xlsx' }).waitFor();
+    await shot('23-import-dry-run-de-dark');
+    await page.getByLabel('Sprache').selectOption('system');
+    await page.getByLabel('Colours').selectOption('system');
+    expect(consoleErrors).toEqual([]);
+    // No key anywhere on the page.
+    expect(await page.content()).not.toContain(env.mode.app.sandbox.ownerKey() ?? 'no key');
+  });
+});
+
