@@ -1,0 +1,140 @@
+/**
+ * The main side's views of plans and jobs (work-views.ts), on plans built here: values shown as text (never
+ * JSON), filters, the re-run of failed rows matched by code across workbooks (the failed-rows workbook has
+ * other row numbers) with what they depend on, and a page of 100,000 entries.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+import { filterJobEntries, filterPlanEntries, jobIndex, jobRowView, notSucceeded, page, planRowView, restrictPlanToFailed, summarizePlan, toScalar } from '../../electron/core/ipc/work-views.js';
+
+function entry(key: string, over: Partial<PlanEntry> = {}): PlanEntry {
+  const [sheet, row] = key.includes('!') ? key.split('!') : ['bom', '2'];
+  return {
+    key,
+    kind: 'supplier_product',
+    level: 2,
+    sheet: sheet as PlanEntry['sheet'],
+    row: Number(row),
+    rows: [{ sheet: sheet as PlanEntry['sheet'], row: Number(row) }],
+    externalId: null,
+    label: key,
+    action: 'create',
+    id: null,
+    ...over,
+  };
+}
+
+function plan(entries: PlanEntry[]): Plan {
+  return {
+    format: 'supply-loader/plan@1',
+    createdAt: '2026-01-01T00:00:00Z',
+    file: 'x.xlsx',
+    sheetNames: {},
+    sheetColumns: {},
+    baseUrl: 'http://127.0.0.1:1',
+    manufacturerId: 'm',
+    maskedKey: 'svc-k-****',
+    options: { createOnly: false },
+    entries,
+    summary: summarizePlan(entries),
+    requests: 0,
+    preflight: { ok: true, scopes: [], plant_ids: [], problems: [], warnings: [] },
+  };
+}
+
+describe('values and rows as the screens see them', () => {
+  it('shows values as text or numbers, never as JSON', () => {
+    expect(toScalar(undefined)).toBeNull();
+    expect(toScalar(12.5)).toBe(12.5);
+    expect(toScalar(Number.NaN)).toBe('NaN');
+    expect(toScalar({ category: 'elementary', elementary_id: 'e1' })).toBe('category: elementary, elementary_id: e1');
+    expect(toScalar([{ year: 2024, amount: 5 }, 'x'])).toBe('year: 2024, amount: 5; x');
+  });
+
+  it('a create shows the row as written; an update its field changes; a BOM its component diff', () => {
+    const rowOf = (sheet: string, row: number) => (sheet === 'supplier-products' && row === 2 ? { row: 2, values: { external_id: 'SP-1', name: 'Sand', truck_km: 12, epd_id: null } } : undefined);
+    const c = planRowView(entry('supplier-products!2', { externalId: 'SP-1' }), rowOf);
+    expect(c.fields).toEqual([
+      { field: 'external_id', value: 'SP-1' },
+      { field: 'name', value: 'Sand' },
+      { field: 'truck_km', value: 12 },
+      { field: 'epd_id', value: '#CLEAR' },
+    ]);
+    const u = planRowView(entry('supplier-products!2', { action: 'update', changes: [{ field: 'transport_route.truck_km', before: 10, after: 12 }] }), rowOf);
+    expect(u.fields).toEqual([]);
+    expect(u.changes).toEqual([{ field: 'transport_route.truck_km', before: 10, after: 12 }]);
+    const b = planRowView(
+      entry('bom:PI-1', { kind: 'bom', action: 'replace', bomDiff: { added: [{ type: 'silo', code: 'S-1', mass_kg: 3 }], removed: [], changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }], unchanged: 4 } }),
+      rowOf,
+    );
+    expect(b.bom).toEqual({ added: [{ type: 'silo', code: 'S-1', massKg: 3 }], removed: [], changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }], unchanged: 4 });
+  });
+
+  it('filters plan entries by sheet, action (or everything that writes) and words', () => {
+    const p = plan([
+      entry('supplier-companies!2', { kind: 'supplier_company', action: 'unchanged' }),
+      entry('supplier-products!2', { action: 'update', label: 'supplier product Sand' }),
+      entry('supplier-products!3', { action: 'blocked', problems: [{ kind: 'unresolved', sheet: 'supplier-products', cell: 'D3', row: 3, field: 'material_code', message: 'material code MAT-X is unknown' }] }),
+      entry('bom:PI-1', { kind: 'bom', action: 'replace' }),
+    ]);
+    expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3]);
+    expect(filterPlanEntries(p, { action: 'writes' })).toEqual([1, 3]);
+    expect(filterPlanEntries(p, { sheet: 'supplier-products' })).toEqual([1, 2]);
+    expect(filterPlanEntries(p, { search: 'mat-x' })).toEqual([2]);
+    expect(filterPlanEntries(p, { search: 'SAND', action: 'update' })).toEqual([1]);
+  });
+
+  it('pages 100,000 entries without sending them all', () => {
+    const many = plan(Array.from({ length: 100_000 }, (_, i) => entry(`supplier-products!${i + 2}`, { action: i % 10 === 0 ? 'update' : 'create' })));
+    const idx = filterPlanEntries(many, { action: 'update' });
+    expect(idx).toHaveLength(10_000);
+    const pg = page(idx, 9_900, 500, (i) => planRowView(many.entries[i], () => undefined));
+    expect(pg.total).toBe(10_000);
+    expect(pg.rows).toHaveLength(100);
+    expect(pg.rows[0].key).toBe(`supplier-products!${99_000 + 2}`);
+    expect(page(idx, 20_000, 10, (i) => i)).toEqual({ total: 10_000, offset: 10_000, rows: [] });
+  });
+});
+
+describe('outcomes per row', () => {
+  const p = plan([
+    entry('supplier-products!2', { externalId: 'SP-1' }),
+    entry('supplier-products!3', { externalId: 'SP-2' }),
+    entry('supplier-products!4', { externalId: 'SP-3', action: 'update' }),
+    entry('silos!2', { kind: 'silo', externalId: 'S-1' }),
+  ]);
+  const result: Pick<JobResult, 'entries'> = {
+    entries: [
+      { key: 'supplier-products!2', outcome: 'created', id: 'id1', status: 201 },
+      { key: 'supplier-products!3', outcome: 'failed', status: 422, err_code: 'err_material_type_not_found', msg: 'not found' },
+      { key: 'supplier-products!4', outcome: 'skipped', reason: 'create_only', msg: 'not applied' },
+    ],
+  };
+
+  it('counts what did not succeed: failed, skipped (not create-only), not run', () => {
+    const idx = jobIndex(p, result);
+    expect(filterJobEntries(idx, { outcome: 'problems' })).toEqual([1, 3]);
+    expect(filterJobEntries(idx, { outcome: 'pending' })).toEqual([3]);
+    expect(filterJobEntries(idx, { search: 'err_material' })).toEqual([1]);
+    expect(notSucceeded({ key: 'x', outcome: 'skipped', reason: 'dependency' })).toBe(true);
+    const v = jobRowView(p.entries[1], result.entries[1]);
+    expect(v).toMatchObject({ outcome: 'failed', status: 422, errCode: 'err_material_type_not_found', message: 'not found', planAction: 'create' });
+  });
+
+  it('re-runs only those rows: matched by code in another workbook, with what they depend on', () => {
+    // The failed-rows workbook: other row numbers; SP-2 fixed, the silo holds SP-2 (created in the same run).
+    const next = plan([
+      entry('supplier-products!2', { externalId: 'SP-2' }),
+      entry('supplier-products!3', { externalId: 'SP-9' }),
+      entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!2'] }),
+      entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
+    ]);
+    const { plan: only, excluded } = restrictPlanToFailed(next, { plan: p, result });
+    expect(only.entries.map((e) => e.key)).toEqual(['supplier-products!2', 'silos!2']);
+    expect(excluded).toBe(2);
+    expect(only.summary).toEqual({ bySheet: { 'supplier-products': { create: 1 }, silos: { create: 1 } }, byAction: { create: 2 }, entries: 2, rows: 2 });
+    // A dependency that did succeed before is kept when the failed row needs it in this plan.
+    const withDep = plan([entry('supplier-products!5', { externalId: 'SP-1' }), entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5'] })]);
+    expect(restrictPlanToFailed(withDep, { plan: p, result }).plan.entries.map((e) => e.key)).toEqual(['supplier-products!5', 'silos!2']);
+  });
+});
