@@ -138,7 +138,9 @@ describe('the sandbox restarted mid-run (--data)', () => {
       void child.exit.then(() => (exited = true));
       await waitForOutcomes(jobsDir, 40, { until: () => exited });
       await sb.close(); // flushes the data file
-      await sleep(300); // the service is away for a moment: connections refused
+      // the service is away for a moment (connections refused). Kept short: the client's retries (6 attempts,
+      // full-jitter backoff from 100 ms) ride out ~0.2 s with near certainty; ~1 s would fail some rows by design.
+      await sleep(100);
       sb = await startSandbox({ port, dataFile }); // same port, same data: the keys and entities are back
       const { code } = await child.exit;
       expect(code, `${child.stdout().slice(-2000)}\n${child.stderr().slice(-2000)}`).toBe(0);
