@@ -10,7 +10,7 @@
  * and a summary of every figure against its goal to bench/results/all-latest.json.
  *
  *   npm run bench [-- --only import,plan,read,lca,sandbox] [--quick]
- * --quick: smaller sizes (a smoke run, not the issue's figures).
+ * --quick: smaller sizes (a smoke run, not the issue's figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ import { runReadBench } from './read.bench.js';
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
 const only = new Set((values.only ?? 'import,plan,read,lca,sandbox').split(','));
 const quick = values.quick === true;
+/** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
+const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
 
 type Json = Record<string, unknown>;
 const results: Record<string, Json> = {};
@@ -45,7 +47,7 @@ if (only.has('import') || only.has('plan')) {
         naiveRows: quick ? 30 : 110,
         naiveFull: false,
       });
-      writeResult('import', r);
+      save('import', r);
       results.import = r;
       const s = r.summary as Record<string, number>;
       goals.push(['import', 'share of the latency bound N·L/C', s.of_bound, '≥ 0.9', yes(s.of_bound >= 0.9)]);
@@ -54,7 +56,7 @@ if (only.has('import') || only.has('plan')) {
     }
     if (only.has('plan')) {
       const r = await runPlanBench(sb.url, { rows: quick ? 2000 : 10_000, repeat: quick ? 1 : 3 });
-      writeResult('plan', r);
+      save('plan', r);
       results.plan = r;
       const s = r.summary as Record<string, number | boolean>;
       goals.push(['plan', 'supplier-products resolution requests', Number(s.supplier_product_requests), `≤ ${s.goal_supplier_product_requests}`, yes(s.met_for_supplier_products === true)]);
@@ -69,7 +71,7 @@ if (only.has('import') || only.has('plan')) {
 
 if (only.has('read')) {
   const r = await runReadBench({ rows: quick ? 20_000 : 100_000, repeat: quick ? 1 : 3 });
-  writeResult('read', r);
+  save('read', r);
   results.read = r;
   const s = r.summary as Record<string, number | boolean>;
   goals.push(['read', 'read + validate vs bare streaming', Number(s.ours_vs_stream), '≤ 1.25×', yes(Number(s.ours_vs_stream) <= 1.25)]);
@@ -118,4 +120,4 @@ if (only.has('sandbox')) {
 }
 
 const summaryTable = table('Goals of issue 7', goals);
-writeResult('all', { quick, seconds: Math.round((performance.now() - started) / 1000), goals: goals.slice(1), table: summaryTable, results });
+save('all', { quick, seconds: Math.round((performance.now() - started) / 1000), goals: goals.slice(1), table: summaryTable, results });
