@@ -14,7 +14,11 @@ export interface LimiterSlot {
 
 export interface AdaptiveLimiterOptions {
   cap: number;
-  /** Starting limit; default half the cap (at least 1). */
+  /**
+   * Starting limit; default the cap. The cap is the user's stated bound (default 16), so starting there costs
+   * nothing on a healthy service and the first 500/timeout halves it at once; starting lower only wastes the
+   * first rounds of a job ramping up.
+   */
   initial?: number;
   min?: number;
   now?: () => number;
@@ -43,7 +47,7 @@ export class AdaptiveLimiter {
     if (!Number.isInteger(opts.cap) || opts.cap < 1) throw new RangeError('maxConcurrency must be an integer ≥ 1');
     this.cap = opts.cap;
     this.min = Math.max(1, Math.min(opts.min ?? 1, this.cap));
-    this.current = Math.min(this.cap, Math.max(this.min, opts.initial ?? Math.ceil(this.cap / 2)));
+    this.current = Math.min(this.cap, Math.max(this.min, opts.initial ?? this.cap));
     this.now = opts.now ?? Date.now;
   }
 

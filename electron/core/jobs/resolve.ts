@@ -206,12 +206,12 @@ export async function resolveCodes(
       idx.prechain_product,
     ),
     bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
-    bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, o), plantsFound),
+    bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),
     bulk(
       'material',
       'material types (elementaries)',
       new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')),
-      (c) => client.elementaries.resolveExternalIds(c, o),
+      (c) => client.elementaries.resolveExternalIds(c, catalogWalk(c, o)),
       elementariesFound,
     ),
   ]);
@@ -227,7 +227,7 @@ export async function resolveCodes(
     'material',
     'material types (composites)',
     compositeCodes,
-    (c) => client.composites.resolveExternalIds(c, o),
+    (c) => client.composites.resolveExternalIds(c, catalogWalk(c, o)),
     compositesFound,
   );
   if (elementaryProblem && !idx.unreadable.material) idx.unreadable.material = elementaryProblem;
@@ -251,4 +251,12 @@ export function materialKey(mt: unknown): string | null {
   if (m.category === 'composite' && typeof m.composite_id === 'string')
     return `composite:${m.composite_id.toLowerCase()}`;
   return null;
+}
+
+/**
+ * Plants, elementaries and composites are the account's reference catalog: tens to a few hundred entries, one
+ * or two pages. Two or more codes of them are cheaper by one walk than by one lookup each.
+ */
+function catalogWalk<O extends object>(codes: ReadonlySet<string>, o: O): O & { strategy?: 'walk' } {
+  return codes.size > 1 ? { ...o, strategy: 'walk' as const } : o;
 }
