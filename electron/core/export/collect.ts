@@ -3,7 +3,21 @@
  * (plant_code, material_code, supplier_company_external_id, …), resolved from one walk per referenced
  * collection — never one request per row (the BOM export needs one GET per instance: there is no BOM list).
  */
-import type { ApiClient, BomEntry } from '../api/index.js';
+import type {
+  ApiClient,
+  BomEntry,
+  Composite,
+  Elementary,
+  Plant,
+  PrechainProduct,
+  Product,
+  ProductInstance,
+  Silo,
+  SupplierCompany,
+  SupplierPlant,
+  SupplierProduct,
+} from '../api/index.js';
+import type { EntityKind } from '../jobs/types.js';
 import type { RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
 
@@ -104,6 +118,174 @@ async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<voi
   await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, worker));
 }
 
+/** What each walk key reads: the collections, and the catalogs their codes come from. */
+interface Walked {
+  products: Product;
+  'supplier-companies': SupplierCompany;
+  'supplier-plants': SupplierPlant;
+  'supplier-products': SupplierProduct;
+  silos: Silo;
+  'product-instances': ProductInstance;
+  'prechain-products': PrechainProduct;
+  plants: Plant;
+  elementaries: Elementary;
+  composites: Composite;
+}
+type WalkKey = keyof Walked;
+type Walkable<T> = { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> };
+
+const RESOURCE: { [K in WalkKey]: (c: ApiClient) => Walkable<Walked[K]> } = {
+  products: (c) => c.products,
+  'supplier-companies': (c) => c.supplierCompanies,
+  'supplier-plants': (c) => c.supplierPlants,
+  'supplier-products': (c) => c.supplierProducts,
+  silos: (c) => c.silos,
+  'product-instances': (c) => c.productInstances,
+  'prechain-products': (c) => c.prechainProducts,
+  plants: (c) => c.plants,
+  elementaries: (c) => c.elementaries,
+  composites: (c) => c.composites,
+};
+
+/** Where a reference's code is looked up: a walked collection, or `materials` (elementaries + composites). */
+type CodeSource = Exclude<WalkKey, 'elementaries' | 'composites'> | 'materials';
+
+interface FillContext {
+  /** The code of entity `id` of `source`; undefined (counted for a warning) when it has none or is not found. */
+  ref(source: CodeSource, id: unknown, what: string): string | undefined;
+  /** Every code of `source` by id (e.g. to sort by them). */
+  codes(source: CodeSource): Codes;
+  /** Adds a row to another sheet of this collection (hazardous-substances, silo-items). */
+  add(sheet: ExportSheetName, row: RowValues): void;
+}
+
+/** One collection written to its sheet: walked, sorted by external_id, one row each. */
+interface SheetMapping<T> {
+  /**
+   * Snapshot kind of the hidden `_snapshot` column; `reference` for the `products` reference sheet, which has
+   * no snapshot and keeps rows without external_id (they carry the service id).
+   */
+  kind: Exclude<EntityKind, 'bom'> | 'reference';
+  /** Code sources the rows refer to, walked alongside the collection (once per export). */
+  refs: readonly CodeSource[];
+  /** Sets the row's fields after external_id. */
+  fill(row: RowValues, e: T, x: FillContext): void;
+  /** A warning about what the sheets cannot hold, from the entities written. */
+  note?(written: readonly T[]): string | undefined;
+}
+
+type SheetCollection = Exclude<ExportCollection, 'bom'>;
+
+const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
+  products: {
+    kind: 'reference',
+    refs: [],
+    fill(row, p) {
+      setIf(row, 'name', p.name);
+      setIf(row, 'unit', p.unit);
+      setIf(row, 'description', p.description);
+      row.id = p.id;
+    },
+  },
+  'supplier-companies': {
+    kind: 'supplier_company',
+    refs: [],
+    fill(row, e) {
+      setIf(row, 'name', e.name);
+      setIf(row, 'country', e.country);
+    },
+  },
+  'supplier-plants': {
+    kind: 'supplier_plant',
+    refs: ['supplier-companies'],
+    fill(row, e, x) {
+      setIf(row, 'name', e.name);
+      setIf(
+        row,
+        'supplier_company_external_id',
+        x.ref('supplier-companies', e.supplier_company_id, 'supplier company'),
+      );
+      setIf(row, 'country', e.country);
+      setIf(row, 'city', e.city);
+    },
+  },
+  'supplier-products': {
+    kind: 'supplier_product',
+    refs: ['plants', 'materials', 'supplier-plants'],
+    fill(row, e, x) {
+      setIf(row, 'name', e.name);
+      setIf(row, 'plant_code', x.ref('plants', e.plant_id, 'plant'));
+      const mt = e.material_type as Record<string, unknown>;
+      setIf(
+        row,
+        'material_code',
+        x.ref('materials', mt.category === 'composite' ? mt.composite_id : mt.elementary_id, 'material type'),
+      );
+      setIf(row, 'supplier_plant_external_id', x.ref('supplier-plants', e.supplier_plant_id, 'supplier plant'));
+      setIf(row, 'unit', e.unit);
+      km(e.transport_route, row);
+      setIf(row, 'epd_id', e.epd_id);
+      setIf(row, 'lifetime_years', e.lifetime_years);
+      setIf(row, 'secondary_percentage', e.secondary_percentage);
+      setIf(row, 'moisture_content_percentage', e.moisture_content_percentage);
+      for (const h of e.hazardous_substances ?? []) {
+        const hr: RowValues = { supplier_product_external_id: row.external_id };
+        setIf(hr, 'cas_number', h.cas_number);
+        setIf(hr, 'mass_share', h.mass_share);
+        x.add('hazardous-substances', hr);
+      }
+    },
+  },
+  silos: {
+    kind: 'silo',
+    refs: ['plants', 'supplier-products'],
+    fill(row, e, x) {
+      setIf(row, 'name', e.name);
+      setIf(row, 'plant_code', x.ref('plants', e.plant_id, 'plant'));
+      const products = x.codes('supplier-products');
+      const items = [...e.items].sort((a, b) =>
+        cmp(products.get(a.supplier_product_id) ?? '', products.get(b.supplier_product_id) ?? ''),
+      );
+      for (const it of items) {
+        const sp = x.ref('supplier-products', it.supplier_product_id, 'supplier product');
+        for (const ai of [...it.annual_items].sort((a, b) => a.year - b.year)) {
+          const ir: RowValues = { silo_external_id: row.external_id };
+          setIf(ir, 'supplier_product_external_id', sp);
+          setIf(ir, 'year', ai.year);
+          setIf(ir, 'amount', ai.amount);
+          x.add('silo-items', ir);
+        }
+      }
+    },
+    note(written) {
+      const n = written.reduce((k, e) => k + e.items.filter((it) => it.annual_items.length === 0).length, 0);
+      return n > 0
+        ? `${n} silo item(s) have no yearly amounts: the silo-items sheet has one row per year, so they are not listed.`
+        : undefined;
+    },
+  },
+  'product-instances': {
+    kind: 'product_instance',
+    refs: ['plants', 'products'],
+    fill(row, e, x) {
+      setIf(row, 'product_external_id', x.ref('products', e.product_id, 'product (article number)'));
+      setIf(row, 'plant_code', x.ref('plants', e.plant_id, 'plant'));
+      setIf(row, 'produced_from', e.produced_from);
+      setIf(row, 'produced_to', e.produced_to);
+      setIf(row, 'name', e.name);
+    },
+  },
+  'prechain-products': {
+    kind: 'prechain_product',
+    refs: ['plants', 'product-instances'],
+    fill(row, e, x) {
+      setIf(row, 'product_instance_external_id', x.ref('product-instances', e.product_instance_id, 'product instance'));
+      setIf(row, 'plant_code', x.ref('plants', e.plant_id, 'plant'));
+      km(e.transport_route, row);
+    },
+  },
+};
+
 export async function collectExport(
   client: ApiClient,
   selection: ExportSelection,
@@ -117,16 +299,12 @@ export async function collectExport(
 
   // One walk per collection, shared by the sheets that need it.
   const walks = new Map<string, Promise<unknown[]>>();
-  const walk = <T>(
-    key: string,
-    src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> },
-    progress?: ExportCollection,
-  ): Promise<T[]> => {
-    let p = walks.get(key) as Promise<T[]> | undefined;
+  const walk = <K extends WalkKey>(key: K, progress?: ExportCollection): Promise<Walked[K][]> => {
+    let p = walks.get(key) as Promise<Walked[K][]> | undefined;
     if (!p) {
       p = (async () => {
-        const out: T[] = [];
-        for await (const e of src.walk({}, { signal })) {
+        const out: Walked[K][] = [];
+        for await (const e of RESOURCE[key](client).walk({}, { signal })) {
           out.push(e);
           if (progress && out.length % 200 === 0) o.onProgress?.({ collection: progress, done: out.length });
         }
@@ -137,19 +315,14 @@ export async function collectExport(
     }
     return p;
   };
-  const codesOf = async (
-    key: string,
-    src: { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<{ id: string; external_id?: string | null }> },
-  ): Promise<Codes> => {
+  const codesOf = async (key: WalkKey): Promise<Codes> => {
     const m: Codes = new Map();
-    for (const e of await walk(key, src)) m.set(e.id, e.external_id ?? null);
+    for (const e of await walk(key)) m.set(e.id, e.external_id ?? null);
     return m;
   };
-  const materialCodes = async (): Promise<Codes> => {
-    const [el, co] = await Promise.all([
-      codesOf('elementaries', client.elementaries),
-      codesOf('composites', client.composites),
-    ]);
+  const codesOfSource = async (source: CodeSource): Promise<Codes> => {
+    if (source !== 'materials') return codesOf(source);
+    const [el, co] = await Promise.all([codesOf('elementaries'), codesOf('composites')]);
     return new Map([...el, ...co]);
   };
 
@@ -173,241 +346,93 @@ export async function collectExport(
   };
   for (const c of collections) for (const s of SHEETS_OF[c]) sheet(s);
 
+  /** Walk → sort by external_id → leave out rows without one → row → snapshot, as `MAPPINGS[c]` says. */
+  const collectSheet = async <C extends SheetCollection>(c: C): Promise<void> => {
+    const m: SheetMapping<Walked[C]> = MAPPINGS[c];
+    const [list, ...refCodes] = await Promise.all([walk(c, c), ...m.refs.map(codesOfSource)]);
+    const bySource = new Map(m.refs.map((s, i) => [s, refCodes[i]]));
+    const codes = (source: CodeSource): Codes => {
+      const found = bySource.get(source);
+      if (!found) throw new Error(`export of ${c}: ${source} is not among its references`);
+      return found;
+    };
+    const x: FillContext = {
+      ref: (source, id, what) => ref(codes(source), id, what),
+      codes,
+      add: (n, row) => sheet(n).push(row),
+    };
+    counts[c] = list.length;
+    const written: Walked[C][] = [];
+    for (const e of [...list].sort(byCode)) {
+      const row: RowValues = {};
+      if (m.kind === 'reference') setIf(row, 'external_id', e.external_id);
+      else if (e.external_id) row.external_id = e.external_id;
+      else {
+        skip(c);
+        continue;
+      }
+      m.fill(row, e, x);
+      if (m.kind !== 'reference') row[SNAPSHOT_COLUMN] = snapshotOf(m.kind, e);
+      sheet(c).push(row);
+      written.push(e);
+    }
+    const note = m.note?.(written);
+    if (note) warnings.push(note);
+  };
+
+  const collectBom = async (): Promise<void> => {
+    const [instances, supplierProducts, silos, prechain] = await Promise.all([
+      walk('product-instances'),
+      codesOf('supplier-products'),
+      codesOf('silos'),
+      codesOf('prechain-products'),
+    ]);
+    const byType: Record<string, Codes> = {
+      supplier_product: supplierProducts,
+      silo: silos,
+      prechain_product: prechain,
+    };
+    const withCode = instances.filter((i) => i.external_id);
+    const boms = new Map<string, BomEntry[]>();
+    let done = 0;
+    await pool(withCode, o.bomConcurrency ?? 8, async (inst) => {
+      boms.set(inst.id, await client.bom.get(inst.id, { signal }));
+      done++;
+      if (done % 20 === 0) o.onProgress?.({ collection: 'bom', done });
+    });
+    o.onProgress?.({ collection: 'bom', done });
+    counts.bom = withCode.length;
+    const ordered = [...withCode].sort((a, b) => cmp(a.external_id ?? '', b.external_id ?? ''));
+    for (const inst of ordered) {
+      const bom = boms.get(inst.id) ?? [];
+      if (bom.length === 0) continue;
+      const snap = snapshotOf('bom', bom);
+      const rows = bom.map((b) => {
+        const r: RowValues = { product_instance_external_id: inst.external_id as string, component_type: b.type };
+        setIf(r, 'component_external_id', ref(byType[b.type] ?? new Map(), b.ref, b.type.replace(/_/g, ' ')));
+        r.mass_kg = b.mass_kg;
+        r[SNAPSHOT_COLUMN] = snap;
+        return r;
+      });
+      rows.sort((a, b) =>
+        cmp(
+          `${a.component_type}\u0000${a.component_external_id ?? ''}`,
+          `${b.component_type}\u0000${b.component_external_id ?? ''}`,
+        ),
+      );
+      sheet('bom').push(...rows);
+    }
+    const noCode = instances.length - withCode.length;
+    if (noCode > 0)
+      warnings.push(
+        `${noCode} product instance(s) without external_id: their BOMs cannot be named in the bom sheet and are left out.`,
+      );
+  };
+
   for (const c of collections) {
     signal?.throwIfAborted();
-    switch (c) {
-      case 'products': {
-        const list = await walk('products', client.products, c);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const p of sorted) {
-          const row: RowValues = {};
-          setIf(row, 'external_id', p.external_id);
-          setIf(row, 'name', p.name);
-          setIf(row, 'unit', p.unit);
-          setIf(row, 'description', p.description);
-          row.id = p.id;
-          sheet('products').push(row);
-        }
-        break;
-      }
-      case 'supplier-companies': {
-        const list = await walk('supplier-companies', client.supplierCompanies, c);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'name', e.name);
-          setIf(row, 'country', e.country);
-          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_company', e);
-          sheet('supplier-companies').push(row);
-        }
-        break;
-      }
-      case 'supplier-plants': {
-        const [list, companies] = await Promise.all([
-          walk('supplier-plants', client.supplierPlants, c),
-          codesOf('supplier-companies', client.supplierCompanies),
-        ]);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'name', e.name);
-          setIf(row, 'supplier_company_external_id', ref(companies, e.supplier_company_id, 'supplier company'));
-          setIf(row, 'country', e.country);
-          setIf(row, 'city', e.city);
-          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_plant', e);
-          sheet('supplier-plants').push(row);
-        }
-        break;
-      }
-      case 'supplier-products': {
-        const [list, plants, materials, supplierPlants] = await Promise.all([
-          walk('supplier-products', client.supplierProducts, c),
-          codesOf('plants', client.plants),
-          materialCodes(),
-          codesOf('supplier-plants', client.supplierPlants),
-        ]);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'name', e.name);
-          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
-          const mt = e.material_type as Record<string, unknown>;
-          setIf(
-            row,
-            'material_code',
-            ref(materials, mt.category === 'composite' ? mt.composite_id : mt.elementary_id, 'material type'),
-          );
-          setIf(row, 'supplier_plant_external_id', ref(supplierPlants, e.supplier_plant_id, 'supplier plant'));
-          setIf(row, 'unit', e.unit);
-          km(e.transport_route, row);
-          setIf(row, 'epd_id', e.epd_id);
-          setIf(row, 'lifetime_years', e.lifetime_years);
-          setIf(row, 'secondary_percentage', e.secondary_percentage);
-          setIf(row, 'moisture_content_percentage', e.moisture_content_percentage);
-          row[SNAPSHOT_COLUMN] = snapshotOf('supplier_product', e);
-          sheet('supplier-products').push(row);
-          for (const h of e.hazardous_substances ?? []) {
-            const hr: RowValues = { supplier_product_external_id: e.external_id };
-            setIf(hr, 'cas_number', h.cas_number);
-            setIf(hr, 'mass_share', h.mass_share);
-            sheet('hazardous-substances').push(hr);
-          }
-        }
-        break;
-      }
-      case 'silos': {
-        const [list, plants, products] = await Promise.all([
-          walk('silos', client.silos, c),
-          codesOf('plants', client.plants),
-          codesOf('supplier-products', client.supplierProducts),
-        ]);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        let itemsWithoutYears = 0;
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'name', e.name);
-          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
-          row[SNAPSHOT_COLUMN] = snapshotOf('silo', e);
-          sheet('silos').push(row);
-          const items = [...e.items].sort((a, b) =>
-            cmp(products.get(a.supplier_product_id) ?? '', products.get(b.supplier_product_id) ?? ''),
-          );
-          for (const it of items) {
-            const sp = ref(products, it.supplier_product_id, 'supplier product');
-            if (it.annual_items.length === 0) itemsWithoutYears++;
-            for (const ai of [...it.annual_items].sort((a, b) => a.year - b.year)) {
-              const ir: RowValues = { silo_external_id: e.external_id };
-              setIf(ir, 'supplier_product_external_id', sp);
-              setIf(ir, 'year', ai.year);
-              setIf(ir, 'amount', ai.amount);
-              sheet('silo-items').push(ir);
-            }
-          }
-        }
-        if (itemsWithoutYears > 0) {
-          warnings.push(
-            `${itemsWithoutYears} silo item(s) have no yearly amounts: the silo-items sheet has one row per year, so they are not listed.`,
-          );
-        }
-        break;
-      }
-      case 'product-instances': {
-        const [list, plants, products] = await Promise.all([
-          walk('product-instances', client.productInstances, c),
-          codesOf('plants', client.plants),
-          codesOf('products', client.products),
-        ]);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'product_external_id', ref(products, e.product_id, 'product (article number)'));
-          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
-          setIf(row, 'produced_from', e.produced_from);
-          setIf(row, 'produced_to', e.produced_to);
-          setIf(row, 'name', e.name);
-          row[SNAPSHOT_COLUMN] = snapshotOf('product_instance', e);
-          sheet('product-instances').push(row);
-        }
-        break;
-      }
-      case 'prechain-products': {
-        const [list, plants, instances] = await Promise.all([
-          walk('prechain-products', client.prechainProducts, c),
-          codesOf('plants', client.plants),
-          codesOf('product-instances', client.productInstances),
-        ]);
-        counts[c] = list.length;
-        const sorted = [...list].sort(byCode);
-        for (const e of sorted) {
-          if (!e.external_id) {
-            skip(c);
-            continue;
-          }
-          const row: RowValues = { external_id: e.external_id };
-          setIf(row, 'product_instance_external_id', ref(instances, e.product_instance_id, 'product instance'));
-          setIf(row, 'plant_code', ref(plants, e.plant_id, 'plant'));
-          km(e.transport_route, row);
-          row[SNAPSHOT_COLUMN] = snapshotOf('prechain_product', e);
-          sheet('prechain-products').push(row);
-        }
-        break;
-      }
-      case 'bom': {
-        const [instances, supplierProducts, silos, prechain] = await Promise.all([
-          walk('product-instances', client.productInstances),
-          codesOf('supplier-products', client.supplierProducts),
-          codesOf('silos', client.silos),
-          codesOf('prechain-products', client.prechainProducts),
-        ]);
-        const byType: Record<string, Codes> = {
-          supplier_product: supplierProducts,
-          silo: silos,
-          prechain_product: prechain,
-        };
-        const withCode = instances.filter((i) => i.external_id);
-        const boms = new Map<string, BomEntry[]>();
-        let done = 0;
-        await pool(withCode, o.bomConcurrency ?? 8, async (inst) => {
-          boms.set(inst.id, await client.bom.get(inst.id, { signal }));
-          done++;
-          if (done % 20 === 0) o.onProgress?.({ collection: 'bom', done });
-        });
-        o.onProgress?.({ collection: 'bom', done });
-        counts[c] = withCode.length;
-        const ordered = [...withCode].sort((a, b) => cmp(a.external_id ?? '', b.external_id ?? ''));
-        for (const inst of ordered) {
-          const bom = boms.get(inst.id) ?? [];
-          if (bom.length === 0) continue;
-          const snap = snapshotOf('bom', bom);
-          const rows = bom.map((b) => {
-            const r: RowValues = { product_instance_external_id: inst.external_id as string, component_type: b.type };
-            setIf(r, 'component_external_id', ref(byType[b.type] ?? new Map(), b.ref, b.type.replace(/_/g, ' ')));
-            r.mass_kg = b.mass_kg;
-            r[SNAPSHOT_COLUMN] = snap;
-            return r;
-          });
-          rows.sort((a, b) =>
-            cmp(
-              `${a.component_type}\u0000${a.component_external_id ?? ''}`,
-              `${b.component_type}\u0000${b.component_external_id ?? ''}`,
-            ),
-          );
-          sheet('bom').push(...rows);
-        }
-        const noCode = instances.length - withCode.length;
-        if (noCode > 0)
-          warnings.push(
-            `${noCode} product instance(s) without external_id: their BOMs cannot be named in the bom sheet and are left out.`,
-          );
-        break;
-      }
-    }
+    if (c === 'bom') await collectBom();
+    else await collectSheet(c);
   }
 
   for (const [c, n] of skipped) {
