@@ -18,7 +18,7 @@ import type {
   SupplierProduct,
 } from '../api/index.js';
 import type { EntityKind } from '../jobs/types.js';
-import type { RowValues } from '../workbook/types.js';
+import type { DataSheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
 
 export const EXPORT_COLLECTIONS = [
@@ -35,18 +35,8 @@ export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
 /** `all`: every collection in one workbook, in onboarding order. */
 export type ExportSelection = ExportCollection | 'all';
 
-/** Sheet written for an export: a data sheet of the format, or the `products` reference sheet. */
-export type ExportSheetName =
-  | 'products'
-  | 'supplier-companies'
-  | 'supplier-plants'
-  | 'supplier-products'
-  | 'hazardous-substances'
-  | 'silos'
-  | 'silo-items'
-  | 'product-instances'
-  | 'prechain-products'
-  | 'bom';
+/** Sheet written for an export: a data sheet of the format (not the mapping sheets), or the `products` reference sheet. */
+export type ExportSheetName = typeof PRODUCTS_SHEET | Exclude<DataSheetName, 'plants' | 'materials'>;
 
 export interface ExportSheet {
   name: ExportSheetName;
@@ -444,21 +434,12 @@ export async function collectExport(
     warnings.push(`${n} reference(s) to a ${what}: the cell is left blank (fill it in before re-importing).`);
   }
 
-  const order: ExportSheetName[] = [
-    'products',
-    'supplier-companies',
-    'supplier-plants',
-    'supplier-products',
-    'hazardous-substances',
-    'silos',
-    'silo-items',
-    'product-instances',
-    'prechain-products',
-    'bom',
-  ];
   return {
     collections,
-    sheets: order.filter((n) => sheets.has(n)).map((n) => ({ name: n, rows: sheets.get(n) ?? [] })),
+    // The order of the format: onboarding order of the collections, each followed by its extra sheets.
+    sheets: EXPORT_COLLECTIONS.flatMap((c) => SHEETS_OF[c])
+      .filter((n) => sheets.has(n))
+      .map((n) => ({ name: n, rows: sheets.get(n) ?? [] })),
     warnings,
     counts,
     requests: client.stats().requests - requestsBefore,
