@@ -22,6 +22,8 @@ export interface VirtualRowsProps<T> {
   className: string;
   header: ReactNode;
   renderRow(row: T, index: number): ReactNode;
+  /** An extra class for a row (e.g. a group header). */
+  rowClass?(row: T): string | undefined;
   estimateSize?: number;
   pageSize?: number;
   /** Height of the scroll area at most (px); shorter lists take only the room they need. */
@@ -75,13 +77,12 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
     load([0], cache);
   }, [source.key, load, pageSize]);
 
-  const virtualizer = useVirtualizer({
-    count: total ?? 0,
-    getScrollElement: () => parentRef.current,
-    estimateSize: () => estimateSize,
-    overscan: 8,
-    getItemKey: (i) => `${source.key}:${i}`,
-  });
+  // Stable callbacks: the virtualizer recomputes every row's offset when one of them changes (O(rows)).
+  const sourceKey = source.key;
+  const getItemKey = useCallback((i: number) => `${sourceKey}:${i}`, [sourceKey]);
+  const estimate = useCallback(() => estimateSize, [estimateSize]);
+  const getScrollElement = useCallback(() => parentRef.current, []);
+  const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement, estimateSize: estimate, overscan: 8, getItemKey });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
@@ -118,7 +119,7 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
                   key={vi.key}
                   data-index={vi.index}
                   ref={virtualizer.measureElement}
-                  className="vrow"
+                  className={row !== undefined && props.rowClass?.(row) ? `vrow ${props.rowClass(row)}` : 'vrow'}
                   role="row"
                   aria-rowindex={vi.index + 2}
                   style={{ transform: `translateY(${vi.start}px)` }}

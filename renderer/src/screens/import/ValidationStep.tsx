@@ -174,6 +174,7 @@ export function ValidationStep({
               </>
             }
             renderRow={(line) => (line.kind === 'group' ? groupHeader(line) : issueRow(line.issue))}
+            rowClass={(line) => (line.kind === 'group' ? 'is-group' : undefined)}
           />
         </section>
       )}
