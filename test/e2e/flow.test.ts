@@ -289,7 +289,7 @@ describe('from a blank template to imported data', () => {
     expect(text).toMatch(/transport_route\.truck_km: 120\s*→\s*135/);
     expect(text).toMatch(/items\[E-SP-1\]\[2025\]: 1,200\s*→\s*1,350/);
     expect(text).toMatch(/E-SP-3: 100 kg\s*→\s*120 kg/);
-    await shot('19-import-dry-run-changes');
+    await shot('19-import-dry-run-changes'); // the README's docs/images/import-dry-run.png
   });
 
   it('lists both jobs with their reports on the Jobs screen', async () => {
@@ -329,6 +329,8 @@ describe('LCA and export', () => {
     expect(await blockers.textContent()).toContain(`E-PI-1 · ${year}: no production data for ${year}`);
     expect(await blockers.textContent()).toContain('2030 is a future production year');
     await shot('20-lca-chart');
+    // For the README (docs/images/lca-chart.png): the chart card.
+    await page.locator('section').filter({ has: page.getByRole('heading', { name: 'GWP-total per year' }) }).screenshot({ path: screenshotPath('readme-lca-chart') });
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
     const wb = await readDownload(d);
     expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']));

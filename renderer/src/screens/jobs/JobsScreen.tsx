@@ -15,6 +15,7 @@ import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { OUTCOME_ORDER } from '../import/planView.js';
+import { RunStep } from '../import/RunStep.js';
 
 export function JobsScreen({ active }: { active: boolean }) {
   const api = useApi();
@@ -147,7 +148,8 @@ export function JobsScreen({ active }: { active: boolean }) {
         )}
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>
-      {view && selected === view.jobId && <JobResults key={view.jobId} view={view} onResume={() => void resume(view.jobId)} />}
+      {view && selected === view.jobId && view.running && <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />}
+      {view && selected === view.jobId && !view.running && <JobResults key={view.jobId} view={view} onResume={() => void resume(view.jobId)} />}
     </div>
   );
 }
