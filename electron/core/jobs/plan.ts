@@ -258,6 +258,25 @@ interface Draft {
   plants: string[];
 }
 
+/** Rows of a child sheet grouped by their owner's code (in sheet order); rows without one apart. */
+function groupByOwner<T>(
+  rows: Iterable<WbRow<T>>,
+  field: string,
+): { byOwner: Map<string, WbRow<T>[]>; ownerless: WbRow<T>[] } {
+  const byOwner = new Map<string, WbRow<T>[]>();
+  const ownerless: WbRow<T>[] = [];
+  for (const r of rows) {
+    const code = rawCode(r, field);
+    if (!code) ownerless.push(r);
+    else {
+      const list = byOwner.get(code);
+      if (list) list.push(r);
+      else byOwner.set(code, [r]);
+    }
+  }
+  return { byOwner, ownerless };
+}
+
 class Planner {
   readonly entries: PlanEntry[] = [];
   readonly preflightProblems: PlanProblem[] = [];
@@ -378,6 +397,43 @@ class Planner {
     return d;
   }
 
+  /**
+   * Child rows (hazardous substances, silo items) whose owner is not in its own sheet: an update of the owner's
+   * list, with a problem at the first row's owner cell when the service has no such owner.
+   */
+  private ownerDraft(
+    kind: 'supplier_product' | 'silo',
+    code: string,
+    rows: WbRow<unknown>[],
+    attach: (d: Draft, rows: WbRow<unknown>[]) => void,
+  ): Draft {
+    const first = rows[0];
+    const field = `${kind}_external_id`;
+    const d: Draft = {
+      kind,
+      key: `${first.sheet}:${code}`,
+      sheet: first.sheet,
+      row: first.row,
+      rows: [],
+      externalId: code,
+      desired: {},
+      problems: [],
+      plants: [],
+    };
+    attach(d, rows);
+    if (!this.svc[kind].get(code)) {
+      d.problems.push({
+        kind: 'unresolved',
+        sheet: first.sheetName,
+        cell: this.wb.cell(first.sheet, field, first.row),
+        row: first.row,
+        field,
+        message: `${field}: ${this.svc.unreadable[kind] ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`}`,
+      });
+    }
+    return d;
+  }
+
   /** Optional scalar: undefined = not set, null = clear. */
   private static opt<T>(v: T | null | undefined): T | null | undefined {
     return v === undefined ? undefined : v;
@@ -419,17 +475,10 @@ class Planner {
 
   supplierProducts(): void {
     // Hazardous substances belong to their supplier product: grouped by its code.
-    const hazardRows = new Map<string, WbRow<unknown>[]>();
-    const ownerless: WbRow<unknown>[] = [];
-    for (const r of this.wb.rows('hazardous-substances')) {
-      const code = rawCode(r, 'supplier_product_external_id');
-      if (!code) ownerless.push(r);
-      else {
-        const list = hazardRows.get(code);
-        if (list) list.push(r);
-        else hazardRows.set(code, [r]);
-      }
-    }
+    const { byOwner: hazardRows, ownerless } = groupByOwner(
+      this.wb.rows('hazardous-substances'),
+      'supplier_product_external_id',
+    );
     const attachHazards = (d: Draft, rows: WbRow<unknown>[]) => {
       d.rows.push(...rows.map((h) => ({ sheet: h.sheet, row: h.row })));
       const hazards: Hazard[] = [];
@@ -493,47 +542,14 @@ class Planner {
     }
     // Hazardous substances of supplier products that are not in the sheet: an update of the product's list.
     for (const [code, rows] of hazardRows) {
-      if (inSheet.has(code)) continue;
-      const first = rows[0];
-      const d: Draft = {
-        kind: 'supplier_product',
-        key: `hazardous-substances:${code}`,
-        sheet: 'hazardous-substances',
-        row: first.row,
-        rows: [],
-        externalId: code,
-        desired: {},
-        problems: [],
-        plants: [],
-      };
-      attachHazards(d, rows);
-      if (!this.svc.supplier_product.get(code)) {
-        d.problems.push({
-          kind: 'unresolved',
-          sheet: first.sheetName,
-          cell: this.wb.cell(first.sheet, 'supplier_product_external_id', first.row),
-          row: first.row,
-          field: 'supplier_product_external_id',
-          message: `supplier_product_external_id: ${this.svc.unreadable.supplier_product ?? `no supplier product with external_id "${code}" in this workbook or on the service`}`,
-        });
-      }
-      this.finish(d, { onlyExisting: true });
+      if (!inSheet.has(code))
+        this.finish(this.ownerDraft('supplier_product', code, rows, attachHazards), { onlyExisting: true });
     }
     for (const r of ownerless) this.blockedRow('supplier_product', r);
   }
 
   silos(): void {
-    const itemRows = new Map<string, WbRow<unknown>[]>();
-    const ownerless: WbRow<unknown>[] = [];
-    for (const r of this.wb.rows('silo-items')) {
-      const code = rawCode(r, 'silo_external_id');
-      if (!code) ownerless.push(r);
-      else {
-        const list = itemRows.get(code);
-        if (list) list.push(r);
-        else itemRows.set(code, [r]);
-      }
-    }
+    const { byOwner: itemRows, ownerless } = groupByOwner(this.wb.rows('silo-items'), 'silo_external_id');
     const attachItems = (d: Draft, rows: WbRow<unknown>[]) => {
       d.rows.push(...rows.map((h) => ({ sheet: h.sheet, row: h.row })));
       const byProduct = new Map<string, { item: SiloItemWanted; row: WbRow<unknown> }>();
@@ -588,30 +604,7 @@ class Planner {
     }
     for (const [code, rows] of itemRows) {
       if (inSheet.has(code)) continue;
-      const first = rows[0];
-      const d: Draft = {
-        kind: 'silo',
-        key: `silo-items:${code}`,
-        sheet: 'silo-items',
-        row: first.row,
-        rows: [],
-        externalId: code,
-        desired: {},
-        problems: [],
-        plants: [],
-      };
-      attachItems(d, rows);
-      const existing = this.svc.silo.get(code);
-      if (!existing) {
-        d.problems.push({
-          kind: 'unresolved',
-          sheet: first.sheetName,
-          cell: this.wb.cell(first.sheet, 'silo_external_id', first.row),
-          row: first.row,
-          field: 'silo_external_id',
-          message: `silo_external_id: ${this.svc.unreadable.silo ?? `no silo with external_id "${code}" in this workbook or on the service`}`,
-        });
-      }
+      const d = this.ownerDraft('silo', code, rows, attachItems);
       this.checkSilo(d);
       this.finish(d, { onlyExisting: true });
     }
@@ -757,26 +750,9 @@ class Planner {
   }
 
   boms(): void {
-    const groups = new Map<
-      string,
-      WbRow<{
-        product_instance_external_id: string;
-        component_type: string;
-        component_external_id: string;
-        mass_kg: number;
-      }>[]
-    >();
-    for (const r of this.wb.rows('bom')) {
-      const code = rawCode(r, 'product_instance_external_id');
-      if (!code) {
-        this.blockedRow('bom', r);
-        continue;
-      }
-      const list = groups.get(code);
-      if (list) list.push(r);
-      else groups.set(code, [r]);
-    }
-    for (const [code, rows] of groups) this.bom(code, rows);
+    const { byOwner, ownerless } = groupByOwner(this.wb.rows('bom'), 'product_instance_external_id');
+    for (const r of ownerless) this.blockedRow('bom', r);
+    for (const [code, rows] of byOwner) this.bom(code, rows);
   }
 
   private bom(
