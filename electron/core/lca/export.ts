@@ -65,12 +65,28 @@ interface ColumnDef {
   numFmt?: string;
 }
 
+/** A column headed by its key. */
+function col(key: string, width: number, numFmt?: string): ColumnDef {
+  return numFmt === undefined ? { key, header: key, width } : { key, header: key, width, numFmt };
+}
+const text = (key: string, width: number): ColumnDef => col(key, width, TEXT);
+
 /** Instance columns every data sheet starts with. */
 const INSTANCE_COLUMNS: ColumnDef[] = [
-  { key: 'product_article', header: 'product_article', width: 16, numFmt: TEXT },
-  { key: 'product_name', header: 'product_name', width: 30, numFmt: TEXT },
-  { key: 'instance_external_id', header: 'instance_external_id', width: 20, numFmt: TEXT },
-  { key: 'plant_code', header: 'plant_code', width: 12, numFmt: TEXT },
+  text('product_article', 16),
+  text('product_name', 30),
+  text('instance_external_id', 20),
+  text('plant_code', 12),
+];
+const YEAR_COLUMN = col('year', 8, '0');
+/** A result year: the results and gwp sheets follow the instance columns with these. */
+const RESULT_YEAR_COLUMNS: ColumnDef[] = [YEAR_COLUMN, col('partial_year', 12), text('status', 11)];
+/** One value: the results and breakdown sheets end with these. */
+const VALUE_COLUMNS: ColumnDef[] = [
+  text('indicator', 16),
+  text('module', 9),
+  col('value', 14, VALUE_FORMAT),
+  text('unit', 22),
 ];
 
 function instanceCells(i: InstanceLca): Record<string, CellValue> {
@@ -80,6 +96,11 @@ function instanceCells(i: InstanceLca): Record<string, CellValue> {
     instance_external_id: i.instance.external_id ?? i.instance.id,
     plant_code: i.instance.plant_code,
   };
+}
+
+/** Cells of INSTANCE_COLUMNS and RESULT_YEAR_COLUMNS. */
+function resultYearCells(i: InstanceLca, y: ResultYear): Record<string, CellValue> {
+  return { ...instanceCells(i), year: y.year, partial_year: yesNo(y.partial_year), status: y.status };
 }
 
 /** Extra columns of one sheet, in first-seen order, capped. */
@@ -133,12 +154,8 @@ type StreamSheet = ReturnType<StreamWorkbook['addWorksheet']>;
 
 /** Columns of a built sheet: its fixed ones, then the extra (unknown-field) ones. */
 function sheetColumns(b: SheetBuilder): ColumnDef[] {
-  const extraDefs: ColumnDef[] = b.extras.keys.map((k) => ({
-    key: k,
-    header: k,
-    width: Math.min(40, Math.max(12, k.length + 2)),
-  }));
-  if (b.extras.overflow) extraDefs.push({ key: 'more_fields', header: 'more_fields', width: 40, numFmt: TEXT });
+  const extraDefs = b.extras.keys.map((k) => col(k, Math.min(40, Math.max(12, k.length + 2))));
+  if (b.extras.overflow) extraDefs.push(text('more_fields', 40));
   return [...b.columns, ...extraDefs];
 }
 
@@ -229,22 +246,12 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
   // ---- results (long)
   const results = new SheetBuilder(
     'results',
-    [
-      ...INSTANCE_COLUMNS,
-      { key: 'year', header: 'year', width: 8, numFmt: '0' },
-      { key: 'partial_year', header: 'partial_year', width: 12 },
-      { key: 'status', header: 'status', width: 11, numFmt: TEXT },
-      { key: 'indicator', header: 'indicator', width: 16, numFmt: TEXT },
-      { key: 'module', header: 'module', width: 9, numFmt: TEXT },
-      { key: 'value', header: 'value', width: 14, numFmt: VALUE_FORMAT },
-      { key: 'unit', header: 'unit', width: 22, numFmt: TEXT },
-    ],
+    [...INSTANCE_COLUMNS, ...RESULT_YEAR_COLUMNS, ...VALUE_COLUMNS],
     maxExtra,
   );
   for (const { i, years } of parsed) {
-    const base = instanceCells(i);
     for (const y of years) {
-      const yearCells = { ...base, year: y.year, partial_year: yesNo(y.partial_year), status: y.status };
+      const yearCells = resultYearCells(i, y);
       if (y.values === null) {
         // Changed shape: the element's fields, flattened, on one row.
         results.add({ ...yearCells, indicator: null, module: null, value: null, unit: null }, y.extra);
@@ -298,10 +305,8 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
     'gwp',
     [
       ...INSTANCE_COLUMNS,
-      { key: 'year', header: 'year', width: 8, numFmt: '0' },
-      { key: 'partial_year', header: 'partial_year', width: 12 },
-      { key: 'status', header: 'status', width: 11, numFmt: TEXT },
-      { key: 'production_quantity', header: 'production_quantity', width: 14, numFmt: QUANTITY_FORMAT },
+      ...RESULT_YEAR_COLUMNS,
+      col('production_quantity', 14, QUANTITY_FORMAT),
       ...wideCols.map((c) => {
         const unit = unitOf.get(c.indicator);
         return { key: c.key, header: unit ? `${c.key} [${unit}]` : c.key, width: 16, numFmt: VALUE_FORMAT };
@@ -313,10 +318,7 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
   for (const { i, years } of parsed) {
     for (const y of years) {
       const cells: Record<string, CellValue> = {
-        ...instanceCells(i),
-        year: y.year,
-        partial_year: yesNo(y.partial_year),
-        status: y.status,
+        ...resultYearCells(i, y),
         production_quantity: y.production_quantity,
       };
       for (const c of wideCols) {
@@ -341,14 +343,14 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
     'blockers',
     [
       ...INSTANCE_COLUMNS,
-      { key: 'year', header: 'year', width: 8, numFmt: '0' },
-      { key: 'type', header: 'type', width: 14, numFmt: TEXT },
-      { key: 'kind', header: 'kind', width: 16, numFmt: TEXT },
-      { key: 'code', header: 'code', width: 30, numFmt: TEXT },
-      { key: 'err_code', header: 'err_code', width: 30, numFmt: TEXT },
-      { key: 'needs_action', header: 'needs_action', width: 13 },
-      { key: 'what_to_do', header: 'what_to_do', width: 70, numFmt: TEXT },
-      { key: 'message', header: 'message', width: 70, numFmt: TEXT },
+      YEAR_COLUMN,
+      text('type', 14),
+      text('kind', 16),
+      text('code', 30),
+      text('err_code', 30),
+      col('needs_action', 13),
+      text('what_to_do', 70),
+      text('message', 70),
     ],
     maxExtra,
   );
@@ -379,21 +381,21 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
     'jobs',
     [
       ...INSTANCE_COLUMNS,
-      { key: 'instance_id', header: 'instance_id', width: 38, numFmt: TEXT },
-      { key: 'outcome', header: 'outcome', width: 14, numFmt: TEXT },
-      { key: 'job_status', header: 'job_status', width: 12, numFmt: TEXT },
-      { key: 'err_code', header: 'err_code', width: 30, numFmt: TEXT },
-      { key: 'explanation', header: 'explanation', width: 60, numFmt: TEXT },
-      { key: 'action', header: 'action', width: 50, numFmt: TEXT },
-      { key: 'message', header: 'message', width: 50, numFmt: TEXT },
-      { key: 'recomputed', header: 'recomputed', width: 11 },
-      { key: 'waited_for_running_job', header: 'waited_for_running_job', width: 14 },
-      { key: 'years_computed', header: 'years_computed', width: 10, numFmt: '0' },
-      { key: 'years_blocked', header: 'years_blocked', width: 10, numFmt: '0' },
-      { key: 'job_id', header: 'job_id', width: 38, numFmt: TEXT },
-      { key: 'queued_at', header: 'queued_at', width: 25, numFmt: TEXT },
-      { key: 'started_at', header: 'started_at', width: 25, numFmt: TEXT },
-      { key: 'finished_at', header: 'finished_at', width: 25, numFmt: TEXT },
+      text('instance_id', 38),
+      text('outcome', 14),
+      text('job_status', 12),
+      text('err_code', 30),
+      text('explanation', 60),
+      text('action', 50),
+      text('message', 50),
+      col('recomputed', 11),
+      col('waited_for_running_job', 14),
+      col('years_computed', 10, '0'),
+      col('years_blocked', 10, '0'),
+      text('job_id', 38),
+      text('queued_at', 25),
+      text('started_at', 25),
+      text('finished_at', 25),
     ],
     maxExtra,
   );
@@ -429,16 +431,7 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
   // ---- breakdown (optional)
   const breakdown = new SheetBuilder(
     'breakdown',
-    [
-      ...INSTANCE_COLUMNS,
-      { key: 'year', header: 'year', width: 8, numFmt: '0' },
-      { key: 'component_type', header: 'component_type', width: 18, numFmt: TEXT },
-      { key: 'ref', header: 'ref', width: 38, numFmt: TEXT },
-      { key: 'indicator', header: 'indicator', width: 16, numFmt: TEXT },
-      { key: 'module', header: 'module', width: 9, numFmt: TEXT },
-      { key: 'value', header: 'value', width: 14, numFmt: VALUE_FORMAT },
-      { key: 'unit', header: 'unit', width: 22, numFmt: TEXT },
-    ],
+    [...INSTANCE_COLUMNS, YEAR_COLUMN, text('component_type', 18), text('ref', 38), ...VALUE_COLUMNS],
     maxExtra,
   );
   if (opts.breakdown) {
