@@ -7,7 +7,6 @@
  * instance until its job ends (sandbox job timing left at its defaults: queued 100 ms, processing 400 ms),
  * export the workbook. Prints a table and writes JSON to bench/results/lca-<N>.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createApiClient } from '../electron/core/api/index.js';
 import { runLca, selectInstances, writeLcaWorkbook } from '../electron/core/lca/index.js';
+import { control, startSandboxProcess } from './lib/common.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -37,38 +37,6 @@ if (
   process.exit(2);
 }
 
-function startSandboxProcess(): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', 'empty'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (http:\/\/[^\s]+)/.exec(out)?.[1];
-      const key = /key[^:]*: (svc-[A-Za-z0-9]+-[A-Za-z0-9_]+)/.exec(out)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ child, url, key });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-async function control<T>(url: string, method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
 async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
@@ -85,15 +53,15 @@ interface Catalog {
 }
 
 async function main(): Promise<void> {
-  const sb = await startSandboxProcess();
+  const sb = await startSandboxProcess({ seed: 'empty' });
   const out = mkdtempSync(join(tmpdir(), 'lca-bench-'));
   try {
     const client = createApiClient({ baseUrl: sb.url, apiKey: sb.key, maxConcurrency: 32 });
-    const cat = await control<Catalog>(sb.url, 'GET', '/__sandbox/catalog');
+    const cat = await control<Catalog>(sb.url, 'GET', '/catalog');
     const plant = cat.plants[0];
     const el = (code: string) => cat.elementaries.find((e) => e.external_id === code)!.id;
     const product = cat.products.find((p) => p.external_id === 'ART-20030') ?? cat.products[0];
-    const { now } = await control<{ now: string }>(sb.url, 'GET', '/__sandbox/clock');
+    const { now } = await control<{ now: string }>(sb.url, 'GET', '/clock');
     const year = new Date(now).getUTCFullYear();
 
     // ---- setup (not timed, no latency)
@@ -133,15 +101,15 @@ async function main(): Promise<void> {
       });
       await client.bom.put(pi.entity.id, bom);
       for (let y = year - 3; y <= year; y++)
-        await control(sb.url, 'PUT', '/__sandbox/production', {
+        await control(sb.url, 'PUT', '/production', {
           product_instance_id: pi.entity.id,
           year: y,
           quantity: 1000 + y,
         });
     });
     const setupMs = performance.now() - t0;
-    await control(sb.url, 'PUT', '/__sandbox/faults', { latency_ms: LATENCY });
-    const lcaSettings = await control<Record<string, unknown>>(sb.url, 'PUT', '/__sandbox/lca', {});
+    await control(sb.url, 'PUT', '/faults', { latency_ms: LATENCY });
+    const lcaSettings = await control<Record<string, unknown>>(sb.url, 'PUT', '/lca', {});
 
     const rows: Record<string, unknown>[] = [];
     for (const c of CONCURRENCIES) {

@@ -11,13 +11,13 @@
  * and noisy; the rounds are kept in the JSON).
  * Options: --seconds N per round (default 5), --connections N (default 4), --inflight N (default 16), --rounds N.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Pool, request } from 'undici';
+import { Pool } from 'undici';
+import { control, startSandboxProcess } from './lib/common.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -32,44 +32,6 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const INFLIGHT = Number(values.inflight);
 const ROUNDS = Number(values.rounds);
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  key: string;
-}
-
-function startSandboxProcess(): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', 'empty'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const url = /listening on (http:\/\/[^\s]+)/.exec(out)?.[1];
-      const key = /key[^:]*: (svc-[A-Za-z0-9]+-[A-Za-z0-9_]+)/.exec(out)?.[1];
-      if (url && key) {
-        clearTimeout(timer);
-        resolve({ child, url, key });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-async function control(url: string, method: 'POST' | 'PUT' | 'GET' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-  const r = await request(url + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.body.text();
-  if (r.statusCode !== 200) throw new Error(`${method} ${path}: ${r.statusCode} ${text}`);
-  return JSON.parse(text);
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -166,11 +128,11 @@ async function walkAll(pool: Pool, key: string, limit: number): Promise<{ cursor
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
-  const sb = await startSandboxProcess();
+  const sb = await startSandboxProcess({ seed: 'empty' });
   const pool = new Pool(sb.url, { connections: CONNECTIONS, pipelining: 1, keepAliveTimeout: 30_000 });
   try {
     // 1. Throughput with 10,000 supplier products.
-    await control(sb.url, 'POST', '/__sandbox/bulk/supplier-products', { count: 10_000, external_id_prefix: 'BENCH-' });
+    await control(sb.url, 'POST', '/bulk/supplier-products', { count: 10_000, external_id_prefix: 'BENCH-' });
     const { cursors } = await walkAll(pool, sb.key, 200);
     const pagePath = (c: string | null) => `/v2/supplier-products?limit=200${c ? `&cursor=${encodeURIComponent(c)}` : ''}`;
     // Warm up (JIT, caches) before measuring.
@@ -179,7 +141,7 @@ async function main(): Promise<void> {
       const rounds: Throughput[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         rounds.push(await throughput(pool, sb.key, scenario, paths));
-        await control(sb.url, 'DELETE', '/__sandbox/requests');
+        await control(sb.url, 'DELETE', '/requests');
       }
       const sorted = [...rounds].sort((a, b) => a.requests_per_s - b.requests_per_s);
       return { ...sorted[Math.floor(sorted.length / 2)], rounds_requests_per_s: rounds.map((r) => r.requests_per_s) };
@@ -188,9 +150,9 @@ async function main(): Promise<void> {
     const all = await median('all 50 pages in turn, limit=200, 10,000 entities', cursors.map(pagePath));
 
     // 2. Full walk of 100,000.
-    await control(sb.url, 'POST', '/__sandbox/reset', { seed: 'empty' });
+    await control(sb.url, 'POST', '/reset', { seed: 'empty' });
     const tb = performance.now();
-    await control(sb.url, 'POST', '/__sandbox/bulk/supplier-products', { count: 100_000, external_id_prefix: 'WALK-' });
+    await control(sb.url, 'POST', '/bulk/supplier-products', { count: 100_000, external_id_prefix: 'WALK-' });
     const bulkMs = Math.round(performance.now() - tb);
     const { walk } = await walkAll(pool, sb.key, 200);
     walk.entities = 100_000;
