@@ -37,6 +37,19 @@ async function shot(name: string) {
   await page.screenshot({ path: screenshotPath(name), fullPage: true });
 }
 
+/** Visible buttons, inputs and selects without an accessible name (label, text, aria-label). */
+function unnamedControls(): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main button, main select, main input, main textarea, main a[href], main [tabindex="0"]')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .filter((el) => {
+        const label = el.getAttribute('aria-label') || (el as HTMLElement).innerText?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label');
+        return !label;
+      })
+      .map((el) => el.outerHTML.slice(0, 100)),
+  );
+}
+
 async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${sandboxUrl}${p}`, {
     method,
@@ -207,15 +220,20 @@ describe('from a blank template to imported data', () => {
 
   it('runs the import with progress, then shows the failed row explained and its dependent skipped', async () => {
     // Slow the service a little so the running step can be seen (and photographed).
-    await control('PUT', '/__sandbox/faults', { latency_ms: 250 });
+    await control('PUT', '/__sandbox/faults', { latency_ms: 600 });
     await page.getByRole('button', { name: 'Run the import (14 to write)' }).click();
     await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
-    await page.getByRole('button', { name: 'Pause' }).waitFor();
     await page.getByText(/rows\/s/).waitFor();
     await shot('14-import-running');
+    // Pause: the job stops after the requests under way and can be resumed where it stopped.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('Paused. Resume to continue where it stopped.').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByRole('list', { name: 'Entities per outcome' }).first().textContent()).toContain('Not run yet');
+    await shot('14b-import-paused');
     await control('PUT', '/__sandbox/faults', {});
+    await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor({ timeout: 30_000 });
-    await page.getByText('Every row has an outcome.').waitFor();
+    await page.getByText('Every row has an outcome.').waitFor({ timeout: 30_000 });
     const perRow = page.getByRole('table', { name: 'Outcome per row' });
     const failed = perRow.getByRole('row').filter({ has: page.getByText('supplier product E-SP-4', { exact: true }) });
     await failed.waitFor();
@@ -359,6 +377,12 @@ describe('LCA and export', () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByRole('heading', { name: 'Probelauf von onboarding-changed.xlsx' }).waitFor();
     await shot('23-import-dry-run-de-dark');
+    // Every control of the work screens has a name (a label, text or aria-label).
+    for (const screen of ['Import', 'Aufträge', 'Export', 'Ökobilanz']) {
+      await page.getByRole('button', { name: screen, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: screen }).waitFor();
+      expect(await unnamedControls(), screen).toEqual([]);
+    }
     await page.getByLabel('Sprache').selectOption('system');
     await page.getByLabel('Colours').selectOption('system');
     expect(consoleErrors).toEqual([]);

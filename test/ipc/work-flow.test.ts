@@ -294,6 +294,34 @@ describe('import: validate, dry run, run, results', () => {
   });
 });
 
+describe('create-only and licence limits', () => {
+  it('create-only leaves changed rows alone; a licence limit shows as usage / limit', async () => {
+    const d = workbook(idOf(cat.elementaries, 'MAT-SUPERPL'));
+    d['supplier-companies']![0].name = 'Holcim (renamed)';
+    d['product-instances']!.push({ external_id: 'WPI-3', product_external_id: 'ART-10011', plant_code: 'HEID', produced_from: 2024 });
+    const state = await control<Record<string, { active: number }>>('GET', '/__sandbox/state');
+    await control('PUT', '/__sandbox/entitlements', { product_instances: state.product_instances.active });
+    try {
+      const f = await fileOf('limits.xlsx', d);
+      const v = await call('import.validate', { fileId: f.fileId });
+      const ov = await call('import.plan', { importId: v.importId, createOnly: true });
+      expect(ov.createOnly).toBe(true);
+      expect(ov.summary.byAction).toMatchObject({ create: 1, skipped_update: 1 });
+      const { jobId } = await call('import.run', { importId: v.importId });
+      const done = await settled(jobId);
+      expect(done.createOnly).toBe(true);
+      expect(done.entitlementLimits).toEqual([{ dimension: 'product_instances', usage: state.product_instances.active, limit: state.product_instances.active }]);
+      expect(done.notSucceeded).toBe(1); // the instance; the create-only skip was the user's choice
+      const rows = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: { outcome: 'skipped' } });
+      expect(rows.rows.map((r) => [r.externalId, r.reason])).toEqual([['WSC-1', 'create_only']]);
+      const failed = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: { outcome: 'failed' } });
+      expect(failed.rows[0]).toMatchObject({ externalId: 'WPI-3', errCode: 'err_entitlement_limit_reached', entitlement: { dimension: 'product_instances' } });
+    } finally {
+      await control('PUT', '/__sandbox/entitlements', { product_instances: null });
+    }
+  });
+});
+
 describe('export and LCA', () => {
   it('exports a collection to a workbook offered for download', async () => {
     const state = await control<Record<string, { active: number }>>('GET', '/__sandbox/state');

@@ -4,6 +4,7 @@
  * Jobs live in `<config dir>/jobs` next to settings.json — the same folder the CLI uses by default, so the
  * Jobs screen also lists (and can resume) jobs started from the command line.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { DownloadRegistry } from './downloads.js';
 import { ImportSessions } from './import-session.js';
@@ -22,7 +23,10 @@ export interface Work {
 const works = new WeakMap<AppServices, Work>();
 
 export function jobsDirOf(app: AppServices): string {
-  return path.join(path.dirname(app.settings.location), 'jobs');
+  const settingsFile = app.settings.location;
+  // Settings kept in memory (tests): a private temp folder, never the working directory.
+  if (!path.isAbsolute(settingsFile)) return path.join(os.tmpdir(), `supply-loader-jobs-${process.pid}`);
+  return path.join(path.dirname(settingsFile), 'jobs');
 }
 
 export function workOf(app: AppServices): Work {

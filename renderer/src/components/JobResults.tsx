@@ -241,7 +241,7 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
             </button>
           )}
           <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || view.notSucceeded === 0 || busy !== null} onClick={() => void make('failed')}>
-            {busy === 'failed' ? t('common.preparing') : t('results.saveFailed', { count: view.notSucceeded })}
+            {busy === 'failed' ? t('common.preparing') : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.notSucceeded })}
           </button>
           {actions}
         </div>

@@ -164,6 +164,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'results.downloadResults': 'Ergebnismappe herunterladen',
   'results.openResults': 'Arbeitsmappe öffnen',
   'results.saveFailed': 'Fehlgeschlagene Zeilen speichern ({count})',
+  'results.saveNotDone': 'Noch offene Zeilen speichern ({count})',
   'results.noInput': 'Die Arbeitsmappe dieses Auftrags ist nicht mehr da, daher lässt sich keine Ergebnismappe erstellen. Die Ergebnisse stehen unten.',
   'results.bySheet': 'Tabellenzeilen je Blatt und Ergebnis',
   'results.rowsHint': 'Gefahrstoffe teilen das Ergebnis ihres Lieferantenprodukts, Silopositionen das ihres Silos, Stücklistenzeilen das ihrer Stückliste.',

@@ -19,7 +19,7 @@ export function GwpChart({ chart }: { chart: LcaChartView }) {
       <p className="chart-axis-unit">{unit}</p>
       <div className="chart-box">
         <ResponsiveContainer width="100%" height={340}>
-          <LineChart data={m.rows} margin={{ top: 10, right: 24, bottom: 8, left: 16 }}>
+          <LineChart data={m.rows} margin={{ top: 10, right: 24, bottom: 8, left: 16 }} title={t('lca.chartTitle')} desc={t('lca.chartCaption')} aria-label={t('lca.chartTitle')}>
             <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
             <XAxis dataKey="year" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} tickFormatter={(y: number) => String(y)} />
             <YAxis width={80} tickFormatter={(v: number) => formatCompact(v, locale)} />
