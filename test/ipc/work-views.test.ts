@@ -138,3 +138,18 @@ describe('outcomes per row', () => {
     expect(restrictPlanToFailed(withDep, { plan: p, result }).plan.entries.map((e) => e.key)).toEqual(['supplier-products!5', 'silos!2']);
   });
 });
+
+describe('errors of the core in words', () => {
+  it('passes on the words of a plain Error, keeps bugs and service errors as they are', async () => {
+    const { inWords } = await import('../../electron/core/ipc/handlers-work.js');
+    const { AppError } = await import('../../electron/core/ipc/errors.js');
+    const w = inWords(new Error('The API key belongs to another manufacturer than job X.\n    at stack line'));
+    expect(w).toBeInstanceOf(AppError);
+    expect((w as InstanceType<typeof AppError>).message).toBe('The API key belongs to another manufacturer than job X.');
+    const bug = new TypeError('x is undefined');
+    expect(inWords(bug)).toBe(bug);
+    class ApiError extends Error {}
+    const api = new ApiError('403');
+    expect(inWords(api)).toBe(api);
+  });
+});

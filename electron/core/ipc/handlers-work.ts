@@ -57,7 +57,33 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
   return { input, file: meta.file };
 }
 
-export const workHandlers: WorkHandlers = {
+/**
+ * The core (workbook, import engine, LCA, export) says what went wrong in words with a plain `Error` (a workbook
+ * that cannot be read, a key of another manufacturer, a job that cannot be resumed): pass those words on.
+ * Anything else (a bug: TypeError and the like) stays `internal`, its detail in the log only.
+ */
+export function inWords(e: unknown): unknown {
+  if (e instanceof Error && Object.getPrototypeOf(e) === Error.prototype && e.message.trim() !== '') {
+    return new AppError('invalid_input', e.message.split('\n')[0].slice(0, 500));
+  }
+  return e;
+}
+
+function withWords(table: WorkHandlers): WorkHandlers {
+  const out: Record<string, unknown> = {};
+  for (const [name, h] of Object.entries(table) as [string, (i: unknown, a: AppServices) => Promise<unknown>][]) {
+    out[name] = async (input: unknown, app: AppServices) => {
+      try {
+        return await h(input, app);
+      } catch (e) {
+        throw inWords(e);
+      }
+    };
+  }
+  return out as WorkHandlers;
+}
+
+const handlers: WorkHandlers = {
   'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId),
 
   'import.plan': async (input, app) => {
@@ -206,3 +232,5 @@ export const workHandlers: WorkHandlers = {
     return w.downloads.registerBytes(buffer, `lca-results-${stamp()}.xlsx`);
   },
 };
+
+export const workHandlers: WorkHandlers = withWords(handlers);
