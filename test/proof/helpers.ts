@@ -3,17 +3,14 @@
  * or as a real child process, request-log marks (to count what a step sent), a bound on time and memory for a
  * step, and a scan of files and output for a secret.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runCli } from '../../electron/core/cli/main.js';
+import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { cliRunners, sandboxControl, type CliRun, type LoggedRequest } from '../fixtures/cli-process.js';
 import { readZipEntries } from '../fixtures/zip-writer.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = join(ROOT, 'bin/supply-loader.mjs');
+export { ROOT, BIN, type CliRun, type CliEnv, type Child, type LoggedRequest } from '../fixtures/cli-process.js';
 
 export type Sandbox = RunningSandbox;
 
@@ -25,24 +22,7 @@ export async function sandbox(o: { seed?: 'demo' | 'empty'; dataFile?: string } 
   return startSandbox({ port: 0, seed: o.seed ?? 'demo', ...(o.dataFile ? { dataFile: o.dataFile } : {}) });
 }
 
-export async function control<T = unknown>(baseUrl: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /__sandbox${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  status: number;
-  err_code?: string | null;
-  idempotency_key?: string | null;
-}
+export const control = sandboxControl;
 
 /** The request log's position now: pass it to `requestsSince` to get what was sent after. */
 export async function requestMark(baseUrl: string): Promise<number> {
@@ -58,64 +38,8 @@ export async function requestsSince(baseUrl: string, mark: number): Promise<Logg
 export type SandboxState = Record<string, { active: number; deleted: number }>;
 export const sandboxState = (baseUrl: string) => control<SandboxState>(baseUrl, 'GET', '/state');
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export interface CliEnv {
-  key?: string;
-  baseUrl?: string;
-  jobsDir?: string;
-  cwd?: string;
-  configDir?: string;
-  env?: NodeJS.ProcessEnv;
-}
-
-function cliEnv(o: CliEnv): NodeJS.ProcessEnv {
-  return {
-    ...(o.key ? { SUPPLY_LOADER_API_KEY: o.key } : {}),
-    ...(o.jobsDir ? { SUPPLY_LOADER_JOBS_DIR: o.jobsDir } : {}),
-    SUPPLY_LOADER_CONFIG_DIR: o.configDir ?? join(tmpdir(), 'sl-proof-no-config'),
-    ...(o.env ?? {}),
-  };
-}
-
-/** The CLI in this process (the same code path as the bin), key in SUPPLY_LOADER_API_KEY. */
-export async function cli(args: string[], o: CliEnv = {}): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const argv = o.baseUrl ? [...args, '--base-url', o.baseUrl] : args;
-  const code = await runCli(argv, {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    env: cliEnv(o),
-    cwd: o.cwd ?? process.cwd(),
-    isTTY: false,
-  });
-  return { code, stdout, stderr };
-}
-
-export interface Child {
-  proc: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** The bin as a real child process. */
-export function spawnCli(args: string[], o: CliEnv = {}): Child {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...cliEnv(o) };
-  const argv = o.baseUrl ? [...args, '--base-url', o.baseUrl] : args;
-  const proc = spawn(process.execPath, [BIN, ...argv], { cwd: o.cwd ?? tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => proc.on('close', (code, signal) => res({ code, signal })));
-  return { proc, stdout: () => out, stderr: () => err, exit };
-}
+/** The CLI in this process (the same code path as the bin), and the bin as a real child process. */
+export const { cli, spawnCli } = cliRunners('sl-proof-no-config');
 
 /** Parse the JSON a `--json` command printed (the last JSON document on stdout). */
 export function jsonOut<T = Record<string, unknown>>(run: CliRun): T {
