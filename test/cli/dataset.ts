@@ -180,40 +180,8 @@ export function rowCount(data: SheetData): number {
   return Object.values(data).reduce((n, rows) => n + (rows?.length ?? 0), 0);
 }
 
-/**
- * Fill a workbook the CLI wrote (template or export) with rows by header name; other sheets stay as they are.
- * `lean` drops the dropdown/number validations first: exceljs writes them cell by cell (10,000 rows per column),
- * which makes the file slow to write; tests that only need the data use it.
- */
-export async function fillWorkbook(
-  inPath: string,
-  data: SheetData,
-  outPath: string,
-  o: { lean?: boolean } = {},
-): Promise<void> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(inPath);
-  if (o.lean)
-    for (const ws of wb.worksheets)
-      (ws as unknown as { dataValidations: { model: object } }).dataValidations.model = {};
-  for (const [sheet, rows] of Object.entries(data)) {
-    if (!rows) continue;
-    const ws = wb.getWorksheet(sheet);
-    if (!ws) throw new Error(`${inPath} has no sheet ${sheet}`);
-    const cols = new Map<string, number>();
-    ws.getRow(1).eachCell((c, col) => cols.set(String(c.value), col));
-    rows.forEach((r, i) => {
-      const row = ws.getRow(i + 2);
-      for (const [field, v] of Object.entries(r)) {
-        const col = cols.get(field);
-        if (col === undefined) throw new Error(`${sheet} has no column ${field}`);
-        if (v !== null) row.getCell(col).value = v;
-      }
-      row.commit();
-    });
-  }
-  await wb.xlsx.writeFile(outPath);
-}
+/** Fill a workbook the CLI wrote (template or export) with rows by header name (`lean`: without validations). */
+export { fillWorkbook } from '../fixtures/fill-template.js';
 
 /** Change one cell (by sheet, field and the row whose first column equals `key`, or a predicate). */
 export async function editCell(
