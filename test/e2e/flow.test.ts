@@ -40,10 +40,18 @@ async function shot(name: string) {
 /** Visible buttons, inputs and selects without an accessible name (label, text, aria-label). */
 function unnamedControls(): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('main button, main select, main input, main textarea, main a[href], main [tabindex="0"]')]
+    [
+      ...document.querySelectorAll(
+        'main button, main select, main input, main textarea, main a[href], main [tabindex="0"]',
+      ),
+    ]
       .filter((el) => (el as HTMLElement).offsetParent !== null)
       .filter((el) => {
-        const label = el.getAttribute('aria-label') || (el as HTMLElement).innerText?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label');
+        const label =
+          el.getAttribute('aria-label') ||
+          (el as HTMLElement).innerText?.trim() ||
+          (el.id && document.querySelector(`label[for="${el.id}"]`)) ||
+          el.closest('label');
         return !label;
       })
       .map((el) => el.outerHTML.slice(0, 100)),
@@ -65,7 +73,8 @@ async function api<T>(p: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-const idOf = (list: { id: string; external_id: string }[], code: string) => list.find((x) => x.external_id === code)!.id;
+const idOf = (list: { id: string; external_id: string }[], code: string) =>
+  list.find((x) => x.external_id === code)!.id;
 
 /** Every sheet of the onboarding template, as a user fills it; one material mapped to an id nobody knows. */
 function onboarding(materialId: string): Sheets {
@@ -80,14 +89,58 @@ function onboarding(materialId: string): Sheets {
       { external_id: 'E-SC-2', name: 'Dyckerhoff', country: 'DE' },
     ],
     'supplier-plants': [
-      { external_id: 'E-SPL-1', name: 'Werk Lägerdorf', supplier_company_external_id: 'E-SC-1', country: 'DE', city: 'Lägerdorf' },
-      { external_id: 'E-SPL-2', name: 'Werk Deuna', supplier_company_external_id: 'E-SC-2', country: 'DE', city: 'Deuna' },
+      {
+        external_id: 'E-SPL-1',
+        name: 'Werk Lägerdorf',
+        supplier_company_external_id: 'E-SC-1',
+        country: 'DE',
+        city: 'Lägerdorf',
+      },
+      {
+        external_id: 'E-SPL-2',
+        name: 'Werk Deuna',
+        supplier_company_external_id: 'E-SC-2',
+        country: 'DE',
+        city: 'Deuna',
+      },
     ],
     'supplier-products': [
-      { external_id: 'E-SP-1', name: 'CEM I 42,5 R Holcim', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'E-SPL-1', unit: 'KG', truck_km: 120 },
-      { external_id: 'E-SP-2', name: 'CEM I 42,5 R Dyckerhoff', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 85 },
-      { external_id: 'E-SP-3', name: 'Klinker', plant_code: 'PL-MUC', material_code: 'MAT-CLINKER', supplier_plant_external_id: 'E-SPL-1', unit: 'KG', train_km: 300 },
-      { external_id: 'E-SP-4', name: 'Fließmittel Neu', plant_code: 'HEID', material_code: 'FM-NEU', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 40 },
+      {
+        external_id: 'E-SP-1',
+        name: 'CEM I 42,5 R Holcim',
+        plant_code: 'HEID',
+        material_code: 'CEM1',
+        supplier_plant_external_id: 'E-SPL-1',
+        unit: 'KG',
+        truck_km: 120,
+      },
+      {
+        external_id: 'E-SP-2',
+        name: 'CEM I 42,5 R Dyckerhoff',
+        plant_code: 'HEID',
+        material_code: 'CEM1',
+        supplier_plant_external_id: 'E-SPL-2',
+        unit: 'KG',
+        truck_km: 85,
+      },
+      {
+        external_id: 'E-SP-3',
+        name: 'Klinker',
+        plant_code: 'PL-MUC',
+        material_code: 'MAT-CLINKER',
+        supplier_plant_external_id: 'E-SPL-1',
+        unit: 'KG',
+        train_km: 300,
+      },
+      {
+        external_id: 'E-SP-4',
+        name: 'Fließmittel Neu',
+        plant_code: 'HEID',
+        material_code: 'FM-NEU',
+        supplier_plant_external_id: 'E-SPL-2',
+        unit: 'KG',
+        truck_km: 40,
+      },
     ],
     'hazardous-substances': [{ supplier_product_external_id: 'E-SP-3', cas_number: '14808-60-7', mass_share: 0.05 }],
     silos: [{ external_id: 'E-SILO-1', name: 'Zementsilo 1', plant_code: 'HEID' }],
@@ -97,16 +150,56 @@ function onboarding(materialId: string): Sheets {
       { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-2', year: 2025, amount: 800 },
     ],
     'product-instances': [
-      { external_id: 'E-PI-1', product_external_id: 'ART-10011', plant_code: 'HEID', produced_from: 2023, name: 'CEM I 42,5 R Heidelberg' },
-      { external_id: 'E-PI-2', product_external_id: 'ART-10012', plant_code: 'PL-MUC', produced_from: 2022, produced_to: 2030, name: 'CEM I 52,5 R München' },
+      {
+        external_id: 'E-PI-1',
+        product_external_id: 'ART-10011',
+        plant_code: 'HEID',
+        produced_from: 2023,
+        name: 'CEM I 42,5 R Heidelberg',
+      },
+      {
+        external_id: 'E-PI-2',
+        product_external_id: 'ART-10012',
+        plant_code: 'PL-MUC',
+        produced_from: 2022,
+        produced_to: 2030,
+        name: 'CEM I 52,5 R München',
+      },
     ],
-    'prechain-products': [{ external_id: 'E-PC-1', product_instance_external_id: 'E-PI-1', plant_code: 'PL-MUC', truck_km: 50 }],
+    'prechain-products': [
+      { external_id: 'E-PC-1', product_instance_external_id: 'E-PI-1', plant_code: 'PL-MUC', truck_km: 50 },
+    ],
     bom: [
-      { product_instance_external_id: 'E-PI-1', component_type: 'silo', component_external_id: 'E-SILO-1', mass_kg: 950 },
-      { product_instance_external_id: 'E-PI-1', component_type: 'supplier_product', component_external_id: 'E-SP-4', mass_kg: 2.5 },
-      { product_instance_external_id: 'E-PI-2', component_type: 'supplier_product', component_external_id: 'E-SP-3', mass_kg: 100 },
-      { product_instance_external_id: 'E-PI-2', component_type: 'silo', component_external_id: 'E-SILO-1', mass_kg: 300 },
-      { product_instance_external_id: 'E-PI-2', component_type: 'prechain_product', component_external_id: 'E-PC-1', mass_kg: 50 },
+      {
+        product_instance_external_id: 'E-PI-1',
+        component_type: 'silo',
+        component_external_id: 'E-SILO-1',
+        mass_kg: 950,
+      },
+      {
+        product_instance_external_id: 'E-PI-1',
+        component_type: 'supplier_product',
+        component_external_id: 'E-SP-4',
+        mass_kg: 2.5,
+      },
+      {
+        product_instance_external_id: 'E-PI-2',
+        component_type: 'supplier_product',
+        component_external_id: 'E-SP-3',
+        mass_kg: 100,
+      },
+      {
+        product_instance_external_id: 'E-PI-2',
+        component_type: 'silo',
+        component_external_id: 'E-SILO-1',
+        mass_kg: 300,
+      },
+      {
+        product_instance_external_id: 'E-PI-2',
+        component_type: 'prechain_product',
+        component_external_id: 'E-PC-1',
+        mass_kg: 50,
+      },
     ],
   };
 }
@@ -119,7 +212,10 @@ async function workbook(name: string, data: Sheets): Promise<string> {
 
 /** Hand a workbook to the page the way a user does in browser mode: the button opens the file chooser. */
 async function chooseFile(buttonName: string, file: string) {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: buttonName }).click()]);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: buttonName }).click(),
+  ]);
   await chooser.setFiles(file);
 }
 
@@ -165,7 +261,10 @@ describe('from a blank template to imported data', () => {
   it('downloads the onboarding template and fills every sheet in it', async () => {
     await page.goto(env.mode.url);
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
-    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download onboarding workbook' }).click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download onboarding workbook' }).click(),
+    ]);
     template = path.join(env.dir, 'template.xlsx');
     await d.saveAs(template);
     const wb = new ExcelJS.Workbook();
@@ -208,7 +307,10 @@ describe('from a blank template to imported data', () => {
     const counts = page.getByRole('table', { name: 'What the import would do, per sheet' });
     const total = counts.locator('tfoot tr');
     await expect.poll(() => total.textContent()).toMatch(/Total\s*12\s*0\s*0\s*2\s*0/);
-    await page.getByRole('table', { name: 'Rows of the dry run' }).getByText('supplier product E-SP-4', { exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Rows of the dry run' })
+      .getByText('supplier product E-SP-4', { exact: true })
+      .waitFor();
     await shot('13-import-dry-run');
     // A count is a filter: the two BOMs, with their components as added.
     await page.getByRole('button', { name: /Show the 2 rows “BOM replace” of sheet bom/ }).click();
@@ -228,7 +330,9 @@ describe('from a blank template to imported data', () => {
     // Pause: the job stops after the requests under way and can be resumed where it stopped.
     await page.getByRole('button', { name: 'Pause' }).click();
     await page.getByText('Paused. Resume to continue where it stopped.').waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.getByRole('list', { name: 'Entities per outcome' }).first().textContent()).toContain('Not run yet');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Entities per outcome' }).first().textContent())
+      .toContain('Not run yet');
     await shot('14b-import-paused');
     await control('PUT', '/__sandbox/faults', {});
     await page.getByRole('button', { name: 'Resume' }).click();
@@ -250,14 +354,20 @@ describe('from a blank template to imported data', () => {
   });
 
   it('offers the results workbook and the failed rows as downloads', async () => {
-    const [results] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download results workbook' }).click()]);
+    const [results] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download results workbook' }).click(),
+    ]);
     expect(results.suggestedFilename()).toBe('onboarding-results.xlsx');
     const wb = await readDownload(results);
     const sp = wb.getWorksheet('supplier-products')!;
     expect(sp.getRow(5).getCell(column(sp, '_result')).value).toBe('failed');
     expect(sp.getRow(5).getCell(column(sp, '_err_code')).value).toBe('err_material_type_not_found');
     expect(sp.getRow(2).getCell(column(sp, '_result')).value).toBe('created');
-    const [failedRows] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save failed rows (2)' }).click()]);
+    const [failedRows] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save failed rows (2)' }).click(),
+    ]);
     expect(failedRows.suggestedFilename()).toBe('onboarding-failed-rows.xlsx');
     const fw = await readDownload(failedRows);
     expect(fw.getWorksheet('supplier-products')!.getRow(2).getCell(1).value).toBe('E-SP-4');
@@ -270,7 +380,9 @@ describe('from a blank template to imported data', () => {
     await chooseFile('Choose the corrected workbook…', fixed);
     await page.getByText(`Re-run of job ${firstJob}`).waitFor();
     await page.getByRole('button', { name: 'Make the dry run' }).click();
-    await page.getByText(/Only the rows that did not succeed in job .* 12 entries of the workbook are left out/).waitFor();
+    await page
+      .getByText(/Only the rows that did not succeed in job .* 12 entries of the workbook are left out/)
+      .waitFor();
     const rows = page.getByRole('table', { name: 'Rows of the dry run' });
     await expect.poll(() => rows.getByRole('row').count()).toBe(3);
     expect(await rows.textContent()).toContain('supplier product E-SP-4');
@@ -291,7 +403,15 @@ describe('from a blank template to imported data', () => {
     changed['supplier-products'][0].truck_km = 135;
     changed['silo-items'][1].amount = 1350;
     changed.bom[2].mass_kg = 120;
-    changed['supplier-products'].push({ external_id: 'E-SP-5', name: 'Gips REA', plant_code: 'HEID', material_code: 'MAT-GYPSUM', supplier_plant_external_id: 'E-SPL-2', unit: 'KG', truck_km: 60 });
+    changed['supplier-products'].push({
+      external_id: 'E-SP-5',
+      name: 'Gips REA',
+      plant_code: 'HEID',
+      material_code: 'MAT-GYPSUM',
+      supplier_plant_external_id: 'E-SPL-2',
+      unit: 'KG',
+      truck_km: 60,
+    });
     const file = await workbook('onboarding-changed.xlsx', changed);
     await page.getByRole('button', { name: 'Import another workbook' }).click();
     await chooseFile('Choose workbook…', file);
@@ -327,19 +447,50 @@ describe('LCA and export', () => {
     const year = new Date(now).getUTCFullYear();
     const pi1 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-1')).data[0].id;
     const pi2 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-2')).data[0].id;
-    for (let y = 2023; y < year; y++) await control('PUT', '/__sandbox/production', { product_instance_id: pi1, year: y, quantity: 180_000 + (y - 2023) * 12_500 });
-    for (let y = 2022; y < year; y++) await control('PUT', '/__sandbox/production', { product_instance_id: pi2, year: y, quantity: 95_000 - (y - 2022) * 4_000 });
+    for (let y = 2023; y < year; y++)
+      await control('PUT', '/__sandbox/production', {
+        product_instance_id: pi1,
+        year: y,
+        quantity: 180_000 + (y - 2023) * 12_500,
+      });
+    for (let y = 2022; y < year; y++)
+      await control('PUT', '/__sandbox/production', {
+        product_instance_id: pi2,
+        year: y,
+        quantity: 95_000 - (y - 2022) * 4_000,
+      });
     await page.getByRole('button', { name: 'LCA', exact: true }).click();
     await page.getByRole('heading', { name: 'Choose product instances' }).waitFor();
+    // By product: the instances of an article number.
+    await page.getByRole('checkbox', { name: /ART-10011/ }).check();
+    await page.getByRole('button', { name: 'Find instances' }).click();
+    await page.getByText(/\d+ instance\(s\) found\./).waitFor();
+    expect(await page.locator('table.lca-table tbody tr').filter({ hasText: 'E-PI-1' }).count()).toBe(1);
+    // By a list of codes.
     await page.getByText('List of instances').click();
     await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011');
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText('3 instance(s)', { exact: false }).waitFor();
-    await page.getByRole('button', { name: 'Recompute and read results' }).click();
-    await page.getByText('3 of 3 instances completed.').waitFor({ timeout: 30_000 });
+    await page.getByText('3 instance(s) found.').waitFor();
+    // Slower jobs on the service, so the live state of each instance can be seen.
+    await control('PUT', '/__sandbox/lca', { queued_ms: 600, processing_ms: 1200 });
+    try {
+      await page.getByRole('button', { name: 'Recompute and read results' }).click();
+      await page
+        .locator('table.lca-table')
+        .getByText(/^(Queued|Computing)$/)
+        .first()
+        .waitFor();
+      await shot('20a-lca-running');
+      await page.getByText('3 of 3 instances completed.').waitFor({ timeout: 30_000 });
+    } finally {
+      await control('PUT', '/__sandbox/lca', { queued_ms: 100, processing_ms: 400 });
+    }
     const table = page.locator('table.lca-table');
-    for (const code of ['E-PI-1', 'E-PI-2', 'PI-HEID-10011']) expect(await table.locator('tr', { hasText: code }).textContent()).toContain('Completed');
-    expect(await table.locator('tr', { hasText: 'E-PI-1' }).textContent()).toMatch(new RegExp(`${year - 2023} year\\(s\\) computed, 1 blocked`));
+    for (const code of ['E-PI-1', 'E-PI-2', 'PI-HEID-10011'])
+      expect(await table.locator('tr', { hasText: code }).textContent()).toContain('Completed');
+    expect(await table.locator('tr', { hasText: 'E-PI-1' }).textContent()).toMatch(
+      new RegExp(`${year - 2023} year\\(s\\) computed, 1 blocked`),
+    );
     await page.locator('.chart-box .recharts-wrapper').waitFor();
     expect(await page.locator('.chart-box .recharts-line').count()).toBe(3);
     await page.getByText('What blocks results').waitFor();
@@ -348,16 +499,27 @@ describe('LCA and export', () => {
     expect(await blockers.textContent()).toContain('2030 is a future production year');
     await shot('20-lca-chart');
     // For the README (docs/images/lca-chart.png): the chart card.
-    await page.locator('section').filter({ has: page.getByRole('heading', { name: 'GWP-total per year' }) }).screenshot({ path: screenshotPath('readme-lca-chart') });
-    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export to Excel' }).click()]);
+    await page
+      .locator('section')
+      .filter({ has: page.getByRole('heading', { name: 'GWP-total per year' }) })
+      .screenshot({ path: screenshotPath('readme-lca-chart') });
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export to Excel' }).click(),
+    ]);
     const wb = await readDownload(d);
-    expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(
+      expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']),
+    );
   });
 
   it('exports a collection to a workbook in the template format', async () => {
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByLabel(/Supplier products/).check();
-    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).last().click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export', exact: true }).last().click(),
+    ]);
     expect(d.suggestedFilename()).toMatch(/^supply-loader-export-supplier-products-\d{8}-\d{4}\.xlsx$/);
     const wb = await readDownload(d);
     const sp = wb.getWorksheet('supplier-products')!;
@@ -390,4 +552,3 @@ describe('LCA and export', () => {
     expect(await page.content()).not.toContain(env.mode.app.sandbox.ownerKey() ?? 'no key');
   });
 });
-

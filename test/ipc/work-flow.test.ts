@@ -32,7 +32,10 @@ const events: { name: EventName; payload: unknown }[] = [];
 
 async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
   const r = await dispatch(name, input, mode.app);
-  if (!r.ok) throw Object.assign(new Error(`${name}: ${r.error.message} ${JSON.stringify(r.error.issues ?? [])}`), { rpc: r.error });
+  if (!r.ok)
+    throw Object.assign(new Error(`${name}: ${r.error.message} ${JSON.stringify(r.error.issues ?? [])}`), {
+      rpc: r.error,
+    });
   return r.data as ProcedureOutput<N>;
 }
 
@@ -67,10 +70,24 @@ async function settled(jobId: string, timeoutMs = 30_000): Promise<ProcedureOutp
 /** The onboarding workbook plus a supplier product whose material is mapped to an id the service does not know. */
 function workbook(materialId = WRONG_MATERIAL_ID, prefix = 'W'): SheetData {
   const d = fullWorkbook(cat);
-  for (const s of Object.values(d)) for (const r of s) for (const k of Object.keys(r)) if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, `${prefix}$1-`);
+  for (const s of Object.values(d))
+    for (const r of s)
+      for (const k of Object.keys(r))
+        if (typeof r[k] === 'string') r[k] = (r[k] as string).replace(/^(SC|SPL|SP|SILO|PI|PC)-/, `${prefix}$1-`);
   d.materials!.push({ material_code: 'MAT-WRONG', category: 'elementary', material_type_id: materialId });
-  d['supplier-products']!.push({ external_id: `${prefix}SP-9`, name: 'Fließmittel', plant_code: 'HEID', material_code: 'MAT-WRONG', unit: 'KG' });
-  d.bom!.push({ product_instance_external_id: `${prefix}PI-1`, component_type: 'supplier_product', component_external_id: `${prefix}SP-9`, mass_kg: 2.5 });
+  d['supplier-products']!.push({
+    external_id: `${prefix}SP-9`,
+    name: 'Fließmittel',
+    plant_code: 'HEID',
+    material_code: 'MAT-WRONG',
+    unit: 'KG',
+  });
+  d.bom!.push({
+    product_instance_external_id: `${prefix}PI-1`,
+    component_type: 'supplier_product',
+    component_external_id: `${prefix}SP-9`,
+    mass_kg: 2.5,
+  });
   return d;
 }
 
@@ -82,7 +99,14 @@ async function fileOf(name: string, d: SheetData) {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-work-'));
-  mode = await startBrowserMode({ port: 0, staticDir: null, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: 'test' });
+  mode = await startBrowserMode({
+    port: 0,
+    staticDir: null,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: quiet,
+    appVersion: 'test',
+  });
   mode.hub.listen((name, payload) => events.push({ name, payload }));
   sandboxUrl = mode.app.sandbox.baseUrl() ?? '';
   cat = await control<Catalog>('GET', '/__sandbox/catalog');
@@ -105,7 +129,9 @@ describe('import: validate, dry run, run, results', () => {
     expect(v.file.name).toBe('onboarding.xlsx');
     expect(v.sheets.find((s) => s.name === 'supplier-products')).toMatchObject({ rows: 4, blockedRows: 0 });
     expect(v.rows).toBe(24);
-    expect(events.some((e) => e.name === 'import.progress' && (e.payload as { ref: string }).ref === f.fileId)).toBe(true);
+    expect(events.some((e) => e.name === 'import.progress' && (e.payload as { ref: string }).ref === f.fileId)).toBe(
+      true,
+    );
     importId = v.importId;
   });
 
@@ -117,8 +143,16 @@ describe('import: validate, dry run, run, results', () => {
     const v = await call('import.validate', { fileId: bad.fileId });
     expect(v.errors).toBeGreaterThanOrEqual(2);
     const unit = v.issues.find((i) => i.field === 'unit');
-    expect(unit).toMatchObject({ severity: 'error', sheet: 'supplier-products', cell: expect.stringMatching(/^[A-Z]+2$/), row: 2 });
-    expect(v.issues.find((i) => i.sheet === 'supplier-companies' && i.field === 'name')).toMatchObject({ severity: 'error', row: 3 });
+    expect(unit).toMatchObject({
+      severity: 'error',
+      sheet: 'supplier-products',
+      cell: expect.stringMatching(/^[A-Z]+2$/),
+      row: 2,
+    });
+    expect(v.issues.find((i) => i.sheet === 'supplier-companies' && i.field === 'name')).toMatchObject({
+      severity: 'error',
+      row: 3,
+    });
     fs.writeFileSync(path.join(dir, 'notes.xlsx'), 'just some text, not a workbook');
     const junk = mode.app.files.registerPath(path.join(dir, 'notes.xlsx'));
     const j = await call('import.validate', { fileId: junk.fileId });
@@ -153,8 +187,18 @@ describe('import: validate, dry run, run, results', () => {
     const found = await call('import.planRows', { importId, offset: 0, limit: 50, filter: { search: 'wsp-9' } });
     const sp9 = found.rows.find((r) => r.key.startsWith('supplier-products'))!;
     expect(sp9.action).toBe('create');
-    expect(sp9.fields).toEqual(expect.arrayContaining([{ field: 'material_code', value: 'MAT-WRONG' }, { field: 'name', value: 'Fließmittel' }]));
-    const sheet = await call('import.planRows', { importId, offset: 0, limit: 50, filter: { sheet: 'supplier-companies', action: 'writes' } });
+    expect(sp9.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'material_code', value: 'MAT-WRONG' },
+        { field: 'name', value: 'Fließmittel' },
+      ]),
+    );
+    const sheet = await call('import.planRows', {
+      importId,
+      offset: 0,
+      limit: 50,
+      filter: { sheet: 'supplier-companies', action: 'writes' },
+    });
     expect(sheet.total).toBe(2);
   });
 
@@ -169,12 +213,19 @@ describe('import: validate, dry run, run, results', () => {
     expect(v.file).toBe('onboarding.xlsx');
     const mine = events.slice(before);
     expect(mine.some((e) => e.name === 'jobs.progress' && (e.payload as { jobId: string }).jobId === jobId)).toBe(true);
-    expect(mine.filter((e) => e.name === 'jobs.changed').map((e) => (e.payload as { running: boolean }).running)).toEqual([true, false]);
+    expect(
+      mine.filter((e) => e.name === 'jobs.changed').map((e) => (e.payload as { running: boolean }).running),
+    ).toEqual([true, false]);
 
     const problems = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: { outcome: 'problems' } });
     expect(problems.total).toBe(2);
     const failed = problems.rows.find((r) => r.outcome === 'failed')!;
-    expect(failed).toMatchObject({ sheet: 'supplier-products', externalId: 'WSP-9', status: 422, errCode: 'err_material_type_not_found' });
+    expect(failed).toMatchObject({
+      sheet: 'supplier-products',
+      externalId: 'WSP-9',
+      status: 422,
+      errCode: 'err_material_type_not_found',
+    });
     expect(failed.message).toContain(WRONG_MATERIAL_ID);
     const skipped = problems.rows.find((r) => r.outcome === 'skipped')!;
     expect(skipped).toMatchObject({ key: 'bom:WPI-1', reason: 'dependency', rowCount: 2 });
@@ -188,7 +239,9 @@ describe('import: validate, dry run, run, results', () => {
     expect(t.fileName).toBe('onboarding-results.xlsx');
     const noToken = await fetch(`${mode.origin}/download/${t.downloadId}`);
     expect(noToken.status).toBe(401);
-    const res = await fetch(`${mode.origin}/download/${t.downloadId}`, { headers: { 'x-supply-loader-token': mode.token } });
+    const res = await fetch(`${mode.origin}/download/${t.downloadId}`, {
+      headers: { 'x-supply-loader-token': mode.token },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('attachment; filename="onboarding-results.xlsx"');
     const wb = new ExcelJS.Workbook();
@@ -201,14 +254,20 @@ describe('import: validate, dry run, run, results', () => {
     expect(ws.getRow(5).getCell(resultCol).value).toBe('failed');
     expect(ws.getRow(5).getCell(codeCol).value).toBe('err_material_type_not_found');
     expect(wb.getWorksheet('Report')).toBeDefined();
-    const unknown = await fetch(`${mode.origin}/download/00000000-0000-4000-8000-000000000000`, { headers: { 'x-supply-loader-token': mode.token } });
+    const unknown = await fetch(`${mode.origin}/download/00000000-0000-4000-8000-000000000000`, {
+      headers: { 'x-supply-loader-token': mode.token },
+    });
     expect(unknown.status).toBe(404);
 
     const f = await call('jobs.failedWorkbook', { jobId });
     expect(f.rows).toBe(3); // the supplier product and the two BOM rows of WPI-1
     expect(f.fileName).toBe('onboarding-failed-rows.xlsx');
     // In browser mode there is no save dialog: the page downloads through /download/<id>.
-    expect(await call('downloads.save', { downloadId: f.downloadId })).toEqual({ supported: false, saved: false, fileName: null });
+    expect(await call('downloads.save', { downloadId: f.downloadId })).toEqual({
+      supported: false,
+      saved: false,
+      fileName: null,
+    });
   });
 
   it('re-runs only the rows that failed, after the workbook is fixed', async () => {
@@ -232,7 +291,9 @@ describe('import: validate, dry run, run, results', () => {
     expect(done.notSucceeded).toBe(0);
     // Now on the service: the product, and the BOM with it.
     const key = mode.app.sandbox.ownerKey()!;
-    const sp = await fetch(`${sandboxUrl}/v2/supplier-products?external_id=WSP-9`, { headers: { 'x-api-key': key } }).then((r) => r.json() as Promise<{ data: { id: string }[] }>);
+    const sp = await fetch(`${sandboxUrl}/v2/supplier-products?external_id=WSP-9`, {
+      headers: { 'x-api-key': key },
+    }).then((r) => r.json() as Promise<{ data: { id: string }[] }>);
     expect(sp.data).toHaveLength(1);
   });
 
@@ -243,8 +304,17 @@ describe('import: validate, dry run, run, results', () => {
     const v = await call('import.validate', { fileId: f.fileId });
     const ov = await call('import.plan', { importId: v.importId, createOnly: false });
     expect(ov.blocked).toBeGreaterThan(0);
-    const blocked = await call('import.planRows', { importId: v.importId, offset: 0, limit: 50, filter: { action: 'blocked' } });
-    expect(blocked.rows[0].problems[0]).toMatchObject({ kind: 'unresolved', sheet: 'product-instances', field: 'product_external_id' });
+    const blocked = await call('import.planRows', {
+      importId: v.importId,
+      offset: 0,
+      limit: 50,
+      filter: { action: 'blocked' },
+    });
+    expect(blocked.rows[0].problems[0]).toMatchObject({
+      kind: 'unresolved',
+      sheet: 'product-instances',
+      field: 'product_external_id',
+    });
     const refused = await callError('import.run', { importId: v.importId });
     expect(refused.code).toBe('invalid_input');
     expect(refused.message).toContain('blocked');
@@ -298,7 +368,12 @@ describe('create-only and licence limits', () => {
   it('create-only leaves changed rows alone; a licence limit shows as usage / limit', async () => {
     const d = workbook(idOf(cat.elementaries, 'MAT-SUPERPL'));
     d['supplier-companies']![0].name = 'Holcim (renamed)';
-    d['product-instances']!.push({ external_id: 'WPI-3', product_external_id: 'ART-10011', plant_code: 'HEID', produced_from: 2024 });
+    d['product-instances']!.push({
+      external_id: 'WPI-3',
+      product_external_id: 'ART-10011',
+      plant_code: 'HEID',
+      produced_from: 2024,
+    });
     const state = await control<Record<string, { active: number }>>('GET', '/__sandbox/state');
     await control('PUT', '/__sandbox/entitlements', { product_instances: state.product_instances.active });
     try {
@@ -310,12 +385,22 @@ describe('create-only and licence limits', () => {
       const { jobId } = await call('import.run', { importId: v.importId });
       const done = await settled(jobId);
       expect(done.createOnly).toBe(true);
-      expect(done.entitlementLimits).toEqual([{ dimension: 'product_instances', usage: state.product_instances.active, limit: state.product_instances.active }]);
+      expect(done.entitlementLimits).toEqual([
+        {
+          dimension: 'product_instances',
+          usage: state.product_instances.active,
+          limit: state.product_instances.active,
+        },
+      ]);
       expect(done.notSucceeded).toBe(1); // the instance; the create-only skip was the user's choice
       const rows = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: { outcome: 'skipped' } });
       expect(rows.rows.map((r) => [r.externalId, r.reason])).toEqual([['WSC-1', 'create_only']]);
       const failed = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: { outcome: 'failed' } });
-      expect(failed.rows[0]).toMatchObject({ externalId: 'WPI-3', errCode: 'err_entitlement_limit_reached', entitlement: { dimension: 'product_instances' } });
+      expect(failed.rows[0]).toMatchObject({
+        externalId: 'WPI-3',
+        errCode: 'err_entitlement_limit_reached',
+        entitlement: { dimension: 'product_instances' },
+      });
     } finally {
       await control('PUT', '/__sandbox/entitlements', { product_instances: null });
     }
@@ -329,7 +414,9 @@ describe('export and LCA', () => {
     expect(r.sheets).toEqual([{ sheet: 'supplier-companies', rows: state.supplier_companies.active }]);
     expect(state.supplier_companies.active).toBeGreaterThanOrEqual(6);
     expect(r.download.fileName).toMatch(/^supply-loader-export-supplier-companies-\d{8}-\d{4}\.xlsx$/);
-    const res = await fetch(`${mode.origin}/download/${r.download.downloadId}`, { headers: { 'x-supply-loader-token': mode.token } });
+    const res = await fetch(`${mode.origin}/download/${r.download.downloadId}`, {
+      headers: { 'x-supply-loader-token': mode.token },
+    });
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('content-length'))).toBe(r.download.size);
   });
@@ -352,14 +439,21 @@ describe('export and LCA', () => {
     }
     expect(view.state).toBe('done');
     expect(view.summary.completed).toBe(sel.instances.length);
-    const states = events.slice(before).filter((e) => e.name === 'lca.progress').map((e) => (e.payload as { state: string }).state);
+    const states = events
+      .slice(before)
+      .filter((e) => e.name === 'lca.progress')
+      .map((e) => (e.payload as { state: string }).state);
     expect(states).toContain('done');
     const inst = view.instances.find((i) => i.externalId === 'PI-HEID-10011')!;
     expect(inst.outcome).toBe('completed');
     // An imported instance without production data: its years are blocked, the blocker asks the user to act.
     const imported = view.instances.find((i) => i.externalId === 'WPI-1')!;
     expect(imported.years.every((y) => y.gwp === null)).toBe(true);
-    expect(imported.years[0].blockers[0]).toMatchObject({ type: 'missing_input', kind: 'production_data', needsAction: true });
+    expect(imported.years[0].blockers[0]).toMatchObject({
+      type: 'missing_input',
+      kind: 'production_data',
+      needsAction: true,
+    });
     expect(inst.years.length).toBeGreaterThan(0);
     const computed = inst.years.filter((y) => y.gwp !== null);
     expect(computed.length).toBeGreaterThan(0);

@@ -5,7 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
-import { filterJobEntries, filterPlanEntries, jobIndex, jobRowView, notSucceeded, page, planRowView, restrictPlanToFailed, summarizePlan, toScalar } from '../../electron/core/ipc/work-views.js';
+import {
+  filterJobEntries,
+  filterPlanEntries,
+  jobIndex,
+  jobRowView,
+  notSucceeded,
+  page,
+  planRowView,
+  restrictPlanToFailed,
+  summarizePlan,
+  toScalar,
+} from '../../electron/core/ipc/work-views.js';
 
 function entry(key: string, over: Partial<PlanEntry> = {}): PlanEntry {
   const [sheet, row] = key.includes('!') ? key.split('!') : ['bom', '2'];
@@ -52,7 +63,10 @@ describe('values and rows as the screens see them', () => {
   });
 
   it('a create shows the row as written; an update its field changes; a BOM its component diff', () => {
-    const rowOf = (sheet: string, row: number) => (sheet === 'supplier-products' && row === 2 ? { row: 2, values: { external_id: 'SP-1', name: 'Sand', truck_km: 12, epd_id: null } } : undefined);
+    const rowOf = (sheet: string, row: number) =>
+      sheet === 'supplier-products' && row === 2
+        ? { row: 2, values: { external_id: 'SP-1', name: 'Sand', truck_km: 12, epd_id: null } }
+        : undefined;
     const c = planRowView(entry('supplier-products!2', { externalId: 'SP-1' }), rowOf);
     expect(c.fields).toEqual([
       { field: 'external_id', value: 'SP-1' },
@@ -60,21 +74,53 @@ describe('values and rows as the screens see them', () => {
       { field: 'truck_km', value: 12 },
       { field: 'epd_id', value: '#CLEAR' },
     ]);
-    const u = planRowView(entry('supplier-products!2', { action: 'update', changes: [{ field: 'transport_route.truck_km', before: 10, after: 12 }] }), rowOf);
+    const u = planRowView(
+      entry('supplier-products!2', {
+        action: 'update',
+        changes: [{ field: 'transport_route.truck_km', before: 10, after: 12 }],
+      }),
+      rowOf,
+    );
     expect(u.fields).toEqual([]);
     expect(u.changes).toEqual([{ field: 'transport_route.truck_km', before: 10, after: 12 }]);
     const b = planRowView(
-      entry('bom:PI-1', { kind: 'bom', action: 'replace', bomDiff: { added: [{ type: 'silo', code: 'S-1', mass_kg: 3 }], removed: [], changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }], unchanged: 4 } }),
+      entry('bom:PI-1', {
+        kind: 'bom',
+        action: 'replace',
+        bomDiff: {
+          added: [{ type: 'silo', code: 'S-1', mass_kg: 3 }],
+          removed: [],
+          changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }],
+          unchanged: 4,
+        },
+      }),
       rowOf,
     );
-    expect(b.bom).toEqual({ added: [{ type: 'silo', code: 'S-1', massKg: 3 }], removed: [], changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }], unchanged: 4 });
+    expect(b.bom).toEqual({
+      added: [{ type: 'silo', code: 'S-1', massKg: 3 }],
+      removed: [],
+      changed: [{ type: 'silo', code: 'S-2', before: 1, after: 2 }],
+      unchanged: 4,
+    });
   });
 
   it('filters plan entries by sheet, action (or everything that writes) and words', () => {
     const p = plan([
       entry('supplier-companies!2', { kind: 'supplier_company', action: 'unchanged' }),
       entry('supplier-products!2', { action: 'update', label: 'supplier product Sand' }),
-      entry('supplier-products!3', { action: 'blocked', problems: [{ kind: 'unresolved', sheet: 'supplier-products', cell: 'D3', row: 3, field: 'material_code', message: 'material code MAT-X is unknown' }] }),
+      entry('supplier-products!3', {
+        action: 'blocked',
+        problems: [
+          {
+            kind: 'unresolved',
+            sheet: 'supplier-products',
+            cell: 'D3',
+            row: 3,
+            field: 'material_code',
+            message: 'material code MAT-X is unknown',
+          },
+        ],
+      }),
       entry('bom:PI-1', { kind: 'bom', action: 'replace' }),
     ]);
     expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3]);
@@ -85,7 +131,11 @@ describe('values and rows as the screens see them', () => {
   });
 
   it('pages 100,000 entries without sending them all', () => {
-    const many = plan(Array.from({ length: 100_000 }, (_, i) => entry(`supplier-products!${i + 2}`, { action: i % 10 === 0 ? 'update' : 'create' })));
+    const many = plan(
+      Array.from({ length: 100_000 }, (_, i) =>
+        entry(`supplier-products!${i + 2}`, { action: i % 10 === 0 ? 'update' : 'create' }),
+      ),
+    );
     const idx = filterPlanEntries(many, { action: 'update' });
     expect(idx).toHaveLength(10_000);
     const pg = page(idx, 9_900, 500, (i) => planRowView(many.entries[i], () => undefined));
@@ -106,7 +156,13 @@ describe('outcomes per row', () => {
   const result: Pick<JobResult, 'entries'> = {
     entries: [
       { key: 'supplier-products!2', outcome: 'created', id: 'id1', status: 201 },
-      { key: 'supplier-products!3', outcome: 'failed', status: 422, err_code: 'err_material_type_not_found', msg: 'not found' },
+      {
+        key: 'supplier-products!3',
+        outcome: 'failed',
+        status: 422,
+        err_code: 'err_material_type_not_found',
+        msg: 'not found',
+      },
       { key: 'supplier-products!4', outcome: 'skipped', reason: 'create_only', msg: 'not applied' },
     ],
   };
@@ -118,7 +174,13 @@ describe('outcomes per row', () => {
     expect(filterJobEntries(idx, { search: 'err_material' })).toEqual([1]);
     expect(notSucceeded({ key: 'x', outcome: 'skipped', reason: 'dependency' })).toBe(true);
     const v = jobRowView(p.entries[1], result.entries[1]);
-    expect(v).toMatchObject({ outcome: 'failed', status: 422, errCode: 'err_material_type_not_found', message: 'not found', planAction: 'create' });
+    expect(v).toMatchObject({
+      outcome: 'failed',
+      status: 422,
+      errCode: 'err_material_type_not_found',
+      message: 'not found',
+      planAction: 'create',
+    });
   });
 
   it('re-runs only those rows: matched by code in another workbook, with what they depend on', () => {
@@ -132,10 +194,21 @@ describe('outcomes per row', () => {
     const { plan: only, excluded } = restrictPlanToFailed(next, { plan: p, result });
     expect(only.entries.map((e) => e.key)).toEqual(['supplier-products!2', 'silos!2']);
     expect(excluded).toBe(2);
-    expect(only.summary).toEqual({ bySheet: { 'supplier-products': { create: 1 }, silos: { create: 1 } }, byAction: { create: 2 }, entries: 2, rows: 2 });
+    expect(only.summary).toEqual({
+      bySheet: { 'supplier-products': { create: 1 }, silos: { create: 1 } },
+      byAction: { create: 2 },
+      entries: 2,
+      rows: 2,
+    });
     // A dependency that did succeed before is kept when the failed row needs it in this plan.
-    const withDep = plan([entry('supplier-products!5', { externalId: 'SP-1' }), entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5'] })]);
-    expect(restrictPlanToFailed(withDep, { plan: p, result }).plan.entries.map((e) => e.key)).toEqual(['supplier-products!5', 'silos!2']);
+    const withDep = plan([
+      entry('supplier-products!5', { externalId: 'SP-1' }),
+      entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5'] }),
+    ]);
+    expect(restrictPlanToFailed(withDep, { plan: p, result }).plan.entries.map((e) => e.key)).toEqual([
+      'supplier-products!5',
+      'silos!2',
+    ]);
   });
 });
 
@@ -145,7 +218,9 @@ describe('errors of the core in words', () => {
     const { AppError } = await import('../../electron/core/ipc/errors.js');
     const w = inWords(new Error('The API key belongs to another manufacturer than job X.\n    at stack line'));
     expect(w).toBeInstanceOf(AppError);
-    expect((w as InstanceType<typeof AppError>).message).toBe('The API key belongs to another manufacturer than job X.');
+    expect((w as InstanceType<typeof AppError>).message).toBe(
+      'The API key belongs to another manufacturer than job X.',
+    );
     const bug = new TypeError('x is undefined');
     expect(inWords(bug)).toBe(bug);
     class ApiError extends Error {}

@@ -50,7 +50,8 @@ describe('downloads in the desktop app', () => {
     });
     if (!handle) throw new Error('no main');
     try {
-      const invoke = (name: string, input: unknown) => electron.ipcMain.invoke(`supply-loader:rpc:${name}`, APP_FRAME, input) as Promise<Reply>;
+      const invoke = (name: string, input: unknown) =>
+        electron.ipcMain.invoke(`supply-loader:rpc:${name}`, APP_FRAME, input) as Promise<Reply>;
       const bytes = Buffer.from('PK fake workbook bytes');
       const ticket = workOf(handle.services).downloads.registerBytes(bytes, 'onboarding-results.xlsx');
 
@@ -74,7 +75,11 @@ describe('downloads in the desktop app', () => {
       expect(unknown.ok).toBe(false);
       expect(unknown.error?.code).toBe('not_found');
       // A page that is not the app's gets nothing.
-      const foreign = (await electron.ipcMain.invoke('supply-loader:rpc:downloads.save', { url: 'https://evil.example/' }, { downloadId: ticket.downloadId })) as Reply;
+      const foreign = (await electron.ipcMain.invoke(
+        'supply-loader:rpc:downloads.save',
+        { url: 'https://evil.example/' },
+        { downloadId: ticket.downloadId },
+      )) as Reply;
       expect(foreign.error?.code).toBe('forbidden');
     } finally {
       await handle.shutdown();

@@ -6,14 +6,36 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LcaChartView, LcaInstanceView, WorkbookIssueView } from '../../electron/core/ipc/contract-work.js';
-import { ENTITY_KINDS, LCA_OUTCOMES, LCA_STATES, PLAN_ACTIONS, ROW_OUTCOMES } from '../../electron/core/ipc/contract-work.js';
+import {
+  ENTITY_KINDS,
+  LCA_OUTCOMES,
+  LCA_STATES,
+  PLAN_ACTIONS,
+  ROW_OUTCOMES,
+} from '../../electron/core/ipc/contract-work.js';
 import { engineDetail } from '../../renderer/src/components/JobResults.js';
-import { actionTone, etaSeconds, formatCompact, formatDuration, formatRate, formatValue, outcomeTone, percent, safeKeyText } from '../../renderer/src/components/format.js';
+import {
+  actionTone,
+  etaSeconds,
+  formatCompact,
+  formatDuration,
+  formatRate,
+  formatValue,
+  outcomeTone,
+  percent,
+  safeKeyText,
+} from '../../renderer/src/components/format.js';
 import { PageCache } from '../../renderer/src/components/pageCache.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { cellColumn, filterIssues, groupIssues, issueSheets } from '../../renderer/src/screens/import/issues.js';
-import { actionColumns, countRows, outcomeColumns, rowsText, runReadiness } from '../../renderer/src/screens/import/planView.js';
+import {
+  actionColumns,
+  countRows,
+  outcomeColumns,
+  rowsText,
+  runReadiness,
+} from '../../renderer/src/screens/import/planView.js';
 import { STEPS } from '../../renderer/src/screens/import/ImportScreen.js';
 import { COLLECTIONS } from '../../renderer/src/screens/export/ExportScreen.js';
 import { blockerLines, chartModel, yearCounts } from '../../renderer/src/screens/lca/chartData.js';
@@ -66,7 +88,9 @@ describe('formatting', () => {
   });
 
   it('drops the engine’s lead from a skip detail (the sentence above says it)', () => {
-    expect(engineDetail('not sent: supplier product SP-1 (supplier-products row 5) failed')).toBe('supplier product SP-1 (supplier-products row 5) failed');
+    expect(engineDetail('not sent: supplier product SP-1 (supplier-products row 5) failed')).toBe(
+      'supplier product SP-1 (supplier-products row 5) failed',
+    );
     expect(engineDetail('blocked: unit is wrong')).toBe('unit is wrong');
     expect(engineDetail('something else')).toBe('something else');
   });
@@ -78,7 +102,11 @@ describe('page cache of the virtual tables', () => {
     expect(c.missing(0, 30)).toEqual([0]);
     c.markPending(0);
     expect(c.missing(0, 30)).toEqual([]); // asked for already
-    c.put(0, Array.from({ length: 100 }, (_, i) => i), 100_000);
+    c.put(
+      0,
+      Array.from({ length: 100 }, (_, i) => i),
+      100_000,
+    );
     expect(c.get(42)).toBe(42);
     expect(c.get(142)).toBeUndefined();
     expect(c.missing(95, 310)).toEqual([1, 2, 3]);
@@ -104,10 +132,26 @@ const issue = (over: Partial<WorkbookIssueView>): WorkbookIssueView => ({
 
 describe('workbook issues: filter and group', () => {
   const issues = [
-    issue({ severity: 'warning', code: 'date_as_year', sheet: 'silo-items', cell: 'C4', row: 4, field: 'year', message: 'a date read as its year' }),
+    issue({
+      severity: 'warning',
+      code: 'date_as_year',
+      sheet: 'silo-items',
+      cell: 'C4',
+      row: 4,
+      field: 'year',
+      message: 'a date read as its year',
+    }),
     issue({ cell: 'AA3', row: 3, field: 'unit', code: 'not_allowed', message: 'unit BARRELS' }),
     issue({}),
-    issue({ sheet: null, cell: null, row: null, field: null, code: 'hidden_sheet', severity: 'warning', message: 'a hidden sheet' }),
+    issue({
+      sheet: null,
+      cell: null,
+      row: null,
+      field: null,
+      code: 'hidden_sheet',
+      severity: 'warning',
+      message: 'a hidden sheet',
+    }),
     issue({ cell: 'C3', row: 3, field: 'plant_code' }),
   ];
 
@@ -122,7 +166,9 @@ describe('workbook issues: filter and group', () => {
 
   it('groups with counts; errors first, then by row and column (AA after C)', () => {
     const lines = groupIssues(issues, 'sheet');
-    expect(lines.filter((l) => l.kind === 'group').map((l) => l.kind === 'group' && [l.label, l.errors, l.warnings])).toEqual([
+    expect(
+      lines.filter((l) => l.kind === 'group').map((l) => l.kind === 'group' && [l.label, l.errors, l.warnings]),
+    ).toEqual([
       ['silo-items', 0, 1],
       ['supplier-products', 3, 0],
       ['(file)', 0, 1],
@@ -140,12 +186,24 @@ describe('workbook issues: filter and group', () => {
 describe('dry run and results tables', () => {
   it('shows the five core action columns always, the others only when they occur', () => {
     expect(actionColumns({ create: 2 })).toEqual(['create', 'update', 'unchanged', 'replace', 'blocked']);
-    expect(actionColumns({ conflict: 1, skipped_update: 0 })).toEqual(['create', 'update', 'unchanged', 'replace', 'blocked', 'conflict']);
+    expect(actionColumns({ conflict: 1, skipped_update: 0 })).toEqual([
+      'create',
+      'update',
+      'unchanged',
+      'replace',
+      'blocked',
+      'conflict',
+    ]);
     expect(outcomeColumns({ failed: 1 }, { created: 3, pending: 0 })).toEqual(['created', 'failed']);
   });
 
   it('orders sheets as the onboarding does and totals every column', () => {
-    const t = countRows({ bom: { replace: 2 }, 'supplier-companies': { create: 2, unchanged: 1 }, 'x-unknown': { create: 1 }, silos: {} });
+    const t = countRows({
+      bom: { replace: 2 },
+      'supplier-companies': { create: 2, unchanged: 1 },
+      'x-unknown': { create: 1 },
+      silos: {},
+    });
     expect(t.rows.map((r) => r.sheet)).toEqual(['supplier-companies', 'bom', 'x-unknown']);
     expect(t.totals).toEqual({ create: 3, unchanged: 1, replace: 2 });
     expect(t.total).toBe(6);
@@ -173,8 +231,22 @@ describe('LCA chart and blockers', () => {
     years: [2023, 2024, 2025],
     modules: ['A1-A3'],
     series: [
-      { instanceId: 'a', externalId: 'PI-1', label: 'PI-1', points: [{ year: 2023, value: 10, partial: false, status: 'computed' }, { year: 2024, value: null, partial: false, status: 'blocked' }, { year: 2025, value: 5, partial: true, status: 'computed' }] },
-      { instanceId: 'b', externalId: 'PI-2', label: 'PI-2', points: [{ year: 2024, value: 0, partial: false, status: 'computed' }] },
+      {
+        instanceId: 'a',
+        externalId: 'PI-1',
+        label: 'PI-1',
+        points: [
+          { year: 2023, value: 10, partial: false, status: 'computed' },
+          { year: 2024, value: null, partial: false, status: 'blocked' },
+          { year: 2025, value: 5, partial: true, status: 'computed' },
+        ],
+      },
+      {
+        instanceId: 'b',
+        externalId: 'PI-2',
+        label: 'PI-2',
+        points: [{ year: 2024, value: 0, partial: false, status: 'computed' }],
+      },
     ],
   };
 
@@ -189,7 +261,12 @@ describe('LCA chart and blockers', () => {
     expect(m.hasValues).toBe(true);
     expect(m.series.map((s) => s.colour)).toHaveLength(2);
     expect(new Set(m.series.map((s) => s.colour)).size).toBe(2);
-    expect(chartModel({ ...chart, series: [{ ...chart.series[0], points: chart.series[0].points.map((p) => ({ ...p, value: null })) }] }).hasValues).toBe(false);
+    expect(
+      chartModel({
+        ...chart,
+        series: [{ ...chart.series[0], points: chart.series[0].points.map((p) => ({ ...p, value: null })) }],
+      }).hasValues,
+    ).toBe(false);
   });
 
   const inst = (code: string, years: LcaInstanceView['years']): LcaInstanceView => ({
@@ -210,7 +287,14 @@ describe('LCA chart and blockers', () => {
     waitedForRunningJob: false,
     years,
   });
-  const blk = (needsAction: boolean) => ({ type: 'missing_input', kind: 'production_data', code: null, errCode: null, msg: null, needsAction });
+  const blk = (needsAction: boolean) => ({
+    type: 'missing_input',
+    kind: 'production_data',
+    code: null,
+    errCode: null,
+    msg: null,
+    needsAction,
+  });
 
   it('lists the blockers that need the user first, and counts computed and blocked years', () => {
     const list = blockerLines([
@@ -224,7 +308,13 @@ describe('LCA chart and blockers', () => {
       ['PI-1', 2026, true],
       ['PI-2', 2030, false],
     ]);
-    const yc = yearCounts(inst('PI-1', [{ year: 2024, status: 'computed', partial: false, gwp: 12, blockers: [] }, { year: 2025, status: 'computed', partial: false, gwp: 13, blockers: [] }, { year: 2026, status: 'blocked', partial: true, gwp: null, blockers: [] }]));
+    const yc = yearCounts(
+      inst('PI-1', [
+        { year: 2024, status: 'computed', partial: false, gwp: 12, blockers: [] },
+        { year: 2025, status: 'computed', partial: false, gwp: 13, blockers: [] },
+        { year: 2026, status: 'blocked', partial: true, gwp: null, blockers: [] },
+      ]),
+    );
     expect(yc).toEqual({ computed: 2, blocked: 1, latest: { year: 2025, gwp: 13, partial: false } });
   });
 });
@@ -237,11 +327,16 @@ describe('message keys the screens build at run time', () => {
     ...['supplier_product', 'silo', 'prechain_product'].map((c) => `component.${c}`),
     ...['users', 'plants', 'product_instances', 'published_epds'].map((d) => `dimension.${d}`),
     ...['blocked', 'create_only', 'dependency', 'entitlement'].map((r) => `skip.${r}`),
-    ...['running', 'completed', 'paused', 'aborted', 'cancelled', 'interrupted'].flatMap((s) => [`job.status.${s}`, `job.statusText.${s}`]),
+    ...['running', 'completed', 'paused', 'aborted', 'cancelled', 'interrupted'].flatMap((s) => [
+      `job.status.${s}`,
+      `job.statusText.${s}`,
+    ]),
     'job.statusText.auth',
     'job.statusText.daily_limit',
     ...STEPS.map((s) => `import.step.${s}`),
-    ...['checking', 'reading', 'validating', 'preflight', 'resolving', 'reading_boms', 'planning'].map((p) => `import.phase.${p}`),
+    ...['checking', 'reading', 'validating', 'preflight', 'resolving', 'reading_boms', 'planning'].map(
+      (p) => `import.phase.${p}`,
+    ),
     ...[0, 1, 2, 3, 4, 5, 6].map((l) => `run.level.${l}`),
     ...COLLECTIONS.flatMap((c) => [`export.c.${c}`, `export.d.${c}`]),
     ...LCA_STATES.map((s) => `lca.st.${s}`),

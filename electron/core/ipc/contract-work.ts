@@ -15,7 +15,9 @@ const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const Counts = z.record(z.string(), NonNegInt);
 
 export const ImportId = z.uuid();
-export const JobIdSchema = z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'not a job id (like 20260101-120000-a1b2c3)');
+export const JobIdSchema = z
+  .string()
+  .regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'not a job id (like 20260101-120000-a1b2c3)');
 export const RunId = z.uuid();
 export const DownloadId = z.uuid();
 
@@ -26,11 +28,37 @@ export const DownloadTicketSchema = z.object({
   size: NonNegInt,
 });
 
-export const PLAN_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'skipped_update', 'blocked', 'conflict'] as const;
+export const PLAN_ACTIONS = [
+  'create',
+  'update',
+  'unchanged',
+  'replace',
+  'skipped_update',
+  'blocked',
+  'conflict',
+] as const;
 export const PlanActionSchema = z.enum(PLAN_ACTIONS);
-export const ROW_OUTCOMES = ['created', 'replayed', 'already_existed', 'unchanged', 'updated', 'replaced', 'failed', 'skipped', 'pending'] as const;
+export const ROW_OUTCOMES = [
+  'created',
+  'replayed',
+  'already_existed',
+  'unchanged',
+  'updated',
+  'replaced',
+  'failed',
+  'skipped',
+  'pending',
+] as const;
 export const RowOutcomeSchema = z.enum(ROW_OUTCOMES);
-export const ENTITY_KINDS = ['supplier_company', 'supplier_plant', 'supplier_product', 'silo', 'product_instance', 'prechain_product', 'bom'] as const;
+export const ENTITY_KINDS = [
+  'supplier_company',
+  'supplier_plant',
+  'supplier_product',
+  'silo',
+  'product_instance',
+  'prechain_product',
+  'bom',
+] as const;
 
 export const WorkbookIssueView = z.object({
   severity: z.enum(['error', 'warning']),
@@ -91,7 +119,12 @@ export const PlanOverview = z.object({
   writes: NonNegInt,
   /** entries that cannot be sent (blocked, conflict) */
   blocked: NonNegInt,
-  preflight: z.object({ ok: z.boolean(), scopes: z.array(Text), problems: z.array(PlanProblemView), warnings: z.array(Text) }),
+  preflight: z.object({
+    ok: z.boolean(),
+    scopes: z.array(Text),
+    problems: z.array(PlanProblemView),
+    warnings: z.array(Text),
+  }),
   requests: NonNegInt,
 });
 export type PlanOverview = z.infer<typeof PlanOverview>;
@@ -275,7 +308,9 @@ export const LcaChartView = z.object({
       instanceId: Text,
       externalId: Text.nullable(),
       label: Text,
-      points: z.array(z.object({ year: Int, value: z.number().nullable(), partial: z.boolean(), status: Text.nullable() })),
+      points: z.array(
+        z.object({ year: Int, value: z.number().nullable(), partial: z.boolean(), status: Text.nullable() }),
+      ),
     }),
   ),
 });
@@ -299,7 +334,9 @@ export const LcaRunView = z.object({
     cancelled: NonNegInt,
     skipped: NonNegInt,
   }),
-  aborted: z.object({ reason: z.enum(['cancelled', 'auth', 'daily_limit']), errCode: Text.nullable(), message: Text }).nullable(),
+  aborted: z
+    .object({ reason: z.enum(['cancelled', 'auth', 'daily_limit']), errCode: Text.nullable(), message: Text })
+    .nullable(),
   /** why the run could not be done at all, in words */
   error: Text.nullable(),
   instances: z.array(LcaInstanceView),
@@ -316,13 +353,16 @@ const Accepted = z.object({ accepted: z.boolean() });
 
 export const workProcedures = {
   'import.validate': {
-    summary: 'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
+    summary:
+      'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
     input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
     output: ImportValidation,
   },
   'import.plan': {
     summary: 'Dry run: compare the workbook with the service (reads only); the plan stays on the main side',
-    input: z.object({ importId: ImportId, createOnly: z.boolean().default(false), onlyFailedOf: JobIdSchema.optional() }).strict(),
+    input: z
+      .object({ importId: ImportId, createOnly: z.boolean().default(false), onlyFailedOf: JobIdSchema.optional() })
+      .strict(),
     output: PlanOverview,
   },
   'import.planRows': {
@@ -331,7 +371,8 @@ export const workProcedures = {
     output: z.object({ total: NonNegInt, offset: NonNegInt, rows: z.array(PlanRowView) }),
   },
   'import.run': {
-    summary: 'Run the dry run’s plan as a journaled job on the connection it was made with; progress comes as jobs.progress',
+    summary:
+      'Run the dry run’s plan as a journaled job on the connection it was made with; progress comes as jobs.progress',
     input: z.object({ importId: ImportId, skipBlocked: z.boolean().default(false) }).strict(),
     output: z.object({ jobId: JobIdSchema }),
   },
@@ -340,9 +381,21 @@ export const workProcedures = {
     input: z.object({ importId: ImportId.optional(), fileId: z.string().min(1).max(100).optional() }).strict(),
     output: Accepted,
   },
-  'import.close': { summary: 'Forget a workbook read for import', input: z.object({ importId: ImportId }).strict(), output: Accepted },
-  'jobs.list': { summary: 'Import jobs of this computer, newest first', input: Empty, output: z.object({ jobs: z.array(JobListItem) }) },
-  'jobs.get': { summary: 'One job: status, counts per sheet and outcome, entitlement limits, live progress', input: ByJob, output: JobView },
+  'import.close': {
+    summary: 'Forget a workbook read for import',
+    input: z.object({ importId: ImportId }).strict(),
+    output: Accepted,
+  },
+  'jobs.list': {
+    summary: 'Import jobs of this computer, newest first',
+    input: Empty,
+    output: z.object({ jobs: z.array(JobListItem) }),
+  },
+  'jobs.get': {
+    summary: 'One job: status, counts per sheet and outcome, entitlement limits, live progress',
+    input: ByJob,
+    output: JobView,
+  },
   'jobs.rows': {
     summary: 'One page of a job’s outcomes per row, filtered by outcome, sheet or text',
     input: z.object({ jobId: JobIdSchema, ...Page, filter: JobRowFilter.default({}) }).strict(),
@@ -366,7 +419,8 @@ export const workProcedures = {
     output: DownloadTicketSchema.extend({ rows: NonNegInt }),
   },
   'downloads.save': {
-    summary: 'Save a file the app made with the native save dialog (desktop only: supported=false in browser mode, which uses GET /download/<id>)',
+    summary:
+      'Save a file the app made with the native save dialog (desktop only: supported=false in browser mode, which uses GET /download/<id>)',
     input: z.object({ downloadId: DownloadId }).strict(),
     output: z.object({ supported: z.boolean(), saved: z.boolean(), fileName: Text.nullable() }),
   },
@@ -411,9 +465,21 @@ export const workProcedures = {
     input: z.object({ selectionId: RunId, recompute: z.boolean().default(false) }).strict(),
     output: z.object({ runId: RunId }),
   },
-  'lca.report': { summary: 'State and results of an LCA run, with the GWP chart data', input: z.object({ runId: RunId }).strict(), output: LcaRunView },
-  'lca.cancel': { summary: 'Cancel an LCA run (what finished is kept)', input: z.object({ runId: RunId }).strict(), output: Accepted },
-  'lca.export': { summary: 'Make the LCA workbook of a run', input: z.object({ runId: RunId }).strict(), output: DownloadTicketSchema },
+  'lca.report': {
+    summary: 'State and results of an LCA run, with the GWP chart data',
+    input: z.object({ runId: RunId }).strict(),
+    output: LcaRunView,
+  },
+  'lca.cancel': {
+    summary: 'Cancel an LCA run (what finished is kept)',
+    input: z.object({ runId: RunId }).strict(),
+    output: Accepted,
+  },
+  'lca.export': {
+    summary: 'Make the LCA workbook of a run',
+    input: z.object({ runId: RunId }).strict(),
+    output: DownloadTicketSchema,
+  },
 } as const;
 
 export const workEvents = {

@@ -57,7 +57,12 @@ export class DownloadRegistry {
   register(filePath: string, fileName: string, mimeType = XLSX_MIME): DownloadTicket {
     const stat = fs.statSync(filePath);
     const owned = this.dir !== null && path.dirname(path.resolve(filePath)) === this.dir;
-    const ticket: DownloadTicket = { downloadId: randomUUID(), fileName: safeFileName(fileName), mimeType, size: stat.size };
+    const ticket: DownloadTicket = {
+      downloadId: randomUUID(),
+      fileName: safeFileName(fileName),
+      mimeType,
+      size: stat.size,
+    };
     this.entries.set(ticket.downloadId, { ...ticket, path: path.resolve(filePath), owned });
     return ticket;
   }

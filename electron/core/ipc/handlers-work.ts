@@ -27,7 +27,9 @@ export type WorkHandlers = Pick<HandlerTable, WorkName>;
 async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
   const conn = await resolveConnection(app);
   const name =
-    conn.profileId === SANDBOX_PROFILE_ID ? SANDBOX_PROFILE_NAME : (app.settings.snapshot().profiles.find((p) => p.id === conn.profileId)?.name ?? conn.profileId);
+    conn.profileId === SANDBOX_PROFILE_ID
+      ? SANDBOX_PROFILE_NAME
+      : (app.settings.snapshot().profiles.find((p) => p.id === conn.profileId)?.name ?? conn.profileId);
   return { ...conn, profileName: name };
 }
 
@@ -43,7 +45,8 @@ function baseName(file: string): string {
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
 async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
   const w = workOf(app);
-  if (w.jobs.isRunning(jobId)) throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
+  if (w.jobs.isRunning(jobId))
+    throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   let meta;
   try {
     meta = await readMeta(w.jobs.jobsDir, jobId);
@@ -52,7 +55,10 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
   }
   const input = w.jobs.inputPath(jobId) ?? meta.inputPath;
   if (!input || !fs.existsSync(input)) {
-    throw new AppError('not_found', 'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.');
+    throw new AppError(
+      'not_found',
+      'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.',
+    );
   }
   return { input, file: meta.file };
 }
@@ -111,11 +117,17 @@ const handlers: WorkHandlers = {
     if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
     const active = app.settings.snapshot().activeProfileId;
     if (active !== s.planInfo.profileId) {
-      throw new AppError('invalid_input', `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`);
+      throw new AppError(
+        'invalid_input',
+        `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`,
+      );
     }
     const ov = overview(s);
     if (ov.blocked > 0 && !input.skipBlocked) {
-      throw new AppError('invalid_input', `${ov.blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`);
+      throw new AppError(
+        'invalid_input',
+        `${ov.blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`,
+      );
     }
     const conn = await resolveConnection(app, s.planInfo.profileId);
     const jobId = await w.jobs.start(s.plan, { conn, inputPath: s.inputPath });
@@ -219,7 +231,9 @@ const handlers: WorkHandlers = {
 
   'lca.select': async (input, app) => workOf(app).lca.select(await resolveConnection(app), input.by, input.codes),
 
-  'lca.run': async (input, app) => ({ runId: workOf(app).lca.start(await resolveConnection(app), input.selectionId, input.recompute) }),
+  'lca.run': async (input, app) => ({
+    runId: workOf(app).lca.start(await resolveConnection(app), input.selectionId, input.recompute),
+  }),
 
   'lca.report': async (input, app) => workOf(app).lca.view(input.runId),
 

@@ -31,7 +31,13 @@ export interface ImportSession {
   report: ValidationReport;
   rowOf: RowLookup;
   plan: Plan | null;
-  planInfo: { profileId: string; profileName: string; createOnly: boolean; onlyFailedOf: string | null; excluded: number } | null;
+  planInfo: {
+    profileId: string;
+    profileName: string;
+    createOnly: boolean;
+    onlyFailedOf: string | null;
+    excluded: number;
+  } | null;
   /** the last filter asked for and its matching entry indices (scrolling asks the same filter page after page) */
   filterCache: { key: string; indices: number[] } | null;
   lastUsed: number;
@@ -93,18 +99,29 @@ export class ImportSessions {
     const info = app.files.info(fileId);
     return this.track(fileId, async (signal) => {
       let last = 0;
-      const progress = (phase: 'checking' | 'reading' | 'validating', done: number, total: number | null, force = false) => {
+      const progress = (
+        phase: 'checking' | 'reading' | 'validating',
+        done: number,
+        total: number | null,
+        force = false,
+      ) => {
         const now = Date.now();
         if (!force && now - last < 100) return;
         last = now;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
-      const parsed = await readWorkbook(inputPath, { signal, onProgress: (p) => progress(p.phase, p.rows, p.totalRows) });
+      const parsed = await readWorkbook(inputPath, {
+        signal,
+        onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
+      });
       // The name the user knows (an uploaded copy is stored under a random name): shown in the plan, the job and
       // the names of the results workbooks.
       parsed.file = info.name;
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
-      const report = await validateWorkbook(parsed, { signal, onProgress: (p) => progress('validating', p.rows, rows) });
+      const report = await validateWorkbook(parsed, {
+        signal,
+        onProgress: (p) => progress('validating', p.rows, rows),
+      });
       progress('validating', rows, rows, true);
       const importId = randomUUID();
       this.sessions.set(importId, {
@@ -127,11 +144,24 @@ export class ImportSessions {
         importId,
         file: { name: info.name, size: info.size },
         readable: parsed.readable,
-        sheets: parsed.sheets.map((s) => ({ name: s.name, sheetName: s.sheetName, rows: s.rows.length, blockedRows: blocked.get(s.name) ?? 0 })),
+        sheets: parsed.sheets.map((s) => ({
+          name: s.name,
+          sheetName: s.sheetName,
+          rows: s.rows.length,
+          blockedRows: blocked.get(s.name) ?? 0,
+        })),
         ignoredSheets: parsed.ignoredSheets,
         errors: report.errors,
         warnings: report.warnings,
-        issues: report.issues.map((i) => ({ severity: i.severity, code: i.code, sheet: i.sheet, cell: i.cell, row: i.row, field: i.field, message: i.message })),
+        issues: report.issues.map((i) => ({
+          severity: i.severity,
+          code: i.code,
+          sheet: i.sheet,
+          cell: i.cell,
+          row: i.row,
+          field: i.field,
+          message: i.message,
+        })),
         rows,
         ms: Math.round(parsed.stats.ms),
       };
@@ -152,7 +182,11 @@ export class ImportSessions {
     o: { createOnly: boolean; previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> } },
   ): Promise<PlanOverview> {
     const s = this.get(importId);
-    if (!s.parsed.readable) throw new AppError('invalid_input', 'The workbook could not be read, so there is nothing to compare. Fix the file and choose it again.');
+    if (!s.parsed.readable)
+      throw new AppError(
+        'invalid_input',
+        'The workbook could not be read, so there is nothing to compare. Fix the file and choose it again.',
+      );
     return this.track(importId, async (signal) => {
       const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
       try {
@@ -173,7 +207,13 @@ export class ImportSessions {
         if (o.previous) ({ plan, excluded } = restrictPlanToFailed(plan, o.previous));
         s.plan = plan;
         s.filterCache = null;
-        s.planInfo = { profileId: conn.profileId, profileName: conn.profileName, createOnly: o.createOnly, onlyFailedOf: o.previous?.jobId ?? null, excluded };
+        s.planInfo = {
+          profileId: conn.profileId,
+          profileName: conn.profileName,
+          createOnly: o.createOnly,
+          onlyFailedOf: o.previous?.jobId ?? null,
+          excluded,
+        };
         return overview(s);
       } finally {
         await client.close();

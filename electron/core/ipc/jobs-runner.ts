@@ -89,7 +89,10 @@ export class JobsRunner {
   private refuseIfBusy(profileId: string): void {
     const busy = this.runningFor(profileId);
     if (busy) {
-      throw new AppError('unavailable', `An import (job ${busy}) is already running on this connection. Wait for it to finish, or pause or cancel it first.`);
+      throw new AppError(
+        'unavailable',
+        `An import (job ${busy}) is already running on this connection. Wait for it to finish, or pause or cancel it first.`,
+      );
     }
   }
 
@@ -116,7 +119,12 @@ export class JobsRunner {
       throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
     }
     if (!RESUMABLE_STATUSES.includes(status)) {
-      throw new AppError('invalid_input', status === 'completed' ? 'This job is complete: there is nothing to resume.' : `This job cannot be resumed (${status}).`);
+      throw new AppError(
+        'invalid_input',
+        status === 'completed'
+          ? 'This job is complete: there is nothing to resume.'
+          : `This job cannot be resumed (${status}).`,
+      );
     }
     this.refuseIfBusy(conn.profileId);
     await this.launch(jobId, conn, (opts) => resumeJob(jobId, opts));
@@ -215,7 +223,10 @@ export class JobsRunner {
       meta = await readMeta(this.jobsDir, jobId);
     } catch {
       const err = this.errors.get(jobId);
-      throw new AppError('not_found', err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`);
+      throw new AppError(
+        'not_found',
+        err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`,
+      );
     }
     const running = this.running.has(jobId);
     const stamp = `${meta.updatedAt}|${running}`;

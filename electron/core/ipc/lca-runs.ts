@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { gwpChartData } from '../lca/chart.js';
 import { GWP_TOTAL } from '../lca/indicators.js';
-import { blockerNeedsAction, readResults, serviceCurrentYear, type InstanceLca, type LcaReport, type SelectedInstance } from '../lca/model.js';
+import {
+  blockerNeedsAction,
+  readResults,
+  serviceCurrentYear,
+  type InstanceLca,
+  type LcaReport,
+  type SelectedInstance,
+} from '../lca/model.js';
 import { runLca, type LcaInstanceState } from '../lca/run.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
 import type { LcaChartView, LcaInstanceView, LcaRunView } from './contract-work.js';
@@ -61,12 +68,17 @@ export function selectedView(i: SelectedInstance) {
 }
 
 /** One instance as the LCA screen shows it: live state, outcome, and per year the GWP-total and blockers. */
-export function instanceView(i: SelectedInstance, live: LiveState | undefined, lca: InstanceLca | undefined): LcaInstanceView {
+export function instanceView(
+  i: SelectedInstance,
+  live: LiveState | undefined,
+  lca: InstanceLca | undefined,
+): LcaInstanceView {
   const years = lca ? readResults(lca.results) : [];
   const current = serviceCurrentYear(years, lca?.job ?? null);
   return {
     ...selectedView(i),
-    state: live?.state ?? (lca ? (lca.outcome === 'completed' || lca.outcome === 'idle' ? 'done' : 'failed') : 'waiting'),
+    state:
+      live?.state ?? (lca ? (lca.outcome === 'completed' || lca.outcome === 'idle' ? 'done' : 'failed') : 'waiting'),
     outcome: lca?.outcome ?? null,
     jobStatus: lca?.job_status ?? live?.jobStatus ?? null,
     errCode: lca?.err_code ?? live?.errCode ?? null,
@@ -133,7 +145,8 @@ export class LcaRuns {
       let plantsReadable = true;
       const plants: { code: string; name: string | null }[] = [];
       try {
-        for await (const p of client.plants.walk({ limit: 200 })) if (p.external_id) plants.push({ code: p.external_id, name: p.name ?? null });
+        for await (const p of client.plants.walk({ limit: 200 }))
+          if (p.external_id) plants.push({ code: p.external_id, name: p.name ?? null });
       } catch (e) {
         if ((e as { status?: number }).status !== 403) throw e;
         plantsReadable = false;
@@ -160,13 +173,26 @@ export class LcaRuns {
 
   async select(conn: Connection, by: 'products' | 'plant' | 'instances' | 'all', codes: string[]) {
     const clean = [...new Set(codes.map((c) => c.trim()).filter((c) => c !== ''))];
-    if (by !== 'all' && clean.length === 0) throw new AppError('invalid_input', 'Choose at least one product, plant or instance code.');
+    if (by !== 'all' && clean.length === 0)
+      throw new AppError('invalid_input', 'Choose at least one product, plant or instance code.');
     const selector: InstanceSelector =
-      by === 'products' ? { by, articles: clean } : by === 'plant' ? { by, plantCodes: clean } : by === 'instances' ? { by, externalIds: clean } : { by: 'all' };
+      by === 'products'
+        ? { by, articles: clean }
+        : by === 'plant'
+          ? { by, plantCodes: clean }
+          : by === 'instances'
+            ? { by, externalIds: clean }
+            : { by: 'all' };
     const client = this.client(conn);
     try {
       const s = await selectInstances(client, selector);
-      const selection: Selection = { selectionId: randomUUID(), profileId: conn.profileId, description: s.description, instances: s.instances, at: Date.now() };
+      const selection: Selection = {
+        selectionId: randomUUID(),
+        profileId: conn.profileId,
+        description: s.description,
+        instances: s.instances,
+        at: Date.now(),
+      };
       this.selections.set(selection.selectionId, selection);
       trim(this.selections, MAX_SELECTIONS, (x) => x.at);
       return {
@@ -187,11 +213,20 @@ export class LcaRuns {
 
   start(conn: Connection, selectionId: string, recompute: boolean): string {
     const selection = this.selections.get(selectionId);
-    if (!selection) throw new AppError('not_found', 'That choice of instances is no longer available. Find the instances again.');
-    if (selection.profileId !== conn.profileId) throw new AppError('invalid_input', 'The instances were found on another connection. Find them again on this one.');
+    if (!selection)
+      throw new AppError('not_found', 'That choice of instances is no longer available. Find the instances again.');
+    if (selection.profileId !== conn.profileId)
+      throw new AppError(
+        'invalid_input',
+        'The instances were found on another connection. Find them again on this one.',
+      );
     if (selection.instances.length === 0) throw new AppError('invalid_input', 'No product instance is chosen.');
     const busy = this.runningFor(conn.profileId);
-    if (busy) throw new AppError('unavailable', 'An LCA run is already going on this connection. Wait for it or cancel it first.');
+    if (busy)
+      throw new AppError(
+        'unavailable',
+        'An LCA run is already going on this connection. Wait for it or cancel it first.',
+      );
     const run: Run = {
       runId: randomUUID(),
       profileId: conn.profileId,
@@ -257,7 +292,9 @@ export class LcaRuns {
   view(runId: string): LcaRunView {
     const r = this.get(runId);
     const byId = new Map((r.report?.instances ?? []).map((i) => [i.instance.id, i]));
-    const instances = r.selection.instances.map((i) => instanceView(i, r.report ? undefined : r.live.get(i.id), byId.get(i.id)));
+    const instances = r.selection.instances.map((i) =>
+      instanceView(i, r.report ? undefined : r.live.get(i.id), byId.get(i.id)),
+    );
     const report = r.report;
     return {
       runId,
@@ -279,7 +316,9 @@ export class LcaRuns {
             skipped: report.summary.skipped,
           }
         : EMPTY_SUMMARY,
-      aborted: report?.aborted ? { reason: report.aborted.reason, errCode: report.aborted.err_code, message: report.aborted.message } : null,
+      aborted: report?.aborted
+        ? { reason: report.aborted.reason, errCode: report.aborted.err_code, message: report.aborted.message }
+        : null,
       error: r.error,
       instances,
       chart: chartView({ instances: report?.instances ?? [] }),
@@ -288,7 +327,11 @@ export class LcaRuns {
 
   report(runId: string): LcaReport {
     const r = this.get(runId);
-    if (!r.report) throw new AppError('invalid_input', r.error ? `The LCA run failed: ${r.error}` : 'The LCA run is not finished yet.');
+    if (!r.report)
+      throw new AppError(
+        'invalid_input',
+        r.error ? `The LCA run failed: ${r.error}` : 'The LCA run is not finished yet.',
+      );
     return r.report;
   }
 

@@ -26,7 +26,15 @@ export function toScalar(v: unknown): Scalar {
 }
 
 export function problemView(p: PlanProblem): PlanProblemView {
-  return { kind: p.kind, sheet: p.sheet, cell: p.cell, row: p.row, field: p.field, message: p.message, errCode: p.err_code ?? null };
+  return {
+    kind: p.kind,
+    sheet: p.sheet,
+    cell: p.cell,
+    row: p.row,
+    field: p.field,
+    message: p.message,
+    errCode: p.err_code ?? null,
+  };
 }
 
 const MAX_ROWS_LISTED = 20;
@@ -38,7 +46,9 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
   const fields: PlanRowView['fields'] = [];
   if (e.action === 'create' || (e.kind !== 'bom' && (e.action === 'blocked' || e.action === 'conflict'))) {
     const main = rowOf(e.sheet, e.row);
-    if (main) for (const [field, value] of Object.entries(main.values)) fields.push({ field, value: value === null ? '#CLEAR' : value });
+    if (main)
+      for (const [field, value] of Object.entries(main.values))
+        fields.push({ field, value: value === null ? '#CLEAR' : value });
   }
   const d = e.bomDiff;
   return {
@@ -99,7 +109,9 @@ function outcomeText(e: PlanEntry, o: AnyOutcome): string {
   const full = o as EntryOutcome;
   if (full.outcome === 'failed' || full.outcome === 'skipped') return full.msg ?? '';
   if (full.outcome === 'updated' && e.changes) {
-    return e.changes.map((c) => `${c.field}: ${String(toScalar(c.before) ?? '—')} → ${String(toScalar(c.after) ?? '—')}`).join('; ');
+    return e.changes
+      .map((c) => `${c.field}: ${String(toScalar(c.before) ?? '—')} → ${String(toScalar(c.after) ?? '—')}`)
+      .join('; ');
   }
   return '';
 }
@@ -190,7 +202,10 @@ export function summarizePlan(entries: readonly PlanEntry[]): Plan['summary'] {
  * by entity kind and code (so the failed-rows workbook and the corrected original both work), by sheet row for
  * entries without a code — plus the entries they depend on in this plan (created in the same run).
  */
-export function restrictPlanToFailed(plan: Plan, previous: { plan: Plan; result: Pick<JobResult, 'entries'> }): { plan: Plan; excluded: number } {
+export function restrictPlanToFailed(
+  plan: Plan,
+  previous: { plan: Plan; result: Pick<JobResult, 'entries'> },
+): { plan: Plan; excluded: number } {
   const idx = jobIndex(previous.plan, previous.result);
   const wanted = new Set<string>();
   for (const e of previous.plan.entries) if (notSucceeded(outcomeOf(idx, e))) wanted.add(identity(e));
@@ -206,11 +221,19 @@ export function restrictPlanToFailed(plan: Plan, previous: { plan: Plan; result:
   };
   for (const e of plan.entries) if (wanted.has(identity(e))) visit(e);
   const entries = plan.entries.filter((e) => keep.has(e.key));
-  return { plan: { ...plan, entries, summary: summarizePlan(entries) }, excluded: plan.entries.length - entries.length };
+  return {
+    plan: { ...plan, entries, summary: summarizePlan(entries) },
+    excluded: plan.entries.length - entries.length,
+  };
 }
 
 /** A page of a list of indices. */
-export function page<T>(indices: readonly number[], offset: number, limit: number, view: (i: number) => T): { total: number; offset: number; rows: T[] } {
+export function page<T>(
+  indices: readonly number[],
+  offset: number,
+  limit: number,
+  view: (i: number) => T,
+): { total: number; offset: number; rows: T[] } {
   const start = Math.min(offset, indices.length);
   return { total: indices.length, offset: start, rows: indices.slice(start, start + limit).map(view) };
 }

@@ -59,7 +59,12 @@ export function DropZone({
       onDrop={onDrop}
     >
       <p className="dropzone-text">{t('import.dropHere')}</p>
-      <button type="button" className="btn btn-primary" onClick={() => void take(() => chooseWorkbook(api))} disabled={disabled}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => void take(() => chooseWorkbook(api))}
+        disabled={disabled}
+      >
         {uploading ? t('import.uploading') : label}
       </button>
       <p className="field-hint">{hint}</p>

@@ -76,10 +76,16 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
         {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
         {row.entitlement && (
           <span className="detail-line">
-            {t('results.entitlement', { dimension: dimensionLabel(t, row.entitlement.dimension), usage: row.entitlement.usage, limit: row.entitlement.limit })}
+            {t('results.entitlement', {
+              dimension: dimensionLabel(t, row.entitlement.dimension),
+              usage: row.entitlement.usage,
+              limit: row.entitlement.limit,
+            })}
           </span>
         )}
-        {info && (locale === 'de' ? info.action_de : info.action) && <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>}
+        {info && (locale === 'de' ? info.action_de : info.action) && (
+          <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>
+        )}
         {row.message && (
           <span className="detail-line detail-service">
             {t('results.serviceSaid')} {row.message}
@@ -94,7 +100,11 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
         <span className="detail-main">{t(`skip.${row.reason ?? 'blocked'}` as MessageKey)}</span>
         {row.entitlement && (
           <span className="detail-line">
-            {t('results.entitlement', { dimension: dimensionLabel(t, row.entitlement.dimension), usage: row.entitlement.usage, limit: row.entitlement.limit })}
+            {t('results.entitlement', {
+              dimension: dimensionLabel(t, row.entitlement.dimension),
+              usage: row.entitlement.usage,
+              limit: row.entitlement.limit,
+            })}
           </span>
         )}
         {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
@@ -150,7 +160,9 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
     setError(null);
     try {
       const ticket =
-        kind === 'results' ? await api.call('jobs.resultsWorkbook', { jobId }) : await api.call('jobs.failedWorkbook', { jobId });
+        kind === 'results'
+          ? await api.call('jobs.resultsWorkbook', { jobId })
+          : await api.call('jobs.failedWorkbook', { jobId });
       setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
       if (open) await openDownload(api, ticket);
       else await saveDownload(api, ticket);
@@ -194,7 +206,10 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
           <dd>{formatMs(view.durationMs)}</dd>
           <dt>{t('results.rows')}</dt>
           <dd>
-            {t('results.rowsEntries', { rows: formatNumber(view.rows, locale), entries: formatNumber(view.entries, locale) })}
+            {t('results.rowsEntries', {
+              rows: formatNumber(view.rows, locale),
+              entries: formatNumber(view.entries, locale),
+            })}
             {view.createOnly && <> · {t('results.createOnly')}</>}
           </dd>
         </dl>
@@ -213,7 +228,8 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
             <ul>
               {view.entitlementLimits.map((l) => (
                 <li key={l.dimension}>
-                  {dimensionLabel(t, l.dimension)}: <strong>{t('results.usageOfLimit', { usage: l.usage, limit: l.limit })}</strong>
+                  {dimensionLabel(t, l.dimension)}:{' '}
+                  <strong>{t('results.usageOfLimit', { usage: l.usage, limit: l.limit })}</strong>
                 </li>
               ))}
             </ul>
@@ -223,7 +239,9 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
         {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
         {made && (
           <Notice kind="success">
-            {made.kind === 'results' ? t('results.madeResults', { file: made.ticket.fileName }) : t('results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
+            {made.kind === 'results'
+              ? t('results.madeResults', { file: made.ticket.fileName })
+              : t('results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
           </Notice>
         )}
         <div className="form-actions">
@@ -232,16 +250,35 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
               {t('results.resume')}
             </button>
           )}
-          <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || busy !== null} onClick={() => void make('results')}>
-            {busy === 'results' ? t('common.preparing') : t(electron ? 'results.saveResults' : 'results.downloadResults')}
+          <button
+            type="button"
+            className="btn"
+            disabled={!stopped || !view.inputAvailable || busy !== null}
+            onClick={() => void make('results')}
+          >
+            {busy === 'results'
+              ? t('common.preparing')
+              : t(electron ? 'results.saveResults' : 'results.downloadResults')}
           </button>
           {electron && (
-            <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || busy !== null} onClick={() => void make('results', true)}>
+            <button
+              type="button"
+              className="btn"
+              disabled={!stopped || !view.inputAvailable || busy !== null}
+              onClick={() => void make('results', true)}
+            >
               {t('results.openResults')}
             </button>
           )}
-          <button type="button" className="btn" disabled={!stopped || !view.inputAvailable || view.notSucceeded === 0 || busy !== null} onClick={() => void make('failed')}>
-            {busy === 'failed' ? t('common.preparing') : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.notSucceeded })}
+          <button
+            type="button"
+            className="btn"
+            disabled={!stopped || !view.inputAvailable || view.notSucceeded === 0 || busy !== null}
+            onClick={() => void make('failed')}
+          >
+            {busy === 'failed'
+              ? t('common.preparing')
+              : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.notSucceeded })}
           </button>
           {actions}
         </div>
@@ -299,7 +336,10 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
         <div className="filters">
           <label className="field-inline">
             <span>{t('results.filterOutcome')}</span>
-            <select value={filter.outcome} onChange={(e) => setFilter({ ...filter, outcome: e.target.value as OutcomeFilter })}>
+            <select
+              value={filter.outcome}
+              onChange={(e) => setFilter({ ...filter, outcome: e.target.value as OutcomeFilter })}
+            >
               <option value="">{t('plan.all')}</option>
               <option value="problems">{t('results.problems')}</option>
               {OUTCOME_ORDER.map((o) => (
@@ -325,7 +365,12 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
           </label>
           <label className="field-inline grow">
             <span>{t('plan.search')}</span>
-            <input type="search" value={filter.search} onChange={(e) => setFilter({ ...filter, search: e.target.value })} placeholder={t('results.searchHint')} />
+            <input
+              type="search"
+              value={filter.search}
+              onChange={(e) => setFilter({ ...filter, search: e.target.value })}
+              placeholder={t('results.searchHint')}
+            />
           </label>
         </div>
         <VirtualRows

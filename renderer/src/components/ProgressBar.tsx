@@ -1,5 +1,15 @@
 /** A labelled progress bar (role=progressbar); indeterminate while the total is not known. */
-export function ProgressBar({ value, max, label, valueText }: { value: number; max: number | null; label: string; valueText?: string }) {
+export function ProgressBar({
+  value,
+  max,
+  label,
+  valueText,
+}: {
+  value: number;
+  max: number | null;
+  label: string;
+  valueText?: string;
+}) {
   const known = max !== null && max > 0;
   const pct = known ? Math.max(0, Math.min(100, (value / max) * 100)) : 0;
   return (

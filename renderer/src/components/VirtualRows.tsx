@@ -82,7 +82,13 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
   const getItemKey = useCallback((i: number) => `${sourceKey}:${i}`, [sourceKey]);
   const estimate = useCallback(() => estimateSize, [estimateSize]);
   const getScrollElement = useCallback(() => parentRef.current, []);
-  const virtualizer = useVirtualizer({ count: total ?? 0, getScrollElement, estimateSize: estimate, overscan: 8, getItemKey });
+  const virtualizer = useVirtualizer({
+    count: total ?? 0,
+    getScrollElement,
+    estimateSize: estimate,
+    overscan: 8,
+    getItemKey,
+  });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
@@ -95,7 +101,13 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
 
   const cache = cacheRef.current;
   return (
-    <div className={`vtable ${props.className}`} role="table" aria-label={props.label} aria-rowcount={total ?? undefined} aria-busy={total === null}>
+    <div
+      className={`vtable ${props.className}`}
+      role="table"
+      aria-label={props.label}
+      aria-rowcount={total ?? undefined}
+      aria-busy={total === null}
+    >
       <div className="vrow vhead" role="row" aria-rowindex={1}>
         {props.header}
       </div>
@@ -108,7 +120,12 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
           tabIndex={0}
           role="rowgroup"
           aria-label={props.label}
-          style={{ height: total === null ? estimateSize * 2 : Math.min(maxHeight, Math.max(virtualizer.getTotalSize(), estimateSize) + 2) }}
+          style={{
+            height:
+              total === null
+                ? estimateSize * 2
+                : Math.min(maxHeight, Math.max(virtualizer.getTotalSize(), estimateSize) + 2),
+          }}
         >
           <div className="vspace" style={{ height: virtualizer.getTotalSize() }}>
             {total === null && <p className="vloading">{props.loadingText}</p>}

@@ -116,4 +116,12 @@ export function formatCompact(n: number, locale: Locale): string {
 }
 
 /** Entity kinds as the import engine names them (PlanEntry.kind). */
-export const ENTITY_KINDS = ['supplier_company', 'supplier_plant', 'supplier_product', 'silo', 'product_instance', 'prechain_product', 'bom'] as const;
+export const ENTITY_KINDS = [
+  'supplier_company',
+  'supplier_plant',
+  'supplier_product',
+  'silo',
+  'product_instance',
+  'prechain_product',
+  'bom',
+] as const;

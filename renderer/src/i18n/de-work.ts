@@ -29,12 +29,15 @@ export const deWork: Record<keyof typeof enWork, string> = {
 
   'check.title': 'Prüfung von {file}',
   'check.readIn': 'gelesen in {ms}',
-  'check.unreadable': 'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
+  'check.unreadable':
+    'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
   'check.ok': 'Keine Probleme in {rows} Zeilen gefunden.',
   'check.okWarnings': 'Keine Fehler in {rows} Zeilen; {warnings} Warnung(en) unten sind einen Blick wert.',
   'check.errors': '{errors} Fehler und {warnings} Warnung(en) in {rows} Zeilen.',
-  'check.errorsHint': 'Zeilen mit Fehlern sind im Probelauf gesperrt. Korrigieren Sie sie in der Arbeitsmappe oder importieren Sie den Rest ohne sie.',
-  'check.onlyFailed': 'Wiederholung von Auftrag {job}: Nur die Zeilen, die dort nicht erfolgreich waren, werden geplant und gesendet.',
+  'check.errorsHint':
+    'Zeilen mit Fehlern sind im Probelauf gesperrt. Korrigieren Sie sie in der Arbeitsmappe oder importieren Sie den Rest ohne sie.',
+  'check.onlyFailed':
+    'Wiederholung von Auftrag {job}: Nur die Zeilen, die dort nicht erfolgreich waren, werden geplant und gesendet.',
   'check.rows': 'Zeilen',
   'check.rowsWithErrors': 'Zeilen mit Fehlern',
   'check.ignored': 'Nicht gelesene Blätter:',
@@ -62,19 +65,22 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.title': 'Probelauf von {file}',
   'plan.readsOnly': 'nur gelesen: {requests} Anfragen, nichts geschrieben',
   'plan.comparedWith': 'Verglichen mit den Daten von „{profile}“ ({url}) mit dem Schlüssel',
-  'plan.onlyFailed': 'Geplant werden nur die Zeilen, die in Auftrag {job} nicht erfolgreich waren (und was sie brauchen); {excluded} Einträge der Arbeitsmappe bleiben außen vor.',
+  'plan.onlyFailed':
+    'Geplant werden nur die Zeilen, die in Auftrag {job} nicht erfolgreich waren (und was sie brauchen); {excluded} Einträge der Arbeitsmappe bleiben außen vor.',
   'plan.countsCaption': 'Was der Import täte, je Blatt',
   'plan.countsHint':
     'Gezählt je Objekt: Gefahrstoffe gehören zu ihrem Lieferantenprodukt, Silopositionen zu ihrem Silo, Stücklistenzeilen zu einer Stückliste je Produktinstanz. Wählen Sie eine Zahl, um diese Zeilen zu sehen.',
   'plan.showCount': 'Die {count} Zeilen „{action}“ des Blatts {sheet} zeigen',
   'plan.sheet': 'Blatt',
   'plan.total': 'Summe',
-  'plan.blockedNotice': '{count} Einträge sind gesperrt (ein Fehler in der Arbeitsmappe, ein dem Dienst unbekannter Code oder etwas, das der Schlüssel nicht darf). Sie werden nicht gesendet.',
+  'plan.blockedNotice':
+    '{count} Einträge sind gesperrt (ein Fehler in der Arbeitsmappe, ein dem Dienst unbekannter Code oder etwas, das der Schlüssel nicht darf). Sie werden nicht gesendet.',
   'plan.skipBlocked': 'Den Rest ohne die {count} gesperrten Einträge importieren',
   'plan.nothingToSend': 'Nichts zu senden: Alles aus der Arbeitsmappe ist schon im Dienst.',
   'plan.back': 'Zurück zur Prüfung',
   'plan.createOnly': 'Nur anlegen (Bestehendes nie ändern)',
-  'plan.createOnlyHint': 'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
+  'plan.createOnlyHint':
+    'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
   'plan.createOnlyOn': 'Nur anlegen: Zeilen, die bestehende Daten ändern würden, werden übersprungen.',
   'plan.run': 'Import ausführen ({count} zu schreiben)',
   'plan.planning': 'Probelauf läuft …',
@@ -141,7 +147,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'run.pausing': 'Wird pausiert …',
   'run.cancel': 'Abbrechen',
   'run.cancelling': 'Wird abgebrochen …',
-  'run.hint': 'Pausieren und Abbrechen beenden die laufenden Anfragen und halten dann an. Bereits Geschriebenes bleibt; der Auftrag lässt sich später hier oder unter „Aufträge“ fortsetzen.',
+  'run.hint':
+    'Pausieren und Abbrechen beenden die laufenden Anfragen und halten dann an. Bereits Geschriebenes bleibt; der Auftrag lässt sich später hier oder unter „Aufträge“ fortsetzen.',
 
   'results.title': 'Ergebnisse von {file}',
   'results.stoppedWithError': 'Der Auftrag wurde angehalten:',
@@ -155,19 +162,23 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'results.byOutcome': 'Objekte je Ergebnis',
   'results.limitsTitle': 'Lizenzgrenzen erreicht',
   'results.usageOfLimit': '{usage} / {limit}',
-  'results.limitsHint': 'Zeilen, die mehr von einer Grenze bräuchten, wurden übersprungen. Bitten Sie den Kontoinhaber, die Lizenz zu erweitern, und wiederholen Sie dann die fehlgeschlagenen Zeilen.',
+  'results.limitsHint':
+    'Zeilen, die mehr von einer Grenze bräuchten, wurden übersprungen. Bitten Sie den Kontoinhaber, die Lizenz zu erweitern, und wiederholen Sie dann die fehlgeschlagenen Zeilen.',
   'results.entitlement': 'Lizenzgrenze {dimension}: {usage} / {limit}',
   'results.madeResults': '{file} ist fertig: Ihre Arbeitsmappe mit dem Ergebnis jeder Zeile.',
-  'results.madeFailed': '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Vorlagenformat, jeweils mit dem Grund daneben.',
+  'results.madeFailed':
+    '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Vorlagenformat, jeweils mit dem Grund daneben.',
   'results.resume': 'Fortsetzen',
   'results.saveResults': 'Ergebnismappe speichern …',
   'results.downloadResults': 'Ergebnismappe herunterladen',
   'results.openResults': 'Arbeitsmappe öffnen',
   'results.saveFailed': 'Fehlgeschlagene Zeilen speichern ({count})',
   'results.saveNotDone': 'Noch offene Zeilen speichern ({count})',
-  'results.noInput': 'Die Arbeitsmappe dieses Auftrags ist nicht mehr da, daher lässt sich keine Ergebnismappe erstellen. Die Ergebnisse stehen unten.',
+  'results.noInput':
+    'Die Arbeitsmappe dieses Auftrags ist nicht mehr da, daher lässt sich keine Ergebnismappe erstellen. Die Ergebnisse stehen unten.',
   'results.bySheet': 'Tabellenzeilen je Blatt und Ergebnis',
-  'results.rowsHint': 'Gefahrstoffe teilen das Ergebnis ihres Lieferantenprodukts, Silopositionen das ihres Silos, Stücklistenzeilen das ihrer Stückliste.',
+  'results.rowsHint':
+    'Gefahrstoffe teilen das Ergebnis ihres Lieferantenprodukts, Silopositionen das ihres Silos, Stücklistenzeilen das ihrer Stückliste.',
   'results.perRow': 'Ergebnis je Zeile',
   'results.filterOutcome': 'Ergebnis',
   'results.problems': 'Nicht erfolgreich',
@@ -190,7 +201,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'outcome.pending': 'Noch offen',
 
   'skip.blocked': 'Nicht gesendet: im Probelauf gesperrt.',
-  'skip.create_only': 'Nicht gesendet: Der Import läuft im Modus „Nur anlegen“, und diese Zeile würde bestehende Daten ändern.',
+  'skip.create_only':
+    'Nicht gesendet: Der Import läuft im Modus „Nur anlegen“, und diese Zeile würde bestehende Daten ändern.',
   'skip.dependency': 'Nicht gesendet: Eine Zeile, von der sie abhängt, war nicht erfolgreich.',
   'skip.entitlement': 'Nicht gesendet: Die Lizenzgrenze für diese Art von Daten ist erreicht.',
 
@@ -208,12 +220,15 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'job.statusText.running': 'Der Auftrag läuft.',
   'job.statusText.completed': 'Jede Zeile hat ein Ergebnis.',
   'job.statusText.paused': 'Pausiert. Fortsetzen, um dort weiterzumachen, wo er anhielt.',
-  'job.statusText.daily_limit': 'Pausiert: Das Tageslimit an Anfragen des Dienstes ist erreicht. Fortsetzen, sobald es zurückgesetzt ist.',
+  'job.statusText.daily_limit':
+    'Pausiert: Das Tageslimit an Anfragen des Dienstes ist erreicht. Fortsetzen, sobald es zurückgesetzt ist.',
   'job.statusText.auth':
     'Angehalten: Der Dienst hat den API-Schlüssel abgelehnt (widerrufen, abgelaufen oder falsch). Korrigieren Sie den Schlüssel unter „Verbindung“ und setzen Sie dann fort: Nichts wird doppelt gesendet.',
-  'job.statusText.aborted': 'Angehalten: Der Dienst hat den API-Schlüssel abgelehnt. Unter „Verbindung“ korrigieren, dann fortsetzen.',
+  'job.statusText.aborted':
+    'Angehalten: Der Dienst hat den API-Schlüssel abgelehnt. Unter „Verbindung“ korrigieren, dann fortsetzen.',
   'job.statusText.cancelled': 'Abgebrochen. Bereits Geschriebenes bleibt; fortsetzen, um den Rest zu erledigen.',
-  'job.statusText.interrupted': 'Unterbrochen: Supply Loader wurde beendet, während der Auftrag lief. Setzen Sie ihn fort: Bereits Geschriebenes wird nicht erneut geschrieben.',
+  'job.statusText.interrupted':
+    'Unterbrochen: Supply Loader wurde beendet, während der Auftrag lief. Setzen Sie ihn fort: Bereits Geschriebenes wird nicht erneut geschrieben.',
 
   'rerun.button': 'Fehlgeschlagene Zeilen wiederholen ({count}) …',
   'rerun.title': 'Nur die nicht erfolgreichen Zeilen wiederholen',
@@ -223,7 +238,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'rerun.choose': 'Korrigierte Arbeitsmappe wählen …',
   'rerun.hint': 'Die ursprüngliche Arbeitsmappe oder die Mappe der fehlgeschlagenen Zeilen, nach Ihren Korrekturen.',
 
-  'jobs.intro': 'Jeder Import auf diesem Computer – aus der App oder der Kommandozeile – mit seinem Bericht. Ein angehaltener Auftrag lässt sich fortsetzen: Bereits Geschriebenes wird nicht erneut geschrieben.',
+  'jobs.intro':
+    'Jeder Import auf diesem Computer – aus der App oder der Kommandozeile – mit seinem Bericht. Ein angehaltener Auftrag lässt sich fortsetzen: Bereits Geschriebenes wird nicht erneut geschrieben.',
   'jobs.title': 'Importaufträge',
   'jobs.refresh': 'Aktualisieren',
   'jobs.none': 'Es wurde noch kein Import ausgeführt.',
@@ -237,7 +253,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'jobs.report': 'Bericht',
   'jobs.reportOf': 'Bericht von Auftrag {job}',
   'jobs.resumeJob': 'Auftrag {job} fortsetzen',
-  'jobs.interruptedNotice': '{count} Auftrag/Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.',
+  'jobs.interruptedNotice':
+    '{count} Auftrag/Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.',
   'jobs.resumeHint': 'Fortsetzen nutzt die aktive Verbindung; ihr Schlüssel muss zum selben Hersteller gehören.',
 
   'export.intro':
@@ -296,7 +313,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'lca.took': 'dauerte {time}',
   'lca.recompute': 'Neu berechnen und Ergebnisse lesen',
   'lca.readStored': 'Gespeicherte Ergebnisse lesen',
-  'lca.recomputeHint': 'Eine Neuberechnung läuft im Hintergrund des Dienstes; jede Instanz wird verfolgt, bis ihr Auftrag endet. Beim Lesen gespeicherter Ergebnisse wird nichts neu berechnet.',
+  'lca.recomputeHint':
+    'Eine Neuberechnung läuft im Hintergrund des Dienstes; jede Instanz wird verfolgt, bis ihr Auftrag endet. Beim Lesen gespeicherter Ergebnisse wird nichts neu berechnet.',
   'lca.export': 'Nach Excel exportieren',
   'lca.exported': '{file} ist fertig.',
   'lca.progressLabel': 'Fertige Instanzen',
@@ -304,8 +322,10 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'lca.summary': '{completed} von {total} Instanzen abgeschlossen.',
   'lca.runFailed': 'Die Ökobilanz ist fehlgeschlagen: {error}',
   'lca.aborted.cancelled': 'Abgebrochen: Nicht fertige Instanzen wurden ausgelassen.',
-  'lca.aborted.auth': 'Angehalten: Der Dienst hat den API-Schlüssel abgelehnt. Unter „Verbindung“ korrigieren und erneut ausführen.',
-  'lca.aborted.daily_limit': 'Angehalten: Das Tageslimit an Anfragen des Dienstes ist erreicht. Erneut ausführen, sobald es zurückgesetzt ist.',
+  'lca.aborted.auth':
+    'Angehalten: Der Dienst hat den API-Schlüssel abgelehnt. Unter „Verbindung“ korrigieren und erneut ausführen.',
+  'lca.aborted.daily_limit':
+    'Angehalten: Das Tageslimit an Anfragen des Dienstes ist erreicht. Erneut ausführen, sobald es zurückgesetzt ist.',
   'lca.instance': 'Instanz',
   'lca.product': 'Produkt',
   'lca.plant': 'Werk',
@@ -330,16 +350,19 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'lca.idleHint': 'Für diese Instanz lief noch keine Berechnung: „Neu berechnen“ wählen.',
   'lca.chartTitle': 'GWP-total je Jahr',
   'lca.chartEmpty': 'Noch kein Jahr hat einen GWP-Wert: Was sie blockiert, steht unten.',
-  'lca.chartCaption': 'GWP-total (A1-A3, dazu A4 bei Transport) je Produktionsjahr. Lücken sind Jahre ohne Wert; das laufende Jahr umfasst nur den bisher erfassten Teil.',
+  'lca.chartCaption':
+    'GWP-total (A1-A3, dazu A4 bei Transport) je Produktionsjahr. Lücken sind Jahre ohne Wert; das laufende Jahr umfasst nur den bisher erfassten Teil.',
   'lca.chartAsTable': 'Das Diagramm als Tabelle',
   'lca.year': 'Jahr',
   'lca.partialYear': 'angebrochenes Jahr',
   'lca.noValue': 'kein Wert',
   'lca.blockersTitle': 'Was Ergebnisse blockiert ({count})',
-  'lca.blockersIntro': 'Vergangene und laufende Jahre brauchen zuerst Ihr Handeln; künftige Jahre warten, bis sie an der Reihe sind.',
+  'lca.blockersIntro':
+    'Vergangene und laufende Jahre brauchen zuerst Ihr Handeln; künftige Jahre warten, bis sie an der Reihe sind.',
   'lca.actNow': 'Jetzt handeln',
   'lca.nothingYet': 'Noch nichts zu tun',
   'lca.blk.productionData': 'keine Produktionsdaten für {year}. In der Weboberfläche erfassen, dann neu berechnen.',
-  'lca.blk.futureYear': '{year} ist ein künftiges Produktionsjahr. Sobald es begonnen hat, Produktionsdaten erfassen, dann neu berechnen.',
+  'lca.blk.futureYear':
+    '{year} ist ein künftiges Produktionsjahr. Sobald es begonnen hat, Produktionsdaten erfassen, dann neu berechnen.',
   'lca.blk.other': 'fehlende Eingabe ({type} / {kind}). In der Weboberfläche ergänzen, dann neu berechnen.',
 };

@@ -30,11 +30,13 @@ export const enWork = {
 
   'check.title': 'Check of {file}',
   'check.readIn': 'read in {ms}',
-  'check.unreadable': 'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
+  'check.unreadable':
+    'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
   'check.ok': 'No problems found in {rows} rows.',
   'check.okWarnings': 'No errors in {rows} rows; {warnings} warning(s) below are worth a look.',
   'check.errors': '{errors} error(s) and {warnings} warning(s) in {rows} rows.',
-  'check.errorsHint': 'Rows with errors are blocked in the dry run. Fix them in the workbook, or import the rest without them.',
+  'check.errorsHint':
+    'Rows with errors are blocked in the dry run. Fix them in the workbook, or import the rest without them.',
   'check.onlyFailed': 'Re-run of job {job}: only the rows that did not succeed there will be planned and sent.',
   'check.rows': 'Rows',
   'check.rowsWithErrors': 'Rows with errors',
@@ -63,19 +65,22 @@ export const enWork = {
   'plan.title': 'Dry run of {file}',
   'plan.readsOnly': 'reads only: {requests} requests, nothing written',
   'plan.comparedWith': 'Compared with the data of “{profile}” ({url}) using the key',
-  'plan.onlyFailed': 'Only the rows that did not succeed in job {job} (and what they depend on) are planned; {excluded} entries of the workbook are left out.',
+  'plan.onlyFailed':
+    'Only the rows that did not succeed in job {job} (and what they depend on) are planned; {excluded} entries of the workbook are left out.',
   'plan.countsCaption': 'What the import would do, per sheet',
   'plan.countsHint':
     'Counted per entity: hazardous substances belong to their supplier product, silo items to their silo, BOM rows to one BOM per product instance. Choose a number to see those rows.',
   'plan.showCount': 'Show the {count} rows “{action}” of sheet {sheet}',
   'plan.sheet': 'Sheet',
   'plan.total': 'Total',
-  'plan.blockedNotice': '{count} entries are blocked (an error in the workbook, a code the service does not know, or something the key may not do). They will not be sent.',
+  'plan.blockedNotice':
+    '{count} entries are blocked (an error in the workbook, a code the service does not know, or something the key may not do). They will not be sent.',
   'plan.skipBlocked': 'Import the rest without the {count} blocked entries',
   'plan.nothingToSend': 'Nothing to send: everything in the workbook is already on the service.',
   'plan.back': 'Back to the check',
   'plan.createOnly': 'Create only (never change what exists)',
-  'plan.createOnlyHint': 'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
+  'plan.createOnlyHint':
+    'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
   'plan.run': 'Run the import ({count} to write)',
   'plan.planning': 'Making the dry run…',
@@ -142,7 +147,8 @@ export const enWork = {
   'run.pausing': 'Pausing…',
   'run.cancel': 'Cancel',
   'run.cancelling': 'Cancelling…',
-  'run.hint': 'Pause and cancel finish the requests under way, then stop. Rows already written stay; the job can be resumed later from here or from Jobs.',
+  'run.hint':
+    'Pause and cancel finish the requests under way, then stop. Rows already written stay; the job can be resumed later from here or from Jobs.',
 
   'results.title': 'Results of {file}',
   'results.stoppedWithError': 'The job stopped:',
@@ -156,19 +162,23 @@ export const enWork = {
   'results.byOutcome': 'Entities per outcome',
   'results.limitsTitle': 'Licence limits reached',
   'results.usageOfLimit': '{usage} / {limit}',
-  'results.limitsHint': 'Rows needing more of a limit were skipped. Ask your account owner to raise the licence, then re-run the failed rows.',
+  'results.limitsHint':
+    'Rows needing more of a limit were skipped. Ask your account owner to raise the licence, then re-run the failed rows.',
   'results.entitlement': 'Licence limit {dimension}: {usage} / {limit}',
   'results.madeResults': '{file} is ready: your workbook with the outcome of every row.',
-  'results.madeFailed': '{file} is ready: {rows} row(s) that did not succeed, in the template format, with the reason beside each.',
+  'results.madeFailed':
+    '{file} is ready: {rows} row(s) that did not succeed, in the template format, with the reason beside each.',
   'results.resume': 'Resume',
   'results.saveResults': 'Save results workbook…',
   'results.downloadResults': 'Download results workbook',
   'results.openResults': 'Open workbook',
   'results.saveFailed': 'Save failed rows ({count})',
   'results.saveNotDone': 'Save rows not done yet ({count})',
-  'results.noInput': 'The workbook of this job is no longer there, so no results workbook can be made. The outcomes are listed below.',
+  'results.noInput':
+    'The workbook of this job is no longer there, so no results workbook can be made. The outcomes are listed below.',
   'results.bySheet': 'Worksheet rows per sheet and outcome',
-  'results.rowsHint': 'Hazardous substances share the outcome of their supplier product, silo items that of their silo, BOM rows that of their BOM.',
+  'results.rowsHint':
+    'Hazardous substances share the outcome of their supplier product, silo items that of their silo, BOM rows that of their BOM.',
   'results.perRow': 'Outcome per row',
   'results.filterOutcome': 'Outcome',
   'results.problems': 'Did not succeed',
@@ -214,7 +224,8 @@ export const enWork = {
     'Stopped: the service refused the API key (revoked, expired or wrong). Fix the key on the Connection screen, then resume: nothing is sent twice.',
   'job.statusText.aborted': 'Stopped: the service refused the API key. Fix it on the Connection screen, then resume.',
   'job.statusText.cancelled': 'Cancelled. Rows already written stay; resume to finish the rest.',
-  'job.statusText.interrupted': 'Interrupted: Supply Loader stopped while the job was running. Resume it: rows already written are not written again.',
+  'job.statusText.interrupted':
+    'Interrupted: Supply Loader stopped while the job was running. Resume it: rows already written are not written again.',
 
   'rerun.button': 'Re-run failed rows ({count})…',
   'rerun.title': 'Re-run only the rows that did not succeed',
@@ -224,7 +235,8 @@ export const enWork = {
   'rerun.choose': 'Choose the corrected workbook…',
   'rerun.hint': 'The original workbook or the failed-rows workbook, after your corrections.',
 
-  'jobs.intro': 'Every import run on this computer — from the app or the command line — with its report. A job that stopped can be resumed: rows already written are not written again.',
+  'jobs.intro':
+    'Every import run on this computer — from the app or the command line — with its report. A job that stopped can be resumed: rows already written are not written again.',
   'jobs.title': 'Import jobs',
   'jobs.refresh': 'Refresh',
   'jobs.none': 'No import has run yet.',
@@ -238,7 +250,8 @@ export const enWork = {
   'jobs.report': 'Report',
   'jobs.reportOf': 'Report of job {job}',
   'jobs.resumeJob': 'Resume job {job}',
-  'jobs.interruptedNotice': '{count} job(s) were interrupted (Supply Loader or the computer stopped while they ran). Resume them to finish.',
+  'jobs.interruptedNotice':
+    '{count} job(s) were interrupted (Supply Loader or the computer stopped while they ran). Resume them to finish.',
   'jobs.resumeHint': 'Resume uses the active connection; its key must belong to the same manufacturer.',
 
   'export.intro':
@@ -297,7 +310,8 @@ export const enWork = {
   'lca.took': 'took {time}',
   'lca.recompute': 'Recompute and read results',
   'lca.readStored': 'Read stored results',
-  'lca.recomputeHint': 'A recompute runs in the background on the service; each instance is followed until its job ends. Reading stored results sends no recompute.',
+  'lca.recomputeHint':
+    'A recompute runs in the background on the service; each instance is followed until its job ends. Reading stored results sends no recompute.',
   'lca.export': 'Export to Excel',
   'lca.exported': '{file} is ready.',
   'lca.progressLabel': 'Instances finished',
@@ -331,7 +345,8 @@ export const enWork = {
   'lca.idleHint': 'No LCA job has run for this instance: choose “Recompute”.',
   'lca.chartTitle': 'GWP-total per year',
   'lca.chartEmpty': 'No year has a GWP value yet: see what blocks them below.',
-  'lca.chartCaption': 'GWP-total (A1-A3, plus A4 where there is transport) per production year. Gaps are years without a value; the current year covers only the part entered so far.',
+  'lca.chartCaption':
+    'GWP-total (A1-A3, plus A4 where there is transport) per production year. Gaps are years without a value; the current year covers only the part entered so far.',
   'lca.chartAsTable': 'The chart as a table',
   'lca.year': 'Year',
   'lca.partialYear': 'partial year',
@@ -341,6 +356,7 @@ export const enWork = {
   'lca.actNow': 'Act now',
   'lca.nothingYet': 'Nothing to do yet',
   'lca.blk.productionData': 'no production data for {year}. Enter it in the web interface, then recompute.',
-  'lca.blk.futureYear': '{year} is a future production year. Once it has begun, enter its production data, then recompute.',
+  'lca.blk.futureYear':
+    '{year} is a future production year. Once it has begun, enter its production data, then recompute.',
   'lca.blk.other': 'missing input ({type} / {kind}). Provide it in the web interface, then recompute.',
 } as const;

@@ -46,8 +46,13 @@ export function ExportScreen() {
     const off = api.on('export.progress', (p) => {
       if (p.ref === ref.current) setProgress({ collection: p.collection, done: p.done });
     });
-    void api.call('profiles.list', {}).then((p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null), () => {});
-    const offP = api.on('profiles.changed', (p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null));
+    void api.call('profiles.list', {}).then(
+      (p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
+      () => {},
+    );
+    const offP = api.on('profiles.changed', (p) =>
+      setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
+    );
     return () => {
       off();
       offP();
@@ -81,7 +86,13 @@ export function ExportScreen() {
           <legend>{t('export.what')}</legend>
           {COLLECTIONS.map((c) => (
             <label key={c} className="choice">
-              <input type="radio" name="collection" value={c} checked={collection === c} onChange={() => setCollection(c)} />
+              <input
+                type="radio"
+                name="collection"
+                value={c}
+                checked={collection === c}
+                onChange={() => setCollection(c)}
+              />
               <span>
                 <strong>{t(`export.c.${c}` as MessageKey)}</strong>
                 <span className="muted"> — {t(`export.d.${c}` as MessageKey)}</span>
@@ -100,14 +111,24 @@ export function ExportScreen() {
         {busy && (
           <div aria-live="polite">
             <ProgressBar value={0} max={null} label={t('export.running')} />
-            {progress && <p className="field-hint">{t('export.reading', { collection: progress.collection, count: formatNumber(progress.done, locale) })}</p>}
+            {progress && (
+              <p className="field-hint">
+                {t('export.reading', { collection: progress.collection, count: formatNumber(progress.done, locale) })}
+              </p>
+            )}
           </div>
         )}
       </section>
       {result && (
         <section className="card" aria-labelledby="export-done-heading">
           <h2 id="export-done-heading">{t('export.done', { file: result.download.fileName })}</h2>
-          <Notice kind="success">{t('export.saved', { file: result.download.fileName, size: formatBytes(result.download.size, locale), requests: result.requests })}</Notice>
+          <Notice kind="success">
+            {t('export.saved', {
+              file: result.download.fileName,
+              size: formatBytes(result.download.size, locale),
+              requests: result.requests,
+            })}
+          </Notice>
           <table className="data compact">
             <thead>
               <tr>
@@ -139,11 +160,19 @@ export function ExportScreen() {
             </Notice>
           )}
           <div className="form-actions">
-            <button type="button" className="btn" onClick={() => void saveDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void saveDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}
+            >
               {t(api.transport === 'electron' ? 'export.saveAgain' : 'export.downloadAgain')}
             </button>
             {api.transport === 'electron' && (
-              <button type="button" className="btn" onClick={() => void openDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => void openDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}
+              >
                 {t('results.openResults')}
               </button>
             )}

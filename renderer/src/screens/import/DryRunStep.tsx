@@ -38,7 +38,11 @@ export function DryRunStep({
 }) {
   const api = useApi();
   const { t, locale } = useI18n();
-  const [filter, setFilter] = useState<{ sheet: string; action: ActionFilter; search: string }>({ sheet: '', action: '', search: '' });
+  const [filter, setFilter] = useState<{ sheet: string; action: ActionFilter; search: string }>({
+    sheet: '',
+    action: '',
+    search: '',
+  });
   const [skipBlocked, setSkipBlocked] = useState(false);
   const [shown, setShown] = useState<number | null>(null);
   const ov = overview;
@@ -72,9 +76,14 @@ export function DryRunStep({
           <span className="muted">{t('plan.readsOnly', { requests: formatNumber(ov.requests, locale) })}</span>
         </div>
         <p className="status-line">
-          {t('plan.comparedWith', { profile: ov.profileName, url: ov.baseUrl })} <code>{safeKeyText(ov.maskedKey)}</code>
+          {t('plan.comparedWith', { profile: ov.profileName, url: ov.baseUrl })}{' '}
+          <code>{safeKeyText(ov.maskedKey)}</code>
         </p>
-        {ov.onlyFailedOf && <Notice kind="info">{t('plan.onlyFailed', { job: ov.onlyFailedOf, excluded: formatNumber(ov.excluded, locale) })}</Notice>}
+        {ov.onlyFailedOf && (
+          <Notice kind="info">
+            {t('plan.onlyFailed', { job: ov.onlyFailedOf, excluded: formatNumber(ov.excluded, locale) })}
+          </Notice>
+        )}
         {ov.preflight.problems.map((p, i) => (
           <Notice kind="warning" key={`pf${i}`}>
             {p.message} {p.errCode && <code>{p.errCode}</code>}
@@ -109,7 +118,11 @@ export function DryRunStep({
                       <button
                         type="button"
                         className={`count-link tone-text-${actionTone(c)}`}
-                        aria-label={t('plan.showCount', { count: r.counts[c], action: t(`action.${c}` as MessageKey), sheet: r.sheet })}
+                        aria-label={t('plan.showCount', {
+                          count: r.counts[c],
+                          action: t(`action.${c}` as MessageKey),
+                          sheet: r.sheet,
+                        })}
                         onClick={() => setFilter({ sheet: r.sheet, action: c, search: '' })}
                       >
                         {formatNumber(r.counts[c], locale)}
@@ -150,10 +163,20 @@ export function DryRunStep({
             {t('plan.back')}
           </button>
           <label className="checkbox">
-            <input type="checkbox" checked={createOnly} onChange={(e) => onCreateOnly(e.target.checked)} disabled={busy} />
+            <input
+              type="checkbox"
+              checked={createOnly}
+              onChange={(e) => onCreateOnly(e.target.checked)}
+              disabled={busy}
+            />
             <span>{t('plan.createOnly')}</span>
           </label>
-          <button type="button" className="btn btn-primary" disabled={busy || readiness !== 'ready'} onClick={() => onRun(skipBlocked)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || readiness !== 'ready'}
+            onClick={() => onRun(skipBlocked)}
+          >
             {t('plan.run', { count: formatNumber(ov.writes, locale) })}
           </button>
         </div>
@@ -179,7 +202,10 @@ export function DryRunStep({
           </label>
           <label className="field-inline">
             <span>{t('plan.action')}</span>
-            <select value={filter.action} onChange={(e) => setFilter({ ...filter, action: e.target.value as ActionFilter })}>
+            <select
+              value={filter.action}
+              onChange={(e) => setFilter({ ...filter, action: e.target.value as ActionFilter })}
+            >
               <option value="">{t('plan.all')}</option>
               <option value="writes">{t('plan.writes')}</option>
               {cols.map((c) => (
@@ -191,10 +217,19 @@ export function DryRunStep({
           </label>
           <label className="field-inline grow">
             <span>{t('plan.search')}</span>
-            <input type="search" value={filter.search} onChange={(e) => setFilter({ ...filter, search: e.target.value })} placeholder={t('plan.searchHint')} />
+            <input
+              type="search"
+              value={filter.search}
+              onChange={(e) => setFilter({ ...filter, search: e.target.value })}
+              placeholder={t('plan.searchHint')}
+            />
           </label>
           {(filter.sheet || filter.action || filter.search) && (
-            <button type="button" className="btn btn-quiet" onClick={() => setFilter({ sheet: '', action: '', search: '' })}>
+            <button
+              type="button"
+              className="btn btn-quiet"
+              onClick={() => setFilter({ sheet: '', action: '', search: '' })}
+            >
               {t('plan.clearFilter')}
             </button>
           )}
@@ -228,7 +263,13 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
     <>
       <div role="cell" className="cell-row">
         <code>{row.sheet}</code>
-        <span className="small muted">{rowLabel(t, row.rows.filter((r) => r.sheet === row.sheet), row.moreRows)}</span>
+        <span className="small muted">
+          {rowLabel(
+            t,
+            row.rows.filter((r) => r.sheet === row.sheet),
+            row.moreRows,
+          )}
+        </span>
       </div>
       <div role="cell">
         <EntityName t={t} e={row} />
@@ -248,14 +289,16 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
     <>
       {row.problems.map((p, i) => (
         <span className="detail-line detail-problem" key={`p${i}`}>
-          {p.sheet && p.cell && <code>{`${p.sheet}!${p.cell}`}</code>} {p.message} {p.errCode && <code>{p.errCode}</code>}
+          {p.sheet && p.cell && <code>{`${p.sheet}!${p.cell}`}</code>} {p.message}{' '}
+          {p.errCode && <code>{p.errCode}</code>}
         </span>
       ))}
       {row.changes.length > 0 && (
         <ul className="changes" aria-label={t('plan.changes')}>
           {row.changes.map((c) => (
             <li key={c.field}>
-              <code>{c.field}</code>: <del>{formatValue(c.before, locale)}</del> → <ins>{formatValue(c.after, locale)}</ins>
+              <code>{c.field}</code>: <del>{formatValue(c.before, locale)}</del> →{' '}
+              <ins>{formatValue(c.after, locale)}</ins>
             </li>
           ))}
         </ul>
@@ -264,12 +307,14 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
         <ul className="changes" aria-label={t('plan.bomChanges')}>
           {row.bom.added.map((c) => (
             <li key={`a${c.type}${c.code}`}>
-              <ins>+ {c.code}</ins> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span> {formatValue(c.massKg, locale)} kg
+              <ins>+ {c.code}</ins> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span>{' '}
+              {formatValue(c.massKg, locale)} kg
             </li>
           ))}
           {row.bom.removed.map((c) => (
             <li key={`r${c.type}${c.code}`}>
-              <del>− {c.code}</del> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span> {formatValue(c.massKg, locale)} kg
+              <del>− {c.code}</del> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span>{' '}
+              {formatValue(c.massKg, locale)} kg
             </li>
           ))}
           {row.bom.changed.map((c) => (

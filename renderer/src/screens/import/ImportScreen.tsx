@@ -89,8 +89,18 @@ export function ImportScreen() {
       window.location.hash = '#/import';
       void read(f, null);
     };
-    void api.call('files.takeOpened', {}).then((r) => r.files[0] && take(r.files[0]), () => {});
-    const off = api.on('files.opened', () => void api.call('files.takeOpened', {}).then((r) => r.files[0] && take(r.files[0]), () => {}));
+    void api.call('files.takeOpened', {}).then(
+      (r) => r.files[0] && take(r.files[0]),
+      () => {},
+    );
+    const off = api.on(
+      'files.opened',
+      () =>
+        void api.call('files.takeOpened', {}).then(
+          (r) => r.files[0] && take(r.files[0]),
+          () => {},
+        ),
+    );
     return () => {
       live = false;
       off();
@@ -104,7 +114,11 @@ export function ImportScreen() {
     setProgress(null);
     refs.current.ref = validation.importId;
     try {
-      const ov = await api.call('import.plan', { importId: validation.importId, createOnly: co, ...(onlyFailedOf ? { onlyFailedOf } : {}) });
+      const ov = await api.call('import.plan', {
+        importId: validation.importId,
+        createOnly: co,
+        ...(onlyFailedOf ? { onlyFailedOf } : {}),
+      });
       setOverview(ov);
       setStep('plan');
     } catch (e) {
@@ -195,7 +209,11 @@ export function ImportScreen() {
     <div className="stack stack-wide">
       <ol className="steps" aria-label={t('import.steps')}>
         {STEPS.map((s, i) => (
-          <li key={s} className={i < stepIndex ? 'done' : i === stepIndex ? 'current' : ''} aria-current={i === stepIndex ? 'step' : undefined}>
+          <li
+            key={s}
+            className={i < stepIndex ? 'done' : i === stepIndex ? 'current' : ''}
+            aria-current={i === stepIndex ? 'step' : undefined}
+          >
             <span className="step-n">{i + 1}</span> {t(`import.step.${s}` as MessageKey)}
           </li>
         ))}
@@ -206,18 +224,36 @@ export function ImportScreen() {
         <section className="card" aria-labelledby="choose-heading">
           <h2 id="choose-heading">{t('import.chooseTitle')}</h2>
           <p>{t('import.chooseText')}</p>
-          <DropZone label={t('import.choose')} hint={t('import.chooseHint')} onFile={(f) => void read(f, null)} onError={setError} />
+          <DropZone
+            label={t('import.choose')}
+            hint={t('import.chooseHint')}
+            onFile={(f) => void read(f, null)}
+            onError={setError}
+          />
         </section>
       )}
 
       {step === 'check' && busy === 'reading' && (
         <section className="card" aria-labelledby="reading-heading">
           <h2 id="reading-heading">{t('import.reading', { file: file?.name ?? '' })}</h2>
-          <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('import.reading', { file: file?.name ?? '' })} />
+          <ProgressBar
+            value={progress?.done ?? 0}
+            max={progress?.total ?? null}
+            label={t('import.reading', { file: file?.name ?? '' })}
+          />
           <p className="field-hint" aria-live="polite">
-            {progress ? t(`import.phase.${progress.phase}` as MessageKey, { done: formatNumber(progress.done, locale), total: progress.total === null ? '?' : formatNumber(progress.total, locale) }) : t('common.loading')}
+            {progress
+              ? t(`import.phase.${progress.phase}` as MessageKey, {
+                  done: formatNumber(progress.done, locale),
+                  total: progress.total === null ? '?' : formatNumber(progress.total, locale),
+                })
+              : t('common.loading')}
           </p>
-          <button type="button" className="btn" onClick={() => file && void api.call('import.cancel', { fileId: file.fileId })}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => file && void api.call('import.cancel', { fileId: file.fileId })}
+          >
             {t('common.cancel')}
           </button>
         </section>
@@ -234,7 +270,12 @@ export function ImportScreen() {
             planning={busy === 'planning'}
             onlyFailedOf={onlyFailedOf}
           />
-          {busy === 'planning' && <PlanningProgress progress={progress} onCancel={() => void api.call('import.cancel', { importId: validation.importId })} />}
+          {busy === 'planning' && (
+            <PlanningProgress
+              progress={progress}
+              onCancel={() => void api.call('import.cancel', { importId: validation.importId })}
+            />
+          )}
         </>
       )}
       {step === 'check' && !validation && busy === null && (
@@ -247,7 +288,12 @@ export function ImportScreen() {
 
       {step === 'plan' && overview && (
         <>
-          {busy === 'planning' && <PlanningProgress progress={progress} onCancel={() => validation && void api.call('import.cancel', { importId: validation.importId })} />}
+          {busy === 'planning' && (
+            <PlanningProgress
+              progress={progress}
+              onCancel={() => validation && void api.call('import.cancel', { importId: validation.importId })}
+            />
+          )}
           <DryRunStep
             overview={overview}
             createOnly={createOnly}
@@ -294,7 +340,12 @@ export function ImportScreen() {
                   </button>
                 </p>
               )}
-              <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={(f) => void read(f, job.jobId)} onError={setError} />
+              <DropZone
+                label={t('rerun.choose')}
+                hint={t('rerun.hint')}
+                onFile={(f) => void read(f, job.jobId)}
+                onError={setError}
+              />
             </section>
           )}
         </>
@@ -310,7 +361,12 @@ function PlanningProgress({ progress, onCancel }: { progress: Progress | null; o
       <h2 id="planning-heading">{t('plan.planning')}</h2>
       <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('plan.planning')} />
       <p className="field-hint" aria-live="polite">
-        {progress ? t(`import.phase.${progress.phase}` as MessageKey, { done: formatNumber(progress.done, locale), total: progress.total === null ? '?' : formatNumber(progress.total, locale) }) : t('common.loading')}
+        {progress
+          ? t(`import.phase.${progress.phase}` as MessageKey, {
+              done: formatNumber(progress.done, locale),
+              total: progress.total === null ? '?' : formatNumber(progress.total, locale),
+            })
+          : t('common.loading')}
       </p>
       <button type="button" className="btn" onClick={onCancel}>
         {t('common.cancel')}

@@ -53,16 +53,30 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
         value={done}
         max={total}
         label={t('run.progressLabel')}
-        valueText={total ? t('run.rowsOf', { done: formatNumber(done, locale), total: formatNumber(total, locale) }) : undefined}
+        valueText={
+          total ? t('run.rowsOf', { done: formatNumber(done, locale), total: formatNumber(total, locale) }) : undefined
+        }
       />
       <dl className="run-stats" aria-live="polite">
         <div>
           <dt>{t('run.rows')}</dt>
-          <dd>{total ? t('run.rowsOfPct', { done: formatNumber(done, locale), total: formatNumber(total, locale), pct: percent(done, total) }) : t('run.starting')}</dd>
+          <dd>
+            {total
+              ? t('run.rowsOfPct', {
+                  done: formatNumber(done, locale),
+                  total: formatNumber(total, locale),
+                  pct: percent(done, total),
+                })
+              : t('run.starting')}
+          </dd>
         </div>
         <div>
           <dt>{t('run.rate')}</dt>
-          <dd>{progress && progress.rowsPerS > 0 ? t('run.rowsPerS', { rate: formatRate(progress.rowsPerS, locale) }) : '—'}</dd>
+          <dd>
+            {progress && progress.rowsPerS > 0
+              ? t('run.rowsPerS', { rate: formatRate(progress.rowsPerS, locale) })
+              : '—'}
+          </dd>
         </div>
         <div>
           <dt>{t('run.eta')}</dt>
@@ -88,7 +102,12 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
         <button type="button" className="btn" onClick={() => void stop('pause')} disabled={stopping !== null}>
           {stopping === 'pause' ? t('run.pausing') : t('run.pause')}
         </button>
-        <button type="button" className="btn btn-danger" onClick={() => void stop('cancel')} disabled={stopping !== null}>
+        <button
+          type="button"
+          className="btn btn-danger"
+          onClick={() => void stop('cancel')}
+          disabled={stopping !== null}
+        >
           {stopping === 'cancel' ? t('run.cancelling') : t('run.cancel')}
         </button>
       </div>

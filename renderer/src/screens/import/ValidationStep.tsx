@@ -37,7 +37,10 @@ export function ValidationStep({
   const [groupBy, setGroupBy] = useState<IssueGroupBy>('sheet');
   const v = validation;
 
-  const lines = useMemo(() => groupIssues(filterIssues(v.issues, { severity, sheet, search }), groupBy), [v.issues, severity, sheet, search, groupBy]);
+  const lines = useMemo(
+    () => groupIssues(filterIssues(v.issues, { severity, sheet, search }), groupBy),
+    [v.issues, severity, sheet, search, groupBy],
+  );
   const source = useMemo<PagedSource<IssueLine>>(
     () => ({
       key: `${v.importId}|${severity}|${sheet}|${search}|${groupBy}`,
@@ -68,7 +71,11 @@ export function ValidationStep({
           </Notice>
         ) : (
           <Notice kind="warning">
-            {t('check.errors', { errors: formatNumber(v.errors, locale), warnings: formatNumber(v.warnings, locale), rows: formatNumber(v.rows, locale) })}
+            {t('check.errors', {
+              errors: formatNumber(v.errors, locale),
+              warnings: formatNumber(v.warnings, locale),
+              rows: formatNumber(v.rows, locale),
+            })}
             <p>{t('check.errorsHint')}</p>
           </Notice>
         )}
@@ -93,7 +100,9 @@ export function ValidationStep({
                     <code>{s.sheetName}</code>
                   </th>
                   <td className="num">{formatNumber(s.rows, locale)}</td>
-                  <td className="num">{s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}</td>
+                  <td className="num">
+                    {s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -123,7 +132,9 @@ export function ValidationStep({
         <section className="card" aria-labelledby="issues-heading">
           <div className="card-head">
             <h2 id="issues-heading">{t('check.issuesTitle')}</h2>
-            <span className="muted">{t('plan.shown', { count: formatNumber(lines.filter((l) => l.kind === 'issue').length, locale) })}</span>
+            <span className="muted">
+              {t('plan.shown', { count: formatNumber(lines.filter((l) => l.kind === 'issue').length, locale) })}
+            </span>
           </div>
           <div className="filters">
             <label className="field-inline">
@@ -155,7 +166,12 @@ export function ValidationStep({
             </label>
             <label className="field-inline grow">
               <span>{t('plan.search')}</span>
-              <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('check.searchHint')} />
+              <input
+                type="search"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+                placeholder={t('check.searchHint')}
+              />
             </label>
           </div>
           <VirtualRows
@@ -194,9 +210,23 @@ export function ValidationStep({
     return (
       <>
         <div role="cell">
-          <Tag tone={issue.severity === 'error' ? 'bad' : 'warn'}>{t(issue.severity === 'error' ? 'check.error' : 'check.warning')}</Tag>
+          <Tag tone={issue.severity === 'error' ? 'bad' : 'warn'}>
+            {t(issue.severity === 'error' ? 'check.error' : 'check.warning')}
+          </Tag>
         </div>
-        <div role="cell">{issue.sheet ? <code>{issue.cell ? `${issue.sheet}!${issue.cell}` : issue.row ? `${issue.sheet} ${t('plan.rowN', { row: issue.row })}` : issue.sheet}</code> : '—'}</div>
+        <div role="cell">
+          {issue.sheet ? (
+            <code>
+              {issue.cell
+                ? `${issue.sheet}!${issue.cell}`
+                : issue.row
+                  ? `${issue.sheet} ${t('plan.rowN', { row: issue.row })}`
+                  : issue.sheet}
+            </code>
+          ) : (
+            '—'
+          )}
+        </div>
         <div role="cell">{issue.field ? <code>{issue.field}</code> : '—'}</div>
         <div role="cell" className="cell-details">
           {issue.message}

@@ -21,7 +21,8 @@ export function filterIssues(issues: readonly WorkbookIssueView[], f: IssueFilte
   return issues.filter((i) => {
     if (f.severity !== 'all' && i.severity !== f.severity) return false;
     if (f.sheet !== '' && (i.sheet ?? FILE_LEVEL) !== f.sheet) return false;
-    if (q && !`${i.sheet ?? ''} ${i.cell ?? ''} ${i.field ?? ''} ${i.code} ${i.message}`.toLowerCase().includes(q)) return false;
+    if (q && !`${i.sheet ?? ''} ${i.cell ?? ''} ${i.field ?? ''} ${i.code} ${i.message}`.toLowerCase().includes(q))
+      return false;
     return true;
   });
 }

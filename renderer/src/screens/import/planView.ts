@@ -29,7 +29,17 @@ export function actionColumns(byAction: Record<string, number>): ActionColumn[] 
   return [...CORE_ACTIONS, ...OTHER_ACTIONS.filter((a) => (byAction[a] ?? 0) > 0)];
 }
 
-export const OUTCOME_ORDER = ['created', 'updated', 'replaced', 'unchanged', 'already_existed', 'replayed', 'failed', 'skipped', 'pending'] as const;
+export const OUTCOME_ORDER = [
+  'created',
+  'updated',
+  'replaced',
+  'unchanged',
+  'already_existed',
+  'replayed',
+  'failed',
+  'skipped',
+  'pending',
+] as const;
 export type OutcomeColumn = (typeof OUTCOME_ORDER)[number];
 
 /** Outcome columns that occur in any of the count maps, in a fixed order. */
@@ -49,7 +59,11 @@ function sheetRank(s: string): number {
 }
 
 /** Rows of a per-sheet count table in onboarding order, and the totals row. */
-export function countRows(bySheet: Record<string, Record<string, number>>): { rows: CountRow[]; totals: Record<string, number>; total: number } {
+export function countRows(bySheet: Record<string, Record<string, number>>): {
+  rows: CountRow[];
+  totals: Record<string, number>;
+  total: number;
+} {
   const rows = Object.entries(bySheet)
     .map(([sheet, counts]) => ({ sheet, counts, total: Object.values(counts).reduce((a, b) => a + b, 0) }))
     .filter((r) => r.total > 0)
@@ -60,7 +74,10 @@ export function countRows(bySheet: Record<string, Record<string, number>>): { ro
 }
 
 /** What the Run button may do: nothing to send, needs a confirmation for blocked rows, or ready. */
-export function runReadiness(ov: Pick<PlanOverview, 'writes' | 'blocked'>, skipBlocked: boolean): 'nothing' | 'confirm_blocked' | 'ready' {
+export function runReadiness(
+  ov: Pick<PlanOverview, 'writes' | 'blocked'>,
+  skipBlocked: boolean,
+): 'nothing' | 'confirm_blocked' | 'ready' {
   if (ov.writes === 0) return 'nothing';
   if (ov.blocked > 0 && !skipBlocked) return 'confirm_blocked';
   return 'ready';

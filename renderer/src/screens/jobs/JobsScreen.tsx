@@ -75,7 +75,9 @@ export function JobsScreen({ active }: { active: boolean }) {
     <div className="stack stack-wide">
       <p className="lead">{t('jobs.intro')}</p>
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
-      {interrupted.length > 0 && <Notice kind="warning">{t('jobs.interruptedNotice', { count: interrupted.length })}</Notice>}
+      {interrupted.length > 0 && (
+        <Notice kind="warning">{t('jobs.interruptedNotice', { count: interrupted.length })}</Notice>
+      )}
       <section className="card" aria-labelledby="jobs-heading">
         <div className="card-head">
           <h2 id="jobs-heading">{t('jobs.title')}</h2>
@@ -132,11 +134,21 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <code className="small">{safeKeyText(j.maskedKey)}</code>
                   </td>
                   <td className="actions">
-                    <button type="button" className="btn" onClick={() => void open(j.jobId)} aria-label={t('jobs.reportOf', { job: j.jobId })}>
+                    <button
+                      type="button"
+                      className="btn"
+                      onClick={() => void open(j.jobId)}
+                      aria-label={t('jobs.reportOf', { job: j.jobId })}
+                    >
                       {t('jobs.report')}
                     </button>
                     {j.resumable && (
-                      <button type="button" className="btn btn-primary" onClick={() => void resume(j.jobId)} aria-label={t('jobs.resumeJob', { job: j.jobId })}>
+                      <button
+                        type="button"
+                        className="btn btn-primary"
+                        onClick={() => void resume(j.jobId)}
+                        aria-label={t('jobs.resumeJob', { job: j.jobId })}
+                      >
                         {t('results.resume')}
                       </button>
                     )}
@@ -148,8 +160,12 @@ export function JobsScreen({ active }: { active: boolean }) {
         )}
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>
-      {view && selected === view.jobId && view.running && <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />}
-      {view && selected === view.jobId && !view.running && <JobResults key={view.jobId} view={view} onResume={() => void resume(view.jobId)} />}
+      {view && selected === view.jobId && view.running && (
+        <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
+      )}
+      {view && selected === view.jobId && !view.running && (
+        <JobResults key={view.jobId} view={view} onResume={() => void resume(view.jobId)} />
+      )}
     </div>
   );
 }

@@ -3,7 +3,17 @@
  * not computed — never drawn as 0), the current year marked as partial. A table with the same numbers follows
  * for keyboard and screen-reader users.
  */
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { LcaChartView } from '../../../../electron/core/ipc/contract-work.js';
 import { formatCompact, formatNumber } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
@@ -19,19 +29,50 @@ export function GwpChart({ chart }: { chart: LcaChartView }) {
       <p className="chart-axis-unit">{unit}</p>
       <div className="chart-box">
         <ResponsiveContainer width="100%" height={340}>
-          <LineChart data={m.rows} margin={{ top: 10, right: 24, bottom: 8, left: 16 }} title={t('lca.chartTitle')} desc={t('lca.chartCaption')} aria-label={t('lca.chartTitle')}>
+          <LineChart
+            data={m.rows}
+            margin={{ top: 10, right: 24, bottom: 8, left: 16 }}
+            title={t('lca.chartTitle')}
+            desc={t('lca.chartCaption')}
+            aria-label={t('lca.chartTitle')}
+          >
             <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
-            <XAxis dataKey="year" type="number" domain={['dataMin', 'dataMax']} allowDecimals={false} tickFormatter={(y: number) => String(y)} />
+            <XAxis
+              dataKey="year"
+              type="number"
+              domain={['dataMin', 'dataMax']}
+              allowDecimals={false}
+              tickFormatter={(y: number) => String(y)}
+            />
             <YAxis width={80} tickFormatter={(v: number) => formatCompact(v, locale)} />
             <Tooltip
               formatter={(v) => (typeof v === 'number' ? `${formatNumber(v, locale, 0)} ${unit}` : t('lca.noValue'))}
-              labelFormatter={(y) => (Number(y) === m.partialYear ? `${String(y)} (${t('lca.partialYear')})` : String(y))}
+              labelFormatter={(y) =>
+                Number(y) === m.partialYear ? `${String(y)} (${t('lca.partialYear')})` : String(y)
+              }
               wrapperClassName="chart-tooltip"
             />
             <Legend />
-            {m.partialYear !== null && <ReferenceLine x={m.partialYear} strokeDasharray="4 4" className="chart-partial" label={{ value: t('lca.partialYear'), position: 'insideTopLeft', className: 'chart-unit' }} />}
+            {m.partialYear !== null && (
+              <ReferenceLine
+                x={m.partialYear}
+                strokeDasharray="4 4"
+                className="chart-partial"
+                label={{ value: t('lca.partialYear'), position: 'insideTopLeft', className: 'chart-unit' }}
+              />
+            )}
             {m.series.map((s) => (
-              <Line key={s.dataKey} type="monotone" dataKey={s.dataKey} name={s.name} stroke={s.colour} strokeWidth={2} dot={{ r: 3 }} connectNulls={false} isAnimationActive={false} />
+              <Line
+                key={s.dataKey}
+                type="monotone"
+                dataKey={s.dataKey}
+                name={s.name}
+                stroke={s.colour}
+                strokeWidth={2}
+                dot={{ r: 3 }}
+                connectNulls={false}
+                isAnimationActive={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>
@@ -59,7 +100,9 @@ export function GwpChart({ chart }: { chart: LcaChartView }) {
                 </th>
                 {m.series.map((s) => (
                   <td key={s.dataKey} className="num">
-                    {r[s.dataKey] === null || r[s.dataKey] === undefined ? '—' : formatNumber(r[s.dataKey] as number, locale, 0)}
+                    {r[s.dataKey] === null || r[s.dataKey] === undefined
+                      ? '—'
+                      : formatNumber(r[s.dataKey] as number, locale, 0)}
                   </td>
                 ))}
               </tr>

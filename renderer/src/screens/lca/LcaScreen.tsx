@@ -24,13 +24,39 @@ type By = 'products' | 'plant' | 'instances' | 'all';
 
 /** An instance found but not run yet. */
 function waiting(i: ProcedureOutput<'lca.select'>['instances'][number]): LcaInstanceView {
-  return { ...i, state: 'waiting', outcome: null, jobStatus: null, errCode: null, msg: null, recomputed: false, waitedForRunningJob: false, years: [] };
+  return {
+    ...i,
+    state: 'waiting',
+    outcome: null,
+    jobStatus: null,
+    errCode: null,
+    msg: null,
+    recomputed: false,
+    waitedForRunningJob: false,
+    years: [],
+  };
 }
 type Options = ProcedureOutput<'lca.options'>;
 type Selection = ProcedureOutput<'lca.select'>;
 
-const STATE_TONE: Record<string, Tone> = { waiting: 'neutral', queued: 'change', processing: 'change', done: 'ok', failed: 'bad' };
-const OUTCOME_TONE: Record<string, Tone> = { completed: 'ok', idle: 'neutral', failed: 'bad', unknown_status: 'bad', error: 'bad', cancelled: 'warn', skipped: 'warn' };
+/** Job statuses the spec names; another one is shown as the service sent it. */
+const KNOWN_JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'idle'];
+const STATE_TONE: Record<string, Tone> = {
+  waiting: 'neutral',
+  queued: 'change',
+  processing: 'change',
+  done: 'ok',
+  failed: 'bad',
+};
+const OUTCOME_TONE: Record<string, Tone> = {
+  completed: 'ok',
+  idle: 'neutral',
+  failed: 'bad',
+  unknown_status: 'bad',
+  error: 'bad',
+  cancelled: 'warn',
+  skipped: 'warn',
+};
 
 export function LcaScreen({ active }: { active: boolean }) {
   const api = useApi();
@@ -71,13 +97,16 @@ export function LcaScreen({ active }: { active: boolean }) {
           ? {
               ...cur,
               finished: p.finished,
-              instances: cur.instances.map((i) => (i.id === p.instanceId ? { ...i, state: p.state, jobStatus: p.jobStatus, errCode: p.errCode } : i)),
+              instances: cur.instances.map((i) =>
+                i.id === p.instanceId ? { ...i, state: p.state, jobStatus: p.jobStatus, errCode: p.errCode } : i,
+              ),
             }
           : cur,
       );
     });
     const offC = api.on('lca.changed', (c) => {
-      if (c.runId === runId && c.state !== 'running') void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
+      if (c.runId === runId && c.state !== 'running')
+        void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
     });
     return () => {
       offP();
@@ -86,7 +115,11 @@ export function LcaScreen({ active }: { active: boolean }) {
   }, [api, runId]);
 
   const codes = useMemo(() => {
-    if (by === 'instances') return list.split(/[\s,;]+/).map((c) => c.trim()).filter(Boolean);
+    if (by === 'instances')
+      return list
+        .split(/[\s,;]+/)
+        .map((c) => c.trim())
+        .filter(Boolean);
     if (by === 'all') return [];
     return [...picked];
   }, [by, list, picked]);
@@ -185,7 +218,8 @@ export function LcaScreen({ active }: { active: boolean }) {
               <label key={p.article} className="checkbox">
                 <input type="checkbox" checked={picked.has(p.article)} onChange={() => toggle(p.article)} />
                 <span>
-                  <code>{p.article}</code> {p.name} <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
+                  <code>{p.article}</code> {p.name}{' '}
+                  <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
                 </span>
               </label>
             ))}
@@ -206,14 +240,28 @@ export function LcaScreen({ active }: { active: boolean }) {
         ) : by === 'instances' ? (
           <div className="field">
             <label htmlFor="lca-list">{t('lca.listLabel')}</label>
-            <textarea id="lca-list" rows={4} value={list} onChange={(e) => setList(e.target.value)} placeholder={options.instances.slice(0, 3).map((i) => i.externalId).join('\n')} />
+            <textarea
+              id="lca-list"
+              rows={4}
+              value={list}
+              onChange={(e) => setList(e.target.value)}
+              placeholder={options.instances
+                .slice(0, 3)
+                .map((i) => i.externalId)
+                .join('\n')}
+            />
             <p className="field-hint">{t('lca.listHint', { count: options.instances.length })}</p>
           </div>
         ) : (
           <p>{t('lca.allText')}</p>
         )}
         <div className="form-actions">
-          <button type="button" className="btn btn-primary" onClick={() => void find()} disabled={busy !== null || (by !== 'all' && codes.length === 0)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => void find()}
+            disabled={busy !== null || (by !== 'all' && codes.length === 0)}
+          >
             {busy === 'select' ? t('lca.finding') : t('lca.find')}
           </button>
         </div>
@@ -233,17 +281,30 @@ export function LcaScreen({ active }: { active: boolean }) {
         <section className="card" aria-labelledby="lca-run-heading">
           <div className="card-head">
             <h2 id="lca-run-heading">{t('lca.runTitle')}</h2>
-            {run && <span className="muted">{t('lca.took', { time: formatMs(run.durationMs) })}</span>}
+            {run && run.state !== 'running' && (
+              <span className="muted">{t('lca.took', { time: formatMs(run.durationMs) })}</span>
+            )}
           </div>
           <div className="form-actions">
-            <button type="button" className="btn btn-primary" onClick={() => void start(true)} disabled={busy !== null || running}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void start(true)}
+              disabled={busy !== null || running}
+            >
               {t('lca.recompute')}
             </button>
             <button type="button" className="btn" onClick={() => void start(false)} disabled={busy !== null || running}>
               {t('lca.readStored')}
             </button>
             {running && run && (
-              <button type="button" className="btn btn-danger" onClick={() => void api.call('lca.cancel', { runId: run.runId }).catch((e: unknown) => setError(toRpcError(e)))}>
+              <button
+                type="button"
+                className="btn btn-danger"
+                onClick={() =>
+                  void api.call('lca.cancel', { runId: run.runId }).catch((e: unknown) => setError(toRpcError(e)))
+                }
+              >
                 {t('common.cancel')}
               </button>
             )}
@@ -264,13 +325,23 @@ export function LcaScreen({ active }: { active: boolean }) {
           {exported && <Notice kind="success">{t('lca.exported', { file: exported })}</Notice>}
           {run && (
             <>
-              <ProgressBar value={run.finished} max={run.total} label={t('lca.progressLabel')} valueText={t('lca.finishedOf', { done: run.finished, total: run.total })} />
+              <ProgressBar
+                value={run.finished}
+                max={run.total}
+                label={t('lca.progressLabel')}
+                valueText={t('lca.finishedOf', { done: run.finished, total: run.total })}
+              />
               <p className="status-line" aria-live="polite">
-                {running ? t('lca.finishedOf', { done: run.finished, total: run.total }) : run.state === 'failed' ? t('lca.runFailed', { error: run.error ?? '' }) : t('lca.summary', { completed: run.summary.completed, total: run.total })}
+                {running
+                  ? t('lca.finishedOf', { done: run.finished, total: run.total })
+                  : run.state === 'failed'
+                    ? t('lca.runFailed', { error: run.error ?? '' })
+                    : t('lca.summary', { completed: run.summary.completed, total: run.total })}
               </p>
               {run.aborted && (
                 <Notice kind="warning">
-                  {t(`lca.aborted.${run.aborted.reason}` as MessageKey)} {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
+                  {t(`lca.aborted.${run.aborted.reason}` as MessageKey)}{' '}
+                  {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
                 </Notice>
               )}
             </>
@@ -305,28 +376,43 @@ export function LcaScreen({ active }: { active: boolean }) {
                     </td>
                     <td>
                       <Tag tone={STATE_TONE[i.state] ?? 'neutral'}>{t(`lca.st.${i.state}` as MessageKey)}</Tag>
-                      {i.jobStatus && i.state !== 'done' && <span className="small muted"> {i.jobStatus}</span>}
+                      {i.jobStatus && !KNOWN_JOB_STATUSES.includes(i.jobStatus) && (
+                        <span className="small muted"> {i.jobStatus}</span>
+                      )}
                     </td>
-                    <td className="cell-details">
-                      {i.outcome && <Tag tone={OUTCOME_TONE[i.outcome] ?? 'neutral'}>{t(`lca.out.${i.outcome}` as MessageKey)}</Tag>}
-                      {i.outcome === 'completed' && (
-                        <span className="detail-line">
-                          {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
-                          {yc.latest && (
-                            <>
-                              {' · '}
-                              {t('lca.latest', { year: yc.latest.year, value: formatNumber(yc.latest.gwp, locale, 0), unit: run?.chart.unit ?? '' })}
-                            </>
-                          )}
-                        </span>
-                      )}
-                      {i.errCode && (
-                        <span className="detail-line">
-                          <code>{i.errCode}</code> {info && (locale === 'de' ? info.explanation_de : info.explanation)}
-                          {info && (locale === 'de' ? info.action_de : info.action) && <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>}
-                        </span>
-                      )}
-                      {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                    <td>
+                      <div className="cell-details">
+                        {i.outcome && (
+                          <Tag tone={OUTCOME_TONE[i.outcome] ?? 'neutral'}>
+                            {t(`lca.out.${i.outcome}` as MessageKey)}
+                          </Tag>
+                        )}
+                        {i.outcome === 'completed' && (
+                          <span className="detail-line">
+                            {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
+                            {yc.latest && (
+                              <>
+                                {' · '}
+                                {t('lca.latest', {
+                                  year: yc.latest.year,
+                                  value: formatNumber(yc.latest.gwp, locale, 0),
+                                  unit: run?.chart.unit ?? '',
+                                })}
+                              </>
+                            )}
+                          </span>
+                        )}
+                        {i.errCode && (
+                          <span className="detail-line">
+                            <code>{i.errCode}</code>{' '}
+                            {info && (locale === 'de' ? info.explanation_de : info.explanation)}
+                            {info && (locale === 'de' ? info.action_de : info.action) && (
+                              <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
+                            )}
+                          </span>
+                        )}
+                        {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                      </div>
                     </td>
                   </tr>
                 );
@@ -350,13 +436,20 @@ export function LcaScreen({ active }: { active: boolean }) {
           <ul className="blockers">
             {blockers.map((b, i) => (
               <li key={i} className={b.needsAction ? 'needs-action' : 'waiting'}>
-                <Tag tone={b.needsAction ? 'warn' : 'neutral'}>{t(b.needsAction ? 'lca.actNow' : 'lca.nothingYet')}</Tag> <code>{b.instance}</code> · {b.year ?? '?'}:{' '}
+                <Tag tone={b.needsAction ? 'warn' : 'neutral'}>
+                  {t(b.needsAction ? 'lca.actNow' : 'lca.nothingYet')}
+                </Tag>{' '}
+                <code>{b.instance}</code> · {b.year ?? '?'}:{' '}
                 {b.kind === 'production_data'
                   ? b.needsAction
                     ? t('lca.blk.productionData', { year: b.year ?? '?' })
                     : t('lca.blk.futureYear', { year: b.year ?? '?' })
                   : t('lca.blk.other', { type: b.type ?? '?', kind: b.kind ?? '?' })}
-                {b.msg && b.kind !== 'production_data' && <span className="detail-line detail-service">{t('results.serviceSaid')} {b.msg}</span>}
+                {b.msg && b.kind !== 'production_data' && (
+                  <span className="detail-line detail-service">
+                    {t('results.serviceSaid')} {b.msg}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -6,7 +6,18 @@
 import type { LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract-work.js';
 
 /** Colours that read on light and dark backgrounds, distinct for the first ten lines. */
-export const SERIES_COLOURS = ['#2f7ed8', '#e8743b', '#19a979', '#945ecf', '#d64550', '#13a4b4', '#b8860b', '#7a8b99', '#c2185b', '#5b8c00'];
+export const SERIES_COLOURS = [
+  '#2f7ed8',
+  '#e8743b',
+  '#19a979',
+  '#945ecf',
+  '#d64550',
+  '#13a4b4',
+  '#b8860b',
+  '#7a8b99',
+  '#c2185b',
+  '#5b8c00',
+];
 
 export interface ChartSeries {
   dataKey: string;
@@ -62,21 +73,39 @@ export function blockerLines(instances: readonly LcaInstanceView[]): BlockerLine
   for (const i of instances) {
     for (const y of i.years) {
       for (const b of y.blockers) {
-        out.push({ instance: i.externalId ?? i.id, year: y.year, kind: b.kind, type: b.type, errCode: b.errCode, msg: b.msg, needsAction: b.needsAction });
+        out.push({
+          instance: i.externalId ?? i.id,
+          year: y.year,
+          kind: b.kind,
+          type: b.type,
+          errCode: b.errCode,
+          msg: b.msg,
+          needsAction: b.needsAction,
+        });
       }
     }
   }
-  return out.sort((a, b) => Number(b.needsAction) - Number(a.needsAction) || a.instance.localeCompare(b.instance) || (a.year ?? 0) - (b.year ?? 0));
+  return out.sort(
+    (a, b) =>
+      Number(b.needsAction) - Number(a.needsAction) ||
+      a.instance.localeCompare(b.instance) ||
+      (a.year ?? 0) - (b.year ?? 0),
+  );
 }
 
-export function yearCounts(i: LcaInstanceView): { computed: number; blocked: number; latest: { year: number; gwp: number; partial: boolean } | null } {
+export function yearCounts(i: LcaInstanceView): {
+  computed: number;
+  blocked: number;
+  latest: { year: number; gwp: number; partial: boolean } | null;
+} {
   let computed = 0;
   let blocked = 0;
   let latest: { year: number; gwp: number; partial: boolean } | null = null;
   for (const y of i.years) {
     if (y.gwp !== null) {
       computed++;
-      if (y.year !== null && (latest === null || y.year > latest.year)) latest = { year: y.year, gwp: y.gwp, partial: y.partial };
+      if (y.year !== null && (latest === null || y.year > latest.year))
+        latest = { year: y.year, gwp: y.gwp, partial: y.partial };
     } else blocked++;
   }
   return { computed, blocked, latest };
