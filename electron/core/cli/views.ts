@@ -3,16 +3,8 @@
  * data itself instead).
  */
 import type { Issue } from '../workbook/types.js';
-import type {
-  JobResult,
-  JobSummary,
-  OutcomeCounts,
-  Plan,
-  PlanAction,
-  PlanEntry,
-  PlanProblem,
-  RowOutcome,
-} from '../jobs/types.js';
+import type { JobResult, JobSummary, OutcomeCounts, Plan, PlanAction, PlanEntry, PlanProblem } from '../jobs/types.js';
+import { ROW_OUTCOMES } from '../jobs/types.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -133,19 +125,10 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
   return out;
 }
 
-export const OUTCOMES: readonly RowOutcome[] = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'failed',
-  'skipped',
-];
-
 export function countsLine(counts: OutcomeCounts): string {
-  const parts = [...OUTCOMES, 'pending' as const].filter((o) => (counts[o] ?? 0) > 0).map((o) => `${counts[o]} ${o}`);
+  const parts = [...ROW_OUTCOMES, 'pending' as const]
+    .filter((o) => (counts[o] ?? 0) > 0)
+    .map((o) => `${counts[o]} ${o}`);
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
@@ -156,7 +139,7 @@ export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): 
   );
   if (result.message) out.push(`  ${result.message}`);
   const sheets = Object.entries(result.bySheet);
-  const used = [...OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
+  const used = [...ROW_OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
   if (sheets.length && used.length) {
     out.push(
       ...table(

@@ -145,8 +145,18 @@ export interface Plan {
 
 // ---------------------------------------------------------------- running
 
-export type RowOutcome =
-  'created' | 'replayed' | 'already_existed' | 'unchanged' | 'updated' | 'replaced' | 'failed' | 'skipped';
+/** What happened to a row, in display order. */
+export const ROW_OUTCOMES = [
+  'created',
+  'replayed',
+  'already_existed',
+  'unchanged',
+  'updated',
+  'replaced',
+  'failed',
+  'skipped',
+] as const;
+export type RowOutcome = (typeof ROW_OUTCOMES)[number];
 
 /** Outcomes that count as success (the row's data is on the service). */
 export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
