@@ -146,11 +146,6 @@ export const de: Messages = {
   'sheet.plants': 'Zuordnung Ihrer Werkscodes zu den Werken des Dienstes.',
   'sheet.materials': 'Zuordnung Ihrer Materialcodes zu den Materialarten des Dienstes.',
 
-  'coming.title': 'Folgt in Kürze',
-  'coming.import': 'Eine ausgefüllte Arbeitsmappe importieren: Prüfung je Zelle, ein Probelauf gegen den Dienst, dann der Lauf mit einem Bericht je Zeile.',
-  'coming.jobs': 'Der Verlauf Ihrer Importe mit ihren Berichten; ein unterbrochener Auftrag kann fortgesetzt werden.',
-  'coming.export': 'Jede Sammlung des Dienstes in eine Arbeitsmappe im Vorlagenformat exportieren.',
-  'coming.lca': 'Ökobilanz-Ergebnisse neu berechnen, ihren Stand verfolgen und nach Excel exportieren.',
 
   'error.invalid_input': 'Einige Werte sind ungültig.',
   'error.unknown_procedure': 'Die App hat eine Anfrage gesendet, die diese Version nicht kennt.',

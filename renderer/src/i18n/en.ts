@@ -147,11 +147,6 @@ export const en = {
   'sheet.plants': 'Mapping of your plant codes to the service’s plants.',
   'sheet.materials': 'Mapping of your material codes to the service’s material types.',
 
-  'coming.title': 'Coming soon',
-  'coming.import': 'Import a filled workbook: validation by cell, a dry run against the service, then the run with a per-row report.',
-  'coming.jobs': 'The history of your imports with their reports; an interrupted job can be resumed.',
-  'coming.export': 'Export any collection from the service to a workbook in the template format.',
-  'coming.lca': 'Recompute LCA results, follow their status and export them to Excel.',
 
   'error.invalid_input': 'Some values are not valid.',
   'error.unknown_procedure': 'The app sent a request this version does not know.',
