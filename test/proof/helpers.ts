@@ -137,14 +137,5 @@ export async function waitForOutcomes(jobsDir: string, n: number, o: { timeoutMs
   throw new Error(`no ${n} outcomes in ${jobsDir} within ${o.timeoutMs ?? 60_000} ms`);
 }
 
-/** A seeded PRNG (mulberry32) for reproducible "random" points. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (mulberry32, the sandbox's own) for reproducible "random" points. */
+export { mulberry32 as prng } from '../../sandbox/faults.js';
