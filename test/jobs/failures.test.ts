@@ -11,6 +11,7 @@ import { listJobs } from '../../electron/core/jobs/job-store.js';
 import { JobControl, resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, JobResult, Plan } from '../../electron/core/jobs/types.js';
 import type { ApiClient } from '../../electron/core/api/index.js';
+import { SCOPES } from '../../electron/core/spec/scopes.js';
 import {
   bulkWorkbook,
   catalog,
@@ -50,18 +51,7 @@ async function newKey(
   scopes?: string[],
   plantIds: string[] | null = null,
 ): Promise<{ key: string; api_key_id: string }> {
-  const all = [
-    'view:plants',
-    'view:processes',
-    'edit:processes',
-    'view:materials',
-    'edit:materials',
-    'view:products',
-    'edit:products',
-    'view:recipes',
-    'edit:recipes',
-  ];
-  return env.control('POST', '/__sandbox/keys', { scopes: scopes ?? all, plant_ids: plantIds });
+  return env.control('POST', '/__sandbox/keys', { scopes: scopes ?? [...SCOPES], plant_ids: plantIds });
 }
 
 /** Every code of the bulk workbook is on the service exactly once, and the counts grew by exactly that. */
