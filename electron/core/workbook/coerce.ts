@@ -18,11 +18,13 @@
  * - Enum values match without regard to case and surrounding spaces ("kg" → KG).
  */
 import type { Column } from './columns.js';
-import { CLEAR_MARKER, type CellScalar, type IssueCode } from './types.js';
+import { CLEAR_MARKER, type CellScalar, type IssueCode, type IssueParams } from './types.js';
 
 export interface CellNote {
   code: IssueCode;
   message: string;
+  /** What the message is built from (see Issue.params); the field is added by the reader. */
+  params?: IssueParams;
 }
 
 export type Coerced =
@@ -87,7 +89,7 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
   if (raw === null || raw === undefined) return undefined;
   const t = typeof raw;
   if (t === 'string' || t === 'number' || t === 'boolean') {
-    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value' } };
+    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value', params: { error: '#NUM!' } } };
     return raw as string | number | boolean;
   }
   if (raw instanceof Date) return raw;
@@ -95,22 +97,27 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
   if ('richText' in raw) return richTextOf(raw as { richText: unknown });
   if ('error' in raw) {
     const code = String((raw as unknown as ErrorValue).error);
-    return { error: { code: 'formula_error', message: `the cell shows the error ${code}` } };
+    return { error: { code: 'formula_error', message: `the cell shows the error ${code}`, params: { error: code } } };
   }
   if ('formula' in raw || 'sharedFormula' in raw) {
     const f = raw as FormulaValue;
-    const formula = f.formula ? ` =${f.formula.length > 60 ? `${f.formula.slice(0, 57)}…` : f.formula}` : '';
+    const formulaText = f.formula ? `=${f.formula.length > 60 ? `${f.formula.slice(0, 57)}…` : f.formula}` : '';
+    const formula = formulaText ? ` ${formulaText}` : '';
+    const formulaParams: IssueParams = formulaText ? { formula: formulaText } : {};
     const result = f.result;
     if (result === undefined || result === null)
       return {
         error: {
           code: 'formula_without_result',
           message: `the formula${formula} has no saved result; open the file in Excel and save it, or type the value`,
+          params: formulaParams,
         },
       };
     const inner = unwrapCell(result);
     if ((typeof inner === 'object' && inner !== null && !(inner instanceof Date)) || (typeof result === 'number' && Number.isNaN(result)))
-      return { error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)` } };
+      return {
+        error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)`, params: formulaParams },
+      };
     return inner;
   }
   if ('text' in raw) {
@@ -184,11 +191,16 @@ function yearOfDateText(s: string): number | undefined {
 export interface CoerceContext {
   field: string;
   expected: string;
+  /** expectationParams of the column: what `expected` says, as data for the issue's params. */
+  expectedParams?: IssueParams;
   date1904: boolean;
 }
 
 function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type'): Coerced {
-  return { kind: 'error', error: { code, message: `${ctx.field}: expected ${ctx.expected}, got ${show(got)}` } };
+  return {
+    kind: 'error',
+    error: { code, message: `${ctx.field}: expected ${ctx.expected}, got ${show(got)}`, params: { ...ctx.expectedParams, got: show(got) } },
+  };
 }
 
 function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
@@ -196,7 +208,11 @@ function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
   return {
     kind: 'value',
     value: y,
-    warning: { code: 'date_as_year', message: `${ctx.field}: the cell holds the date ${isoDay(d)} where a year belongs; the year ${y} is used` },
+    warning: {
+      code: 'date_as_year',
+      message: `${ctx.field}: the cell holds the date ${isoDay(d)} where a year belongs; the year ${y} is used`,
+      params: { date: isoDay(d), year: y },
+    },
   };
 }
 
@@ -233,7 +249,8 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
   if (typeof raw === 'number' && (col.type === 'decimal' || col.type === 'integer') && !Number.isNaN(raw)) return { kind: 'value', value: raw };
   const v = unwrapCell(raw);
   if (v === undefined) return BLANK;
-  if (typeof v === 'object' && !(v instanceof Date)) return { kind: 'error', error: { code: v.error.code, message: `${ctx.field}: ${v.error.message}` } };
+  if (typeof v === 'object' && !(v instanceof Date))
+    return { kind: 'error', error: { code: v.error.code, message: `${ctx.field}: ${v.error.message}`, ...(v.error.params && { params: v.error.params }) } };
 
   if (typeof v === 'string') {
     const s = decodeEscapes(v).trim();
@@ -258,6 +275,7 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
             error: {
               code: 'number_as_text_ambiguous',
               message: `${ctx.field}: the text ${show(s)} could mean ${n.value} or ${Math.round(n.value * 1000)} (a decimal mark or a thousands separator?); type the number itself (${n.value} or ${Math.round(n.value * 1000)})`,
+              params: { text: show(s), small: n.value, large: Math.round(n.value * 1000) },
             },
           };
         return { kind: 'value', value: n.value };
@@ -270,7 +288,11 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
           return {
             kind: 'value',
             value: y,
-            warning: { code: 'date_as_year', message: `${ctx.field}: the cell holds the date ${show(s)} where a year belongs; the year ${y} is used` },
+            warning: {
+              code: 'date_as_year',
+              message: `${ctx.field}: the cell holds the date ${show(s)} where a year belongs; the year ${y} is used`,
+              params: { date: show(s), year: y },
+            },
           };
         return wrong(ctx, s);
       }
@@ -296,6 +318,7 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
           warning: {
             code: 'number_as_text_imprecise',
             message: `${ctx.field}: Excel stored ${text} as a number and may have changed its digits; format the column as Text and type it again`,
+            params: { text },
           },
         };
       }
@@ -305,12 +328,20 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
   if (v instanceof Date) {
     if (col.type === 'year') return dateAsYear(ctx, v);
     if (col.type === 'decimal' || col.type === 'integer')
-      return { kind: 'error', error: { code: 'wrong_type', message: `${ctx.field}: expected ${ctx.expected}, got the date ${isoDay(v)}` } };
+      return {
+        kind: 'error',
+        error: {
+          code: 'wrong_type',
+          message: `${ctx.field}: expected ${ctx.expected}, got the date ${isoDay(v)}`,
+          params: { ...ctx.expectedParams, got: isoDay(v) },
+        },
+      };
     return {
       kind: 'error',
       error: {
         code: 'date_in_text_column',
         message: `${ctx.field}: Excel turned what was typed into the date ${isoDay(v)}; format the column as Text and type it again`,
+        params: { date: isoDay(v) },
       },
     };
   }

@@ -168,6 +168,40 @@ export function expectation(c: ColumnSpec): string {
   }
 }
 
+/**
+ * What expectation(c) says, as data for an issue's params (the UI words it in its own language): `expType`
+ * (the FieldType, or `country` for the country list), and where they apply `expMin`, `expMax`,
+ * `expMinExclusive` (1), `expUnit`, `expAllowed` (comma-separated), `expMaxLength`.
+ */
+export function expectationParams(c: ColumnSpec): Record<string, string | number> {
+  const out: Record<string, string | number> = { expType: c.type === 'enum' && c.list === 'country' ? 'country' : c.type };
+  switch (c.type) {
+    case 'code':
+      out.expMaxLength = c.maxLength ?? 255;
+      break;
+    case 'text':
+      out.expMaxLength = c.maxLength ?? 1000;
+      break;
+    case 'enum':
+      if (c.list !== 'country') out.expAllowed = (c.allowed ?? []).join(', ');
+      break;
+    case 'year':
+      out.expMin = c.min ?? 1900;
+      out.expMax = c.max ?? 2200;
+      break;
+    case 'integer':
+    case 'decimal':
+      if (c.min !== undefined) out.expMin = c.min;
+      if (c.max !== undefined) out.expMax = c.max;
+      if (c.minExclusive) out.expMinExclusive = 1;
+      if (c.type === 'decimal' && c.unit) out.expUnit = c.unit;
+      break;
+    case 'uuid':
+      break;
+  }
+  return out;
+}
+
 function rangeWords(c: ColumnSpec): string {
   const lower = c.minExclusive ? `greater than ${c.min}` : `≥ ${c.min}`;
   if (c.min !== undefined && c.max !== undefined)

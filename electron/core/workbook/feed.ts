@@ -204,7 +204,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
   try {
     zip = await openZip(path);
   } catch (e) {
-    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${String((e as Error)?.message ?? e).slice(0, 160)}).`);
+    const detail = String((e as Error)?.message ?? e).slice(0, 160);
+    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${detail}).`, { detail });
   }
   try {
     const entries = new Map((await listEntries(zip, limits)).map((e) => [e.fileName.replace(/^\/+/, ''), e]));
@@ -251,7 +252,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       for await (const chunk of s as AsyncIterable<Buffer>) {
         findings.bytes += chunk.length;
         if (findings.bytes > limits.maxUncompressedBytes)
-          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.');
+          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.', { variant: 'stream' });
         scanner?.push(chunk);
         yield chunk;
       }

@@ -8,7 +8,7 @@
 import { open as openFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import type { IssueCode, ReadLimits } from './types.js';
+import type { IssueCode, IssueParams, ReadLimits } from './types.js';
 
 export const DEFAULT_LIMITS: ReadLimits = {
   maxFileBytes: 100 * 1024 * 1024,
@@ -25,6 +25,8 @@ export class FileLevelError extends Error {
   constructor(
     readonly code: IssueCode,
     message: string,
+    /** What the message is built from (see Issue.params): `variant` tells apart the messages of one code. */
+    readonly params?: IssueParams,
   ) {
     super(message);
     this.name = 'FileLevelError';
@@ -127,6 +129,7 @@ async function describeCfb(path: string, size: number): Promise<FileLevelError> 
     return new FileLevelError(
       'password_protected',
       'The workbook is password-protected (encrypted). Open it in Excel, remove the password (File → Info → Protect Workbook) and save it again.',
+      { variant: 'encrypted' },
     );
   return new FileLevelError(
     'legacy_xls',
@@ -139,9 +142,13 @@ function describeNonZip(head: Buffer): FileLevelError {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const start = text.trimStart().slice(0, 400).toLowerCase();
   if (start.startsWith('<?xml') && start.includes('urn:schemas-microsoft-com:office:spreadsheet'))
-    return new FileLevelError('other_format', 'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.');
+    return new FileLevelError('other_format', 'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.', {
+      variant: 'xml2003',
+    });
   if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.startsWith('<table'))
-    return new FileLevelError('other_format', 'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.');
+    return new FileLevelError('other_format', 'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.', {
+      variant: 'html',
+    });
   const sample = head.subarray(0, 4096);
   const binary = sample.some((b) => b === 0 || (b < 0x09 && b !== 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b));
   if (!binary && sample.length > 0)
@@ -169,7 +176,12 @@ export function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yau
     zip.on('entry', (e: yauzl.Entry) => {
       out.push(e);
       if (out.length > limits.maxEntries) {
-        reject(new FileLevelError('zip_bomb', `The file holds more than ${limits.maxEntries.toLocaleString('en')} parts; a workbook never does. It is refused as unsafe.`));
+        reject(
+          new FileLevelError('zip_bomb', `The file holds more than ${limits.maxEntries.toLocaleString('en')} parts; a workbook never does. It is refused as unsafe.`, {
+            variant: 'entries',
+            limit: limits.maxEntries,
+          }),
+        );
         return;
       }
       zip.readEntry();
@@ -211,8 +223,9 @@ export function partError(name: string, err: unknown): FileLevelError {
     return new FileLevelError(
       'zip_bomb',
       `The part ${name} unpacks to a different size than the file declares; the file is refused as unsafe (a zip bomb or a damaged file).`,
+      { variant: 'size_mismatch', part: name },
     );
-  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`);
+  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`, { part: name, detail: m });
 }
 
 export function zipMessage(err: unknown): string {
@@ -230,9 +243,13 @@ function checkProlog(name: string, text: string): void {
     throw new FileLevelError(
       'xml_entity',
       `The file contains an XML document type declaration (DOCTYPE/ENTITY) in ${name}. Excel never writes one; the file is refused as unsafe.`,
+      { part: name },
     );
   if (rootAt < 0 && text.length >= PROLOG_BYTES)
-    throw new FileLevelError('unreadable', `The part ${name} of the file does not start like an Excel XML part; the file is refused.`);
+    throw new FileLevelError('unreadable', `The part ${name} of the file does not start like an Excel XML part; the file is refused.`, {
+      variant: 'part',
+      part: name,
+    });
 }
 
 const PROLOG_BYTES = 64 * 1024;
@@ -279,7 +296,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
   let size: number;
   try {
     const st = await stat(path);
-    if (!st.isFile()) throw new FileLevelError('file_not_found', 'The path is not a file.');
+    if (!st.isFile()) throw new FileLevelError('file_not_found', 'The path is not a file.', { variant: 'not_a_file' });
     size = st.size;
   } catch (e) {
     if (e instanceof FileLevelError) throw e;
@@ -290,6 +307,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
     throw new FileLevelError(
       'file_too_large',
       `The file is ${fmtBytes(size)}; the limit is ${fmtBytes(limits.maxFileBytes)}. Split the data into several workbooks.`,
+      { size: fmtBytes(size), limit: fmtBytes(limits.maxFileBytes) },
     );
 
   const head = await readHead(path, 4096);
@@ -301,7 +319,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
   try {
     zip = await openZip(path);
   } catch (e) {
-    throw new FileLevelError('corrupt_zip', `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`);
+    throw new FileLevelError('corrupt_zip', `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`, { detail: zipMessage(e) });
   }
   try {
     let entries: yauzl.Entry[];
@@ -309,13 +327,15 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       entries = await listEntries(zip, limits);
     } catch (e) {
       if (e instanceof FileLevelError) throw e;
-      throw new FileLevelError('corrupt_zip', `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`);
+      throw new FileLevelError('corrupt_zip', `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`, { detail: zipMessage(e) });
     }
     const byName = new Map(entries.map((e) => [e.fileName.replace(/^\/+/, ''), e]));
     let total = 0;
     for (const e of entries) {
       if (e.generalPurposeBitFlag & 1)
-        throw new FileLevelError('password_protected', 'The file is encrypted (password-protected zip). Save it again in Excel without a password.');
+        throw new FileLevelError('password_protected', 'The file is encrypted (password-protected zip). Save it again in Excel without a password.', {
+          variant: 'zip',
+        });
       total += e.uncompressedSize;
       if (
         e.uncompressedSize > limits.ratioCheckFromBytes &&
@@ -324,26 +344,40 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
         throw new FileLevelError(
           'zip_bomb',
           `The part ${e.fileName} would unpack from ${fmtBytes(e.compressedSize)} to ${fmtBytes(e.uncompressedSize)} (ratio ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))}:1, limit ${limits.maxCompressionRatio}:1). The file is refused as a possible zip bomb.`,
+          {
+            variant: 'ratio',
+            part: e.fileName,
+            ratio: Math.round(e.uncompressedSize / Math.max(1, e.compressedSize)),
+            limit: limits.maxCompressionRatio,
+          },
         );
     }
     if (total > limits.maxUncompressedBytes)
       throw new FileLevelError(
         'zip_bomb',
         `The file would unpack to ${fmtBytes(total)}; the limit is ${fmtBytes(limits.maxUncompressedBytes)}. Split the data into several workbooks.`,
+        { variant: 'total', size: fmtBytes(total), limit: fmtBytes(limits.maxUncompressedBytes) },
       );
 
     if (byName.has('mimetype') && !byName.has('xl/workbook.xml'))
-      throw new FileLevelError('other_format', 'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".');
+      throw new FileLevelError('other_format', 'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".', {
+        variant: 'ods',
+      });
     if (byName.has('xl/workbook.bin'))
-      throw new FileLevelError('other_format', 'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".');
+      throw new FileLevelError('other_format', 'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".', {
+        variant: 'xlsb',
+      });
     if (byName.has('EncryptedPackage'))
-      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.');
+      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.', {
+        variant: 'encrypted',
+      });
     if (!byName.has('xl/workbook.xml'))
       throw new FileLevelError(
         'not_a_workbook',
         byName.has('word/document.xml') || byName.has('ppt/presentation.xml')
           ? 'This is a Word or PowerPoint file, not an Excel workbook.'
           : 'The file is a zip archive but not an Excel workbook (it has no xl/workbook.xml). Open it in Excel and save it as .xlsx.',
+        { variant: byName.has('word/document.xml') || byName.has('ppt/presentation.xml') ? 'office' : 'zip' },
       );
 
     // Small parts read whole; every XML part's prolog checked for DOCTYPE/ENTITY.

@@ -1,5 +1,8 @@
 /** Collects issues up to a cap (errors and warnings counted separately), then says how many were left off. */
-import type { Issue, IssueCode } from './types.js';
+import type { Issue, IssueCode, IssueParams } from './types.js';
+
+/** Every issue code the reader and validation can emit (defined with the Issue shape in types.ts). */
+export { ISSUE_CODES } from './types.js';
 
 export class IssueList {
   private readonly items: Issue[] = [];
@@ -29,9 +32,9 @@ export class IssueList {
   }
 
   /** A problem with the whole file: reading stops. */
-  fileError(code: IssueCode, message: string): void {
+  fileError(code: IssueCode, message: string, params?: IssueParams): void {
     this.fileLevel = true;
-    this.add({ severity: 'error', code, sheet: null, cell: null, row: null, field: null, message });
+    this.add({ severity: 'error', code, sheet: null, cell: null, row: null, field: null, message, ...(params && { params }) });
   }
 
   hasFileError(): boolean {
@@ -57,6 +60,7 @@ export class IssueList {
         row: null,
         field: null,
         message: `${(this.droppedErrors + this.droppedWarnings).toLocaleString('en')} more issues (${this.droppedErrors.toLocaleString('en')} errors, ${this.droppedWarnings.toLocaleString('en')} warnings) were left off this list.`,
+        params: { count: this.droppedErrors + this.droppedWarnings, errors: this.droppedErrors, warnings: this.droppedWarnings },
       });
     return out;
   }

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext } from './coerce.js';
-import { expectation, type Column } from './columns.js';
+import { expectation, expectationParams, type Column } from './columns.js';
 import { workbookFeed, type FeedFindings } from './feed.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type StyleKind, type ZipSheetInfo } from './guards.js';
 import { IssueList } from './issues.js';
@@ -19,6 +19,7 @@ import {
   SNAPSHOT_COLUMN,
   type DataSheetName,
   type IssueCode,
+  type IssueParams,
   type ParsedRow,
   type ParsedSheet,
   type ParsedWorkbook,
@@ -94,8 +95,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     result.stats.ms = Math.round(performance.now() - t0);
     return result;
   };
-  const sheetIssue = (severity: 'error' | 'warning', code: IssueCode, sheet: string, message: string) =>
-    issues.add({ severity, code, sheet, cell: null, row: null, field: null, message });
+  const sheetIssue = (severity: 'error' | 'warning', code: IssueCode, sheet: string, message: string, params?: IssueParams) =>
+    issues.add({ severity, code, sheet, cell: null, row: null, field: null, message, ...(params && { params }) });
 
   signal?.throwIfAborted();
   onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
@@ -104,7 +105,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     inspection = await inspectWorkbookFile(path, limits);
   } catch (e) {
     signal?.throwIfAborted();
-    issues.fileError(e instanceof FileLevelError ? e.code : 'unreadable', e instanceof FileLevelError ? e.message : `The file cannot be read (${describe(e)}).`);
+    if (e instanceof FileLevelError) issues.fileError(e.code, e.message, e.params);
+    else issues.fileError('unreadable', `The file cannot be read (${describe(e)}).`, { detail: describe(e) });
     return finish();
   }
   signal?.throwIfAborted();
@@ -117,7 +119,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     const match = matchSheet(info.name);
     if (!match) {
       result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
-      sheetIssue('warning', 'unknown_sheet', info.name, `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${DATA_SHEETS.map((d) => d.name).join(', ')}.`);
+      const known = DATA_SHEETS.map((d) => d.name).join(', ');
+      sheetIssue('warning', 'unknown_sheet', info.name, `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${known}.`, { known });
       continue;
     }
     if (!match.def) {
@@ -128,7 +131,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     const previous = seen.get(registryName);
     if (previous !== undefined) {
       result.ignoredSheets.push({ sheet: info.name, reason: `a second ${registryName} sheet` });
-      sheetIssue('error', 'duplicate_sheet', info.name, `Sheet "${info.name}" is a second ${registryName} sheet (the first is "${previous}"); put all rows into one sheet.`);
+      sheetIssue(
+        'error',
+        'duplicate_sheet',
+        info.name,
+        `Sheet "${info.name}" is a second ${registryName} sheet (the first is "${previous}"); put all rows into one sheet.`,
+        { registryName, first: previous },
+      );
       continue;
     }
     seen.set(registryName, info.name);
@@ -140,11 +149,14 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       issues.fileError(
         'too_many_rows',
         `Sheet "${info.name}" reaches row ${info.dimensionRows.toLocaleString('en')}; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} data rows per sheet. Split the data into several workbooks.`,
+        { sheet: info.name, lastRow: info.dimensionRows, limit: limits.maxRowsPerSheet },
       );
       return finish();
     }
     if (match.normalised)
-      sheetIssue('warning', 'sheet_name_normalised', info.name, `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`);
+      sheetIssue('warning', 'sheet_name_normalised', info.name, `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`, {
+        registryName,
+      });
     if (info.state !== 'visible')
       sheetIssue('warning', 'hidden_sheet', info.name, `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`);
     toRead.push({ info, def: match.def });
@@ -158,6 +170,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       row: null,
       field: null,
       message: `The workbook has no Supply Loader sheet. Expected sheets named ${DATA_SHEETS.map((d) => d.name).join(', ')} (use a template from Supply Loader).`,
+      params: { known: DATA_SHEETS.map((d) => d.name).join(', ') },
     });
     result.readable = true;
     return finish();
@@ -265,6 +278,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
             issues.fileError(
               'too_many_rows',
               `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} data rows (the limit per sheet). Split the data into several workbooks.`,
+              { sheet: info.name, limit: limits.maxRowsPerSheet },
             );
             stop.abort(new FileLevelError('too_many_rows', 'row limit'));
             break sheets;
@@ -285,7 +299,9 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   } catch (e) {
     if (!stop.signal.aborted) {
       // exceljs failed on something the guards did not catch: a damaged part.
-      fileError = new FileLevelError('unreadable', `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`);
+      fileError = new FileLevelError('unreadable', `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`, {
+        detail: describe(e),
+      });
       stop.abort(fileError);
     }
   } finally {
@@ -295,7 +311,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
 
   if (signal?.aborted) throw abortError(signal);
   if (fileError) {
-    issues.fileError((fileError as FileLevelError).code, (fileError as FileLevelError).message);
+    issues.fileError((fileError as FileLevelError).code, (fileError as FileLevelError).message, (fileError as FileLevelError).params);
     result.sheets = [];
     return finish();
   }
@@ -367,7 +383,16 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
       const n = normaliseHeader(text);
       if (fields.has(n)) {
         field = n;
-        issues.add({ severity: 'warning', code: 'header_normalised', sheet, cell: `${columnLetter(c)}1`, row: 1, field, message: `Header "${text}" is read as ${field}; write it exactly as ${field}.` });
+        issues.add({
+          severity: 'warning',
+          code: 'header_normalised',
+          sheet,
+          cell: `${columnLetter(c)}1`,
+          row: 1,
+          field,
+          message: `Header "${text}" is read as ${field}; write it exactly as ${field}.`,
+          params: { header: text },
+        });
       }
     }
     if (!field) {
@@ -385,6 +410,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
         row: 1,
         field,
         message: `Column ${field} appears twice (${columnLetter(first)}1 and ${columnLetter(c)}1); keep one of them.`,
+        params: { firstCell: `${columnLetter(first)}1` },
       });
       continue;
     }
@@ -395,7 +421,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
       letter: columnLetter(c),
       field,
       column,
-      ctx: { field, expected: expectation(column), date1904 },
+      ctx: { field, expected: expectation(column), expectedParams: expectationParams(column), date1904 },
       allowed: column.allowed ? new Set(column.allowed) : undefined,
     });
   }
@@ -414,6 +440,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
         values.length === 0
           ? `Row 1 must hold the field names; required column ${f} is missing.`
           : `Required column ${f} is missing from row 1 (add it, e.g. at ${free}).`,
+      params: { emptyHeader: values.length === 0 ? 1 : 0 },
     });
   }
   for (const u of unknown) {
@@ -426,6 +453,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
       row: 1,
       field: null,
       message: `Column "${u.text}" is not a field of ${def.name}; it is ignored.${hint ? ` Did you mean ${hint}?` : ''}`,
+      params: { header: u.text, sheetName: def.name, ...(hint && { hint }) },
     });
   }
   state.mapped = mapped;
@@ -459,6 +487,7 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
           row: row.number,
           field: m.field,
           message: `${m.field}: the cell is formatted as a percentage (${shown} %); it is read as ${shown}`,
+          params: { value: shown },
         });
         continue;
       }
@@ -477,7 +506,10 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
       case 'value':
         out[m.field] = r.value;
         any = true;
-        if (r.warning) issues.add({ severity: 'warning', code: r.warning.code, sheet, cell: `${m.letter}${row.number}`, row: row.number, field: m.field, message: r.warning.message });
+        if (r.warning) {
+          const { code, message, params } = r.warning;
+          issues.add({ severity: 'warning', code, sheet, cell: `${m.letter}${row.number}`, row: row.number, field: m.field, message, ...(params && { params }) });
+        }
         break;
       case 'clear':
         out[m.field] = null;
@@ -487,15 +519,16 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
         any = true;
         (invalid ??= []).push(m.field);
         const cell = `${m.letter}${row.number}`;
-        let { code, message } = r.error;
+        let { code, message, params } = r.error;
         // exceljs drops a formula's error result; the feed saw the cached error text in the XML.
         const shown = code === 'formula_error' || code === 'formula_without_result' ? state.errorCells?.get(cell) : undefined;
         if (shown) {
           code = 'formula_error';
           const f = (raw as { formula?: unknown }).formula;
           message = `${m.field}: the formula${typeof f === 'string' && f ? ` =${f.slice(0, 60)}` : ''} gives the error ${shown}; fix it or type the value`;
+          params = { ...(typeof f === 'string' && f && { formula: `=${f.slice(0, 60)}` }), error: shown };
         }
-        issues.add({ severity: 'error', code, sheet, cell, row: row.number, field: m.field, message });
+        issues.add({ severity: 'error', code, sheet, cell, row: row.number, field: m.field, message, ...(params && { params }) });
         break;
       }
     }
@@ -515,6 +548,7 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
         row: row.number,
         field: null,
         message: `Column ${columnLetter(c)} has data but no field name in row 1; it is ignored.`,
+        params: { column: columnLetter(c) },
       });
     }
   }
@@ -551,6 +585,7 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
         row: tl.row,
         field: fieldsHit[0].field,
         message: `Cells ${ref} are merged over ${fieldsHit.map((m) => m.field).join(', ')}; unmerge them and fill in every row.`,
+        params: { range: ref, fields: fieldsHit.map((m) => m.field).join(', ') },
       });
       // Every row under the merge is incomplete: mark its fields unreadable so the row is blocked.
       for (const r of rows) {

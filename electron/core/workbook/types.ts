@@ -60,59 +60,65 @@ export type ListName = 'country' | 'unit' | 'component_type' | 'category';
 
 export type Severity = 'error' | 'warning';
 
-/** Machine-readable kind of an issue (the message says it in words). */
-export type IssueCode =
+/**
+ * Every machine-readable kind of issue the reader and validation emit (the message says it in words). The
+ * renderer keeps an English and a German template per code (test/renderer/issue-text.test.ts checks it).
+ */
+export const ISSUE_CODES = [
   // file level
-  | 'file_not_found'
-  | 'file_empty'
-  | 'file_too_large'
-  | 'not_a_zip'
-  | 'csv_renamed'
-  | 'legacy_xls'
-  | 'password_protected'
-  | 'other_format'
-  | 'corrupt_zip'
-  | 'not_a_workbook'
-  | 'zip_bomb'
-  | 'xml_entity'
-  | 'too_many_rows'
-  | 'no_known_sheet'
-  | 'sheet_unreadable'
-  | 'unreadable'
+  'file_not_found',
+  'file_empty',
+  'file_too_large',
+  'not_a_zip',
+  'csv_renamed',
+  'legacy_xls',
+  'password_protected',
+  'other_format',
+  'corrupt_zip',
+  'not_a_workbook',
+  'zip_bomb',
+  'xml_entity',
+  'too_many_rows',
+  'no_known_sheet',
+  'sheet_unreadable',
+  'unreadable',
   // sheet level
-  | 'unknown_sheet'
-  | 'sheet_name_normalised'
-  | 'duplicate_sheet'
-  | 'hidden_sheet'
-  | 'missing_header'
-  | 'duplicate_header'
-  | 'unknown_column'
-  | 'header_normalised'
-  | 'data_without_header'
-  | 'merged_cell'
+  'unknown_sheet',
+  'sheet_name_normalised',
+  'duplicate_sheet',
+  'hidden_sheet',
+  'missing_header',
+  'duplicate_header',
+  'unknown_column',
+  'header_normalised',
+  'data_without_header',
+  'merged_cell',
   // cell level
-  | 'formula_error'
-  | 'formula_without_result'
-  | 'wrong_type'
-  | 'number_as_text_ambiguous'
-  | 'number_as_text_imprecise'
-  | 'date_as_year'
-  | 'date_in_text_column'
-  | 'percent_format'
-  | 'required'
-  | 'not_allowed'
-  | 'out_of_range'
-  | 'too_long'
-  | 'control_characters'
-  | 'clear_required'
-  | 'rule'
+  'formula_error',
+  'formula_without_result',
+  'wrong_type',
+  'number_as_text_ambiguous',
+  'number_as_text_imprecise',
+  'date_as_year',
+  'date_in_text_column',
+  'percent_format',
+  'required',
+  'not_allowed',
+  'out_of_range',
+  'too_long',
+  'control_characters',
+  'clear_required',
+  'rule',
   // cross-sheet
-  | 'duplicate_key'
-  | 'duplicate_bom_component'
-  | 'silo_item_plant'
-  | 'silo_item_material'
-  | 'silo_item_no_supplier_plant'
-  | 'too_many_issues';
+  'duplicate_key',
+  'duplicate_bom_component',
+  'silo_item_plant',
+  'silo_item_material',
+  'silo_item_no_supplier_plant',
+  'too_many_issues',
+] as const;
+/** Machine-readable kind of an issue (the message says it in words). */
+export type IssueCode = (typeof ISSUE_CODES)[number];
 
 /** One finding, at a cell when it has one. `cell` is an A1 address without the sheet ('C7'). */
 export interface Issue {
@@ -123,9 +129,17 @@ export interface Issue {
   cell: string | null;
   row: number | null;
   field: string | null;
-  /** Says what is wrong and what was expected, in words. Never contains a stack trace or a key. */
+  /** Says what is wrong and what was expected, in words (English). Never contains a stack trace or a key. */
   message: string;
+  /**
+   * The values the message is built from (field, expected type, value shown, limit …), so that a UI can say
+   * it in another language from `code` + `params`. Absent when the message needs none.
+   */
+  params?: IssueParams;
 }
+
+/** Parameters of an issue's message: plain strings and numbers only. */
+export type IssueParams = Record<string, string | number>;
 
 /** What a field's cell holds after reading. Absent key = blank (not set); null = `#CLEAR` (clear it). */
 export type CellScalar = string | number;

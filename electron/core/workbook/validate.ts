@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { checkSiloItems, findDuplicateBomComponents, type SiloItemFacts } from '../spec/rules.js';
-import { expectation, type Column } from './columns.js';
+import { expectation, expectationParams, type Column } from './columns.js';
 import { show } from './coerce.js';
 import { IssueList } from './issues.js';
 import { referencedCodes } from './references.js';
@@ -17,6 +17,7 @@ import {
   type DataSheetName,
   type Issue,
   type IssueCode,
+  type IssueParams,
   type ParsedRow,
   type ParsedSheet,
   type ParsedWorkbook,
@@ -58,13 +59,31 @@ class Context {
     return letter ? `${letter}${row}` : null;
   }
 
-  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string): void {
-    this.issues.add({ severity: 'error', code, sheet: sheet.sheetName, cell: field ? this.cell(sheet, field, row) : null, row, field, message });
+  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    this.issues.add({
+      severity: 'error',
+      code,
+      sheet: sheet.sheetName,
+      cell: field ? this.cell(sheet, field, row) : null,
+      row,
+      field,
+      message,
+      ...(params && { params }),
+    });
     this.block(sheet.name, row);
   }
 
-  warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string): void {
-    this.issues.add({ severity: 'warning', code, sheet: sheet.sheetName, cell: field ? this.cell(sheet, field, row) : null, row, field, message });
+  warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    this.issues.add({
+      severity: 'warning',
+      code,
+      sheet: sheet.sheetName,
+      cell: field ? this.cell(sheet, field, row) : null,
+      row,
+      field,
+      message,
+      ...(params && { params }),
+    });
   }
 }
 
@@ -135,8 +154,8 @@ function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: Parse
       reported.add(field);
       const col = def.columns[field];
       if (!col) continue;
-      const { code, message } = describeSchemaIssue(zi, field, col, row.values[field]);
-      ctx.error(sheet, row.row, field, code, message);
+      const { code, message, params } = describeSchemaIssue(zi, field, col, row.values[field]);
+      ctx.error(sheet, row.row, field, code, message, params);
     }
     return;
   }
@@ -145,34 +164,53 @@ function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: Parse
   for (const v of def.rowRules(res.data as never)) {
     const field = fieldOfRulePath(v.path);
     const value = row.values[field];
-    ctx.error(sheet, row.row, def.columns[field] ? field : null, 'rule', `${v.msg}${value !== undefined && value !== null ? ` (got ${show(value)})` : ''}`);
+    const got = value !== undefined && value !== null ? show(value) : undefined;
+    ctx.error(sheet, row.row, def.columns[field] ? field : null, 'rule', `${v.msg}${got !== undefined ? ` (got ${got})` : ''}`, {
+      rule: v.msg,
+      errCode: v.err_code,
+      ruleField: field,
+      ...(got !== undefined && { got }),
+    });
   }
 }
 
-function describeSchemaIssue(zi: z.core.$ZodIssue, field: string, col: Column, value: unknown): { code: IssueCode; message: string } {
+function describeSchemaIssue(
+  zi: z.core.$ZodIssue,
+  field: string,
+  col: Column,
+  value: unknown,
+): { code: IssueCode; message: string; params?: IssueParams } {
   if (value === undefined) return { code: 'required', message: `${field} is required but the cell is blank` };
   if (value === null) return { code: 'clear_required', message: `${field} is required: it cannot be cleared with #CLEAR` };
+  const expected = (code: IssueCode) => ({
+    code,
+    message: `${field}: expected ${expectation(col)}, got ${show(value)}`,
+    params: { ...expectationParams(col), got: show(value) },
+  });
   switch (zi.code) {
     case 'too_big':
       if (typeof value === 'string')
-        return { code: 'too_long', message: `${field} is ${value.length.toLocaleString('en')} characters long; at most ${String(zi.maximum)} are allowed` };
-      return { code: 'out_of_range', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+        return {
+          code: 'too_long',
+          message: `${field} is ${value.length.toLocaleString('en')} characters long; at most ${String(zi.maximum)} are allowed`,
+          params: { length: value.length, max: Number(zi.maximum) },
+        };
+      return expected('out_of_range');
     case 'too_small':
-      return { code: 'out_of_range', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      return expected('out_of_range');
     case 'invalid_format':
       if (zi.format === 'regex')
         return { code: 'control_characters', message: `${field} contains control characters (line breaks, tabs or invisible characters); remove them` };
-      return { code: 'not_allowed', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      return expected('not_allowed');
     case 'invalid_value':
-      return { code: 'not_allowed', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      return expected('not_allowed');
     case 'not_multiple_of':
-      return { code: 'out_of_range', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      return expected('out_of_range');
     case 'invalid_type':
-      if (col.type === 'year' || col.type === 'integer')
-        return { code: 'out_of_range', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
-      return { code: 'wrong_type', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      if (col.type === 'year' || col.type === 'integer') return expected('out_of_range');
+      return expected('wrong_type');
     default:
-      return { code: 'wrong_type', message: `${field}: expected ${expectation(col)}, got ${show(value)}` };
+      return expected('wrong_type');
   }
 }
 
@@ -210,7 +248,12 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
     const label = keyLabel(def, key.map((k) => rows[0].values[k]));
     const where = rows.map((r) => r.row).join(', ');
     for (const r of rows)
-      ctx.error(sheet, r.row, key[0], 'duplicate_key', `${label} appears ${rows.length} times in ${def.name} (rows ${where}); each must be unique`);
+      ctx.error(sheet, r.row, key[0], 'duplicate_key', `${label} appears ${rows.length} times in ${def.name} (rows ${where}); each must be unique`, {
+        key: label,
+        count: rows.length,
+        sheetName: def.name,
+        rows: where,
+      });
   }
 }
 
@@ -249,6 +292,12 @@ function checkBomDuplicates(ctx: Context): void {
         'component_external_id',
         'duplicate_bom_component',
         `${String(r.values.component_type)} ${show(r.values.component_external_id)} appears twice in the BOM of ${show(inst)} (first in row ${first.row}); a BOM holds each component once — add the masses into one row`,
+        {
+          componentType: String(r.values.component_type),
+          component: show(r.values.component_external_id),
+          instance: show(inst),
+          firstRow: first.row,
+        },
       );
       ctx.block(sheet.name, first.row);
     }
@@ -314,6 +363,7 @@ function checkSilos(ctx: Context): void {
           'supplier_product_external_id',
           'silo_item_no_supplier_plant',
           `Supplier product ${show(code)} (supplier-products row ${p.row}) has no supplier_plant_external_id: the service refuses a silo item without a supplier plant; fill it in`,
+          { product: show(code), productRow: p.row },
         );
       else if (/plant/.test(v.msg))
         ctx.error(
@@ -322,6 +372,7 @@ function checkSilos(ctx: Context): void {
           'supplier_product_external_id',
           'silo_item_plant',
           `Supplier product ${show(code)} is at plant ${show(p.values.plant_code)}, silo ${show(siloCode)} at plant ${show(silo.values.plant_code)}: a silo holds supplier products of its own plant only`,
+          { product: show(code), productPlant: show(p.values.plant_code), silo: show(siloCode), siloPlant: show(silo.values.plant_code) },
         );
       else if (/material/.test(v.msg))
         ctx.error(
@@ -330,8 +381,15 @@ function checkSilos(ctx: Context): void {
           'supplier_product_external_id',
           'silo_item_material',
           `Supplier product ${show(code)} has material ${show(p.values.material_code)}, unlike the silo's other items: all supplier products of a silo must have the same material type`,
+          { product: show(code), material: show(p.values.material_code) },
         );
-      else ctx.error(items, row.row, 'supplier_product_external_id', 'rule', `silo ${show(siloCode)}: ${v.msg}`);
+      else
+        ctx.error(items, row.row, 'supplier_product_external_id', 'rule', `silo ${show(siloCode)}: ${v.msg}`, {
+          rule: v.msg,
+          errCode: v.err_code,
+          ruleField: 'items',
+          silo: show(siloCode),
+        });
     }
   }
 }
