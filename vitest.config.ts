@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });
