@@ -4,21 +4,10 @@
  */
 import type { PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
 import type { T } from '../../i18n/index.js';
+import { DATA_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
 
-/** Onboarding order of the data sheets (issue 4 §1). */
-export const SHEET_ORDER = [
-  'supplier-companies',
-  'supplier-plants',
-  'supplier-products',
-  'hazardous-substances',
-  'silos',
-  'silo-items',
-  'product-instances',
-  'prechain-products',
-  'bom',
-  'plants',
-  'materials',
-] as const;
+/** Onboarding order of the data sheets (issue 4 §1): the workbook registry's own list. */
+export const SHEET_ORDER = DATA_SHEET_NAMES;
 
 /** Always shown (issue 6: create / update / unchanged / blocked / BOM replace); the others when they occur. */
 const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const;
