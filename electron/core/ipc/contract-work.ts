@@ -60,6 +60,9 @@ export const ENTITY_KINDS = [
   'bom',
 ] as const;
 
+/** Values of an issue's message (field, expected type, value shown, limit …): strings and numbers only. */
+export const IssueParamsView = z.record(z.string(), z.union([z.string(), z.number()]));
+
 export const WorkbookIssueView = z.object({
   severity: z.enum(['error', 'warning']),
   code: Text,
@@ -68,6 +71,8 @@ export const WorkbookIssueView = z.object({
   row: Int.nullable(),
   field: Text.nullable(),
   message: Text,
+  /** the values the message is built from, for the renderer to word it in the user's language */
+  params: IssueParamsView.optional(),
 });
 export type WorkbookIssueView = z.infer<typeof WorkbookIssueView>;
 
@@ -95,6 +100,9 @@ export const PlanProblemView = z.object({
   field: Text.nullable(),
   message: Text,
   errCode: Text.nullable(),
+  /** a workbook issue's code and params when the problem is one (kind `validation`) */
+  code: Text.optional(),
+  params: IssueParamsView.optional(),
 });
 export type PlanProblemView = z.infer<typeof PlanProblemView>;
 

@@ -161,6 +161,7 @@ export class ImportSessions {
           row: i.row,
           field: i.field,
           message: i.message,
+          ...(i.params && { params: i.params }),
         })),
         rows,
         ms: Math.round(parsed.stats.ms),

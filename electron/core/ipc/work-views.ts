@@ -34,6 +34,8 @@ export function problemView(p: PlanProblem): PlanProblemView {
     field: p.field,
     message: p.message,
     errCode: p.err_code ?? null,
+    ...(p.code && { code: p.code }),
+    ...(p.params && { params: p.params }),
   };
 }
 

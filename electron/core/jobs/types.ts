@@ -3,7 +3,7 @@
  * Everything here is plain JSON-serialisable data: the plan is saved with the job, shown by the UI and printed
  * by the CLI; results come back the same way from a live run, a resume or a job read back from disk.
  */
-import type { DataSheetName } from '../workbook/types.js';
+import type { DataSheetName, IssueCode, IssueParams } from '../workbook/types.js';
 
 /** What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT). */
 export type EntityKind =
@@ -44,6 +44,9 @@ export interface PlanProblem {
   message: string;
   /** For preflight problems: the spec's err_code the service would answer with. */
   err_code?: string;
+  /** For `validation` problems from the workbook check: the issue's code and params (a UI words them itself). */
+  code?: IssueCode;
+  params?: IssueParams;
 }
 
 /** One field of an update: API field name (dotted for nested: `transport_route.truck_km`, `items[SP-1][2025]`). */

@@ -43,7 +43,16 @@ export function rowSnapshot(r: ParsedRow): string | undefined {
 }
 
 export function issueToProblem(i: Issue): PlanProblem {
-  return { kind: 'validation', sheet: i.sheet, cell: i.cell, row: i.row, field: i.field, message: i.message };
+  return {
+    kind: 'validation',
+    sheet: i.sheet,
+    cell: i.cell,
+    row: i.row,
+    field: i.field,
+    message: i.message,
+    code: i.code,
+    ...(i.params && { params: i.params }),
+  };
 }
 
 /**

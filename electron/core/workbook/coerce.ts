@@ -89,7 +89,7 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
   if (raw === null || raw === undefined) return undefined;
   const t = typeof raw;
   if (t === 'string' || t === 'number' || t === 'boolean') {
-    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value', params: { error: '#NUM!' } } };
+    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value', params: { variant: 'value' } } };
     return raw as string | number | boolean;
   }
   if (raw instanceof Date) return raw;
@@ -103,7 +103,7 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
     const f = raw as FormulaValue;
     const formulaText = f.formula ? `=${f.formula.length > 60 ? `${f.formula.slice(0, 57)}…` : f.formula}` : '';
     const formula = formulaText ? ` ${formulaText}` : '';
-    const formulaParams: IssueParams = formulaText ? { formula: formulaText } : {};
+    const formulaParams: IssueParams = { formula: formulaText };
     const result = f.result;
     if (result === undefined || result === null)
       return {
@@ -116,7 +116,7 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
     const inner = unwrapCell(result);
     if ((typeof inner === 'object' && inner !== null && !(inner instanceof Date)) || (typeof result === 'number' && Number.isNaN(result)))
       return {
-        error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)`, params: formulaParams },
+        error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)`, params: { variant: 'formula', ...formulaParams } },
       };
     return inner;
   }

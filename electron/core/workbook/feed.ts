@@ -252,7 +252,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       for await (const chunk of s as AsyncIterable<Buffer>) {
         findings.bytes += chunk.length;
         if (findings.bytes > limits.maxUncompressedBytes)
-          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.', { variant: 'stream' });
+          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.');
         scanner?.push(chunk);
         yield chunk;
       }

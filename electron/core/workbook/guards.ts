@@ -368,9 +368,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
         variant: 'xlsb',
       });
     if (byName.has('EncryptedPackage'))
-      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.', {
-        variant: 'encrypted',
-      });
+      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.');
     if (!byName.has('xl/workbook.xml'))
       throw new FileLevelError(
         'not_a_workbook',

@@ -440,7 +440,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
         values.length === 0
           ? `Row 1 must hold the field names; required column ${f} is missing.`
           : `Required column ${f} is missing from row 1 (add it, e.g. at ${free}).`,
-      params: { emptyHeader: values.length === 0 ? 1 : 0 },
+      ...(values.length === 0 && { params: { variant: 'empty' } }),
     });
   }
   for (const u of unknown) {
@@ -453,7 +453,7 @@ function readHeader(state: SheetState, values: unknown[], issues: IssueList, dat
       row: 1,
       field: null,
       message: `Column "${u.text}" is not a field of ${def.name}; it is ignored.${hint ? ` Did you mean ${hint}?` : ''}`,
-      params: { header: u.text, sheetName: def.name, ...(hint && { hint }) },
+      params: { header: u.text, sheetName: def.name, ...(hint && { variant: 'hint', hint }) },
     });
   }
   state.mapped = mapped;
@@ -526,7 +526,7 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
           code = 'formula_error';
           const f = (raw as { formula?: unknown }).formula;
           message = `${m.field}: the formula${typeof f === 'string' && f ? ` =${f.slice(0, 60)}` : ''} gives the error ${shown}; fix it or type the value`;
-          params = { ...(typeof f === 'string' && f && { formula: `=${f.slice(0, 60)}` }), error: shown };
+          params = { variant: 'formulaShown', formula: typeof f === 'string' && f ? `=${f.slice(0, 60)}` : '', error: shown };
         }
         issues.add({ severity: 'error', code, sheet, cell, row: row.number, field: m.field, message, ...(params && { params }) });
         break;
