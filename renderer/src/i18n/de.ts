@@ -1,5 +1,6 @@
 /** Deutsche Oberflächentexte: dieselben Schlüssel wie en.ts. */
 import type { Messages } from './en.js';
+import { deIssues } from './issues-de.js';
 import { deWork } from './de-work.js';
 
 export const de: Messages = {
@@ -160,4 +161,6 @@ export const de: Messages = {
 
   // Bildschirme Import, Aufträge, Export und Ökobilanz
   ...deWork,
+  // Meldungen der Prüfung und Probleme des Probelaufs, nach Code
+  ...deIssues,
 };

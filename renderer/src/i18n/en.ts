@@ -2,6 +2,7 @@
  * English UI strings: the reference catalogue. de.ts must have exactly the same keys
  * (checked by the compiler and by test/renderer/i18n.test.ts). `{name}` marks a placeholder.
  */
+import { enIssues } from './issues-en.js';
 import { enWork } from './en-work.js';
 
 export const en = {
@@ -161,6 +162,8 @@ export const en = {
 
   // Import, Jobs, Export and LCA screens
   ...enWork,
+  // Issues of the workbook check and problems of the dry run, by code
+  ...enIssues,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -14,6 +14,7 @@ import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale, MessageKey, T } from '../../i18n/index.js';
+import { problemText } from './issueText.js';
 import { actionColumns, countRows, rowLabel, runReadiness } from './planView.js';
 import type { ActionColumn } from './planView.js';
 
@@ -86,7 +87,7 @@ export function DryRunStep({
         )}
         {ov.preflight.problems.map((p, i) => (
           <Notice kind="warning" key={`pf${i}`}>
-            {p.message} {p.errCode && <code>{p.errCode}</code>}
+            {problemText(p, locale)} {p.errCode && <code>{p.errCode}</code>}
           </Notice>
         ))}
         {ov.preflight.warnings.map((w, i) => (
@@ -289,7 +290,7 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
     <>
       {row.problems.map((p, i) => (
         <span className="detail-line detail-problem" key={`p${i}`}>
-          {p.sheet && p.cell && <code>{`${p.sheet}!${p.cell}`}</code>} {p.message}{' '}
+          {p.sheet && p.cell && <code>{`${p.sheet}!${p.cell}`}</code>} {problemText(p, locale)}{' '}
           {p.errCode && <code>{p.errCode}</code>}
         </span>
       ))}

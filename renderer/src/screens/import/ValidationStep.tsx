@@ -8,6 +8,7 @@ import { Tag } from '../../components/Tag.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
+import { issueText } from './issueText.js';
 import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
 
@@ -38,8 +39,12 @@ export function ValidationStep({
   const v = validation;
 
   const lines = useMemo(
-    () => groupIssues(filterIssues(v.issues, { severity, sheet, search }), groupBy),
-    [v.issues, severity, sheet, search, groupBy],
+    () =>
+      groupIssues(
+        filterIssues(v.issues, { severity, sheet, search }, (i) => issueText(i, locale)),
+        groupBy,
+      ),
+    [v.issues, severity, sheet, search, groupBy, locale],
   );
   const source = useMemo<PagedSource<IssueLine>>(
     () => ({
@@ -229,7 +234,7 @@ export function ValidationStep({
         </div>
         <div role="cell">{issue.field ? <code>{issue.field}</code> : '—'}</div>
         <div role="cell" className="cell-details">
-          {issue.message}
+          {issueText(issue, locale)}
         </div>
       </>
     );

@@ -16,12 +16,22 @@ export interface IssueFilter {
 
 export const FILE_LEVEL = '(file)';
 
-export function filterIssues(issues: readonly WorkbookIssueView[], f: IssueFilter): WorkbookIssueView[] {
+/** `text`: the issue's text as shown (in the user's language); the search looks in it and in the English message. */
+export function filterIssues(
+  issues: readonly WorkbookIssueView[],
+  f: IssueFilter,
+  text?: (i: WorkbookIssueView) => string,
+): WorkbookIssueView[] {
   const q = f.search.trim().toLowerCase();
   return issues.filter((i) => {
     if (f.severity !== 'all' && i.severity !== f.severity) return false;
     if (f.sheet !== '' && (i.sheet ?? FILE_LEVEL) !== f.sheet) return false;
-    if (q && !`${i.sheet ?? ''} ${i.cell ?? ''} ${i.field ?? ''} ${i.code} ${i.message}`.toLowerCase().includes(q))
+    if (
+      q &&
+      !`${i.sheet ?? ''} ${i.cell ?? ''} ${i.field ?? ''} ${i.code} ${i.message} ${text?.(i) ?? ''}`
+        .toLowerCase()
+        .includes(q)
+    )
       return false;
     return true;
   });

@@ -1,0 +1,156 @@
+/** Deutsche Texte der Prüfung und der Probelauf-Probleme: dieselben Schlüssel und Platzhalter wie issues-en.ts. */
+import type { enIssues } from './issues-en.js';
+
+export const deIssues: Record<keyof typeof enIssues, string> = {
+  // ------------------------------------------------ was in eine Zelle gehört ({expected})
+  'expect.code': 'ein Code (Text, höchstens {maxLength} Zeichen, ohne Zeilenumbruch)',
+  'expect.text': 'ein Text (höchstens {maxLength} Zeichen)',
+  'expect.uuid': 'eine ID des Dienstes (UUID wie 123e4567-e89b-12d3-a456-426614174000)',
+  'expect.country': 'ein Ländercode nach ISO 3166 Alpha-2 (DE, AT, FR …)',
+  'expect.enum': 'einer der Werte {allowed}',
+  'expect.year': 'eine Jahreszahl (ganze Zahl {min}–{max})',
+  'expect.integer': 'eine ganze Zahl{range}',
+  'expect.decimal': 'eine Zahl{range}{unit}',
+  'expect.unit': ' in {unit}',
+  'expect.range.fromTo': ' von {min} bis {max}',
+  'expect.range.gtLe': ' größer als {min} und ≤ {max}',
+  'expect.range.gt': ' größer als {min}',
+  'expect.range.min': ' ≥ {min}',
+  'expect.range.max': ' ≤ {max}',
+  'issue.gotSuffix': ' (eingetragen: {got})',
+
+  // ------------------------------------------------ die Datei
+  'issue.file_not_found': 'Die Datei existiert nicht oder lässt sich nicht öffnen.',
+  'issue.file_not_found.not_a_file': 'Der Pfad ist keine Datei.',
+  'issue.file_empty': 'Die Datei ist leer (0 Byte); sie ist keine Arbeitsmappe.',
+  'issue.file_too_large':
+    'Die Datei ist {size} groß; erlaubt sind höchstens {limit}. Teilen Sie die Daten auf mehrere Arbeitsmappen auf.',
+  'issue.not_a_zip': 'Das ist keine Excel-Arbeitsmappe (.xlsx): Die Datei hat nicht das .xlsx-Format (ZIP).',
+  'issue.csv_renamed':
+    'Das ist eine Textdatei (CSV) mit der Endung .xlsx, keine Excel-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+  'issue.legacy_xls':
+    'Das ist eine Excel-Datei im alten Format (.xls) oder ein anderes Office-Dokument, keine .xlsx-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+  'issue.password_protected':
+    'Die Arbeitsmappe ist kennwortgeschützt. Entfernen Sie das Kennwort in Excel und speichern Sie sie erneut.',
+  'issue.password_protected.encrypted':
+    'Die Arbeitsmappe ist kennwortgeschützt (verschlüsselt). Öffnen Sie sie in Excel, entfernen Sie das Kennwort (Datei → Informationen → Arbeitsmappe schützen) und speichern Sie sie erneut.',
+  'issue.password_protected.zip':
+    'Die Datei ist verschlüsselt (kennwortgeschütztes ZIP-Archiv). Speichern Sie sie in Excel erneut ohne Kennwort.',
+  'issue.other_format':
+    'Das ist keine .xlsx-Arbeitsmappe. Öffnen Sie die Datei in Excel und speichern Sie sie als .xlsx.',
+  'issue.other_format.xml2003':
+    'Das ist eine Datei im Format „XML-Kalkulationstabelle 2003“, keine .xlsx-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als .xlsx.',
+  'issue.other_format.html':
+    'Das ist eine Webseite (HTML) mit der Endung .xlsx, keine Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als .xlsx.',
+  'issue.other_format.ods':
+    'Das ist eine OpenDocument-Tabelle (.ods), keine .xlsx-Arbeitsmappe. Speichern Sie sie als „Excel 2007-365 (.xlsx)“.',
+  'issue.other_format.xlsb':
+    'Das ist eine binäre Excel-Arbeitsmappe (.xlsb). Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+  'issue.corrupt_zip': 'Die Datei ist beschädigt: Sie lässt sich nicht als .xlsx-Datei (ZIP) entpacken ({detail}).',
+  'issue.not_a_workbook':
+    'Die Datei ist ein ZIP-Archiv, aber keine Excel-Arbeitsmappe (xl/workbook.xml fehlt). Öffnen Sie sie in Excel und speichern Sie sie als .xlsx.',
+  'issue.not_a_workbook.office': 'Das ist eine Word- oder PowerPoint-Datei, keine Excel-Arbeitsmappe.',
+  'issue.zip_bomb': 'Die Datei wird beim Entpacken größer als erlaubt; sie wird als mögliche ZIP-Bombe abgelehnt.',
+  'issue.zip_bomb.entries':
+    'Die Datei besteht aus mehr als {limit} Teilen – das kommt bei einer Arbeitsmappe nie vor. Sie wird als unsicher abgelehnt.',
+  'issue.zip_bomb.ratio':
+    'Der Teil {part} würde beim Entpacken {ratio}-mal so groß wie gespeichert (erlaubt sind {limit}:1). Die Datei wird als mögliche ZIP-Bombe abgelehnt.',
+  'issue.zip_bomb.total':
+    'Die Datei wäre entpackt {size} groß; erlaubt sind höchstens {limit}. Teilen Sie die Daten auf mehrere Arbeitsmappen auf.',
+  'issue.zip_bomb.size_mismatch':
+    'Der Teil {part} ist entpackt anders groß, als die Datei angibt; die Datei wird als unsicher abgelehnt (ZIP-Bombe oder beschädigte Datei).',
+  'issue.xml_entity':
+    'Die Datei enthält in {part} eine XML-Dokumenttyp-Deklaration (DOCTYPE/ENTITY). Excel schreibt so etwas nie; die Datei wird als unsicher abgelehnt.',
+  'issue.too_many_rows':
+    'Das Tabellenblatt „{sheet}“ hat mehr als {limit} Datenzeilen (die Grenze je Tabellenblatt). Teilen Sie die Daten auf mehrere Arbeitsmappen auf.',
+  'issue.no_known_sheet':
+    'Die Arbeitsmappe enthält kein Tabellenblatt von Supply Loader. Erwartet werden Tabellenblätter namens {known} (verwenden Sie eine Vorlage aus Supply Loader).',
+  'issue.sheet_unreadable':
+    'Das Tabellenblatt „{sheet}“ lässt sich nicht lesen: Seine Daten fehlen in der Datei. Öffnen Sie die Datei in Excel und speichern Sie sie erneut.',
+  'issue.unreadable':
+    'Die Arbeitsmappe lässt sich nicht lesen, sie scheint beschädigt ({detail}). Öffnen Sie sie in Excel und speichern Sie sie erneut.',
+  'issue.unreadable.part':
+    'Der Teil {part} der Datei beginnt nicht wie ein XML-Teil von Excel; die Datei wird abgelehnt.',
+
+  // ------------------------------------------------ Tabellenblätter und Spaltenköpfe
+  'issue.unknown_sheet':
+    'Das Tabellenblatt „{sheet}“ gehört nicht zu Supply Loader und wird nicht gelesen. Bekannte Tabellenblätter: {known}.',
+  'issue.sheet_name_normalised':
+    'Das Tabellenblatt „{sheet}“ wird als {registryName} gelesen; benennen Sie es in „{registryName}“ um.',
+  'issue.duplicate_sheet':
+    'Das Tabellenblatt „{sheet}“ ist ein zweites Blatt {registryName} (das erste heißt „{first}“); fassen Sie alle Zeilen in einem Tabellenblatt zusammen.',
+  'issue.hidden_sheet':
+    'Das Tabellenblatt „{sheet}“ ist ausgeblendet; seine Zeilen werden trotzdem gelesen und importiert.',
+  'issue.missing_header': 'Die Pflichtspalte {field} fehlt in Zeile 1 (fügen Sie sie hinzu, z. B. in {cell}).',
+  'issue.missing_header.empty': 'Zeile 1 muss die Feldnamen enthalten; die Pflichtspalte {field} fehlt.',
+  'issue.duplicate_header': 'Die Spalte {field} kommt zweimal vor ({firstCell} und {cell}); behalten Sie nur eine.',
+  'issue.unknown_column': 'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen.',
+  'issue.unknown_column.hint':
+    'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen. Meinten Sie {hint}?',
+  'issue.header_normalised':
+    'Der Spaltenkopf „{header}“ wird als {field} gelesen; schreiben Sie ihn genau als {field}.',
+  'issue.data_without_header':
+    'Die Spalte {column} enthält Daten, aber in Zeile 1 keinen Feldnamen; sie wird nicht gelesen.',
+  'issue.merged_cell':
+    'Die Zellen {range} sind über {fields} verbunden; heben Sie die Verbindung auf und füllen Sie jede Zeile aus.',
+
+  // ------------------------------------------------ Zellen
+  'issue.formula_error': '{field}: Die Zelle zeigt den Fehler {error}.',
+  'issue.formula_error.value': '{field}: Die Zelle enthält einen Fehlerwert.',
+  'issue.formula_error.formula': '{field}: Die Formel {formula} ergibt einen Fehlerwert (#BEZUG!, #DIV/0!, #NV …).',
+  'issue.formula_error.formulaShown':
+    '{field}: Die Formel {formula} ergibt den Fehler {error}; korrigieren Sie sie oder tragen Sie den Wert ein.',
+  'issue.formula_without_result':
+    '{field}: Für die Formel {formula} ist kein Ergebnis gespeichert; öffnen und speichern Sie die Datei in Excel oder tragen Sie den Wert ein.',
+  'issue.wrong_type': '{field}: Erwartet wird {expected}; in der Zelle steht {got}.',
+  'issue.number_as_text_ambiguous':
+    '{field}: Der Text {text} kann {small} oder {large} bedeuten (Dezimal- oder Tausendertrennzeichen?); tragen Sie die Zahl selbst ein ({small} oder {large}).',
+  'issue.number_as_text_imprecise':
+    '{field}: Excel hat {text} als Zahl gespeichert und dabei womöglich Ziffern verändert; formatieren Sie die Spalte als Text und geben Sie den Wert erneut ein.',
+  'issue.date_as_year':
+    '{field}: Die Zelle enthält das Datum {date}, wo eine Jahreszahl hingehört; verwendet wird das Jahr {year}.',
+  'issue.date_in_text_column':
+    '{field}: Excel hat die Eingabe in das Datum {date} umgewandelt; formatieren Sie die Spalte als Text und geben Sie den Wert erneut ein.',
+  'issue.percent_format': '{field}: Die Zelle ist als Prozent formatiert ({value} %); gelesen wird {value}.',
+  'issue.required': '{field} ist ein Pflichtfeld, aber die Zelle ist leer.',
+  'issue.not_allowed': '{field}: Erwartet wird {expected}; in der Zelle steht {got}.',
+  'issue.out_of_range': '{field}: Erwartet wird {expected}; in der Zelle steht {got}.',
+  'issue.too_long': '{field} ist {length} Zeichen lang; erlaubt sind höchstens {max}.',
+  'issue.control_characters':
+    '{field} enthält Steuerzeichen (Zeilenumbrüche, Tabulatoren oder unsichtbare Zeichen); entfernen Sie sie.',
+  'issue.clear_required': '{field} ist ein Pflichtfeld und kann nicht mit #CLEAR geleert werden.',
+  'issue.rule': 'Regel des Dienstes nicht erfüllt: {rule}',
+  'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} muss zwischen 0 und 100 liegen.',
+  'issue.rule.err_invalid_moisture_content_range': '{ruleField} muss zwischen 0 und 100 liegen.',
+  'issue.rule.err_invalid_lifetime_years': '{ruleField} muss größer als 0 sein.',
+  'issue.rule.err_not_valid.cas_number': '{got} ist keine CAS-Nummer (z. B. 7732-18-5).',
+  'issue.rule.err_not_valid.mass_share': '{ruleField} ist ein Anteil: größer als 0 und höchstens 1.',
+  'issue.rule.err_not_valid.mass_kg': '{ruleField} muss größer als 0 sein.',
+  'issue.rule.err_not_valid.produced_to': '{ruleField} darf nicht vor produced_from liegen.',
+  'issue.rule.err_not_valid.category':
+    '{ruleField} (elementary oder composite) muss angegeben werden, wenn material_type_id gesetzt ist.',
+
+  // ------------------------------------------------ über Zeilen und Tabellenblätter hinweg
+  'issue.duplicate_key':
+    '{key} kommt {count}-mal in {sheetName} vor (Zeilen {rows}); jeder Wert darf nur einmal vorkommen.',
+  'issue.duplicate_bom_component':
+    '{componentType} {component} steht zweimal in der Stückliste von {instance} (zuerst in Zeile {firstRow}); eine Stückliste enthält jede Komponente nur einmal – fassen Sie die Massen in einer Zeile zusammen.',
+  'issue.silo_item_plant':
+    'Das Lieferantenprodukt {product} gehört zum Werk {productPlant}, das Silo {silo} zum Werk {siloPlant}: Ein Silo enthält nur Lieferantenprodukte seines eigenen Werks.',
+  'issue.silo_item_material':
+    'Das Lieferantenprodukt {product} hat den Materialcode {material}, anders als die übrigen Einträge des Silos: Alle Lieferantenprodukte eines Silos müssen dieselbe Materialart haben.',
+  'issue.silo_item_no_supplier_plant':
+    'Beim Lieferantenprodukt {product} (supplier-products, Zeile {productRow}) fehlt supplier_plant_external_id: Der Dienst lehnt einen Siloeintrag ohne Lieferantenwerk ab; tragen Sie es ein.',
+  'issue.too_many_issues':
+    '{count} weitere Meldungen ({errors} Fehler, {warnings} Warnungen) sind in dieser Liste nicht aufgeführt.',
+
+  // ------------------------------------------------ Probleme des Probelaufs ohne Code der Prüfung (nach Art)
+  'problem.validation': 'Prüfung',
+  'problem.unresolved': 'Unbekannter Code',
+  'problem.dependency_blocked': 'Hängt von einer blockierten Zeile ab',
+  'problem.preflight': 'API-Schlüssel',
+  'problem.conflict': 'Im Dienst geändert',
+  'problem.rule': 'Regel des Dienstes',
+  'problem.unreadable': 'Nicht lesbar',
+  'problem.duplicate': 'Doppelt',
+};

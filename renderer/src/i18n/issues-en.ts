@@ -1,0 +1,144 @@
+/**
+ * English texts of the workbook check's issues and the dry run's problems, keyed by the issue's `code` (and a
+ * `variant` where one code has several messages): `issue.<code>[.<variant>]`. They say what the core's English
+ * `message` says; renderer/src/screens/import/issueText.ts fills them from the issue's `params` plus `{field}`,
+ * `{cell}`, `{sheet}`, `{row}` and `{expected}` (worded from the `exp…` params by the `expect.*` texts).
+ * issues-de.ts has the same keys and placeholders (test/renderer/i18n.test.ts, test/renderer/issue-text.test.ts).
+ */
+export const enIssues = {
+  // ------------------------------------------------ what a cell should hold ({expected})
+  'expect.code': 'a code (text, up to {maxLength} characters, no line breaks)',
+  'expect.text': 'text (up to {maxLength} characters)',
+  'expect.uuid': 'a service id (UUID like 123e4567-e89b-12d3-a456-426614174000)',
+  'expect.country': 'an ISO 3166 alpha-2 country code (DE, AT, FR …)',
+  'expect.enum': 'one of {allowed}',
+  'expect.year': 'a year (whole number {min}–{max})',
+  'expect.integer': 'a whole number{range}',
+  'expect.decimal': 'a number{range}{unit}',
+  'expect.unit': ' in {unit}',
+  'expect.range.fromTo': ' from {min} to {max}',
+  'expect.range.gtLe': ' greater than {min} and ≤ {max}',
+  'expect.range.gt': ' greater than {min}',
+  'expect.range.min': ' ≥ {min}',
+  'expect.range.max': ' ≤ {max}',
+  'issue.gotSuffix': ' (got {got})',
+
+  // ------------------------------------------------ the file
+  'issue.file_not_found': 'The file does not exist or cannot be opened.',
+  'issue.file_not_found.not_a_file': 'The path is not a file.',
+  'issue.file_empty': 'The file is empty (0 bytes); it is not a workbook.',
+  'issue.file_too_large': 'The file is {size}; the limit is {limit}. Split the data into several workbooks.',
+  'issue.not_a_zip': 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.',
+  'issue.csv_renamed':
+    'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  'issue.legacy_xls':
+    'This is an old-format Excel file (.xls) or another Office document, not an .xlsx workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  'issue.password_protected': 'The workbook is password-protected. Remove the password in Excel and save it again.',
+  'issue.password_protected.encrypted':
+    'The workbook is password-protected (encrypted). Open it in Excel, remove the password (File → Info → Protect Workbook) and save it again.',
+  'issue.password_protected.zip':
+    'The file is encrypted (password-protected zip). Save it again in Excel without a password.',
+  'issue.other_format': 'This is not an .xlsx workbook. Open it in Excel and save it as .xlsx.',
+  'issue.other_format.xml2003':
+    'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.',
+  'issue.other_format.html':
+    'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.',
+  'issue.other_format.ods':
+    'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".',
+  'issue.other_format.xlsb':
+    'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  'issue.corrupt_zip': 'The file is damaged: it cannot be unpacked as an .xlsx (zip) file ({detail}).',
+  'issue.not_a_workbook':
+    'The file is a zip archive but not an Excel workbook (it has no xl/workbook.xml). Open it in Excel and save it as .xlsx.',
+  'issue.not_a_workbook.office': 'This is a Word or PowerPoint file, not an Excel workbook.',
+  'issue.zip_bomb': 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
+  'issue.zip_bomb.entries': 'The file holds more than {limit} parts; a workbook never does. It is refused as unsafe.',
+  'issue.zip_bomb.ratio':
+    'The part {part} would unpack to {ratio} times its stored size (limit {limit}:1). The file is refused as a possible zip bomb.',
+  'issue.zip_bomb.total':
+    'The file would unpack to {size}; the limit is {limit}. Split the data into several workbooks.',
+  'issue.zip_bomb.size_mismatch':
+    'The part {part} unpacks to a different size than the file declares; the file is refused as unsafe (a zip bomb or a damaged file).',
+  'issue.xml_entity':
+    'The file contains an XML document type declaration (DOCTYPE/ENTITY) in {part}. Excel never writes one; the file is refused as unsafe.',
+  'issue.too_many_rows':
+    'Sheet "{sheet}" has more than {limit} data rows (the limit per sheet). Split the data into several workbooks.',
+  'issue.no_known_sheet':
+    'The workbook has no Supply Loader sheet. Expected sheets named {known} (use a template from Supply Loader).',
+  'issue.sheet_unreadable':
+    'Sheet "{sheet}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.',
+  'issue.unreadable': 'The workbook cannot be read: it looks damaged ({detail}). Open it in Excel and save it again.',
+  'issue.unreadable.part': 'The part {part} of the file does not start like an Excel XML part; the file is refused.',
+
+  // ------------------------------------------------ sheets and headers
+  'issue.unknown_sheet': 'Sheet "{sheet}" is not a Supply Loader sheet; it is ignored. Known sheets: {known}.',
+  'issue.sheet_name_normalised': 'Sheet "{sheet}" is read as {registryName}; rename it to "{registryName}".',
+  'issue.duplicate_sheet':
+    'Sheet "{sheet}" is a second {registryName} sheet (the first is "{first}"); put all rows into one sheet.',
+  'issue.hidden_sheet': 'Sheet "{sheet}" is hidden; its rows are read and imported like the others.',
+  'issue.missing_header': 'Required column {field} is missing from row 1 (add it, e.g. at {cell}).',
+  'issue.missing_header.empty': 'Row 1 must hold the field names; required column {field} is missing.',
+  'issue.duplicate_header': 'Column {field} appears twice ({firstCell} and {cell}); keep one of them.',
+  'issue.unknown_column': 'Column "{header}" is not a field of {sheetName}; it is ignored.',
+  'issue.unknown_column.hint': 'Column "{header}" is not a field of {sheetName}; it is ignored. Did you mean {hint}?',
+  'issue.header_normalised': 'Header "{header}" is read as {field}; write it exactly as {field}.',
+  'issue.data_without_header': 'Column {column} has data but no field name in row 1; it is ignored.',
+  'issue.merged_cell': 'Cells {range} are merged over {fields}; unmerge them and fill in every row.',
+
+  // ------------------------------------------------ cells
+  'issue.formula_error': '{field}: the cell shows the error {error}',
+  'issue.formula_error.value': '{field}: the cell holds an error value',
+  'issue.formula_error.formula': '{field}: the formula {formula} gives an error value (#REF!, #DIV/0!, #N/A …)',
+  'issue.formula_error.formulaShown':
+    '{field}: the formula {formula} gives the error {error}; fix it or type the value',
+  'issue.formula_without_result':
+    '{field}: the formula {formula} has no saved result; open the file in Excel and save it, or type the value',
+  'issue.wrong_type': '{field}: expected {expected}, got {got}',
+  'issue.number_as_text_ambiguous':
+    '{field}: the text {text} could mean {small} or {large} (a decimal mark or a thousands separator?); type the number itself ({small} or {large})',
+  'issue.number_as_text_imprecise':
+    '{field}: Excel stored {text} as a number and may have changed its digits; format the column as Text and type it again',
+  'issue.date_as_year': '{field}: the cell holds the date {date} where a year belongs; the year {year} is used',
+  'issue.date_in_text_column':
+    '{field}: Excel turned what was typed into the date {date}; format the column as Text and type it again',
+  'issue.percent_format': '{field}: the cell is formatted as a percentage ({value} %); it is read as {value}',
+  'issue.required': '{field} is required but the cell is blank',
+  'issue.not_allowed': '{field}: expected {expected}, got {got}',
+  'issue.out_of_range': '{field}: expected {expected}, got {got}',
+  'issue.too_long': '{field} is {length} characters long; at most {max} are allowed',
+  'issue.control_characters':
+    '{field} contains control characters (line breaks, tabs or invisible characters); remove them',
+  'issue.clear_required': '{field} is required: it cannot be cleared with #CLEAR',
+  'issue.rule': '{rule}',
+  'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} must be between 0 and 100',
+  'issue.rule.err_invalid_moisture_content_range': '{ruleField} must be between 0 and 100',
+  'issue.rule.err_invalid_lifetime_years': '{ruleField} must be greater than 0',
+  'issue.rule.err_not_valid.cas_number': '{got} is not a CAS number (e.g. 7732-18-5)',
+  'issue.rule.err_not_valid.mass_share': '{ruleField} is a fraction: greater than 0, at most 1',
+  'issue.rule.err_not_valid.mass_kg': '{ruleField} must be greater than 0',
+  'issue.rule.err_not_valid.produced_to': '{ruleField} must not be before produced_from',
+  'issue.rule.err_not_valid.category':
+    '{ruleField} (elementary or composite) is required when material_type_id is given',
+
+  // ------------------------------------------------ across rows and sheets
+  'issue.duplicate_key': '{key} appears {count} times in {sheetName} (rows {rows}); each must be unique',
+  'issue.duplicate_bom_component':
+    '{componentType} {component} appears twice in the BOM of {instance} (first in row {firstRow}); a BOM holds each component once — add the masses into one row',
+  'issue.silo_item_plant':
+    'Supplier product {product} is at plant {productPlant}, silo {silo} at plant {siloPlant}: a silo holds supplier products of its own plant only',
+  'issue.silo_item_material':
+    "Supplier product {product} has material {material}, unlike the silo's other items: all supplier products of a silo must have the same material type",
+  'issue.silo_item_no_supplier_plant':
+    'Supplier product {product} (supplier-products row {productRow}) has no supplier_plant_external_id: the service refuses a silo item without a supplier plant; fill it in',
+  'issue.too_many_issues': '{count} more issues ({errors} errors, {warnings} warnings) were left off this list.',
+
+  // ------------------------------------------------ dry-run problems without a workbook issue code (by kind)
+  'problem.validation': 'Check',
+  'problem.unresolved': 'Unknown code',
+  'problem.dependency_blocked': 'Depends on a blocked row',
+  'problem.preflight': 'API key',
+  'problem.conflict': 'Changed on the service',
+  'problem.rule': 'Rule of the service',
+  'problem.unreadable': 'Not readable',
+  'problem.duplicate': 'Duplicate',
+} as const;

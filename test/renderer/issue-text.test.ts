@@ -1,0 +1,213 @@
+/**
+ * Issues of the workbook check and problems of the dry run in the user's language: every code the core can
+ * emit has an English and a German template; issues read from a real workbook render in German with their
+ * cell, field, expected type and value, and in English exactly as the core's message (so the params carry
+ * everything the message says); an unknown code or a missing value falls back to the English message.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ISSUE_CODES } from '../../electron/core/workbook/issues.js';
+import { readWorkbook } from '../../electron/core/workbook/reader.js';
+import { validateWorkbook } from '../../electron/core/workbook/validate.js';
+import type { Issue, ValidationReport } from '../../electron/core/workbook/types.js';
+import { de } from '../../renderer/src/i18n/de.js';
+import { en } from '../../renderer/src/i18n/en.js';
+import { issueText, problemText } from '../../renderer/src/screens/import/issueText.js';
+import { headerOf, rowOf, tempDir, writeXlsx } from '../workbook/helpers.js';
+
+const WORKBOOK_SRC = join(import.meta.dirname, '../../electron/core/workbook');
+
+function workbookSources(): string {
+  const dirs = [WORKBOOK_SRC, join(WORKBOOK_SRC, 'sheets')];
+  return dirs
+    .flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => readFileSync(join(d, f), 'utf8')),
+    )
+    .join('\n');
+}
+
+describe('issue templates', () => {
+  it('exist in English and German for every code the workbook reader and validation can emit', () => {
+    const src = workbookSources();
+    // The list is the source of truth: every code literal the sources hand to an issue is in it.
+    const used = new Set(
+      [...src.matchAll(/code: '([a-z_]+)'|(?:fileError|FileLevelError)\(\s*'([a-z_]+)'|IssueCode = '([a-z_]+)'/g)]
+        .map((m) => m[1] ?? m[2] ?? m[3])
+        .filter((c) => !c.startsWith('err_')), // the spec's err_codes of rule violations
+    );
+    expect(used.size).toBeGreaterThan(30);
+    for (const c of used) expect(ISSUE_CODES as readonly string[], c).toContain(c);
+    for (const code of ISSUE_CODES) {
+      expect(en, code).toHaveProperty([`issue.${code}`]);
+      expect(de, code).toHaveProperty([`issue.${code}`]);
+    }
+  });
+
+  it('exist for every variant the core names', () => {
+    const variants = new Set([...workbookSources().matchAll(/variant: '(\w+)'/g)].map((m) => m[1]));
+    expect(variants.size).toBeGreaterThan(10);
+    const keys = Object.keys(en);
+    for (const v of variants)
+      expect(
+        keys.some((k) => k.startsWith('issue.') && k.endsWith(`.${v}`)),
+        v,
+      ).toBe(true);
+  });
+});
+
+describe('issues of a real workbook', () => {
+  const tmp = tempDir('sl-issue-text-');
+  afterAll(() => tmp.cleanup());
+  let report: ValidationReport;
+  const find = (code: string, field?: string) => {
+    const i = report.issues.find((x) => x.code === code && (field === undefined || x.field === field));
+    if (!i) throw new Error(`no ${code} issue${field ? ` at ${field}` : ''}`);
+    return i;
+  };
+
+  beforeAll(async () => {
+    const path = tmp.file('issues.xlsx');
+    const sp = (v: Record<string, unknown>) =>
+      rowOf('supplier-products', { name: 'Kies', plant_code: 'P1', material_code: 'M1', unit: 'T', ...v } as never);
+    await writeXlsx(path, {
+      'supplier-companies': [
+        [...headerOf('supplier-companies'), 'Bemerkung'],
+        ['SC-1', 'Kies AG', 'DE'],
+        ['SC-1', 'x'.repeat(300), 'XX'],
+        ['SC-3', '#CLEAR', null],
+      ],
+      'supplier-products': [
+        headerOf('supplier-products'),
+        sp({ external_id: 'SP-1', truck_km: 'viel' }),
+        sp({ external_id: 'SP-2', truck_km: -3, secondary_percentage: 120 }),
+        sp({ external_id: 'SP-3', unit: 'Kilo', lifetime_years: '1,250' }),
+        sp({ external_id: 'SP-4', secondary_percentage: 120 }),
+        sp({ external_id: null }),
+      ],
+      'product-instances': [headerOf('product-instances'), ['PI-1', 'A-1', 'P1', new Date(Date.UTC(2021, 4, 3)), 2019]],
+      Notizen: [['frei']],
+    });
+    report = await validateWorkbook(await readWorkbook(path));
+  });
+
+  it('say in English exactly what the core says (the params carry every value of the message)', () => {
+    // `rule` with a known rule words it itself; the others must match the core's message word for word.
+    const checked = report.issues.filter((i) => i.code !== 'rule');
+    expect(checked.length).toBeGreaterThan(8);
+    for (const i of checked) expect(issueText(i, 'en'), `${i.code} ${i.cell}`).toBe(i.message);
+  });
+
+  it('are German, with no placeholder left and no English message, for every issue', () => {
+    for (const i of report.issues) {
+      const text = issueText(i, 'de');
+      expect(text, i.code).not.toMatch(/[{}]/);
+      expect(text, i.code).not.toBe(i.message);
+    }
+  });
+
+  it('name the field, the expected type and the value in German', () => {
+    expect(issueText(find('wrong_type', 'truck_km'), 'de')).toBe(
+      'truck_km: Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht „viel“.',
+    );
+    expect(issueText(find('out_of_range', 'truck_km'), 'de')).toBe(
+      'truck_km: Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht -3.',
+    );
+    expect(issueText(find('not_allowed', 'unit'), 'de')).toMatch(
+      /^unit: Erwartet wird einer der Werte .*KG.*; in der Zelle steht „Kilo“\.$/,
+    );
+    expect(issueText(find('not_allowed', 'country'), 'de')).toBe(
+      'country: Erwartet wird ein Ländercode nach ISO 3166 Alpha-2 (DE, AT, FR …); in der Zelle steht „XX“.',
+    );
+    expect(issueText(find('required', 'external_id'), 'de')).toBe(
+      'external_id ist ein Pflichtfeld, aber die Zelle ist leer.',
+    );
+    expect(issueText(find('clear_required', 'name'), 'de')).toBe(
+      'name ist ein Pflichtfeld und kann nicht mit #CLEAR geleert werden.',
+    );
+    expect(issueText(find('too_long', 'name'), 'de')).toBe('name ist 300 Zeichen lang; erlaubt sind höchstens 255.');
+    expect(issueText(find('number_as_text_ambiguous'), 'de')).toBe(
+      'lifetime_years: Der Text „1,250“ kann 1,25 oder 1250 bedeuten (Dezimal- oder Tausendertrennzeichen?); tragen Sie die Zahl selbst ein (1,25 oder 1250).',
+    );
+    expect(issueText(find('date_as_year'), 'de')).toBe(
+      'produced_from: Die Zelle enthält das Datum 2021-05-03, wo eine Jahreszahl hingehört; verwendet wird das Jahr 2021.',
+    );
+  });
+
+  it('name the cell, the sheet and the rows in German', () => {
+    const dup = find('duplicate_key');
+    expect(dup.cell).toMatch(/^A[23]$/);
+    expect(issueText(dup, 'de')).toBe(
+      'external_id „SC-1“ kommt 2-mal in supplier-companies vor (Zeilen 2, 3); jeder Wert darf nur einmal vorkommen.',
+    );
+    const unknownColumn = find('unknown_column');
+    expect(issueText(unknownColumn, 'de')).toBe(
+      'Die Spalte „Bemerkung“ ist kein Feld von supplier-companies und wird nicht gelesen.',
+    );
+    expect(issueText(find('unknown_sheet'), 'de')).toMatch(
+      /^Das Tabellenblatt „Notizen“ gehört nicht zu Supply Loader/,
+    );
+    expect(issueText(find('rule', 'secondary_percentage'), 'de')).toBe(
+      'secondary_percentage muss zwischen 0 und 100 liegen. (eingetragen: 120)',
+    );
+    expect(issueText(find('rule', 'produced_to'), 'de')).toBe(
+      'produced_to darf nicht vor produced_from liegen. (eingetragen: 2019)',
+    );
+  });
+});
+
+describe('fallbacks', () => {
+  const base: Issue = {
+    severity: 'error',
+    code: 'required',
+    sheet: 'bom',
+    cell: 'C7',
+    row: 7,
+    field: 'mass_kg',
+    message: 'mass_kg is required but the cell is blank',
+  };
+
+  it('an unknown code shows the English message, never JSON or a placeholder', () => {
+    const unknown = { ...base, code: 'from_a_newer_core', params: { x: 1 }, message: 'Something new.' };
+    expect(issueText(unknown, 'de')).toBe('Something new.');
+  });
+
+  it('a template whose value is missing shows the English message', () => {
+    const noParams = { ...base, code: 'wrong_type' as const, message: 'mass_kg: expected a number, got "x"' };
+    expect(issueText(noParams, 'de')).toBe('mass_kg: expected a number, got "x"');
+  });
+
+  it('file-level issues pick the variant of their code', () => {
+    const file = { ...base, sheet: null, cell: null, row: null, field: null };
+    expect(issueText({ ...file, code: 'other_format', params: { variant: 'ods' }, message: 'ods' }, 'de')).toMatch(
+      /OpenDocument-Tabelle \(\.ods\)/,
+    );
+    expect(issueText({ ...file, code: 'other_format', params: { variant: 'new' }, message: 'x' }, 'de')).toMatch(
+      /^Das ist keine \.xlsx-Arbeitsmappe/,
+    );
+    expect(
+      issueText(
+        { ...file, code: 'too_many_issues', params: { count: 12345, errors: 12000, warnings: 345 }, message: 'x' },
+        'de',
+      ),
+    ).toBe('12.345 weitere Meldungen (12.000 Fehler, 345 Warnungen) sind in dieser Liste nicht aufgeführt.');
+  });
+
+  it('dry-run problems: a workbook issue by its code, the planner’s own by kind with its message', () => {
+    const validation = { kind: 'validation', ...base, code: 'required', errCode: null };
+    expect(problemText(validation, 'de')).toBe('mass_kg ist ein Pflichtfeld, aber die Zelle ist leer.');
+    const unresolved = {
+      kind: 'unresolved',
+      sheet: 'bom',
+      cell: 'C7',
+      row: 7,
+      field: 'component_external_id',
+      message: 'no silo "S-9"',
+      errCode: null,
+    };
+    expect(problemText(unresolved, 'de')).toBe('Unbekannter Code: no silo "S-9"');
+    expect(problemText(unresolved, 'en')).toBe('no silo "S-9"');
+  });
+});
