@@ -222,3 +222,22 @@ describe('cancellation and timeouts (issue 3 point 10)', () => {
     await srv.close();
   });
 });
+
+describe('tolerance of a different real service (docs/api-assumptions.md)', () => {
+  it('a DELETE answered 2xx without a body counts as deleted (row 21), an empty 204 too', async () => {
+    const id = '3f1e2d4c-0000-4000-8000-000000000042';
+    let status = 200;
+    const srv = await localServer((req, res) => {
+      expect(req.method).toBe('DELETE');
+      res.writeHead(status);
+      res.end();
+    });
+    const c = createApiClient({ baseUrl: srv.url, apiKey: 'svc-abc123-' + 'x'.repeat(24), retry: { maxAttempts: 1 } });
+    await expect(c.supplierProducts.delete(id)).resolves.toMatchObject({ id });
+    status = 204;
+    await expect(c.supplierProducts.delete(id)).resolves.toMatchObject({ id });
+    expect(srv.hits.map((h) => h.url)).toEqual([`/v2/supplier-products/${id}`, `/v2/supplier-products/${id}`]);
+    await c.close();
+    await srv.close();
+  });
+});

@@ -59,7 +59,7 @@ export interface Resource<T, Create, Patch> extends GettableResource<T> {
 }
 
 export interface DeletableResource<T, Create, Patch> extends Resource<T, Create, Patch> {
-  /** Returns the deleted entity. */
+  /** Returns the deleted entity (or only `{id}` when the service answers a 2xx without a body). */
   delete(id: string, o?: CallOptions): Promise<T>;
 }
 
@@ -210,6 +210,8 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
             { method: 'DELETE', path: p, signal: o.signal, timeoutMs: o.timeoutMs },
             attemptNo,
           );
+          // A 2xx without a body (docs/api-assumptions.md row 21): deleted. Return what was last read, or the id.
+          if (res.body === undefined) return lastSeen ?? ({ id } as unknown as T);
           return cfg.parse(res.body, endpoint);
         } catch (e) {
           if (lostAnswer && lastSeen && e instanceof ApiError && e.err_code === 'err_not_found') return lastSeen;
