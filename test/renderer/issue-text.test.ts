@@ -7,16 +7,19 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAN_PROBLEM_CODES, type PlanProblem } from '../../electron/core/jobs/types.js';
 import { ISSUE_CODES } from '../../electron/core/workbook/issues.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../../electron/core/workbook/validate.js';
 import type { Issue, ValidationReport } from '../../electron/core/workbook/types.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
-import { issueText, problemText } from '../../renderer/src/screens/import/issueText.js';
+import { issueGroupTitle, issueText, problemText } from '../../renderer/src/screens/import/issueText.js';
+import { planFile, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 import { headerOf, rowOf, tempDir, writeXlsx } from '../workbook/helpers.js';
 
 const WORKBOOK_SRC = join(import.meta.dirname, '../../electron/core/workbook');
+const JOBS_SRC = join(import.meta.dirname, '../../electron/core/jobs');
 
 function workbookSources(): string {
   const dirs = [WORKBOOK_SRC, join(WORKBOOK_SRC, 'sheets')];
@@ -27,6 +30,11 @@ function workbookSources(): string {
         .map((f) => readFileSync(join(d, f), 'utf8')),
     )
     .join('\n');
+}
+
+/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself). */
+function jobsSources(): string {
+  return ['plan.ts', 'workbook-rows.ts'].map((f) => readFileSync(join(JOBS_SRC, f), 'utf8')).join('\n');
 }
 
 describe('issue templates', () => {
@@ -209,5 +217,130 @@ describe('fallbacks', () => {
     };
     expect(problemText(unresolved, 'de')).toBe('Unbekannter Code: no silo "S-9"');
     expect(problemText(unresolved, 'en')).toBe('no silo "S-9"');
+  });
+});
+
+describe('planner problem templates', () => {
+  it('exist in English and German for every PLAN_PROBLEM_CODES entry, and the planner uses no other code', () => {
+    const src = jobsSources();
+    const used = new Set(
+      [...src.matchAll(/code: '([a-z_]+)'|unknownCode\([^,]+, '([a-z_]+)'/g)].map((m) => m[1] ?? m[2]),
+    );
+    expect(used.size).toBeGreaterThan(12);
+    for (const c of used) expect(PLAN_PROBLEM_CODES as readonly string[], c).toContain(c);
+    for (const code of PLAN_PROBLEM_CODES) {
+      expect(ISSUE_CODES as readonly string[], code).not.toContain(code);
+      expect(en, code).toHaveProperty([`plan.${code}`]);
+      expect(de, code).toHaveProperty([`plan.${code}`]);
+    }
+  });
+
+  it('exist for every variant the planner names and every word its params need', () => {
+    const src = jobsSources();
+    const variants = [
+      ...[...src.matchAll(/variant: '(\w+)'/g)].map((m) => m[1]),
+      // siloRuleVariant(): which silo rule a message is ('other' has no template of its own)
+      ...[...(/function siloRuleVariant[\s\S]*?\n}/.exec(src)?.[0] ?? '').matchAll(/return '(\w+)';/g)]
+        .map((m) => m[1])
+        .filter((v) => v !== 'other'),
+      'changed',
+      'deleted',
+      'unreadable',
+    ];
+    const keys = Object.keys(en);
+    for (const v of variants)
+      expect(
+        keys.some((k) => k.startsWith('plan.') && k.endsWith(`.${v}`)),
+        v,
+      ).toBe(true);
+    for (const kind of [
+      'supplier_company',
+      'supplier_plant',
+      'supplier_product',
+      'silo',
+      'product_instance',
+      'prechain_product',
+      'bom',
+    ]) {
+      for (const prefix of ['entity', 'entities']) {
+        expect(en, kind).toHaveProperty([`${prefix}.${kind}`]);
+        expect(de, kind).toHaveProperty([`${prefix}.${kind}`]);
+      }
+    }
+    // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies)
+    const resolveSrc = readFileSync(join(JOBS_SRC, 'resolve.ts'), 'utf8');
+    const whats = [...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]);
+    expect(whats.length).toBeGreaterThan(8);
+    for (const w of whats) {
+      const slug = w.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
+      expect(en, w).toHaveProperty([`resource.${slug}`]);
+      expect(de, w).toHaveProperty([`resource.${slug}`]);
+    }
+  });
+
+  it('group titles exist for every workbook issue code', () => {
+    for (const code of ISSUE_CODES) {
+      expect(en, code).toHaveProperty([`issueGroup.${code}`]);
+      expect(de, code).toHaveProperty([`issueGroup.${code}`]);
+    }
+    expect(issueGroupTitle('wrong_type', 'de')).toBe('Falscher Werttyp');
+    expect(issueGroupTitle('from_a_newer_core', 'de')).toBe('from_a_newer_core');
+  });
+});
+
+describe('problems of a real dry run against the sandbox', () => {
+  let env: Env;
+  const tmp = tempDir('sl-plan-text-');
+  let problems: PlanProblem[];
+  const find = (code: string) => {
+    const p = problems.find((x) => x.code === code);
+    if (!p) throw new Error(`no ${code} problem among ${problems.map((x) => x.code ?? x.kind).join(', ')}`);
+    return p;
+  };
+
+  beforeAll(async () => {
+    env = await startEnv();
+    const path = await writeTestWorkbook(tmp.file('plan.xlsx'), {
+      'supplier-companies': [{ external_id: 'SC-OK', name: 'Kies AG' }, { external_id: 'SC-BAD' }],
+      'supplier-plants': [
+        { external_id: 'SPL-A', name: 'Werk A', supplier_company_external_id: 'SC-BAD' },
+        { external_id: 'SPL-B', name: 'Werk B', supplier_company_external_id: 'SC-404' },
+      ],
+      'supplier-products': [
+        { external_id: 'SP-X', name: 'Sand', plant_code: 'NOPE', material_code: 'MAT-CEM1', unit: 'KG' },
+      ],
+    });
+    const plan = await planFile(path, { client: env.client });
+    problems = plan.entries.flatMap((e) => e.problems ?? []);
+  }, 30_000);
+  afterAll(async () => {
+    await env?.close();
+    tmp.cleanup();
+  });
+
+  it('carry a code and params from which English renders exactly as the message the CLI prints', () => {
+    for (const code of ['reference_blocked', 'reference_unknown', 'plant_unknown'] as const) {
+      const p = find(code);
+      expect(p.params, code).toBeDefined();
+      expect(problemText({ ...p, kind: p.kind }, 'en'), code).toBe(p.message);
+    }
+  });
+
+  it('render in German with their values', () => {
+    expect(problemText(find('reference_blocked'), 'de')).toBe(
+      'supplier_company_external_id „SC-BAD“ verweist auf Lieferant SC-BAD (supplier-companies, Zeile 3); diese Zeile ist blockiert.',
+    );
+    expect(problemText(find('reference_unknown'), 'de')).toBe(
+      'supplier_company_external_id: Kein Eintrag vom Typ Lieferant mit external_id „SC-404“, weder in dieser Arbeitsmappe noch im Dienst.',
+    );
+    expect(problemText(find('plant_unknown'), 'de')).toMatch(
+      /^plant_code: Der Werkscode „NOPE“ steht weder im Blatt plants/,
+    );
+  });
+
+  it('a problem whose word is unknown to this version shows the English message', () => {
+    const p = find('reference_unknown');
+    const odd = { ...p, params: { ...p.params, entityKind: 'from_a_newer_core' } };
+    expect(problemText(odd, 'de')).toBe(p.message);
   });
 });

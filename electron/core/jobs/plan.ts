@@ -11,7 +11,7 @@ import { preflightReport, type PlannedOperation } from '../api/preflight.js';
 import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
 import type { Operation } from '../spec/scopes.js';
-import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type { DataSheetName, IssueParams, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import {
   bomDiff,
   display,
@@ -39,7 +39,17 @@ import {
   type WorkbookMappings,
 } from './resolve.js';
 import { snapshotOf } from './snapshot.js';
-import type { EntityKind, FieldChange, Plan, PlanAction, PlanCounts, PlanEntry, PlanProblem, RowRef } from './types.js';
+import type {
+  EntityKind,
+  FieldChange,
+  Plan,
+  PlanAction,
+  PlanCounts,
+  PlanEntry,
+  PlanProblem,
+  PlanProblemCode,
+  RowRef,
+} from './types.js';
 import { indexWorkbook, rawCode, type WbRow, type WorkbookRows } from './workbook-rows.js';
 
 export interface PlanProgress {
@@ -100,7 +110,7 @@ type Ref =
   | { state: 'id'; id: string }
   | { state: 'pending'; key: string; code: string }
   | { state: 'blocked'; key: string }
-  | { state: 'missing'; reason: string };
+  | { state: 'missing'; reason: string; code: PlanProblemCode; params: IssueParams };
 
 /** Facts of a supplier product after this import (for the silo rules and BOM plants). */
 interface ProductFacts {
@@ -317,7 +327,20 @@ class Planner {
     return {
       state: 'missing',
       reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`,
+      ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
     };
+  }
+
+  /** Code and params of an unresolved code: the service's list unreadable, else `code` with `params`. */
+  private unknownCode(
+    kind: keyof ServiceIndex['unreadable'],
+    code: PlanProblemCode,
+    params: IssueParams,
+  ): { code: PlanProblemCode; params: IssueParams } {
+    const unreadable = this.svc.unreadable[kind] ? this.svc.unreadableParams?.[kind] : undefined;
+    if (this.svc.unreadable[kind] && !unreadable)
+      return { code: 'service_unreadable', params: { detail: this.svc.unreadable[kind] } };
+    return unreadable ? { code: 'service_unreadable', params: unreadable } : { code, params };
   }
 
   /** A reference cell → the value for the body (id or Pending), or a problem at the cell. */
@@ -338,8 +361,35 @@ class Planner {
         kind: 'dependency_blocked',
         ...at,
         message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked`,
+        ...(target
+          ? {
+              code: 'reference_blocked' as const,
+              params: target.externalId
+                ? {
+                    value: code,
+                    targetKind: target.kind,
+                    targetCode: target.externalId,
+                    targetSheet: target.sheet,
+                    targetRow: target.row,
+                  }
+                : {
+                    value: code,
+                    targetLabel: target.label,
+                    targetSheet: target.sheet,
+                    targetRow: target.row,
+                    variant: 'row',
+                  },
+            }
+          : {}),
       });
-    } else d.problems.push({ kind: 'unresolved', ...at, message: `${field}: ${ref.reason}` });
+    } else
+      d.problems.push({
+        kind: 'unresolved',
+        ...at,
+        message: `${field}: ${ref.reason}`,
+        code: ref.code,
+        params: ref.params,
+      });
     return undefined;
   }
 
@@ -359,6 +409,7 @@ class Planner {
       row: r.row,
       field,
       message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)`}`,
+      ...this.unknownCode('plant', 'plant_unknown', { value: code }),
     });
     return undefined;
   }
@@ -391,6 +442,8 @@ class Planner {
           row: r.row,
           field: 'external_id',
           message: `external_id "${code}" appears more than once in ${r.sheetName} (first in ${rowName(this.byKey.get(first))})`,
+          code: 'duplicate_external_id',
+          params: firstRowParams(code, this.byKey.get(first)),
         });
       }
     }
@@ -429,6 +482,7 @@ class Planner {
         row: first.row,
         field,
         message: `${field}: ${this.svc.unreadable[kind] ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`}`,
+        ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
       });
     }
     return d;
@@ -517,6 +571,7 @@ class Planner {
             row: r.row,
             field: 'material_code',
             message: `material_code: ${this.svc.unreadable.material ?? `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites`}`,
+            ...this.unknownCode('material', 'material_unknown', { value: t.material_code }),
           });
         }
         d.desired = {
@@ -639,6 +694,8 @@ class Planner {
         row: row?.row ?? d.row,
         field: 'supplier_product_external_id',
         message: `${v.msg.replace(/supplier product [0-9a-f-]{36}/i, `supplier product ${code ?? ''}`)} (${v.err_code})`,
+        code: 'silo_rule',
+        params: { errCode: v.err_code, value: code ?? '', variant: siloRuleVariant(v.msg) },
       });
     }
   }
@@ -671,6 +728,7 @@ class Planner {
             row: r.row,
             field: 'product_external_id',
             message: `product_external_id: ${this.svc.unreadable.product ?? `no product with article number "${t.product_external_id}" on the service (products are created in the web interface)`}`,
+            ...this.unknownCode('product', 'product_unknown', { value: t.product_external_id }),
           });
         }
         d.desired = {
@@ -816,6 +874,7 @@ class Planner {
           first,
           this.wb.cell(first.sheet, 'product_instance_external_id', first.row),
           current === null ? 'could not be read' : 'changed on the service since the export',
+          current === null ? 'unreadable' : 'changed',
         ),
       ];
       return this.push(entry);
@@ -873,6 +932,7 @@ class Planner {
             row: r.row,
             field: null,
             message: 'the row has no code to attach it to',
+            code: 'no_owner_code' as const,
           },
         ];
     this.push({
@@ -941,6 +1001,7 @@ class Planner {
           r,
           this.wb.cell(d.sheet, 'external_id', d.row),
           existing ? 'changed on the service since the export' : 'was deleted on the service since the export',
+          existing ? 'changed' : 'deleted',
         ),
       ];
       return this.push(entry);
@@ -958,6 +1019,10 @@ class Planner {
             row: d.row,
             field: null,
             message: `${entry.label} is not on the service`,
+            code: 'not_on_service',
+            params: d.externalId
+              ? { entityKind: d.kind, value: d.externalId }
+              : { entityKind: d.kind, value: `(row ${d.row})` },
           },
         ];
         return this.push(entry);
@@ -972,6 +1037,8 @@ class Planner {
             row: d.row,
             field: 'external_id',
             message: `silo ${d.externalId} needs at least one item in the silo-items sheet`,
+            code: 'silo_without_items',
+            params: { value: String(d.externalId) },
           },
         ];
         return this.push(entry);
@@ -1072,6 +1139,7 @@ class Planner {
     const op: PlannedOperation = { operation, plant_ids: entry.plantIds ?? [] };
     const report = preflightReport(this.me, this.maskedKey || maskApiKey(null), [op]);
     if (report.ok) return;
+    const verb = operation.endsWith('.create') ? 'create' : operation === 'bom.put' ? 'replace' : 'update';
     const problems: PlanProblem[] = report.problems.map((p) => ({
       kind: 'preflight',
       sheet: this.wb.sheetName(entry.sheet),
@@ -1080,7 +1148,7 @@ class Planner {
       field: null,
       message:
         p.kind === 'missing_scope'
-          ? `the API key lacks the scope ${p.scope}, needed to ${operation.endsWith('.create') ? 'create' : operation === 'bom.put' ? 'replace' : 'update'} ${NOUN[entry.kind]}s`
+          ? `the API key lacks the scope ${p.scope}, needed to ${verb} ${NOUN[entry.kind]}s`
           : p.kind === 'plant_unreachable'
             ? `the API key cannot reach plant ${this.plantLabel(p.plant_id)}`
             : p.message,
@@ -1090,6 +1158,7 @@ class Planner {
           : p.kind === 'plant_unreachable'
             ? 'err_plant_no_access'
             : 'err_not_authenticated',
+      ...preflightCode(p, verb, entry.kind, this.plantLabel(p.plant_id)),
     }));
     entry.action = 'blocked';
     entry.problems = problems;
@@ -1118,7 +1187,12 @@ function rowName(e: PlanEntry | undefined): string {
   return e ? `${e.sheet} row ${e.row}` : 'another row';
 }
 
-function conflictProblem(r: { sheetName: string; row: number }, cell: string | null, what: string): PlanProblem {
+function conflictProblem(
+  r: { sheetName: string; row: number },
+  cell: string | null,
+  what: string,
+  variant: 'changed' | 'deleted' | 'unreadable',
+): PlanProblem {
   return {
     kind: 'conflict',
     sheet: r.sheetName,
@@ -1126,7 +1200,38 @@ function conflictProblem(r: { sheetName: string; row: number }, cell: string | n
     row: r.row,
     field: '_snapshot',
     message: `this row was exported from the service and the entity ${what}: export it again (or remove the _snapshot cell to compare with the current data)`,
+    code: 'snapshot_conflict',
+    params: { variant },
   };
+}
+
+/** Params of a duplicate external_id: where the first row is (variant `elsewhere` when unknown). */
+function firstRowParams(code: string, first: PlanEntry | undefined): IssueParams {
+  return first ? { value: code, firstSheet: first.sheet, firstRow: first.row } : { value: code, variant: 'elsewhere' };
+}
+
+/** Code and params of a preflight problem (what its message is built from). */
+function preflightCode(
+  p: { kind: string; scope?: string; message: string },
+  verb: string,
+  entityKind: EntityKind,
+  plant: string,
+): Pick<PlanProblem, 'code' | 'params'> {
+  if (p.kind === 'missing_scope')
+    return { code: 'missing_scope', params: { scope: String(p.scope), verb, entityKind } };
+  if (p.kind === 'plant_unreachable') return { code: 'plant_unreachable', params: { plant } };
+  return { code: 'key_unusable', params: { detail: p.message } };
+}
+
+/** Which silo rule of checkSiloItems a message is (the variant of `silo_rule`). */
+function siloRuleVariant(msg: string): string {
+  if (msg.includes('at least 1 item')) return 'no_items';
+  if (msg.includes('more than once')) return 'twice';
+  if (msg.includes('not found')) return 'not_found';
+  if (msg.includes("silo's plant")) return 'other_plant';
+  if (msg.includes('no supplier plant')) return 'no_supplier_plant';
+  if (msg.includes('same material type')) return 'material';
+  return 'other';
 }
 
 /** Actions that write. */

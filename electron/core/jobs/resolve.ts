@@ -19,6 +19,7 @@ import {
   type SupplierProduct,
 } from '../api/index.js';
 import type { MaterialTypeRef } from '../spec/schemas.js';
+import type { IssueParams } from '../workbook/types.js';
 
 export interface ProfileMappings {
   /** plant code → plant id */
@@ -78,6 +79,8 @@ export interface ServiceIndex {
   material: Map<string, MaterialResolution>;
   /** Why a type could not be read (e.g. the key lacks view:materials): rows needing it are blocked with this. */
   unreadable: Partial<Record<ResolvedKind, string>>;
+  /** The same as `unreadable`, as params for a UI: {resource, detail} (variant `permission` when the key lacks a scope). */
+  unreadableParams?: Partial<Record<ResolvedKind, IssueParams>>;
   /** Service id → external_id of every entity seen (for showing codes instead of ids). */
   codeOfId: Map<string, string>;
 }
@@ -85,6 +88,16 @@ export interface ServiceIndex {
 export interface WorkbookMappings {
   plants: Map<string, string>;
   materials: Map<string, { category?: 'elementary' | 'composite'; id?: string }>;
+}
+
+/** The params of unreadableMessage(): `resource` is the slug of `what` ('supplier_companies'). */
+function unreadableParams(what: string, e: unknown): IssueParams {
+  const resource = what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
+  if (e instanceof ApiError) {
+    const detail = `${e.err_code} ${e.msg}`;
+    return e.classification === 'permission' ? { resource, detail, variant: 'permission' } : { resource, detail };
+  }
+  return { resource, detail: e instanceof Error ? e.message : String(e) };
 }
 
 function unreadableMessage(what: string, e: unknown): string {
@@ -118,6 +131,7 @@ export async function resolveCodes(
     plant: new Map(),
     material: new Map(),
     unreadable: {},
+    unreadableParams: {},
     codeOfId: new Map(),
   };
   const o = { signal };
@@ -138,6 +152,7 @@ export async function resolveCodes(
     } catch (e) {
       if (isFatal(e)) throw e;
       idx.unreadable[kind] = unreadableMessage(what, e);
+      (idx.unreadableParams ??= {})[kind] = unreadableParams(what, e);
     }
   };
 
@@ -223,6 +238,7 @@ export async function resolveCodes(
   );
   const compositesFound = new Map<string, Composite>();
   const elementaryProblem = idx.unreadable.material;
+  const elementaryParams = idx.unreadableParams?.material;
   await bulk(
     'material',
     'material types (composites)',
@@ -230,7 +246,10 @@ export async function resolveCodes(
     (c) => client.composites.resolveExternalIds(c, catalogWalk(c, o)),
     compositesFound,
   );
-  if (elementaryProblem && !idx.unreadable.material) idx.unreadable.material = elementaryProblem;
+  if (elementaryProblem && !idx.unreadable.material) {
+    idx.unreadable.material = elementaryProblem;
+    if (elementaryParams) (idx.unreadableParams ??= {}).material = elementaryParams;
+  }
   for (const [code, c] of compositesFound)
     idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
   return idx;

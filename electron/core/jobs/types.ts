@@ -31,6 +31,49 @@ export interface RowRef {
   row: number;
 }
 
+/**
+ * Machine-readable kinds of the planner's own problems (the `message` says it in English, for the CLI). A UI
+ * words them itself from `code` + `params` (renderer/src/i18n/issues-*.ts: `plan.<code>[.<variant>]`;
+ * test/renderer/issue-text.test.ts checks every code has an English and a German template).
+ */
+export const PLAN_PROBLEM_CODES = [
+  /** a reference cell names a row that is blocked: {value, targetKind, targetCode, targetSheet, targetRow} */
+  'reference_blocked',
+  /** no entity of that kind with that external_id in the workbook or on the service: {value, entityKind} */
+  'reference_unknown',
+  /** plant code not known: {value} */
+  'plant_unknown',
+  /** material code not known: {value} */
+  'material_unknown',
+  /** product article number not on the service: {value} */
+  'product_unknown',
+  /** the service's list could not be read: {resource, detail}, variant `permission` when the key lacks a scope */
+  'service_unreadable',
+  /** external_id twice in a sheet: {value, firstSheet, firstRow}; variant `elsewhere` when the first row is unknown */
+  'duplicate_external_id',
+  /** a row of a child sheet without its owner's code */
+  'no_owner_code',
+  /** an existing entity expected (child rows of an owner not in its sheet): {entityKind, value} */
+  'not_on_service',
+  /** a new silo without items: {value} */
+  'silo_without_items',
+  /** a silo rule of the service (checkSiloItems): {errCode, value}; variant = which rule */
+  'silo_rule',
+  /** the row's _snapshot no longer matches: variant `changed`, `deleted` or `unreadable` */
+  'snapshot_conflict',
+  /** preflight: the key lacks a scope: {scope, verb, entityKind} */
+  'missing_scope',
+  /** preflight: the key cannot reach a plant: {plant} */
+  'plant_unreachable',
+  /** preflight: the key has expired (or another reason of the preflight): {detail} */
+  'key_unusable',
+  /** a row rule of the registry or a schema check failed without a workbook issue code: {detail} */
+  'row_rule',
+  /** the row has errors reported by the workbook check */
+  'row_has_errors',
+] as const;
+export type PlanProblemCode = (typeof PLAN_PROBLEM_CODES)[number];
+
 /** Why an entry is blocked, at a cell when there is one. */
 export interface PlanProblem {
   kind:
@@ -44,8 +87,11 @@ export interface PlanProblem {
   message: string;
   /** For preflight problems: the spec's err_code the service would answer with. */
   err_code?: string;
-  /** For `validation` problems from the workbook check: the issue's code and params (a UI words them itself). */
-  code?: IssueCode;
+  /**
+   * The issue's code and params for `validation` problems from the workbook check; a PLAN_PROBLEM_CODES entry
+   * and the values its message is built from for the planner's own problems (a UI words them itself).
+   */
+  code?: IssueCode | PlanProblemCode;
   params?: IssueParams;
 }
 

@@ -104,6 +104,8 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
               row: r.row,
               field,
               message: v.msg,
+              code: 'row_rule',
+              params: { detail: v.msg, errCode: v.err_code },
             });
           }
           if (violations.length === 0) typed = res.data;
@@ -117,6 +119,8 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
               row: r.row,
               field,
               message: `${field ?? 'row'}: ${iss.message}`,
+              code: 'row_rule',
+              params: { detail: iss.message },
             });
           }
         }
@@ -128,6 +132,7 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           row: r.row,
           field: null,
           message: 'the row has errors (see the validation report)',
+          code: 'row_has_errors',
         });
       }
       const out: WbRow<unknown> = {

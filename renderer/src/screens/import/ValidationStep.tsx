@@ -8,7 +8,7 @@ import { Tag } from '../../components/Tag.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
-import { issueText } from './issueText.js';
+import { issueGroupTitle, issueText } from './issueText.js';
 import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
 
@@ -205,7 +205,13 @@ export function ValidationStep({
   function groupHeader(line: Extract<IssueLine, { kind: 'group' }>) {
     return (
       <div role="cell" className="group-head">
-        <strong>{line.label === FILE_LEVEL ? t('check.fileLevel') : line.label}</strong>
+        <strong>
+          {line.label === FILE_LEVEL
+            ? t('check.fileLevel')
+            : groupBy === 'code'
+              ? issueGroupTitle(line.label, locale)
+              : line.label}
+        </strong>
         <span className="muted"> · {t('check.groupCounts', { errors: line.errors, warnings: line.warnings })}</span>
       </div>
     );

@@ -83,6 +83,11 @@ export function expectedText(params: IssueParams, locale: Locale): string | unde
   return fill(t, vars);
 }
 
+/** The title of a group of issues with one code (the issue list grouped by kind); the code itself when unknown. */
+export function issueGroupTitle(code: string, locale: Locale): string {
+  return template(locale, `issueGroup.${code}`) ?? code;
+}
+
 /** Template keys to try for an issue, most specific first. */
 function keysFor(code: string, params: IssueParams): string[] {
   const keys: string[] = [];
@@ -97,6 +102,21 @@ function keysFor(code: string, params: IssueParams): string[] {
 
 /** The issue's text in `locale`; the core's English message when the code or a value is unknown. */
 export function issueText(issue: IssueLike, locale: Locale): string {
+  return render(issue, locale, 'issue', {});
+}
+
+/**
+ * Codes of the planner's own problems (PLAN_PROBLEM_CODES in electron/core/jobs/types.ts): their templates are
+ * `plan.<code>[.<variant>]`. Workbook issue codes that are also plan-problem codes do not exist (the test checks).
+ */
+const PLAN_PARAM_WORDS: Record<string, (v: string) => [name: string, key: string]> = {
+  entityKind: (v) => ['entity', `entity.${v}`],
+  targetKind: (v) => ['target', `entity.${v}`],
+  resource: (v) => ['what', `resource.${v}`],
+  verb: (v) => ['action', `verb.${v}`],
+};
+
+function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', words: Record<string, string>): string {
   const code = issue.code;
   if (!code) return issue.message;
   const params = issue.params ?? {};
@@ -110,9 +130,11 @@ export function issueText(issue: IssueLike, locale: Locale): string {
     if (v !== null && v !== undefined) vars[k] = typeof v === 'number' ? String(v) : v;
   for (const [k, v] of Object.entries(params))
     vars[k] = typeof v === 'number' ? formatNum(v, locale, GROUPED.has(k)) : shownValue(v, locale);
+  Object.assign(vars, words);
   const expected = expectedText(params, locale);
   if (expected !== undefined) vars.expected = expected;
-  for (const key of keysFor(code, params)) {
+  const keys = prefix === 'issue' ? keysFor(code, params) : keysFor(code, params).map((k) => `plan.${k.slice(6)}`);
+  for (const key of keys) {
     const t = template(locale, key);
     if (t === undefined) continue;
     let text = fill(t, vars);
@@ -124,8 +146,25 @@ export function issueText(issue: IssueLike, locale: Locale): string {
   return issue.message;
 }
 
-/** A dry-run problem in `locale`: a workbook issue by its code; the planner's own problems by kind, with its message. */
+/**
+ * A dry-run problem in `locale`: a workbook issue by its code, a planner problem by its `plan.<code>` template
+ * (entity kinds, resources and verbs in its params worded by `entity.*`, `entities.*`, `resource.*`, `verb.*`);
+ * a problem without a known code by its kind's label with the English message.
+ */
 export function problemText(problem: ProblemLike, locale: Locale): string {
+  if (problem.code && template(locale, `plan.${problem.code}`) !== undefined) {
+    const words: Record<string, string> = {};
+    for (const [k, v] of Object.entries(problem.params ?? {})) {
+      const word = PLAN_PARAM_WORDS[k];
+      if (!word || typeof v !== 'string') continue;
+      const [name, key] = word(v);
+      const w = template(locale, key);
+      if (w === undefined) return problem.message;
+      words[name] = w;
+      if (k === 'entityKind') words.entities = template(locale, `entities.${v}`) ?? w;
+    }
+    return render(problem, locale, 'plan', words);
+  }
   if (problem.code) return issueText(problem, locale);
   const label = template(locale, `problem.${problem.kind}`);
   return label && locale !== 'en' ? `${label}: ${problem.message}` : problem.message;
