@@ -99,6 +99,16 @@ const NOUN: Record<EntityKind, string> = {
   bom: 'BOM',
 };
 
+const NOUNS: Record<EntityKind, string> = {
+  supplier_company: 'supplier companies',
+  supplier_plant: 'supplier plants',
+  supplier_product: 'supplier products',
+  silo: 'silos',
+  product_instance: 'product instances',
+  prechain_product: 'prechain products',
+  bom: 'BOMs',
+};
+
 const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom'>> = {
   supplier_product: 'supplier_product',
   silo: 'silo',
@@ -1148,7 +1158,7 @@ class Planner {
       field: null,
       message:
         p.kind === 'missing_scope'
-          ? `the API key lacks the scope ${p.scope}, needed to ${verb} ${NOUN[entry.kind]}s`
+          ? `the API key lacks the scope ${p.scope}, needed to ${verb} ${NOUNS[entry.kind]}`
           : p.kind === 'plant_unreachable'
             ? `the API key cannot reach plant ${this.plantLabel(p.plant_id)}`
             : p.message,
