@@ -5,6 +5,7 @@
 import { planImport } from '../jobs/plan.js';
 import type { JobProgress, JobResult, Plan } from '../jobs/types.js';
 import { connectContext, type RunContext } from './context.js';
+import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 
@@ -17,9 +18,12 @@ export async function makePlan(
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
+  // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
+  const mappings = savedMappingsFor(ctx);
   const plan = await planImport(w.parsed, {
     client: ctx.client,
     manufacturerId: ctx.manufacturerId,
+    ...(mappings ? { mappings } : {}),
     validation: w.report,
     options: { createOnly: o.createOnly },
     signal: ctx.signal,

@@ -12,6 +12,7 @@ import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { HandlerTable } from './handlers.js';
 import { AppError } from './errors.js';
 import { overview } from './import-session.js';
@@ -130,7 +131,20 @@ const handlers: WorkHandlers = {
       );
     }
     const conn = await resolveConnection(app, s.planInfo.profileId);
-    const jobId = await w.jobs.start(s.plan, { conn, inputPath: s.inputPath });
+    // Mapping memory: the mapping rows that passed validation are merged into the profile once the import completed.
+    const remembered = mappingsFromWorkbook(s.parsed, s.report).mappings;
+    const count = countMappings(remembered);
+    const onCompleted =
+      count.plants + count.materials > 0
+        ? () => {
+            const r = mergeProfileMappings(app.settings, conn.profileId, remembered);
+            app.log.info(
+              { profileId: conn.profileId, added: r.added, changed: r.changed },
+              'remembered the workbook mappings in the profile',
+            );
+          }
+        : undefined;
+    const jobId = await w.jobs.start(s.plan, { conn, inputPath: s.inputPath, ...(onCompleted ? { onCompleted } : {}) });
     return { jobId };
   },
 

@@ -11,6 +11,7 @@ import type { Plan } from '../jobs/types.js';
 import { readWorkbook } from '../workbook/reader.js';
 import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { validateWorkbook } from '../workbook/validate.js';
+import { countMappings, getProfileMappings } from '../settings/mappings.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter } from './contract-work.js';
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
@@ -190,11 +191,15 @@ export class ImportSessions {
       );
     return this.track(importId, async (signal) => {
       const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
+      const saved = getProfileMappings(app.settings, conn.profileId);
+      const n = countMappings(saved);
       try {
         let last = 0;
         let plan = await planImport(s.parsed, {
           client,
           validation: s.report,
+          ...(n.plants + n.materials > 0 ? { mappings: saved } : {}),
           options: { createOnly: o.createOnly },
           signal,
           onProgress: (p) => {

@@ -97,7 +97,10 @@ export class JobsRunner {
   }
 
   /** Start a job for a plan; resolves once its folder and meta.json exist. */
-  async start(plan: Plan, o: { conn: Connection; inputPath: string }): Promise<string> {
+  async start(
+    plan: Plan,
+    o: { conn: Connection; inputPath: string; /** called once the job has completed (not when it stopped) */ onCompleted?: () => void },
+  ): Promise<string> {
     this.refuseIfBusy(o.conn.profileId);
     const jobId = newJobId();
     const dir = jobDir(this.jobsDir, jobId);
@@ -105,7 +108,7 @@ export class JobsRunner {
     const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
     const input = path.join(dir, `${INPUT_COPY}${ext}`);
     await copyFile(o.inputPath, input);
-    await this.launch(jobId, o.conn, (opts) => runJob(plan, { ...opts, jobId, inputPath: input }));
+    await this.launch(jobId, o.conn, (opts) => runJob(plan, { ...opts, jobId, inputPath: input }), o.onCompleted);
     return jobId;
   }
 
@@ -131,7 +134,12 @@ export class JobsRunner {
     return jobId;
   }
 
-  private async launch(jobId: string, conn: Connection, exec: (o: ResumeOptions) => Promise<JobResult>): Promise<void> {
+  private async launch(
+    jobId: string,
+    conn: Connection,
+    exec: (o: ResumeOptions) => Promise<JobResult>,
+    onCompleted?: () => void,
+  ): Promise<void> {
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     const rj: RunningJob = {
       jobId,
@@ -149,7 +157,7 @@ export class JobsRunner {
     const startedP = new Promise<void>((resolve) => (started = resolve));
     rj.done = (async () => {
       try {
-        await exec({
+        const result = await exec({
           client,
           jobsDir: this.jobsDir,
           signal: rj.controller.signal,
@@ -163,6 +171,13 @@ export class JobsRunner {
             this.app.emit('jobs.progress', rj.progress);
           },
         });
+        if (result.status === 'completed' && onCompleted) {
+          try {
+            onCompleted();
+          } catch (e) {
+            this.app.log.warn({ jobId, err: e }, 'after-completion step of the import failed');
+          }
+        }
       } catch (e) {
         this.errors.set(jobId, words(e));
         this.app.log.warn({ jobId, err: e }, 'import job stopped with an error');

@@ -2,3 +2,4 @@ export * from './paths.js';
 export * from './json-file.js';
 export * from './settings.js';
 export * from './secrets.js';
+export * from './mappings.js';

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { JsonDocument } from './json-file.js';
+import { StoredMappings } from './mappings.js';
 
 /** The built-in profile that talks to the embedded sandbox; its URL and key exist only while the app runs. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
@@ -45,6 +46,9 @@ export const SettingsDocument = z.object({
   theme: Theme,
   activeProfileId: z.string().min(1),
   profiles: z.array(StoredProfile),
+  /** Saved plant/material code mappings per profile id (mappings.ts); absent in documents written before them. */
+  // A damaged mappings part is dropped rather than costing the profiles (the whole document would fall back to defaults).
+  mappings: z.record(z.string(), StoredMappings).optional().catch(undefined),
 });
 export type SettingsDocument = z.infer<typeof SettingsDocument>;
 
@@ -114,7 +118,24 @@ export class SettingsStore {
     if (!this.doc.profiles.some((p) => p.id === id)) throw new SettingsError('That profile does not exist (any more).');
     const profiles = this.doc.profiles.filter((p) => p.id !== id);
     const activeProfileId = this.doc.activeProfileId === id ? SANDBOX_PROFILE_ID : this.doc.activeProfileId;
-    this.commit({ ...this.doc, profiles, activeProfileId });
+    const mappings = { ...this.doc.mappings };
+    delete mappings[id];
+    this.commit({ ...this.doc, profiles, activeProfileId, mappings });
+  }
+
+  /** The saved code mappings of a profile (see mappings.ts for get/save/merge/clear). */
+  mappingsOf(profileId: string): StoredMappings | undefined {
+    const m = this.doc.mappings?.[profileId];
+    return m === undefined ? undefined : structuredClone(m);
+  }
+
+  /** Replace (or, with undefined, forget) the code mappings of a profile. */
+  setMappings(profileId: string, mappings: StoredMappings | undefined): void {
+    if (!this.hasProfile(profileId)) throw new SettingsError('That profile does not exist (any more).');
+    const all = { ...this.doc.mappings };
+    if (mappings === undefined) delete all[profileId];
+    else all[profileId] = mappings;
+    this.commit({ ...this.doc, mappings: all });
   }
 
   selectProfile(id: string): void {

@@ -9,6 +9,7 @@ import { str } from '../args.js';
 import { runContext } from '../context.js';
 import { ENV_API_KEY, checkApiKey, checkBaseUrl, findProfile, profileStores, readApiKeyFile } from '../connection.js';
 import { CliUsageError } from '../errors.js';
+import { mappingsAction } from '../mappings.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 export const profileCommand: CliCommand = {
@@ -17,13 +18,21 @@ export const profileCommand: CliCommand = {
   usage: `supply-loader profile list
        supply-loader profile add NAME --base-url URL   (key from SUPPLY_LOADER_API_KEY or --api-key-file FILE)
        supply-loader profile remove NAME
+       supply-loader profile mappings save FILE.xlsx [--profile NAME]
+       supply-loader profile mappings show [--profile NAME] [--json]
+       supply-loader profile mappings clear [--profile NAME]
   add checks the key with the service (/v2/me) before saving it. Keys are kept in a file readable only by you
-  (not encrypted) under the user config dir (SUPPLY_LOADER_CONFIG_DIR overrides it).`,
+  (not encrypted) under the user config dir (SUPPLY_LOADER_CONFIG_DIR overrides it).
+  mappings save remembers the workbook's plants (plant_code, plant_id) and materials (material_code, category,
+  material_type_id) sheets in the profile (merged: a code saved again gets the new id). plan and import with
+  --profile NAME use them for codes the workbook does not map, before looking the code up on the service.
+  Without --profile, mappings works on the active profile, or the only saved one.`,
   options: { 'no-check': { type: 'boolean' } },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
     const [action, name, ...extra] = positionals;
+    if (action === 'mappings') return mappingsAction(rc, values, positionals.slice(1));
     if (extra.length) throw new CliUsageError(`unexpected arguments: ${extra.join(' ')}`, 'profile');
     const { settings, secrets, dir } = profileStores(rc.env);
     try {
@@ -88,7 +97,7 @@ export const profileCommand: CliCommand = {
           return EXIT.ok;
         }
         default:
-          throw new CliUsageError(`unknown action "${action}" (list, add, remove)`, 'profile');
+          throw new CliUsageError(`unknown action "${action}" (list, add, remove, mappings)`, 'profile');
       }
     } catch (e) {
       if (e instanceof SettingsError) throw new CliUsageError(e.message, 'profile');
