@@ -319,8 +319,9 @@ describe('import: validate, dry run, run, results', () => {
     expect(refused.code).toBe('invalid_input');
     expect(refused.message).toContain('blocked');
 
-    // Slow the service down so the job is still running when a second one is asked for.
-    await control('PUT', '/__sandbox/faults', { latency_ms: 80 });
+    // Slow the service down so the job is surely still running (its first writes in flight) when a second one
+    // is asked for and when the pause arrives, however slow this machine is.
+    await control('PUT', '/__sandbox/faults', { latency_ms: 1500 });
     try {
       const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: true });
       const busy = await callError('import.run', { importId: v.importId, skipBlocked: true });
