@@ -359,7 +359,7 @@ describe('import: validate, dry run, run, results', () => {
     expect(listed).toMatchObject({ status: 'interrupted', resumable: true, running: false });
     await call('jobs.resume', { jobId });
     const done = await settled(jobId);
-    expect(done.status).toBe('completed');
+    expect({ status: done.status, error: done.error }).toEqual({ status: 'completed', error: null });
     expect(done.notSucceeded).toBe(0);
     expect(done.counts).toEqual({ created: 12, replaced: 2 });
   });

@@ -213,10 +213,12 @@ export class JobsRunner {
   }
 
   async list(): Promise<JobListItem[]> {
+    // Taken before the metas are read, for the reason given in view().
+    const running = new Set(this.running.keys());
     const jobs = await listJobs(this.jobsDir);
     return jobs.map((j) => ({
       jobId: j.jobId,
-      status: this.running.has(j.jobId) ? 'running' : j.status,
+      status: running.has(j.jobId) ? 'running' : j.status,
       reason: j.reason ?? null,
       file: j.file,
       baseUrl: j.baseUrl,
@@ -226,8 +228,8 @@ export class JobsRunner {
       entries: j.entries,
       rows: j.rows,
       counts: { ...j.counts } as Record<string, number>,
-      resumable: !this.running.has(j.jobId) && j.resumable,
-      running: this.running.has(j.jobId),
+      resumable: !running.has(j.jobId) && j.resumable,
+      running: running.has(j.jobId),
     }));
   }
 
@@ -262,9 +264,11 @@ export class JobsRunner {
   }
 
   async view(jobId: string): Promise<JobView> {
+    // Whether the job runs is taken BEFORE its files are read: a job that ends while we read would otherwise be
+    // shown as not running with the meta it had while running ("running" in no process).
+    const running = this.running.get(jobId);
     const { plan, result, index } = await this.load(jobId);
     const meta = await readMeta(this.jobsDir, jobId);
-    const running = this.running.get(jobId);
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
     let notOk = 0;
     for (const e of plan.entries) if (notSucceeded(outcomeOf(index, e))) notOk++;
