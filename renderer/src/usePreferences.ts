@@ -36,8 +36,17 @@ export function usePreferences(api: Api): Preferences {
     };
   }, [api]);
 
+  // The page carries the resolved scheme (light or dark): 'system' follows the OS setting, live, so the dark
+  // palette is stated once in the CSS.
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
+    const media = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+    const apply = () => {
+      document.documentElement.dataset.theme = theme === 'system' ? (media?.matches ? 'dark' : 'light') : theme;
+    };
+    apply();
+    if (theme !== 'system' || !media) return;
+    media.addEventListener('change', apply);
+    return () => media.removeEventListener('change', apply);
   }, [theme]);
 
   const locale = resolveLocale(language, typeof navigator === 'undefined' ? undefined : navigator.languages);

@@ -18,6 +18,7 @@ import { ErrorNotice } from './ErrorNotice.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
 import { Tag } from './Tag.js';
+import { SearchField } from './SearchField.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
 
@@ -363,15 +364,11 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
                 ))}
             </select>
           </label>
-          <label className="field-inline grow">
-            <span>{t('plan.search')}</span>
-            <input
-              type="search"
-              value={filter.search}
-              onChange={(e) => setFilter({ ...filter, search: e.target.value })}
-              placeholder={t('results.searchHint')}
-            />
-          </label>
+          <SearchField
+            value={filter.search}
+            onChange={(v) => setFilter({ ...filter, search: v })}
+            placeholder={t('results.searchHint')}
+          />
         </div>
         <VirtualRows
           source={source}

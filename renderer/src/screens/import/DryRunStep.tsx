@@ -10,6 +10,7 @@ import { actionTone, formatNumber, formatValue, safeKeyText } from '../../compon
 import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Tag } from '../../components/Tag.js';
+import { SearchField } from '../../components/SearchField.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
@@ -216,15 +217,11 @@ export function DryRunStep({
               ))}
             </select>
           </label>
-          <label className="field-inline grow">
-            <span>{t('plan.search')}</span>
-            <input
-              type="search"
-              value={filter.search}
-              onChange={(e) => setFilter({ ...filter, search: e.target.value })}
-              placeholder={t('plan.searchHint')}
-            />
-          </label>
+          <SearchField
+            value={filter.search}
+            onChange={(v) => setFilter({ ...filter, search: v })}
+            placeholder={t('plan.searchHint')}
+          />
           {(filter.sheet || filter.action || filter.search) && (
             <button
               type="button"

@@ -5,6 +5,7 @@ import { formatBytes } from '../../download.js';
 import { formatMs, formatNumber } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
+import { SearchField } from '../../components/SearchField.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
@@ -169,15 +170,7 @@ export function ValidationStep({
                 <option value="code">{t('check.groupCode')}</option>
               </select>
             </label>
-            <label className="field-inline grow">
-              <span>{t('plan.search')}</span>
-              <input
-                type="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                placeholder={t('check.searchHint')}
-              />
-            </label>
+            <SearchField value={search} onChange={setSearch} placeholder={t('check.searchHint')} />
           </div>
           <VirtualRows
             source={source}
