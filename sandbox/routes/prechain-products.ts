@@ -1,4 +1,4 @@
-/** Prechain products (preview): idempotent create (201), list, get, PATCH. */
+/** Prechain products (preview): idempotent create (201), list, get, PATCH, DELETE (refused while in a BOM). */
 import type { FastifyInstance } from 'fastify';
 import { PrechainProductCreate, PrechainProductPatch } from '../../electron/core/spec/schemas.js';
 import { canReachPlant } from '../auth.js';
@@ -7,6 +7,7 @@ import { idParam, requirePlant, v2Route, validate, type V2Call } from '../http.j
 import type { PrechainProductRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { idempotentCreate } from './idempotent.js';
+import { deleteRoute } from './delete.js';
 import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
 import { closesPrechainLoop } from './product-instances.js';
@@ -114,5 +115,13 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
     }
     store.changed();
     return { status: 200, body: coll.json(id) };
+  });
+
+  deleteRoute(app, store, {
+    url: '/v2/prechain-products/:id',
+    op: 'prechainProducts.delete',
+    noun: 'prechain product',
+    coll,
+    reachable,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Product instances (create with the product_instances entitlement, list, get, PATCH), their BOM (GET / PUT
+ * Product instances (create with the product_instances entitlement, list, get, PATCH, DELETE), their BOM (GET / PUT
  * replace) and their LCA (lca-update, lca-results).
  */
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import { idParam, requireBody, requirePlant, v2Route, validate, type V2Call } fr
 import { completeDueJobs, isInFlight, jobView, queueJob, resultsFor } from '../lca-jobs.js';
 import type { BomComponentRecord, ProductInstanceRecord } from '../model.js';
 import type { Store } from '../store.js';
+import { deleteRoute } from './delete.js';
 import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
 import { requireKnownPlant } from './supplier-products.js';
@@ -144,6 +145,22 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
     store.invalidateProducts(current.product_id, next.product_id);
     store.changed();
     return { status: 200, body: coll.json(id) };
+  });
+
+  deleteRoute(app, store, {
+    url: '/v2/product-instances/:id',
+    op: 'productInstances.delete',
+    noun: 'product instance',
+    coll,
+    reachable,
+    afterDelete: (rec) => {
+      // Its BOM, LCA job, results and production figures go with it; its product no longer lists it.
+      store.boms.delete(rec.id);
+      store.lcaJobs.delete(rec.id);
+      store.lcaResults.delete(rec.id);
+      store.production.delete(rec.id);
+      store.invalidateProducts(rec.product_id);
+    },
   });
 
   // ---- BOM

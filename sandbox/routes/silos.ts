@@ -1,4 +1,4 @@
-/** Silos: idempotent create, list, get, PATCH (items replaced whole). */
+/** Silos: idempotent create, list, get, PATCH (items replaced whole), DELETE (refused while in a BOM). */
 import type { FastifyInstance } from 'fastify';
 import { checkSiloItems } from '../../electron/core/spec/rules.js';
 import { SiloCreate, SiloPatch, type SiloItem } from '../../electron/core/spec/schemas.js';
@@ -7,6 +7,7 @@ import { externalIdExists, fromViolations, notFound } from '../errors.js';
 import { idParam, requirePlant, v2Route, validate, type V2Call } from '../http.js';
 import type { SiloRecord } from '../model.js';
 import type { Store } from '../store.js';
+import { deleteRoute } from './delete.js';
 import { idempotentCreate } from './idempotent.js';
 import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
@@ -96,4 +97,6 @@ export function siloRoutes(app: FastifyInstance, store: Store): void {
     store.changed();
     return { status: 200, body: coll.json(id) };
   });
+
+  deleteRoute(app, store, { url: '/v2/silos/:id', op: 'silos.delete', noun: 'silo', coll, reachable });
 }

@@ -1,4 +1,4 @@
-/** Supplier products: create, list, get, PATCH, DELETE (200 with the deleted entity). */
+/** Supplier products: create, list, get, PATCH, DELETE (200 with the deleted entity; refused while in a BOM or silo). */
 import type { FastifyInstance } from 'fastify';
 import { checkMaterialProperties } from '../../electron/core/spec/rules.js';
 import {
@@ -13,6 +13,8 @@ import type { SupplierProductRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
+import { deleteRoute } from './delete.js';
+import { supplierProductInSilo } from './in-use.js';
 
 export function normalizeMaterialType(mt: MaterialTypeRef): MaterialTypeRef {
   return mt.category === 'elementary'
@@ -37,17 +39,6 @@ function requireMaterialType(store: Store, mt: MaterialTypeRef): void {
 export function requireKnownPlant(call: V2Call, plantId: string): void {
   if (!call.store.plants.get(plantId)) throw plantNotFound(plantId);
   requirePlant(call.access, plantId);
-}
-
-export function supplierProductInRecipe(store: Store, id: string): string | undefined {
-  for (const [instanceId, bom] of store.boms)
-    if (bom.some((c) => c.type === 'supplier_product' && c.ref === id)) return instanceId;
-  return undefined;
-}
-
-export function supplierProductInSilo(store: Store, id: string): string | undefined {
-  for (const silo of store.silos.active()) if (silo.items.some((it) => it.supplier_product_id === id)) return silo.id;
-  return undefined;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -159,17 +150,11 @@ export function supplierProductRoutes(app: FastifyInstance, store: Store): void 
     return { status: 200, body: coll.json(id) };
   });
 
-  v2Route(app, store, 'DELETE', '/v2/supplier-products/:id', 'supplierProducts.delete', (call) => {
-    const id = idParam(call.params);
-    reachable(call, id);
-    const instanceId = supplierProductInRecipe(store, id);
-    if (instanceId)
-      throw new ApiFailure(409, 'err_supplier_product_in_recipe', `supplier product ${id} is in the BOM of product instance ${instanceId}`);
-    const siloId = supplierProductInSilo(store, id);
-    if (siloId) throw new ApiFailure(409, 'err_supplier_product_in_silo', `supplier product ${id} is an item of silo ${siloId}`);
-    const body = coll.json(id);
-    coll.markDeleted(id);
-    store.changed();
-    return { status: 200, body };
+  deleteRoute(app, store, {
+    url: '/v2/supplier-products/:id',
+    op: 'supplierProducts.delete',
+    noun: 'supplier product',
+    coll,
+    reachable,
   });
 }

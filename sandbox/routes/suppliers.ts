@@ -1,4 +1,4 @@
-/** Supplier companies and supplier plants: create, list, get, PATCH. */
+/** Supplier companies and supplier plants: create, list, get, PATCH, DELETE (refused while referenced). */
 import type { FastifyInstance } from 'fastify';
 import {
   SupplierCompanyCreate,
@@ -7,10 +7,11 @@ import {
   SupplierPlantPatch,
 } from '../../electron/core/spec/schemas.js';
 import { externalIdExists, notFound } from '../errors.js';
-import { idParam, v2Route, validate } from '../http.js';
+import { idParam, v2Route, validate, type V2Call } from '../http.js';
 import type { SupplierCompanyRecord, SupplierPlantRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { listPage } from './list.js';
+import { deleteRoute } from './delete.js';
 import { applyPatch } from './patch.js';
 
 export function supplierRoutes(app: FastifyInstance, store: Store): void {
@@ -95,5 +96,27 @@ export function supplierRoutes(app: FastifyInstance, store: Store): void {
     plants.replace(applyPatch(current, p));
     store.changed();
     return { status: 200, body: plants.json(id) };
+  });
+
+  const existing = <T extends { id: string }>(get: (id: string) => T | undefined, noun: string) => (_call: V2Call, id: string): T => {
+    const rec = get(id);
+    if (!rec) throw notFound(noun, id);
+    return rec;
+  };
+
+  deleteRoute(app, store, {
+    url: '/v2/supplier-companies/:id',
+    op: 'supplierCompanies.delete',
+    noun: 'supplier company',
+    coll: companies,
+    reachable: existing((id) => companies.get(id), 'supplier company'),
+  });
+
+  deleteRoute(app, store, {
+    url: '/v2/supplier-plants/:id',
+    op: 'supplierPlants.delete',
+    noun: 'supplier plant',
+    coll: plants,
+    reachable: existing((id) => plants.get(id), 'supplier plant'),
   });
 }

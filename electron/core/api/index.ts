@@ -8,7 +8,7 @@ import { maskApiKey } from '../spec/constants.js';
 import { retryPolicy } from './backoff.js';
 import { strictParser } from './parse.js';
 import { preflightReport, type PlannedOperation, type PreflightOptions, type PreflightReport } from './preflight.js';
-import type { CallOptions, DeletableResource, GettableResource, ReadResource, Resource } from './resource.js';
+import type { CallOptions, DeletableResource, GettableResource, ReadResource } from './resource.js';
 import { type LoggerLike, scrubbingLogger, secretScrubber, silentLogger } from './secrets.js';
 import { Transport, type TransportStats } from './transport.js';
 import { productsResource, type Product } from './resources/products.js';
@@ -118,12 +118,12 @@ export interface ApiClient {
   readonly plants: GettableResource<Plant>;
   readonly elementaries: ReadResource<Elementary>;
   readonly composites: GettableResource<Composite>;
-  readonly supplierCompanies: Resource<SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch>;
-  readonly supplierPlants: Resource<SupplierPlant, SupplierPlantCreate, SupplierPlantPatch>;
+  readonly supplierCompanies: DeletableResource<SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch>;
+  readonly supplierPlants: DeletableResource<SupplierPlant, SupplierPlantCreate, SupplierPlantPatch>;
   readonly supplierProducts: DeletableResource<SupplierProduct, SupplierProductCreate, SupplierProductPatch>;
-  readonly silos: Resource<Silo, SiloCreate, SiloPatch>;
-  readonly productInstances: Resource<ProductInstance, ProductInstanceCreate, ProductInstancePatch>;
-  readonly prechainProducts: Resource<PrechainProduct, PrechainProductCreate, PrechainProductPatch>;
+  readonly silos: DeletableResource<Silo, SiloCreate, SiloPatch>;
+  readonly productInstances: DeletableResource<ProductInstance, ProductInstanceCreate, ProductInstancePatch>;
+  readonly prechainProducts: DeletableResource<PrechainProduct, PrechainProductCreate, PrechainProductPatch>;
   readonly bom: BomApi;
   readonly lca: LcaApi;
   /** Which planned operations the key cannot do, from /v2/me and OPERATION_SCOPES; nothing else is sent. */

@@ -198,6 +198,25 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
   cfg: WritableConfig<T>,
 ): DeletableResource<T, Create, Patch> {
   const base = writableResource<T, Create, Patch>(cfg);
+  /**
+   * "Not found" from a DELETE means the entity is already gone — unless it can still be read: then the service
+   * has no DELETE for this type (a real service may lack what the sandbox offers). Says so, per row.
+   */
+  const unsupportedOr = async (e: ApiError, id: string, o: CallOptions): Promise<ApiError> => {
+    try {
+      await base.get(id, o);
+    } catch {
+      return e;
+    }
+    return new ApiError({
+      status: e.status,
+      err_code: 'client_operation_unsupported',
+      msg: `the service does not allow deleting a ${cfg.entityType.replace(/_/g, ' ')} through the API (DELETE answered ${e.status} ${e.err_code} while the entity can be read)`,
+      endpoint: e.endpoint,
+      attempts: e.attempts,
+      retryable: false,
+    });
+  };
   const del = async (id: string, o: CallOptions = {}): Promise<T> => {
     const endpoint = `DELETE ${cfg.path}/{id}`;
     const p = itemPath(cfg.path, id);
@@ -215,6 +234,8 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
           return cfg.parse(res.body, endpoint);
         } catch (e) {
           if (lostAnswer && lastSeen && e instanceof ApiError && e.err_code === 'err_not_found') return lastSeen;
+          if (e instanceof ApiError && !lostAnswer && (e.err_code === 'err_not_found' || e.status === 404 || e.status === 405))
+            throw await unsupportedOr(e, id, o);
           throw e;
         }
       },

@@ -1012,6 +1012,13 @@ export const CLIENT_ERROR_CODES = {
     action_de: 'Das genannte Feld korrigieren.',
     retryable: false,
   },
+  client_operation_unsupported: {
+    explanation: 'The service does not offer this operation through the API (it answered that the path does not exist while the entity does).',
+    explanation_de: 'Der Dienst bietet diese Operation über die API nicht an (der Pfad existiert nicht, das Objekt aber schon).',
+    action: 'Do it in the web interface, or leave the row out.',
+    action_de: 'In der Weboberfläche erledigen oder die Zeile weglassen.',
+    retryable: false,
+  },
   client_ambiguous_create: {
     explanation: 'A create may or may not have reached the service, and nothing identifies it to check.',
     explanation_de: 'Ein Anlegen hat den Dienst eventuell erreicht, und nichts erlaubt eine Prüfung.',

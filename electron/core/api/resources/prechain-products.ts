@@ -1,8 +1,8 @@
-/** /v2/prechain-products (preview group: parsed leniently): idempotent create, list, get, PATCH. */
+/** /v2/prechain-products (preview group: parsed leniently): idempotent create, list, get, PATCH, DELETE (returns the entity). */
 import { PrechainProduct, PrechainProductCreate, PrechainProductPatch } from '../../spec/schemas.js';
 import type { z } from 'zod';
 import { lenientParser } from '../parse.js';
-import { type Resource, writableResource } from '../resource.js';
+import { type DeletableResource, deletableResource } from '../resource.js';
 import type { LoggerLike } from '../secrets.js';
 import type { Transport } from '../transport.js';
 
@@ -15,8 +15,8 @@ export function prechainProductsResource(
   transport: Transport,
   manufacturerId: (signal?: AbortSignal) => Promise<string>,
   logger: () => LoggerLike,
-): Resource<PrechainProduct, PrechainProductCreate, PrechainProductPatch> {
-  return writableResource({
+): DeletableResource<PrechainProduct, PrechainProductCreate, PrechainProductPatch> {
+  return deletableResource({
     transport,
     path: PRECHAIN_PRODUCTS_PATH,
     parse: lenientParser(PrechainProduct, EXPECTED, logger, 'Prechain Products'),

@@ -1,8 +1,8 @@
-/** /v2/product-instances (preview group: parsed leniently): create (checked by external_id), list, get, PATCH. */
+/** /v2/product-instances (preview group: parsed leniently): create (checked by external_id), list, get, PATCH, DELETE (returns the entity). */
 import { ProductInstance, ProductInstanceCreate, ProductInstancePatch } from '../../spec/schemas.js';
 import type { z } from 'zod';
 import { lenientParser } from '../parse.js';
-import { type Resource, writableResource } from '../resource.js';
+import { type DeletableResource, deletableResource } from '../resource.js';
 import type { LoggerLike } from '../secrets.js';
 import type { Transport } from '../transport.js';
 
@@ -15,8 +15,8 @@ export function productInstancesResource(
   transport: Transport,
   manufacturerId: (signal?: AbortSignal) => Promise<string>,
   logger: () => LoggerLike,
-): Resource<ProductInstance, ProductInstanceCreate, ProductInstancePatch> {
-  return writableResource({
+): DeletableResource<ProductInstance, ProductInstanceCreate, ProductInstancePatch> {
+  return deletableResource({
     transport,
     path: PRODUCT_INSTANCES_PATH,
     parse: lenientParser(ProductInstance, EXPECTED, logger, 'Product Instances'),

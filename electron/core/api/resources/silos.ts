@@ -1,8 +1,8 @@
-/** /v2/silos: idempotent create (Idempotency-Key), list, get, PATCH (items replaced whole when sent). */
+/** /v2/silos: idempotent create (Idempotency-Key), list, get, PATCH (items replaced whole when sent), DELETE (returns the entity). */
 import { Silo, SiloCreate, SiloPatch } from '../../spec/schemas.js';
 import type { z } from 'zod';
 import { strictParser } from '../parse.js';
-import { type Resource, writableResource } from '../resource.js';
+import { type DeletableResource, deletableResource } from '../resource.js';
 import type { Transport } from '../transport.js';
 
 export type { Silo, SiloCreate };
@@ -12,8 +12,8 @@ export const SILOS_PATH = '/v2/silos';
 export function silosResource(
   transport: Transport,
   manufacturerId: (signal?: AbortSignal) => Promise<string>,
-): Resource<Silo, SiloCreate, SiloPatch> {
-  return writableResource({
+): DeletableResource<Silo, SiloCreate, SiloPatch> {
+  return deletableResource({
     transport,
     path: SILOS_PATH,
     parse: strictParser(Silo),

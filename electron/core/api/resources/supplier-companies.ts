@@ -1,8 +1,8 @@
-/** /v2/supplier-companies: create (checked by external_id), list, get, PATCH. */
+/** /v2/supplier-companies: create (checked by external_id), list, get, PATCH, DELETE (returns the entity). */
 import { SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch } from '../../spec/schemas.js';
 import type { z } from 'zod';
 import { strictParser } from '../parse.js';
-import { type Resource, writableResource } from '../resource.js';
+import { type DeletableResource, deletableResource } from '../resource.js';
 import type { Transport } from '../transport.js';
 
 export type { SupplierCompany, SupplierCompanyCreate };
@@ -12,8 +12,8 @@ export const SUPPLIER_COMPANIES_PATH = '/v2/supplier-companies';
 export function supplierCompaniesResource(
   transport: Transport,
   manufacturerId: (signal?: AbortSignal) => Promise<string>,
-): Resource<SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch> {
-  return writableResource({
+): DeletableResource<SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch> {
+  return deletableResource({
     transport,
     path: SUPPLIER_COMPANIES_PATH,
     parse: strictParser(SupplierCompany),

@@ -1,8 +1,8 @@
-/** /v2/supplier-plants: create (checked by external_id; supplier_company_id required), list, get, PATCH. */
+/** /v2/supplier-plants: create (checked by external_id; supplier_company_id required), list, get, PATCH, DELETE (returns the entity). */
 import { SupplierPlant, SupplierPlantCreate, SupplierPlantPatch } from '../../spec/schemas.js';
 import type { z } from 'zod';
 import { strictParser } from '../parse.js';
-import { type Resource, writableResource } from '../resource.js';
+import { type DeletableResource, deletableResource } from '../resource.js';
 import type { Transport } from '../transport.js';
 
 export type { SupplierPlant, SupplierPlantCreate };
@@ -12,8 +12,8 @@ export const SUPPLIER_PLANTS_PATH = '/v2/supplier-plants';
 export function supplierPlantsResource(
   transport: Transport,
   manufacturerId: (signal?: AbortSignal) => Promise<string>,
-): Resource<SupplierPlant, SupplierPlantCreate, SupplierPlantPatch> {
-  return writableResource({
+): DeletableResource<SupplierPlant, SupplierPlantCreate, SupplierPlantPatch> {
+  return deletableResource({
     transport,
     path: SUPPLIER_PLANTS_PATH,
     parse: strictParser(SupplierPlant),
