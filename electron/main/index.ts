@@ -8,11 +8,21 @@ import path from 'node:path';
 import type { MainElectron } from './electron-api.js';
 import { startMain } from './main.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
+import { keychainFor, openSecretStore } from '../core/settings/keychain.js';
+import { userConfigDir } from '../core/settings/paths.js';
 
 const real: MainElectron = electron;
 
-function storeDocument(name: string): JsonDocument {
-  const store = new Store<Record<string, unknown>>({ name });
+// One config dir for the app, the CLI and browser mode (settings.json, mappings, the key store), so a profile
+// set up in one is usable in the others: the CLI's dir, not Electron's default userData.
+const configDir = userConfigDir();
+electron.app.setPath('userData', configDir);
+
+// The safeStorage document (used only without the shared key store) must not be the shared store's secrets.json.
+const DOCUMENT_FILE = { settings: 'settings', secrets: 'safe-storage-keys' } as const;
+
+function storeDocument(doc: keyof typeof DOCUMENT_FILE): JsonDocument {
+  const store = new Store<Record<string, unknown>>({ name: DOCUMENT_FILE[doc], cwd: configDir });
   return {
     location: store.path,
     load: () => (Object.keys(store.store).length === 0 ? undefined : store.store),
@@ -27,6 +37,7 @@ const appPath = electron.app.getAppPath();
 void startMain({
   electron: real,
   document: storeDocument,
+  secrets: openSecretStore(configDir, keychainFor()),
   startSandbox: async (opts) => {
     const { startSandbox } = await import('../../sandbox/index.js');
     return startSandbox(opts);

@@ -10,6 +10,7 @@ import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
 import { disposeWork } from '../core/ipc/work.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
+import type { SecretStore } from '../core/settings/secrets.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../core/settings/settings.js';
 import type { BrowserWindowLike, MainElectron } from './electron-api.js';
 import { forwardEvents, registerIpc } from './ipc.js';
@@ -23,6 +24,12 @@ export interface MainDeps {
   electron: MainElectron;
   /** a persistent JSON document by name ('settings', 'secrets'): electron-store in the app */
   document: (name: 'settings' | 'secrets') => JsonDocument;
+  /**
+   * The key store shared with the CLI and browser mode (OS keychain, 0600 file as the fallback): what the app
+   * uses (index.ts). Without it, keys are encrypted with safeStorage into the 'secrets' document, which only the
+   * app can read.
+   */
+  secrets?: SecretStore;
   startSandbox: StartSandboxFn | null;
   paths: { rendererIndex: string; preload: string };
   devUrl?: string;
@@ -78,12 +85,14 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
 
   const hub = new EventHub(log);
   hubRef = hub;
-  const secrets = new SafeStorageSecretStore(safeStorage, deps.document('secrets'), platform);
+  const settings = new SettingsStore(deps.document('settings'));
+  const secrets = deps.secrets ?? new SafeStorageSecretStore(safeStorage, deps.document('secrets'), platform);
   const storage = secrets.info();
   if (storage.warning === 'basic_text') {
     log.warn({ backend: storage.backend }, 'No OS keychain (Linux basic_text backend): stored API keys are only obfuscated, not encrypted.');
+  } else if (storage.warning === 'plain_file') {
+    log.warn({ backend: storage.backend }, 'No OS keychain could be used: API keys are kept in a file readable only by you, not encrypted.');
   }
-  const settings = new SettingsStore(deps.document('settings'));
   const sandbox = new EmbeddedSandbox(deps.startSandbox, (status) => hub.emit('sandbox.changed', status));
   const services: AppServices = {
     mode: 'electron',

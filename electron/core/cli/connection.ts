@@ -8,7 +8,9 @@ import path from 'node:path';
 import { API_KEY_PATTERN, maskApiKey } from '../spec/constants.js';
 import {
   BaseUrl,
-  FileSecretStore,
+  openSecretStore,
+  keychainFor,
+  type SharedSecretStore,
   JsonFile,
   SANDBOX_PROFILE_ID,
   SettingsStore,
@@ -37,17 +39,17 @@ export interface ResolvedConnection {
   profile?: string;
 }
 
-/** Settings and key store of the CLI (the same files browser mode uses). */
+/** Settings and key store of the CLI: the same dir, settings file and keychain entries as the app and browser mode. */
 export function profileStores(env: NodeJS.ProcessEnv): {
   dir: string;
   settings: SettingsStore;
-  secrets: FileSecretStore;
+  secrets: SharedSecretStore;
 } {
   const dir = userConfigDir(env);
   return {
     dir,
     settings: new SettingsStore(new JsonFile(path.join(dir, 'settings.json'))),
-    secrets: FileSecretStore.inDir(dir),
+    secrets: openSecretStore(dir, keychainFor(env)),
   };
 }
 

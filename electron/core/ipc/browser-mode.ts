@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { userConfigDir } from '../settings/paths.js';
 import { JsonFile } from '../settings/json-file.js';
-import { FileSecretStore } from '../settings/secrets.js';
+import { keychainFor, openSecretStore } from '../settings/keychain.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../settings/settings.js';
 import { EmbeddedSandbox } from './embedded-sandbox.js';
 import { FileRegistry } from './files.js';
@@ -45,7 +45,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const log = opts.log ?? consoleLogger();
   const hub = new EventHub(log);
   const settings = new SettingsStore(new JsonFile(path.join(dir, 'settings.json')));
-  const secrets = FileSecretStore.inDir(dir);
+  const secrets = openSecretStore(dir, keychainFor(process.env, opts.configDir !== undefined ? true : undefined));
   const sandbox = new EmbeddedSandbox(opts.startSandbox, (status) => hub.emit('sandbox.changed', status));
   const app: AppServices = {
     mode: 'browser',

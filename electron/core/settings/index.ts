@@ -3,3 +3,4 @@ export * from './json-file.js';
 export * from './settings.js';
 export * from './secrets.js';
 export * from './mappings.js';
+export * from './keychain.js';

@@ -42,6 +42,11 @@ export class FileSecretStore implements SecretStore {
     this.doc = typeof location === 'string' ? new JsonFile(location, 0o600) : location;
   }
 
+  /** The key file's path (for messages; never its content). */
+  get location(): string {
+    return this.doc.location;
+  }
+
   static inDir(dir: string): FileSecretStore {
     return new FileSecretStore(path.join(dir, 'secrets.json'));
   }

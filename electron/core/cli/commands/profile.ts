@@ -78,6 +78,11 @@ export const profileCommand: CliCommand = {
           const existing = findProfile(settings, name);
           const saved = settings.saveProfile({ ...(existing ? { id: existing.id } : {}), name, baseUrl });
           await secrets.set(saved.id, key);
+          const why = secrets.fallbackReason();
+          if (why !== null)
+            ctx.stderr(
+              `warning: no OS keychain could be used (${why}); the key is kept in ${secrets.file.location}, readable only by you but not encrypted.\n`,
+            );
           if (ctx.json)
             ctx.stdout(`${JSON.stringify({ name: saved.name, base_url: saved.baseUrl, key: maskApiKey(key) })}\n`);
           else
