@@ -1,11 +1,16 @@
 /**
  * Issue 10, client points that only a service differing from the sandbox shows, produced by a rewriting proxy in
- * front of the sandbox: a list filter the service ignores (point 10) and err_external_id_exists sent with 422
- * instead of 409 (point 15: errors are classified by err_code first, the status only for unknown codes).
+ * front of the sandbox: a list filter the service ignores (point 10), responses without the fields the spec does
+ * not mark required (point 14), and err_external_id_exists sent with 422 instead of 409 (point 15: errors are
+ * classified by err_code first, the status only for unknown codes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import type { z } from 'zod';
 import { ApiError, createApiClient, type LoggerLike } from '../../electron/core/api/index.js';
-import { client, sandbox, type Sandbox } from './helpers.js';
+import { strictParser } from '../../electron/core/api/parse.js';
+import * as S from '../../electron/core/spec/schemas.js';
+import { catalog, client, sandbox, type Sandbox } from './helpers.js';
 import { startProxy } from './proxy.js';
 
 let sb: Sandbox;
@@ -122,6 +127,152 @@ describe('point 15: errors are classified by err_code first', () => {
 
       const plain = await c.supplierCompanies.create({ external_id: 'TOL-C', name: 'x' }).catch((x: unknown) => x);
       expect(plain).toMatchObject({ status: 422, err_code: 'err_external_id_exists', classification: 'conflict' });
+    } finally {
+      await c.close();
+      await proxy.close();
+    }
+  });
+});
+
+/** A raw /v2 answer of the sandbox (owner key). */
+async function raw(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const r = await request(`${sb.baseUrl}${path}`, {
+    method,
+    headers: { 'x-api-key': sb.ownerKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.body.text();
+  expect(r.statusCode, text).toBeLessThan(300);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+describe('point 14: only the fields the spec marks required are required', () => {
+  it('every response schema the client uses: each non-required field may be missing, unknown fields are kept', async () => {
+    const cat = await catalog(sb);
+    const company = await raw('POST', '/v2/supplier-companies', { external_id: 'REQ-SC', name: 'Req', country: 'DE' });
+    const splant = await raw('POST', '/v2/supplier-plants', {
+      external_id: 'REQ-SPL',
+      name: 'Req plant',
+      supplier_company_id: company.id,
+      country: 'DE',
+      city: 'Ulm',
+    });
+    const product = await raw('POST', '/v2/supplier-products', {
+      external_id: 'REQ-SP',
+      name: 'Req product',
+      plant_id: cat.plants[0].id,
+      material_type: { category: 'elementary', elementary_id: cat.elementaries[0].id },
+      supplier_plant_id: splant.id,
+      transport_route: { truck_km: 10 },
+      hazardous_substances: [{ cas_number: '7440-43-9', mass_share: 0.001 }],
+      lifetime_years: 50,
+      secondary_percentage: 10,
+      moisture_content_percentage: 5,
+      unit: 'KG',
+    });
+    const silo = await raw('POST', '/v2/silos', {
+      external_id: 'REQ-SILO',
+      plant_id: cat.plants[0].id,
+      name: 'Req silo',
+      items: [{ supplier_product_id: product.id, annual_items: [{ year: 2024, amount: 1 }] }],
+    });
+    const instance = await raw('POST', '/v2/product-instances', {
+      external_id: 'REQ-PI',
+      product_id: cat.products[0].id,
+      plant_id: cat.plants[0].id,
+      produced_from: 2023,
+    });
+    const first = async (path: string) => ((await raw('GET', path)).data as Record<string, unknown>[])[0];
+    // Required = the spec's tables ("yes" / "response"); no table or no Required column → the entity's id
+    // (and, for /v2/me, what preflight and the Idempotency-Key cannot do without).
+    const cases: [string, z.ZodType, Record<string, unknown>, string[]][] = [
+      [
+        'Product',
+        S.Product,
+        await first(`/v2/products?product_instance_id=${String(instance.id)}`),
+        [
+          'id',
+          'external_id',
+          'name',
+          'description',
+          'use_case',
+          'elementary_id',
+          'unit',
+          'is_published_on_emidat',
+          'product_instance_ids',
+          'plant_ids',
+          'created_at',
+        ],
+      ],
+      ['Silo', S.Silo, silo, ['id', 'plant_id', 'name', 'items', 'created_at']],
+      ['SupplierProduct', S.SupplierProduct, product, ['id']],
+      ['SupplierCompany', S.SupplierCompany, company, ['id']],
+      ['SupplierPlant', S.SupplierPlant, splant, ['id']],
+      ['Plant', S.Plant, await first('/v2/plants'), ['id']],
+      ['Elementary', S.Elementary, await first('/v2/elementaries'), ['id']],
+      ['Composite', S.Composite, await first('/v2/composites'), ['id']],
+      ['Me', S.Me, await raw('GET', '/v2/me'), ['manufacturer_id', 'scopes', 'plant_ids']],
+      [
+        'LcaResults',
+        S.LcaResults,
+        await raw('GET', `/v2/product-instances/${String(instance.id)}/lca-results`),
+        ['job', 'results'],
+      ],
+    ];
+    for (const [name, schema, full, required] of cases) {
+      const parse = strictParser(schema);
+      const withExtra = parse({ ...full, a_field_from_the_future: 1 }, name) as Record<string, unknown>;
+      expect(withExtra.a_field_from_the_future, `${name} keeps unknown fields`).toBe(1);
+      for (const field of Object.keys(full)) {
+        const { [field]: _dropped, ...without } = full;
+        void _dropped;
+        if (required.includes(field)) {
+          expect(() => parse(without, name), `${name} without ${field} must be refused`).toThrow(ApiError);
+        } else {
+          expect(() => parse(without, name), `${name} without ${field} must parse`).not.toThrow();
+        }
+      }
+      // Every non-required field at once.
+      const minimal = Object.fromEntries(Object.entries(full).filter(([k]) => required.includes(k)));
+      expect(() => parse(minimal, name), `${name} with only its required fields`).not.toThrow();
+    }
+  });
+
+  it('a create whose answer lacks optional fields (a supplier product without epd_id, a company without external_id) is created, not failed', async () => {
+    const cat = await catalog(sb);
+    const strip: Record<string, string[]> = {
+      '/v2/supplier-companies': ['external_id', 'country', 'created_at'],
+      '/v2/supplier-products': ['epd_id', 'hazardous_substances', 'secondary_datasets', 'created_at'],
+    };
+    const proxy = await startProxy(sb.baseUrl, {
+      response: (req, res) => {
+        const drop = strip[req.url.split('?')[0]];
+        if (!drop || !res.text || res.status >= 300) return res;
+        const body = JSON.parse(res.text) as Record<string, unknown>;
+        const one = (o: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(o).filter(([k]) => !drop.includes(k)));
+        const out = Array.isArray(body.data)
+          ? { ...body, data: (body.data as Record<string, unknown>[]).map(one) }
+          : one(body);
+        return { status: res.status, text: JSON.stringify(out) };
+      },
+    });
+    const c = createApiClient({ baseUrl: proxy.baseUrl, apiKey: sb.ownerKey });
+    try {
+      const company = await c.supplierCompanies.create({ external_id: 'OPT-SC', name: 'Optional Co', country: 'DE' });
+      expect(company.outcome).toBe('created');
+      expect(company.entity.external_id).toBeUndefined();
+      const sp = await c.supplierProducts.create({
+        external_id: 'OPT-SP',
+        name: 'Optional product',
+        plant_id: cat.plants[0].id,
+        material_type: { category: 'elementary', elementary_id: cat.elementaries[0].id },
+        unit: 'KG',
+      });
+      expect(sp.outcome).toBe('created');
+      expect('epd_id' in sp.entity).toBe(false);
+      expect((await c.supplierProducts.get(sp.entity.id)).id).toBe(sp.entity.id);
+      expect((await c.supplierProducts.findByExternalId('OPT-SP'))?.id).toBe(sp.entity.id);
     } finally {
       await c.close();
       await proxy.close();
