@@ -5,11 +5,14 @@
  * classified by err_code first, the status only for unknown codes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { request } from 'undici';
 import type { z } from 'zod';
 import { ApiError, createApiClient, type LoggerLike } from '../../electron/core/api/index.js';
 import { strictParser } from '../../electron/core/api/parse.js';
 import * as S from '../../electron/core/spec/schemas.js';
+import { ERR_CODE_CLASSES, ERR_CODE_LIST } from '../../electron/core/spec/err-codes.js';
 import { catalog, client, sandbox, type Sandbox } from './helpers.js';
 import { startProxy } from './proxy.js';
 
@@ -277,5 +280,31 @@ describe('point 14: only the fields the spec marks required are required', () =>
       await c.close();
       await proxy.close();
     }
+  });
+});
+
+describe('point 15: docs/api-assumptions.md says what the code does', () => {
+  const doc = readFileSync(resolve(process.cwd(), 'docs/api-assumptions.md'), 'utf8');
+  const row = (start: string) => doc.split('\n').find((l) => l.startsWith(`| ${start}`)) ?? '';
+
+  it('the DELETE row: a 2xx DELETE without a body counts as deleted (behaviour: test/api/transport.test.ts)', () => {
+    const del = row('DELETE after a lost answer');
+    expect(del).toMatch(/without a body.*counts as deleted/);
+    expect(del).not.toMatch(/not tolerated/);
+  });
+
+  it('classification: by err_code first, from the catalog data; every catalog code has a class the doc names', () => {
+    const cls = row('Classification of errors');
+    expect(cls).toMatch(/By `err_code` first/);
+    for (const c of ERR_CODE_CLASSES) expect(cls).toContain(`\`${c}\``);
+    for (const info of ERR_CODE_LIST) {
+      expect(ERR_CODE_CLASSES).toContain(info.classification);
+      // The class is the code's whatever the status it arrives with.
+      for (const status of [403, 409, 422])
+        expect(new ApiError({ status, err_code: info.code, msg: '', endpoint: 'X' }).classification).toBe(
+          info.classification,
+        );
+    }
+    expect(row('`err_external_id_exists`')).toMatch(/conflict even with 422/);
   });
 });
