@@ -3,15 +3,32 @@
  * committed, and latency with jitter. Every draw comes from one seeded PRNG, so a run is reproducible for a
  * given arrival order of requests.
  */
+/** Restricts the faults to matching requests (others pass untouched, the draws still happen). */
+export interface FaultScope {
+  /** e.g. POST; any method when absent. */
+  method?: string;
+  /** The request path (without query) ends with this, e.g. /lca-update; any path when absent. */
+  path_suffix?: string;
+}
+
 export interface FaultConfig {
   error_rate: number;
   reset_after_commit_rate: number;
   latency_ms: number;
   jitter_ms: number;
   seed: number;
+  /** null = every /v2 request. */
+  only: FaultScope | null;
 }
 
-export const NO_FAULTS: FaultConfig = { error_rate: 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0, seed: 1 };
+export const NO_FAULTS: FaultConfig = {
+  error_rate: 0,
+  reset_after_commit_rate: 0,
+  latency_ms: 0,
+  jitter_ms: 0,
+  seed: 1,
+  only: null,
+};
 
 /** mulberry32: small, fast, good enough for fault draws. */
 export function mulberry32(seed: number): () => number {
@@ -36,12 +53,12 @@ export class Faults {
   private rand = mulberry32(NO_FAULTS.seed);
 
   configure(cfg: FaultConfig): void {
-    this.cfg = { ...cfg };
+    this.cfg = { ...cfg, only: cfg.only ? { ...cfg.only } : null };
     this.rand = mulberry32(cfg.seed);
   }
 
   get config(): FaultConfig {
-    return { ...this.cfg };
+    return { ...this.cfg, only: this.cfg.only ? { ...this.cfg.only } : null };
   }
 
   get active(): boolean {
@@ -49,12 +66,22 @@ export class Faults {
     return c.error_rate > 0 || c.reset_after_commit_rate > 0 || c.latency_ms > 0 || c.jitter_ms > 0;
   }
 
-  /** Draws the fate of one request. Three draws per request, always, so the sequence stays aligned. */
-  decide(): FaultDecision {
+  /**
+   * Draws the fate of one request. Three draws per request, always, so the sequence stays aligned; a request
+   * outside `only` (when set) gets no fault.
+   */
+  decide(method = '', path = ''): FaultDecision {
     const c = this.cfg;
     const jitter = this.rand();
     const err = this.rand();
     const reset = this.rand();
+    const o = c.only;
+    if (
+      o &&
+      ((o.method !== undefined && o.method.toUpperCase() !== method.toUpperCase()) ||
+        (o.path_suffix !== undefined && !path.endsWith(o.path_suffix)))
+    )
+      return { delayMs: 0, error: false, resetAfterCommit: false };
     return {
       delayMs: c.latency_ms + Math.floor(jitter * c.jitter_ms),
       error: err < c.error_rate,

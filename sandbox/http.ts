@@ -158,7 +158,7 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
       }
     };
     if (store.faults.active) {
-      ctx.decision = store.faults.decide();
+      ctx.decision = store.faults.decide(req.method, pathOf(req.url)[0]);
       if (ctx.decision.delayMs > 0) {
         setTimeout(proceed, ctx.decision.delayMs);
         return;

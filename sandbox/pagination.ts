@@ -129,7 +129,8 @@ export interface PageResult<T extends Entity> {
 
 /**
  * One page of `coll` for `q`. `visible` narrows rows (plant access, filters); `candidates` (ids) replaces the
- * scan when an index already knows the few rows that can match.
+ * scan when an index already knows the few rows that can match. All filters combine with AND: with both
+ * `external_id` and candidates, a row must be the code's and among the candidates.
  */
 export function pageOf<T extends Entity>(
   coll: Collection<T>,
@@ -139,8 +140,9 @@ export function pageOf<T extends Entity>(
 ): PageResult<T> {
   let pool: readonly Row<T>[];
   if (q.external_id !== undefined) {
+    // Filters combine with AND: the one row with the code, and only if the other filters' candidates hold it.
     const e = coll.findByExternalId(q.external_id);
-    pool = e ? [coll.activeRow(e.id)!] : [];
+    pool = e && (!candidates || candidates.includes(e.id)) ? [coll.activeRow(e.id)!] : [];
   } else if (candidates) {
     pool = [...new Set(candidates)]
       .sort()

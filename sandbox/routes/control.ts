@@ -39,6 +39,11 @@ const FaultsBody = z
     latency_ms: NonNegative.optional(),
     jitter_ms: NonNegative.optional(),
     seed: z.number().int().optional(),
+    only: z
+      .object({ method: z.string().min(1).max(10).optional(), path_suffix: z.string().min(1).max(200).optional() })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict();
 const ClockBody = z
@@ -122,6 +127,7 @@ export function controlRoutes(app: FastifyInstance, store: Store): void {
       latency_ms: b.latency_ms ?? 0,
       jitter_ms: b.jitter_ms ?? 0,
       seed: b.seed ?? 1,
+      only: b.only ?? null,
     });
     return ok(store.faults.config);
   });

@@ -151,7 +151,7 @@ describe('every endpoint (issue 3 point 1)', () => {
     ).toEqual({ barge_km: 5 });
 
     const started = await c.lca.update(pi.entity.id);
-    expect(['queued', 'processing']).toContain(started.job.status);
+    expect(['queued', 'processing']).toContain(started.job?.status);
     const res = await c.lca.results(pi.entity.id);
     expect(res.product_instance_id).toBe(pi.entity.id);
     expect(typeof res.job.status).toBe('string');

@@ -57,7 +57,15 @@ export const state = (sb: Sandbox) => control<StateCounts>(sb, 'GET', '/state');
 
 export const faults = (
   sb: Sandbox,
-  f: { error_rate?: number; reset_after_commit_rate?: number; latency_ms?: number; jitter_ms?: number; seed?: number },
+  f: {
+    error_rate?: number;
+    reset_after_commit_rate?: number;
+    latency_ms?: number;
+    jitter_ms?: number;
+    seed?: number;
+    /** Limit the faults to requests with this method and/or path ending. */
+    only?: { method?: string; path_suffix?: string };
+  },
 ) => control(sb, 'PUT', '/faults', f);
 
 export const bulkSupplierProducts = (sb: Sandbox, count: number, external_id_prefix: string) =>

@@ -296,23 +296,23 @@ export async function serviceState(client: ApiClient, prefix: string): Promise<S
   const out: SheetData = {
     'supplier-companies': mine(companies).map((x) => ({
       external_id: x.external_id ?? null,
-      name: x.name,
+      name: x.name ?? null,
       country: x.country ?? null,
     })),
     'supplier-plants': mine(splants).map((x) => ({
       external_id: x.external_id ?? null,
-      name: x.name,
+      name: x.name ?? null,
       supplier_company_external_id: c(x.supplier_company_id),
       country: x.country ?? null,
       city: x.city ?? null,
     })),
     'supplier-products': mine(sproducts).map((x) => ({
       external_id: x.external_id ?? null,
-      name: x.name,
+      name: x.name ?? null,
       plant_code: c(x.plant_id),
       material_code: c((x.material_type as { elementary_id?: string }).elementary_id),
       supplier_plant_external_id: c(x.supplier_plant_id),
-      unit: x.unit,
+      unit: x.unit ?? null,
       ...route(x.transport_route),
       epd_id: x.epd_id ?? null,
       lifetime_years: x.lifetime_years ?? null,

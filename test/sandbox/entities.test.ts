@@ -243,6 +243,24 @@ describe('products (read only)', () => {
     expect(old.body.data[0].product_instance_ids).toEqual([i1.body.id]);
   });
 
+  it('external_id and product_instance_id combine with AND: a match gives the product, a non-match empty data', async () => {
+    const [product, other] = [cat.products[7], cat.products[8]];
+    const inst = await sb.api('POST', '/v2/product-instances', {
+      body: { product_id: product.id, plant_id: cat.plants[0].id, produced_from: 2021 },
+    });
+    expect(inst.status).toBe(201);
+    const q = (code: string) => `/v2/products?external_id=${encodeURIComponent(code)}&product_instance_id=${inst.body.id}`;
+    const match = await sb.api('GET', q(product.external_id));
+    expect(match.status).toBe(200);
+    expect(match.body.data.map((p: { id: string }) => p.id)).toEqual([product.id]);
+    // Another product's code with this instance: no product carries both, so nothing matches.
+    const mismatch = await sb.api('GET', q(other.external_id));
+    expect(mismatch.status).toBe(200);
+    expect(mismatch.body).toEqual({ data: [], next_cursor: null });
+    const unknownInstance = await sb.api('GET', `/v2/products?external_id=${encodeURIComponent(product.external_id)}&product_instance_id=00000000-0000-4000-8000-000000000000`);
+    expect(unknownInstance.body.data).toEqual([]);
+  });
+
   it('cannot be written through the API', async () => {
     const r = await sb.api('POST', '/v2/products', { body: { name: 'x' } });
     expect(r.status).toBe(422);

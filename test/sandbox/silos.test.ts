@@ -1,5 +1,6 @@
 /** Silos (issue 2 §3 Silos) and Idempotency-Key on silos and prechain products (replay, conflict, expiry). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../electron/core/spec/scopes.js';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -199,6 +200,42 @@ describe('Idempotency-Key', () => {
     expect(conflict.status).toBe(409);
     const crossed = await sb.api('POST', '/v2/silos', { body: siloBody('crossed'), headers: { 'idempotency-key': 'pc-1' } });
     expect(crossed.status).toBe(409);
+  });
+
+  it('a replay passes the plant and scope checks of the original: a key at another plant or without edit:materials gets 403 (silos and prechain products)', async () => {
+    const full = await sb.key({ scopes: [...SCOPES] });
+    const first = await sb.api('POST', '/v2/silos', { key: full.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    expect(first.status).toBe(201);
+    // A key restricted to plant B: the silo (plant A) is out of its reach, for GET and for a replay alike.
+    const other = await sb.key({ scopes: [...SCOPES], plant_ids: [plantB] });
+    const get = await sb.api('GET', `/v2/silos/${first.body.id}`, { key: other.key });
+    expect(get.status).toBe(403);
+    const replay = await sb.api('POST', '/v2/silos', { key: other.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    expect(replay.status).toBe(403);
+    expect(replay.body.err_code).toBe(get.body.err_code);
+    expect(replay.text).not.toContain(first.body.id);
+    // The key that created it lost edit:materials (its member was reduced): the replay is refused too.
+    await sb.control('PUT', `/__sandbox/members/${full.owner_profile_id}`, { scopes: ['view:materials'], plant_ids: null });
+    const lost = await sb.api('POST', '/v2/silos', { key: full.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    expect(lost.status).toBe(403);
+    expect(lost.body.err_code).toBe('err_permission_denied');
+    // The owner key still replays it.
+    expect((await sb.api('POST', '/v2/silos', { body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } })).status).toBe(200);
+
+    const inst = await sb.api('POST', '/v2/product-instances', { body: { product_id: cat.products[0].id, plant_id: plantB, produced_from: 2021 } });
+    expect(inst.status).toBe(201);
+    const pcBody = { product_instance_id: inst.body.id, plant_id: plantA, external_id: 'PC-ACL' };
+    const pc = await sb.api('POST', '/v2/prechain-products', { body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    expect(pc.status).toBe(201);
+    const pcGet = await sb.api('GET', `/v2/prechain-products/${pc.body.id}`, { key: other.key });
+    expect(pcGet.status).toBe(403);
+    const pcReplay = await sb.api('POST', '/v2/prechain-products', { key: other.key, body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    expect(pcReplay.status).toBe(403);
+    expect(pcReplay.body.err_code).toBe(pcGet.body.err_code);
+    const noEdit = await sb.key({ scopes: ['view:materials', 'view:products'] });
+    const pcNoEdit = await sb.api('POST', '/v2/prechain-products', { key: noEdit.key, body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    expect(pcNoEdit.status).toBe(403);
+    expect(pcNoEdit.body.err_code).toBe('err_permission_denied');
   });
 
   it('the request log records the Idempotency-Key', async () => {

@@ -7,8 +7,9 @@
  *   timeout, 500) the client first looks the external_id up; if the earlier attempt landed, the fields are
  *   compared ('already_existed' when the same, a conflict ApiError when not); it retries only if nothing is
  *   there. A failure where the request surely was not sent is retried directly.
- * - A 409 err_external_id_exists after an ambiguous failure (or always, with onExisting: 'compare') means:
- *   fetch by external_id, compare, report "already existed (same)" or a real conflict.
+ * - An err_external_id_exists (409 in the sandbox; any status — classified by err_code first) after an ambiguous
+ *   failure (or always, with onExisting: 'compare') means: fetch by external_id, compare, report "already
+ *   existed (same)" or a real conflict.
  */
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
@@ -22,7 +23,10 @@ export type CreateOutcome = 'created' | 'replayed' | 'already_existed';
 export interface CreateResult<T> {
   entity: T;
   outcome: CreateOutcome;
-  /** HTTP status of the answer that settled it (201, 200; 409 or the lookup's 200 for 'already_existed'). */
+  /**
+   * HTTP status of the answer that settled it (201, 200; for 'already_existed' the status err_external_id_exists
+   * came with, usually 409, or the lookup's 200).
+   */
   status: number;
   /** True when the outcome was settled by an external_id lookup after a failed or lost answer. */
   checked?: boolean;
@@ -113,7 +117,7 @@ export async function createEntity<T>(
     return {
       entity: found,
       outcome: 'already_existed',
-      status: cause.status === 409 ? 409 : 200,
+      status: cause.err_code === 'err_external_id_exists' ? cause.status : 200,
       checked: true,
       idempotencyKey: key,
     };
@@ -128,11 +132,8 @@ export async function createEntity<T>(
         return { entity, outcome, status: res.status, idempotencyKey: key };
       },
       async (e) => {
-        if (
-          e.status === 409 &&
-          e.err_code === 'err_external_id_exists' &&
-          (ambiguousBefore || o.onExisting === 'compare')
-        ) {
+        // By err_code, whatever the status (a service may send it with 422): the code's own conflict path.
+        if (e.err_code === 'err_external_id_exists' && (ambiguousBefore || o.onExisting === 'compare')) {
           settled = await settleByLookup(e);
           return false;
         }

@@ -3,11 +3,17 @@
  * when the service sent it), the endpoint ('POST /v2/silos') and a classification. Callers branch on err_code
  * or classification, never on msg.
  */
-import { CLIENT_ERROR_CODES, type ClientErrorCode, type ErrCodeInfo, errCodeInfo } from '../spec/err-codes.js';
+import {
+  CLIENT_ERROR_CODES,
+  type ClientErrorCode,
+  type ErrCodeClass,
+  type ErrCodeInfo,
+  errCodeInfo,
+} from '../spec/err-codes.js';
 import { ENTITLEMENT_DIMENSIONS } from '../spec/constants.js';
 
-export type ErrorClassification =
-  'auth' | 'permission' | 'conflict' | 'validation' | 'daily_limit' | 'entitlement' | 'server' | 'network' | 'unknown';
+/** The catalog's classes (spec/err-codes.ts ERR_CODE_CLASSES), plus 'network' (no answer) and 'unknown'. */
+export type ErrorClassification = ErrCodeClass | 'network' | 'unknown';
 
 export interface EntitlementLimit {
   /** Kept verbatim: an unrecognized dimension is shown as is and treated like the generic limit error. */
@@ -37,15 +43,17 @@ export interface ApiErrorInit {
   retryAfterMs?: number;
 }
 
-const AUTH_CODES = new Set(['err_not_authenticated']);
-const PERMISSION_CODES = new Set(['err_permission_denied', 'err_plant_no_access']);
-
+/**
+ * By err_code first: a code of the spec's catalog has its class there (spec/err-codes.ts), whatever the status
+ * it came with (err_external_id_exists with 422 is a conflict, err_entitlement_limit_reached with 409 an
+ * entitlement error). The status decides only for codes outside the catalog (unknown or client-side codes).
+ */
 export function classify(status: number, errCode: string): ErrorClassification {
-  if (errCode === 'err_svc_daily_limit_reached') return 'daily_limit';
-  if (errCode === 'err_entitlement_limit_reached') return 'entitlement';
+  const info = errCodeInfo(errCode);
+  if (info) return info.classification;
   if (status === 0) return errCode === 'client_invalid_request' ? 'validation' : 'network';
-  if (status === 401 || AUTH_CODES.has(errCode)) return 'auth';
-  if (status === 403 || PERMISSION_CODES.has(errCode)) return 'permission';
+  if (status === 401) return 'auth';
+  if (status === 403) return 'permission';
   if (status === 409) return 'conflict';
   if (status === 422) return 'validation';
   if (status >= 500) return 'server';

@@ -128,7 +128,8 @@ export function preflightReport(
     ok: list.length === 0,
     key: maskedKey,
     manufacturer_id: me.manufacturer_id,
-    api_key_id: me.api_key_id,
+    // The public key_id is also the middle of the key itself (svc-{key_id}-…) when /v2/me leaves it out.
+    api_key_id: me.api_key_id ?? /^svc-(.+)-\*{4}$/.exec(maskedKey)?.[1] ?? '(unknown)',
     scopes: [...me.scopes],
     plant_ids: [...me.plant_ids],
     expires_at,

@@ -98,9 +98,27 @@ export function readResource<T extends { external_id?: string | null }>(cfg: Res
     return walkItems<T>((cursor) => list({ ...fixed, cursor }, o), o.signal);
   };
 
+  /**
+   * Only an item whose `external_id` equals the code matches. Anything else in the answer means the service
+   * ignored the filter: that is logged (never resolved to a wrong entity) and the code counts as not found.
+   */
   const findByExternalId = async (code: string, o: CallOptions = {}): Promise<T | null> => {
     const page = await list({ external_id: code, limit: 1 }, o);
-    return page.data.find((e) => e.external_id === code) ?? page.data[0] ?? null;
+    const match = page.data.find((e) => e.external_id === code);
+    if (match) return match;
+    if (page.data.length > 0) {
+      transport.logger.warn(
+        {
+          endpoint: `GET ${path}`,
+          filter: 'external_id',
+          code,
+          returned: page.data.length,
+          returned_external_ids: page.data.slice(0, 5).map((e) => e.external_id ?? null),
+        },
+        'the service appears to have ignored the external_id filter: no returned item carries the code, so it is treated as not found',
+      );
+    }
+    return null;
   };
 
   const resolveExternalIds = async (codes: Iterable<string>, o: ResolveOptions = {}): Promise<Map<string, T>> => {

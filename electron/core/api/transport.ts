@@ -8,6 +8,7 @@ import { ApiError } from './errors.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { type RetryPolicy, abortReason, backoffDelay, parseRetryAfter, sleep } from './backoff.js';
 import type { LoggerLike, Scrubber } from './secrets.js';
+import { errCodeInfo } from '../spec/err-codes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined;
@@ -350,9 +351,16 @@ function errorFromBody(
     attempts: attemptNo,
     ...(entitlement ? { entitlement_limit: entitlement } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    // Statuses outside the spec's list: 429/503-like overload is transient; anything else is unknown.
+    // Statuses outside the spec's list: 429/503-like overload is transient; anything else is unknown unless the
+    // err_code is one of the catalog's (classified by err_code first).
     ...(status === 429 || (status > 500 && status < 600) ? { classification: 'server' as const } : {}),
-    ...(status !== 401 && status !== 403 && status !== 409 && status !== 422 && status < 500 && status !== 429
+    ...(status !== 401 &&
+    status !== 403 &&
+    status !== 409 &&
+    status !== 422 &&
+    status < 500 &&
+    status !== 429 &&
+    (errCode === undefined || errCodeInfo(errCode) === undefined)
       ? { classification: 'unknown' as const }
       : {}),
     ...(overload && errCode === undefined ? { retryable: true } : {}),

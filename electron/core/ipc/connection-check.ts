@@ -81,8 +81,8 @@ export async function checkConnection(conn: Connection, o: CheckOptions = {}): P
     let plants: ConnectionReport['plants'] = report.plant_ids.map((id) => ({ id, code: null, name: null }));
     let plantsReadable = false;
     if (scopes.has('view:plants')) {
-      const byId = new Map<string, { code: string | null; name: string }>();
-      for await (const p of client.plants.walk({}, { signal: o.signal })) byId.set(p.id.toLowerCase(), { code: p.external_id, name: p.name });
+      const byId = new Map<string, { code: string | null; name: string | null }>();
+      for await (const p of client.plants.walk({}, { signal: o.signal })) byId.set(p.id.toLowerCase(), { code: p.external_id ?? null, name: p.name ?? null });
       plants = report.plant_ids.map((id) => ({ id, code: byId.get(id.toLowerCase())?.code ?? null, name: byId.get(id.toLowerCase())?.name ?? null }));
       plantsReadable = true;
     }

@@ -715,11 +715,12 @@ class Planner {
     if (key && this.productFacts.has(key)) return this.productFacts.get(key);
     if (isPending(id)) return undefined;
     const e = this.svc.supplier_product.get(code);
-    return e
+    // Facts the service left out (optional in responses) are unknown: no check is made on them.
+    return e?.plant_id
       ? {
           plant_id: e.plant_id.toLowerCase(),
           material_key: materialKey(e.material_type),
-          supplier_plant_id: e.supplier_plant_id,
+          supplier_plant_id: e.supplier_plant_id ?? null,
         }
       : undefined;
   }

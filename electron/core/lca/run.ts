@@ -230,7 +230,7 @@ export async function runLca(
           out.recomputed = !u.alreadyRunning;
           out.waited_for_running_job = u.alreadyRunning === true;
           started = true;
-          onStatus(u.job.status);
+          if (u.job) onStatus(u.job.status);
         } catch (e) {
           // A recompute is already in flight: wait for it rather than fail.
           if (!(e instanceof ApiError) || e.err_code !== 'err_lca_update_not_queued') throw e;

@@ -27,9 +27,63 @@ export const ERR_CODE_GROUPS = [
 ] as const;
 export type ErrCodeGroup = (typeof ERR_CODE_GROUPS)[number];
 
+/**
+ * How a client treats a code, whatever HTTP status it arrives with: errors are classified by err_code first
+ * (docs/api-assumptions.md row 28 — any code may come with any of 403/409/422); the status decides only for a
+ * code outside this catalog. The client adds 'network' (no answer) and 'unknown'.
+ */
+export const ERR_CODE_CLASSES = ['auth', 'permission', 'conflict', 'validation', 'daily_limit', 'entitlement', 'server'] as const;
+export type ErrCodeClass = (typeof ERR_CODE_CLASSES)[number];
+
+/**
+ * The codes whose class is not 'validation' (the default: the service refused the request's content or the
+ * state it refers to). 'conflict' = the entity exists already, is in use, or another operation is in flight.
+ */
+const CLASS_OF: Readonly<Record<Exclude<ErrCodeClass, 'validation'>, readonly string[]>> = {
+  auth: ['err_not_authenticated'],
+  permission: [
+    'err_permission_denied',
+    'err_plant_no_access',
+    'err_reauthentication_required',
+    'err_two_factor_required',
+    'err_program_operator_not_entitled',
+  ],
+  conflict: [
+    'err_external_id_exists',
+    'err_prechain_product_exists',
+    'err_supplier_product_in_recipe',
+    'err_supplier_product_in_silo',
+    'err_supplier_in_use',
+    'err_supplier_plant_in_use',
+    'err_silo_in_use',
+    'err_silo_name_exists',
+    'err_composite_name_exists',
+    'err_composite_used_in_supplier_products',
+    'err_product_instance_in_recipe',
+    'err_prechain_product_in_recipe',
+    'err_product_has_declarations',
+    'err_product_instance_has_declarations',
+    'err_product_already_exists',
+    'err_user_exists',
+    'err_epd_document_already_exists',
+    'err_ccf_exists',
+    'err_inies_sworn_statement_exists',
+    'err_ppwr_declaration_exists',
+    'err_ppwr_declaration_editable_exists',
+    'err_elementary_already_allowed_for_product',
+    'err_elementary_request_idempotency_conflict',
+    'err_lca_update_not_queued',
+  ],
+  daily_limit: ['err_svc_daily_limit_reached'],
+  entitlement: ['err_entitlement_limit_reached'],
+  server: ['err_not_defined'],
+};
+
 export interface ErrCodeInfo {
   code: string;
   group: ErrCodeGroup;
+  /** How a client treats it, whatever the HTTP status (classification by err_code first). */
+  classification: ErrCodeClass;
   /** One line, English. */
   explanation: string;
   explanation_de: string;
@@ -955,16 +1009,30 @@ const ROWS: Record<ErrCodeGroup, readonly Row[]> = {
 };
 
 function build(): Map<string, ErrCodeInfo> {
+  const classOf = new Map<string, ErrCodeClass>();
+  for (const [cls, codes] of Object.entries(CLASS_OF) as [ErrCodeClass, readonly string[]][])
+    for (const code of codes) {
+      if (classOf.has(code)) throw new Error(`err-codes: ${code} has two classes`);
+      classOf.set(code, cls);
+    }
   const m = new Map<string, ErrCodeInfo>();
   for (const group of ERR_CODE_GROUPS) {
     for (const [code, explanation, explanation_de, action, action_de, retryable] of ROWS[group]) {
       if (m.has(code)) throw new Error(`err-codes: ${code} listed twice`);
-      const info: ErrCodeInfo = { code, group, explanation, explanation_de, retryable: retryable ?? false };
+      const info: ErrCodeInfo = {
+        code,
+        group,
+        classification: classOf.get(code) ?? 'validation',
+        explanation,
+        explanation_de,
+        retryable: retryable ?? false,
+      };
       if (action) info.action = action;
       if (action_de) info.action_de = action_de;
       m.set(code, Object.freeze(info));
     }
   }
+  for (const code of classOf.keys()) if (!m.has(code)) throw new Error(`err-codes: classified code ${code} is not in the catalog`);
   return m;
 }
 

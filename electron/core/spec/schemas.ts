@@ -131,15 +131,24 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const Page = <T extends z.ZodType>(item: T) =>
   z.looseObject({ data: z.array(item), next_cursor: z.string().nullable() });
 
+/**
+ * Response schemas: a field is required exactly when the spec's table marks it required ("yes", or "response"
+ * for a field the service assigns); everything else is optional, and unknown fields are kept (loose objects).
+ * Where the spec gives no table or a table without a Required column (plants, elementaries, composites, supplier
+ * companies, supplier plants, supplier products, the key introspection), only what the client cannot work
+ * without is required: the entity's `id`; for /v2/me `manufacturer_id` (Idempotency-Keys), `scopes` and
+ * `plant_ids` (preflight) (docs/api-assumptions.md, "Response shapes").
+ */
 export const Me = z.looseObject({
   manufacturer_id: Uuid,
-  api_key_id: z.string(),
-  owner_profile_id: Uuid,
+  api_key_id: z.string().optional(),
+  owner_profile_id: Uuid.optional(),
   scopes: z.array(z.string()),
   plant_ids: z.array(Uuid),
 });
 export type Me = z.infer<typeof Me>;
 
+/** Every field marked required ("yes") in the spec's Product table. */
 export const Product = z.looseObject({
   id: Uuid,
   external_id: z.string().nullable(),
@@ -155,24 +164,32 @@ export const Product = z.looseObject({
 });
 export type Product = z.infer<typeof Product>;
 
-export const Plant = z.looseObject({ id: Uuid, external_id: z.string().nullable(), name: z.string() });
+export const Plant = z.looseObject({
+  id: Uuid,
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
+});
 export type Plant = z.infer<typeof Plant>;
 
 export const Elementary = z.looseObject({
   id: Uuid,
-  external_id: z.string().nullable(),
-  name: z.string(),
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
   unit: z.string().optional(),
 });
 export type Elementary = z.infer<typeof Elementary>;
 
-export const Composite = z.looseObject({ id: Uuid, external_id: z.string().nullable().optional(), name: z.string() });
+export const Composite = z.looseObject({
+  id: Uuid,
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
+});
 export type Composite = z.infer<typeof Composite>;
 
 export const SupplierCompany = z.looseObject({
   id: Uuid,
-  external_id: z.string().nullable(),
-  name: z.string(),
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
   country: z.string().nullable().optional(),
   created_at: DateTime.optional(),
 });
@@ -180,39 +197,41 @@ export type SupplierCompany = z.infer<typeof SupplierCompany>;
 
 export const SupplierPlant = z.looseObject({
   id: Uuid,
-  external_id: z.string().nullable(),
-  name: z.string(),
-  supplier_company_id: Uuid,
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
+  supplier_company_id: Uuid.optional(),
   country: z.string().nullable().optional(),
   city: z.string().nullable().optional(),
   created_at: DateTime.optional(),
 });
 export type SupplierPlant = z.infer<typeof SupplierPlant>;
 
+/** The spec's Supplier product table has no Required column: only `id` is required. */
 export const SupplierProduct = z.looseObject({
   id: Uuid,
-  external_id: z.string().nullable(),
-  name: z.string(),
-  material_type: z.looseObject({ category: z.string() }),
-  plant_id: Uuid,
-  supplier_plant_id: Uuid.nullable(),
-  transport_route: z.record(z.string(), z.unknown()).nullable(),
-  epd_id: Uuid.nullable(),
-  hazardous_substances: z.array(z.record(z.string(), z.unknown())),
-  lifetime_years: z.number().nullable(),
-  secondary_percentage: z.number().nullable(),
-  moisture_content_percentage: z.number().nullable(),
-  unit: z.string(),
-  impacts_per_kg: z.array(z.unknown()).nullable(),
-  transport_impacts_per_kg: z.array(z.unknown()).nullable(),
-  secondary_datasets: z.array(z.unknown()).nullable(),
-  created_at: DateTime,
+  external_id: z.string().nullable().optional(),
+  name: z.string().optional(),
+  material_type: z.looseObject({ category: z.string() }).optional(),
+  plant_id: Uuid.optional(),
+  supplier_plant_id: Uuid.nullable().optional(),
+  transport_route: z.record(z.string(), z.unknown()).nullable().optional(),
+  epd_id: Uuid.nullable().optional(),
+  hazardous_substances: z.array(z.record(z.string(), z.unknown())).optional(),
+  lifetime_years: z.number().nullable().optional(),
+  secondary_percentage: z.number().nullable().optional(),
+  moisture_content_percentage: z.number().nullable().optional(),
+  unit: z.string().optional(),
+  impacts_per_kg: z.array(z.unknown()).nullable().optional(),
+  transport_impacts_per_kg: z.array(z.unknown()).nullable().optional(),
+  secondary_datasets: z.array(z.unknown()).nullable().optional(),
+  created_at: DateTime.optional(),
 });
 export type SupplierProduct = z.infer<typeof SupplierProduct>;
 
+/** Silo table: id and created_at "response", plant_id, name, items "yes"; external_id optional. */
 export const Silo = z.looseObject({
   id: Uuid,
-  external_id: z.string().nullable(),
+  external_id: z.string().nullable().optional(),
   plant_id: Uuid,
   name: z.string(),
   items: z.array(
@@ -255,9 +274,10 @@ export const Bom = z.looseObject({
 });
 export type Bom = z.infer<typeof Bom>;
 
+/** job.status is the one field the spec names (rule 5 branches on it); results is what the answer is for. */
 export const LcaJob = z.looseObject({ status: z.string() });
 export const LcaResults = z.looseObject({
-  product_instance_id: Uuid,
+  product_instance_id: Uuid.optional(),
   job: LcaJob,
   results: z.array(z.unknown()),
 });

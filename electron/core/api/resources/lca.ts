@@ -16,8 +16,17 @@ export type { LcaResults };
 export type LcaJob = LcaResults['job'];
 
 export interface LcaUpdateResult {
-  job: LcaJob;
-  /** True when the service said a recompute was already in flight after our own earlier attempt's answer was lost. */
+  /**
+   * The job as the answer named it. Absent when the service answered a 2xx without `job.status` (a 202 without a
+   * body, say): any 2xx means started (docs/api-assumptions.md row 25) and the status is learnt by polling.
+   */
+  job?: LcaJob;
+  /** HTTP status of the answer that settled it (0 when settled by reading lca-results after a lost answer). */
+  status: number;
+  /**
+   * True when a recompute was found in flight after our own attempt's answer was lost (read from lca-results,
+   * or told by err_lca_update_not_queued): it was waited for instead of starting another.
+   */
   alreadyRunning?: boolean;
 }
 
@@ -52,20 +61,12 @@ const KNOWN_STATUSES = new Set<string>(LCA_JOB_STATUSES);
 
 export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
   const parseResults = strictParser(LcaResults);
-  const parseJob = (raw: unknown, endpoint: string): LcaJob => {
-    const o = raw as { job?: unknown } | null;
-    const job = o && typeof o === 'object' && o.job && typeof o.job === 'object' ? o.job : raw;
-    if (!job || typeof job !== 'object' || typeof (job as { status?: unknown }).status !== 'string') {
-      throw new ApiError({
-        status: 200,
-        err_code: 'client_invalid_response',
-        msg: 'lca-update answer has no job.status',
-        endpoint,
-        classification: 'unknown',
-        retryable: false,
-      });
-    }
-    return job as LcaJob;
+  /** The job an lca-update answer names (`{job:{status}}`, or a bare job), or undefined when it names none. */
+  const jobOf = (raw: unknown): LcaJob | undefined => {
+    if (!raw || typeof raw !== 'object') return undefined;
+    const o = raw as { job?: unknown; status?: unknown };
+    const job = o.job && typeof o.job === 'object' ? o.job : raw;
+    return typeof (job as { status?: unknown }).status === 'string' ? (job as LcaJob) : undefined;
   };
 
   const results = async (instanceId: string, o: CallOptions = {}): Promise<LcaResults> => {
@@ -85,11 +86,20 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
     return r;
   };
 
-  /** Retried after a lost answer; a "not queued" then means our earlier attempt started it. */
+  /**
+   * Any 2xx is "started" (the job, if the answer names one, is passed on). After a lost answer (reset, timeout,
+   * 500 after sending) the POST is never repeated blindly: lca-results is read first, and a job in flight
+   * (queued/processing) is waited for instead of starting another. Only when none is in flight is it sent again;
+   * err_lca_update_not_queued then still means an earlier attempt started it.
+   */
   const update = async (instanceId: string, o: CallOptions = {}): Promise<LcaUpdateResult> => {
     const endpoint = 'POST /v2/product-instances/{id}/lca-update';
     let lost = false;
     let settled: LcaUpdateResult | undefined;
+    const inFlightNow = async (): Promise<LcaUpdateResult | undefined> => {
+      const r = await results(instanceId, o);
+      return isLcaJobInFlight(r.job.status) ? { job: r.job, status: 0, alreadyRunning: true } : undefined;
+    };
     try {
       return await transport.retryLoop(
         async (n) => {
@@ -97,16 +107,38 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
             { method: 'POST', path: instancePath(instanceId, 'lca-update'), signal: o.signal, timeoutMs: o.timeoutMs },
             n,
           );
-          return { job: parseJob(res.body, endpoint) };
+          const job = jobOf(res.body);
+          if (job) return { job, status: res.status };
+          logger().info(
+            { endpoint, status: res.status },
+            'lca-update answered without job.status: treated as started, the job is read by polling',
+          );
+          return { status: res.status };
         },
         async (e) => {
           if (lost && e.err_code === 'err_lca_update_not_queued') {
             const r = await results(instanceId, o);
-            settled = { job: r.job, alreadyRunning: true };
+            settled = { job: r.job, status: 0, alreadyRunning: true };
             return false;
           }
           if (!e.retryable) return false;
-          lost ||= e.ambiguous;
+          if (e.ambiguous) {
+            lost = true;
+            // The lost attempt may have started a recompute: look before sending another.
+            try {
+              settled = await inFlightNow();
+            } catch (re) {
+              if (re instanceof ApiError) {
+                logger().warn(
+                  { endpoint, err_code: re.err_code },
+                  'lca-update answer lost and lca-results unreadable: not sent again',
+                );
+                return false;
+              }
+              throw re;
+            }
+            if (settled) return false;
+          }
           return true;
         },
         o.signal,
@@ -125,8 +157,11 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
     const ifRunning = o.ifRunning ?? 'wait-then-restart';
     const call: CallOptions = { signal: o.signal, timeoutMs: o.timeoutMs };
 
-    /** Poll until the job is no longer in flight; returns the final answer. */
-    const waitDone = async (expectJobId: unknown): Promise<LcaResults> => {
+    /**
+     * Poll until the job is no longer in flight (rule 5: stop at completed, failed or idle — whatever the job's
+     * id or `results` hold); returns the final answer.
+     */
+    const waitDone = async (): Promise<LcaResults> => {
       let delay = pollBase;
       for (;;) {
         if (Date.now() - started > maxWaitMs) {
@@ -143,19 +178,18 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
         delay = Math.min(pollMax, delay * 1.5);
         const r = await results(instanceId, call);
         o.onStatus?.(r.job.status, r);
-        // A job id, where the service gives one, tells our job from an older finished one.
-        const id = (r.job as { id?: unknown }).id;
-        const otherJob = expectJobId !== undefined && id !== undefined && id !== expectJobId;
-        if (!isLcaJobInFlight(r.job.status) && !otherJob) return r;
+        if (!isLcaJobInFlight(r.job.status)) return r;
       }
     };
 
     for (let round = 0; ; round++) {
       try {
         const u = await update(instanceId, call);
-        o.onStatus?.(u.job.status, undefined);
-        if (!isLcaJobInFlight(u.job.status)) return results(instanceId, call);
-        return await waitDone((u.job as { id?: unknown }).id);
+        if (u.job) {
+          o.onStatus?.(u.job.status, undefined);
+          if (!isLcaJobInFlight(u.job.status)) return results(instanceId, call);
+        }
+        return await waitDone();
       } catch (e) {
         if (
           !(e instanceof ApiError) ||
@@ -164,7 +198,7 @@ export function lcaApi(transport: Transport, logger: () => LoggerLike): LcaApi {
           round > 0
         )
           throw e;
-        const done = await waitDone(undefined);
+        const done = await waitDone();
         if (ifRunning === 'wait') return done;
       }
     }

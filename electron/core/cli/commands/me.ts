@@ -15,7 +15,7 @@ export const meCommand: CliCommand = {
     const me = await ctx.client.me({ signal: ctx.signal });
     const plantCodes = new Map<string, string>();
     for await (const p of ctx.client.plants.walk({}, { signal: ctx.signal })) {
-      plantCodes.set(p.id, p.external_id ?? p.name);
+      plantCodes.set(p.id, p.external_id ?? p.name ?? p.id);
     }
     const plants = me.plant_ids.map((id) => ({ id, code: plantCodes.get(id) ?? null }));
     if (ctx.json) {
