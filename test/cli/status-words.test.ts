@@ -1,0 +1,100 @@
+/**
+ * The CLI names what happened, once (issue 10, point 2): a completed job with a failed row is not printed as
+ * plain success ("completed with 1 failed, …"), in the import's result line and in `jobs`; a cancelled job says
+ * "cancelled", never "cancelled (cancelled)". Against the sandbox, through the CLI.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataset } from '../fixtures/dataset.js';
+import { writeTestWorkbook } from '../jobs/helpers.js';
+import { cli, control, sandbox, tmpDir, type Sandbox } from './helpers.js';
+
+let sb: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sb = await sandbox('demo');
+  dir = tmpDir('sl-status-');
+});
+afterAll(async () => {
+  await sb?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function workbook(prefix: string, instances: number, products = 2): Promise<string> {
+  const file = path.join(dir, `${prefix}.xlsx`);
+  const data = buildDataset({ companies: 1, products, silos: 0, instances, prechain: 0 }, prefix);
+  await writeTestWorkbook(file, data);
+  return file;
+}
+
+/** Outcomes journaled so far by the (only) job in `jobsDir`. */
+function outcomes(jobsDir: string): number {
+  const [jobId] = fs.existsSync(jobsDir) ? fs.readdirSync(jobsDir) : [];
+  const file = jobId ? path.join(jobsDir, jobId, 'journal.jsonl') : '';
+  return file && fs.existsSync(file) ? (fs.readFileSync(file, 'utf8').match(/"t":"outcome"/g) ?? []).length : 0;
+}
+
+describe('job status words of the CLI', () => {
+  it('a completed job with a failed row says so in the result line and in `jobs`, never plain "completed"', async () => {
+    const file = await workbook('SWF', 3);
+    const jobsDir = path.join(dir, 'jobs-failed');
+    const state = await control<Record<string, { active: number }>>(sb, 'GET', '/state');
+    await control(sb, 'PUT', '/entitlements', { product_instances: state.product_instances.active + 1 });
+    let run;
+    try {
+      run = await cli(['import', file, '--concurrency', '1'], { baseUrl: sb.baseUrl, key: sb.ownerKey, jobsDir });
+    } finally {
+      await control(sb, 'PUT', '/entitlements', { product_instances: null });
+    }
+    expect(run.code, run.stderr).toBe(1);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('Job '));
+    expect(line).toMatch(/^Job \S+: completed with 1 failed, \d+ skipped \(/);
+
+    const listed = await cli(['jobs'], { jobsDir });
+    expect(listed.code).toBe(0);
+    const row = listed.stdout.split('\n').find((l) => l.includes(path.basename(file)));
+    expect(row).toMatch(/ completed with 1 failed, \d+ skipped /);
+  });
+
+  it('a job without a failed row is "completed"', async () => {
+    const file = await workbook('SWOK', 1);
+    const jobsDir = path.join(dir, 'jobs-ok');
+    const run = await cli(['import', file], { baseUrl: sb.baseUrl, key: sb.ownerKey, jobsDir });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Job \S+: completed \(/m);
+    const listed = await cli(['jobs'], { jobsDir });
+    expect(listed.stdout.split('\n').find((l) => l.includes(path.basename(file)))).toMatch(/ completed /);
+  });
+
+  it('a cancelled job says "cancelled" once: no "cancelled (cancelled)"', async () => {
+    const file = await workbook('SWC', 4, 24);
+    const jobsDir = path.join(dir, 'jobs-cancel');
+    const abort = new AbortController();
+    await control(sb, 'PUT', '/faults', { latency_ms: 40 });
+    let run;
+    try {
+      const running = cli(['import', file, '--concurrency', '2'], {
+        baseUrl: sb.baseUrl,
+        key: sb.ownerKey,
+        jobsDir,
+        signal: abort.signal,
+      });
+      for (let i = 0; i < 4000 && outcomes(jobsDir) < 3; i++) await sleep(15);
+      abort.abort();
+      run = await running;
+    } finally {
+      await control(sb, 'PUT', '/faults', { latency_ms: 0 });
+    }
+    expect(run.code, run.stderr).toBe(3);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('Job '));
+    expect(line).toMatch(/^Job \S+: cancelled \(/);
+    expect(run.stdout).not.toMatch(/cancelled \(cancelled\)/);
+
+    const listed = await cli(['jobs'], { jobsDir });
+    const row = listed.stdout.split('\n').find((l) => l.includes(path.basename(file)));
+    expect(row).toMatch(/ cancelled \(resumable\) /);
+    expect(listed.stdout).not.toMatch(/cancelled \(cancelled\)/);
+  });
+});
