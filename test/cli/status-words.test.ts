@@ -1,13 +1,15 @@
 /**
  * The CLI names what happened, once (issue 10, point 2): a completed job with a failed row is not printed as
  * plain success ("completed with 1 failed, …"), in the import's result line and in `jobs`; a cancelled job says
- * "cancelled", never "cancelled (cancelled)". Against the sandbox, through the CLI.
+ * "cancelled", never "cancelled (cancelled)"; an LCA whose job completed but computed no year is not counted as
+ * "completed". Against the sandbox, through the CLI.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset } from '../fixtures/dataset.js';
+import { lcaTiming, makeInstance, makeMaterials, setClock, startLcaFixture } from '../lca/fixture.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 import { cli, control, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
@@ -96,5 +98,52 @@ describe('job status words of the CLI', () => {
     const row = listed.stdout.split('\n').find((l) => l.includes(path.basename(file)));
     expect(row).toMatch(/ cancelled \(resumable\) /);
     expect(listed.stdout).not.toMatch(/cancelled \(cancelled\)/);
+  });
+});
+
+describe('LCA status words of the CLI', () => {
+  it('an instance whose LCA job completed with no year computed is said so, not counted as completed', async () => {
+    const f = await startLcaFixture('empty');
+    try {
+      await setClock(f, '2030-06-15T12:00:00Z');
+      await lcaTiming(f, { queued_ms: 0, processing_ms: 20 });
+      const m = await makeMaterials(f, 'PL-HEID', 'SW');
+      const bom = [{ ref: m.cement, mass_kg: 300 }];
+      // computed: production data for its year; none: a future year only, without production data (blocked)
+      await makeInstance(f, {
+        external_id: 'SW-LCA-OK',
+        article: 'ART-20030',
+        plantCode: 'PL-HEID',
+        from: 2029,
+        to: 2029,
+        bom,
+        production: { 2029: 5 },
+      });
+      await makeInstance(f, {
+        external_id: 'SW-LCA-NONE',
+        article: 'ART-20030',
+        plantCode: 'PL-HEID',
+        from: 2031,
+        to: 2031,
+        bom,
+      });
+      const run = await cli(
+        ['lca', '--instances', 'SW-LCA-OK,SW-LCA-NONE', '--recompute', '-o', path.join(dir, 'lca.xlsx')],
+        {
+          baseUrl: f.baseUrl,
+          key: f.ownerKey,
+        },
+      );
+      expect(run.stdout).toMatch(/: 1 completed, 1 with no year computed\./);
+      expect(run.stdout).toMatch(/SW-LCA-NONE: the LCA job completed but computed no year \(1 year blocked\)/);
+      const json = await cli(['lca', '--instances', 'SW-LCA-NONE', '--json'], { baseUrl: f.baseUrl, key: f.ownerKey });
+      expect(JSON.parse(json.stdout).instances[0]).toMatchObject({
+        outcome: 'completed',
+        years_computed: 0,
+        years_blocked: 1,
+      });
+    } finally {
+      await f.close();
+    }
   });
 });
