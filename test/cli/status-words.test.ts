@@ -40,7 +40,7 @@ function outcomes(jobsDir: string): number {
 
 describe('job status words of the CLI', () => {
   it('a completed job with a failed row says so in the result line and in `jobs`, never plain "completed"', async () => {
-    const file = await workbook('SWF', 3);
+    const file = await workbook('SWF', 3, 6); // BOMs of 2 rows: rows and entries differ
     const jobsDir = path.join(dir, 'jobs-failed');
     const state = await control<Record<string, { active: number }>>(sb, 'GET', '/state');
     await control(sb, 'PUT', '/entitlements', { product_instances: state.product_instances.active + 1 });
@@ -51,8 +51,22 @@ describe('job status words of the CLI', () => {
       await control(sb, 'PUT', '/entitlements', { product_instances: null });
     }
     expect(run.code, run.stderr).toBe(1);
-    const line = run.stdout.split('\n').find((l) => l.startsWith('Job '));
-    expect(line).toMatch(/^Job \S+: completed with 1 failed, \d+ skipped \(/);
+    const lines = run.stdout.split('\n');
+    const line = lines.find((l) => l.startsWith('Job '));
+    // Counted in worksheet rows, as the table under it: the skipped BOMs count with all their rows.
+    const m = /^Job \S+: completed with 1 failed, (\d+) skipped rows \(/.exec(line ?? '');
+    expect(m, line).not.toBeNull();
+    const head = lines.findIndex((l) => l.trim().startsWith('rows by sheet'));
+    const cols = lines[head].trim().split(/\s{2,}/);
+    const rowsOf = (outcome: string) =>
+      lines
+        .slice(head + 2)
+        .filter((l) => /^ {2}\S/.test(l) && !/^ {2}(failed|skipped|entitlement)/.test(l))
+        .map((l) => Number(l.trim().split(/\s{2,}/)[cols.indexOf(outcome)] ?? 0))
+        .reduce((a, b) => a + b, 0);
+    expect(Number(m![1])).toBe(rowsOf('skipped'));
+    expect(rowsOf('failed')).toBe(1);
+    expect(Number(m![1])).toBeGreaterThan(2); // more rows than the 2 skipped entries
 
     const listed = await cli(['jobs'], { jobsDir });
     expect(listed.code).toBe(0);

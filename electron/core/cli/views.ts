@@ -155,12 +155,20 @@ const STOP_WORDS: Record<StopReason, string | null> = {
  * pending ("completed with 1 failed, 2 skipped" otherwise); a stop with its reason when that adds something
  * ("paused: the service's daily request limit is reached"), never "cancelled (cancelled)".
  */
-export function jobStatusText(status: JobStatus, reason: StopReason | undefined, counts: OutcomeCounts): string {
+export function jobStatusText(
+  status: JobStatus,
+  reason: StopReason | undefined,
+  counts: OutcomeCounts,
+  unit?: { one: string; many: string },
+): string {
   if (status === 'completed') {
-    const bad = [...ROW_OUTCOMES, 'pending' as const]
-      .filter((o) => (o === 'pending' || !SUCCESS_OUTCOMES.includes(o)) && (counts[o] ?? 0) > 0)
-      .map((o) => `${counts[o]} ${o}`);
-    return bad.length ? `completed with ${bad.join(', ')}` : 'completed';
+    const bad = [...ROW_OUTCOMES, 'pending' as const].filter(
+      (o) => (o === 'pending' || !SUCCESS_OUTCOMES.includes(o)) && (counts[o] ?? 0) > 0,
+    );
+    if (bad.length === 0) return 'completed';
+    const total = bad.reduce((n, o) => n + (counts[o] ?? 0), 0);
+    const noun = unit ? ` ${total === 1 ? unit.one : unit.many}` : '';
+    return `completed with ${bad.map((o) => `${counts[o]} ${o}`).join(', ')}${noun}`;
   }
   const why = reason ? STOP_WORDS[reason] : null;
   return why ? `${status}: ${why}` : status;
@@ -169,7 +177,14 @@ export function jobStatusText(status: JobStatus, reason: StopReason | undefined,
 export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
   const out: string[] = [];
   // The message (when there is one) says why the job stopped and what to do: the status line does not repeat it.
-  const status = jobStatusText(result.status, result.message ? undefined : result.reason, result.counts);
+  // Counted in worksheet rows, like the table below and the results workbook (a BOM is one entry, many rows).
+  const rows: OutcomeCounts = {};
+  for (const c of Object.values(result.bySheet))
+    for (const [o, n] of Object.entries(c ?? {}) as [keyof OutcomeCounts, number][]) rows[o] = (rows[o] ?? 0) + n;
+  const status = jobStatusText(result.status, result.message ? undefined : result.reason, rows, {
+    one: 'row',
+    many: 'rows',
+  });
   out.push(`Job ${result.jobId}: ${status} (${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests).`);
   if (result.message) out.push(`  ${result.message}`);
   const sheets = Object.entries(result.bySheet);
