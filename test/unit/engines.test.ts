@@ -46,7 +46,7 @@ const DESKTOP_TOOLCHAIN = ['electron', 'electron-builder'] as const;
  * Does every Node version `range` allows also satisfy `required`? Checked at every bound either range names and
  * just around it (the versions where a range's answer can change), plus a far-future version.
  */
-export function allowsOnly(range: string, required: string): boolean {
+function allowsOnly(range: string, required: string): boolean {
   const bounds = new Set<string>(['99.0.0']);
   for (const m of `${range} ${required}`.matchAll(/(\d+)(?:\.(\d+))?(?:\.(\d+))?/g)) {
     const [a, b, c] = [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
