@@ -3,8 +3,18 @@
  * data itself instead).
  */
 import type { Issue } from '../workbook/types.js';
-import type { JobResult, JobSummary, OutcomeCounts, Plan, PlanAction, PlanEntry, PlanProblem } from '../jobs/types.js';
-import { ROW_OUTCOMES } from '../jobs/types.js';
+import type {
+  JobResult,
+  JobStatus,
+  JobSummary,
+  OutcomeCounts,
+  Plan,
+  PlanAction,
+  PlanEntry,
+  PlanProblem,
+  StopReason,
+} from '../jobs/types.js';
+import { ROW_OUTCOMES, SUCCESS_OUTCOMES } from '../jobs/types.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -132,11 +142,50 @@ export function countsLine(counts: OutcomeCounts): string {
   return parts.length ? parts.join(', ') : 'nothing';
 }
 
+/** Why a job stopped, in words, when its status alone does not say it (a cancel is "cancelled", a pause "paused"). */
+const STOP_WORDS: Record<StopReason, string | null> = {
+  auth: 'the API key was refused',
+  daily_limit: "the service's daily request limit is reached",
+  user_pause: null,
+  cancelled: null,
+};
+
+/**
+ * A job's status as one honest phrase, each fact once: "completed" only when no row failed, was skipped or is
+ * pending ("completed with 1 failed, 2 skipped" otherwise); a stop with its reason when that adds something
+ * ("paused: the service's daily request limit is reached"), never "cancelled (cancelled)".
+ */
+export function jobStatusText(
+  status: JobStatus,
+  reason: StopReason | undefined,
+  counts: OutcomeCounts,
+  unit?: { one: string; many: string },
+): string {
+  if (status === 'completed') {
+    const bad = [...ROW_OUTCOMES, 'pending' as const].filter(
+      (o) => (o === 'pending' || !SUCCESS_OUTCOMES.includes(o)) && (counts[o] ?? 0) > 0,
+    );
+    if (bad.length === 0) return 'completed';
+    const total = bad.reduce((n, o) => n + (counts[o] ?? 0), 0);
+    const noun = unit ? ` ${total === 1 ? unit.one : unit.many}` : '';
+    return `completed with ${bad.map((o) => `${counts[o]} ${o}`).join(', ')}${noun}`;
+  }
+  const why = reason ? STOP_WORDS[reason] : null;
+  return why ? `${status}: ${why}` : status;
+}
+
 export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
   const out: string[] = [];
-  out.push(
-    `Job ${result.jobId}: ${result.status}${result.reason ? ` (${result.reason})` : ''} in ${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests.`,
-  );
+  // The message (when there is one) says why the job stopped and what to do: the status line does not repeat it.
+  // Counted in worksheet rows, like the table below and the results workbook (a BOM is one entry, many rows).
+  const rows: OutcomeCounts = {};
+  for (const c of Object.values(result.bySheet))
+    for (const [o, n] of Object.entries(c ?? {}) as [keyof OutcomeCounts, number][]) rows[o] = (rows[o] ?? 0) + n;
+  const status = jobStatusText(result.status, result.message ? undefined : result.reason, rows, {
+    one: 'row',
+    many: 'rows',
+  });
+  out.push(`Job ${result.jobId}: ${status} (${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests).`);
   if (result.message) out.push(`  ${result.message}`);
   const sheets = Object.entries(result.bySheet);
   const used = [...ROW_OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
@@ -179,7 +228,7 @@ export function formatJobs(jobs: readonly JobSummary[]): string[] {
     ['job', 'status', 'file', 'started', 'rows', 'outcomes'],
     jobs.map((j) => [
       j.jobId,
-      `${j.status}${j.resumable ? ' (resumable)' : ''}`,
+      `${jobStatusText(j.status, j.reason, j.counts)}${j.resumable ? ' (resumable)' : ''}`,
       j.file,
       j.createdAt.replace('T', ' ').slice(0, 19),
       j.rows,

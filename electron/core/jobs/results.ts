@@ -30,7 +30,8 @@ const REPORT_TITLE = 'Supply Loader import report';
 
 type Outcome = RowOutcome | 'pending';
 
-const FILL: Record<Outcome, string | null> = {
+/** The fill (ARGB) of each outcome's rows in the results workbook; unchanged rows get none. */
+export const OUTCOME_FILLS: Readonly<Record<Outcome, string | null>> = {
   created: 'FFE2EFDA',
   replayed: 'FFE2EFDA',
   already_existed: 'FFE2EFDA',
@@ -155,6 +156,18 @@ function sameFile(a: string, b: string): boolean {
   return resolve(a) === resolve(b);
 }
 
+/**
+ * Give a cell its own style with the outcome's fill (or no fill). exceljs hands every cell read with the same
+ * style id ONE shared style object, so `cell.fill = …` would repaint every cell sharing it — other rows, other
+ * sheets (lists, Instructions) — with whatever outcome came last. A fresh object per cell keeps it to this cell.
+ */
+function setOwnFill(cell: ExcelJS.Cell, argb: string | null): void {
+  const style: Partial<ExcelJS.Style> = { ...cell.style };
+  if (argb) style.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb } };
+  else delete style.fill;
+  cell.style = style;
+}
+
 function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
   cell.value = v === undefined || v === null || v === '' ? null : String(v);
 }
@@ -182,7 +195,7 @@ export async function writeResultsWorkbook(
       col[c] = existing ?? next++;
       const h = ws.getRow(1).getCell(col[c]);
       h.value = c;
-      h.font = { bold: true, italic: true };
+      h.style = { ...h.style, font: { bold: true, italic: true } };
     }
     ws.getColumn(col._message).width = 60;
     ws.getColumn(col._id).width = 38;
@@ -205,11 +218,8 @@ export async function writeResultsWorkbook(
       asText(row.getCell(col._id), full.id ?? rr.entry.id ?? '');
       asText(row.getCell(col._err_code), full.err_code ?? '');
       asText(row.getCell(col._message), outcomeMessage(rr.entry, o));
-      const fill = FILL[o.outcome];
-      if (fill) {
-        for (let c = 1; c <= width; c++)
-          row.getCell(c).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: fill } };
-      }
+      const fill = OUTCOME_FILLS[o.outcome];
+      for (let c = 1; c <= width; c++) setOwnFill(row.getCell(c), fill);
     }
   }
 

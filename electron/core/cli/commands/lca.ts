@@ -231,7 +231,10 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       );
     } else {
       const s = report.summary;
-      const parts = [`${s.completed} completed`];
+      // A completed job that computed no year (every year blocked) is not a result: its own, neutral state.
+      const noYear = v.filter((x) => x.outcome === 'completed' && x.years_computed === 0);
+      const parts = [`${s.completed - noYear.length} completed`];
+      if (noYear.length) parts.push(`${noYear.length} with no year computed`);
       if (s.idle) parts.push(`${s.idle} never computed`);
       if (s.failed) parts.push(`${s.failed} failed`);
       if (s.error) parts.push(`${s.error} with errors`);
@@ -251,6 +254,10 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
             `  ${who}: ${x.outcome}${x.err_code ? ` [${x.err_code}]` : ''} — ${x.explanation ?? ''}${x.action ? ` ${x.action}` : ''}`,
           );
       }
+      for (const x of noYear.slice(0, 20))
+        lines.push(
+          `  ${x.external_id ?? x.id}: the LCA job completed but computed no year (${x.years_blocked ? `${x.years_blocked} year${x.years_blocked === 1 ? '' : 's'} blocked` : 'no year to compute'}).`,
+        );
       const needing = v.filter((x) => x.years_needing_data.length > 0);
       if (needing.length) {
         lines.push(`Production data missing (enter it in the web interface, then recompute):`);
