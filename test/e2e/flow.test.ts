@@ -236,7 +236,7 @@ function column(ws: ExcelJS.Worksheet, header: string): number {
 /** Inputs and selects of a card that stick out of it (issue 10 §5: the check's search field by 24 px). */
 function overflowingFields(): Promise<string[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll('main .card input, main .card select')]
+    [...document.querySelectorAll('main .card input, main .card select, main .card button')]
       .filter((el) => (el as HTMLElement).offsetParent !== null)
       .map((el) => {
         const card = el.closest('.card')!.getBoundingClientRect();
@@ -409,6 +409,13 @@ describe('from a blank template to imported data', () => {
     const sp3 = dry.getByRole('row').filter({ has: page.getByText('supplier product E-SP-3', { exact: true }) });
     expect(await sp3.textContent()).toMatch(/hazardous_substances\[14808-60-7\]\.mass_share\s*0\.05/);
     await shot('13-import-dry-run');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('silos');
+    await expect.poll(() => dry.getByRole('row').count()).toBe(2);
+    await shot('13b-import-dry-run-created-silo');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('product-instances');
+    await expect.poll(() => dry.getByRole('row').count()).toBe(3);
+    await shot('13c-import-dry-run-created-instances');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('');
     // A count is a filter: the two BOMs, with their components as added.
     await page.getByRole('button', { name: /Show the 2 rows “BOM replace” of sheet bom/ }).click();
     const rows = page.getByRole('table', { name: 'Rows of the dry run' });
@@ -556,6 +563,7 @@ describe('from a blank template to imported data', () => {
     expect(await firstRow.locator('.tag').first().getAttribute('class')).toContain('tone-bad');
     const rerunRow = list.locator('tbody tr').filter({ hasNotText: firstJob });
     expect(await rerunRow.locator('.tag').first().textContent()).toBe('Completed');
+    expect(await overflowingFields()).toEqual([]); // the Report buttons stay inside the card
     await page.getByRole('button', { name: `Report of job ${firstJob}` }).click();
     await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor();
     // The report opened from the list comes into view; a finished job with failed rows offers the re-run.

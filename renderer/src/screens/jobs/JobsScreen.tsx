@@ -159,7 +159,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                       ))}
                     </span>
                   </td>
-                  <td>
+                  <td className="conn">
                     <span className="small">{j.baseUrl}</span>
                     <br />
                     <code className="small">{safeKeyText(j.maskedKey)}</code>
