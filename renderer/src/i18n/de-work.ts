@@ -325,6 +325,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'lca.progressLabel': 'Fertige Instanzen',
   'lca.finishedOf': '{done} von {total} Instanzen fertig',
   'lca.summary': '{completed} von {total} Instanzen abgeschlossen.',
+  'lca.summaryNoYears': '{completed} von {total} Instanzen abgeschlossen; bei {none} davon wurde kein Jahr berechnet.',
   'lca.runFailed': 'Die Ökobilanz ist fehlgeschlagen: {error}',
   'lca.aborted.cancelled': 'Abgebrochen: Nicht fertige Instanzen wurden ausgelassen.',
   'lca.aborted.auth':

@@ -322,6 +322,7 @@ export const enWork = {
   'lca.progressLabel': 'Instances finished',
   'lca.finishedOf': '{done} of {total} instances finished',
   'lca.summary': '{completed} of {total} instances completed.',
+  'lca.summaryNoYears': '{completed} of {total} instances completed; {none} of them with no year computed.',
   'lca.runFailed': 'The LCA run failed: {error}',
   'lca.aborted.cancelled': 'Cancelled: unfinished instances were left out.',
   'lca.aborted.auth': 'Stopped: the service refused the API key. Fix it on the Connection screen and run again.',

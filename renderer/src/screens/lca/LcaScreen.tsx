@@ -17,7 +17,7 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/index.js';
+import type { MessageKey, T } from '../../i18n/index.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 
@@ -42,6 +42,13 @@ type Selection = ProcedureOutput<'lca.select'>;
 
 /** Job statuses the spec names; another one is shown as the service sent it. */
 const KNOWN_JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'idle'];
+/** "4 of 4 instances completed", and how many of them computed no year (they are not a success). */
+function lcaSummaryText(t: T, run: LcaRunView): string {
+  const none = run.instances.filter((i) => lcaOutcomeWords(i)?.label === 'lca.out.completedNoYears').length;
+  const base = { completed: run.summary.completed, total: run.total };
+  return none > 0 ? t('lca.summaryNoYears', { ...base, none }) : t('lca.summary', base);
+}
+
 function StateTag({ i, runStarted }: { i: LcaInstanceView; runStarted: boolean }) {
   const { t } = useI18n();
   const w = lcaStateWords(i, runStarted);
@@ -343,7 +350,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                   ? t('lca.finishedOf', { done: run.finished, total: run.total })
                   : run.state === 'failed'
                     ? t('lca.runFailed', { error: run.error ?? '' })
-                    : t('lca.summary', { completed: run.summary.completed, total: run.total })}
+                    : lcaSummaryText(t, run)}
               </p>
               {run.aborted && (
                 <Notice kind="warning">
