@@ -233,6 +233,99 @@ function column(ws: ExcelJS.Worksheet, header: string): number {
   return found;
 }
 
+/** Inputs and selects of a card that stick out of it (issue 10 §5: the check's search field by 24 px). */
+function overflowingFields(): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main .card input, main .card select, main .card button')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el) => {
+        const card = el.closest('.card')!.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        const over = Math.max(r.right - card.right, card.left - r.left);
+        return over > 0.5 ? `${el.outerHTML.slice(0, 60)} by ${Math.round(over)} px` : '';
+      })
+      .filter(Boolean),
+  );
+}
+
+/** overflowingFields() at window widths from 1280 down to 900 px (the filter rows wrap differently at each). */
+async function overflowAcrossWidths(): Promise<string[]> {
+  const out: string[] = [];
+  for (let width = 1280; width >= 900; width -= 8) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const o of await overflowingFields()) out.push(`${width} px wide: ${o}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return out;
+}
+
+/** New content is in the viewport and has the focus (issue 10 §4). */
+async function expectRevealed(target: ReturnType<Page['locator']>) {
+  await target.waitFor();
+  await expect
+    .poll(async () => {
+      const box = await target.boundingBox();
+      const vp = page.viewportSize()!;
+      // below the sticky top bar, not hidden under it
+      const top = await page.locator('header.topbar').evaluate((h) => h.getBoundingClientRect().bottom);
+      return box !== null && box.y >= top && box.y < vp.height - 40;
+    })
+    .toBe(true);
+  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(true);
+}
+
+/**
+ * The fill each outcome gives a row's cells in the results workbook (electron/core/jobs/results.ts FILL): the
+ * light green of a success, blue of a change, salmon of a failure, yellow of a skip; unchanged rows and mapping
+ * rows none.
+ */
+const OUTCOME_FILL: Record<string, string | null> = {
+  created: 'FFE2EFDA',
+  replayed: 'FFE2EFDA',
+  already_existed: 'FFE2EFDA',
+  updated: 'FFDDEBF7',
+  replaced: 'FFDDEBF7',
+  unchanged: null,
+  failed: 'FFF8CBAD',
+  skipped: 'FFFFE699',
+  pending: 'FFD9D9D9',
+  mapping: null,
+};
+
+function fillOf(cell: ExcelJS.Cell): string | null {
+  const f = cell.fill as ExcelJS.FillPattern | undefined;
+  if (!f || f.type !== 'pattern' || f.pattern !== 'solid') return null;
+  return (f.fgColor?.argb ?? null) as string | null;
+}
+
+/** Every input cell whose fill is not its own row's outcome fill; every outcome fill on a system sheet. */
+function fillMismatches(wb: ExcelJS.Workbook): string[] {
+  const out: string[] = [];
+  const outcomeFills = new Set(Object.values(OUTCOME_FILL).filter(Boolean));
+  for (const ws of wb.worksheets) {
+    const resultCol = column(ws, '_result');
+    if (!resultCol) {
+      if (ws.state === 'visible' && ws.name === 'Report') continue; // the report's legend uses the colours
+      ws.eachRow((row, r) =>
+        row.eachCell((c, n) => {
+          if (outcomeFills.has(fillOf(c) ?? '')) out.push(`${ws.name}!R${r}C${n}: ${fillOf(c)} on a system sheet`);
+        }),
+      );
+      continue;
+    }
+    for (let r = 2; r <= ws.rowCount; r++) {
+      const row = ws.getRow(r);
+      const result = row.getCell(resultCol).value;
+      const want = typeof result === 'string' && result in OUTCOME_FILL ? OUTCOME_FILL[result] : null;
+      for (let c = 1; c < resultCol; c++) {
+        const got = fillOf(row.getCell(c));
+        if (got !== want) out.push(`${ws.name}!R${r}C${c}: ${got ?? 'none'} for _result ${String(result)}`);
+      }
+    }
+  }
+  return out;
+}
+
 beforeAll(async () => {
   env = await startE2e();
   sandboxUrl = env.mode.app.sandbox.baseUrl() ?? '';
@@ -291,6 +384,9 @@ describe('from a blank template to imported data', () => {
     expect(text).toContain('unit');
     expect(text).toMatch(/product-instances!\w+3/);
     await shot('11-import-check-errors');
+    // Issue 10 §5: the check's search field stays inside its card (it overflowed by 24 px when the filter row
+    // left it between 200 and 224 px), at any window width.
+    expect(await overflowAcrossWidths()).toEqual([]);
     // Filter: only the supplier-products sheet.
     await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('supplier-products');
     await expect.poll(async () => (await issues.textContent()) ?? '').not.toContain('product-instances!');
@@ -311,12 +407,33 @@ describe('from a blank template to imported data', () => {
       .getByRole('table', { name: 'Rows of the dry run' })
       .getByText('supplier product E-SP-4', { exact: true })
       .waitFor();
+    // Issue 10 §2/§3: years are never grouped ("2023", not "2,023"); a created silo shows its yearly amounts and
+    // a created supplier product its hazardous substances, as updates do.
+    const dry = page.getByRole('table', { name: 'Rows of the dry run' });
+    const pi1 = dry.getByRole('row').filter({ has: page.getByText('product instance E-PI-1', { exact: true }) });
+    await expect.poll(() => pi1.textContent()).toMatch(/produced_from\s*2023/);
+    expect(await dry.textContent()).not.toMatch(/\b20,2\d\b/);
+    const silo = dry.getByRole('row').filter({ has: page.getByText('silo E-SILO-1', { exact: true }) });
+    const siloText = (await silo.textContent()) ?? '';
+    expect(siloText).toMatch(/items\[E-SP-1\]\[2024\]\s*1,000/);
+    expect(siloText).toMatch(/items\[E-SP-1\]\[2025\]\s*1,200/);
+    expect(siloText).toMatch(/items\[E-SP-2\]\[2025\]\s*800/);
+    const sp3 = dry.getByRole('row').filter({ has: page.getByText('supplier product E-SP-3', { exact: true }) });
+    expect(await sp3.textContent()).toMatch(/hazardous_substances\[14808-60-7\]\.mass_share\s*0\.05/);
     await shot('13-import-dry-run');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('silos');
+    await expect.poll(() => dry.getByRole('row').count()).toBe(2);
+    await shot('13b-import-dry-run-created-silo');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('product-instances');
+    await expect.poll(() => dry.getByRole('row').count()).toBe(3);
+    await shot('13c-import-dry-run-created-instances');
+    await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('');
     // A count is a filter: the two BOMs, with their components as added.
     await page.getByRole('button', { name: /Show the 2 rows “BOM replace” of sheet bom/ }).click();
     const rows = page.getByRole('table', { name: 'Rows of the dry run' });
     await expect.poll(() => rows.getByRole('row').count()).toBe(3); // header + 2
     expect(await rows.textContent()).toContain('+ E-SP-4');
+    expect(await overflowAcrossWidths()).toEqual([]); // with "Clear filter" the search has the least room
     await page.getByRole('button', { name: 'Clear filter' }).click();
   });
 
@@ -337,7 +454,11 @@ describe('from a blank template to imported data', () => {
     await control('PUT', '/__sandbox/faults', {});
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor({ timeout: 30_000 });
-    await page.getByText('Every row has an outcome.').waitFor({ timeout: 30_000 });
+    // Issue 10 §2: completed with a failed row is not a green "Completed" and says how many failed.
+    await page.getByText('Completed with problems: 12 succeeded, 1 failed, 1 skipped.').waitFor({ timeout: 30_000 });
+    const badge = page.locator('.card-head .tag').first();
+    expect(await badge.textContent()).toBe('Completed, 1 failed');
+    expect(await badge.getAttribute('class')).toContain('tone-bad');
     const perRow = page.getByRole('table', { name: 'Outcome per row' });
     const failed = perRow.getByRole('row').filter({ has: page.getByText('supplier product E-SP-4', { exact: true }) });
     await failed.waitFor();
@@ -348,6 +469,7 @@ describe('from a blank template to imported data', () => {
     expect(failedText).toContain('The material type does not exist.');
     const skipped = perRow.getByRole('row').filter({ hasText: 'BOM of E-PI-1' });
     expect(await skipped.textContent()).toContain('a row it depends on did not succeed');
+    expect(await overflowAcrossWidths()).toEqual([]);
     firstJob = (await page.locator('dd code').first().textContent()) ?? '';
     expect(firstJob).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
     await shot('15-import-results');
@@ -366,7 +488,7 @@ describe('from a blank template to imported data', () => {
     expect(sp.getRow(2).getCell(column(sp, '_result')).value).toBe('created');
     const [failedRows] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Save failed rows (2)' }).click(),
+      page.getByRole('button', { name: 'Save failed rows (3)' }).click(),
     ]);
     expect(failedRows.suggestedFilename()).toBe('onboarding-failed-rows.xlsx');
     const fw = await readDownload(failedRows);
@@ -374,9 +496,23 @@ describe('from a blank template to imported data', () => {
     await page.getByText('onboarding-failed-rows.xlsx is ready: 3 row(s)').waitFor();
   });
 
+  it('colours every input cell of the results workbook with its own row’s outcome, system sheets none', async () => {
+    // Issue 10 §1 (the fix is electron/core/jobs/results.ts): read the downloaded file back, cell by cell.
+    const [results] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download results workbook' }).click(),
+    ]);
+    const wb = await readDownload(results);
+    expect(column(wb.getWorksheet('supplier-products')!, '_result')).toBeGreaterThan(0);
+    expect(fillMismatches(wb)).toEqual([]);
+  });
+
   it('re-runs only the failed rows after the workbook is fixed', async () => {
     const fixed = await workbook('onboarding-fixed.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
-    await page.getByRole('button', { name: 'Re-run failed rows (2)…' }).click();
+    await page.getByRole('button', { name: 'Re-run failed rows (3)…' }).click();
+    // Issue 10 §4: the panel opens in view and takes focus (it opened ~1,700 px down, unscrolled).
+    await expectRevealed(page.getByRole('region', { name: 'Re-run only the rows that did not succeed' }));
+    await page.screenshot({ path: screenshotPath('16a-import-rerun-panel') });
     await chooseFile('Choose the corrected workbook…', fixed);
     await page.getByText(`Re-run of job ${firstJob}`).waitFor();
     await page.getByRole('button', { name: 'Make the dry run' }).click();
@@ -389,7 +525,8 @@ describe('from a blank template to imported data', () => {
     await shot('16-import-rerun-dry-run');
     await page.getByRole('button', { name: 'Run the import (2 to write)' }).click();
     await page.getByRole('heading', { name: 'Results of onboarding-fixed.xlsx' }).waitFor();
-    await page.getByText('Every row has an outcome.').waitFor();
+    await page.getByText('Completed: every row succeeded.').waitFor();
+    expect(await page.locator('.card-head .tag').first().getAttribute('class')).toContain('tone-ok');
     const chips = page.getByRole('list', { name: 'Entities per outcome' }).first();
     await expect.poll(() => chips.textContent()).toBe('Created: 1BOM replaced: 1');
     const sp = await api<{ data: { id: string }[] }>('/v2/supplier-products?external_id=E-SP-4');
@@ -434,8 +571,17 @@ describe('from a blank template to imported data', () => {
     await page.getByRole('button', { name: 'Jobs', exact: true }).click();
     const list = page.getByRole('table').first();
     await expect.poll(() => list.locator('tbody tr').count()).toBe(2);
+    // Issue 10 §2: the list says which job had a failure, not "Completed" twice in green.
+    const firstRow = list.locator('tbody tr').filter({ hasText: firstJob });
+    expect(await firstRow.locator('.tag').first().textContent()).toBe('Completed, 1 failed');
+    expect(await firstRow.locator('.tag').first().getAttribute('class')).toContain('tone-bad');
+    const rerunRow = list.locator('tbody tr').filter({ hasNotText: firstJob });
+    expect(await rerunRow.locator('.tag').first().textContent()).toBe('Completed');
+    expect(await overflowingFields()).toEqual([]); // the Report buttons stay inside the card
     await page.getByRole('button', { name: `Report of job ${firstJob}` }).click();
     await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor();
+    // The report opened from the list comes into view; a finished job with failed rows offers the re-run.
+    await page.getByRole('button', { name: 'Re-run failed rows (3)…' }).waitFor();
     await shot('18-jobs');
   });
 });
@@ -467,10 +613,24 @@ describe('LCA and export', () => {
     await page.getByText(/\d+ instance\(s\) found\./).waitFor();
     expect(await page.locator('table.lca-table tbody tr').filter({ hasText: 'E-PI-1' }).count()).toBe(1);
     // By a list of codes.
+    // An instance of this year without production data: its recompute completes with no year computed.
+    const heid = cat.plants.find((p) => p.external_id === 'PL-HEID')!.id;
+    const product = (await api<{ data: { id: string; external_id: string }[] }>('/v2/products?limit=100')).data.find(
+      (p) => p.external_id === 'ART-10012',
+    )!;
+    const created = await fetch(`${sandboxUrl}/v2/product-instances`, {
+      method: 'POST',
+      headers: { 'x-api-key': env.mode.app.sandbox.ownerKey() ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify({ external_id: 'E-PI-NEW', product_id: product.id, plant_id: heid, produced_from: year }),
+    });
+    expect(created.status).toBeLessThan(300);
     await page.getByText('List of instances').click();
-    await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011');
+    await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011\nE-PI-NEW');
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText('3 instance(s) found.').waitFor();
+    await page.getByText('4 instance(s) found.').waitFor();
+    // Issue 10 §2: nothing has started yet, so nothing is "Waiting".
+    const states = page.locator('table.lca-table tbody tr td:nth-child(5)');
+    expect(await states.allTextContents()).toEqual(['Not started', 'Not started', 'Not started', 'Not started']);
     // Slower jobs on the service, so the live state of each instance can be seen.
     await control('PUT', '/__sandbox/lca', { queued_ms: 600, processing_ms: 1200 });
     try {
@@ -481,18 +641,26 @@ describe('LCA and export', () => {
         .first()
         .waitFor();
       await shot('20a-lca-running');
-      await page.getByText('3 of 3 instances completed.').waitFor({ timeout: 30_000 });
+      await page
+        .getByText('4 of 4 instances completed; 1 of them with no year computed.')
+        .waitFor({ timeout: 30_000 });
     } finally {
       await control('PUT', '/__sandbox/lca', { queued_ms: 100, processing_ms: 400 });
     }
     const table = page.locator('table.lca-table');
     for (const code of ['E-PI-1', 'E-PI-2', 'PI-HEID-10011'])
       expect(await table.locator('tr', { hasText: code }).textContent()).toContain('Completed');
+    // Issue 10 §2: 0 years computed is its own neutral state, not a green "Completed".
+    const none = table.locator('tr', { hasText: 'E-PI-NEW' });
+    const noneTag = none.locator('td:nth-child(6) .tag');
+    expect(await noneTag.textContent()).toBe('Completed — no years computed');
+    expect(await noneTag.getAttribute('class')).toContain('tone-neutral');
+    expect(await none.locator('td:nth-child(5) .tag').getAttribute('class')).not.toContain('tone-ok');
     expect(await table.locator('tr', { hasText: 'E-PI-1' }).textContent()).toMatch(
       new RegExp(`${year - 2023} year\\(s\\) computed, 1 blocked`),
     );
     await page.locator('.chart-box .recharts-wrapper').waitFor();
-    expect(await page.locator('.chart-box .recharts-line').count()).toBe(3);
+    expect(await page.locator('.chart-box .recharts-line').count()).toBe(4);
     await page.getByText('What blocks results').waitFor();
     const blockers = page.locator('ul.blockers');
     expect(await blockers.textContent()).toContain(`E-PI-1 · ${year}: no production data for ${year}`);
@@ -550,5 +718,123 @@ describe('LCA and export', () => {
     expect(consoleErrors).toEqual([]);
     // No key anywhere on the page.
     expect(await page.content()).not.toContain(env.mode.app.sandbox.ownerKey() ?? 'no key');
+  });
+});
+
+describe('after a reload: jobs, connection and LCA say what happened', () => {
+  it('the Jobs report offers the re-run of a finished job with failed rows, and the panel opens in view', async () => {
+    await page.reload();
+    await page.getByRole('button', { name: 'Jobs', exact: true }).click();
+    await page.getByRole('button', { name: `Report of job ${firstJob}` }).click();
+    await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor();
+    await page.getByRole('button', { name: 'Save failed rows (3)' }).waitFor();
+    await page.getByRole('button', { name: 'Re-run failed rows (3)…' }).click();
+    await expectRevealed(page.getByRole('region', { name: 'Re-run only the rows that did not succeed' }));
+    await page.screenshot({ path: screenshotPath('24-jobs-rerun-after-reload') });
+    // The corrected workbook goes to the Import screen, restricted to the failed rows of that job.
+    const fixed = await workbook('onboarding-fixed-2.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
+    await chooseFile('Choose the corrected workbook…', fixed);
+    await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+    await page.getByText(`Re-run of job ${firstJob}`).waitFor();
+  });
+
+  it('Resume from Jobs shows the live progress in view, and the row’s counts follow it', async () => {
+    const many: Sheets = {
+      'supplier-companies': Array.from({ length: 60 }, (_, i) => ({
+        external_id: `E-SC-R${i + 1}`,
+        name: `Lieferant ${i + 1}`,
+        country: 'DE',
+      })),
+    };
+    const file = await workbook('companies.xlsx', many);
+    await page.getByRole('button', { name: 'Choose another workbook' }).click();
+    await chooseFile('Choose workbook…', file);
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await control('PUT', '/__sandbox/faults', { latency_ms: 800 });
+    try {
+      await page.getByRole('button', { name: 'Run the import (60 to write)' }).click();
+      await page.getByRole('progressbar', { name: 'Import progress' }).waitFor();
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByText('Paused. Resume to continue where it stopped.').waitFor({ timeout: 30_000 });
+      const jobId = (await page.locator('dd code').first().textContent()) ?? '';
+      await page.getByRole('button', { name: 'Jobs', exact: true }).click();
+      const row = page.getByRole('table').first().locator('tbody tr').filter({ hasText: jobId });
+      const createdIn = async () => Number(/Created (\d+)/.exec((await row.textContent()) ?? '')?.[1] ?? 0);
+      const pausedCreated = await createdIn();
+      expect(pausedCreated).toBeLessThan(60);
+      await page.getByRole('button', { name: `Resume job ${jobId}` }).click();
+      await expectRevealed(
+        page.locator('.reveal-target').filter({ has: page.getByRole('region', { name: 'Importing companies.xlsx' }) }),
+      );
+      await page.screenshot({ path: screenshotPath('25-jobs-resume-progress') });
+      // Issue 10 §4: the list's counts go up while the job runs (they stayed at the resume-time counts).
+      await expect
+        .poll(async () => (await row.textContent())?.includes('Running') && (await createdIn()) > pausedCreated, {
+          timeout: 30_000,
+          interval: 100,
+        })
+        .toBe(true);
+    } finally {
+      await control('PUT', '/__sandbox/faults', {});
+    }
+    await expect.poll(() => page.getByRole('table').first().textContent(), { timeout: 60_000 }).toContain('Created 60');
+  });
+
+  it('does not save a profile whose key the service refuses, and keeps the form', async () => {
+    await page.getByRole('button', { name: 'Connection', exact: true }).click();
+    await page.getByRole('button', { name: 'New profile' }).first().click();
+    await page.getByLabel('Profile name').fill('Refused key');
+    await page.getByLabel('Base URL').fill(sandboxUrl);
+    await page.getByLabel('API key').fill('svc-nokey1-NotAKnownKey123');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const form = page.getByRole('region', { name: 'New profile' });
+    await form.getByRole('alert').getByText('err_not_authenticated').waitFor();
+    expect(await form.getByRole('alert').textContent()).toContain('The service refused the request.');
+    await form.getByText('Nothing was saved: the service refused this key.', { exact: false }).waitFor();
+    await page.getByRole('heading', { name: 'New profile' }).waitFor(); // the form stays, with what was typed
+    expect(await page.getByLabel('Profile name').inputValue()).toBe('Refused key');
+    expect(await page.getByRole('list', { name: 'Profiles' }).textContent()).not.toContain('Refused key');
+    expect(await page.getByRole('button', { name: 'Use this connection' }).count()).toBe(0);
+    await shot('26-connection-refused-key');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  });
+
+  it('with a key refused after it was saved, the LCA screen shows the error and no endless Loading…', async () => {
+    const k = await control<{ key: string; api_key_id: string }>('POST', '/__sandbox/keys', {
+      scopes: ['view:plants', 'view:products'],
+    });
+    await page.getByRole('button', { name: 'New profile' }).first().click();
+    await page.getByLabel('Profile name').fill('Soon revoked');
+    await page.getByLabel('Base URL').fill(sandboxUrl);
+    await page.getByLabel('API key').fill(k.key);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Use profile Soon revoked' }).click();
+    await control('DELETE', `/__sandbox/keys/${k.api_key_id}`);
+    await page.reload();
+    await page.getByRole('button', { name: 'LCA', exact: true }).click();
+    await page.getByText(/could not be read \(see the error above\)/).waitFor();
+    await page.getByRole('alert').first().waitFor();
+    expect(await page.getByText('Loading…').count()).toBe(0);
+    await shot('27-lca-refused-key');
+    // The connection check of a refused key does not offer it either.
+    await page.getByRole('button', { name: 'Connection', exact: true }).click();
+    await page.getByRole('button', { name: 'Use profile Sandbox' }).click();
+    await page.getByRole('button', { name: 'Edit profile Soon revoked' }).waitFor();
+  });
+
+  it('reads in German and dark: the new words', async () => {
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByLabel('Farben').selectOption('dark');
+    await page.getByRole('button', { name: 'Aufträge', exact: true }).click();
+    await page.getByRole('button', { name: `Bericht von Auftrag ${firstJob}` }).click();
+    await page.getByText(/Mit Problemen abgeschlossen: 12 erfolgreich, 1 fehlgeschlagen, 1 übersprungen/).waitFor();
+    expect(await overflowingFields()).toEqual([]); // longer German words do not push the table out of its card
+    await shot('28-jobs-report-de-dark');
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByLabel('Colours').selectOption('light');
+    await shot('29-jobs-report-en-light');
+    await page.getByLabel('Language').selectOption('system');
+    await page.getByLabel('Colours').selectOption('system');
+    expect(consoleErrors.filter((e) => !/401|Unauthorized/i.test(e))).toEqual([]);
   });
 });

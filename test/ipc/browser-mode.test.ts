@@ -207,6 +207,28 @@ describe('profiles and keys in browser mode', () => {
     expect(fs.readFileSync(secretsFile, 'utf8')).not.toContain('VerySecret');
   });
 
+  it('does not save a profile whose key the service refuses (401): the refusal in words, nothing stored', async () => {
+    await rpc('profiles.select', { profileId: 'sandbox' });
+    const status = JSON.parse((await rpc('sandbox.status', {})).body);
+    const baseUrl = status.data.baseUrl as string;
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+    const before = JSON.parse((await rpc('profiles.list', {})).body).data.profiles.length;
+    const refused = JSON.parse((await rpc('profiles.save', { name: 'Refused', baseUrl, apiKey: 'svc-nokey1-NotAKnownKey123' })).body);
+    expect(refused.ok).toBe(false);
+    expect(refused.error).toMatchObject({ code: 'api_error', status: 401 });
+    expect(refused.error.message).toContain('refused this API key');
+    expect(refused.error.message).toContain('not saved');
+    expect(JSON.stringify(refused)).not.toContain('NotAKnownKey123');
+    const after = JSON.parse((await rpc('profiles.list', {})).body).data.profiles;
+    expect(after.length).toBe(before);
+    expect(after.map((p: { name: string }) => p.name)).not.toContain('Refused');
+    expect(fs.readFileSync(path.join(dir, 'config', 'settings.json'), 'utf8')).not.toContain('Refused');
+    // The sandbox's own key is accepted: the same form saves.
+    const ok = JSON.parse((await rpc('profiles.save', { name: 'Accepted', baseUrl, apiKey: mode.app.sandbox.ownerKey()! })).body);
+    expect(ok.ok).toBe(true);
+    await rpc('profiles.delete', { profileId: ok.data.profileId });
+  });
+
   it('refuses to edit or delete the built-in Sandbox profile', async () => {
     const edit = JSON.parse((await rpc('profiles.save', { profileId: 'sandbox', name: 'X', baseUrl: 'https://x.example' })).body);
     expect(edit).toMatchObject({ ok: false, error: { code: 'invalid_input' } });

@@ -193,6 +193,23 @@ describe('import: validate, dry run, run, results', () => {
         { field: 'name', value: 'Fließmittel' },
       ]),
     );
+    // Issue 10 §3: a created silo shows its yearly amounts, a created supplier product its hazardous
+    // substances, named as an update names them.
+    const silo = (await call('import.planRows', { importId, offset: 0, limit: 50, filter: { sheet: 'silos' } }))
+      .rows[0];
+    expect(silo.action).toBe('create');
+    expect(silo.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'items[WSP-1][2024]', value: 1000 },
+        { field: 'items[WSP-1][2025]', value: 1200 },
+        { field: 'items[WSP-2][2025]', value: 800 },
+      ]),
+    );
+    const sp3 = (await call('import.planRows', { importId, offset: 0, limit: 50, filter: { search: 'wsp-3' } })).rows.find(
+      (r) => r.key.startsWith('supplier-products'),
+    )!;
+    expect(sp3.action).toBe('create');
+    expect(sp3.fields).toContainEqual({ field: 'hazardous_substances[14808-60-7].mass_share', value: 0.05 });
     const sheet = await call('import.planRows', {
       importId,
       offset: 0,
@@ -261,6 +278,11 @@ describe('import: validate, dry run, run, results', () => {
 
     const f = await call('jobs.failedWorkbook', { jobId });
     expect(f.rows).toBe(3); // the supplier product and the two BOM rows of WPI-1
+    // Issue 10 §2: the count on the button ("Save failed rows (N)") is the count of rows the workbook holds.
+    const view = await call('jobs.get', { jobId });
+    expect(view.failedRows).toBe(f.rows);
+    expect(view.notSucceededRows).toBe(3);
+    expect(view.notSucceeded).toBe(2); // entities: the product and the BOM
     expect(f.fileName).toBe('onboarding-failed-rows.xlsx');
     // In browser mode there is no save dialog: the page downloads through /download/<id>.
     expect(await call('downloads.save', { downloadId: f.downloadId })).toEqual({

@@ -104,6 +104,53 @@ describe('values and rows as the screens see them', () => {
     });
   });
 
+  it('a create shows its child rows too: a silo its yearly amounts, a supplier product its hazardous substances', () => {
+    const rows: Record<string, Record<number, Record<string, unknown>>> = {
+      silos: { 2: { external_id: 'S-1', name: 'Silo' } },
+      'silo-items': {
+        2: { silo_external_id: 'S-1', supplier_product_external_id: 'SP-1', year: 2024, amount: 1000 },
+        3: { silo_external_id: 'S-1', supplier_product_external_id: 'SP-2', year: 2025, amount: 800 },
+      },
+      'supplier-products': { 4: { external_id: 'SP-3', name: 'Klinker' } },
+      'hazardous-substances': { 2: { supplier_product_external_id: 'SP-3', cas_number: '14808-60-7', mass_share: 0.05 } },
+    };
+    const rowOf = (sheet: string, row: number) =>
+      rows[sheet]?.[row] ? { row, values: rows[sheet][row] as never } : undefined;
+    const silo = planRowView(
+      entry('silos!2', {
+        kind: 'silo',
+        rows: [
+          { sheet: 'silos', row: 2 },
+          { sheet: 'silo-items', row: 2 },
+          { sheet: 'silo-items', row: 3 },
+        ],
+      }),
+      rowOf,
+    );
+    expect(silo.fields).toEqual([
+      { field: 'external_id', value: 'S-1' },
+      { field: 'name', value: 'Silo' },
+      { field: 'items[SP-1][2024]', value: 1000 },
+      { field: 'items[SP-2][2025]', value: 800 },
+    ]);
+    const sp = planRowView(
+      entry('supplier-products!4', {
+        rows: [
+          { sheet: 'supplier-products', row: 4 },
+          { sheet: 'hazardous-substances', row: 2 },
+        ],
+      }),
+      rowOf,
+    );
+    expect(sp.fields).toContainEqual({ field: 'hazardous_substances[14808-60-7].mass_share', value: 0.05 });
+    // An update shows its changes, not the rows.
+    const upd = planRowView(
+      entry('silos!2', { kind: 'silo', action: 'update', rows: [{ sheet: 'silo-items', row: 2 }] }),
+      rowOf,
+    );
+    expect(upd.fields).toEqual([]);
+  });
+
   it('filters plan entries by sheet, action (or everything that writes) and words', () => {
     const p = plan([
       entry('supplier-companies!2', { kind: 'supplier_company', action: 'unchanged' }),

@@ -4,6 +4,7 @@
  * need that the key lacks. Nothing is written.
  */
 import { createApiClient } from '../api/index.js';
+import { ApiError } from '../api/errors.js';
 import type { PlannedOperation } from '../api/index.js';
 import type { Operation } from '../spec/scopes.js';
 import { OPERATION_SCOPES } from '../spec/scopes.js';
@@ -101,6 +102,27 @@ export async function checkConnection(conn: Connection, o: CheckOptions = {}): P
       keyExpired: report.problems.some((p) => p.kind === 'key_expired'),
       keyExpiringSoon: report.warnings.some((w) => w.kind === 'key_expiring'),
     };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Whether the service refuses a key outright (HTTP 401 on GET /v2/me: unknown, revoked, expired or malformed).
+ * Anything else — accepted, unreachable, another error — is not a refusal (null): the connection check says more.
+ */
+export async function keyRefusal(
+  baseUrl: string,
+  apiKey: string,
+  o: CheckOptions = {},
+): Promise<{ status: number; errCode: string } | null> {
+  const client = createApiClient({ baseUrl, apiKey, timeoutMs: o.timeoutMs ?? 8_000, retry: { maxAttempts: 1 } });
+  try {
+    await client.me({ signal: o.signal });
+    return null;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return { status: e.status, errCode: e.err_code };
+    return null;
   } finally {
     await client.close();
   }

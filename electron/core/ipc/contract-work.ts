@@ -222,6 +222,10 @@ export const JobView = JobListItem.extend({
   progress: JobProgressView.nullable(),
   /** entries that did not succeed (failed, skipped other than create-only, not run yet) */
   notSucceeded: NonNegInt,
+  /** worksheet rows of those entries (what a re-run of the failed rows reads again) */
+  notSucceededRows: NonNegInt,
+  /** worksheet rows of entries without a success outcome: exactly the rows the failed-rows workbook holds */
+  failedRows: NonNegInt,
   /** the job's copy of the workbook is there: results and failed-rows workbooks can be made */
   inputAvailable: z.boolean(),
   createOnly: z.boolean(),

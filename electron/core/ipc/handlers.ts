@@ -9,7 +9,8 @@ import type { ProcedureName } from './names.js';
 import { DATA_SHEETS } from '../workbook/registry.js';
 import { COMBINED_TEMPLATE_FILE, templateFileName } from '../workbook/template.js';
 import type { DataSheetName } from '../workbook/types.js';
-import { checkConnection } from './connection-check.js';
+import { checkConnection, keyRefusal } from './connection-check.js';
+import { AppError } from './errors.js';
 import { profilesState, profileView, resolveConnection } from './profiles.js';
 import { generateTemplate } from './templates.js';
 import type { AppServices } from './services.js';
@@ -49,6 +50,16 @@ export const handlers: HandlerTable = {
   'profiles.list': async (_input, app) => profilesState(app),
 
   'profiles.save': async (input, app) => {
+    // A key the service refuses is never saved (nor offered as "Use this connection"): the form stays open.
+    if (input.apiKey !== undefined) {
+      const refused = await keyRefusal(input.baseUrl, input.apiKey);
+      if (refused)
+        throw new AppError(
+          'api_error',
+          `The service at ${input.baseUrl} refused this API key (HTTP ${refused.status}): it is unknown, revoked, expired or mistyped. The profile was not saved.`,
+          { errCode: refused.errCode, status: refused.status },
+        );
+    }
     const saved = app.settings.saveProfile({ id: input.profileId, name: input.name, baseUrl: input.baseUrl });
     if (input.apiKey !== undefined) await app.secrets.set(saved.id, input.apiKey);
     else if (input.removeKey) await app.secrets.delete(saved.id);

@@ -23,7 +23,7 @@ import type { JobListItem, JobProgressView, JobView } from './contract-work.js';
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
 import type { AppServices } from './services.js';
-import { countOutcomes, jobIndex, notSucceeded, outcomeOf, type JobIndex } from './work-views.js';
+import { countOutcomes, jobIndex, notSucceeded, outcomeOf, succeeded, type JobIndex } from './work-views.js';
 
 export const INPUT_COPY = 'input';
 
@@ -271,7 +271,16 @@ export class JobsRunner {
     const meta = await readMeta(this.jobsDir, jobId);
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
     let notOk = 0;
-    for (const e of plan.entries) if (notSucceeded(outcomeOf(index, e))) notOk++;
+    let notOkRows = 0;
+    let failedRows = 0;
+    for (const e of plan.entries) {
+      const o = outcomeOf(index, e);
+      if (notSucceeded(o)) {
+        notOk++;
+        notOkRows += e.rows.length;
+      }
+      if (!succeeded(o)) failedRows += e.rows.length;
+    }
     return {
       jobId,
       status,
@@ -292,6 +301,8 @@ export class JobsRunner {
       running: running !== undefined,
       progress: running?.progress ?? null,
       notSucceeded: notOk,
+      notSucceededRows: notOkRows,
+      failedRows,
       inputAvailable: this.inputPath(jobId) !== null || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,

@@ -44,6 +44,26 @@ const MAX_ROWS_LISTED = 20;
 /** Rows of the workbook by registry sheet and worksheet row, for the values a create shows. */
 export type RowLookup = (sheet: string, row: number) => ParsedRow | undefined;
 
+/** A child row of a create as field → value pairs, in the names the update diff uses (jobs/diff.ts). */
+export function childFields(
+  sheet: string,
+  row: number,
+  values: Record<string, unknown>,
+): { field: string; value: Scalar }[] {
+  if (sheet === 'silo-items')
+    return [
+      {
+        field: `items[${String(values.supplier_product_external_id ?? '?')}][${String(values.year ?? '?')}]`,
+        value: toScalar(values.amount),
+      },
+    ];
+  if (sheet === 'hazardous-substances')
+    return [
+      { field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`, value: toScalar(values.mass_share) },
+    ];
+  return Object.entries(values).map(([k, v]) => ({ field: `${sheet}!${row}.${k}`, value: toScalar(v) }));
+}
+
 export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
   const fields: PlanRowView['fields'] = [];
   if (e.action === 'create' || (e.kind !== 'bom' && (e.action === 'blocked' || e.action === 'conflict'))) {
@@ -51,6 +71,13 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
     if (main)
       for (const [field, value] of Object.entries(main.values))
         fields.push({ field, value: value === null ? '#CLEAR' : value });
+    // The entity's child rows (a silo's yearly amounts, a supplier product's hazardous substances), named as an
+    // update names them, so a create shows everything it will send.
+    for (const r of e.rows) {
+      if (r.sheet === e.sheet && r.row === e.row) continue;
+      const child = rowOf(r.sheet, r.row);
+      if (child) fields.push(...childFields(r.sheet, r.row, child.values));
+    }
   }
   const d = e.bomDiff;
   return {

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
-import type { RpcError } from '../../../electron/core/ipc/contract.js';
+import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
 import { toRpcError } from '../errors.js';
@@ -17,18 +17,15 @@ import { openDownload, saveDownload, type DownloadTicket } from './downloads.js'
 import { ErrorNotice } from './ErrorNotice.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
+import { DropZone } from './DropZone.js';
+import { reveal, useReveal } from './reveal.js';
+import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
-
-export function statusText(t: T, v: Pick<JobView, 'status' | 'reason'>): string {
-  if (v.status === 'paused' && v.reason === 'daily_limit') return t('job.statusText.daily_limit');
-  if (v.status === 'aborted') return t('job.statusText.auth');
-  return t(`job.statusText.${v.status}` as MessageKey);
-}
 
 const DIMENSIONS = ['users', 'plants', 'product_instances', 'published_epds'];
 
@@ -54,13 +51,6 @@ export function EntityName({ t, e }: { t: T; e: { kind: string; externalId: stri
 /** A licensed dimension in words; one this version does not know stays as the service named it. */
 export function dimensionLabel(t: T, d: string): string {
   return DIMENSIONS.includes(d) ? t(`dimension.${d}` as MessageKey) : d;
-}
-
-export function statusTone(status: string): 'ok' | 'warn' | 'bad' | 'neutral' | 'change' {
-  if (status === 'completed') return 'ok';
-  if (status === 'running') return 'change';
-  if (status === 'aborted' || status === 'interrupted') return 'bad';
-  return 'warn';
 }
 
 /** The engine's detail of a skip without its "not sent:" / "blocked:" lead (the sentence above says that). */
@@ -118,12 +108,24 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
 
 export interface JobResultsProps {
   view: JobView;
-  /** extra buttons (re-run failed rows, import another workbook) */
+  /** extra buttons (import another workbook) */
   actions?: ReactNode;
   onResume?(): void;
+  /** a corrected workbook chosen to re-run the rows that did not succeed */
+  onRerun?(file: PickedFile): void;
+  /** "Read <file> again" in the re-run panel (desktop app, the same file) */
+  rerunSame?: { label: string; onClick(): void };
 }
 
-export function JobResults({ view, actions, onResume }: JobResultsProps) {
+/**
+ * Whether a finished job offers "Re-run failed rows": any job that is not running and not resumable (resume
+ * finishes those) with rows that did not succeed — also after a reload, from the Jobs screen.
+ */
+export function offersRerun(v: Pick<JobView, 'running' | 'resumable' | 'notSucceeded'>): boolean {
+  return !v.running && !v.resumable && v.notSucceeded > 0;
+}
+
+export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobResultsProps) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [error, setError] = useState<RpcError | null>(null);
@@ -135,6 +137,8 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
     search: '',
   });
   const [shown, setShown] = useState<number | null>(null);
+  const [rerunOpen, setRerunOpen] = useState(false);
+  const rerunRef = useReveal<HTMLElement>(rerunOpen);
 
   const jobId = view.jobId;
   const stamp = `${view.status}|${view.finishedAt ?? ''}|${view.running}`;
@@ -178,15 +182,16 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
   const stopped = !view.running;
+  const words = jobStatusWords(view);
 
   return (
     <div className="stack">
       <section className="card" aria-labelledby={`job-${jobId}-status`}>
         <div className="card-head">
           <h2 id={`job-${jobId}-status`}>{t('results.title', { file: view.file })}</h2>
-          <Tag tone={statusTone(view.status)}>{t(`job.status.${view.status}` as MessageKey)}</Tag>
+          <Tag tone={words.tone}>{t(words.label, words.params)}</Tag>
         </div>
-        <p className="status-line">{statusText(t, view)}</p>
+        <p className="status-line">{t(words.text, words.params)}</p>
         {view.error && (
           <Notice kind="warning">
             {t('results.stoppedWithError')} {view.error}
@@ -274,17 +279,52 @@ export function JobResults({ view, actions, onResume }: JobResultsProps) {
           <button
             type="button"
             className="btn"
-            disabled={!stopped || !view.inputAvailable || view.notSucceeded === 0 || busy !== null}
+            disabled={!stopped || !view.inputAvailable || view.failedRows === 0 || busy !== null}
             onClick={() => void make('failed')}
           >
             {busy === 'failed'
               ? t('common.preparing')
-              : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.notSucceeded })}
+              : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.failedRows })}
           </button>
+          {onRerun && offersRerun(view) && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                setRerunOpen(true);
+                reveal(rerunRef.current);
+              }}
+              aria-expanded={rerunOpen}
+              aria-controls={`job-${jobId}-rerun`}
+            >
+              {t('rerun.button', { count: view.notSucceededRows })}
+            </button>
+          )}
           {actions}
         </div>
         {!view.inputAvailable && <p className="field-hint">{t('results.noInput')}</p>}
       </section>
+
+      {onRerun && rerunOpen && offersRerun(view) && (
+        <section
+          className="card"
+          id={`job-${jobId}-rerun`}
+          aria-labelledby={`job-${jobId}-rerun-heading`}
+          ref={rerunRef}
+          tabIndex={-1}
+        >
+          <h2 id={`job-${jobId}-rerun-heading`}>{t('rerun.title')}</h2>
+          <p>{t('rerun.text', { count: view.notSucceededRows })}</p>
+          {rerunSame && (
+            <p>
+              <button type="button" className="btn" onClick={rerunSame.onClick}>
+                {rerunSame.label}
+              </button>
+            </p>
+          )}
+          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={setError} />
+        </section>
+      )}
 
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>

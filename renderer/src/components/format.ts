@@ -17,6 +17,30 @@ export function formatValue(v: string | number | boolean | null | undefined, loc
 }
 
 /**
+ * Fields whose numbers are identifiers or calendar years, never quantities: `year`, `produced_from`,
+ * `produced_to`, any `…_code`, `…_id`, `external_id`, `cas_number`, postal codes. They are shown as written
+ * ("2024", not "2,024"). Matched on the last part of a dotted or indexed field name (`items[SP-1][2025]` is an
+ * amount; `transport_route.year` would be a year).
+ */
+const PLAIN_FIELD = /(^|_)(year|years|from|to|code|id|zip|postcode|postal_code|cas_number|number)$/i;
+
+export function isPlainField(field: string): boolean {
+  if (field.endsWith(']')) return false; // items[SP-1][2025]: an amount per year
+  const last = field.split('.').pop() ?? field;
+  return PLAIN_FIELD.test(last);
+}
+
+/** A value of a named field: years and codes as written, quantities in the user's locale. */
+export function formatFieldValue(
+  field: string,
+  v: string | number | boolean | null | undefined,
+  locale: Locale,
+): string {
+  if (typeof v === 'number' && isPlainField(field)) return String(v);
+  return formatValue(v, locale);
+}
+
+/**
  * Seconds as people say them: "45 s", "3 min 20 s", "2 h 05 min". Rounded so it does not flicker: whole seconds
  * under a minute, 5-second steps under 10 minutes, whole minutes above.
  */

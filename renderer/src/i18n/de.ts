@@ -45,6 +45,7 @@ export const de: Messages = {
   'connection.apiKey': 'API-Schlüssel',
   'connection.keyKeepPlaceholder': 'Gespeichert: {masked} – leer lassen, um ihn zu behalten',
   'connection.keyHintEncrypted': 'Der Schlüssel wird mit dem Schlüsselbund des Systems verschlüsselt und nie wieder angezeigt.',
+  'connection.keyRefusedNotSaved': 'Nichts wurde gespeichert: Der Dienst hat diesen Schlüssel abgelehnt. Schlüssel und Basis-URL prüfen, dann erneut speichern.',
   'connection.keyHintFile': 'Im Browsermodus liegt der Schlüssel in einer Datei, die nur Ihr Benutzer lesen kann; er ist nicht verschlüsselt.',
   'connection.removeKey': 'Gespeicherten Schlüssel entfernen',
   'connection.deleteConfirm': 'Das Profil „{name}“ und seinen gespeicherten Schlüssel löschen?',

@@ -47,6 +47,7 @@ export const en = {
   'connection.apiKey': 'API key',
   'connection.keyKeepPlaceholder': 'Stored: {masked} — leave empty to keep it',
   'connection.keyHintEncrypted': 'The key is encrypted with your system keychain and never shown again.',
+  'connection.keyRefusedNotSaved': 'Nothing was saved: the service refused this key. Check the key and the base URL, then save again.',
   'connection.keyHintFile': 'In browser mode the key is kept in a file only your user can read; it is not encrypted.',
   'connection.removeKey': 'Forget the stored key',
   'connection.deleteConfirm': 'Delete the profile “{name}” and its stored key?',

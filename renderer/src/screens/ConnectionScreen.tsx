@@ -237,6 +237,7 @@ function ProfileEditor({
     <section className="card" aria-labelledby="editor-heading">
       <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="field">
           <label htmlFor={ids.name}>{t('connection.profileName')}</label>

@@ -47,6 +47,8 @@ export function KeyCheck({
     void run();
   }, [run, revision]);
 
+  /** the service refused the key (401): never offered as "Use this connection" */
+  const refused = error?.status === 401;
   const granted = new Set(report?.scopes ?? []);
   const missing = new Set((report?.missingScopes ?? []).map((m) => m.scope));
   return (
@@ -54,7 +56,7 @@ export function KeyCheck({
       <div className="card-head">
         <h2 id="keycheck-heading">{t('keyCheck.title', { name: profileName })}</h2>
         <div className="profile-actions">
-          {!isActive && (
+          {!isActive && !refused && (
             <button type="button" className="btn btn-primary" onClick={onUse}>
               {t('keyCheck.use')}
             </button>

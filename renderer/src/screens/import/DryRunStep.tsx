@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import type { PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract-work.js';
 import { useApi } from '../../ApiContext.js';
-import { actionTone, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
+import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Tag } from '../../components/Tag.js';
@@ -295,8 +295,8 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
         <ul className="changes" aria-label={t('plan.changes')}>
           {row.changes.map((c) => (
             <li key={c.field}>
-              <code>{c.field}</code>: <del>{formatValue(c.before, locale)}</del> →{' '}
-              <ins>{formatValue(c.after, locale)}</ins>
+              <code>{c.field}</code>: <del>{formatFieldValue(c.field, c.before, locale)}</del> →{' '}
+              <ins>{formatFieldValue(c.field, c.after, locale)}</ins>
             </li>
           ))}
         </ul>
@@ -327,7 +327,7 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
-              <span className="muted">{f.field}</span> {formatValue(f.value, locale)}
+              <span className="muted">{f.field}</span> {formatFieldValue(f.field, f.value, locale)}
             </span>
           ))}
         </span>

@@ -17,6 +17,7 @@ import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { DryRunStep } from './DryRunStep.js';
+import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
 
@@ -43,7 +44,6 @@ export function ImportScreen() {
   const [busy, setBusy] = useState<'reading' | 'planning' | 'starting' | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
-  const [rerun, setRerun] = useState(false);
   const refs = useRef<{ ref: string | null }>({ ref: null });
 
   const fail = useCallback((e: unknown) => setError(toRpcError(e)), []);
@@ -64,7 +64,6 @@ export function ImportScreen() {
       setValidation(null);
       setOverview(null);
       setOnlyFailedOf(failedOf);
-      setRerun(false);
       setStep('check');
       setBusy('reading');
       setProgress(null);
@@ -79,6 +78,16 @@ export function ImportScreen() {
       }
     },
     [api, fail],
+  );
+
+  // A re-run of failed rows asked for on the Jobs screen: the corrected workbook comes here.
+  useEffect(
+    () =>
+      onRerunRequest((r) => {
+        window.location.hash = '#/import';
+        void read(r.file, r.jobId);
+      }),
+    [read],
   );
 
   // Workbooks opened with the app by the OS (file association) go straight into the wizard.
@@ -201,7 +210,6 @@ export function ImportScreen() {
     setJobId(null);
     setJob(null);
     setError(null);
-    setRerun(false);
   };
 
   const stepIndex = STEPS.indexOf(step);
@@ -312,43 +320,22 @@ export function ImportScreen() {
       {step === 'run' && jobId && <RunStep jobId={jobId} file={file?.name ?? ''} onError={fail} />}
 
       {step === 'results' && job && (
-        <>
-          <JobResults
-            view={job}
-            onResume={() => void resume()}
-            actions={
-              <>
-                {job.notSucceeded > 0 && !job.resumable && (
-                  <button type="button" className="btn" onClick={() => setRerun(true)} aria-expanded={rerun}>
-                    {t('rerun.button', { count: job.notSucceeded })}
-                  </button>
-                )}
-                <button type="button" className="btn btn-quiet" onClick={reset}>
-                  {t('import.another')}
-                </button>
-              </>
-            }
-          />
-          {rerun && (
-            <section className="card" aria-labelledby="rerun-heading">
-              <h2 id="rerun-heading">{t('rerun.title')}</h2>
-              <p>{t('rerun.text', { count: job.notSucceeded })}</p>
-              {api.transport === 'electron' && file && (
-                <p>
-                  <button type="button" className="btn" onClick={() => void read(file, job.jobId)}>
-                    {t('rerun.same', { file: file.name })}
-                  </button>
-                </p>
-              )}
-              <DropZone
-                label={t('rerun.choose')}
-                hint={t('rerun.hint')}
-                onFile={(f) => void read(f, job.jobId)}
-                onError={setError}
-              />
-            </section>
-          )}
-        </>
+        <JobResults
+          key={job.jobId}
+          view={job}
+          onResume={() => void resume()}
+          onRerun={(f) => void read(f, job.jobId)}
+          rerunSame={
+            api.transport === 'electron' && file
+              ? { label: t('rerun.same', { file: file.name }), onClick: () => void read(file, job.jobId) }
+              : undefined
+          }
+          actions={
+            <button type="button" className="btn btn-quiet" onClick={reset}>
+              {t('import.another')}
+            </button>
+          }
+        />
       )}
     </div>
   );

@@ -8,14 +8,24 @@ import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatDateTime, formatNumber, outcomeTone, safeKeyText } from '../../components/format.js';
-import { JobResults, statusTone } from '../../components/JobResults.js';
+import { JobResults } from '../../components/JobResults.js';
+import { jobStatusWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { OUTCOME_ORDER } from '../import/planView.js';
+import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
+import { useReveal } from '../../components/reveal.js';
+
+/** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
+function StatusTag({ item }: { item: JobListItem }) {
+  const { t } = useI18n();
+  const words = jobStatusWords(item);
+  return <Tag tone={words.tone}>{t(words.label, words.params)}</Tag>;
+}
 
 export function JobsScreen({ active }: { active: boolean }) {
   const api = useApi();
@@ -59,12 +69,33 @@ export function JobsScreen({ active }: { active: boolean }) {
     [api, refresh, open, selected],
   );
 
+  // The list's counts follow a running job live (not only when it starts and stops).
+  useEffect(
+    () =>
+      api.on('jobs.progress', (p) =>
+        setJobs((cur) =>
+          cur
+            ? cur.map((j) =>
+                j.jobId === p.jobId ? { ...j, status: 'running', running: true, resumable: false, counts: p.byOutcome } : j,
+              )
+            : cur,
+        ),
+      ),
+    [api],
+  );
+
+  // What the user opened (a report, a resumed job's progress) comes into view and takes focus.
+  const [revealKey, setRevealKey] = useState<string | null>(null);
+  const detailRef = useReveal<HTMLDivElement>(revealKey);
+  const show = (jobId: string, how: 'report' | 'resume') => setRevealKey(`${jobId}|${how}|${Date.now()}`);
+
   const resume = async (jobId: string) => {
     setError(null);
     try {
       await api.call('jobs.resume', { jobId });
       await refresh();
       await open(jobId);
+      show(jobId, 'resume');
     } catch (e) {
       setError(toRpcError(e));
     }
@@ -116,7 +147,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <code className="muted">{j.jobId}</code>
                   </td>
                   <td>
-                    <Tag tone={statusTone(j.status)}>{t(`job.status.${j.status}` as MessageKey)}</Tag>
+                    <StatusTag item={j} />
                   </td>
                   <td className="num">{formatNumber(j.rows, locale)}</td>
                   <td>
@@ -128,7 +159,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                       ))}
                     </span>
                   </td>
-                  <td>
+                  <td className="conn">
                     <span className="small">{j.baseUrl}</span>
                     <br />
                     <code className="small">{safeKeyText(j.maskedKey)}</code>
@@ -137,7 +168,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <button
                       type="button"
                       className="btn"
-                      onClick={() => void open(j.jobId)}
+                      onClick={() => void open(j.jobId).then(() => show(j.jobId, 'report'))}
                       aria-label={t('jobs.reportOf', { job: j.jobId })}
                     >
                       {t('jobs.report')}
@@ -160,12 +191,19 @@ export function JobsScreen({ active }: { active: boolean }) {
         )}
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>
-      {view && selected === view.jobId && view.running && (
-        <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
-      )}
-      {view && selected === view.jobId && !view.running && (
-        <JobResults key={view.jobId} view={view} onResume={() => void resume(view.jobId)} />
-      )}
+      <div ref={detailRef} tabIndex={-1} className="stack reveal-target">
+        {view && selected === view.jobId && view.running && (
+          <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
+        )}
+        {view && selected === view.jobId && !view.running && (
+          <JobResults
+            key={view.jobId}
+            view={view}
+            onResume={() => void resume(view.jobId)}
+            onRerun={(file) => requestRerun({ file, jobId: view.jobId })}
+          />
+        )}
+      </div>
     </div>
   );
 }

@@ -10,13 +10,14 @@ import { explainErrCode } from '../../../../electron/core/api/errors.js';
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
-import { formatMs, formatNumber, type Tone } from '../../components/format.js';
+import { formatMs, formatNumber } from '../../components/format.js';
+import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/index.js';
+import type { MessageKey, T } from '../../i18n/index.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 
@@ -41,27 +42,31 @@ type Selection = ProcedureOutput<'lca.select'>;
 
 /** Job statuses the spec names; another one is shown as the service sent it. */
 const KNOWN_JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'idle'];
-const STATE_TONE: Record<string, Tone> = {
-  waiting: 'neutral',
-  queued: 'change',
-  processing: 'change',
-  done: 'ok',
-  failed: 'bad',
-};
-const OUTCOME_TONE: Record<string, Tone> = {
-  completed: 'ok',
-  idle: 'neutral',
-  failed: 'bad',
-  unknown_status: 'bad',
-  error: 'bad',
-  cancelled: 'warn',
-  skipped: 'warn',
-};
+/** "4 of 4 instances completed", and how many of them computed no year (they are not a success). */
+function lcaSummaryText(t: T, run: LcaRunView): string {
+  const none = run.instances.filter((i) => lcaOutcomeWords(i)?.label === 'lca.out.completedNoYears').length;
+  const base = { completed: run.summary.completed, total: run.total };
+  return none > 0 ? t('lca.summaryNoYears', { ...base, none }) : t('lca.summary', base);
+}
+
+function StateTag({ i, runStarted }: { i: LcaInstanceView; runStarted: boolean }) {
+  const { t } = useI18n();
+  const w = lcaStateWords(i, runStarted);
+  return <Tag tone={w.tone}>{t(w.label)}</Tag>;
+}
+
+function OutcomeTag({ i }: { i: LcaInstanceView }) {
+  const { t } = useI18n();
+  const w = lcaOutcomeWords(i);
+  return w ? <Tag tone={w.tone}>{t(w.label)}</Tag> : null;
+}
 
 export function LcaScreen({ active }: { active: boolean }) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [options, setOptions] = useState<Options | null>(null);
+  /** the choices could not be read (e.g. the key was refused): no endless "Loading…" */
+  const [optionsFailed, setOptionsFailed] = useState(false);
   const [by, setBy] = useState<By>('products');
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [list, setList] = useState('');
@@ -74,9 +79,11 @@ export function LcaScreen({ active }: { active: boolean }) {
 
   const loadOptions = useCallback(async () => {
     setBusy('options');
+    setOptionsFailed(false);
     try {
       setOptions(await api.call('lca.options', {}));
     } catch (e) {
+      setOptionsFailed(true);
       setError(toRpcError(e));
     } finally {
       setBusy(null);
@@ -84,8 +91,13 @@ export function LcaScreen({ active }: { active: boolean }) {
   }, [api]);
 
   useEffect(() => {
-    if (active && options === null) void loadOptions();
-  }, [active, options, loadOptions]);
+    if (active && options === null && !optionsFailed) void loadOptions();
+  }, [active, options, optionsFailed, loadOptions]);
+
+  // Coming back to the screen tries again (the key may have been fixed meanwhile).
+  useEffect(() => {
+    if (!active) setOptionsFailed(false);
+  }, [active]);
 
   // Live state per instance while a run goes on; the full report once it is done.
   useEffect(() => {
@@ -208,7 +220,9 @@ export function LcaScreen({ active }: { active: boolean }) {
             </label>
           ))}
         </div>
-        {options === null ? (
+        {options === null && optionsFailed ? (
+          <p className="muted">{t('lca.optionsFailed')}</p>
+        ) : options === null ? (
           <p aria-busy="true">{t('common.loading')}</p>
         ) : by === 'products' ? (
           <fieldset className="pick-list">
@@ -336,7 +350,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                   ? t('lca.finishedOf', { done: run.finished, total: run.total })
                   : run.state === 'failed'
                     ? t('lca.runFailed', { error: run.error ?? '' })
-                    : t('lca.summary', { completed: run.summary.completed, total: run.total })}
+                    : lcaSummaryText(t, run)}
               </p>
               {run.aborted && (
                 <Notice kind="warning">
@@ -375,18 +389,14 @@ export function LcaScreen({ active }: { active: boolean }) {
                       {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
                     </td>
                     <td>
-                      <Tag tone={STATE_TONE[i.state] ?? 'neutral'}>{t(`lca.st.${i.state}` as MessageKey)}</Tag>
+                      <StateTag i={i} runStarted={run !== null} />
                       {i.jobStatus && !KNOWN_JOB_STATUSES.includes(i.jobStatus) && (
                         <span className="small muted"> {i.jobStatus}</span>
                       )}
                     </td>
                     <td>
                       <div className="cell-details">
-                        {i.outcome && (
-                          <Tag tone={OUTCOME_TONE[i.outcome] ?? 'neutral'}>
-                            {t(`lca.out.${i.outcome}` as MessageKey)}
-                          </Tag>
-                        )}
+                        <OutcomeTag i={i} />
                         {i.outcome === 'completed' && (
                           <span className="detail-line">
                             {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
