@@ -6,6 +6,7 @@
  * and failed-rows workbooks → fix the workbook and re-run only the failed rows → Jobs → LCA recompute, chart,
  * blockers, Excel → Export. Screenshots of every screen: test-artifacts/screenshots/ (README shows two).
  */
+import { OUTCOME_FILLS } from '../../electron/core/jobs/results.js';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Page } from 'playwright-core';
@@ -279,18 +280,8 @@ async function expectRevealed(target: ReturnType<Page['locator']>) {
  * light green of a success, blue of a change, salmon of a failure, yellow of a skip; unchanged rows and mapping
  * rows none.
  */
-const OUTCOME_FILL: Record<string, string | null> = {
-  created: 'FFE2EFDA',
-  replayed: 'FFE2EFDA',
-  already_existed: 'FFE2EFDA',
-  updated: 'FFDDEBF7',
-  replaced: 'FFDDEBF7',
-  unchanged: null,
-  failed: 'FFF8CBAD',
-  skipped: 'FFFFE699',
-  pending: 'FFD9D9D9',
-  mapping: null,
-};
+// A mapping sheet's rows (plants, materials) are not written: no fill.
+const OUTCOME_FILL: Record<string, string | null> = { ...OUTCOME_FILLS, mapping: null };
 
 function fillOf(cell: ExcelJS.Cell): string | null {
   const f = cell.fill as ExcelJS.FillPattern | undefined;
