@@ -2,15 +2,17 @@
  * `supply-loader import FILE [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only]`:
  * validate, plan, then run the plan as a journaled job (resumable after a crash, a kill or a revoked key).
  */
-import { expectPositionals, flag, intOption, str } from '../args.js';
+import { flag, intOption, str } from '../args.js';
+import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
-import { checkDistinct, checkInputFile, checkOutputPath } from '../files.js';
+import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
 import { writeResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
-import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
+import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed } from '../workbook.js';
+import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
 
 export const IMPORT_OPTIONS = {
@@ -40,7 +42,8 @@ export function outputPaths(
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
-  usage: `supply-loader import FILE.xlsx [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -49,17 +52,20 @@ export const importCommand: CliCommand = {
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
-  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' } },
+  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
-    const [file] = expectPositionals(positionals, ['FILE'], 'import');
     const rc = runContext(ctx);
-    const input = checkInputFile(file, rc.cwd, 'import');
+    const sources = checkSourceFiles(positionals, rc.cwd, 'import');
+    const input = sources[0];
+    const mapping = mappingOption(rc, values, 'import');
     const outs = outputPaths(values, rc, 'import', input);
+    if ((outs.report || outs.failed) && (sources.length > 1 || isTextSource(input)))
+      throw new CliUsageError('--report and --failed write a copy of one .xlsx workbook; with CSV or several sources leave them out (the job keeps every outcome: supply-loader jobs)', 'import');
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    const w = await loadWorkbook(input, rc);
+    const w = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
     if (workbookFailed(w)) {
       if (ctx.json) {
         rc.printJson({
@@ -72,6 +78,7 @@ export const importCommand: CliCommand = {
         });
       } else {
         printIssues(rc, w);
+        for (const line of sheetLines(w)) ctx.stderr(`${line}\n`);
         ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
       }
       return EXIT.usage;
@@ -94,7 +101,10 @@ export const importCommand: CliCommand = {
       }
       return EXIT.usage;
     }
-    if (!ctx.json) ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+    if (!ctx.json) {
+      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
+      ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+    }
 
     // 3. The job.
     const progress = jobProgress(rc);
