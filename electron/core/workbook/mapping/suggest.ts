@@ -38,15 +38,19 @@ export interface SourceSuggestion {
 const SYNONYMS: Record<string, string[]> = Object.fromEntries(
   Object.entries(synonymData as Record<string, unknown>).filter((e): e is [string, string[]] => Array.isArray(e[1])),
 );
+const ABBREVIATIONS: Record<string, string> = (synonymData as { _abbreviations?: Record<string, string> })._abbreviations ?? {};
 
-/** Lower case, units in brackets and `*` dropped, words joined by single spaces. */
+/** Lower case, units in brackets and `*` dropped, abbreviations (data) spelled out, words joined by single spaces. */
 export function squash(header: string): string {
   return header
     .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
     .replace(/\*/g, ' ')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+    .trim()
+    .split(' ')
+    .map((w) => ABBREVIATIONS[w] ?? w)
+    .join(' ');
 }
 
 /** The best field of a sheet for one header, with method and confidence. */
@@ -60,13 +64,18 @@ export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | n
   const consider = (s: ColumnSuggestion) => {
     if (!best || s.confidence > best.confidence) best = s;
   };
-  const words = ` ${sq} `;
+  const words = new Set(sq.split(' '));
   for (const f of fields) {
     for (const syn of SYNONYMS[f] ?? []) {
       const ss = squash(syn);
       if (!ss) continue;
       if (ss === sq) consider({ column: header, field: f, method: 'synonym', confidence: 0.85 });
-      else if (words.includes(` ${ss} `) && ss.length >= 3) consider({ column: header, field: f, method: 'synonym', confidence: 0.7 });
+      else {
+        // Every word of the synonym in the header: as confident as the share of the header it explains.
+        const sw = ss.split(' ');
+        if (sw.every((w) => words.has(w)) && ss.length >= 3)
+          consider({ column: header, field: f, method: 'synonym', confidence: Math.round((0.5 + 0.3 * (sw.length / words.size)) * 100) / 100 });
+      }
     }
     const sim = Math.max(nameSimilarity(sq, f), ...(SYNONYMS[f] ?? []).map((s) => nameSimilarity(sq, squash(s)) * 0.9));
     if (sim >= 0.6) consider({ column: header, field: f, method: 'similar', confidence: Math.round(sim * 0.6 * 100) / 100 });
