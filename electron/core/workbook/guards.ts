@@ -151,11 +151,11 @@ const MAGIC: { bytes: number[]; variant: 'pdf' | 'image' | 'archive'; kind: stri
 function describeNonZip(head: Buffer): FileLevelError {
   const magic = MAGIC.find((m) => m.bytes.every((b, i) => head[i] === b));
   if (magic?.variant === 'pdf')
-    return new FileLevelError('other_format', 'This is a PDF document, not a workbook or CSV file. Export the data from its source as .xlsx or .csv.', {
+    return new FileLevelError('other_format', 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.', {
       variant: 'pdf',
     });
   if (magic?.variant === 'image')
-    return new FileLevelError('other_format', `This is an image (${magic.kind}), not a workbook or CSV file.`, { variant: 'image', kind: magic.kind });
+    return new FileLevelError('other_format', `This is an image (${magic.kind}), not an Excel workbook (.xlsx) or CSV file.`, { variant: 'image', kind: magic.kind });
   if (magic)
     return new FileLevelError('other_format', `This is a compressed archive (${magic.kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.`, {
       variant: 'archive',

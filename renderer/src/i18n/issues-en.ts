@@ -84,8 +84,8 @@ export const enIssues = {
   'issue.no_data_rows': 'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
   'issue.source_without_sheet':
     'The file "{source}" does not say which sheet it feeds: name it after a sheet (e.g. supplier-products.csv) or give a column mapping whose "source" matches it.',
-  'issue.other_format.pdf': 'This is a PDF document, not a workbook or CSV file. Export the data from its source as .xlsx or .csv.',
-  'issue.other_format.image': 'This is an image ({kind}), not a workbook or CSV file.',
+  'issue.other_format.pdf': 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.',
+  'issue.other_format.image': 'This is an image ({kind}), not an Excel workbook (.xlsx) or CSV file.',
   'issue.other_format.archive': 'This is a compressed archive ({kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.',
   'issue.unknown_column': 'Column "{header}" is not a field of {sheetName}; it is ignored.',
   'issue.unknown_column.hint': 'Column "{header}" is not a field of {sheetName}; it is ignored. Did you mean {hint}?',
