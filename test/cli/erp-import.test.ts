@@ -230,6 +230,32 @@ describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () 
     expect((await requests(sb)).filter(isWrite)).toEqual([]);
   });
 
+  it('--report DIR / --failed DIR: results and failed rows as CSV in the source\'s layout, encoding and delimiter', async () => {
+    const src = writeCsv('MAT_2026-01.csv', [
+      'Materialstamm Werk München – Stand 31.01.2026',
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      `${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu`,
+      `${P}-M5;Sand;PL-NOWHERE;MAT-SAND;${P}-W1;kg;3;;;falsches Werk`,
+    ]);
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    const r = await run(['import', src, '--mapping', 'SAP MM monthly', '--profile', 'ERP', '--skip-blocked', '--report', 'out', '--failed', 'out']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const read = (f: string) => iconv.decode(fs.readFileSync(path.join(out, f)), 'windows-1252').split('\r\n');
+    const results = read('MAT_2026-01.results.csv');
+    expect(results[0]).toBe('Materialstamm Werk München – Stand 31.01.2026');
+    expect(results[1]).toBe('Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar;_result;_id;_err_code;_message');
+    expect(results[2]).toMatch(new RegExp(`^${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu;created;[0-9a-f-]{36};;$`));
+    expect(results[3]).toMatch(new RegExp(`^${P}-M5;Sand;PL-NOWHERE;.*;skipped;;;.*PL-NOWHERE`));
+    const failed = read('MAT_2026-01.failed.csv');
+    expect(failed.slice(0, 2)).toEqual(results.slice(0, 2));
+    expect(failed[2]).toBe(results[3]);
+    expect(failed[3]).toBe('');
+    // The failed-rows file is read again with the same mapping: the row, at the same cell addresses.
+    const again = await run(['validate', path.join(out, 'MAT_2026-01.failed.csv'), '--mapping', 'sap.json']);
+    expect(again.stdout).toContain('supplier-products (MAT_2026-01.failed.csv): 1 row(s)');
+  });
+
   it('an error in a CSV source points at the source file and cell', async () => {
     const bad = writeCsv('MAT_2025-12.csv', [
       'Materialstamm',

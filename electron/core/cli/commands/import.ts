@@ -8,7 +8,11 @@ import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
-import { writeResultFiles } from '../results.js';
+import { writeCsvResultFiles, writeResultFiles } from '../results.js';
+import type { ColumnMapping } from '../../workbook/mapping/schema.js';
+import type { DataSheetName } from '../../workbook/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed } from '../workbook.js';
@@ -39,11 +43,31 @@ export function outputPaths(
   return out;
 }
 
+/** --report / --failed as existing folders (CSV sources). */
+function outputDirs(values: Record<string, unknown>, rc: RunContext, command: string): { report?: string; failed?: string } {
+  const out: { report?: string; failed?: string } = {};
+  for (const name of ['report', 'failed'] as const) {
+    const v = str(values, name);
+    if (!v) continue;
+    const p = path.resolve(rc.cwd, v);
+    if (!fs.existsSync(p) || !fs.statSync(p).isDirectory())
+      throw new CliUsageError(`with CSV sources --${name} names a folder (for <source name>.${name === 'report' ? 'results' : 'failed'}.csv); ${p} is not one`, command);
+    out[name] = p;
+  }
+  return out;
+}
+
+function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetName): number {
+  return mapping?.sheets[sheet]?.header_row ?? 1;
+}
+
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
   usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
+  With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
+  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -59,9 +83,11 @@ export const importCommand: CliCommand = {
     const sources = checkSourceFiles(positionals, rc.cwd, 'import');
     const input = sources[0];
     const mapping = mappingOption(rc, values, 'import');
-    const outs = outputPaths(values, rc, 'import', input);
-    if ((outs.report || outs.failed) && (sources.length > 1 || isTextSource(input)))
-      throw new CliUsageError('--report and --failed write a copy of one .xlsx workbook; with CSV or several sources leave them out (the job keeps every outcome: supply-loader jobs)', 'import');
+    // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
+    const csvMode = sources.some((s) => isTextSource(s));
+    if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
+      throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
+    const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', input);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
@@ -123,7 +149,18 @@ export const importCommand: CliCommand = {
       },
     });
     progress.done();
-    const files = await writeResultFiles(rc, input, plan, result, outs);
+    const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, outs);
+    const csvFiles = csvMode
+      ? await writeCsvResultFiles(
+          rc,
+          w.parsed.sheets
+            .filter((s) => s.csv)
+            .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) })),
+          plan,
+          result,
+          outs,
+        )
+      : [];
     const code = exitCodeOf(result);
     if (ctx.json) {
       rc.printJson({
@@ -132,12 +169,13 @@ export const importCommand: CliCommand = {
         job_id: result.jobId,
         plan_summary: plan.summary,
         result,
-        files,
+        files: csvMode ? { csv: csvFiles } : files,
       });
     } else {
       ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
       if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
       if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
+      for (const f of csvFiles) ctx.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
       if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
     }
     return code;
