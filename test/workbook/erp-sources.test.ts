@@ -301,4 +301,27 @@ describe('mapping suggest (issue 12 §2)', () => {
     // The draft is a valid mapping (its suggestions included).
     expect(parseColumnMapping(JSON.parse(JSON.stringify(m))).ok).toBe(true);
   });
+
+  it('a workbook: each sheet is a source; the title row above the header is skipped', async () => {
+    const path = tmp.file('erp.xlsx');
+    await writeXlsx(path, {
+      Kreditoren: [['Kreditorenliste Stand 30.11.2025'], ['Kreditorennummer', 'Firmenname', 'Land', 'Sachbearbeiter'], ['70001', 'Müller GmbH', 'DE', 'Meier']],
+      Notizen: [['irgendwas']],
+    });
+    const { mapping: m, perSource } = suggestMapping(await peekSource(path));
+    expect(perSource.map((s) => [s.source, s.sheet, s.headerRow])).toEqual([
+      ['Kreditoren', 'supplier-companies', 2],
+      ['Notizen', null, 1],
+    ]);
+    expect(m.sheets['supplier-companies']).toEqual({
+      source: 'Kreditoren',
+      header_row: 2,
+      columns: { Kreditorennummer: 'external_id', Firmenname: 'name', Land: 'country' },
+      ignore: ['Sachbearbeiter'],
+    });
+    expect(m.unmapped_required).toBeUndefined();
+    // The draft reads the workbook as it is.
+    const parsed = await readWorkbook(path, { mapping: mapping(JSON.parse(JSON.stringify(m))) });
+    expect(parsed.sheets[0].rows).toEqual([{ row: 3, values: { external_id: '70001', name: 'Müller GmbH', country: 'DE' } }]);
+  });
 });

@@ -285,7 +285,7 @@ export class SheetRowReader {
           continue;
         }
       }
-      const quick = m.ctx.decimal ? NEEDS_FULL_COERCION : quickCoerce(raw, m.column, m.allowed);
+      const quick = quickCoerce(raw, m.column, m.allowed);
       if (quick !== NEEDS_FULL_COERCION) {
         if (quick === undefined) continue;
         out[m.field] = quick;
