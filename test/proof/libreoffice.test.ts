@@ -50,12 +50,12 @@ describe('workbooks saved by LibreOffice Calc', () => {
     expect((await requestsSince(sb.baseUrl, mark)).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
-  it('the empty supplier-products template, saved by LibreOffice, validates clean (headers, notes and dropdowns survive)', async () => {
+  it('the empty supplier-products template, saved by LibreOffice, validates clean but for "no data rows" (headers, notes and dropdowns survive; issue 12: unfilled is never green)', async () => {
     const run = await cli(['validate', join(LO, 'template-supplier-products.xlsx'), '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const out = jsonOut<{ ok: boolean; errors: number; sheets: { sheet: string; rows: number }[] }>(run);
-    expect(out.ok).toBe(true);
-    expect(out.errors).toBe(0);
+    expect(run.code, run.stderr).toBe(2);
+    const out = jsonOut<{ ok: boolean; errors: number; issues: { code: string }[]; sheets: { sheet: string; rows: number }[] }>(run);
+    expect(out.ok).toBe(false);
+    expect(out.issues.map((i) => i.code)).toEqual(['no_data_rows']);
     expect(out.sheets).toEqual([expect.objectContaining({ sheet: 'supplier-products', rows: 0 })]);
   });
 

@@ -96,14 +96,16 @@ describe('combined onboarding template', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
-  it('reads back clean with our own reader', async () => {
+  it('reads back clean with our own reader; unfilled, it is "no data rows", never green (issue 12 §1)', async () => {
     const path = tmp.file('combined.xlsx');
     await writeFile(path, await buildTemplate());
     const parsed = await readWorkbook(path);
     expect(parsed.readable).toBe(true);
     expect(parsed.sheets.map((s) => s.name)).toEqual(DATA_SHEETS.map((d) => d.name));
+    expect(parsed.issues).toEqual([]);
     const report = await validateWorkbook(parsed);
-    expect(report.issues).toEqual([]);
+    expect(report.issues.map((i) => [i.severity, i.code])).toEqual([['error', 'no_data_rows']]);
+    expect(report.ok).toBe(false);
   });
 });
 

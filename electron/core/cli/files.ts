@@ -33,3 +33,12 @@ export function checkDistinct(input: string, output: string, command: string, fl
     throw new CliUsageError(`${flag} must not be the input workbook (the input is never changed)`, command);
   }
 }
+
+/** SOURCE... of validate / plan / import: at least one, each an existing file (.xlsx and .csv may be mixed). */
+export function checkSourceFiles(positionals: string[], cwd: string, command: string): string[] {
+  if (positionals.length === 0) throw new CliUsageError('missing SOURCE (a workbook .xlsx or .csv files)', command);
+  const out = positionals.map((f) => checkInputFile(f, cwd, command));
+  const dup = out.find((p, i) => out.indexOf(p) !== i);
+  if (dup) throw new CliUsageError(`${dup} is given twice`, command);
+  return out;
+}

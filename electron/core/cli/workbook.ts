@@ -2,7 +2,8 @@
  * Reading and validating an input workbook for validate / plan / import: streaming read with a progress bar,
  * workbook-local validation, and the issues printed by cell. Nothing here talks to the service.
  */
-import { readWorkbook } from '../workbook/reader.js';
+import type { ColumnMapping } from '../workbook/mapping/schema.js';
+import { readSources } from '../workbook/sources/index.js';
 import { validateWorkbook } from '../workbook/validate.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import type { RunContext } from './context.js';
@@ -10,15 +11,24 @@ import type { CliProgress } from './types.js';
 import { formatIssues } from './views.js';
 
 export interface LoadedWorkbook {
+  /** The first source (the workbook, for results); `paths` all of them. */
   path: string;
+  paths: string[];
   parsed: ParsedWorkbook;
   report: ValidationReport;
 }
 
-export async function loadWorkbook(path: string, ctx: RunContext): Promise<LoadedWorkbook> {
+/** Read and check the sources (one workbook, or any number of .xlsx and .csv files) as one workbook. */
+export async function loadWorkbook(
+  source: string | readonly string[],
+  ctx: RunContext,
+  o: { mapping?: ColumnMapping } = {},
+): Promise<LoadedWorkbook> {
+  const paths = typeof source === 'string' ? [source] : [...source];
   let bar: CliProgress | undefined;
   let seen = 0;
-  const parsed = await readWorkbook(path, {
+  const parsed = await readSources(paths, {
+    ...(o.mapping && { mapping: o.mapping }),
     signal: ctx.signal,
     onProgress: (p) => {
       if (p.phase !== 'reading') return;
@@ -29,7 +39,7 @@ export async function loadWorkbook(path: string, ctx: RunContext): Promise<Loade
   });
   bar?.done();
   const report = await validateWorkbook(parsed, { signal: ctx.signal });
-  return { path, parsed, report };
+  return { path: paths[0], paths, parsed, report };
 }
 
 /** Print the workbook's issues on stderr (people) — errors first, capped. */
@@ -44,5 +54,36 @@ export function workbookFailed(w: LoadedWorkbook): boolean {
 
 export function issueSummary(w: LoadedWorkbook): string {
   const rows = w.parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
-  return `${w.parsed.file}: ${w.parsed.sheets.length} sheet(s), ${rows} row(s); ${w.report.errors} error(s), ${w.report.warnings} warning(s)`;
+  const unread = w.parsed.sheets.reduce((n, s) => n + (s.unreadRows ?? 0), 0);
+  return `${w.parsed.file}: ${w.parsed.sheets.length} sheet(s), ${rows} row(s)${unread ? `, ${unread} row(s) not read` : ''}; ${w.report.errors} error(s), ${w.report.warnings} warning(s)`;
+}
+
+/**
+ * One line per sheet: its rows, the rows not read because of a header error, the columns that are not read
+ * ("ignored columns: Kommentar") — nothing left out silently.
+ */
+export function sheetLines(w: LoadedWorkbook): string[] {
+  return w.parsed.sheets.map((s) => {
+    const where = s.sheetName === s.name ? s.name : `${s.name} (${s.sheetName})`;
+    const parts = [
+      s.unreadRows !== undefined
+        ? `header error: ${s.unreadRows} filled row(s) not read`
+        : `${s.rows.length} row(s)`,
+    ];
+    const ignored = s.ignoredColumns ?? [];
+    if (ignored.length) parts.push(`ignored columns: ${ignored.map((c) => c.header).join(', ')}`);
+    return `${where}: ${parts.join('; ')}`;
+  });
+}
+
+/** The sheets for --json output: rows, unread rows, ignored columns. */
+export function sheetsJson(w: LoadedWorkbook): Record<string, unknown>[] {
+  return w.parsed.sheets.map((s) => ({
+    sheet: s.name,
+    name_in_file: s.sheetName,
+    rows: s.rows.length,
+    ...(s.unreadRows !== undefined && { unread_rows: s.unreadRows }),
+    ignored_columns: (s.ignoredColumns ?? []).map((c) => ({ header: c.header, cell: c.cell, reason: c.reason })),
+    ...(s.csv && { csv: s.csv }),
+  }));
 }

@@ -81,7 +81,18 @@ export const ImportValidation = z.object({
   file: z.object({ name: Text, size: NonNegInt }),
   /** false: the file could not be read at all (the reason is among the issues) */
   readable: z.boolean(),
-  sheets: z.array(z.object({ name: Text, sheetName: Text, rows: NonNegInt, blockedRows: NonNegInt })),
+  sheets: z.array(
+    z.object({
+      name: Text,
+      sheetName: Text,
+      rows: NonNegInt,
+      blockedRows: NonNegInt,
+      /** filled rows not read because of a header error (absent: the header is fine) */
+      unreadRows: NonNegInt.optional(),
+      /** columns of the sheet that are not read (unknown headers; ignored by a column mapping) */
+      ignoredColumns: z.array(z.object({ header: Text, cell: Text, reason: z.enum(['unknown', 'mapping']) })).optional(),
+    }),
+  ),
   ignoredSheets: z.array(z.object({ sheet: Text, reason: Text })),
   errors: NonNegInt,
   warnings: NonNegInt,

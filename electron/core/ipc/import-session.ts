@@ -150,6 +150,8 @@ export class ImportSessions {
           sheetName: s.sheetName,
           rows: s.rows.length,
           blockedRows: blocked.get(s.name) ?? 0,
+          ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),
+          ...(s.ignoredColumns && { ignoredColumns: s.ignoredColumns }),
         })),
         ignoredSheets: parsed.ignoredSheets,
         errors: report.errors,

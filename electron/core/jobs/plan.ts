@@ -10,6 +10,7 @@ import { ApiError, type ApiClient, type Me } from '../api/index.js';
 import { preflightReport, type PlannedOperation } from '../api/preflight.js';
 import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
+import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
 import type { DataSheetName, IssueParams, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import {
@@ -336,9 +337,16 @@ class Planner {
     const why = this.svc.unreadable[kind];
     return {
       state: 'missing',
-      reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`,
-      ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
+      reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
+      ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind, ...hintParam(code, this.knownCodes(kind)) }),
     };
+  }
+
+  /** Codes of one kind known on the service or defined in the workbook (for "did you mean …?"). */
+  private knownCodes(kind: Exclude<EntityKind, 'bom'>): string[] {
+    const out = new Set<string>(this.svc[kind].keys());
+    for (const e of this.byKey.values()) if (e.kind === kind && e.externalId) out.add(e.externalId);
+    return [...out];
   }
 
   /** Code and params of an unresolved code: the service's list unreadable, else `code` with `params`. */
@@ -418,8 +426,8 @@ class Planner {
       cell: this.wb.cell(r.sheet, field, r.row),
       row: r.row,
       field,
-      message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)`}`,
-      ...this.unknownCode('plant', 'plant_unknown', { value: code }),
+      message: `${field}: ${why ?? `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)${didYouMean(code, this.svc.plant.keys())}`}`,
+      ...this.unknownCode('plant', 'plant_unknown', { value: code, ...hintParam(code, this.svc.plant.keys()) }),
     });
     return undefined;
   }
@@ -580,8 +588,8 @@ class Planner {
             cell: this.wb.cell(r.sheet, 'material_code', r.row),
             row: r.row,
             field: 'material_code',
-            message: `material_code: ${this.svc.unreadable.material ?? `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites`}`,
-            ...this.unknownCode('material', 'material_unknown', { value: t.material_code }),
+            message: `material_code: ${this.svc.unreadable.material ?? `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites${didYouMean(t.material_code, this.svc.material.keys())}`}`,
+            ...this.unknownCode('material', 'material_unknown', { value: t.material_code, ...hintParam(t.material_code, this.svc.material.keys()) }),
           });
         }
         d.desired = {
@@ -1248,4 +1256,15 @@ function siloRuleVariant(msg: string): string {
 /** Actions that write. */
 export function isWriteAction(a: PlanAction): boolean {
   return a === 'create' || a === 'update' || a === 'replace';
+}
+
+/** ` (did you mean MAT-SAND?)` for an unknown code, when a known one is a near miss (issue 12 §1). */
+function didYouMean(code: string, known: Iterable<string>): string {
+  const hits = closestCodes(code, known);
+  return hits.length ? ` (did you mean ${hits.join(' or ')}?)` : '';
+}
+
+function hintParam(code: string, known: Iterable<string>): { hint?: string } {
+  const hits = closestCodes(code, known);
+  return hits.length ? { hint: hits.join(', ') } : {};
 }

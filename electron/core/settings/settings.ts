@@ -49,6 +49,11 @@ export const SettingsDocument = z.object({
   /** Saved plant/material code mappings per profile id (mappings.ts); absent in documents written before them. */
   // A damaged mappings part is dropped rather than costing the profiles (the whole document would fall back to defaults).
   mappings: z.record(z.string(), StoredMappings).optional().catch(undefined),
+  /**
+   * Named column mappings per profile id (issue 12 §2: name → the mapping document, checked by
+   * workbook/mapping/schema.ts when saved and when used). Not the code mappings above.
+   */
+  columnMappings: z.record(z.string(), z.record(z.string(), z.unknown())).optional().catch(undefined),
 });
 export type SettingsDocument = z.infer<typeof SettingsDocument>;
 
@@ -120,7 +125,9 @@ export class SettingsStore {
     const activeProfileId = this.doc.activeProfileId === id ? SANDBOX_PROFILE_ID : this.doc.activeProfileId;
     const mappings = { ...this.doc.mappings };
     delete mappings[id];
-    this.commit({ ...this.doc, profiles, activeProfileId, mappings });
+    const columnMappings = { ...this.doc.columnMappings };
+    delete columnMappings[id];
+    this.commit({ ...this.doc, profiles, activeProfileId, mappings, columnMappings });
   }
 
   /** The saved code mappings of a profile (see mappings.ts for get/save/merge/clear). */
@@ -136,6 +143,22 @@ export class SettingsStore {
     if (mappings === undefined) delete all[profileId];
     else all[profileId] = mappings;
     this.commit({ ...this.doc, mappings: all });
+  }
+
+  /** The named column mappings of a profile (name → document as saved). */
+  columnMappingsOf(profileId: string): Record<string, unknown> {
+    return structuredClone(this.doc.columnMappings?.[profileId] ?? {});
+  }
+
+  /** Save (or, with undefined, remove) a named column mapping of a profile. */
+  setColumnMapping(profileId: string, name: string, mapping: unknown): void {
+    if (!this.hasProfile(profileId)) throw new SettingsError('That profile does not exist (any more).');
+    const all = { ...this.doc.columnMappings };
+    const mine = { ...all[profileId] };
+    if (mapping === undefined) delete mine[name];
+    else mine[name] = mapping;
+    all[profileId] = mine;
+    this.commit({ ...this.doc, columnMappings: all });
   }
 
   selectProfile(id: string): void {

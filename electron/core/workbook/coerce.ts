@@ -177,6 +177,24 @@ export function parseNumberText(text: string): { value: number; ambiguous?: bool
   return ambiguous ? { value, ambiguous } : { value };
 }
 
+/**
+ * A number typed as text with a known decimal mark: the other mark (and spaces, apostrophes) group thousands.
+ * "12,5" → 12.5 and "1.250,5" → 1250.5 with ","; "1,250.5" → 1250.5 with ".".
+ */
+export function parseLocaleNumber(text: string, decimal: '.' | ','): { value: number } | undefined {
+  const t = text.replace(GROUPING, '');
+  if (t === '' || /%$/.test(t)) return undefined;
+  if (/^[+-]?\d+(\.\d+)?e[+-]?\d+$/i.test(t)) return { value: Number(t) };
+  const parts = t.split(decimal);
+  if (parts.length > 2) return undefined;
+  const [intRaw, frac] = parts;
+  const g = decimal === ',' ? '\\.' : ',';
+  const m = new RegExp(`^([+-]?)(\\d{1,3}(?:${g}\\d{3})+|\\d*)$`).exec(intRaw);
+  if (!m || (frac !== undefined && !/^\d+$/.test(frac)) || (m[2] === '' && frac === undefined)) return undefined;
+  const value = Number(`${m[1]}${m[2].replace(/[.,]/g, '') || '0'}${frac !== undefined ? `.${frac}` : ''}`);
+  return Number.isFinite(value) ? { value } : undefined;
+}
+
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+Z?)?$/;
 const DMY_DATE = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/;
 
@@ -194,6 +212,8 @@ export interface CoerceContext {
   /** expectationParams of the column: what `expected` says, as data for the issue's params. */
   expectedParams?: IssueParams;
   date1904: boolean;
+  /** The source's decimal mark (a CSV's locale, from the column mapping): resolves "1,250" / "1.250". */
+  decimal?: '.' | ',';
 }
 
 function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type'): Coerced {
@@ -267,9 +287,9 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
       }
       case 'decimal':
       case 'integer': {
-        const n = parseNumberText(s);
+        const n = ctx.decimal ? parseLocaleNumber(s, ctx.decimal) : parseNumberText(s);
         if (!n) return wrong(ctx, s);
-        if (n.ambiguous)
+        if ('ambiguous' in n && n.ambiguous)
           return {
             kind: 'error',
             error: {

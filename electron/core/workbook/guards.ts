@@ -137,7 +137,30 @@ async function describeCfb(path: string, size: number): Promise<FileLevelError> 
   );
 }
 
+/** Magic numbers of files people pick by mistake: said by name, not as "a text file". */
+const MAGIC: { bytes: number[]; variant: 'pdf' | 'image' | 'archive'; kind: string }[] = [
+  { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], variant: 'pdf', kind: 'PDF' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], variant: 'image', kind: 'PNG' },
+  { bytes: [0xff, 0xd8, 0xff], variant: 'image', kind: 'JPEG' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], variant: 'image', kind: 'GIF' },
+  { bytes: [0x1f, 0x8b], variant: 'archive', kind: 'gzip' },
+  { bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], variant: 'archive', kind: '7-Zip' },
+  { bytes: [0x52, 0x61, 0x72, 0x21], variant: 'archive', kind: 'RAR' },
+];
+
 function describeNonZip(head: Buffer): FileLevelError {
+  const magic = MAGIC.find((m) => m.bytes.every((b, i) => head[i] === b));
+  if (magic?.variant === 'pdf')
+    return new FileLevelError('other_format', 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.', {
+      variant: 'pdf',
+    });
+  if (magic?.variant === 'image')
+    return new FileLevelError('other_format', `This is an image (${magic.kind}), not an Excel workbook (.xlsx) or CSV file.`, { variant: 'image', kind: magic.kind });
+  if (magic)
+    return new FileLevelError('other_format', `This is a compressed archive (${magic.kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.`, {
+      variant: 'archive',
+      kind: magic.kind,
+    });
   let text = head.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const start = text.trimStart().slice(0, 400).toLowerCase();
@@ -154,7 +177,7 @@ function describeNonZip(head: Buffer): FileLevelError {
   if (!binary && sample.length > 0)
     return new FileLevelError(
       'csv_renamed',
-      'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+      'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
     );
   return new FileLevelError('not_a_zip', 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.');
 }

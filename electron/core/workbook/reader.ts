@@ -5,43 +5,39 @@
  */
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
-import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext } from './coerce.js';
-import { expectation, expectationParams, type Column } from './columns.js';
 import { workbookFeed, type FeedFindings } from './feed.js';
-import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type StyleKind, type ZipSheetInfo } from './guards.js';
+import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
 import { IssueList } from './issues.js';
-import { DATA_SHEETS, columnsOf, isDataSheetName, normaliseHeader, normaliseSheetName } from './registry.js';
+import { targetOf } from './mapping/match.js';
+import type { ColumnMapping, SheetMapping } from './mapping/schema.js';
+import { DATA_SHEETS, getSheet, normaliseSheetName } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
+import { SheetRowReader, columnLetter } from './sheet-rows.js';
 import {
   INSTRUCTIONS_SHEET,
   LISTS_SHEET,
   PRODUCTS_SHEET,
-  SNAPSHOT_COLUMN,
   type DataSheetName,
   type IssueCode,
   type IssueParams,
-  type ParsedRow,
   type ParsedSheet,
   type ParsedWorkbook,
   type ReadLimits,
   type ReadProgress,
-  type RowValues,
 } from './types.js';
+
+export { columnLetter };
 
 export interface ReadOptions {
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
   limits?: Partial<ReadLimits>;
+  /** Column mapping (issue 12 §2): which sheet feeds which target, header row, columns, values, constants. */
+  mapping?: ColumnMapping;
 }
 
 /** Sheets the format writes that are not data: read silently as nothing. */
 const META_SHEETS = new Set([INSTRUCTIONS_SHEET.toLowerCase(), LISTS_SHEET, PRODUCTS_SHEET]);
-
-export function columnLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
 
 export function decodeCell(ref: string): { col: number; row: number } | null {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());
@@ -51,32 +47,11 @@ export function decodeCell(ref: string): { col: number; row: number } | null {
   return { col, row: Number(m[2]) };
 }
 
-interface MappedColumn {
-  col: number;
-  letter: string;
-  field: string;
-  column: Column;
-  ctx: CoerceContext;
-  allowed?: ReadonlySet<string>;
-}
-
 interface SheetState {
-  def: SheetDef;
   parsed: ParsedSheet;
   /** Position in the feed (feed.ts findings are by it). */
   index: number;
-  /** Cell → cached formula error text, found by the feed before exceljs reads the cell. */
-  errorCells: Map<string, string> | undefined;
-  /** Cell → date/percent number format (only when the workbook has such styles). */
-  styledCells: Map<string, StyleKind> | undefined;
-  mapped: MappedColumn[] | null;
-  /** Columns with data but no header (warned once each). */
-  headerless: Set<number>;
-  headerCols: Set<number>;
-  lastHeaderCol: number;
-  skipRows: boolean;
-  /** Column of the hidden `_snapshot` an export writes (kept per row, not a field). */
-  snapshotCol?: number;
+  rows: SheetRowReader;
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -113,10 +88,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   result.bytes = inspection.bytes;
 
   // Which sheets to read; the rest are reported (or silently skipped: Instructions, lists, products).
-  const toRead: { info: ZipSheetInfo; def: SheetDef }[] = [];
+  const toRead: { info: ZipSheetInfo; def: SheetDef; mapping?: SheetMapping }[] = [];
   const seen = new Map<DataSheetName, string>();
   for (const info of inspection.sheets) {
-    const match = matchSheet(info.name);
+    const match = matchSheet(info.name, options.mapping);
     if (!match) {
       result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
       const known = DATA_SHEETS.map((d) => d.name).join(', ');
@@ -159,7 +134,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       });
     if (info.state !== 'visible')
       sheetIssue('warning', 'hidden_sheet', info.name, `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`);
-    toRead.push({ info, def: match.def });
+    toRead.push({ info, def: match.def, ...(match.mapping && { mapping: match.mapping }) });
   }
   if (seen.size === 0) {
     issues.add({
@@ -251,16 +226,16 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       const parsed: ParsedSheet = { name: def.name as DataSheetName, sheetName: info.name, hidden: info.state !== 'visible', columns: {}, rows: [] };
       result.sheets.push(parsed);
       const state: SheetState = {
-        def,
         parsed,
         index,
-        errorCells: findings.errorCells.get(index),
-        styledCells: inspection.styleKinds.size ? findings.styledCells.get(index) : undefined,
-        mapped: null,
-        headerless: new Set(),
-        headerCols: new Set(),
-        lastHeaderCol: 0,
-        skipRows: false,
+        rows: new SheetRowReader(def, parsed, issues, {
+          headerRow: entry.mapping?.header_row ?? 1,
+          ...(entry.mapping && { mapping: entry.mapping }),
+          date1904: inspection.date1904,
+          ...(options.mapping?.csv?.decimal && { decimal: options.mapping.csv.decimal }),
+          errorCells: findings.errorCells.get(index),
+          ...(inspection.styleKinds.size && { styledCells: findings.styledCells.get(index) }),
+        }),
       };
       states.push(state);
       progress(info.name, true);
@@ -274,7 +249,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           if (ev.eventType !== 'row') continue;
           const row = ev.value;
           const rowNumber = row.number;
-          if (rowNumber - 1 > limits.maxRowsPerSheet) {
+          if (rowNumber - state.rows.headerRow > limits.maxRowsPerSheet) {
             issues.fileError(
               'too_many_rows',
               `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} data rows (the limit per sheet). Split the data into several workbooks.`,
@@ -283,18 +258,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
             stop.abort(new FileLevelError('too_many_rows', 'row limit'));
             break sheets;
           }
-          if (state.mapped === null) {
-            readHeader(state, rowNumber === 1 ? row.values : [], issues, inspection.date1904);
-            if (rowNumber === 1) continue;
-          }
-          if (state.skipRows) continue;
-          readRow(state, row, issues);
+          if (!state.rows.row(rowNumber, row.values)) continue;
           rowsDone++;
           if ((rowsDone & 1023) === 0) progress(info.name);
         }
       }
       // A sheet with no rows at all still gets its header checked.
-      if (state.mapped === null) readHeader(state, [], issues, inspection.date1904);
+      state.rows.end();
     }
   } catch (e) {
     if (!stop.signal.aborted) {
@@ -342,224 +312,15 @@ interface RowLike {
   values: unknown[];
 }
 
-type SheetMatch = { def: SheetDef; normalised: boolean } | { def: null; reason: string } | null;
+type SheetMatch = { def: SheetDef; normalised: boolean; mapping?: SheetMapping } | { def: null; reason: string } | null;
 
-function matchSheet(name: string): SheetMatch {
-  if (isDataSheetName(name)) return { def: DATA_SHEETS.find((d) => d.name === name)!, normalised: false };
+function matchSheet(name: string, mapping: ColumnMapping | undefined): SheetMatch {
   const n = normaliseSheetName(name);
+  const target = targetOf(name, mapping, false);
+  if (target && (target.by === 'mapping' || !META_SHEETS.has(n)))
+    return { def: getSheet(target.sheet), normalised: target.normalised, ...(target.mapping && { mapping: target.mapping }) };
   if (META_SHEETS.has(n) || META_SHEETS.has(name.toLowerCase())) return { def: null, reason: n === PRODUCTS_SHEET ? 'reference only' : 'instructions and lists' };
-  const def = DATA_SHEETS.find((d) => d.name === n);
-  return def ? { def, normalised: true } : null;
-}
-
-function headerText(raw: unknown): string {
-  const v = unwrapCell(raw);
-  if (v === undefined || (typeof v === 'object' && !(v instanceof Date))) return '';
-  return String(v).trim();
-}
-
-function readHeader(state: SheetState, values: unknown[], issues: IssueList, date1904: boolean): void {
-  const { def, parsed } = state;
-  const sheet = parsed.sheetName;
-  const cols = columnsOf(def);
-  const fields = new Map(cols);
-  const mapped: MappedColumn[] = [];
-  const at = new Map<string, number>();
-  const unknown: { col: number; text: string }[] = [];
-  let fatal = false;
-  for (let c = 1; c < values.length; c++) {
-    const text = headerText(values[c]);
-    if (!text) continue;
-    state.headerCols.add(c);
-    state.lastHeaderCol = c;
-    if (text === SNAPSHOT_COLUMN) {
-      state.snapshotCol = c;
-      continue;
-    }
-    // Supply Loader's own columns (`_result`, `_id`, `_err_code`, `_message` of a results workbook): not data.
-    if (text.startsWith('_')) continue;
-    let field = fields.has(text) ? text : undefined;
-    if (!field) {
-      const n = normaliseHeader(text);
-      if (fields.has(n)) {
-        field = n;
-        issues.add({
-          severity: 'warning',
-          code: 'header_normalised',
-          sheet,
-          cell: `${columnLetter(c)}1`,
-          row: 1,
-          field,
-          message: `Header "${text}" is read as ${field}; write it exactly as ${field}.`,
-          params: { header: text },
-        });
-      }
-    }
-    if (!field) {
-      unknown.push({ col: c, text });
-      continue;
-    }
-    const first = at.get(field);
-    if (first !== undefined) {
-      fatal = true;
-      issues.add({
-        severity: 'error',
-        code: 'duplicate_header',
-        sheet,
-        cell: `${columnLetter(c)}1`,
-        row: 1,
-        field,
-        message: `Column ${field} appears twice (${columnLetter(first)}1 and ${columnLetter(c)}1); keep one of them.`,
-        params: { firstCell: `${columnLetter(first)}1` },
-      });
-      continue;
-    }
-    at.set(field, c);
-    const column = fields.get(field)!;
-    mapped.push({
-      col: c,
-      letter: columnLetter(c),
-      field,
-      column,
-      ctx: { field, expected: expectation(column), expectedParams: expectationParams(column), date1904 },
-      allowed: column.allowed ? new Set(column.allowed) : undefined,
-    });
-  }
-  const missing = cols.filter(([f, c]) => c.required && !at.has(f)).map(([f]) => f);
-  const free = `${columnLetter(state.lastHeaderCol + 1)}1`;
-  for (const f of missing) {
-    fatal = true;
-    issues.add({
-      severity: 'error',
-      code: 'missing_header',
-      sheet,
-      cell: free,
-      row: 1,
-      field: f,
-      message:
-        values.length === 0
-          ? `Row 1 must hold the field names; required column ${f} is missing.`
-          : `Required column ${f} is missing from row 1 (add it, e.g. at ${free}).`,
-      ...(values.length === 0 && { params: { variant: 'empty' } }),
-    });
-  }
-  for (const u of unknown) {
-    const hint = missing.find((f) => f.includes(normaliseHeader(u.text)) || normaliseHeader(u.text).includes(f));
-    issues.add({
-      severity: 'warning',
-      code: 'unknown_column',
-      sheet,
-      cell: `${columnLetter(u.col)}1`,
-      row: 1,
-      field: null,
-      message: `Column "${u.text}" is not a field of ${def.name}; it is ignored.${hint ? ` Did you mean ${hint}?` : ''}`,
-      params: { header: u.text, sheetName: def.name, ...(hint && { variant: 'hint', hint }) },
-    });
-  }
-  state.mapped = mapped;
-  state.skipRows = fatal;
-  for (const m of mapped) parsed.columns[m.field] = m.letter;
-}
-
-function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
-  const values = row.values;
-  const mapped = state.mapped!;
-  const sheet = state.parsed.sheetName;
-  const out: RowValues = {};
-  let invalid: string[] | undefined;
-  let any = false;
-  for (let i = 0; i < mapped.length; i++) {
-    const m = mapped[i];
-    let raw = values[m.col];
-    if (raw === undefined || raw === null) continue;
-    if (state.styledCells?.size && typeof raw === 'number') {
-      const kind = state.styledCells.get(`${m.letter}${row.number}`);
-      if (kind === 'date') raw = excelSerialToDate(raw, m.ctx.date1904);
-      else if (kind === 'percent' && m.column.unit === '%') {
-        const shown = Math.round(raw * 100 * 1e9) / 1e9;
-        out[m.field] = shown;
-        any = true;
-        issues.add({
-          severity: 'warning',
-          code: 'percent_format',
-          sheet,
-          cell: `${m.letter}${row.number}`,
-          row: row.number,
-          field: m.field,
-          message: `${m.field}: the cell is formatted as a percentage (${shown} %); it is read as ${shown}`,
-          params: { value: shown },
-        });
-        continue;
-      }
-    }
-    const quick = quickCoerce(raw, m.column, m.allowed);
-    if (quick !== NEEDS_FULL_COERCION) {
-      if (quick === undefined) continue;
-      out[m.field] = quick;
-      any = true;
-      continue;
-    }
-    const r = coerceCell(raw, m.column, m.ctx);
-    switch (r.kind) {
-      case 'blank':
-        break;
-      case 'value':
-        out[m.field] = r.value;
-        any = true;
-        if (r.warning) {
-          const { code, message, params } = r.warning;
-          issues.add({ severity: 'warning', code, sheet, cell: `${m.letter}${row.number}`, row: row.number, field: m.field, message, ...(params && { params }) });
-        }
-        break;
-      case 'clear':
-        out[m.field] = null;
-        any = true;
-        break;
-      case 'error': {
-        any = true;
-        (invalid ??= []).push(m.field);
-        const cell = `${m.letter}${row.number}`;
-        let { code, message, params } = r.error;
-        // exceljs drops a formula's error result; the feed saw the cached error text in the XML.
-        const shown = code === 'formula_error' || code === 'formula_without_result' ? state.errorCells?.get(cell) : undefined;
-        if (shown) {
-          code = 'formula_error';
-          const f = (raw as { formula?: unknown }).formula;
-          message = `${m.field}: the formula${typeof f === 'string' && f ? ` =${f.slice(0, 60)}` : ''} gives the error ${shown}; fix it or type the value`;
-          params = { variant: 'formulaShown', formula: typeof f === 'string' && f ? `=${f.slice(0, 60)}` : '', error: shown };
-        }
-        issues.add({ severity: 'error', code, sheet, cell, row: row.number, field: m.field, message, ...(params && { params }) });
-        break;
-      }
-    }
-  }
-  // Data in a column without a header: warned once per column.
-  if (values.length - 1 > state.lastHeaderCol || state.headerCols.size < state.lastHeaderCol) {
-    for (let c = 1; c < values.length; c++) {
-      if (state.headerCols.has(c) || state.headerless.has(c)) continue;
-      const v = values[c];
-      if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) continue;
-      state.headerless.add(c);
-      issues.add({
-        severity: 'warning',
-        code: 'data_without_header',
-        sheet,
-        cell: `${columnLetter(c)}${row.number}`,
-        row: row.number,
-        field: null,
-        message: `Column ${columnLetter(c)} has data but no field name in row 1; it is ignored.`,
-        params: { column: columnLetter(c) },
-      });
-    }
-  }
-  if (!any) return;
-  const parsedRow: ParsedRow = { row: row.number, values: out };
-  if (invalid) parsedRow.invalid = invalid;
-  if (state.snapshotCol !== undefined) {
-    const snap = unwrapCell(values[state.snapshotCol]);
-    if (typeof snap === 'string' && snap.trim() !== '') parsedRow.snapshot = snap.trim();
-  }
-  state.parsed.rows.push(parsedRow);
+  return null;
 }
 
 // ---------------------------------------------------------------- merged cells
@@ -567,7 +328,8 @@ function readRow(state: SheetState, row: RowLike, issues: IssueList): void {
 function applyMerges(states: SheetState[], findings: FeedFindings, issues: IssueList): void {
   for (const st of states) {
     const ranges = findings.merges.get(st.index);
-    if (!ranges || !st.mapped) continue;
+    const mappedCols = st.rows.mapped;
+    if (!ranges || !mappedCols) continue;
     const rows = st.parsed.rows;
     const lastRow = rows.length ? rows[rows.length - 1].row : 1;
     for (const ref of ranges) {
@@ -575,7 +337,7 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
       const tl = decodeCell(a);
       const br = decodeCell(b ?? a);
       if (!tl || !br) continue;
-      const fieldsHit = st.mapped.filter((m) => m.col >= tl.col && m.col <= br.col);
+      const fieldsHit = mappedCols.filter((m) => m.col >= tl.col && m.col <= br.col);
       if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1)) continue;
       issues.add({
         severity: 'error',

@@ -80,6 +80,8 @@ export const ISSUE_CODES = [
   'xml_entity',
   'too_many_rows',
   'no_known_sheet',
+  'no_data_rows',
+  'source_without_sheet',
   'sheet_unreadable',
   'unreadable',
   // sheet level
@@ -90,6 +92,7 @@ export const ISSUE_CODES = [
   'missing_header',
   'duplicate_header',
   'unknown_column',
+  'misnamed_column',
   'header_normalised',
   'data_without_header',
   'merged_cell',
@@ -161,9 +164,37 @@ export interface ParsedSheet {
   /** Name of the sheet as it is in the file (usually the same). */
   sheetName: string;
   hidden: boolean;
-  /** field → column letter where the field was found in row 1. */
+  /** field → column letter where the field was found in the header row. */
   columns: Record<string, string>;
   rows: ParsedRow[];
+  /**
+   * Filled rows that were not read because the header has an error (a missing required column, a column
+   * twice): present (possibly 0) only then, so "0 rows" is never shown for a sheet whose rows were skipped.
+   */
+  unreadRows?: number;
+  /** Columns of the source that are not read (unknown headers, or ignored by the column mapping). */
+  ignoredColumns?: IgnoredColumn[];
+  /** The source file this sheet came from when it is not the workbook itself (a CSV file). */
+  source?: string;
+  /** How a CSV source was read (results are written back in its own encoding and delimiter). */
+  csv?: CsvFormat;
+}
+
+export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+export interface CsvFormat {
+  encoding: CsvEncoding;
+  /** The file starts with a byte-order mark. */
+  bom: boolean;
+  delimiter: string;
+}
+
+export interface IgnoredColumn {
+  header: string;
+  /** Header cell (A1 address without the sheet). */
+  cell: string;
+  /** `unknown`: not a field (a warning says so); `mapping`: listed under `ignore` of the column mapping. */
+  reason: 'unknown' | 'mapping';
 }
 
 export interface ReadLimits {
@@ -227,6 +258,12 @@ export interface SheetValidation {
   rows: number;
   /** Rows with at least one error: the planner marks them `blocked`. */
   blockedRows: number[];
+  /** Filled rows not read because of a header error (see ParsedSheet.unreadRows). */
+  unreadRows?: number;
+  /** Name of the sheet (or CSV file) as in the source. */
+  sheetName?: string;
+  /** Columns not read (unknown headers, or ignored by the column mapping). */
+  ignoredColumns?: IgnoredColumn[];
 }
 
 /** A distinct code the workbook refers to, for one entity type. */

@@ -11,6 +11,7 @@ import { expectation, expectationParams, type Column } from './columns.js';
 import { show } from './coerce.js';
 import { IssueList } from './issues.js';
 import { referencedCodes } from './references.js';
+import { closestCodes } from './similar.js';
 import { DATA_SHEETS, getSheet } from './registry.js';
 import { fieldOfRulePath, type SheetDef } from './sheet-def.js';
 import {
@@ -120,6 +121,19 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
     checkBomDuplicates(ctx);
     checkSilos(ctx);
   }
+  // An empty or unfilled workbook is never "no problems": nothing would be imported.
+  const unread = parsed.sheets.some((s) => s.unreadRows !== undefined);
+  if (parsed.readable && total === 0 && !unread && !parsed.issues.some((i) => i.code === 'no_known_sheet'))
+    ctx.issues.add({
+      severity: 'error',
+      code: 'no_data_rows',
+      sheet: null,
+      cell: null,
+      row: null,
+      field: null,
+      message: `No data rows: ${parsed.file} has no filled row below the header of any sheet. Nothing would be imported.`,
+      params: { file: parsed.file },
+    });
   const references = parsed.readable ? referencedCodes(parsed) : {};
   signal?.throwIfAborted();
   onProgress?.({ phase: 'validating', sheet: null, rows: total, totalRows: total, fraction: 1 });
@@ -130,6 +144,9 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
     name: s.name,
     rows: s.rows.length,
     blockedRows: [...(ctx.blocked.get(s.name) ?? [])].sort((a, b) => a - b),
+    sheetName: s.sheetName,
+    ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),
+    ...(s.ignoredColumns && { ignoredColumns: s.ignoredColumns }),
   }));
   return { ok: errors === 0 && parsed.readable, errors, warnings: issues.length - errors, issues, sheets, references };
 }
@@ -374,7 +391,21 @@ function checkSilos(ctx: Context): void {
           `Supplier product ${show(code)} is at plant ${show(p.values.plant_code)}, silo ${show(siloCode)} at plant ${show(silo.values.plant_code)}: a silo holds supplier products of its own plant only`,
           { product: show(code), productPlant: show(p.values.plant_code), silo: show(siloCode), siloPlant: show(silo.values.plant_code) },
         );
-      else if (/material/.test(v.msg))
+      else if (/material/.test(v.msg) && typoOfSiblingMaterial(code, byProduct, productByCode, materialIds)) {
+        // Most likely a typo of the material code: said at its cause (the supplier product's material_code).
+        const [typo, meant] = typoOfSiblingMaterial(code, byProduct, productByCode, materialIds)!;
+        const cause = [...productByCode.values()].find((r) => r.values.material_code === typo) ?? p;
+        const prodSheet = ctx.sheets.get('supplier-products')!;
+        ctx.error(
+          prodSheet,
+          cause.row,
+          'material_code',
+          'silo_item_material',
+          `material_code ${show(typo)} differs from the other supplier products of silo ${show(siloCode)} (${show(meant)}): did you mean ${meant}?`,
+          { product: show(code), material: show(typo), hint: meant, variant: 'hint' },
+        );
+        ctx.block(items.name, row.row);
+      } else if (/material/.test(v.msg))
         ctx.error(
           items,
           row.row,
@@ -392,6 +423,34 @@ function checkSilos(ctx: Context): void {
         });
     }
   }
+}
+
+/**
+ * When the odd material code of a silo's items is a near miss of the code its other items share (`MAT-SNAD`
+ * next to `MAT-SAND`, neither mapped to an id in the workbook): [typo, meant].
+ */
+function typoOfSiblingMaterial(
+  code: string,
+  byProduct: Map<string, ParsedRow[]>,
+  productByCode: Map<string, ParsedRow>,
+  materialIds: Map<string, string>,
+): [string, string] | undefined {
+  const mine = productByCode.get(code)?.values.material_code;
+  if (typeof mine !== 'string' || materialIds.has(mine)) return undefined;
+  const others = new Set<string>();
+  for (const c of byProduct.keys()) {
+    const m = productByCode.get(c)?.values.material_code;
+    if (c !== code && typeof m === 'string' && m !== mine) others.add(m);
+  }
+  // The odd one out is the one the others do not share; check both directions.
+  for (const o of others) {
+    if (closestCodes(mine, [o]).length) {
+      const countMine = [...byProduct.keys()].filter((c) => productByCode.get(c)?.values.material_code === mine).length;
+      const countOther = [...byProduct.keys()].filter((c) => productByCode.get(c)?.values.material_code === o).length;
+      return countMine <= countOther ? [mine, o] : [o, mine];
+    }
+  }
+  return undefined;
 }
 
 function mappingIndex(ctx: Context, sheet: DataSheetName, codeField: string, idField: string): Map<string, string> {

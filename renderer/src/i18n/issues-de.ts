@@ -27,7 +27,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     'Die Datei ist {size} groß; erlaubt sind höchstens {limit}. Teilen Sie die Daten auf mehrere Arbeitsmappen auf.',
   'issue.not_a_zip': 'Das ist keine Excel-Arbeitsmappe (.xlsx): Die Datei hat nicht das .xlsx-Format (ZIP).',
   'issue.csv_renamed':
-    'Das ist eine Textdatei (CSV) mit der Endung .xlsx, keine Excel-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+    'Das ist eine Textdatei (CSV) mit der Endung .xlsx, keine Excel-Arbeitsmappe. Benennen Sie sie in .csv um (Supply Loader liest CSV-Dateien) oder öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
   'issue.legacy_xls':
     'Das ist eine Excel-Datei im alten Format (.xls) oder ein anderes Office-Dokument, keine .xlsx-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
   'issue.password_protected':
@@ -84,6 +84,14 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issue.missing_header': 'Die Pflichtspalte {field} fehlt in Zeile 1 (fügen Sie sie hinzu, z. B. in {cell}).',
   'issue.missing_header.empty': 'Zeile 1 muss die Feldnamen enthalten; die Pflichtspalte {field} fehlt.',
   'issue.duplicate_header': 'Die Spalte {field} kommt zweimal vor ({firstCell} und {cell}); behalten Sie nur eine.',
+  'issue.misnamed_column':
+    'Die Spalte „{header}“ ist kein Feld von {sheetName}: Ist `{hint}` gemeint? Benennen Sie die Überschrift um (oder ordnen Sie sie in einer Spaltenzuordnung zu bzw. führen Sie sie unter „ignore“); bis dahin sind die Zeilen dieses Blatts gesperrt.',
+  'issue.no_data_rows': 'Keine Datenzeilen: Unter der Überschrift keines Blatts ist eine Zeile ausgefüllt. Es würde nichts importiert.',
+  'issue.source_without_sheet':
+    'Bei der Datei „{source}“ ist unklar, welches Blatt sie füllt: Benennen Sie sie nach einem Blatt (z. B. supplier-products.csv) oder geben Sie eine Spaltenzuordnung an, deren „source“ zu ihr passt.',
+  'issue.other_format.pdf': 'Dies ist ein PDF-Dokument, keine Arbeitsmappe und keine CSV-Datei. Exportieren Sie die Daten aus ihrer Quelle als .xlsx oder .csv.',
+  'issue.other_format.image': 'Dies ist ein Bild ({kind}), keine Arbeitsmappe und keine CSV-Datei.',
+  'issue.other_format.archive': 'Dies ist ein komprimiertes Archiv ({kind}), keine Arbeitsmappe. Entpacken Sie es und wählen Sie die .xlsx- oder .csv-Datei darin.',
   'issue.unknown_column': 'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen.',
   'issue.unknown_column.hint':
     'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen. Meinten Sie {hint}?',
@@ -247,6 +255,9 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issueGroup.missing_header': 'Fehlende Spalte',
   'issueGroup.duplicate_header': 'Spalte doppelt',
   'issueGroup.unknown_column': 'Unbekannte Spalte',
+  'issueGroup.misnamed_column': 'Falsch benannte Spalte',
+  'issueGroup.no_data_rows': 'Keine Datenzeilen',
+  'issueGroup.source_without_sheet': 'Datei ohne Blatt',
   'issueGroup.header_normalised': 'Spaltenname abweichend gelesen',
   'issueGroup.data_without_header': 'Daten ohne Spaltennamen',
   'issueGroup.merged_cell': 'Verbundene Zellen',

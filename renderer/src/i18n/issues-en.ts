@@ -30,7 +30,7 @@ export const enIssues = {
   'issue.file_too_large': 'The file is {size}; the limit is {limit}. Split the data into several workbooks.',
   'issue.not_a_zip': 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.',
   'issue.csv_renamed':
-    'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+    'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
   'issue.legacy_xls':
     'This is an old-format Excel file (.xls) or another Office document, not an .xlsx workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
   'issue.password_protected': 'The workbook is password-protected. Remove the password in Excel and save it again.',
@@ -79,6 +79,14 @@ export const enIssues = {
   'issue.missing_header': 'Required column {field} is missing from row 1 (add it, e.g. at {cell}).',
   'issue.missing_header.empty': 'Row 1 must hold the field names; required column {field} is missing.',
   'issue.duplicate_header': 'Column {field} appears twice ({firstCell} and {cell}); keep one of them.',
+  'issue.misnamed_column':
+    'Column "{header}" is not a field of {sheetName}: did you mean `{hint}`? Rename the header (or map it in a column mapping, or list it under "ignore"); until then the rows of this sheet are blocked.',
+  'issue.no_data_rows': 'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
+  'issue.source_without_sheet':
+    'The file "{source}" does not say which sheet it feeds: name it after a sheet (e.g. supplier-products.csv) or give a column mapping whose "source" matches it.',
+  'issue.other_format.pdf': 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.',
+  'issue.other_format.image': 'This is an image ({kind}), not an Excel workbook (.xlsx) or CSV file.',
+  'issue.other_format.archive': 'This is a compressed archive ({kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.',
   'issue.unknown_column': 'Column "{header}" is not a field of {sheetName}; it is ignored.',
   'issue.unknown_column.hint': 'Column "{header}" is not a field of {sheetName}; it is ignored. Did you mean {hint}?',
   'issue.header_normalised': 'Header "{header}" is read as {field}; write it exactly as {field}.',
@@ -233,6 +241,9 @@ export const enIssues = {
   'issueGroup.missing_header': 'Missing column',
   'issueGroup.duplicate_header': 'Column appears twice',
   'issueGroup.unknown_column': 'Unknown column',
+  'issueGroup.misnamed_column': 'Misnamed column',
+  'issueGroup.no_data_rows': 'No data rows',
+  'issueGroup.source_without_sheet': 'File without a sheet',
   'issueGroup.header_normalised': 'Column name read differently',
   'issueGroup.data_without_header': 'Data without a column name',
   'issueGroup.merged_cell': 'Merged cells',

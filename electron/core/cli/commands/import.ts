@@ -2,15 +2,21 @@
  * `supply-loader import FILE [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only]`:
  * validate, plan, then run the plan as a journaled job (resumable after a crash, a kill or a revoked key).
  */
-import { expectPositionals, flag, intOption, str } from '../args.js';
+import { flag, intOption, str } from '../args.js';
+import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
-import { checkDistinct, checkInputFile, checkOutputPath } from '../files.js';
+import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
-import { writeResultFiles } from '../results.js';
+import { writeCsvResultFiles, writeResultFiles } from '../results.js';
+import type { ColumnMapping } from '../../workbook/mapping/schema.js';
+import type { DataSheetName } from '../../workbook/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
-import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
+import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed } from '../workbook.js';
+import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
 
 export const IMPORT_OPTIONS = {
@@ -37,10 +43,31 @@ export function outputPaths(
   return out;
 }
 
+/** --report / --failed as existing folders (CSV sources). */
+function outputDirs(values: Record<string, unknown>, rc: RunContext, command: string): { report?: string; failed?: string } {
+  const out: { report?: string; failed?: string } = {};
+  for (const name of ['report', 'failed'] as const) {
+    const v = str(values, name);
+    if (!v) continue;
+    const p = path.resolve(rc.cwd, v);
+    if (!fs.existsSync(p) || !fs.statSync(p).isDirectory())
+      throw new CliUsageError(`with CSV sources --${name} names a folder (for <source name>.${name === 'report' ? 'results' : 'failed'}.csv); ${p} is not one`, command);
+    out[name] = p;
+  }
+  return out;
+}
+
+function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetName): number {
+  return mapping?.sheets[sheet]?.header_row ?? 1;
+}
+
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
-  usage: `supply-loader import FILE.xlsx [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
+  With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
+  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -49,17 +76,22 @@ export const importCommand: CliCommand = {
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
-  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' } },
+  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
-    const [file] = expectPositionals(positionals, ['FILE'], 'import');
     const rc = runContext(ctx);
-    const input = checkInputFile(file, rc.cwd, 'import');
-    const outs = outputPaths(values, rc, 'import', input);
+    const sources = checkSourceFiles(positionals, rc.cwd, 'import');
+    const input = sources[0];
+    const mapping = mappingOption(rc, values, 'import');
+    // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
+    const csvMode = sources.some((s) => isTextSource(s));
+    if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
+      throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
+    const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', input);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    const w = await loadWorkbook(input, rc);
+    const w = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
     if (workbookFailed(w)) {
       if (ctx.json) {
         rc.printJson({
@@ -72,6 +104,7 @@ export const importCommand: CliCommand = {
         });
       } else {
         printIssues(rc, w);
+        for (const line of sheetLines(w)) ctx.stderr(`${line}\n`);
         ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
       }
       return EXIT.usage;
@@ -94,7 +127,10 @@ export const importCommand: CliCommand = {
       }
       return EXIT.usage;
     }
-    if (!ctx.json) ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+    if (!ctx.json) {
+      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
+      ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+    }
 
     // 3. The job.
     const progress = jobProgress(rc);
@@ -113,7 +149,18 @@ export const importCommand: CliCommand = {
       },
     });
     progress.done();
-    const files = await writeResultFiles(rc, input, plan, result, outs);
+    const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, outs);
+    const csvFiles = csvMode
+      ? await writeCsvResultFiles(
+          rc,
+          w.parsed.sheets
+            .filter((s) => s.csv)
+            .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) })),
+          plan,
+          result,
+          outs,
+        )
+      : [];
     const code = exitCodeOf(result);
     if (ctx.json) {
       rc.printJson({
@@ -122,12 +169,13 @@ export const importCommand: CliCommand = {
         job_id: result.jobId,
         plan_summary: plan.summary,
         result,
-        files,
+        files: csvMode ? { csv: csvFiles } : files,
       });
     } else {
       ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
       if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
       if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
+      for (const f of csvFiles) ctx.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
       if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
     }
     return code;

@@ -2,6 +2,7 @@
 import type { CliCommand } from '../types.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
+import { mappingCommand } from './mapping.js';
 import { planCommand } from './plan.js';
 import { resumeCommand } from './resume.js';
 import { validateCommand } from './validate.js';
@@ -18,6 +19,7 @@ export async function loadCommands(): Promise<CliCommand[]> {
     validateCommand,
     planCommand,
     importCommand,
+    mappingCommand,
     resumeCommand,
     jobsCommand,
     exportCommand,

@@ -1,29 +1,32 @@
 /** `supply-loader plan FILE [--json] [--create-only]`: the dry run — what an import would do, row by row. */
-import { expectPositionals, flag } from '../args.js';
+import { flag } from '../args.js';
+import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
-import { checkInputFile } from '../files.js';
+import { checkSourceFiles } from '../files.js';
 import { countBlocked, makePlan } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
-import { loadWorkbook, printIssues } from '../workbook.js';
+import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
 import { CliUsageError } from '../errors.js';
 
 export const planCommand: CliCommand = {
   name: 'plan',
   summary: 'Dry run: compare a workbook with the service and show what an import would create, update or block',
-  usage: `supply-loader plan FILE.xlsx [--json] [--create-only]
+  usage: `supply-loader plan SOURCE... [--mapping FILE.json|NAME] [--json] [--create-only]
+  SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   Per row: create, update (field: before → after), unchanged, blocked (with the cell and why) or conflict (an
   exported row whose entity changed on the service since); per BOM: replace (added, removed, mass changed) or
   unchanged. Only reads from the service: nothing is written.
   --create-only   plan without updates: rows that differ from the service are left as they are
   --json          print the plan as JSON (the same data the import saves with its job)
   Exit code 0: nothing blocked; 2: the workbook has errors or rows are blocked (an import would refuse).`,
-  options: { 'create-only': { type: 'boolean' } },
+  options: { 'create-only': { type: 'boolean' }, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
-    const [file] = expectPositionals(positionals, ['FILE'], 'plan');
     const rc = runContext(ctx);
-    const w = await loadWorkbook(checkInputFile(file, rc.cwd, 'plan'), rc);
+    const files = checkSourceFiles(positionals, rc.cwd, 'plan');
+    const mapping = mappingOption(rc, values, 'plan');
+    const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }) });
     if (!w.parsed.readable) {
       if (!ctx.json) printIssues(rc, w);
       const first = w.report.issues.find((i) => i.severity === 'error');
@@ -34,12 +37,15 @@ export const planCommand: CliCommand = {
     if (ctx.json) {
       rc.printJson({
         ...plan,
-        workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues },
+        workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues, sheets: sheetsJson(w) },
       });
     } else {
-      for (const i of w.report.issues.filter((x) => x.severity === 'warning'))
-        ctx.stderr(`warning ${i.sheet ?? ''}${i.cell ? `!${i.cell}` : ''}: ${i.message}\n`);
+      // Every problem of the sources (header errors included), then what each sheet is read as.
+      printIssues(rc, w);
+      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
       ctx.stdout(`${formatPlan(plan).join('\n')}\n`);
+      if (w.report.errors > 0)
+        ctx.stdout(`\nThe sources have ${w.report.errors} error(s) (above): an import would refuse them.\n`);
       if (blocked > 0)
         ctx.stdout(
           `\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`,

@@ -1,30 +1,35 @@
 /** `supply-loader validate FILE`: read and check a workbook on its own (no connection, nothing sent). */
-import { expectPositionals } from '../args.js';
+import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
-import { checkInputFile } from '../files.js';
+import { checkSourceFiles } from '../files.js';
 import { EXIT, type CliCommand } from '../types.js';
-import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
+import { issueSummary, loadWorkbook, printIssues, sheetLines, sheetsJson, workbookFailed } from '../workbook.js';
 
 export const validateCommand: CliCommand = {
   name: 'validate',
   summary: 'Check a workbook (headers, cell values, references between sheets) without sending anything',
-  usage: `supply-loader validate FILE.xlsx [--json]
-  Every problem is reported at its cell (Sheet!C7) with the field and what was expected. Codes that refer to
+  usage: `supply-loader validate SOURCE... [--mapping FILE.json|NAME] [--json]
+  SOURCE: a workbook (.xlsx) or CSV files (.csv, .txt; a CSV's sheet is its file name, e.g.
+  supplier-products.csv, unless a column mapping says otherwise), mixed as you like.
+  --mapping   a column mapping (a JSON file, or the name of one saved with "supply-loader mapping save")
+  Every problem is reported at its cell of the source (Sheet!C7, MAT_2025-11.csv!C7) with the field and what was
+  expected; every sheet's rows, rows not read and ignored columns are listed. Codes that refer to
   the service (plants, material codes, article numbers, existing entities) are checked by "plan".
   Exit code 0: no errors (warnings allowed); 2: errors.`,
-  options: {},
+  options: { ...MAPPING_OPTION },
   needsConnection: false,
-  async run(_values, positionals, ctx) {
-    const [file] = expectPositionals(positionals, ['FILE'], 'validate');
+  async run(values, positionals, ctx) {
     const rc = runContext(ctx);
-    const w = await loadWorkbook(checkInputFile(file, rc.cwd, 'validate'), rc);
+    const files = checkSourceFiles(positionals, rc.cwd, 'validate');
+    const mapping = mappingOption(rc, values, 'validate');
+    const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }) });
     const failed = workbookFailed(w);
     if (ctx.json) {
       rc.printJson({
         file: w.parsed.file,
         ok: !failed,
         readable: w.parsed.readable,
-        sheets: w.parsed.sheets.map((s) => ({ sheet: s.name, name_in_file: s.sheetName, rows: s.rows.length })),
+        sheets: sheetsJson(w),
         ignored_sheets: w.parsed.ignoredSheets,
         errors: w.report.errors,
         warnings: w.report.warnings,
@@ -32,6 +37,7 @@ export const validateCommand: CliCommand = {
       });
     } else {
       printIssues(rc, w);
+      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
       ctx.stdout(`${issueSummary(w)}${failed ? '' : ' — ok'}\n`);
     }
     return failed ? EXIT.usage : EXIT.ok;

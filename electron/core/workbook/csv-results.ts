@@ -1,0 +1,94 @@
+/**
+ * Results of a CSV source in the source's own layout (issue 12 §3): the source's rows and columns as they are
+ * (title rows, header, the user's own column names) plus `_result`, `_id`, `_err_code`, `_message`, written in
+ * the source's encoding (with its byte-order mark) and delimiter; and the failed rows alone, in the same layout,
+ * so the user fixes the ERP export and imports the file again with the same mapping. Streams both ways.
+ *
+ * It receives the outcome per source row from its caller (the job's per-row outcomes), so it does not depend
+ * on how the job engine stores them.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import iconv from 'iconv-lite';
+import type { CsvFormat } from './types.js';
+
+export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+
+export interface SourceRowOutcome {
+  /** `created`, `updated`, `unchanged`, `failed`, `skipped`, `blocked`, `not run` … */
+  result: string;
+  id?: string;
+  err_code?: string;
+  message?: string;
+  /** The row did not succeed: it goes into the failed-rows file. */
+  failed: boolean;
+}
+
+export interface CsvResultsOptions {
+  source: string;
+  format: CsvFormat;
+  /** 1-based header row of the source (rows above it are copied as they are). */
+  headerRow: number;
+  /** Outcome per 1-based source row (record number). Data rows without one are "not imported". */
+  outcomes: ReadonlyMap<number, SourceRowOutcome>;
+  results?: string;
+  failed?: string;
+}
+
+/** Text never becomes a formula when the file is opened in Excel: a leading = + - @ gets an apostrophe. */
+function safe(s: string | undefined): string {
+  if (!s) return '';
+  return /^[=+\-@]/.test(s) ? `'${s}` : s;
+}
+
+export async function writeCsvResults(o: CsvResultsOptions): Promise<void> {
+  const targets: { done: Promise<void>; failedOnly: boolean; out: ReturnType<typeof stringify> }[] = [];
+  for (const [path, failedOnly] of [
+    [o.results, false],
+    [o.failed, true],
+  ] as const) {
+    if (!path) continue;
+    const out = stringify({ delimiter: o.format.delimiter, record_delimiter: 'windows' });
+    out.setEncoding('utf8');
+    const done = pipeline(out, iconv.encodeStream(o.format.encoding, { addBOM: o.format.bom }), createWriteStream(path));
+    targets.push({ done, failedOnly, out });
+  }
+  if (targets.length === 0) return;
+  let recordNo = 0;
+  let width = 0;
+  const router = new Transform({
+    objectMode: true,
+    transform(record: string[], _enc, cb) {
+      recordNo++;
+      if (recordNo <= o.headerRow) {
+        if (recordNo === o.headerRow) width = record.length;
+        const row = recordNo === o.headerRow ? [...record, ...RESULT_COLUMNS] : record;
+        for (const t of targets) t.out.write(row);
+        cb();
+        return;
+      }
+      if (record.every((v) => v.trim() === '')) {
+        for (const t of targets) if (!t.failedOnly) t.out.write(record);
+        cb();
+        return;
+      }
+      const oc = o.outcomes.get(recordNo) ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
+      const padded = record.length < width ? [...record, ...Array<string>(width - record.length).fill('')] : record;
+      const row = [...padded, oc.result, oc.id ?? '', oc.err_code ?? '', safe(oc.message)];
+      for (const t of targets) if (!t.failedOnly || oc.failed) t.out.write(row);
+      cb();
+    },
+  });
+  await pipeline(
+    createReadStream(o.source),
+    iconv.decodeStream(o.format.encoding),
+    parse({ delimiter: o.format.delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true }),
+    router,
+    new Writable({ objectMode: true, write: (_c, _e, cb) => cb() }),
+  );
+  for (const t of targets) t.out.end();
+  await Promise.all(targets.map((t) => t.done));
+}

@@ -1,0 +1,85 @@
+/**
+ * Any number of sources read as one workbook (issue 12): .xlsx workbooks and .csv/.txt files, mixed. Each
+ * sheet keeps the name it has in its source (a CSV's file name), so every issue points at the source file and
+ * cell. Two sources feeding the same target sheet are an error (put the rows into one file).
+ */
+import { open } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { readWorkbook, type ReadOptions } from '../reader.js';
+import { readCsv } from './csv.js';
+import type { ParsedWorkbook } from '../types.js';
+
+export { readCsv, detectEncoding } from './csv.js';
+
+/** Extensions read as delimited text. */
+export const TEXT_SOURCE_EXTENSIONS = ['.csv', '.txt', '.tsv'] as const;
+
+export function isTextSource(path: string): boolean {
+  return (TEXT_SOURCE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase());
+}
+
+/** A .csv whose bytes are a zip (an .xlsx renamed), an OLE2 file or a PDF/image: diagnosed as a workbook. */
+async function looksBinary(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(512);
+    const { bytesRead } = await fh.read(buf, 0, 512, 0);
+    const head = buf.subarray(0, bytesRead);
+    if (bytesRead === 0) return false;
+    if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false; // UTF-16 text
+    if (head.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' || head.subarray(0, 5).toString('latin1') === '%PDF-') return true;
+    return head.includes(0);
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function readSource(path: string, options: ReadOptions = {}): Promise<ParsedWorkbook> {
+  if (isTextSource(path) && !(await looksBinary(path))) return readCsv(path, options);
+  return readWorkbook(path, options);
+}
+
+/** Read every source; one ParsedWorkbook whose sheets come from all of them. Throws only when aborted. */
+export async function readSources(paths: readonly string[], options: ReadOptions = {}): Promise<ParsedWorkbook> {
+  if (paths.length === 1) return readSource(paths[0], options);
+  const parts: ParsedWorkbook[] = [];
+  for (const p of paths) parts.push(await readSource(p, options));
+  const out: ParsedWorkbook = {
+    file: paths.map((p) => basename(p)).join(', '),
+    bytes: parts.reduce((n, p) => n + p.bytes, 0),
+    readable: parts.every((p) => p.readable),
+    sheets: [],
+    ignoredSheets: parts.flatMap((p) => p.ignoredSheets),
+    issues: [],
+    stats: { rows: parts.reduce((n, p) => n + p.stats.rows, 0), ms: parts.reduce((n, p) => n + p.stats.ms, 0) },
+  };
+  const seen = new Map<string, string>();
+  for (const [i, part] of parts.entries()) {
+    // A file-level error names its file (the issue has no sheet of its own).
+    for (const issue of part.issues)
+      out.issues.push(issue.sheet === null && issue.code !== 'no_known_sheet' ? { ...issue, message: `${basename(paths[i])}: ${issue.message}` } : issue);
+    for (const s of part.sheets) {
+      const first = seen.get(s.name);
+      if (first !== undefined) {
+        out.ignoredSheets.push({ sheet: s.sheetName, reason: `a second ${s.name} source` });
+        out.issues.push({
+          severity: 'error',
+          code: 'duplicate_sheet',
+          sheet: s.sheetName,
+          cell: null,
+          row: null,
+          field: null,
+          message: `"${s.sheetName}" feeds ${s.name} as "${first}" does; put all rows into one source.`,
+          params: { registryName: s.name, first },
+        });
+        continue;
+      }
+      seen.set(s.name, s.sheetName);
+      out.sheets.push(s);
+    }
+  }
+  // "no Supply Loader sheet" of one workbook is no error when another source has sheets.
+  if (out.sheets.length) out.issues = out.issues.filter((i) => i.code !== 'no_known_sheet');
+  return out;
+}
+

@@ -1,0 +1,77 @@
+/**
+ * The first rows of each source as text, for `mapping suggest`: every sheet of a workbook (after the file
+ * guards), or a CSV file (encoding and delimiter detected as when reading). Nothing is coerced.
+ */
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import ExcelJS from 'exceljs';
+import { parse as parseSync } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { unwrapCell } from '../coerce.js';
+import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile } from '../guards.js';
+import type { CsvFormat } from '../types.js';
+import { detectDelimiter, detectEncoding } from './csv.js';
+import { isTextSource } from './index.js';
+
+export interface PeekedSource {
+  /** Sheet name (workbook) or file name (CSV): what a mapping's `source` names. */
+  name: string;
+  file: string;
+  isFile: boolean;
+  /** rows[0] is row 1; each row's cells as trimmed text ('' = blank), column A first. */
+  rows: string[][];
+  csv?: CsvFormat;
+}
+
+const SAMPLE_BYTES = 256 * 1024;
+
+function text(v: unknown): string {
+  const u = unwrapCell(v);
+  if (u === undefined || (typeof u === 'object' && !(u instanceof Date))) return '';
+  return u instanceof Date ? u.toISOString().slice(0, 10) : String(u).trim();
+}
+
+export async function peekSource(path: string, maxRows = 30): Promise<PeekedSource[]> {
+  const file = basename(path);
+  if (isTextSource(path)) {
+    const size = (await stat(path)).size;
+    const fh = await open(path, 'r');
+    let head: Buffer;
+    try {
+      const buf = Buffer.alloc(Math.min(size, SAMPLE_BYTES));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      head = buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+    const { encoding, bom } = detectEncoding(head, head.length >= size);
+    const sample = iconv.decode(head, encoding);
+    const delimiter = detectDelimiter(sample);
+    let records: string[][] = [];
+    try {
+      records = parseSync(sample, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true, to_line: maxRows + 1 }) as string[][];
+    } catch {
+      records = [];
+    }
+    return [{ name: file, file, isFile: true, rows: records.slice(0, maxRows).map((r) => r.map((c) => c.trim())), csv: { encoding, bom, delimiter } }];
+  }
+  const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS).catch((e: unknown) => {
+    throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;
+  });
+  const names = inspection.sheets.map((s) => s.name);
+  const out: PeekedSource[] = [];
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  for await (const ws of reader as unknown as AsyncIterable<{ id: number | string; name?: string; [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }> }>) {
+    const name = ws.name ?? names[Number(ws.id) - 1] ?? `Sheet${String(ws.id)}`;
+    const rows: string[][] = [];
+    for await (const row of ws) {
+      if (row.number > maxRows) break;
+      while (rows.length < row.number - 1) rows.push([]);
+      const cells: string[] = [];
+      for (let c = 1; c < row.values.length; c++) cells.push(text(row.values[c]));
+      rows.push(cells);
+    }
+    out.push({ name, file, isFile: false, rows });
+  }
+  return out;
+}

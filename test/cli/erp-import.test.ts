@@ -1,0 +1,357 @@
+/**
+ * Issue 12 through the CLI against the in-process sandbox: every point of "nothing silently ignored" at its
+ * cell (validate, plan, import); a German ERP CSV set (Windows-1252, `;`, decimal comma, own headers, a title
+ * row) and an ERP .xlsx with its own headers, each imported through a saved mapping to the exact service state
+ * and re-imported with zero writes; `mapping suggest` / save / list / show / remove.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSheet } from '../../electron/core/workbook/registry.js';
+import type { DataSheetName } from '../../electron/core/workbook/types.js';
+import { normalised, serviceState, type SheetData } from './dataset.js';
+import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
+
+let sb: Sandbox;
+let dir: string;
+let configDir: string;
+let jobsDir: string;
+
+const run = (args: string[]) => cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKey, cwd: dir, jobsDir, configDir });
+
+async function xlsx(file: string, sheets: Record<string, (string | number | null)[][]>): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  for (const [name, rows] of Object.entries(sheets)) {
+    const ws = wb.addWorksheet(name);
+    for (const r of rows) ws.addRow(r);
+  }
+  const p = path.join(dir, file);
+  await wb.xlsx.writeFile(p);
+  return p;
+}
+const fieldsOf = (s: DataSheetName) => Object.keys(getSheet(s).columns);
+const colOf = (s: DataSheetName, f: string) => String.fromCharCode(65 + fieldsOf(s).indexOf(f));
+
+beforeAll(async () => {
+  sb = await sandbox('demo');
+  dir = tmpDir('sl-erp-cli-');
+  configDir = path.join(dir, 'config');
+  jobsDir = path.join(dir, 'jobs');
+  const add = await run(['profile', 'add', 'ERP']);
+  expect(add.code, add.stderr).toBe(0);
+});
+afterAll(async () => {
+  await sb?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('nothing silently ignored, through the CLI (issue 12 §1)', () => {
+  const product = (i: number, over: Record<string, string | number> = {}) => ({
+    external_id: `NSI-SP-${i}`,
+    name: `Sand ${i}`,
+    plant_code: 'PL-MUC',
+    material_code: 'MAT-SAND',
+    unit: 'KG',
+    ...over,
+  });
+  const rowsOf = (fields: string[], rows: Record<string, string | number>[]) => rows.map((r) => fields.map((f) => r[f] ?? null));
+
+  it('a misnamed column: validate and plan show the error at the header cell with "did you mean `truck_km`?"; other unknown columns are named as ignored', async () => {
+    const fields = fieldsOf('supplier-products').map((f) => (f === 'truck_km' ? 'truck_distance_km' : f));
+    const header = [...fields, 'Kommentar'];
+    const file = await xlsx('misnamed.xlsx', {
+      'supplier-products': [header, ...rowsOf(header, [1, 2, 3].map((i) => ({ ...product(i), truck_distance_km: 22, Kommentar: 'x' })))],
+    });
+    const cell = `supplier-products!${colOf('supplier-products', 'truck_km')}1`;
+    const v = await run(['validate', file]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(new RegExp(`error +${cell.replace(/[-!]/g, '\\$&')} \\(truck_km\\): Column "truck_distance_km" is not a field of supplier-products: did you mean \`truck_km\`\\?`));
+    expect(v.stdout).toContain('ignored columns: Kommentar');
+    const p = await run(['plan', file]);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain(`${cell} (truck_km): Column "truck_distance_km"`);
+    expect(p.stdout).toContain('supplier-products: 3 row(s); ignored columns: Kommentar');
+    // The rows are blocked, never "unchanged" (the workbook says 22, the value would be lost silently).
+    expect(p.stdout).toContain('total: 0 create, 0 unchanged, 3 blocked');
+    const j = JSON.parse((await run(['plan', file, '--json'])).stdout) as { workbook: { sheets: { ignored_columns: { header: string }[] }[] } };
+    expect(j.workbook.sheets[0].ignored_columns.map((c) => c.header)).toEqual(['Kommentar']);
+  });
+
+  it('a missing required column: validate, plan and import show the header error, and the rows as not read', async () => {
+    const fields = fieldsOf('supplier-products').filter((f) => f !== 'unit');
+    const file = await xlsx('missing.xlsx', { 'supplier-products': [fields, ...rowsOf(fields, [1, 2, 3].map((i) => product(i)))] });
+    await clearRequests(sb);
+    for (const cmd of ['validate', 'plan', 'import']) {
+      const r = await run([cmd, file]);
+      expect(r.code, cmd).toBe(2);
+      expect(r.stderr, cmd).toMatch(/error +supplier-products!\w+1 \(unit\): Required column unit is missing/);
+      expect(r.stdout + r.stderr, cmd).toContain('supplier-products: header error: 3 filled row(s) not read');
+    }
+    expect((await requests(sb)).filter(isWrite)).toEqual([]);
+  });
+
+  it('an empty (unfilled) workbook is an error, exit 2 — never "no problems"', async () => {
+    const file = await xlsx('empty.xlsx', { 'supplier-products': [fieldsOf('supplier-products')] });
+    const v = await run(['validate', file]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('No data rows');
+    const i = await run(['import', file]);
+    expect(i.code).toBe(2);
+  });
+
+  it('a material code typo is reported at its cause with the closest known code, in the same plan as everything else', async () => {
+    const fields = fieldsOf('supplier-products');
+    const file = await xlsx('typo.xlsx', {
+      'supplier-products': [fields, ...rowsOf(fields, [product(1), product(2, { material_code: 'MAT-SNAD' })])],
+    });
+    const p = await run(['plan', file]);
+    expect(p.code).toBe(2);
+    expect(p.stdout).toContain(`supplier-products!${colOf('supplier-products', 'material_code')}3`);
+    expect(p.stdout).toContain('did you mean MAT-SAND?');
+  });
+
+  it('a PDF given as a source is named as a PDF', async () => {
+    const pdf = path.join(dir, 'export.csv');
+    fs.writeFileSync(pdf, '%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n');
+    const v = await run(['validate', pdf]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('This is a PDF document');
+  });
+});
+
+// ---------------------------------------------------------------- the German ERP CSV set
+
+const P = 'ERPA';
+const expectedCsv: SheetData = {
+  'supplier-companies': [
+    { external_id: `${P}-70001`, name: 'Müller Kieswerke GmbH', country: 'DE' },
+    { external_id: `${P}-70002`, name: 'Österreichische Sand AG', country: 'AT' },
+  ],
+  'supplier-plants': [
+    { external_id: `${P}-W1`, name: 'Kieswerk Eching (Süd)', supplier_company_external_id: `${P}-70001`, country: 'DE', city: 'Eching' },
+    { external_id: `${P}-W2`, name: 'Sandgrube Linz', supplier_company_external_id: `${P}-70002`, country: 'AT', city: 'Linz' },
+  ],
+  'supplier-products': [
+    { external_id: `${P}-M1`, name: 'Sand 0/2, gewaschen', plant_code: 'PL-MUC', material_code: 'MAT-SAND', supplier_plant_external_id: `${P}-W1`, unit: 'T', truck_km: 12.5, train_km: 1250.5, secondary_percentage: 30 },
+    { external_id: `${P}-M2`, name: 'Kies 8/16 „grob“', plant_code: 'PL-MUC', material_code: 'MAT-GRAVEL', supplier_plant_external_id: `${P}-W2`, unit: 'KG', truck_km: 18, train_km: null, secondary_percentage: null },
+  ],
+};
+const csvMapping = {
+  version: 1,
+  name: 'SAP MM monthly',
+  sheets: {
+    'supplier-companies': {
+      source: 'LIEF_*.csv',
+      header_row: 2,
+      columns: { Kreditor: 'external_id', Name: 'name', Land: 'country' },
+      ignore: ['Bemerkung'],
+      values: { country: { Deutschland: 'DE', Österreich: 'AT' } },
+    },
+    'supplier-plants': {
+      source: 'WERKE_*.csv',
+      header_row: 2,
+      columns: { Lieferwerk: 'external_id', Bezeichnung: 'name', Kreditor: 'supplier_company_external_id', Ort: 'city', Land: 'country' },
+      values: { country: { Deutschland: 'DE', Österreich: 'AT' } },
+    },
+    'supplier-products': {
+      source: 'MAT_*.csv',
+      header_row: 2,
+      columns: {
+        Materialnummer: 'external_id',
+        Materialkurztext: 'name',
+        Werk: 'plant_code',
+        Materialart: 'material_code',
+        Lieferwerk: 'supplier_plant_external_id',
+        ME: 'unit',
+        'LKW km': 'truck_km',
+        'Bahn km': 'train_km',
+        'Recyclinganteil %': 'secondary_percentage',
+      },
+      ignore: ['Kommentar'],
+      values: { unit: { Stück: 'UNIT', kg: 'KG', to: 'T' } },
+    },
+  },
+  csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
+};
+
+function writeCsv(name: string, lines: string[]): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, iconv.encode(lines.join('\r\n') + '\r\n', 'windows-1252'));
+  return p;
+}
+
+describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () => {
+  let files: string[];
+  beforeAll(() => {
+    files = [
+      writeCsv('LIEF_2025-11.csv', [
+        'Kreditorenstamm Export 30.11.2025;;;',
+        'Kreditor;Name;Land;Bemerkung',
+        `${P}-70001;Müller Kieswerke GmbH;Deutschland;Stammlieferant`,
+        `${P}-70002;Österreichische Sand AG;Österreich;`,
+      ]),
+      writeCsv('WERKE_2025-11.csv', [
+        'Lieferwerke;;;;',
+        'Lieferwerk;Bezeichnung;Kreditor;Ort;Land',
+        `${P}-W1;Kieswerk Eching (Süd);${P}-70001;Eching;Deutschland`,
+        `${P}-W2;Sandgrube Linz;${P}-70002;Linz;Österreich`,
+      ]),
+      writeCsv('MAT_2025-11.csv', [
+        'Materialstamm Werk München – Stand 30.11.2025',
+        'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+        `${P}-M1;"Sand 0/2, gewaschen";PL-MUC;MAT-SAND;${P}-W1;to;12,5;1.250,5;30;geprüft`,
+        `${P}-M2;Kies 8/16 „grob“;PL-MUC;MAT-GRAVEL;${P}-W2;kg;18;;;`,
+      ]),
+    ];
+  });
+
+  it('mapping save → import --mapping NAME: exactly the ERP data on the service; a re-import sends no write', async () => {
+    fs.writeFileSync(path.join(dir, 'sap.json'), JSON.stringify(csvMapping, null, 2));
+    const save = await run(['mapping', 'save', 'sap.json', '--profile', 'ERP']);
+    expect(save.code, save.stderr).toBe(0);
+    const list = await run(['mapping', 'list', '--profile', 'ERP']);
+    expect(list.stdout).toContain('SAP MM monthly');
+
+    const v = await run(['validate', ...files, '--mapping', 'SAP MM monthly', '--profile', 'ERP']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain('supplier-products (MAT_2025-11.csv): 2 row(s); ignored columns: Kommentar');
+
+    const imp = await run(['import', ...files, '--mapping', 'SAP MM monthly', '--profile', 'ERP']);
+    expect(imp.code, imp.stderr + imp.stdout).toBe(0);
+    const state = await serviceState(apiClient(sb), P);
+    const want = normalised(expectedCsv);
+    for (const s of ['supplier-companies', 'supplier-plants', 'supplier-products'] as const) expect(state[s], s).toEqual(want[s]);
+
+    await clearRequests(sb);
+    const again = await run(['import', ...files, '--mapping', 'SAP MM monthly', '--profile', 'ERP']);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await requests(sb)).filter(isWrite)).toEqual([]);
+  });
+
+  it('--report DIR / --failed DIR: results and failed rows as CSV in the source\'s layout, encoding and delimiter', async () => {
+    const src = writeCsv('MAT_2026-01.csv', [
+      'Materialstamm Werk München – Stand 31.01.2026',
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      `${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu`,
+      `${P}-M5;Sand;PL-NOWHERE;MAT-SAND;${P}-W1;kg;3;;;falsches Werk`,
+    ]);
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    const r = await run(['import', src, '--mapping', 'SAP MM monthly', '--profile', 'ERP', '--skip-blocked', '--report', 'out', '--failed', 'out']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const read = (f: string) => iconv.decode(fs.readFileSync(path.join(out, f)), 'windows-1252').split('\r\n');
+    const results = read('MAT_2026-01.results.csv');
+    expect(results[0]).toBe('Materialstamm Werk München – Stand 31.01.2026');
+    expect(results[1]).toBe('Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar;_result;_id;_err_code;_message');
+    expect(results[2]).toMatch(new RegExp(`^${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu;created;[0-9a-f-]{36};;$`));
+    expect(results[3]).toMatch(new RegExp(`^${P}-M5;Sand;PL-NOWHERE;.*;skipped;;;.*PL-NOWHERE`));
+    const failed = read('MAT_2026-01.failed.csv');
+    expect(failed.slice(0, 2)).toEqual(results.slice(0, 2));
+    expect(failed[2]).toBe(results[3]);
+    expect(failed[3]).toBe('');
+    // The failed-rows file is read again with the same mapping: the row, at the same cell addresses.
+    const again = await run(['validate', path.join(out, 'MAT_2026-01.failed.csv'), '--mapping', 'sap.json']);
+    expect(again.stdout).toContain('supplier-products (MAT_2026-01.failed.csv): 1 row(s)');
+  });
+
+  it('an error in a CSV source points at the source file and cell', async () => {
+    const bad = writeCsv('MAT_2025-12.csv', [
+      'Materialstamm',
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      `${P}-M3;Sand;PL-MUC;MAT-SAND;;kg;zwölf;;;`,
+    ]);
+    const v = await run(['validate', bad, '--mapping', 'sap.json']);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toMatch(/error +MAT_2025-12\.csv!G3 \(truck_km\): truck_km: expected/);
+  });
+
+  it('a mapping with a typo is refused with its path', async () => {
+    fs.writeFileSync(path.join(dir, 'typo.json'), JSON.stringify({ ...csvMapping, sheets: { 'supplier-companies': { ...csvMapping.sheets['supplier-companies'], colums: {} } } }));
+    const v = await run(['validate', files[0], '--mapping', 'typo.json']);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('sheets.supplier-companies.colums: unknown key');
+  });
+});
+
+// ---------------------------------------------------------------- an ERP workbook with its own headers
+
+const Q = 'ERPB';
+describe('an ERP .xlsx with its own headers through a saved mapping', () => {
+  it('imports exactly, re-imports with zero writes; mapping show / remove', async () => {
+    const file = await xlsx('navision.xlsx', {
+      'Vendors': [
+        ['Vendor List (exported 2025-11-30)'],
+        ['No.', 'Name', 'Country/Region Code', 'Blocked'],
+        [`${Q}-V1`, 'Nordkies GmbH', 'DE', 'No'],
+        [`${Q}-V2`, 'Alpensand GmbH', 'AT', 'No'],
+      ],
+      Items: [
+        ['Item List'],
+        ['No.', 'Description', 'Location Code', 'Item Category Code', 'Base Unit of Measure', 'Road Distance (km)'],
+        [`${Q}-I1`, 'Kies 2/8', 'PL-MUC', 'MAT-GRAVEL', 'KG', 7.5],
+      ],
+    });
+    const mapping = {
+      version: 1,
+      name: 'Navision',
+      sheets: {
+        'supplier-companies': { source: 'Vendors', header_row: 2, columns: { 'No.': 'external_id', Name: 'name', 'Country/Region Code': 'country' }, ignore: ['Blocked'] },
+        'supplier-products': {
+          source: 'Items',
+          header_row: 2,
+          columns: { 'No.': 'external_id', Description: 'name', 'Location Code': 'plant_code', 'Item Category Code': 'material_code', 'Base Unit of Measure': 'unit', 'Road Distance (km)': 'truck_km' },
+        },
+      },
+    };
+    fs.writeFileSync(path.join(dir, 'nav.json'), JSON.stringify(mapping));
+    expect((await run(['mapping', 'save', 'nav.json', '--profile', 'ERP'])).code).toBe(0);
+    const imp = await run(['import', file, '--mapping', 'navision', '--profile', 'ERP']);
+    expect(imp.code, imp.stderr + imp.stdout).toBe(0);
+    const state = await serviceState(apiClient(sb), Q);
+    const want = normalised({
+      'supplier-companies': [
+        { external_id: `${Q}-V1`, name: 'Nordkies GmbH', country: 'DE' },
+        { external_id: `${Q}-V2`, name: 'Alpensand GmbH', country: 'AT' },
+      ],
+      'supplier-products': [{ external_id: `${Q}-I1`, name: 'Kies 2/8', plant_code: 'PL-MUC', material_code: 'MAT-GRAVEL', unit: 'KG', truck_km: 7.5 }],
+    });
+    expect(state['supplier-companies']).toEqual(want['supplier-companies']);
+    expect(state['supplier-products']).toEqual(want['supplier-products']);
+    await clearRequests(sb);
+    expect((await run(['import', file, '--mapping', 'Navision', '--profile', 'ERP'])).code).toBe(0);
+    expect((await requests(sb)).filter(isWrite)).toEqual([]);
+
+    const show = await run(['mapping', 'show', 'Navision', '--profile', 'ERP']);
+    expect(JSON.parse(show.stdout)).toMatchObject({ version: 1, name: 'Navision' });
+    expect((await run(['mapping', 'remove', 'Navision', '--profile', 'ERP'])).code).toBe(0);
+    const gone = await run(['validate', file, '--mapping', 'Navision', '--profile', 'ERP']);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain('no mapping file or saved mapping "Navision"');
+  });
+});
+
+describe('mapping suggest (issue 12 §2)', () => {
+  it('writes a draft with confidences, names the unmapped required fields and exits 2 while one is unmapped; 0 once all are', async () => {
+    const f = writeCsv('Einkauf_2025-11.csv', [
+      'Einkaufsdaten für Werk München',
+      '',
+      'Lieferprodukt-ID;Materialbezeichnung (lang);Werk Nr.;Material-Code;Mengeneinh.;LKW-Distanz (km);Notiz',
+      'X1;Sand;PL-MUC;MAT-SAND;kg;12,5;',
+    ]);
+    const r = await run(['mapping', 'suggest', f, '-o', 'draft.json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('Einkauf_2025-11.csv → supplier-products (header in row 3)');
+    expect(r.stdout).toMatch(/LKW-Distanz \(km\) → truck_km {2}\(synonym, \d+ %\)/);
+    expect(r.stdout).toContain('required fields without a column:');
+    const draft = JSON.parse(fs.readFileSync(path.join(dir, 'draft.json'), 'utf8')) as { suggestions: { confidence: number }[]; unmapped_required: Record<string, string[]> };
+    expect(draft.suggestions.length).toBeGreaterThan(3);
+    expect(draft.unmapped_required['supplier-products']).toContain('plant_code');
+
+    const ok = writeCsv('kreditoren.csv', ['Kreditorennummer;Firmenname;Land', 'X;Y;DE']);
+    const s = await run(['mapping', 'suggest', ok, '-o', 'draft2.json']);
+    expect(s.code, s.stdout).toBe(0);
+    expect(s.stdout).toContain('→ supplier-companies (header in row 1)');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Issue 12 §1 in the app's check step (import.validate through the contract): a misnamed column is an error at
+ * its header cell, other unknown columns and rows not read because of a header error reach the renderer
+ * (they are not stripped by the contract), and an unfilled workbook is never green.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { Logger } from '../../electron/core/ipc/services.js';
+import { startSandbox } from '../../sandbox/index.js';
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+let mode: BrowserMode;
+let dir: string;
+
+async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
+  const r = await dispatch(name, input, mode.app);
+  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  return r.data as ProcedureOutput<N>;
+}
+
+async function validate(name: string, rows: (string | number | null)[][]) {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('supplier-products');
+  for (const r of rows) ws.addRow(r);
+  const p = path.join(dir, name);
+  await wb.xlsx.writeFile(p);
+  return call('import.validate', { fileId: mode.app.files.registerPath(p).fileId });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-ipc-erp-'));
+  mode = await startBrowserMode({ port: 0, staticDir: null, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: 'test' });
+});
+afterAll(async () => {
+  await mode?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the check step says what is not read (issue 12 §1)', () => {
+  const header = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];
+  const row = (i: number) => [`SP-${i}`, `P ${i}`, 'PL-MUC', 'MAT-SAND', 'KG'];
+
+  it('misnamed column → error at F1; Kommentar → ignored column; rows blocked', async () => {
+    const v = await validate('misnamed.xlsx', [[...header, 'truck_distance_km', 'Kommentar'], [...row(1), 22, 'x'], [...row(2), 18, '']]);
+    expect(v.issues.find((i) => i.code === 'misnamed_column')).toMatchObject({ severity: 'error', sheet: 'supplier-products', cell: 'F1', field: 'truck_km' });
+    expect(v.sheets[0]).toMatchObject({ rows: 2, blockedRows: 2, ignoredColumns: [{ header: 'Kommentar', cell: 'G1', reason: 'unknown' }] });
+  });
+
+  it('a missing required column: the rows are counted as not read, not as "0 rows"', async () => {
+    const v = await validate('missing.xlsx', [header.slice(0, 4), ...[1, 2, 3].map((i) => row(i).slice(0, 4))]);
+    expect(v.errors).toBeGreaterThan(0);
+    expect(v.sheets[0]).toMatchObject({ rows: 0, unreadRows: 3 });
+  });
+
+  it('headers only: an error, never "no problems found"', async () => {
+    const v = await validate('empty.xlsx', [header]);
+    expect(v.errors).toBe(1);
+    expect(v.issues[0]).toMatchObject({ code: 'no_data_rows', severity: 'error' });
+  });
+});
