@@ -9,19 +9,21 @@
  * Each prints its table; the JSON of each goes to bench/results/<name>-latest.json (and a timestamped copy),
  * and a summary of every figure against its goal to bench/results/all-latest.json.
  *
- *   npm run bench [-- --only import,plan,read,lca,sandbox] [--quick]
+ *  6. CLI start (bench/cli-start.bench.ts, issue 11 goal 3) — `--version` and `validate` of 50 rows, bundle vs tsx
+ *   npm run bench [-- --only cli-start,import,plan,read,lca,sandbox] [--quick]
  * --quick: smaller sizes (a smoke run, not the issue's figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCliStartBench } from './cli-start.bench.js';
 import { runImportBench } from './import.bench.js';
 import { machine, RESULTS, runScript, startSandboxProcess, table, writeResult } from './lib/common.js';
 import { runPlanBench } from './plan.bench.js';
 import { runReadBench } from './read.bench.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
-const only = new Set((values.only ?? 'import,plan,read,lca,sandbox').split(','));
+const only = new Set((values.only ?? 'cli-start,import,plan,read,lca,sandbox').split(','));
 const quick = values.quick === true;
 /** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
 const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
@@ -33,6 +35,16 @@ const yes = (b: boolean) => (b ? 'yes' : 'NO');
 const started = performance.now();
 
 process.stdout.write(`Supply Loader benchmarks — ${JSON.stringify(machine())}\n`);
+
+if (only.has('cli-start')) {
+  // Issue 11, goal 3: the installed CLI (the bundle) starts at once.
+  const r = await runCliStartBench({ runs: quick ? 3 : 7 });
+  save('cli-start', r);
+  results['cli-start'] = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push(['cli-start', 'supply-loader --version, median s', Number(s.version_s), '≤ 0.15', yes(s.version_met === true)]);
+  goals.push(['cli-start', `validate of ${s.validate_rows} rows, median s`, Number(s.validate_s), '≤ 0.4', yes(s.validate_met === true)]);
+}
 
 if (only.has('import') || only.has('plan')) {
   const sb = await startSandboxProcess({ seed: 'demo' });
