@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { listJobs } from '../../electron/core/jobs/job-store.js';
+import { readFile } from 'node:fs/promises';
+import { JOURNAL_FILE, jobDir, listJobs } from '../../electron/core/jobs/job-store.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobProgress, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
@@ -139,14 +140,20 @@ describe('plan → run → plan again → change → run', () => {
     expect(res.bySheet.bom).toEqual({ replaced: 4 });
     const writes = writesOf(await env.requestsSince(mark));
     expect(writes.length).toBe(13);
-    const order = writes.map((w) => w.path.replace(/\/[0-9a-f-]{36}/, '/{id}'));
-    const first = (path: string) => order.indexOf(path);
-    const last = (path: string) => order.lastIndexOf(path);
-    expect(last('/v2/supplier-companies')).toBeLessThan(first('/v2/supplier-plants'));
-    expect(last('/v2/supplier-plants')).toBeLessThan(first('/v2/supplier-products'));
-    expect(last('/v2/supplier-products')).toBeLessThan(first('/v2/silos'));
-    expect(last('/v2/product-instances')).toBeLessThan(first('/v2/prechain-products'));
-    expect(last('/v2/prechain-products')).toBeLessThan(first('/v2/product-instances/{id}/bom'));
+    // Dependency order per entity (levels are no barriers): no entry's write starts (intent line) before every
+    // entry it depends on has its outcome line in the journal.
+    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const at = (t: string, key: string) => lines.findIndex((l) => l.t === t && l.key === key);
+    const withDeps = p.entries.filter((x) => x.dependsOn?.length);
+    expect(withDeps.length).toBeGreaterThan(5);
+    for (const x of withDeps)
+      for (const d of x.dependsOn!) {
+        expect(at('outcome', d), `${d} settled`).toBeGreaterThanOrEqual(0);
+        expect(at('outcome', d), `${d} before ${x.key}`).toBeLessThan(at('intent', x.key));
+      }
     expect(writes.filter((w) => w.path === '/v2/silos')[0].idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
 
     const state = await env.state();

@@ -10,7 +10,7 @@ import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js
 import { writeResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
-import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
+import { issueSummary, loadWorkbook, printIssues, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { runJob } from '../../jobs/run.js';
 
 export const IMPORT_OPTIONS = {
@@ -59,7 +59,8 @@ export const importCommand: CliCommand = {
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    const w = await loadWorkbook(input, rc);
+    // Dropped once planned: the job runs from the plan, and the results workbooks re-read the file.
+    let w: LoadedWorkbook | null = await loadWorkbook(input, rc);
     if (workbookFailed(w)) {
       if (ctx.json) {
         rc.printJson({
@@ -82,6 +83,7 @@ export const importCommand: CliCommand = {
       createOnly: flag(values, 'create-only'),
       ...(concurrency ? { maxConcurrency: concurrency } : {}),
     });
+    w = null;
     const blocked = countBlocked(plan);
     if (blocked > 0 && !flag(values, 'skip-blocked')) {
       if (ctx.json) {
