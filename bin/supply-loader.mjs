@@ -11,6 +11,16 @@ import { buildCli, currentBundle } from '../scripts/build-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+// exceljs's zip dependencies call Buffer(); Node warns about that (DEP0005) only for code outside node_modules,
+// which bundled code is. The same code run from node_modules is silent, so the bundle is too — for that one
+// warning only.
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const code = typeof rest[0] === 'object' && rest[0] !== null ? rest[0].code : rest[1];
+  if (code === 'DEP0005') return;
+  return emitWarning.call(process, warning, ...rest);
+};
+
 async function runSources(notice) {
   if (notice) process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
   const { register } = await import('tsx/esm/api');

@@ -10,6 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module script without types
 import { currentBundle } from '../../scripts/build-cli.mjs';
 import { BIN } from '../fixtures/cli-process.js';
+import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
+import { writeDataWorkbook } from '../fixtures/workbook.js';
+import { runChild, sandbox } from './helpers.js';
 
 const check = currentBundle as (root: string) => { entry?: string; why?: string };
 const root = mkdtempSync(join(tmpdir(), 'sl-bundle-'));
@@ -57,5 +60,24 @@ describe('CLI bundle staleness', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('the bundled CLI as a process', () => {
+  it('an import with both results workbooks prints nothing on stderr but the job line (no warning of bundled packages)', async () => {
+    const sb = await sandbox('demo');
+    try {
+      const file = join(root, 'small.xlsx');
+      await writeDataWorkbook(file, buildDataset(sizeForRows(40), 'BNDL'));
+      const r = await runChild(
+        ['import', file, '--report', join(root, 'report.xlsx'), '--failed', join(root, 'failed.xlsx')],
+        { baseUrl: sb.baseUrl, key: sb.ownerKey, jobsDir: join(root, 'jobs') },
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^job \S+ \(journal in .*\); if it stops, continue with: supply-loader resume \S+\n$/);
+      expect(r.stdout).toContain('results workbook:');
+    } finally {
+      await sb.close();
+    }
   });
 });
