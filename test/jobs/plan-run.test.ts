@@ -319,3 +319,39 @@ describe('plan → run → plan again → change → run', () => {
 function idOf(cat: Catalog, list: 'plants' | 'elementaries' | 'products', code: string): string {
   return cat[list].find((x) => x.external_id === code)!.id;
 }
+
+describe('scheduling', () => {
+  it('levels are no barriers: a supplier plant starts once its own company is created, while other companies are still being created', async () => {
+    const companies = Array.from({ length: 12 }, (_, i) => ({
+      external_id: `NB-SC-${i + 1}`,
+      name: `NB company ${i + 1}`,
+      country: 'DE',
+    }));
+    const plants = companies.map((c, i) => ({
+      external_id: `NB-SPL-${i + 1}`,
+      name: `NB plant ${i + 1}`,
+      supplier_company_external_id: c.external_id,
+    }));
+    const p = await plan({ 'supplier-companies': companies, 'supplier-plants': plants });
+    expect(p.entries.filter((e) => e.action === 'create')).toHaveLength(24);
+    const faults = (latency_ms: number) =>
+      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    await faults(20);
+    let res;
+    try {
+      res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 2 });
+    } finally {
+      await faults(0);
+    }
+    expect(res.status).toBe('completed');
+    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const firstPlantIntent = lines.findIndex((l) => l.t === 'intent' && l.key.startsWith('supplier-plants!'));
+    const lastCompanyOutcome = lines.findLastIndex((l) => l.t === 'outcome' && l.key.startsWith('supplier-companies!'));
+    // With a barrier per level no plant could start before the last company is settled.
+    expect(firstPlantIntent).toBeGreaterThan(0);
+    expect(firstPlantIntent).toBeLessThan(lastCompanyOutcome);
+  });
+});
