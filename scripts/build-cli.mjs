@@ -102,6 +102,13 @@ export async function buildCli() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const t0 = performance.now();
-  const entry = await buildCli();
-  process.stdout.write(`supply-loader: CLI bundle ${path.relative(ROOT, entry)} built in ${Math.round(performance.now() - t0)} ms\n`);
+  try {
+    const entry = await buildCli();
+    process.stdout.write(`supply-loader: CLI bundle ${path.relative(ROOT, entry)} built in ${Math.round(performance.now() - t0)} ms\n`);
+  } catch (e) {
+    // An install must not fail for it: the bin then runs the sources through tsx and says so.
+    process.stderr.write(
+      `supply-loader: warning: the CLI bundle could not be built (${e instanceof Error ? e.message.split('\n')[0] : e}); supply-loader will run the TypeScript sources through tsx (slower start)\n`,
+    );
+  }
 }
