@@ -9,19 +9,27 @@
  * Each prints its table; the JSON of each goes to bench/results/<name>-latest.json (and a timestamped copy),
  * and a summary of every figure against its goal to bench/results/all-latest.json.
  *
- *   npm run bench [-- --only import,plan,read,lca,sandbox] [--quick]
+ *  6. CLI start (bench/cli-start.bench.ts, issue 11 goal 3) — `--version` and `validate` of 50 rows, bundle vs tsx
+ *  7. end to end (bench/e2e.bench.ts, issue 11 goal 4) — the whole CLI import of ≥ 700 rows at L = 40 ms, C = 8
+ *     against Σ_levels ⌈n_level / C⌉ · L + L
+ *  8. memory (bench/memory.bench.ts, issue 11 goals 1–2) — plan, and plan + import + results workbooks, of a
+ *     200,000-row workbook: peak RSS of the CLI's process tree, second half / first half of the writes (long)
+ *   npm run bench [-- --only cli-start,e2e,import,plan,read,memory,lca,sandbox] [--quick]
  * --quick: smaller sizes (a smoke run, not the issue's figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCliStartBench } from './cli-start.bench.js';
+import { runE2eBench } from './e2e.bench.js';
+import { runMemoryBench } from './memory.bench.js';
 import { runImportBench } from './import.bench.js';
 import { machine, RESULTS, runScript, startSandboxProcess, table, writeResult } from './lib/common.js';
 import { runPlanBench } from './plan.bench.js';
 import { runReadBench } from './read.bench.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
-const only = new Set((values.only ?? 'import,plan,read,lca,sandbox').split(','));
+const only = new Set((values.only ?? 'cli-start,e2e,import,plan,read,memory,lca,sandbox').split(','));
 const quick = values.quick === true;
 /** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
 const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
@@ -33,6 +41,26 @@ const yes = (b: boolean) => (b ? 'yes' : 'NO');
 const started = performance.now();
 
 process.stdout.write(`Supply Loader benchmarks — ${JSON.stringify(machine())}\n`);
+
+if (only.has('cli-start')) {
+  // Issue 11, goal 3: the installed CLI (the bundle) starts at once.
+  const r = await runCliStartBench({ runs: quick ? 3 : 7 });
+  save('cli-start', r);
+  results['cli-start'] = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push(['cli-start', 'supply-loader --version, median s', Number(s.version_s), '≤ 0.15', yes(s.version_met === true)]);
+  goals.push(['cli-start', `validate of ${s.validate_rows} rows, median s`, Number(s.validate_s), '≤ 0.4', yes(s.validate_met === true)]);
+}
+
+if (only.has('e2e')) {
+  // Issue 11, goal 4: the whole CLI run at the latency bound.
+  const r = await runE2eBench({ rows: 730, repeat: quick ? 1 : 3, latencyMs: 40, concurrency: 8 });
+  save('e2e', r);
+  results.e2e = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push(['e2e', `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound`, Number(s.ratio), `≤ ${s.goal_ratio}`, yes(s.met === true)]);
+  goals.push(['e2e', 'wall s / bound s', `${s.wall_s} / ${s.bound_s}`, '(context)', '-']);
+}
 
 if (only.has('import') || only.has('plan')) {
   const sb = await startSandboxProcess({ seed: 'demo' });
@@ -79,6 +107,17 @@ if (only.has('read')) {
   if (s.validated !== true) goals.push(['read', 'validateWorkbook included', 'no (module missing)', 'yes', 'NO']);
 }
 
+if (only.has('memory')) {
+  // Issue 11, goals 1 and 2 (and the row limit): long at 200,000 rows — run it alone with --only memory.
+  const r = await runMemoryBench({ rows: quick ? 5000 : 200_000 });
+  save(`memory-${quick ? 5000 : 200_000}`, r);
+  results.memory = r;
+  const s = r.summary as Record<string, number | boolean | null>;
+  goals.push(['memory', `plan of ${s.rows} rows, peak RSS of the CLI tree, MiB`, Number(s.plan_peak_mib), '≤ 400', yes(s.plan_met === true)]);
+  goals.push(['memory', `plan + import + results of ${s.rows} rows, peak RSS, MiB`, Number(s.import_peak_mib), '≤ 400', yes(s.import_met === true)]);
+  goals.push(['memory', 'second half / first half of the writes', Number(s.second_vs_first_half), '≤ 1.1', yes(s.flat_met === true)]);
+}
+
 /** Run another helper's benchmark script (it starts its own sandbox process) and read its JSON back. */
 async function external(name: string, script: string, args: string[], resultFile: string): Promise<Json | null> {
   process.stdout.write(`\n[${name}] ${script} ${args.join(' ')}\n`);
@@ -119,5 +158,5 @@ if (only.has('sandbox')) {
   }
 }
 
-const summaryTable = table('Goals of issue 7', goals);
+const summaryTable = table('Goals of issues 7 and 11', goals);
 save('all', { quick, seconds: Math.round((performance.now() - started) / 1000), goals: goals.slice(1), table: summaryTable, results });

@@ -1,11 +1,47 @@
 #!/usr/bin/env node
-// supply-loader: the Supply Loader command line. Registers tsx (TypeScript sources run as they are) and starts
-// electron/core/cli/main.ts. Works from any directory: paths are resolved from this file, not the cwd.
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// supply-loader: the Supply Loader command line. Runs the bundled CLI (dist-cli/, built by `npm install` through
+// the `prepare` script, scripts/build-cli.mjs). Never runs a stale bundle: when the bundle is missing or a source
+// under electron/core or sandbox is newer than it, it is rebuilt first (esbuild, about a second) with a one-line
+// notice on stderr; if it cannot be built (esbuild not installed), the sources run through tsx instead, also
+// with a notice. SUPPLY_LOADER_CLI_SOURCE=1 always runs the sources (development). Works from any directory:
+// paths are resolved from this file, not the cwd. See docs/cli.md, "Start-up".
 import path from 'node:path';
-import { register } from 'tsx/esm/api';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildCli, currentBundle } from '../scripts/build-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-register({ tsconfig: path.join(root, 'tsconfig.json') });
-const { main } = await import(pathToFileURL(path.join(root, 'electron/core/cli/main.ts')).href);
+
+// exceljs's zip dependencies call Buffer(); Node warns about that (DEP0005) only for code outside node_modules,
+// which bundled code is. The same code run from node_modules is silent, so the bundle is too — for that one
+// warning only.
+const emitWarning = process.emitWarning;
+process.emitWarning = function (warning, ...rest) {
+  const code = typeof rest[0] === 'object' && rest[0] !== null ? rest[0].code : rest[1];
+  if (code === 'DEP0005') return;
+  return emitWarning.call(process, warning, ...rest);
+};
+
+async function runSources(notice) {
+  if (notice) process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: path.join(root, 'tsconfig.json') });
+  return import(pathToFileURL(path.join(root, 'electron/core/cli/main.ts')).href);
+}
+
+async function load() {
+  if (process.env.SUPPLY_LOADER_CLI_SOURCE === '1') return runSources();
+  const found = currentBundle(root);
+  if (found.entry) return import(pathToFileURL(found.entry).href);
+  let built;
+  try {
+    const t0 = performance.now();
+    built = await buildCli();
+    process.stderr.write(`supply-loader: ${found.why}; rebuilt it (${Math.round(performance.now() - t0)} ms)\n`);
+  } catch (e) {
+    return runSources(`${found.why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`);
+  }
+  return import(pathToFileURL(built).href);
+}
+
+const { main } = await load();
 await main(process.argv.slice(2));

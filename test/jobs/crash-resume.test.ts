@@ -6,10 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JOURNAL_FILE, jobDir, listJobs, newJobId, readMeta, writeMeta } from '../../electron/core/jobs/job-store.js';
+import {
+  JOURNAL_FILE,
+  PLAN_ENTRIES_FILE,
+  PLAN_FILE,
+  jobDir,
+  listJobs,
+  newJobId,
+  readMeta,
+  readPlan,
+  writeMeta,
+} from '../../electron/core/jobs/job-store.js';
 import { readJournal } from '../../electron/core/jobs/journal.js';
 import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import type { EntryOutcome, Plan } from '../../electron/core/jobs/types.js';
@@ -171,5 +181,69 @@ describe('resume after a crash', () => {
     ]);
     expect(await env.state()).toEqual(before);
     await expectExactly('T', 20, 2, 3);
+  });
+});
+
+describe('job folder format', () => {
+  it('a new job keeps its plan entries as JSON lines beside a plan.json without entries', async () => {
+    const p = await plan(bulkWorkbook(cat, 6, 1, 'JF'), 'jf');
+    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    expect(r.status).toBe('completed');
+    const dir = jobDir(env.jobsDir, r.jobId);
+    const head = JSON.parse(await readFile(join(dir, PLAN_FILE), 'utf8')) as Record<string, unknown>;
+    expect(head.format).toBe('supply-loader/job-plan@2');
+    expect(head.entries).toBeUndefined();
+    expect(head.entry_count).toBe(p.entries.length);
+    const lines = (await readFile(join(dir, PLAN_ENTRIES_FILE), 'utf8')).split('\n').filter(Boolean);
+    expect(lines.map((l) => (JSON.parse(l) as { key: string }).key)).toEqual(p.entries.map((e) => e.key));
+    expect(await readPlan(env.jobsDir, r.jobId)).toEqual(p);
+  });
+
+  it('a job folder written by the previous version (the whole plan in plan.json) resumes to the exact state', async () => {
+    const p = await plan(bulkWorkbook(cat, 20, 3, 'OLD'), 'old');
+    const jobId = newJobId();
+    const dir = jobDir(env.jobsDir, jobId);
+    await mkdir(dir, { recursive: true });
+    // What the previous version wrote: plan.json = the plan itself (format supply-loader/plan@1, entries inside).
+    await writeFile(join(dir, PLAN_FILE), JSON.stringify(p, null, 1));
+    const now = new Date().toISOString();
+    await writeMeta(env.jobsDir, {
+      format: 'supply-loader/job@1',
+      jobId,
+      status: 'running',
+      file: p.file,
+      baseUrl: env.client.baseUrl,
+      manufacturerId: p.manufacturerId,
+      maskedKey: env.client.maskedKey,
+      createdAt: now,
+      startedAt: now,
+      finishedAt: null,
+      updatedAt: now,
+      pid: 2 ** 22 + 12346,
+      entries: p.entries.length,
+      rows: p.summary.rows,
+      counts: {},
+      sessions: [],
+    });
+    expect((await listJobs(env.jobsDir)).find((j) => j.jobId === jobId)!.status).toBe('interrupted');
+    const res = await resumeJob(jobId, { client: env.client, jobsDir: env.jobsDir });
+    expect(res.status).toBe('completed');
+    expect(res.counts.failed ?? 0).toBe(0);
+    await expectExactly('OLD', 20, 2, 3);
+  });
+
+  it('a plan.json of an unknown format is refused with a message in words', async () => {
+    const jobId = newJobId();
+    const dir = jobDir(env.jobsDir, jobId);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, PLAN_FILE), JSON.stringify({ format: 'supply-loader/job-plan@9', entries_file: 'x' }));
+    await expect(readPlan(env.jobsDir, jobId)).rejects.toThrow(
+      /plan format this version of Supply Loader does not know \(supply-loader\/job-plan@9\); it cannot be resumed/,
+    );
+    const fresh = newJobId();
+    await mkdir(jobDir(env.jobsDir, fresh), { recursive: true });
+    await writeFile(join(jobDir(env.jobsDir, fresh), PLAN_FILE), '{"format":"supply-loader/job-plan@2","entries_file":"plan-entries.jsonl","entry_count":3}');
+    await writeFile(join(jobDir(env.jobsDir, fresh), PLAN_ENTRIES_FILE), '{"key":"a"}\n');
+    await expect(readPlan(env.jobsDir, fresh)).rejects.toThrow(/is incomplete: plan-entries.jsonl holds 1 of 3 entries/);
   });
 });

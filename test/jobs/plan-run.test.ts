@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { listJobs } from '../../electron/core/jobs/job-store.js';
+import { readFile } from 'node:fs/promises';
+import { JOURNAL_FILE, jobDir, listJobs } from '../../electron/core/jobs/job-store.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobProgress, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
@@ -139,14 +140,20 @@ describe('plan → run → plan again → change → run', () => {
     expect(res.bySheet.bom).toEqual({ replaced: 4 });
     const writes = writesOf(await env.requestsSince(mark));
     expect(writes.length).toBe(13);
-    const order = writes.map((w) => w.path.replace(/\/[0-9a-f-]{36}/, '/{id}'));
-    const first = (path: string) => order.indexOf(path);
-    const last = (path: string) => order.lastIndexOf(path);
-    expect(last('/v2/supplier-companies')).toBeLessThan(first('/v2/supplier-plants'));
-    expect(last('/v2/supplier-plants')).toBeLessThan(first('/v2/supplier-products'));
-    expect(last('/v2/supplier-products')).toBeLessThan(first('/v2/silos'));
-    expect(last('/v2/product-instances')).toBeLessThan(first('/v2/prechain-products'));
-    expect(last('/v2/prechain-products')).toBeLessThan(first('/v2/product-instances/{id}/bom'));
+    // Dependency order per entity (levels are no barriers): no entry's write starts (intent line) before every
+    // entry it depends on has its outcome line in the journal.
+    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const at = (t: string, key: string) => lines.findIndex((l) => l.t === t && l.key === key);
+    const withDeps = p.entries.filter((x) => x.dependsOn?.length);
+    expect(withDeps.length).toBeGreaterThan(5);
+    for (const x of withDeps)
+      for (const d of x.dependsOn!) {
+        expect(at('outcome', d), `${d} settled`).toBeGreaterThanOrEqual(0);
+        expect(at('outcome', d), `${d} before ${x.key}`).toBeLessThan(at('intent', x.key));
+      }
     expect(writes.filter((w) => w.path === '/v2/silos')[0].idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
 
     const state = await env.state();
@@ -312,3 +319,39 @@ describe('plan → run → plan again → change → run', () => {
 function idOf(cat: Catalog, list: 'plants' | 'elementaries' | 'products', code: string): string {
   return cat[list].find((x) => x.external_id === code)!.id;
 }
+
+describe('scheduling', () => {
+  it('levels are no barriers: a supplier plant starts once its own company is created, while other companies are still being created', async () => {
+    const companies = Array.from({ length: 12 }, (_, i) => ({
+      external_id: `NB-SC-${i + 1}`,
+      name: `NB company ${i + 1}`,
+      country: 'DE',
+    }));
+    const plants = companies.map((c, i) => ({
+      external_id: `NB-SPL-${i + 1}`,
+      name: `NB plant ${i + 1}`,
+      supplier_company_external_id: c.external_id,
+    }));
+    const p = await plan({ 'supplier-companies': companies, 'supplier-plants': plants });
+    expect(p.entries.filter((e) => e.action === 'create')).toHaveLength(24);
+    const faults = (latency_ms: number) =>
+      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    await faults(20);
+    let res;
+    try {
+      res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 2 });
+    } finally {
+      await faults(0);
+    }
+    expect(res.status).toBe('completed');
+    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const firstPlantIntent = lines.findIndex((l) => l.t === 'intent' && l.key.startsWith('supplier-plants!'));
+    const lastCompanyOutcome = lines.findLastIndex((l) => l.t === 'outcome' && l.key.startsWith('supplier-companies!'));
+    // With a barrier per level no plant could start before the last company is settled.
+    expect(firstPlantIntent).toBeGreaterThan(0);
+    expect(firstPlantIntent).toBeLessThan(lastCompanyOutcome);
+  });
+});

@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { readPlan } from '../../electron/core/jobs/job-store.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset, expectedEntities, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
@@ -44,7 +45,7 @@ describe('crash-resume through the CLI', () => {
     // the entries of the job (from its plan once written) and 5 random kill points spread over them
     const first = spawnCli(['import', file, '--concurrency', '4'], env);
     const jobId = await waitForOutcomes(jobsDir, 1, { timeoutMs: 90_000 });
-    const plan = JSON.parse(readFileSync(join(jobsDir, jobId, 'plan.json'), 'utf8')) as { entries: { action: string }[] };
+    const plan = await readPlan(jobsDir, jobId);
     const total = plan.entries.length;
     expect(total).toBeGreaterThan(100);
     const rand = prng(Date.now() & 0xffff);

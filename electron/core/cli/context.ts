@@ -3,7 +3,7 @@
  * command can check its input before anything is sent (connectContext), or by main.ts before `run` for
  * commands with needsConnection.
  */
-import { createApiClient, type ApiClient } from '../api/index.js';
+import type { ApiClient } from '../api/index.js';
 import { secretScrubber } from '../api/secrets.js';
 import { CliUsageError } from './errors.js';
 import { resolveConnection, resolveJobsDir, type ResolvedConnection } from './connection.js';
@@ -111,6 +111,9 @@ export class RunContext implements CliContext {
     if (o.maxConcurrency !== undefined && !(Number.isInteger(o.maxConcurrency) && o.maxConcurrency >= 1)) {
       throw new CliUsageError('--concurrency must be a whole number ≥ 1');
     }
+    // Loaded here, not at the top: commands that never connect (validate, template, help) start without the
+    // HTTP client (docs/cli.md, start-up).
+    const { createApiClient } = await import('../api/index.js');
     const client = createApiClient({
       baseUrl: conn.baseUrl,
       apiKey: conn.apiKey,

@@ -2,7 +2,10 @@
  * Errors the CLI turns into one clear line and an exit code. Anything else is "unexpected": a short message
  * and a hint to rerun with --debug (never a stack trace unless --debug is given).
  */
-import { ApiError, explainErrCode, isAbortError } from '../api/index.js';
+// The api's modules one by one, not its index: the index pulls in the HTTP client, which a CLI start
+// (--version, help, validate) does not need.
+import { ApiError, explainErrCode } from '../api/errors.js';
+import { isAbortError } from '../api/backoff.js';
 import { EXIT, type ExitCode } from './types.js';
 
 /** Bad command line or bad input file: nothing was sent. Exit 2. */

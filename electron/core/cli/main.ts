@@ -7,8 +7,8 @@
 import { setMaxListeners } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_HELP, parseCommandArgs, refuseKeyFlag, splitCommand } from './args.js';
-import { loadCommands } from './commands/index.js';
-import { RunContext, type CliIO, type GlobalValues } from './context.js';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
+import type { CliIO, GlobalValues, RunContext } from './context.js';
 import { CliUsageError, describeError } from './errors.js';
 import { EXIT, type CliCommand } from './types.js';
 
@@ -36,7 +36,6 @@ export function commandHelp(c: CliCommand): string {
 
 /** Run the CLI in this process; returns the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const commands = await loadCommands();
   let commandName: string | undefined;
   let ctx: RunContext | undefined;
   let json = argv.includes('--json');
@@ -52,14 +51,14 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
         return EXIT.ok;
       }
       const topic = command === 'help' ? positionals[0] : undefined;
-      const c = topic ? commands.find((x) => x.name === topic) : undefined;
+      const c = topic ? await loadCommand(topic) : undefined;
       if (topic && !c) throw new CliUsageError(`unknown command "${topic}"`);
-      io.stdout(`${c ? commandHelp(c) : generalHelp(commands)}\n`);
+      io.stdout(`${c ? commandHelp(c) : generalHelp(await loadCommands())}\n`);
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
-    const cmd = commands.find((c) => c.name === command);
+    const cmd = await loadCommand(command);
     if (!cmd) {
-      throw new CliUsageError(`unknown command "${command}" (commands: ${commands.map((c) => c.name).join(', ')})`);
+      throw new CliUsageError(`unknown command "${command}" (commands: ${COMMAND_NAMES.join(', ')})`);
     }
     const { values, positionals } = parseCommandArgs(rest, cmd.options, cmd.name);
     json = values.json === true;
@@ -73,6 +72,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     const onAbort = () => controller.abort(io.signal?.reason);
     if (io.signal?.aborted) onAbort();
     else io.signal?.addEventListener('abort', onAbort, { once: true });
+    const { RunContext } = await import('./context.js');
     ctx = new RunContext(io, values as GlobalValues, controller.signal);
     if (cmd.needsConnection) await ctx.connect();
     return await cmd.run(values, positionals, ctx);

@@ -1,14 +1,28 @@
 /**
- * A job on disk: `${jobsDir}/${jobId}/plan.json` (the plan it runs), `journal.jsonl` (append-only intents and
- * outcomes) and `meta.json` (status, counts, times, base URL, masked key; written atomically). No file ever
- * holds the API key: only its masked form svc-<key_id>-****.
+ * A job on disk: `${jobsDir}/${jobId}/plan.json` (the plan it runs, without its entries: format
+ * `supply-loader/job-plan@2`), `plan-entries.jsonl` (the plan's entries, one JSON line each, in plan order),
+ * `journal.jsonl` (append-only intents and outcomes) and `meta.json` (status, counts, times, base URL, masked
+ * key; written atomically). What grows with the rows is written and read back line by line, never as one JSON
+ * text (a 200,000-row plan is ~200 MB of JSON). No file ever holds the API key: only its masked form
+ * svc-<key_id>-****.
+ *
+ * Job folders of the previous format (`plan.json` holding the whole plan, format `supply-loader/plan@1`) are
+ * read as they are, so a job started by the previous version resumes; a plan of any other format is refused
+ * with a message saying so.
  */
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan } from './types.js';
 
 export const PLAN_FILE = 'plan.json';
+export const PLAN_ENTRIES_FILE = 'plan-entries.jsonl';
+/** The format of plan.json in a job folder written by this version (entries in PLAN_ENTRIES_FILE). */
+export const JOB_PLAN_FORMAT = 'supply-loader/job-plan@2';
+/** The format of plan.json written by the previous version: the whole plan, entries included. */
+const PREVIOUS_PLAN_FORMAT = 'supply-loader/plan@1';
 export const JOURNAL_FILE = 'journal.jsonl';
 export const META_FILE = 'meta.json';
 
@@ -42,21 +56,98 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
   await rename(tmp, path);
 }
 
+/** plan.json of a job folder of this version: the plan without its entries. */
+export type JobPlanHeader = Omit<Plan, 'format' | 'entries'> & {
+  format: typeof JOB_PLAN_FORMAT;
+  plan_format: Plan['format'];
+  entries_file: string;
+  entry_count: number;
+};
+
+/**
+ * Write the plan into a new job folder: the entries line by line into plan-entries.jsonl (buffered, with
+ * backpressure, then fsynced), then plan.json atomically — its presence says the entries are complete.
+ */
 export async function createJobDir(jobsDir: string, jobId: string, plan: Plan): Promise<string> {
   const dir = jobDir(jobsDir, jobId);
   await mkdir(dir, { recursive: true });
-  await writeJsonAtomic(join(dir, PLAN_FILE), plan);
+  const fh = await open(join(dir, PLAN_ENTRIES_FILE), 'w');
+  try {
+    let buf = '';
+    for (const e of plan.entries) {
+      buf += `${JSON.stringify(e)}\n`;
+      if (buf.length >= 1 << 20) {
+        await fh.write(buf);
+        buf = '';
+      }
+    }
+    if (buf) await fh.write(buf);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+  const { entries, format, ...rest } = plan;
+  const header: JobPlanHeader = {
+    ...rest,
+    format: JOB_PLAN_FORMAT,
+    plan_format: format,
+    entries_file: PLAN_ENTRIES_FILE,
+    entry_count: entries.length,
+  };
+  await writeJsonAtomic(join(dir, PLAN_FILE), header);
   return dir;
 }
 
+/** Each JSON line of a file, in order, read as a stream (a torn or blank line is passed as null / skipped). */
+export async function* jsonLines<T>(path: string): AsyncGenerator<T | null> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const raw of rl) {
+      if (raw.trim() === '') continue;
+      let v: T | null;
+      try {
+        v = JSON.parse(raw) as T;
+      } catch {
+        v = null;
+      }
+      yield v;
+    }
+  } finally {
+    rl.close();
+  }
+}
+
 export async function readPlan(jobsDir: string, jobId: string): Promise<Plan> {
-  const text = await readFile(join(jobDir(jobsDir, jobId), PLAN_FILE), 'utf8').catch((e: NodeJS.ErrnoException) => {
+  const dir = jobDir(jobsDir, jobId);
+  const text = await readFile(join(dir, PLAN_FILE), 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') throw new Error(`No job ${jobId} in ${jobsDir}`);
     throw e;
   });
-  const plan = JSON.parse(text) as Plan;
-  if (plan.format !== 'supply-loader/plan@1') throw new Error(`The plan of job ${jobId} has an unknown format`);
-  return plan;
+  let head: { format?: unknown };
+  try {
+    head = JSON.parse(text) as { format?: unknown };
+  } catch {
+    throw new Error(`The plan of job ${jobId} (${join(dir, PLAN_FILE)}) is damaged: it is not JSON`);
+  }
+  // The previous format: the whole plan in plan.json. Read as it is, so such a job resumes.
+  if (head.format === PREVIOUS_PLAN_FORMAT) return head as Plan;
+  if (head.format !== JOB_PLAN_FORMAT) {
+    throw new Error(
+      `Job ${jobId} was written in a plan format this version of Supply Loader does not know (${String(head.format ?? 'none')}); it cannot be resumed or shown here. Plan the workbook again and start a new import.`,
+    );
+  }
+  const { format: _f, plan_format, entries_file, entry_count, ...rest } = head as JobPlanHeader;
+  const entries: Plan['entries'] = [];
+  for await (const e of jsonLines<Plan['entries'][number]>(join(dir, entries_file))) {
+    if (e === null) throw new Error(`The plan of job ${jobId} is damaged: a line of ${entries_file} is not JSON`);
+    entries.push(e);
+  }
+  if (entries.length !== entry_count) {
+    throw new Error(
+      `The plan of job ${jobId} is incomplete: ${entries_file} holds ${entries.length} of ${entry_count} entries`,
+    );
+  }
+  return { format: plan_format, ...rest, entries };
 }
 
 export async function readMeta(jobsDir: string, jobId: string): Promise<JobMeta> {

@@ -7,7 +7,8 @@
  * without its intent, which resume handles the same way (creates are checked by external_id or replayed with
  * their Idempotency-Key; PATCH and PUT BOM are idempotent).
  */
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { access, open, type FileHandle } from 'node:fs/promises';
+import { jsonLines } from './job-store.js';
 import type { EntitlementInfo, EntryOutcome, JobStatus, SkipReason, StopReason } from './types.js';
 
 export interface IntentLine {
@@ -136,26 +137,24 @@ export interface JournalState {
   badLines: number;
 }
 
+/** Read line by line (a journal grows with the rows: never one string of it all). */
 export async function readJournal(path: string): Promise<JournalState> {
-  let text = '';
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
   const state: JournalState = { outcomes: new Map(), openIntents: new Map(), sessions: [], badLines: 0 };
+  try {
+    await access(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return state;
+    throw e;
+  }
   const intents = new Map<string, IntentLine>();
-  for (const raw of text.split('\n')) {
-    if (raw.trim() === '') continue;
-    let line: JournalLine;
-    try {
-      line = JSON.parse(raw) as JournalLine;
-    } catch {
+  for await (const line of jsonLines<JournalLine>(path)) {
+    if (line === null) {
       state.badLines++;
       continue;
     }
     if (line.t === 'intent') intents.set(line.key, line);
     else if (line.t === 'outcome') {
+      intents.delete(line.key);
       const { t: _t, ...o } = line;
       state.outcomes.set(line.key, o);
     } else if (line.t === 'session') state.sessions.push(line);

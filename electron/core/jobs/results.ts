@@ -296,9 +296,15 @@ export async function writeFailedRowsWorkbook(
 ): Promise<{ rows: number }> {
   if (sameFile(inputPath, outPath))
     throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
+  const idx = rowIndex(plan, result);
+  // Nothing failed: the workbook is the empty template (below), so the input is not loaded at all (a whole-file
+  // load of a 200,000-row workbook costs seconds and hundreds of MB).
+  if (![...idx.values()].some((rows) => [...rows.values()].some((rr) => !succeeded(rr.outcome)))) {
+    await writeFile(outPath, await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] }));
+    return { rows: 0 };
+  }
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(inputPath);
-  const idx = rowIndex(plan, result);
   const contents: SheetContent[] = [];
   const extras: ExtraColumn[] = [
     { key: '_err_code', header: '_err_code', width: 28 },

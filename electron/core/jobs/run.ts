@@ -34,7 +34,7 @@ import {
   readPlan,
   writeMeta,
 } from './job-store.js';
-import { forEachPooled, Semaphore } from './pool.js';
+import { Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
 import {
   RESUMABLE_STATUSES,
@@ -284,16 +284,7 @@ class JobRun {
 
     const levels = [...new Set(this.plan.entries.map((e) => e.level))].sort((a, b) => a - b);
     try {
-      for (const level of levels) {
-        if (this.stopping()) break;
-        const todo = this.plan.entries.filter((e) => e.level === level && !this.outcomes.has(e.key));
-        await forEachPooled(
-          todo,
-          this.concurrency * 2,
-          (e) => this.runEntry(e, level),
-          () => this.stopping(),
-        );
-      }
+      await this.runByDependencies();
     } finally {
       const status = this.finalStatus();
       this.meta.status = status;
@@ -325,6 +316,66 @@ class JobRun {
     }
     if (this.fatal !== undefined) throw this.fatal;
     return buildResult(this.plan, this.meta, this.outcomes, client.stats().requests - this.startRequests);
+  }
+
+  /**
+   * Each entry starts as soon as every entry it depends on has settled, not when its whole level has: a
+   * supplier product whose plant exists goes while other plants are still being created (levels are no
+   * barriers). At most concurrency × 2 entries are under way (writes in flight are bounded by writeSlots);
+   * ready entries start in plan order (level, then row).
+   */
+  private async runByDependencies(): Promise<void> {
+    const todo = this.plan.entries.filter((e) => !this.outcomes.has(e.key));
+    const inJob = new Set(todo.map((e) => e.key));
+    const waiting = new Map<string, PlanEntry[]>();
+    const missing = new Map<PlanEntry, number>();
+    const ready: PlanEntry[] = [];
+    for (const e of todo) {
+      const deps = (e.dependsOn ?? []).filter((d) => inJob.has(d) && d !== e.key);
+      if (deps.length === 0) ready.push(e);
+      else {
+        missing.set(e, deps.length);
+        for (const d of deps) {
+          const w = waiting.get(d);
+          if (w) w.push(e);
+          else waiting.set(d, [e]);
+        }
+      }
+    }
+    let head = 0;
+    let inFlight = 0;
+    const width = this.concurrency * 2;
+    await new Promise<void>((resolve) => {
+      const pump = () => {
+        while (inFlight < width && head < ready.length && !this.stopping()) {
+          const e = ready[head++];
+          inFlight++;
+          void this.runEntry(e, e.level).finally(() => {
+            inFlight--;
+            for (const next of waiting.get(e.key) ?? []) {
+              const n = (missing.get(next) ?? 1) - 1;
+              if (n === 0) {
+                missing.delete(next);
+                ready.push(next);
+              } else missing.set(next, n);
+            }
+            waiting.delete(e.key);
+            pump();
+          });
+        }
+        if (inFlight > 0) return;
+        if (head >= ready.length && missing.size > 0 && !this.stopping()) {
+          // Only a dependency cycle can leave entries waiting with nothing under way: run the first of them, it is
+          // skipped for its dependency that did not run (as a level barrier did).
+          const [first] = [...missing.keys()].sort((a, b) => a.level - b.level);
+          missing.delete(first);
+          ready.push(first);
+          return pump();
+        }
+        resolve();
+      };
+      pump();
+    });
   }
 
   private finalStatus(): JobStatus {

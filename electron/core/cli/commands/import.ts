@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
-import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed } from '../workbook.js';
+import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
 
@@ -91,7 +91,8 @@ export const importCommand: CliCommand = {
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    const w = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
+    // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
+    let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
     if (workbookFailed(w)) {
       if (ctx.json) {
         rc.printJson({
@@ -115,6 +116,14 @@ export const importCommand: CliCommand = {
       createOnly: flag(values, 'create-only'),
       ...(concurrency ? { maxConcurrency: concurrency } : {}),
     });
+    // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
+    const csvSheets = csvMode
+      ? w.parsed.sheets
+          .filter((s) => s.csv)
+          .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
+      : [];
+    const sheetSummary = sheetLines(w);
+    w = null;
     const blocked = countBlocked(plan);
     if (blocked > 0 && !flag(values, 'skip-blocked')) {
       if (ctx.json) {
@@ -128,7 +137,7 @@ export const importCommand: CliCommand = {
       return EXIT.usage;
     }
     if (!ctx.json) {
-      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
+      for (const line of sheetSummary) ctx.stdout(`${line}\n`);
       ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
     }
 
@@ -153,9 +162,7 @@ export const importCommand: CliCommand = {
     const csvFiles = csvMode
       ? await writeCsvResultFiles(
           rc,
-          w.parsed.sheets
-            .filter((s) => s.csv)
-            .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) })),
+          csvSheets,
           plan,
           result,
           outs,

@@ -1,0 +1,113 @@
+/**
+ * End to end at the latency bound (issue 11, goal 4): the whole CLI run — process start, read + validate,
+ * preflight, planning reads, writes, results and failed-rows workbooks — of a workbook of ≥ 700 rows over every
+ * sheet, against the sandbox in its own process with latency L = 40 ms on every API request, concurrency C = 8.
+ * Bound: Σ over the job's dependency levels of ⌈n_level / C⌉ · L (n_level = write entries of that level, from
+ * the job's plan-entries.jsonl) + one round trip L for the planning reads. Goal: wall time ≤ bound / 0.9.
+ * Median of --repeat runs (a fresh prefix each, so every run creates everything). Also reported: the job alone
+ * (meta.json created → finished) against the write part of the bound, and the time outside the job (process
+ * start, read, validate, plan, results workbooks).
+ *
+ *   npx tsx bench/e2e.bench.ts [--rows 730] [--repeat 3] [--latency 40] [--concurrency 8]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildDataset, countRows, sizeForRows } from '../test/fixtures/dataset.js';
+import { writeDataWorkbook } from '../test/fixtures/workbook.js';
+import { control, isMain, ROOT, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
+
+const BIN = join(ROOT, 'bin/supply-loader.mjs');
+const WRITES = new Set(['create', 'update', 'replace']);
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; ms: number; stderr: string }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => resolve({ code, ms: performance.now() - t0, stderr: err }));
+  });
+}
+
+export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: number; concurrency: number }): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-e2e-'));
+  const sb = await startSandboxProcess({ seed: 'demo' });
+  const runs: Record<string, unknown>[] = [];
+  try {
+    await control(sb.url, 'PUT', '/faults', { latency_ms: o.latencyMs, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    // A stale bundle is rebuilt by the first start: not part of a run.
+    await runCli(['--version'], { PATH: process.env.PATH, HOME: process.env.HOME });
+    for (let i = 0; i < o.repeat; i++) {
+      const data = buildDataset(sizeForRows(o.rows), `E2E${i}`);
+      const rows = countRows(data);
+      const file = join(dir, `e2e-${i}.xlsx`);
+      await writeDataWorkbook(file, data);
+      const jobsDir = join(dir, `jobs-${i}`);
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SUPPLY_LOADER_API_KEY: sb.key,
+        SUPPLY_LOADER_JOBS_DIR: jobsDir,
+        SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config'),
+      };
+      const r = await runCli(
+        ['import', file, '--concurrency', String(o.concurrency), '--report', join(dir, `report-${i}.xlsx`), '--failed', join(dir, `failed-${i}.xlsx`), '--base-url', sb.url],
+        env,
+      );
+      if (r.code !== 0) throw new Error(`import exit ${r.code}: ${r.stderr.slice(-1000)}`);
+      const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
+      const perLevel = new Map<number, number>();
+      for (const l of readFileSync(join(jobsDir, jobId, 'plan-entries.jsonl'), 'utf8').split('\n')) {
+        if (!l) continue;
+        const e = JSON.parse(l) as { level: number; action: string };
+        if (WRITES.has(e.action)) perLevel.set(e.level, (perLevel.get(e.level) ?? 0) + 1);
+      }
+      const levels = [...perLevel.entries()].sort((a, b) => a[0] - b[0]);
+      // Where the time went: the job itself (meta.json: created → finished) against the whole process.
+      const meta = JSON.parse(readFileSync(join(jobsDir, jobId, 'meta.json'), 'utf8')) as { createdAt: string; finishedAt: string };
+      const jobMs = Date.parse(meta.finishedAt) - Date.parse(meta.createdAt);
+      const boundMs = levels.reduce((s, [, n]) => s + Math.ceil(n / o.concurrency) * o.latencyMs, 0) + o.latencyMs;
+      runs.push({
+        rows,
+        writes: levels.reduce((s, [, n]) => s + n, 0),
+        writes_per_level: Object.fromEntries(levels),
+        wall_s: seconds(r.ms),
+        bound_s: seconds(boundMs),
+        ratio: Math.round((r.ms / boundMs) * 100) / 100,
+        job_s: seconds(jobMs),
+        job_ratio: Math.round((jobMs / (boundMs - o.latencyMs)) * 100) / 100,
+        outside_job_s: seconds(r.ms - jobMs),
+        loadavg_1m: Math.round(loadavg()[0] * 10) / 10,
+      });
+      process.stdout.write(`e2e run ${i + 1}: ${JSON.stringify(runs[runs.length - 1])}\n`);
+    }
+  } finally {
+    await sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const sorted = [...runs].sort((a, b) => Number(a.ratio) - Number(b.ratio));
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const goal = Math.round((1 / 0.9) * 1000) / 1000;
+  const summary = { ...median, goal_ratio: goal, met: Number(median.ratio) <= 1 / 0.9, latency_ms: o.latencyMs, concurrency: o.concurrency };
+  table(`End to end (CLI process, L = ${o.latencyMs} ms, C = ${o.concurrency}), median of ${runs.length}`, [
+    ['rows', 'writes', 'wall, s', 'bound, s', 'wall / bound', 'job s (/ its bound)', 'outside the job, s', 'goal', 'met'],
+    [Number(median.rows), Number(median.writes), Number(median.wall_s), Number(median.bound_s), Number(median.ratio), `${median.job_s} (${median.job_ratio})`, Number(median.outside_job_s), `≤ ${goal}`, summary.met ? 'yes' : 'NO'],
+  ]);
+  return { summary, runs };
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string', default: '730' },
+      repeat: { type: 'string', default: '3' },
+      latency: { type: 'string', default: '40' },
+      concurrency: { type: 'string', default: '8' },
+    },
+  });
+  const r = await runE2eBench({ rows: Number(values.rows), repeat: Number(values.repeat), latencyMs: Number(values.latency), concurrency: Number(values.concurrency) });
+  writeResult('e2e', r);
+}

@@ -1,0 +1,184 @@
+/**
+ * Memory and cost per row at scale (issue 11, goals 1 and 2): the CLI as a real process (bin/supply-loader.mjs,
+ * the bundle) against the sandbox in its own process, on a workbook of --rows rows over every sheet, mostly
+ * supplier products.
+ *  - `plan FILE` and then `import FILE --report R --failed F` (plan + run + both results workbooks), each with
+ *    the peak RSS of the CLI's process tree: /proc/<pid>/status of the process and its descendants is polled
+ *    every 50 ms (the sum of VmRSS over the tree), and the root's VmHWM (the kernel's own high-water mark) read
+ *    last. Goal ≤ 400 MiB for each.
+ *  - Flat cost per row: from the job's journal, the time the second half of the written entries took against
+ *    the first half (outcome timestamps). Goal ≤ 1.1.
+ * Linux only (reads /proc). Takes long at 200,000 rows (the sandbox holds every entity): run it once.
+ *
+ *   npx tsx bench/memory.bench.ts [--rows 200000]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildDataset, countRows, type SheetData } from '../test/fixtures/dataset.js';
+import { writeDataWorkbook } from '../test/fixtures/workbook.js';
+import { isMain, ROOT, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
+
+const BIN = join(ROOT, 'bin/supply-loader.mjs');
+
+/** A workbook of about `rows` rows over every data sheet, ~85 % of them supplier products (+ their hazardous rows). */
+export function scaleDataset(rows: number, prefix: string): SheetData {
+  const products = Math.round(rows * 0.845);
+  return buildDataset(
+    {
+      companies: Math.max(1, Math.round(rows / 200)),
+      products,
+      silos: Math.max(1, Math.round(rows / 1000)),
+      instances: 20,
+      prechain: 10,
+    },
+    prefix,
+  );
+}
+
+function kib(status: string, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The pid and every descendant of it (Linux /proc). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(/\s+/).filter(Boolean)) out.push(Number(c));
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  return out;
+}
+
+interface CliRunFigures {
+  code: number | null;
+  wall_s: number;
+  peak_tree_rss_mib: number;
+  root_hwm_mib: number;
+  peak_mib: number;
+  stderr_tail: string;
+}
+
+/** Run the CLI as a child process; the peak RSS of its process tree while it runs. */
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRunFigures> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    let peakTree = 0;
+    let hwm = 0;
+    const poll = () => {
+      let sum = 0;
+      for (const p of tree(child.pid!)) {
+        try {
+          const st = readFileSync(`/proc/${p}/status`, 'utf8');
+          sum += kib(st, 'VmRSS');
+          if (p === child.pid) hwm = Math.max(hwm, kib(st, 'VmHWM'));
+        } catch {
+          /* exited */
+        }
+      }
+      peakTree = Math.max(peakTree, sum);
+    };
+    const timer = setInterval(poll, 50);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      const peak = Math.max(peakTree, hwm) / 1024;
+      resolve({
+        code,
+        wall_s: seconds(performance.now() - t0),
+        peak_tree_rss_mib: Math.round(peakTree / 1024),
+        root_hwm_mib: Math.round(hwm / 1024),
+        peak_mib: Math.round(peak),
+        stderr_tail: err.split('\n').slice(-4).join('\n'),
+      });
+    });
+  });
+}
+
+/** Second half of the written entries' time against the first half, from the journal's outcome timestamps. */
+function halves(journalPath: string): { first_s: number; second_s: number; ratio: number; written: number } {
+  const lines = readFileSync(journalPath, 'utf8').split('\n').filter((l) => l.startsWith('{'));
+  let start = 0;
+  const ats: number[] = [];
+  for (const l of lines) {
+    const x = JSON.parse(l) as { t: string; event?: string; at: string };
+    if (x.t === 'session' && x.event === 'start' && start === 0) start = Date.parse(x.at);
+    if (x.t === 'outcome') ats.push(Date.parse(x.at));
+  }
+  ats.sort((a, b) => a - b);
+  const mid = ats[Math.floor(ats.length / 2)];
+  const first = mid - start;
+  const second = ats[ats.length - 1] - mid;
+  return { first_s: seconds(first), second_s: seconds(second), ratio: Math.round((second / first) * 100) / 100, written: ats.length };
+}
+
+export async function runMemoryBench(o: { rows: number }): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'sl-memory-'));
+  const sb = await startSandboxProcess({ seed: 'demo' });
+  try {
+    const data = scaleDataset(o.rows, `MEM${o.rows}`);
+    const rows = countRows(data);
+    const file = join(dir, 'scale.xlsx');
+    const tw = performance.now();
+    await writeDataWorkbook(file, data);
+    process.stdout.write(`memory bench: ${rows} rows written in ${seconds(performance.now() - tw)} s\n`);
+    const jobsDir = join(dir, 'jobs');
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SUPPLY_LOADER_API_KEY: sb.key,
+      SUPPLY_LOADER_JOBS_DIR: jobsDir,
+      SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config'),
+    };
+    const base = ['--base-url', sb.url];
+    const plan = await runCli(['plan', file, ...base], env);
+    process.stdout.write(`plan: exit ${plan.code}, ${plan.wall_s} s, peak ${plan.peak_mib} MiB\n`);
+    const imp = await runCli(['import', file, '--report', join(dir, 'report.xlsx'), '--failed', join(dir, 'failed.xlsx'), ...base], env);
+    process.stdout.write(`import: exit ${imp.code}, ${imp.wall_s} s, peak ${imp.peak_mib} MiB\n`);
+    const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
+    const cost = jobId ? halves(join(jobsDir, jobId, 'journal.jsonl')) : null;
+    const summary = {
+      rows,
+      plan_peak_mib: plan.peak_mib,
+      import_peak_mib: imp.peak_mib,
+      goal_peak_mib: 400,
+      plan_met: plan.code !== null && plan.code <= 1 && plan.peak_mib <= 400,
+      import_met: imp.code !== null && imp.code <= 1 && imp.peak_mib <= 400,
+      second_vs_first_half: cost?.ratio ?? null,
+      flat_met: cost !== null && cost.ratio <= 1.1,
+      rows_per_s: Math.round(rows / imp.wall_s),
+    };
+    table(`Memory at ${rows.toLocaleString('en')} rows (CLI process tree, peak RSS)`, [
+      ['run', 'exit', 'wall, s', 'peak RSS, MiB', 'goal', 'met'],
+      ['plan', String(plan.code), plan.wall_s, plan.peak_mib, '≤ 400', summary.plan_met ? 'yes' : 'NO'],
+      ['plan + import + results workbooks', String(imp.code), imp.wall_s, imp.peak_mib, '≤ 400', summary.import_met ? 'yes' : 'NO'],
+      ['second half / first half of the writes', '', cost ? `${cost.second_s} / ${cost.first_s}` : '-', cost?.ratio ?? '-', '≤ 1.1', summary.flat_met ? 'yes' : 'NO'],
+    ]);
+    return { summary, plan, import: imp, halves: cost };
+  } finally {
+    await sb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' } } });
+  const r = await runMemoryBench({ rows: Number(values.rows) });
+  writeResult(`memory-${values.rows}`, r);
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * Build the CLI bundle: electron/core/cli/main.ts and everything it imports (the embedded sandbox and the npm
+ * packages too) as ES modules under dist-cli/, so `supply-loader` starts without compiling TypeScript. Runs on
+ * `npm install` / `npm ci` (the `prepare` script) and, when a source is newer than the bundle, from
+ * bin/supply-loader.mjs (see docs/cli.md, "Start-up"). Code splitting keeps each command's modules in their
+ * own chunks: `--version` loads a few kB, `validate` the reader, `import` the client too.
+ *
+ * Each build goes to its own folder dist-cli/<build>/ and only then becomes the current one by renaming
+ * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
+ * running process never has its chunks replaced under it (several CLI processes may rebuild at once).
+ */
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = path.join(ROOT, 'dist-cli');
+/** Names the current build: { dir, entry, started_ms } (started_ms: sources older than this are in it). */
+export const CURRENT = path.join(DIST, 'current.json');
+/** The source folders the bundle is made of: a file under one of them newer than the build makes it stale. */
+export const BUNDLE_SOURCES = ['electron/core', 'sandbox'];
+/** Builds other than the current one are removed once this old (a CLI run may still load chunks from one). */
+const KEEP_OLD_MS = 24 * 3600_000;
+
+/** The newest modification time of a file under dir (0 when there is none). */
+function newest(dir) {
+  let max = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) max = Math.max(max, newest(p));
+    else if (e.isFile()) max = Math.max(max, statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+/**
+ * The entry file of the current build under root if it exists and no source is newer than it:
+ * `{ entry }`; else `{ why }` in words (no build yet, build missing, sources changed).
+ */
+export function currentBundle(root = ROOT) {
+  const dist = path.join(root, 'dist-cli');
+  let current;
+  try {
+    current = JSON.parse(readFileSync(path.join(dist, 'current.json'), 'utf8'));
+  } catch {
+    return { why: 'there is no CLI bundle yet' };
+  }
+  const entry = path.join(dist, String(current.entry));
+  try {
+    statSync(entry);
+  } catch {
+    return { why: 'the CLI bundle is missing' };
+  }
+  const sourcesAt = Math.max(...BUNDLE_SOURCES.map((d) => newest(path.join(root, d))));
+  if (!(sourcesAt <= Number(current.started_ms))) return { why: 'the sources changed since the CLI bundle was built' };
+  return { entry };
+}
+
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const started = Date.now();
+  const dir = `b-${started}-${process.pid}`;
+  const outdir = path.join(DIST, dir);
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: { main: path.join(ROOT, 'electron/core/cli/main.ts') },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    tsconfig: path.join(ROOT, 'tsconfig.json'),
+    logLevel: 'warning',
+    legalComments: 'none',
+    // Less to read and compile at every start; names are kept (error classes are told apart by name).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // CommonJS packages bundled into an ES module still call require() for Node's built-ins.
+    banner: {
+      js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);",
+    },
+  });
+  const tmp = `${CURRENT}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/main.mjs`, started_ms: started }));
+  renameSync(tmp, CURRENT);
+  for (const name of readdirSync(DIST)) {
+    if (!name.startsWith('b-') || name === dir) continue;
+    const p = path.join(DIST, name);
+    if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
+  }
+  return path.join(outdir, 'main.mjs');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const t0 = performance.now();
+  try {
+    const entry = await buildCli();
+    process.stdout.write(`supply-loader: CLI bundle ${path.relative(ROOT, entry)} built in ${Math.round(performance.now() - t0)} ms\n`);
+  } catch (e) {
+    // An install must not fail for it: the bin then runs the sources through tsx and says so.
+    process.stderr.write(
+      `supply-loader: warning: the CLI bundle could not be built (${e instanceof Error ? e.message.split('\n')[0] : e}); supply-loader will run the TypeScript sources through tsx (slower start)\n`,
+    );
+  }
+}
