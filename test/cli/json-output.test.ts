@@ -136,6 +136,24 @@ describe('--json: one JSON document on stdout, for every command', { timeout: 30
     expect(await json(['profile', 'remove', 'jp'], 0)).toMatchObject({ removed: 'jp' });
   });
 
+  it('mapping suggest / save / list / show / remove', async () => {
+    const csv = path.join(dir, 'firmen.csv');
+    fs.writeFileSync(csv, 'external_id;name;country\nJSON-MC-1;Kalkwerk Nord;DE\n');
+    const draft = path.join(dir, 'draft.json');
+    expect(await json(['mapping', 'suggest', csv, '-o', draft], 0)).toMatchObject({ ok: true });
+    expect(await json(['profile', 'add', 'jm', '--base-url', sb.baseUrl, '--no-check'], 0)).toMatchObject({ name: 'jm' });
+    const mapFileJson = path.join(dir, 'mapping.json');
+    fs.writeFileSync(
+      mapFileJson,
+      JSON.stringify({ version: 1, name: 'jm-map', sheets: { 'supplier-companies': { source: 'firmen.csv' } } }),
+    );
+    expect(await json(['mapping', 'save', mapFileJson, '--profile', 'jm'], 0)).toMatchObject({ ok: true });
+    expect(await json(['mapping', 'list', '--profile', 'jm'], 0)).toMatchObject({ profile: 'jm' });
+    expect(await json(['mapping', 'show', 'jm-map', '--profile', 'jm'], 0)).toBeTypeOf('object');
+    expect(await json(['mapping', 'remove', 'jm-map', '--profile', 'jm'], 0)).toMatchObject({ ok: true });
+    expect(await json(['mapping', 'show', 'jm-map', '--profile', 'jm'], 2)).toMatchObject({ ok: false });
+  });
+
   it('sandbox --json: one line with the base URL and key, nothing more on stdout after Ctrl+C', async () => {
     covered.add('sandbox');
     const child = spawnCli(['sandbox', '--port', '0', '--json'], { cwd: dir });
