@@ -7,11 +7,12 @@ import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkInputFile, checkOutputPath } from '../files.js';
 import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
-import { writeResultFiles } from '../results.js';
-import { EXIT, type CliCommand } from '../types.js';
+import { writeResultFiles, type ResultFiles } from '../results.js';
+import { EXIT, type CliCommand, type ExitCode } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, workbookFailed } from '../workbook.js';
 import { runJob } from '../../jobs/run.js';
+import type { JobResult } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -58,78 +59,126 @@ export const importCommand: CliCommand = {
     const outs = outputPaths(values, rc, 'import', input);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
 
-    // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    const w = await loadWorkbook(input, rc);
-    if (workbookFailed(w)) {
-      if (ctx.json) {
-        rc.printJson({
-          ok: false,
-          exit_code: EXIT.usage,
-          stage: 'validation',
-          file: w.parsed.file,
-          errors: w.report.errors,
-          issues: w.report.issues,
-        });
-      } else {
-        printIssues(rc, w);
-        ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
-      }
-      return EXIT.usage;
-    }
-
-    // 2. The plan (reads only).
-    const plan = await makePlan(rc, w, {
+    const r = await importFile(rc, input, {
       createOnly: flag(values, 'create-only'),
-      ...(concurrency ? { maxConcurrency: concurrency } : {}),
-    });
-    const blocked = countBlocked(plan);
-    if (blocked > 0 && !flag(values, 'skip-blocked')) {
-      if (ctx.json) {
-        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan });
-      } else {
-        for (const e of blockedEntries(plan).slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
-        ctx.stderr(
-          `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
-        );
-      }
-      return EXIT.usage;
-    }
-    if (!ctx.json) ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
-
-    // 3. The job.
-    const progress = jobProgress(rc);
-    const result = await runJob(plan, {
-      client: ctx.client,
-      jobsDir: rc.jobsDir,
-      signal: ctx.signal,
-      onProgress: progress.onProgress,
-      inputPath: input,
+      skipBlocked: flag(values, 'skip-blocked'),
       ...(concurrency ? { concurrency } : {}),
-      onStart: (jobId) => {
-        if (!ctx.json)
-          ctx.stderr(
-            `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
-          );
-      },
+      outs,
     });
-    progress.done();
-    const files = await writeResultFiles(rc, input, plan, result, outs);
-    const code = exitCodeOf(result);
-    if (ctx.json) {
-      rc.printJson({
-        ok: code === EXIT.ok,
-        exit_code: code,
-        job_id: result.jobId,
-        plan_summary: plan.summary,
-        result,
-        files,
-      });
-    } else {
-      ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
-      if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
-      if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
-      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
-    }
-    return code;
+    if (ctx.json) rc.printJson(r.document);
+    return r.code;
   },
 };
+
+export interface ImportFileOptions {
+  createOnly: boolean;
+  skipBlocked: boolean;
+  concurrency?: number;
+  /** Results and failed-rows workbooks to write. */
+  outs: ResultFiles;
+  /** Where the words go (default: the context's stdout/stderr, none with --json). */
+  out?: { stdout: (s: string) => void; stderr: (s: string) => void };
+  /** Give the job this id (the watch folder records it before the job starts). */
+  jobId?: string;
+}
+
+export interface ImportFileResult {
+  code: ExitCode;
+  /** The job, when one was started (not for a workbook with errors or a blocked plan). */
+  jobId?: string;
+  result?: JobResult;
+  files: ResultFiles;
+  /** What `import --json` prints. */
+  document: Record<string, unknown>;
+}
+
+/**
+ * One workbook through validate → plan → job → results: the code path of `supply-loader import`, shared with
+ * `supply-loader watch`. Connects on demand (nothing is sent for a workbook with errors or a blocked plan).
+ */
+export async function importFile(rc: RunContext, input: string, o: ImportFileOptions): Promise<ImportFileResult> {
+  const say = o.out ?? (rc.json ? undefined : { stdout: rc.stdout, stderr: rc.stderr });
+  const concurrency = o.concurrency;
+
+  // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
+  const w = await loadWorkbook(input, rc);
+  if (workbookFailed(w)) {
+    if (say) {
+      printIssues(rc, w, say.stderr);
+      say.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
+    }
+    return {
+      code: EXIT.usage,
+      files: {},
+      document: {
+        ok: false,
+        exit_code: EXIT.usage,
+        stage: 'validation',
+        file: w.parsed.file,
+        errors: w.report.errors,
+        issues: w.report.issues,
+      },
+    };
+  }
+
+  // 2. The plan (reads only).
+  const plan = await makePlan(rc, w, {
+    createOnly: o.createOnly,
+    ...(concurrency ? { maxConcurrency: concurrency } : {}),
+  });
+  const blocked = countBlocked(plan);
+  if (blocked > 0 && !o.skipBlocked) {
+    if (say) {
+      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e).join('\n')}\n`);
+      say.stderr(
+        `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
+      );
+    }
+    return {
+      code: EXIT.usage,
+      files: {},
+      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
+    };
+  }
+  if (say) say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+
+  // 3. The job.
+  const progress = jobProgress(rc);
+  const result = await runJob(plan, {
+    client: rc.client,
+    jobsDir: rc.jobsDir,
+    signal: rc.signal,
+    onProgress: progress.onProgress,
+    inputPath: input,
+    ...(concurrency ? { concurrency } : {}),
+    ...(o.jobId ? { jobId: o.jobId } : {}),
+    onStart: (jobId) => {
+      say?.stderr(
+        `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
+      );
+    },
+  });
+  progress.done();
+  const files = await writeResultFiles(rc, input, plan, result, o.outs);
+  const code = exitCodeOf(result);
+  if (say) {
+    say.stdout(`${formatResult(plan, result).join('\n')}\n`);
+    if (files.report) say.stdout(`results workbook: ${files.report}\n`);
+    if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
+    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
+  }
+  return {
+    code,
+    jobId: result.jobId,
+    result,
+    files,
+    document: {
+      ok: code === EXIT.ok,
+      exit_code: code,
+      job_id: result.jobId,
+      plan_summary: plan.summary,
+      result,
+      files,
+    },
+  };
+}

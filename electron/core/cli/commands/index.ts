@@ -11,6 +11,7 @@ import { meCommand } from './me.js';
 import { profileCommand } from './profile.js';
 import { sandboxCommand } from './sandbox.js';
 import { templateCommand } from './template.js';
+import { watchCommand } from './watch.js';
 
 export async function loadCommands(): Promise<CliCommand[]> {
   return [
@@ -19,6 +20,7 @@ export async function loadCommands(): Promise<CliCommand[]> {
     planCommand,
     importCommand,
     resumeCommand,
+    watchCommand,
     jobsCommand,
     exportCommand,
     lcaCommand,

@@ -1,0 +1,252 @@
+/**
+ * `supply-loader watch DIR [--mapping NAME] [--profile NAME] [--once]`: unattended runs (issue 13 §4). The watch
+ * logic (inbox scan, stability, grouping, lock, state, moving drops) is `electron/core/app/watch.ts`; this
+ * command wires its `importDrop` to the code path of `supply-loader import` (importFile) and of `resume`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  watchFolder,
+  WatchLockedError,
+  type DropImportResult,
+  type DropReport,
+  type ImportDrop,
+  type WatchEvent,
+} from '../../app/watch.js';
+import { readMeta } from '../../jobs/job-store.js';
+import { loadJob, resumeJob } from '../../jobs/run.js';
+import { expectPositionals, flag, intOption, str } from '../args.js';
+import { connectContext, runContext, type RunContext } from '../context.js';
+import { CliUsageError, describeError } from '../errors.js';
+import { exitCodeOf, jobProgress } from '../importing.js';
+import { writeResultFiles, type ResultFiles } from '../results.js';
+import { EXIT, type CliCommand } from '../types.js';
+import { formatResult } from '../views.js';
+import { importFile } from './import.js';
+
+/** Test and tuning knobs (milliseconds): how long a file must stay unchanged, the poll interval, --once's wait. */
+export const WATCH_TIMING_ENV = {
+  stableMs: 'SUPPLY_LOADER_WATCH_STABLE_MS',
+  pollMs: 'SUPPLY_LOADER_WATCH_POLL_MS',
+  onceWaitMs: 'SUPPLY_LOADER_WATCH_ONCE_WAIT_MS',
+} as const;
+
+function timing(env: NodeJS.ProcessEnv): { stableMs?: number; pollMs?: number; onceWaitMs?: number } {
+  const out: { stableMs?: number; pollMs?: number; onceWaitMs?: number } = {};
+  for (const [k, name] of Object.entries(WATCH_TIMING_ENV) as [keyof typeof WATCH_TIMING_ENV, string][]) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    if (!/^\d+$/.test(v.trim())) throw new CliUsageError(`${name} must be a whole number of milliseconds (got "${v}")`);
+    out[k] = Number(v);
+  }
+  return out;
+}
+
+/** Why a file of a drop cannot be imported on this build, or undefined when it can. */
+function notImportable(file: string): string | undefined {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.xlsx') return undefined;
+  if (ext === '.csv')
+    return `${path.basename(file)}: CSV import is not available in this version yet. Save the file as an Excel workbook (.xlsx) in the template format and drop it again.`;
+  return `${path.basename(file)}: not a file the watch folder imports (an .xlsx workbook or a .csv file).`;
+}
+
+/** importDrop for the watch folder: one workbook through `import` (or its job resumed), outputs into outDir. */
+function cliImportDrop(rc: RunContext, concurrency: number | undefined): ImportDrop {
+  return async (files, outDir, _signal, control): Promise<DropImportResult> => {
+    let messages = '';
+    const say = {
+      stdout: (s: string) => {
+        messages += s;
+        if (!rc.json) rc.stdout(s);
+      },
+      stderr: (s: string) => {
+        messages += s;
+        if (!rc.json) rc.stderr(s);
+      },
+    };
+    const done = (r: Omit<DropImportResult, 'messages'>): DropImportResult => ({ ...r, messages: rc.mask(messages) });
+    if (files.length !== 1) {
+      say.stderr(`a drop of ${files.length} files needs a mapping with sources; each file is imported on its own\n`);
+      return done({ code: EXIT.usage, outputs: [] });
+    }
+    const [input] = files;
+    const refused = notImportable(input);
+    if (refused) {
+      say.stderr(`${refused}\nNothing was sent.\n`);
+      return done({ code: EXIT.usage, outputs: [] });
+    }
+    const base = path.basename(input).replace(/\.[^.]+$/, '');
+    const outs: ResultFiles = {
+      report: path.join(outDir, `${base}.results.xlsx`),
+      failed: path.join(outDir, `${base}.failed.xlsx`),
+    };
+    const written = (f: ResultFiles) => [f.report, f.failed].filter((x): x is string => typeof x === 'string');
+    try {
+      if (control.resume && (await jobFolderExists(rc, control.jobId))) {
+        // The drop's job was started by a watcher that stopped: continue it (no row is sent twice).
+        say.stderr(`resuming job ${control.jobId}\n`);
+        await connectContext(rc, concurrency ? { maxConcurrency: concurrency } : {});
+        const progress = jobProgress(rc);
+        let result;
+        try {
+          result = await resumeJob(control.jobId, {
+            client: rc.client,
+            jobsDir: rc.jobsDir,
+            signal: rc.signal,
+            onProgress: progress.onProgress,
+            ...(concurrency ? { concurrency } : {}),
+          });
+        } finally {
+          progress.done();
+        }
+        const { plan } = await loadJob(rc.jobsDir, control.jobId);
+        const f = await writeResultFiles(rc, input, plan, result, outs);
+        say.stdout(`${formatResult(plan, result).join('\n')}\n`);
+        return done({
+          code: exitCodeOf(result),
+          jobId: control.jobId,
+          resumed: true,
+          counts: { ...result.counts },
+          outputs: written(f),
+        });
+      }
+      const r = await importFile(rc, input, {
+        createOnly: false,
+        skipBlocked: false,
+        ...(concurrency ? { concurrency } : {}),
+        outs,
+        out: say,
+        jobId: control.jobId,
+      });
+      return done({
+        code: r.code,
+        ...(r.jobId ? { jobId: r.jobId } : {}),
+        ...(r.result ? { counts: { ...r.result.counts } } : {}),
+        outputs: written(r.files),
+      });
+    } catch (e) {
+      const d = describeError(e, 'watch');
+      say.stderr(`${d.message}${d.err_code && !d.message.includes(d.err_code) ? ` [${d.err_code}]` : ''}\n`);
+      if (d.hint) say.stderr(`  ${d.hint}\n`);
+      // An unexpected error is not retried for ever: the drop goes to failed/ with the message.
+      return done({ code: d.exitCode, outputs: [], ...(d.unexpected ? { resumable: false } : {}) });
+    }
+  };
+}
+
+async function jobFolderExists(rc: RunContext, jobId: string): Promise<boolean> {
+  try {
+    await readMeta(rc.jobsDir, jobId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function dropJson(r: DropReport): Record<string, unknown> {
+  return {
+    drop: r.drop,
+    files: r.files,
+    outcome: r.outcome,
+    exit_code: r.exit_code,
+    job_id: r.job_id,
+    resumed: r.resumed,
+    counts: r.counts,
+    folder: r.folder,
+    outputs: r.outputs,
+  };
+}
+
+export const watchCommand: CliCommand = {
+  name: 'watch',
+  summary: 'Import the files dropped into DIR/inbox one drop at a time (unattended runs; --once for cron and timers)',
+  usage: `supply-loader watch DIR [--once] [--profile NAME] [--mapping NAME] [--concurrency N]
+  Files dropped into DIR/inbox (.xlsx; .csv goes to failed/ until CSV import is available) are imported one
+  drop at a time, each file its own drop. A file is taken once its size and modification time have not changed
+  for 2 s, or at once when a marker file <file>.ready exists (the marker moves with the drop).
+  A finished drop moves to DIR/done/<time>/ (every row succeeded or was unchanged) or DIR/failed/<time>/ (rows
+  failed, the workbook has errors or rows are blocked) with <name>.results.xlsx, <name>.failed.xlsx and
+  <name>.messages.txt beside it. A drop stopped by Ctrl+C/SIGTERM, a refused key, the daily limit or an
+  unreachable service stays in DIR/.supply-loader-watch/work/ and its job is resumed at the next start.
+  --once        process the inbox (waiting up to 60 s for files still being written) and exit: for cron,
+                systemd timers and the Windows Task Scheduler
+  --mapping     a column mapping whose sources group files into one drop (not available in this version yet)
+  --concurrency at most N writes in flight (default 16)
+  One watcher per DIR (DIR/.supply-loader-watch/lock). Exit code: the worst of the drops (0 < 1 < 2 < 3).`,
+  options: { once: { type: 'boolean' }, mapping: { type: 'string' }, concurrency: { type: 'string' } },
+  needsConnection: false,
+  async run(values, positionals, ctx) {
+    const [dirArg] = expectPositionals(positionals, ['DIR'], 'watch');
+    const rc = runContext(ctx);
+    const dir = path.resolve(rc.cwd, dirArg);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+      throw new CliUsageError(`the folder ${dir} does not exist`, 'watch');
+    const mapping = str(values, 'mapping');
+    if (mapping !== undefined) {
+      throw new CliUsageError(
+        `--mapping ${mapping}: column mappings are not available in this version yet, so a drop cannot be grouped or mapped by one. Drop workbooks in the template format and run without --mapping.`,
+        'watch',
+      );
+    }
+    const concurrency = intOption(values, 'concurrency', 1, 256, 'watch');
+    const once = flag(values, 'once');
+    const t = timing(rc.env);
+    // The connection is checked at start: a wrong key or URL fails the watcher, never a drop.
+    await connectContext(rc, concurrency ? { maxConcurrency: concurrency } : {});
+
+    const log = (s: string) => {
+      if (!rc.json) rc.stderr(`watch: ${s}\n`);
+    };
+    const onEvent = (e: WatchEvent) => {
+      switch (e.type) {
+        case 'lock_taken_over':
+          rc.stderr(`watch: notice: took over the lock of a watcher that is gone (pid ${e.pid})\n`);
+          break;
+        case 'drop_start':
+          log(`${e.resume ? 'continuing' : 'taking'} drop ${e.drop}: ${e.files.join(', ')} (job ${e.jobId})`);
+          break;
+        case 'waiting':
+          log(`waiting for files still being written: ${e.files.join(', ')}`);
+          break;
+        case 'not_taken':
+          rc.stderr(`watch: not taken (still being written after the wait): ${e.files.join(', ')}\n`);
+          break;
+        case 'drop_end': {
+          const r = e.report;
+          if (rc.json) break;
+          const where = r.outcome === 'interrupted' ? `stopped, resumable (${r.folder})` : `${r.outcome}: ${r.folder}`;
+          rc.stdout(`drop ${r.drop} ${where} — exit ${r.exit_code}${r.job_id ? `, job ${r.job_id}` : ''}\n`);
+          break;
+        }
+      }
+    };
+    if (!once) log(`watching ${path.join(dir, 'inbox')} (Ctrl+C stops; a drop being imported stays resumable)`);
+    let res;
+    try {
+      res = await watchFolder({
+        dir,
+        once,
+        ...t,
+        signal: rc.signal,
+        onEvent,
+        importDrop: cliImportDrop(rc, concurrency),
+      });
+    } catch (e) {
+      if (e instanceof WatchLockedError) throw new CliUsageError(e.message, 'watch');
+      throw e;
+    }
+    if (rc.json) {
+      rc.printJson({
+        ok: res.exitCode === EXIT.ok,
+        exit_code: res.exitCode,
+        dir,
+        drops: res.drops.map(dropJson),
+        not_taken: res.notTaken,
+      });
+    } else if (res.drops.length === 0) {
+      rc.stdout(`no drop in ${path.join(dir, 'inbox')}\n`);
+    }
+    return res.exitCode;
+  },
+};
