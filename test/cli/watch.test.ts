@@ -20,7 +20,15 @@ import {
   type CliEnv,
   type Sandbox,
 } from './helpers.js';
-import { buildDataset, fillWorkbook, normalised, readSheet, serviceState, withCell, type SheetData } from './dataset.js';
+import {
+  buildDataset,
+  fillWorkbook,
+  normalised,
+  readSheet,
+  serviceState,
+  withCell,
+  type SheetData,
+} from './dataset.js';
 
 let sb: Sandbox;
 let client: ApiClient;
@@ -282,7 +290,14 @@ describe('watch: interrupted and concurrent watchers', () => {
     // Every entity was created exactly once (a replayed create answers 200, not 201).
     const creates = (await requests(sb)).filter((q) => q.method === 'POST' && q.status === 201);
     const expected = (
-      ['supplier-companies', 'supplier-plants', 'supplier-products', 'silos', 'product-instances', 'prechain-products'] as const
+      [
+        'supplier-companies',
+        'supplier-plants',
+        'supplier-products',
+        'silos',
+        'product-instances',
+        'prechain-products',
+      ] as const
     ).reduce((n, s) => n + (data[s]?.length ?? 0), 0);
     expect(creates).toHaveLength(expected);
   });

@@ -165,11 +165,7 @@ export class StabilityTracker {
   constructor(private readonly stableMs: number) {}
 
   /** Call with a fresh listing; returns the names ready to take and those still settling. */
-  update(
-    inbox: string,
-    names: readonly string[],
-    now: number,
-  ): { ready: string[]; settling: string[] } {
+  update(inbox: string, names: readonly string[], now: number): { ready: string[]; settling: string[] } {
     const all = new Set(names);
     const ready: string[] = [];
     const settling: string[] = [];
@@ -374,7 +370,6 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       report.outputs = outputs.map((f) => path.join(dest, path.relative(work, f)));
       return report;
     };
-
 
     const finish = (rep: DropReport) => {
       result.drops.push(rep);
