@@ -111,6 +111,22 @@ describe('watchFolder', () => {
     ]);
   });
 
+  it('a drop finished and moved by a watcher that died before updating its state is not imported again', async () => {
+    const d = watchDir();
+    const stateDir = path.join(d, '.supply-loader-watch');
+    fs.mkdirSync(path.join(d, 'done', '20260101-000000-000-abcd'), { recursive: true });
+    fs.mkdirSync(stateDir, { recursive: true });
+    const drop0 = { drop: '20260101-000000-000-abcd', files: ['a.xlsx'], jobId: '20260101-000000-abcdef', takenAt: '' };
+    fs.writeFileSync(
+      path.join(stateDir, 'state.json'),
+      JSON.stringify({ format: 'supply-loader/watch@1', drops: [drop0] }),
+    );
+    const importDrop: ImportDrop = () => Promise.reject(new Error('must not be called'));
+    const r = await watchFolder({ dir: d, once: true, importDrop, stableMs: 60_000, pollMs: 5, onceWaitMs: 20 });
+    expect(r).toEqual({ exitCode: 0, drops: [], notTaken: [] });
+    expect(JSON.parse(fs.readFileSync(path.join(stateDir, 'state.json'), 'utf8')).drops).toEqual([]);
+  });
+
   it('the lock: refused while its pid lives; a lock of a dead pid is taken over with a notice', () => {
     const d = watchDir();
     const stateDir = path.join(d, '.supply-loader-watch');

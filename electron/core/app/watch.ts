@@ -315,13 +315,38 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
     // Drops an earlier watcher took: their job (if it was started) is resumed, never started again.
     const earlier = new Set<string>(state.drops.map((d) => d.drop));
 
-    const runDrop = async (d: DropState): Promise<DropReport> => {
+    const forgetDrop = async (d: DropState) => {
+      state.drops = state.drops.filter((x) => x.drop !== d.drop);
+      await save();
+    };
+
+    /** Import one drop; null when there was nothing to do (already finished, or a file is still open). */
+    const runDrop = async (d: DropState): Promise<DropReport | null> => {
       const work = path.join(workRoot, d.drop);
+      if (!fs.existsSync(work) && ['done', 'failed'].some((x) => fs.existsSync(path.join(dir, x, d.drop)))) {
+        // Finished and moved by a watcher that stopped before it updated the state.
+        await forgetDrop(d);
+        return null;
+      }
       fs.mkdirSync(work, { recursive: true });
-      // Files a crash left in the inbox between saving the state and moving them.
-      for (const f of d.files) {
-        const src = path.join(inbox, f);
-        if (fs.existsSync(src) && !fs.existsSync(path.join(work, f))) fs.renameSync(src, path.join(work, f));
+      // Into the work folder (also: files a crash left in the inbox between saving the state and moving them).
+      const moved: string[] = [];
+      try {
+        for (const f of d.files) {
+          const src = path.join(inbox, f);
+          if (fs.existsSync(src) && !fs.existsSync(path.join(work, f))) {
+            fs.renameSync(src, path.join(work, f));
+            moved.push(f);
+          }
+        }
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (earlier.has(d.drop) || !(code === 'EBUSY' || code === 'EPERM' || code === 'EACCES')) throw e;
+        // A file another program still holds open (Windows): put back what moved, try again at a later look.
+        for (const f of moved) fs.renameSync(path.join(work, f), path.join(inbox, f));
+        fs.rmSync(work, { recursive: true, force: true });
+        await forgetDrop(d);
+        return null;
       }
       const resume = earlier.has(d.drop);
       emit({ type: 'drop_start', drop: d.drop, files: d.files, resume, jobId: d.jobId });
@@ -363,8 +388,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       const outcome = r.code === 0 ? 'done' : 'failed';
       const dest = path.join(dir, outcome, d.drop);
       fs.renameSync(work, dest);
-      state.drops = state.drops.filter((x) => x.drop !== d.drop);
-      await save();
+      await forgetDrop(d);
       report.outcome = outcome;
       report.folder = dest;
       report.outputs = outputs.map((f) => path.join(dest, path.relative(work, f)));
@@ -381,6 +405,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
     for (const d of [...state.drops]) {
       if (signal.aborted) return result;
       const rep = await runDrop(d);
+      if (!rep) continue;
       finish(rep);
       if (rep.outcome === 'interrupted') return result;
     }
@@ -393,6 +418,8 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       if (signal.aborted) break;
       const names = listInbox(inbox);
       const { ready, settling } = tracker.update(inbox, names, Date.now());
+      const left: string[] = [];
+      let progressed = false;
       for (const group of groupDrops(ready, o.sourceGlobs)) {
         if (signal.aborted) break;
         const files = group.flatMap((f) => (names.includes(`${f}${READY_SUFFIX}`) ? [f, `${f}${READY_SUFFIX}`] : [f]));
@@ -401,21 +428,26 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         await save();
         const rep = await runDrop(d);
         for (const f of group) tracker.forget(f);
+        if (!rep) {
+          left.push(...group);
+          continue;
+        }
+        progressed = true;
         finish(rep);
         if (rep.outcome === 'interrupted') return result; // stopped, or the service refused: the drop stays resumable
       }
       if (o.once) {
-        if (settling.length === 0 && ready.length === 0) break;
-        if (Date.now() >= deadline) {
-          result.notTaken = settling;
-          emit({ type: 'not_taken', files: settling });
+        if (settling.length === 0 && left.length === 0 && !progressed) break;
+        if (!progressed && Date.now() >= deadline) {
+          result.notTaken = [...settling, ...left].sort();
+          if (result.notTaken.length) emit({ type: 'not_taken', files: result.notTaken });
           break;
         }
       }
       const key = settling.join('\n');
       if (settling.length && key !== announced) emit({ type: 'waiting', files: settling });
       announced = key;
-      if (ready.length === 0) await sleep(pollMs, signal);
+      if (!progressed) await sleep(pollMs, signal);
     }
     return result;
   } finally {
