@@ -302,6 +302,39 @@ describe('watch: interrupted and concurrent watchers', () => {
     expect(creates).toHaveLength(expected);
   });
 
+  it('SIGINT stops the running watcher cleanly: exit 3, the drop stays resumable; the next run finishes it', async () => {
+    const w = watchDir('sigint');
+    const jobsDir = path.join(w, 'jobs');
+    const data = buildDataset({ prefix: 'WINT', products: 24, instances: 4 });
+    await workbook(data, path.join(w, 'inbox', 'int.xlsx'));
+    fs.writeFileSync(path.join(w, 'inbox', 'int.xlsx.ready'), '');
+    await control(sb, 'PUT', '/faults', { latency_ms: 40 });
+    const child = spawnCli(['watch', w, '--concurrency', '2'], env(w, { stable: 60_000 }));
+    let jobId: string;
+    try {
+      jobId = await until('8 outcomes', () => {
+        const j = journalOutcomes(jobsDir);
+        return j.outcomes >= 8 && j.jobId;
+      });
+      child.proc.kill('SIGINT');
+      expect((await child.exit).code).toBe(3);
+    } finally {
+      child.proc.kill('SIGKILL');
+      await control(sb, 'PUT', '/faults', { latency_ms: 0 });
+    }
+    expect(child.stdout()).toMatch(/stopped, resumable/);
+    expect(JSON.parse(fs.readFileSync(path.join(jobsDir, jobId, 'meta.json'), 'utf8')).status).toBe('cancelled');
+    expect(fs.existsSync(path.join(w, '.supply-loader-watch', 'lock'))).toBe(false);
+    expect(fs.readdirSync(path.join(w, 'done'))).toEqual([]);
+
+    const r = await cli(['watch', w, '--once', '--json'], env(w, { stable: 60_000, onceWait: 100 }));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as WatchJson;
+    expect(out.drops).toEqual([expect.objectContaining({ job_id: jobId, resumed: true, outcome: 'done' })]);
+    expect(fs.readdirSync(jobsDir)).toEqual([jobId]);
+    expect(await serviceState(client, 'WINT')).toEqual(normalised(data));
+  });
+
   it('one watcher per folder: a second one is refused (exit 2) while the first runs; SIGTERM stops the first', async () => {
     const w = watchDir('lock');
     const child = spawnCli(['watch', w], env(w, { stable: 60_000 }));
