@@ -210,6 +210,24 @@ describe('watch --once', () => {
     expect(await serviceState(client, 'WSETL')).toEqual(normalised(data));
   });
 
+  it('--profile NAME: a scheduled run with a saved profile (no key in the environment) imports the drop', async () => {
+    const configDir = tmpDir('sl-watch-config-');
+    const add = await cli(['profile', 'add', 'erp', '--base-url', sb.baseUrl], { key: sb.ownerKey, configDir });
+    expect(add.code).toBe(0);
+    const w = watchDir('profile');
+    const data = buildDataset({ prefix: 'WPROF', products: 4, instances: 2 });
+    await workbook(data, path.join(w, 'inbox', 'nightly.xlsx'));
+    const r = await cli(['watch', w, '--once', '--profile', 'erp'], {
+      configDir,
+      jobsDir: path.join(w, 'jobs'),
+      env: timingEnv({ stable: 50, onceWait: 5_000 }),
+    });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/drop \S+ done: .*done.* — exit 0, job \d{8}-\d{6}-[0-9a-f]{6}/);
+    expect(await serviceState(client, 'WPROF')).toEqual(normalised(data));
+  });
+
   it('an empty inbox: nothing to do, exit 0; --mapping is refused as not available yet (exit 2)', async () => {
     const w = watchDir('empty');
     const r = await cli(['watch', w, '--once'], env(w, { stable: 50, onceWait: 100 }));
