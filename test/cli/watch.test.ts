@@ -131,6 +131,10 @@ describe('watch --once', () => {
     );
     expect(good.outputs).toContain(path.join(good.folder, 'good.results.xlsx'));
     expect(good.counts?.created).toBeGreaterThan(0);
+    // The messages name the outputs where they are now, not in the watcher's work folder.
+    const goodMessages = fs.readFileSync(path.join(good.folder, 'good.messages.txt'), 'utf8');
+    expect(goodMessages).toContain(`results workbook: ${path.join(good.folder, 'good.results.xlsx')}`);
+    expect(goodMessages).not.toContain('.supply-loader-watch');
     const results = await readSheet(path.join(good.folder, 'good.results.xlsx'), 'supplier-companies');
     expect(results.map((x) => x._result)).toEqual(results.map(() => 'created'));
     expect(await serviceState(client, 'WGOOD')).toEqual(normalised(data));

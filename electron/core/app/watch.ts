@@ -364,35 +364,34 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       }
       const first = path.basename(inputs[0] ?? d.files[0] ?? 'drop');
       const base = first.replace(/\.[^.]+$/, '');
+      // Stopped (signal, key refused, daily limit, service unreachable): stays in work/ and in the state,
+      // and is resumed at the next start.
+      const stays = r.code === 3 && r.resumable !== false;
+      const outcome = stays ? 'interrupted' : r.code === 0 ? 'done' : 'failed';
+      const dest = stays ? work : path.join(dir, outcome, d.drop);
       const outputs = [...r.outputs];
       if (r.messages) {
+        // Appended: a resumed drop keeps what its first run said. Paths named as where they end up.
         const file = path.join(work, `${base}.messages.txt`);
-        fs.writeFileSync(file, r.messages);
+        fs.appendFileSync(file, r.messages.split(work).join(dest));
         outputs.push(file);
       }
-      const report: DropReport = {
+      if (!stays) {
+        fs.renameSync(work, dest);
+        await forgetDrop(d);
+      }
+      return {
         drop: d.drop,
         files: d.files,
-        outcome: 'interrupted',
+        outcome,
         exit_code: r.code,
         job_id: r.jobId ?? null,
         resumed: r.resumed === true,
         counts: r.counts ?? null,
-        folder: work,
-        outputs,
+        folder: dest,
+        outputs: outputs.map((f) => path.join(dest, path.relative(work, f))),
         ...(r.detail !== undefined ? { detail: r.detail } : {}),
       };
-      // Stopped (signal, key refused, daily limit, service unreachable): stays in work/ and in the state,
-      // and is resumed at the next start.
-      if (r.code === 3 && r.resumable !== false) return report;
-      const outcome = r.code === 0 ? 'done' : 'failed';
-      const dest = path.join(dir, outcome, d.drop);
-      fs.renameSync(work, dest);
-      await forgetDrop(d);
-      report.outcome = outcome;
-      report.folder = dest;
-      report.outputs = outputs.map((f) => path.join(dest, path.relative(work, f)));
-      return report;
     };
 
     const finish = (rep: DropReport) => {
