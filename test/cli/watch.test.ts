@@ -135,6 +135,8 @@ describe('watch --once', () => {
     const goodMessages = fs.readFileSync(path.join(good.folder, 'good.messages.txt'), 'utf8');
     expect(goodMessages).toContain(`results workbook: ${path.join(good.folder, 'good.results.xlsx')}`);
     expect(goodMessages).not.toContain('.supply-loader-watch');
+    expect(goodMessages).toContain(`svc-${sb.ownerKey.split('-')[1]}-****`); // the key only masked
+    expect(goodMessages).not.toContain(sb.ownerKey.split('-').slice(2).join('-'));
     const results = await readSheet(path.join(good.folder, 'good.results.xlsx'), 'supplier-companies');
     expect(results.map((x) => x._result)).toEqual(results.map(() => 'created'));
     expect(await serviceState(client, 'WGOOD')).toEqual(normalised(data));
