@@ -74,6 +74,11 @@ export class RunContext implements CliContext {
     this.io.stderr(this.scrub(s));
   };
 
+  /** A text with the key masked, as stdout/stderr write it (for files the CLI writes with its words). */
+  mask(s: string): string {
+    return this.scrub(s);
+  }
+
   get connected(): boolean {
     return this.client_ !== undefined;
   }

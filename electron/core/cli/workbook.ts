@@ -42,10 +42,10 @@ export async function loadWorkbook(
   return { path: paths[0], paths, parsed, report };
 }
 
-/** Print the workbook's issues on stderr (people) — errors first, capped. */
-export function printIssues(ctx: RunContext, w: LoadedWorkbook): void {
+/** Print the workbook's issues on stderr (people) — errors first, capped — or to `write`. */
+export function printIssues(ctx: RunContext, w: LoadedWorkbook, write: (s: string) => void = ctx.stderr): void {
   if (w.report.issues.length === 0) return;
-  for (const line of formatIssues(w.report.issues)) ctx.stderr(`${line}\n`);
+  for (const line of formatIssues(w.report.issues)) write(`${line}\n`);
 }
 
 export function workbookFailed(w: LoadedWorkbook): boolean {

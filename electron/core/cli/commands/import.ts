@@ -8,16 +8,17 @@ import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
-import { writeCsvResultFiles, writeResultFiles } from '../results.js';
+import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXIT, type CliCommand } from '../types.js';
+import { EXIT, type CliCommand, type ExitCode } from '../types.js';
 import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
+import type { JobResult } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -81,110 +82,158 @@ export const importCommand: CliCommand = {
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
     const sources = checkSourceFiles(positionals, rc.cwd, 'import');
-    const input = sources[0];
     const mapping = mappingOption(rc, values, 'import');
     // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
     const csvMode = sources.some((s) => isTextSource(s));
     if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
       throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
-    const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', input);
+    const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', sources[0]);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
-
-    // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
-    // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
-    let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
-    if (workbookFailed(w)) {
-      if (ctx.json) {
-        rc.printJson({
-          ok: false,
-          exit_code: EXIT.usage,
-          stage: 'validation',
-          file: w.parsed.file,
-          errors: w.report.errors,
-          issues: w.report.issues,
-        });
-      } else {
-        printIssues(rc, w);
-        for (const line of sheetLines(w)) ctx.stderr(`${line}\n`);
-        ctx.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
-      }
-      return EXIT.usage;
-    }
-
-    // 2. The plan (reads only).
-    const plan = await makePlan(rc, w, {
+    const r = await importFile(rc, sources, {
       createOnly: flag(values, 'create-only'),
-      ...(concurrency ? { maxConcurrency: concurrency } : {}),
-    });
-    // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-    const csvSheets = csvMode
-      ? w.parsed.sheets
-          .filter((s) => s.csv)
-          .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
-      : [];
-    const sheetSummary = sheetLines(w);
-    w = null;
-    const blocked = countBlocked(plan);
-    if (blocked > 0 && !flag(values, 'skip-blocked')) {
-      if (ctx.json) {
-        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan });
-      } else {
-        for (const e of blockedEntries(plan).slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
-        ctx.stderr(
-          `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
-        );
-      }
-      return EXIT.usage;
-    }
-    if (!ctx.json) {
-      for (const line of sheetSummary) ctx.stdout(`${line}\n`);
-      ctx.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
-    }
-
-    // 3. The job.
-    const progress = jobProgress(rc);
-    const result = await runJob(plan, {
-      client: ctx.client,
-      jobsDir: rc.jobsDir,
-      signal: ctx.signal,
-      onProgress: progress.onProgress,
-      inputPath: input,
+      skipBlocked: flag(values, 'skip-blocked'),
       ...(concurrency ? { concurrency } : {}),
-      onStart: (jobId) => {
-        if (!ctx.json)
-          ctx.stderr(
-            `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
-          );
-      },
+      ...(mapping ? { mapping } : {}),
+      outs,
     });
-    progress.done();
-    const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, outs);
-    const csvFiles = csvMode
-      ? await writeCsvResultFiles(
-          rc,
-          csvSheets,
-          plan,
-          result,
-          outs,
-        )
-      : [];
-    const code = exitCodeOf(result);
-    if (ctx.json) {
-      rc.printJson({
-        ok: code === EXIT.ok,
-        exit_code: code,
-        job_id: result.jobId,
-        plan_summary: plan.summary,
-        result,
-        files: csvMode ? { csv: csvFiles } : files,
-      });
-    } else {
-      ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
-      if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
-      if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
-      for (const f of csvFiles) ctx.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
-      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
-    }
-    return code;
+    if (ctx.json) rc.printJson(r.document);
+    return r.code;
   },
 };
+
+export interface ImportFileOptions {
+  createOnly: boolean;
+  skipBlocked: boolean;
+  concurrency?: number;
+  /** A column mapping (file or saved name, already read). */
+  mapping?: ColumnMapping;
+  /** Results and failed-rows outputs to write (files for a workbook, folders for CSV sources). */
+  outs: ResultFiles;
+  /** Where the words go (default: the context's stdout/stderr, none with --json). */
+  out?: { stdout: (s: string) => void; stderr: (s: string) => void };
+  /** Give the job this id (the watch folder records it before the job starts). */
+  jobId?: string;
+}
+
+export interface ImportFileResult {
+  code: ExitCode;
+  /** The job, when one was started (not for a workbook with errors or a blocked plan). */
+  jobId?: string;
+  result?: JobResult;
+  files: ResultFiles;
+  /** CSV results written (CSV sources). */
+  csvFiles: string[];
+  /** What `import --json` prints. */
+  document: Record<string, unknown>;
+}
+
+/**
+ * Sources through validate → plan → job → results: the code path of `supply-loader import`, shared with
+ * `supply-loader watch`. Connects on demand (nothing is sent for a workbook with errors or a blocked plan).
+ */
+export async function importFile(rc: RunContext, sources: string[], o: ImportFileOptions): Promise<ImportFileResult> {
+  const say = o.out ?? (rc.json ? undefined : { stdout: rc.stdout, stderr: rc.stderr });
+  const { concurrency, mapping } = o;
+  const input = sources[0];
+  const csvMode = sources.some((s) => isTextSource(s));
+
+  // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
+  // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
+  let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
+  if (workbookFailed(w)) {
+    if (say) {
+      printIssues(rc, w, say.stderr);
+      for (const line of sheetLines(w)) say.stderr(`${line}\n`);
+      say.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
+    }
+    return {
+      code: EXIT.usage,
+      files: {},
+      csvFiles: [],
+      document: {
+        ok: false,
+        exit_code: EXIT.usage,
+        stage: 'validation',
+        file: w.parsed.file,
+        errors: w.report.errors,
+        issues: w.report.issues,
+      },
+    };
+  }
+
+  // 2. The plan (reads only).
+  const plan = await makePlan(rc, w, {
+    createOnly: o.createOnly,
+    ...(concurrency ? { maxConcurrency: concurrency } : {}),
+  });
+  // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
+  const csvSheets = csvMode
+    ? w.parsed.sheets
+        .filter((s) => s.csv)
+        .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
+    : [];
+  const sheetSummary = sheetLines(w);
+  w = null;
+  const blocked = countBlocked(plan);
+  if (blocked > 0 && !o.skipBlocked) {
+    if (say) {
+      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e).join('\n')}\n`);
+      say.stderr(
+        `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
+      );
+    }
+    return {
+      code: EXIT.usage,
+      files: {},
+      csvFiles: [],
+      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
+    };
+  }
+  if (say) {
+    for (const line of sheetSummary) say.stdout(`${line}\n`);
+    say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
+  }
+
+  // 3. The job.
+  const progress = jobProgress(rc);
+  const result = await runJob(plan, {
+    client: rc.client,
+    jobsDir: rc.jobsDir,
+    signal: rc.signal,
+    onProgress: progress.onProgress,
+    inputPath: input,
+    ...(concurrency ? { concurrency } : {}),
+    ...(o.jobId ? { jobId: o.jobId } : {}),
+    onStart: (jobId) => {
+      say?.stderr(
+        `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
+      );
+    },
+  });
+  progress.done();
+  const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, o.outs);
+  const csvFiles = csvMode ? await writeCsvResultFiles(rc, csvSheets, plan, result, o.outs) : [];
+  const code = exitCodeOf(result);
+  if (say) {
+    say.stdout(`${formatResult(plan, result).join('\n')}\n`);
+    if (files.report) say.stdout(`results workbook: ${files.report}\n`);
+    if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
+    for (const f of csvFiles) say.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
+    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
+  }
+  return {
+    code,
+    jobId: result.jobId,
+    result,
+    files,
+    csvFiles,
+    document: {
+      ok: code === EXIT.ok,
+      exit_code: code,
+      job_id: result.jobId,
+      plan_summary: plan.summary,
+      result,
+      files: csvMode ? { csv: csvFiles } : files,
+    },
+  };
+}

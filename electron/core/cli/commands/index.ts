@@ -11,6 +11,7 @@ export const COMMAND_LOADERS = {
   import: async () => (await import('./import.js')).importCommand,
   mapping: async () => (await import('./mapping.js')).mappingCommand,
   resume: async () => (await import('./resume.js')).resumeCommand,
+  watch: async () => (await import('./watch.js')).watchCommand,
   jobs: async () => (await import('./jobs.js')).jobsCommand,
   export: async () => (await import('./export.js')).exportCommand,
   lca: async () => (await import('./lca.js')).lcaCommand,
