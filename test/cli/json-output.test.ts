@@ -154,6 +154,12 @@ describe('--json: one JSON document on stdout, for every command', { timeout: 30
     expect(await json(['mapping', 'show', 'jm-map', '--profile', 'jm'], 2)).toMatchObject({ ok: false });
   });
 
+  it('watch --once over an empty inbox', async () => {
+    const w = path.join(dir, 'watch');
+    fs.mkdirSync(path.join(w, 'inbox'), { recursive: true });
+    expect(await json(['watch', w, '--once'], 0)).toMatchObject({ ok: true, drops: [] });
+  });
+
   it('sandbox --json: one line with the base URL and key, nothing more on stdout after Ctrl+C', async () => {
     covered.add('sandbox');
     const child = spawnCli(['sandbox', '--port', '0', '--json'], { cwd: dir });
