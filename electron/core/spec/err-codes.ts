@@ -1019,6 +1019,13 @@ export const CLIENT_ERROR_CODES = {
     action_de: 'Das Objekt im Dienst suchen, bevor es erneut gesendet wird.',
     retryable: false,
   },
+  client_endpoint_unavailable: {
+    explanation: 'The service does not offer this endpoint (it answered 404 or 405).',
+    explanation_de: 'Der Dienst bietet diesen Endpunkt nicht an (Antwort 404 oder 405).',
+    action: 'Enter the data in the web interface instead.',
+    action_de: 'Die Daten stattdessen in der Weboberfläche eingeben.',
+    retryable: false,
+  },
 } as const satisfies Record<
   string,
   { explanation: string; explanation_de: string; action: string; action_de: string; retryable: boolean }
