@@ -4,6 +4,10 @@
  * named and summing to the year's total, hotspots without view:recipes, and the trend against the previous
  * computed year.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../electron/core/api/index.js';
 import {
@@ -22,9 +26,18 @@ import {
   selectInstances,
   topContributors,
   trendRows,
+  writeLcaWorkbook,
   type LcaReport,
 } from '../../electron/core/lca/index.js';
-import { FAST_POLL, lcaTiming, makeInstance, makeMaterials, setClock, startLcaFixture, type LcaFixture } from './fixture.js';
+import {
+  FAST_POLL,
+  lcaTiming,
+  makeInstance,
+  makeMaterials,
+  setClock,
+  startLcaFixture,
+  type LcaFixture,
+} from './fixture.js';
 
 let f: LcaFixture;
 let report: LcaReport;
@@ -176,18 +189,34 @@ describe('hotspots', () => {
   it('contribution slices (top n + rest) and top contributors across the selection', () => {
     const rows = hotspotRows(report);
     const id = inst('AN-T').instance.id;
-    const slices = hotspotSlices(rows, { instance_id: id, year: 2029, indicator: 'GWP-total', modules: 'A1-A4', top: 2 });
+    const slices = hotspotSlices(rows, {
+      instance_id: id,
+      year: 2029,
+      indicator: 'GWP-total',
+      modules: 'A1-A4',
+      top: 2,
+    });
     expect(slices).toHaveLength(3);
     expect(slices[0].label).toMatch(/^AN CEM \(AN-CEM\) · AN Zement GmbH, AN Werk$/);
     expect(slices[2]).toMatchObject({ component: null, label: '1 other component' });
-    const total = moduleValue(readResults(inst('AN-T').results).find((y) => y.year === 2029)!.values, 'GWP-total', 'A1-A4').value!;
+    const total = moduleValue(
+      readResults(inst('AN-T').results).find((y) => y.year === 2029)!.values,
+      'GWP-total',
+      'A1-A4',
+    ).value!;
     expect(slices.reduce((s, x) => s + x.value, 0)).toBeCloseTo(total, 6);
     expect(slices.reduce((s, x) => s + x.share!, 0)).toBeCloseTo(1, 9);
     const top = topContributors(rows, { indicator: 'GWP-total', modules: 'A1-A3', year: 2029 });
     const sand = top.find((x) => x.component.external_id === 'AN-SAND')!;
     expect(sand.instances).toBe(2); // sand is in both instances
-    const sandRows = rows.filter((r) => r.year === 2029 && r.indicator === 'GWP-total' && r.module === 'A1-A3' && r.component.external_id === 'AN-SAND');
-    expect(sand.value).toBeCloseTo(sandRows.reduce((s, r) => s + r.value, 0), 9);
+    const sandRows = rows.filter(
+      (r) =>
+        r.year === 2029 && r.indicator === 'GWP-total' && r.module === 'A1-A3' && r.component.external_id === 'AN-SAND',
+    );
+    expect(sand.value).toBeCloseTo(
+      sandRows.reduce((s, r) => s + r.value, 0),
+      9,
+    );
   });
 
   it('without view:recipes the breakdown is missing and the context says why', async () => {
@@ -212,7 +241,9 @@ describe('trend', () => {
       (r) => r.instance_id === inst('AN-T').instance.id && r.indicator === 'GWP-total' && r.modules === 'A1-A3',
     );
     const v = (year: number) =>
-      readResults(inst('AN-T').results).find((y) => y.year === year)!.values!.find((x) => x.indicator === 'GWP-total' && x.module === 'A1-A3')!.value!;
+      readResults(inst('AN-T').results)
+        .find((y) => y.year === year)!
+        .values!.find((x) => x.indicator === 'GWP-total' && x.module === 'A1-A3')!.value!;
     expect(rows.map((r) => [r.year, r.previous_year, r.partial])).toEqual([
       [2028, null, false],
       [2029, 2028, false],
@@ -229,5 +260,131 @@ describe('trend', () => {
     const all = trendRows(report);
     expect(all.some((r) => r.instance_id === inst('AN-N').instance.id && r.modules === 'A1-A4')).toBe(false);
     expect(all.some((r) => r.instance_id === inst('AN-T').instance.id && r.modules === 'A1-A4')).toBe(true);
+  });
+});
+
+describe('LCA workbook: per declared unit, hotspots, trend, about', () => {
+  type Row = Record<string, unknown>;
+  const sheet = (wb: ExcelJS.Workbook, name: string): { header: string[]; rows: Row[] } => {
+    const ws = wb.getWorksheet(name)!;
+    const header = (ws.getRow(1).values as unknown[]).slice(1).map(String);
+    const rows: Row[] = [];
+    for (let r = 2; r <= ws.rowCount; r++) {
+      const row = ws.getRow(r);
+      const o: Row = {};
+      header.forEach((h, k) => (o[h] = row.getCell(k + 1).value ?? null));
+      rows.push(o);
+    }
+    return { header, rows };
+  };
+  let wb: ExcelJS.Workbook;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lca-views-'));
+    const out = join(dir, 'lca.xlsx');
+    await writeLcaWorkbook(report, out);
+    wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes hotspots and trend sheets when the breakdown is readable', () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      'results',
+      'gwp',
+      'hotspots',
+      'trend',
+      'blockers',
+      'jobs',
+      'about',
+    ]);
+  });
+
+  it('results: declared unit and value per declared unit beside every value (full precision), a note where no quantity', () => {
+    const { header, rows } = sheet(wb, 'results');
+    expect(header.slice(9, 15)).toEqual([
+      'value',
+      'unit',
+      'production_quantity',
+      'declared_unit',
+      'value_per_declared_unit',
+      'per_declared_unit_note',
+    ]);
+    let computed = 0;
+    for (const r of rows) {
+      const q = QTY[r.instance_external_id as string][r.year as number];
+      if (r.status === 'computed' && r.value !== null) {
+        expect(r.declared_unit).toBe('m³');
+        expect(r.value_per_declared_unit).toBe((r.value as number) / q);
+        computed++;
+      } else {
+        expect(r.value_per_declared_unit).toBeNull();
+      }
+    }
+    expect(computed).toBe(3 * 26 + 13);
+  });
+
+  it('hotspots: one row per instance × year × component × indicator × module, with names; values sum to the year total', () => {
+    const { rows } = sheet(wb, 'hotspots');
+    expect(rows).toHaveLength(hotspotRows(report).length);
+    expect(rows).toHaveLength(3 * (3 * 13 + 13) + 13); // AN-T: 3 components in A1-A3, cement also in A4; AN-N: sand
+    const sums = new Map<string, { sum: number; total: number; share: number }>();
+    for (const r of rows) {
+      expect(r.component_type).toBe('supplier_product');
+      expect(r.component_name).toMatch(/^AN (CEM|SAND|WATER)$/);
+      expect(r.component_external_id).toMatch(/^AN-/);
+      expect(r.supplier_company).toBe('AN Zement GmbH');
+      expect(r.supplier_plant).toBe('AN Werk');
+      expect(typeof r.mass_kg).toBe('number');
+      const k = `${r.instance_external_id}|${r.year}|${r.indicator}|${r.module}`;
+      const g = sums.get(k) ?? { sum: 0, total: r.year_total as number, share: 0 };
+      g.sum += r.value as number;
+      g.share += (r.share_of_year_total as number) ?? 0;
+      sums.set(k, g);
+    }
+    for (const [k, g] of sums) {
+      expect(Math.abs(g.sum - g.total), k).toBeLessThanOrEqual(Math.abs(g.total) * 1e-9 + 1e-15);
+      if (g.total !== 0) expect(g.share).toBeCloseTo(1, 9);
+    }
+  });
+
+  it('trend: change against the previous computed year, partial marked', () => {
+    const { rows } = sheet(wb, 'trend');
+    const t = rows.filter(
+      (r) => r.instance_external_id === 'AN-T' && r.indicator === 'GWP-total' && r.modules === 'A1-A3',
+    );
+    expect(t.map((r) => [r.year, r.previous_year, r.partial_year])).toEqual([
+      [2028, null, 'no'],
+      [2029, 2028, 'no'],
+      [2030, 2029, 'yes'],
+    ]);
+    expect(t[1].change).toBe((t[1].value as number) - (t[0].value as number));
+    expect(t[1].change_pct as number).toBeCloseTo(25, 9);
+  });
+
+  it('about: defines every indicator (EN and DE) and states that values are as computed by the service', () => {
+    const ws = wb.getWorksheet('about')!;
+    const lines = new Map<string, string>();
+    for (let r = 1; r <= ws.rowCount; r++)
+      lines.set(String(ws.getRow(r).getCell(1).value), String(ws.getRow(r).getCell(2).value));
+    expect(lines.get('values')).toMatch(/as computed by the service/);
+    for (const i of INDICATOR_INFO) {
+      expect(lines.get(`indicator ${i.code}`)).toContain(i.name_en);
+      expect(lines.get(`indicator ${i.code}`)).toContain(i.name_de);
+    }
+  });
+
+  it('without a readable breakdown: no hotspots sheet, and the about sheet says why', async () => {
+    const out = join(dir, 'nohot.xlsx');
+    const stats = await writeLcaWorkbook(
+      { ...report, breakdown_context: { readable: false, reason: BREAKDOWN_NO_SCOPE, components: {}, problems: [] } },
+      out,
+      { breakdown: true },
+    );
+    expect(stats.notes.join(' ')).toContain(BREAKDOWN_NO_SCOPE);
+    const w = new ExcelJS.Workbook();
+    await w.xlsx.readFile(out);
+    expect(w.worksheets.map((x) => x.name)).not.toContain('hotspots');
+    expect(w.worksheets.map((x) => x.name)).toContain('breakdown'); // --breakdown stays accepted
   });
 });

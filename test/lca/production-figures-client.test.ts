@@ -39,7 +39,9 @@ describe('production figures client', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).err_code).toBe('client_invalid_request');
     expect((err as ApiError).msg).toMatch(/2030 lies outside the production period/);
-    const fromService = await f.client.productionFigures.put(id, [{ year: 2030, quantity: 1 }]).catch((e: unknown) => e);
+    const fromService = await f.client.productionFigures
+      .put(id, [{ year: 2030, quantity: 1 }])
+      .catch((e: unknown) => e);
     expect((fromService as ApiError).err_code).toBe('err_not_valid');
   });
 

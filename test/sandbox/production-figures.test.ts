@@ -36,7 +36,12 @@ async function recompute(id: string) {
   await sb.control('PUT', '/__sandbox/clock', { advance_ms: 2 * MIN + 1000 });
   const r = await sb.api('GET', `/v2/product-instances/${id}/lca-results`);
   expect(r.body.job.status).toBe('completed');
-  return r.body.results as { year: number; status: string; production_quantity: number | null; blockers: { kind: string; code: string }[] }[];
+  return r.body.results as {
+    year: number;
+    status: string;
+    production_quantity: number | null;
+    blockers: { kind: string; code: string }[];
+  }[];
 }
 
 beforeAll(async () => {
@@ -49,7 +54,12 @@ beforeAll(async () => {
   const elementary = catalog.elementaries.find((e: { unit: string }) => e.unit === 'KG');
   sp = (
     await sb.api('POST', '/v2/supplier-products', {
-      body: supplierProductBody({ external_id: 'PF-SP', plant_id: plant, elementary_id: elementary.id, supplier_plant_id: s.supplierPlantId }),
+      body: supplierProductBody({
+        external_id: 'PF-SP',
+        plant_id: plant,
+        elementary_id: elementary.id,
+        supplier_plant_id: s.supplierPlantId,
+      }),
     })
   ).body.id;
   await sb.control('PUT', '/__sandbox/clock', { now: '2025-06-15T12:00:00.000Z' });
@@ -61,7 +71,12 @@ describe('production figures endpoint', () => {
   it('PUT sets the years sent, leaves the others, GET reads them ascending; re-sending is a no-op', async () => {
     const id = await instance('PF-RW', 2022, 2026);
     expect((await figures(id)).body).toEqual({ product_instance_id: id, production_figures: [] });
-    const a = await put(id, { production_figures: [{ year: 2024, quantity: 1200.5 }, { year: 2022, quantity: 900 }] });
+    const a = await put(id, {
+      production_figures: [
+        { year: 2024, quantity: 1200.5 },
+        { year: 2022, quantity: 900 },
+      ],
+    });
     expect(a.status).toBe(200);
     expect(a.body.production_figures).toEqual([
       { year: 2022, quantity: 900 },
@@ -82,7 +97,12 @@ describe('production figures endpoint', () => {
     for (const body of [
       { production_figures: [{ year: 2022, quantity: 1 }] },
       { production_figures: [{ year: 2026, quantity: 1 }] },
-      { production_figures: [{ year: 2024, quantity: 1 }, { year: 2024, quantity: 2 }] },
+      {
+        production_figures: [
+          { year: 2024, quantity: 1 },
+          { year: 2024, quantity: 2 },
+        ],
+      },
       { production_figures: [{ year: 2024, quantity: -1 }] },
       { production_figures: [] },
       { production_figures: [{ year: 2024, quantity: 1, unit: 'T' }] },

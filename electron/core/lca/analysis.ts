@@ -9,7 +9,14 @@
  * Values are as computed by the service: nothing here recomputes an impact, it only divides and sums.
  */
 import { GWP_TOTAL, MODULE_SELECTIONS, type ModuleSelection, indicatorInfo, orderIndicators } from './indicators.js';
-import { type ComponentInfo, type ImpactValue, type InstanceLca, type LcaReport, type ResultYear, readResults } from './model.js';
+import {
+  type ComponentInfo,
+  type ImpactValue,
+  type InstanceLca,
+  type LcaReport,
+  type ResultYear,
+  readResults,
+} from './model.js';
 
 /** The product's `unit` (spec enum) as written after "per": T → t, M3 → m³ … Unknown units are kept as given. */
 const DECLARED_UNIT_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -58,7 +65,11 @@ export interface ModuleValue {
 }
 
 /** An indicator's value for a module selection (A1-A3, A4, or A1-A4 summed), saying what it holds. */
-export function moduleValue(values: readonly ImpactValue[] | null, indicator: string, selection: ModuleSelection): ModuleValue {
+export function moduleValue(
+  values: readonly ImpactValue[] | null,
+  indicator: string,
+  selection: ModuleSelection,
+): ModuleValue {
   const wanted: readonly string[] = MODULE_SELECTIONS[selection];
   let sum: number | null = null;
   const modules: string[] = [];
@@ -217,7 +228,12 @@ export function hotspotSlices(
   const rest = sorted.slice(top);
   if (rest.length > 0) {
     const v = rest.reduce((s, x) => s + x.value, 0);
-    out.push({ component: null, label: `${rest.length} other component${rest.length === 1 ? '' : 's'}`, value: v, share: share(v) });
+    out.push({
+      component: null,
+      label: `${rest.length} other component${rest.length === 1 ? '' : 's'}`,
+      value: v,
+      share: share(v),
+    });
   }
   return out;
 }
@@ -314,7 +330,8 @@ export function trendRows(report: Pick<LcaReport, 'instances'>): TrendRow[] {
             change_abs: prev ? mv.value - prev.value : null,
             change_pct: prev ? pct(mv.value, prev.value) : null,
             change_per_unit_abs: prev && prev.perUnit !== null && pu.value !== null ? pu.value - prev.perUnit : null,
-            change_per_unit_pct: prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
+            change_per_unit_pct:
+              prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
           });
           prev = { year: y.year, partial: y.partial_year === true, value: mv.value, perUnit: pu.value };
         }
@@ -396,7 +413,14 @@ export function lcaChartData(
         value = pu.value;
         note = pu.note ?? note;
       }
-      points.push({ year: y.year, value, partial: y.partial_year === true, status: y.status, note, modules: mv.modules });
+      points.push({
+        year: y.year,
+        value,
+        partial: y.partial_year === true,
+        status: y.status,
+        note,
+        modules: mv.modules,
+      });
     }
     points.sort((a, b) => a.year - b.year);
     const inst = i.instance;
@@ -422,4 +446,3 @@ export function lcaChartData(
     series,
   };
 }
-

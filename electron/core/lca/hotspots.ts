@@ -80,7 +80,9 @@ export async function resolveBreakdownContext(
       }
       masses.set(i.instance.id, mm);
     } catch (e) {
-      problems.push(`BOM of ${i.instance.external_id ?? i.instance.id} not readable (${describeError(e)}): masses left empty.`);
+      problems.push(
+        `BOM of ${i.instance.external_id ?? i.instance.id} not readable (${describeError(e)}): masses left empty.`,
+      );
     }
   });
 
@@ -94,7 +96,12 @@ export async function resolveBreakdownContext(
   const supplierProducts = new Map<string, Named & { supplier_plant_id: string | null }>();
   const silos = new Map<string, Named & { items: string[] }>();
   const prechain = new Map<string, Named>();
-  const fetchEach = async <T>(ids: Iterable<string>, what: string, get: (id: string) => Promise<T>, put: (id: string, v: T) => void) => {
+  const fetchEach = async <T>(
+    ids: Iterable<string>,
+    what: string,
+    get: (id: string) => Promise<T>,
+    put: (id: string, v: T) => void,
+  ) => {
     await forEachPooled([...ids], NAMES_CONCURRENCY, async (id) => {
       try {
         put(id, await get(id));
@@ -103,42 +110,68 @@ export async function resolveBreakdownContext(
       }
     });
   };
-  await fetchEach(byType.get('silo') ?? [], 'Silo', (id) => client.silos.get(id, { signal }), (id, s) =>
-    silos.set(id, { external_id: s.external_id, name: s.name, items: s.items.map((it) => it.supplier_product_id.toLowerCase()) }),
+  await fetchEach(
+    byType.get('silo') ?? [],
+    'Silo',
+    (id) => client.silos.get(id, { signal }),
+    (id, s) =>
+      silos.set(id, {
+        external_id: s.external_id,
+        name: s.name,
+        items: s.items.map((it) => it.supplier_product_id.toLowerCase()),
+      }),
   );
   const spIds = new Set(byType.get('supplier_product') ?? []);
   for (const s of silos.values()) for (const it of s.items) spIds.add(it);
-  await fetchEach(spIds, 'Supplier product', (id) => client.supplierProducts.get(id, { signal }), (id, sp) =>
-    supplierProducts.set(id, {
-      external_id: sp.external_id,
-      name: sp.name,
-      supplier_plant_id: sp.supplier_plant_id ? sp.supplier_plant_id.toLowerCase() : null,
-    }),
+  await fetchEach(
+    spIds,
+    'Supplier product',
+    (id) => client.supplierProducts.get(id, { signal }),
+    (id, sp) =>
+      supplierProducts.set(id, {
+        external_id: sp.external_id,
+        name: sp.name,
+        supplier_plant_id: sp.supplier_plant_id ? sp.supplier_plant_id.toLowerCase() : null,
+      }),
   );
-  await fetchEach(byType.get('prechain_product') ?? [], 'Prechain product', async (id) => {
-    const pp = await client.prechainProducts.get(id, { signal });
-    const instId = (pp as { product_instance_id?: unknown }).product_instance_id;
-    let name: string | null = null;
-    if (typeof instId === 'string') {
-      const known = report.instances.find((x) => x.instance.id === instId);
-      if (known) name = known.instance.name ?? known.instance.external_id;
-      else {
-        const inst = await client.productInstances.get(instId, { signal });
-        name = (typeof inst.name === 'string' ? inst.name : null) ?? inst.external_id ?? null;
+  await fetchEach(
+    byType.get('prechain_product') ?? [],
+    'Prechain product',
+    async (id) => {
+      const pp = await client.prechainProducts.get(id, { signal });
+      const instId = (pp as { product_instance_id?: unknown }).product_instance_id;
+      let name: string | null = null;
+      if (typeof instId === 'string') {
+        const known = report.instances.find((x) => x.instance.id === instId);
+        if (known) name = known.instance.name ?? known.instance.external_id;
+        else {
+          const inst = await client.productInstances.get(instId, { signal });
+          name = (typeof inst.name === 'string' ? inst.name : null) ?? inst.external_id ?? null;
+        }
       }
-    }
-    return { external_id: pp.external_id ?? null, name };
-  }, (id, v) => prechain.set(id, v));
+      return { external_id: pp.external_id ?? null, name };
+    },
+    (id, v) => prechain.set(id, v),
+  );
 
-  const plantIds = new Set([...supplierProducts.values()].map((s) => s.supplier_plant_id).filter((x): x is string => !!x));
+  const plantIds = new Set(
+    [...supplierProducts.values()].map((s) => s.supplier_plant_id).filter((x): x is string => !!x),
+  );
   const plants = new Map<string, { name: string; company_id: string | null }>();
-  await fetchEach(plantIds, 'Supplier plant', (id) => client.supplierPlants.get(id, { signal }), (id, p) =>
-    plants.set(id, { name: p.name, company_id: p.supplier_company_id ? p.supplier_company_id.toLowerCase() : null }),
+  await fetchEach(
+    plantIds,
+    'Supplier plant',
+    (id) => client.supplierPlants.get(id, { signal }),
+    (id, p) =>
+      plants.set(id, { name: p.name, company_id: p.supplier_company_id ? p.supplier_company_id.toLowerCase() : null }),
   );
   const companyIds = new Set([...plants.values()].map((p) => p.company_id).filter((x): x is string => !!x));
   const companies = new Map<string, string>();
-  await fetchEach(companyIds, 'Supplier company', (id) => client.supplierCompanies.get(id, { signal }), (id, c) =>
-    companies.set(id, c.name),
+  await fetchEach(
+    companyIds,
+    'Supplier company',
+    (id) => client.supplierCompanies.get(id, { signal }),
+    (id, c) => companies.set(id, c.name),
   );
 
   const supplierOf = (spId: string) => {
@@ -155,7 +188,13 @@ export async function resolveBreakdownContext(
       if (type === 'supplier_product') {
         const sp = supplierProducts.get(ref);
         const s = supplierOf(ref);
-        list.push({ ...base, external_id: sp?.external_id ?? null, name: sp?.name ?? null, supplier_company: s.company, supplier_plant: s.plant });
+        list.push({
+          ...base,
+          external_id: sp?.external_id ?? null,
+          name: sp?.name ?? null,
+          supplier_company: s.company,
+          supplier_plant: s.plant,
+        });
       } else if (type === 'silo') {
         const silo = silos.get(ref);
         const sup = (silo?.items ?? []).map(supplierOf);
@@ -168,7 +207,13 @@ export async function resolveBreakdownContext(
         });
       } else {
         const pp = prechain.get(ref);
-        list.push({ ...base, external_id: pp?.external_id ?? null, name: pp?.name ?? null, supplier_company: null, supplier_plant: null });
+        list.push({
+          ...base,
+          external_id: pp?.external_id ?? null,
+          name: pp?.name ?? null,
+          supplier_company: null,
+          supplier_plant: null,
+        });
       }
     }
     components[i.instance.id] = list;

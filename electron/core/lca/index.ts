@@ -55,6 +55,15 @@ export {
   NO_QUANTITY_NOTE,
   ZERO_QUANTITY_NOTE,
 } from './analysis.js';
-export type { PerUnit, HotspotRow, HotspotSlice, TrendRow, LcaChartData, LcaChartSeries, LcaChartPoint, ChartBasis } from './analysis.js';
+export type {
+  PerUnit,
+  HotspotRow,
+  HotspotSlice,
+  TrendRow,
+  LcaChartData,
+  LcaChartSeries,
+  LcaChartPoint,
+  ChartBasis,
+} from './analysis.js';
 export { resolveBreakdownContext, BREAKDOWN_NO_SCOPE, BREAKDOWN_NOT_RETURNED } from './hotspots.js';
 export { flattenInto, unknownFields, type CellValue, type FlatRecord } from './flatten.js';
