@@ -155,7 +155,7 @@ interface SheetMapping<T> {
    * Snapshot kind of the hidden `_snapshot` column; `reference` for the `products` reference sheet, which has
    * no snapshot and keeps rows without external_id (they carry the service id).
    */
-  kind: Exclude<EntityKind, 'bom'> | 'reference';
+  kind: Exclude<EntityKind, 'bom' | 'production'> | 'reference';
   /** Code sources the rows refer to, walked alongside the collection (once per export). */
   refs: readonly CodeSource[];
   /** Sets the row's fields after external_id. */

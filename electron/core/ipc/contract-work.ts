@@ -58,6 +58,7 @@ export const ENTITY_KINDS = [
   'product_instance',
   'prechain_product',
   'bom',
+  'production',
 ] as const;
 
 /** Values of an issue's message (field, expected type, value shown, limit …): strings and numbers only. */
