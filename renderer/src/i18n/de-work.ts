@@ -119,6 +119,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'kind.product_instance': 'Produktinstanz {code}',
   'kind.prechain_product': 'Vorkettenprodukt {code}',
   'kind.bom': 'Stückliste von {code}',
+  'kind.production': 'Produktionsmengen von {code}',
 
   'component.supplier_product': 'Lieferantenprodukt',
   'component.silo': 'Silo',

@@ -119,6 +119,7 @@ export const enWork = {
   'kind.product_instance': 'product instance {code}',
   'kind.prechain_product': 'prechain product {code}',
   'kind.bom': 'BOM of {code}',
+  'kind.production': 'production figures of {code}',
 
   'component.supplier_product': 'supplier product',
   'component.silo': 'silo',
