@@ -440,10 +440,7 @@ export function LcaScreen({ active }: { active: boolean }) {
         </section>
       )}
 
-      {run && run.state === 'done' && (
-        <LcaAnalysis runId={run.runId} instances={run.instances} onError={onAnalysisError} />
-      )}
-      {run && run.state === 'failed' && (
+      {run && run.state !== 'running' && (
         <section className="card" aria-labelledby="lca-chart-heading">
           <h2 id="lca-chart-heading">{t('lca.chartTitle')}</h2>
           <GwpChart chart={run.chart} />
@@ -514,6 +511,10 @@ export function LcaScreen({ active }: { active: boolean }) {
             ))}
           </ul>
         </section>
+      )}
+
+      {run && run.state === 'done' && (
+        <LcaAnalysis runId={run.runId} instances={run.instances} onError={onAnalysisError} />
       )}
     </div>
   );
