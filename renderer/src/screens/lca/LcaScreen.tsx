@@ -112,6 +112,12 @@ export function LcaScreen({ active }: { active: boolean }) {
       if (c.runId === runId && c.state !== 'running')
         void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
     });
+    // A run that ended before this subscription existed (a fast recompute) sent its lca.changed already:
+    // read its state once now, so the screen never waits for an event that has gone by.
+    void api.call('lca.report', { runId }).then(
+      (v) => setRun((cur) => (cur && cur.runId === runId && cur.state === 'running' ? v : cur)),
+      () => {},
+    );
     return () => {
       offP();
       offC();
