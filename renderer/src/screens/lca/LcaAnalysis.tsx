@@ -124,7 +124,7 @@ export function LcaAnalysis({
       <p className="muted small">
         {info && (locale === 'de' ? info.nameDe : info.nameEn)} [{chart.unit}]
       </p>
-      <GwpChart chart={chart} />
+      <GwpChart chart={chart} boxClassName="chart-box-analysis" />
       {a.chart.series.some((s) => s.points.some((p) => p.note)) && (
         <ul className="small muted">
           {a.chart.series.flatMap((s) =>
