@@ -455,7 +455,7 @@ export function computeResults(inputs: LcaInputs): LcaResultElement[] {
         partial,
         blocker(
           BLOCKER_PRODUCTION_DATA_MISSING,
-          `No production data for ${year}: enter the production quantity of this product instance for ${year} in the web interface.`,
+          `No production data for ${year}: enter the production quantity of this product instance for ${year} (PUT /v2/product-instances/{id}/production-figures, or in the web interface), then recompute.`,
         ),
       );
     }

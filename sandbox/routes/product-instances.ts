@@ -3,8 +3,14 @@
  * replace) and their LCA (lca-update, lca-results).
  */
 import type { FastifyInstance } from 'fastify';
-import { checkBomMasses, checkProductionYears, findDuplicateBomComponents, sameBom } from '../../electron/core/spec/rules.js';
-import { BomPut, ProductInstanceCreate, ProductInstancePatch } from '../../electron/core/spec/schemas.js';
+import {
+  checkBomMasses,
+  checkProductionFigureYears,
+  checkProductionYears,
+  findDuplicateBomComponents,
+  sameBom,
+} from '../../electron/core/spec/rules.js';
+import { BomPut, ProductInstanceCreate, ProductInstancePatch, ProductionFiguresPut } from '../../electron/core/spec/schemas.js';
 import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound } from '../errors.js';
 import { idParam, requireBody, requirePlant, v2Route, validate, type V2Call } from '../http.js';
@@ -195,6 +201,32 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
       store.changed();
     }
     return { status: 200, body: { bom: store.boms.get(id) ?? [] } };
+  });
+
+  // ---- production figures (assumed paths and shapes: docs/api-assumptions.md)
+  const figuresBody = (id: string) => ({
+    product_instance_id: id,
+    production_figures: [...(store.production.get(id)?.entries() ?? [])]
+      .sort((a, b) => a[0] - b[0])
+      .map(([year, quantity]) => ({ year, quantity })),
+  });
+
+  v2Route(app, store, 'GET', '/v2/product-instances/:id/production-figures', 'productionFigures.get', (call) => {
+    const id = idParam(call.params);
+    reachable(call, id);
+    return { status: 200, body: figuresBody(id) };
+  });
+
+  v2Route(app, store, 'PUT', '/v2/product-instances/:id/production-figures', 'productionFigures.put', (call) => {
+    const id = idParam(call.params);
+    const inst = reachable(call, id);
+    const b = validate(ProductionFiguresPut, call.body);
+    const bad = fromViolations(checkProductionFigureYears(inst, b.production_figures));
+    if (bad) throw bad;
+    // Setting the same figures again is a no-op (idempotent). The LCA uses them from the next recompute on.
+    for (const f of b.production_figures) store.setProduction(id, f.year, f.quantity);
+    store.changed();
+    return { status: 200, body: figuresBody(id) };
   });
 
   // ---- LCA

@@ -86,7 +86,7 @@ describe('a service without DELETE for a type', () => {
     });
     try {
       const e = await rejection(c.supplierCompanies.delete(company.id));
-      expect(e.err_code).toBe('client_operation_unsupported');
+      expect(e.err_code).toBe('client_endpoint_unavailable');
       expect(e.msg).toMatch(/does not allow deleting a supplier company through the API/);
       expect(e.retryable).toBe(false);
       // an id the service does not know stays "not found" (already absent)

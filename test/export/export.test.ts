@@ -67,6 +67,7 @@ describe('export → import', () => {
       'product-instances',
       'prechain-products',
       'bom',
+      'production',
     ]);
     const file = path.join(dir, 'all.xlsx');
     const products = await readSheet(file, 'supplier-products');

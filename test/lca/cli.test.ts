@@ -152,7 +152,15 @@ describe('supply-loader lca', () => {
     expect(r.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/lca-update'))).toHaveLength(2);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(dir, 'ok.xlsx'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['results', 'gwp', 'blockers', 'jobs', 'about']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      'results',
+      'gwp',
+      'hotspots',
+      'trend',
+      'blockers',
+      'jobs',
+      'about',
+    ]);
     expect(wb.getWorksheet('jobs')!.rowCount).toBe(3);
   });
 
@@ -234,5 +242,62 @@ describe('supply-loader lca', () => {
     expect(out.instances.map((i) => i.external_id)).toEqual(['CLI-DONE']);
     expect(out.selection).toMatch(/in\.xlsx/);
     expect(existsSync(join(dir, 'fromwb.xlsx'))).toBe(true);
+  });
+});
+
+describe('lca --production FILE', () => {
+  const prodFile = async (name: string, rows: Record<string, unknown>[]) => {
+    const { writeTestWorkbook } = await import('../jobs/helpers.js');
+    return writeTestWorkbook(join(dir, name), { production: rows });
+  };
+
+  it('writes the figures through the API first; with --recompute the years the rules allow are computed (exit 0)', async () => {
+    await makeInstance(f, {
+      external_id: 'CLI-PROD',
+      article: 'ART-20030',
+      plantCode: 'PL-HEID',
+      from: 2028,
+      to: 2031,
+      bom: [{ ref: m.cement, mass_kg: 300 }],
+    });
+    const before = await cli(['--instances', 'CLI-PROD', '--recompute', '--json']);
+    expect(before.code).toBe(1); // 2028–2030 lack production data
+    const file = await prodFile('prod.xlsx', [
+      { product_instance_external_id: 'CLI-PROD', year: 2028, quantity: 10 },
+      { product_instance_external_id: 'CLI-PROD', year: 2029, quantity: 12.5 },
+      { product_instance_external_id: 'CLI-PROD', year: 2030, quantity: 4 },
+      { product_instance_external_id: 'CLI-PROD', year: 2031, quantity: 9 },
+    ]);
+    const r = await cli(['--instances', 'CLI-PROD', '--production', file, '--recompute', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.production.map((p: { year: number; outcome: string }) => [p.year, p.outcome])).toEqual([
+      [2028, 'written'],
+      [2029, 'written'],
+      [2030, 'written'],
+      [2031, 'written'],
+    ]);
+    expect(out.instances[0]).toMatchObject({ years_computed: 3, years_blocked: 1, years_needing_data: [] });
+    const puts = r.requests.filter((q) => q.method === 'PUT' && q.path.endsWith('/production-figures'));
+    expect(puts).toHaveLength(1);
+  });
+
+  it('a row for an unknown instance fails with a clear message (exit 1); a bad file stops before anything is sent (exit 2)', async () => {
+    const file = await prodFile('prod-unknown.xlsx', [
+      { product_instance_external_id: 'NO-SUCH', year: 2029, quantity: 1 },
+    ]);
+    const r = await cli(['--instances', 'CLI-DONE', '--production', file, '-o', 'unknown.xlsx']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Production figures: 0 of 1 written/);
+    expect(r.stdout).toMatch(/row 2 NO-SUCH 2029: failed \[err_not_found\]/);
+
+    const bad = await prodFile('prod-bad.xlsx', [
+      { product_instance_external_id: 'CLI-DONE', year: 2029, quantity: -3 },
+    ]);
+    const b = await cli(['--instances', 'CLI-DONE', '--production', bad, '--json']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/production!C2/);
+    expect(b.requests).toHaveLength(0);
   });
 });

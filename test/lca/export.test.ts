@@ -166,8 +166,8 @@ describe('LCA workbook export', () => {
     wb = await readXlsx(path);
   });
 
-  it('has the sheets results, gwp, blockers, jobs and about', () => {
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['results', 'gwp', 'blockers', 'jobs', 'about']);
+  it('has the sheets results, gwp, trend, blockers, jobs and about (hotspots only once the breakdown is resolved to names)', () => {
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['results', 'gwp', 'trend', 'blockers', 'jobs', 'about']);
     expect(report.summary).toMatchObject({ total: 3, completed: 2, failed: 1 });
   });
 

@@ -16,14 +16,17 @@ const ISSUE_COLUMNS: Record<string, string> = {
   silos: 'external_id*, name*, plant_code*',
   'silo-items': 'silo_external_id*, supplier_product_external_id*, year*, amount*',
   'product-instances': 'external_id*, product_external_id*, plant_code*, produced_from*, produced_to, name',
-  'prechain-products': 'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km',
+  'prechain-products':
+    'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km',
   bom: 'product_instance_external_id*, component_type*, component_external_id*, mass_kg*',
   plants: 'plant_code*, plant_id',
   materials: 'material_code*, category, material_type_id',
+  // issue 14: production figures per product instance and year
+  production: 'product_instance_external_id*, year*, quantity*',
 };
 
 describe('sheet registry', () => {
-  it('has exactly the sheets of issue 4, in the onboarding order of the spec', () => {
+  it("has exactly the sheets of issue 4 (and issue 14's production), in the onboarding order of the spec", () => {
     expect([...DATA_SHEET_NAMES].sort()).toEqual(Object.keys(ISSUE_COLUMNS).sort());
     expect(DATA_SHEETS.map((d) => d.name)).toEqual([
       'plants',
@@ -37,6 +40,7 @@ describe('sheet registry', () => {
       'product-instances',
       'prechain-products',
       'bom',
+      'production',
     ]);
   });
 
@@ -80,36 +84,94 @@ describe('sheet registry', () => {
     expect(s.safeParse({ external_id: 'SC-1', name: 'A', colour: 'red' }).success).toBe(false);
     expect(s.safeParse({ external_id: 'SC-1', name: 'A', country: 'XX' }).success).toBe(false);
     const y = getSheet('product-instances').schema;
-    expect(y.safeParse({ external_id: 'I', product_external_id: 'P', plant_code: 'X', produced_from: 1850 }).success).toBe(false);
-    expect(y.safeParse({ external_id: 'I', product_external_id: 'P', plant_code: 'X', produced_from: 2020.5 }).success).toBe(false);
+    expect(
+      y.safeParse({ external_id: 'I', product_external_id: 'P', plant_code: 'X', produced_from: 1850 }).success,
+    ).toBe(false);
+    expect(
+      y.safeParse({ external_id: 'I', product_external_id: 'P', plant_code: 'X', produced_from: 2020.5 }).success,
+    ).toBe(false);
   });
 
   it('row rules come from the spec rule functions', () => {
     const rules = getSheet('supplier-products').rowRules!;
-    expect(rules({ secondary_percentage: 120 } as never).map((v) => v.err_code)).toEqual(['err_invalid_secondary_percentage_range']);
+    expect(rules({ secondary_percentage: 120 } as never).map((v) => v.err_code)).toEqual([
+      'err_invalid_secondary_percentage_range',
+    ]);
     expect(getSheet('bom').rowRules!({ mass_kg: 0 } as never)).toHaveLength(1);
-    expect(getSheet('product-instances').rowRules!({ produced_from: 2020, produced_to: 2019 } as never)[0].path).toBe('produced_to');
-    expect(getSheet('hazardous-substances').rowRules!({ cas_number: '7732-18-5', mass_share: 1.5 } as never)).toHaveLength(1);
-    expect(getSheet('materials').rowRules!({ material_code: 'M', material_type_id: '00000000-0000-4000-8000-000000000001' } as never)).toHaveLength(1);
+    expect(getSheet('product-instances').rowRules!({ produced_from: 2020, produced_to: 2019 } as never)[0].path).toBe(
+      'produced_to',
+    );
+    expect(
+      getSheet('hazardous-substances').rowRules!({ cas_number: '7732-18-5', mass_share: 1.5 } as never),
+    ).toHaveLength(1);
+    expect(
+      getSheet('materials').rowRules!({
+        material_code: 'M',
+        material_type_id: '00000000-0000-4000-8000-000000000001',
+      } as never),
+    ).toHaveLength(1);
   });
 
   it('the quick check of each column is never looser than its zod schema', () => {
     const samples: unknown[] = [
-      '', ' ', 'a', ' a', 'a ', 'SP-1', 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(1000), 'x'.repeat(1001), 'a\u0007b', 'a\nb', 'a\tb',
-      'KG', 'kg', 'METRIC TON*KM', 'DE', 'de', 'XX', 'silo', 'elementary', '00000000-0000-4000-8000-00000000000a',
-      '00000000-0000-4000-8000-00000000000A', 'not-a-uuid', 0, -1, 1, 0.5, 1899, 1900, 2024, 2200, 2201, 2024.5, 100, 100.1, 1e308,
-      Infinity, -Infinity, NaN, true, false, {}, [], null,
+      '',
+      ' ',
+      'a',
+      ' a',
+      'a ',
+      'SP-1',
+      'x'.repeat(255),
+      'x'.repeat(256),
+      'x'.repeat(1000),
+      'x'.repeat(1001),
+      'a\u0007b',
+      'a\nb',
+      'a\tb',
+      'KG',
+      'kg',
+      'METRIC TON*KM',
+      'DE',
+      'de',
+      'XX',
+      'silo',
+      'elementary',
+      '00000000-0000-4000-8000-00000000000a',
+      '00000000-0000-4000-8000-00000000000A',
+      'not-a-uuid',
+      0,
+      -1,
+      1,
+      0.5,
+      1899,
+      1900,
+      2024,
+      2200,
+      2201,
+      2024.5,
+      100,
+      100.1,
+      1e308,
+      Infinity,
+      -Infinity,
+      NaN,
+      true,
+      false,
+      {},
+      [],
+      null,
     ];
     for (const def of [...DATA_SHEETS, PRODUCTS_REFERENCE_SHEET]) {
       for (const [field, col] of Object.entries(def.columns)) {
         const accept = quickAccept(col);
         for (const v of samples) {
-          if (accept(v)) expect(col.schema.safeParse(v).success, `${def.name}.${field} quick-accepts ${String(v)}`).toBe(true);
+          if (accept(v))
+            expect(col.schema.safeParse(v).success, `${def.name}.${field} quick-accepts ${String(v)}`).toBe(true);
         }
       }
       // whole rows: quickAccept ⇒ schema
       const row: Record<string, unknown> = {};
-      for (const [field, col] of Object.entries(def.columns)) if (col.required) row[field] = samples.find((v) => quickAccept(col)(v));
+      for (const [field, col] of Object.entries(def.columns))
+        if (col.required) row[field] = samples.find((v) => quickAccept(col)(v));
       if (def.quickAccept(row)) expect(def.schema.safeParse(row).success, def.name).toBe(true);
       expect(def.quickAccept({ ...row, unknown_field: 'x' })).toBe(false);
     }

@@ -48,6 +48,7 @@ import {
 } from './resources/prechain-products.js';
 import { bomApi, type BomApi } from './resources/bom.js';
 import { lcaApi, type LcaApi } from './resources/lca.js';
+import { productionFiguresApi, type ProductionFiguresApi } from './resources/production-figures.js';
 
 export {
   ApiError,
@@ -67,6 +68,8 @@ export type { PlannedOperation, PreflightReport, PreflightProblem, PreflightOpti
 export type { LoggerLike } from './secrets.js';
 export type { LcaApi, LcaUpdateResult, RecomputeOptions, LcaResults, LcaJob } from './resources/lca.js';
 export type { BomApi, BomEntry, BomComponent } from './resources/bom.js';
+export type { ProductionFiguresApi, ProductionFigure } from './resources/production-figures.js';
+export { PRODUCTION_FIGURES_UNAVAILABLE_MESSAGE } from './resources/production-figures.js';
 export { isAbortError } from './backoff.js';
 export { fieldDifferences } from './compare.js';
 export type {
@@ -126,6 +129,8 @@ export interface ApiClient {
   readonly prechainProducts: DeletableResource<PrechainProduct, PrechainProductCreate, PrechainProductPatch>;
   readonly bom: BomApi;
   readonly lca: LcaApi;
+  /** Production figures per year (assumed endpoint; a service without it → client_endpoint_unavailable). */
+  readonly productionFigures: ProductionFiguresApi;
   /** Which planned operations the key cannot do, from /v2/me and OPERATION_SCOPES; nothing else is sent. */
   preflight(operations: readonly PlannedOperation[], o?: PreflightOptions & CallOptions): Promise<PreflightReport>;
   /** requests = HTTP exchanges sent, retries = backoff rounds, concurrency = current adaptive limit. */
@@ -186,6 +191,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     prechainProducts: prechainProductsResource(transport, manufacturerId, getLogger),
     bom: bomApi(transport),
     lca: lcaApi(transport, getLogger),
+    productionFigures: productionFiguresApi(transport),
     async preflight(operations, o = {}) {
       const m = await me(o);
       return preflightReport(m, maskApiKey(apiKey), operations, o);

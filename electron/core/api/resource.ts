@@ -228,7 +228,7 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
     }
     return new ApiError({
       status: e.status,
-      err_code: 'client_operation_unsupported',
+      err_code: 'client_endpoint_unavailable',
       msg: `the service does not allow deleting a ${cfg.entityType.replace(/_/g, ' ')} through the API (DELETE answered ${e.status} ${e.err_code} while the entity can be read)`,
       endpoint: e.endpoint,
       attempts: e.attempts,

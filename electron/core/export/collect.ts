@@ -17,6 +17,7 @@ import type {
   SupplierPlant,
   SupplierProduct,
 } from '../api/index.js';
+import { ApiError } from '../api/errors.js';
 import type { EntityKind } from '../jobs/types.js';
 import type { DataSheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
@@ -30,6 +31,7 @@ export const EXPORT_COLLECTIONS = [
   'product-instances',
   'prechain-products',
   'bom',
+  'production',
 ] as const;
 export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
 /** `all`: every collection in one workbook, in onboarding order. */
@@ -77,6 +79,7 @@ export const SHEETS_OF: Record<ExportCollection, ExportSheetName[]> = {
   'product-instances': ['product-instances'],
   'prechain-products': ['prechain-products'],
   bom: ['bom'],
+  production: ['production'],
 };
 
 export function isExportSelection(s: string): s is ExportSelection {
@@ -155,7 +158,7 @@ interface SheetMapping<T> {
    * Snapshot kind of the hidden `_snapshot` column; `reference` for the `products` reference sheet, which has
    * no snapshot and keeps rows without external_id (they carry the service id).
    */
-  kind: Exclude<EntityKind, 'bom'> | 'reference';
+  kind: Exclude<EntityKind, 'bom' | 'production'> | 'reference';
   /** Code sources the rows refer to, walked alongside the collection (once per export). */
   refs: readonly CodeSource[];
   /** Sets the row's fields after external_id. */
@@ -164,7 +167,7 @@ interface SheetMapping<T> {
   note?(written: readonly T[]): string | undefined;
 }
 
-type SheetCollection = Exclude<ExportCollection, 'bom'>;
+type SheetCollection = Exclude<ExportCollection, 'bom' | 'production'>;
 
 const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
   products: {
@@ -419,9 +422,47 @@ export async function collectExport(
       );
   };
 
+  /** Production figures per instance (assumed endpoint; a service without it → a warning, no rows). */
+  const collectProduction = async (): Promise<void> => {
+    const instances = (await walk('product-instances')).filter((i) => i.external_id);
+    const figures = new Map<string, { year: number; quantity: number }[]>();
+    let unavailable: string | null = null;
+    let done = 0;
+    await pool(instances, o.bomConcurrency ?? 8, async (inst) => {
+      if (unavailable) return;
+      try {
+        figures.set(inst.id, await client.productionFigures.get(inst.id, { signal }));
+      } catch (e) {
+        if (
+          e instanceof ApiError &&
+          (e.err_code === 'client_endpoint_unavailable' || e.classification === 'permission')
+        )
+          unavailable ??= e.msg;
+        else throw e;
+      }
+      done++;
+      if (done % 20 === 0) o.onProgress?.({ collection: 'production', done });
+    });
+    o.onProgress?.({ collection: 'production', done });
+    if (unavailable) {
+      warnings.push(`Production figures not exported: ${unavailable}`);
+      return;
+    }
+    counts.production = instances.length;
+    for (const inst of [...instances].sort((a, b) => cmp(a.external_id ?? '', b.external_id ?? ''))) {
+      for (const f of figures.get(inst.id) ?? [])
+        sheet('production').push({
+          product_instance_external_id: inst.external_id as string,
+          year: f.year,
+          quantity: f.quantity,
+        });
+    }
+  };
+
   for (const c of collections) {
     signal?.throwIfAborted();
     if (c === 'bom') await collectBom();
+    else if (c === 'production') await collectProduction();
     else await collectSheet(c);
   }
 

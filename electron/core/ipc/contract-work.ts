@@ -58,6 +58,7 @@ export const ENTITY_KINDS = [
   'product_instance',
   'prechain_product',
   'bom',
+  'production',
 ] as const;
 
 /** Values of an issue's message (field, expected type, value shown, limit …): strings and numbers only. */
@@ -367,6 +368,91 @@ export const LcaRunView = z.object({
 });
 export type LcaRunView = z.infer<typeof LcaRunView>;
 
+export const LcaModuleSelection = z.enum(['A1-A3', 'A4', 'A1-A4']);
+export const LcaBasis = z.enum(['per_unit', 'total']);
+const PerUnitView = z.object({ value: z.number().nullable(), note: Text.nullable() });
+const ComponentView = z.object({
+  componentType: Text,
+  ref: Text,
+  externalId: Text.nullable(),
+  name: Text.nullable(),
+  supplierCompany: Text.nullable(),
+  supplierPlant: Text.nullable(),
+  massKg: z.number().nullable(),
+});
+
+/** The LCA screen's analysis of a finished run: any indicator, per declared unit or totals, hotspots, trend. */
+export const LcaAnalysisView = z.object({
+  indicators: z.array(
+    z.object({ code: Text, nameEn: Text.nullable(), nameDe: Text.nullable(), unit: Text.nullable() }),
+  ),
+  moduleSelections: z.array(LcaModuleSelection),
+  indicator: Text,
+  modules: LcaModuleSelection,
+  basis: LcaBasis,
+  chart: z.object({
+    unit: Text.nullable(),
+    years: z.array(Int),
+    series: z.array(
+      z.object({
+        instanceId: Text,
+        label: Text,
+        plantCode: Text.nullable(),
+        productArticle: Text.nullable(),
+        declaredUnit: Text.nullable(),
+        points: z.array(
+          z.object({
+            year: Int,
+            value: z.number().nullable(),
+            partial: z.boolean(),
+            status: Text.nullable(),
+            note: Text.nullable(),
+          }),
+        ),
+      }),
+    ),
+  }),
+  hotspots: z.object({
+    readable: z.boolean(),
+    /** why the breakdown is missing, in words */
+    reason: Text.nullable(),
+    /** the instance and year shown (default: the first instance with a computed year, its latest) */
+    instanceId: Text.nullable(),
+    year: Int.nullable(),
+    /** computed (instance, year) pairs to choose from */
+    choices: z.array(z.object({ instanceId: Text, year: Int, partial: z.boolean() })),
+    /** top 10 + rest, over the chosen modules */
+    slices: z.array(z.object({ label: Text, value: z.number(), share: z.number().nullable(), rest: z.boolean() })),
+    rows: z.array(
+      z.object({
+        component: ComponentView,
+        module: Text.nullable(),
+        value: z.number(),
+        perDeclaredUnit: PerUnitView,
+        share: z.number().nullable(),
+      }),
+    ),
+    /** across the selection, the year shown: the components contributing most */
+    top: z.array(z.object({ label: Text, value: z.number(), instances: NonNegInt })),
+  }),
+  trend: z.array(
+    z.object({
+      instanceId: Text,
+      year: Int,
+      partial: z.boolean(),
+      value: z.number(),
+      perDeclaredUnit: PerUnitView,
+      previousYear: Int.nullable(),
+      previousPartial: z.boolean().nullable(),
+      changeAbs: z.number().nullable(),
+      changePct: z.number().nullable(),
+      changePerUnitAbs: z.number().nullable(),
+      changePerUnitPct: z.number().nullable(),
+    }),
+  ),
+});
+export type LcaAnalysisView = z.infer<typeof LcaAnalysisView>;
+
 export const LcaSelector = z.enum(['products', 'plant', 'instances', 'all']);
 export const ExportCollectionSchema = z.enum(['all', ...EXPORT_COLLECTIONS]);
 
@@ -492,6 +578,25 @@ export const workProcedures = {
     summary: 'State and results of an LCA run, with the GWP chart data',
     input: z.object({ runId: RunId }).strict(),
     output: LcaRunView,
+  },
+  'lca.analysis': {
+    summary: 'Any indicator of a finished LCA run per declared unit or as totals, its hotspots and trend',
+    input: z
+      .object({
+        runId: RunId,
+        indicator: z.string().max(100).optional(),
+        modules: LcaModuleSelection.optional(),
+        basis: LcaBasis.default('per_unit'),
+        instanceId: z.string().max(100).optional(),
+        year: Int.optional(),
+      })
+      .strict(),
+    output: LcaAnalysisView,
+  },
+  'lca.enterProduction': {
+    summary: 'Write the production figure of an instance for a year, then recompute the LCA of the run’s instances',
+    input: z.object({ runId: RunId, instanceId: z.uuid(), year: Int, quantity: z.number().finite().min(0) }).strict(),
+    output: z.object({ runId: RunId }),
   },
   'lca.cancel': {
     summary: 'Cancel an LCA run (what finished is kept)',

@@ -251,6 +251,18 @@ const handlers: WorkHandlers = {
 
   'lca.report': async (input, app) => workOf(app).lca.view(input.runId),
 
+  'lca.analysis': async (input, app) => workOf(app).lca.analysis(input.runId, input),
+
+  'lca.enterProduction': async (input, app) => ({
+    runId: await workOf(app).lca.enterProduction(
+      await resolveConnection(app),
+      input.runId,
+      input.instanceId,
+      input.year,
+      input.quantity,
+    ),
+  }),
+
   'lca.cancel': async (input, app) => ({ accepted: workOf(app).lca.cancel(input.runId) }),
 
   'lca.export': async (input, app) => {

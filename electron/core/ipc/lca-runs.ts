@@ -5,7 +5,18 @@
  * per connection profile; cancelling keeps what finished.
  */
 import { randomUUID } from 'node:crypto';
-import { createApiClient, type ApiClient } from '../api/index.js';
+import { ApiError, createApiClient, type ApiClient } from '../api/index.js';
+import {
+  hotspotRows,
+  hotspotSlices,
+  indicatorsOf,
+  lcaChartData,
+  moduleSelectionsOf,
+  topContributors,
+  trendRows,
+} from '../lca/analysis.js';
+import { resolveBreakdownContext } from '../lca/hotspots.js';
+import { indicatorInfo, type ModuleSelection } from '../lca/indicators.js';
 import { gwpChartData } from '../lca/chart.js';
 import { GWP_TOTAL } from '../lca/indicators.js';
 import {
@@ -18,7 +29,7 @@ import {
 } from '../lca/model.js';
 import { runLca, type LcaInstanceState } from '../lca/run.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
-import type { LcaChartView, LcaInstanceView, LcaRunView } from './contract-work.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from './contract-work.js';
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
 import type { AppServices } from './services.js';
@@ -246,7 +257,7 @@ export class LcaRuns {
     this.app.emit('lca.changed', { runId: run.runId, state: 'running' });
     run.done = (async () => {
       try {
-        run.report = await runLca(client, selection.instances, {
+        const report = await runLca(client, selection.instances, {
           recompute,
           signal: run.controller.signal,
           selection: selection.description,
@@ -265,6 +276,19 @@ export class LcaRuns {
             });
           },
         });
+        if (!report.aborted) {
+          // Names for the hotspots (needs view:recipes; without it the context says why), before the run
+          // shows as done.
+          report.breakdown_context = await resolveBreakdownContext(client, report, {
+            signal: run.controller.signal,
+          }).catch((e: unknown) => ({
+            readable: false,
+            reason: `The per-source breakdown could not be resolved to names (${e instanceof Error ? e.message : String(e)}).`,
+            components: {},
+            problems: [],
+          }));
+        }
+        run.report = report;
       } catch (e) {
         run.error = e instanceof Error ? e.message.split('\n')[0] : String(e);
         this.app.log.warn({ runId: run.runId, err: e }, 'LCA run failed');
@@ -323,6 +347,155 @@ export class LcaRuns {
       instances,
       chart: chartView({ instances: report?.instances ?? [] }),
     };
+  }
+
+  /** Any indicator of a finished run, per declared unit or totals, with hotspots and trend (plain data). */
+  analysis(
+    runId: string,
+    q: {
+      indicator?: string;
+      modules?: ModuleSelection;
+      basis?: 'per_unit' | 'total';
+      instanceId?: string;
+      year?: number;
+    },
+  ): LcaAnalysisView {
+    const report = this.report(runId);
+    const codes = indicatorsOf(report);
+    const selections = moduleSelectionsOf(report);
+    const indicator = q.indicator && codes.includes(q.indicator) ? q.indicator : (codes[0] ?? 'GWP-total');
+    const modules: ModuleSelection =
+      q.modules && selections.includes(q.modules) ? q.modules : selections.includes('A1-A4') ? 'A1-A4' : 'A1-A3';
+    const basis = q.basis ?? 'per_unit';
+    const chart = lcaChartData(report, { indicator, modules, basis });
+    const rows = hotspotRows(report);
+    const choices: { instanceId: string; year: number; partial: boolean }[] = [];
+    for (const i of report.instances)
+      for (const y of readResults(i.results))
+        if (y.status === 'computed' && y.year !== null)
+          choices.push({ instanceId: i.instance.id, year: y.year, partial: y.partial_year === true });
+    const latestOf = (id: string) =>
+      choices.filter((c) => c.instanceId === id && !c.partial).at(-1) ??
+      choices.filter((c) => c.instanceId === id).at(-1);
+    const chosen =
+      choices.find((c) => c.instanceId === q.instanceId && c.year === q.year) ??
+      (q.instanceId ? latestOf(q.instanceId) : undefined) ??
+      (choices[0] ? latestOf(choices[0].instanceId) : undefined);
+    const ctx = report.breakdown_context;
+    const wanted = new Set<string>(modules === 'A1-A4' ? ['A1-A3', 'A4'] : [modules]);
+    const hot = chosen && ctx?.readable ? { instance_id: chosen.instanceId, year: chosen.year } : null;
+    const slices = hot ? hotspotSlices(rows, { ...hot, indicator, modules, top: 10 }) : [];
+    const table = hot
+      ? rows
+          .filter(
+            (r) =>
+              r.instance_id === hot.instance_id &&
+              r.year === hot.year &&
+              r.indicator === indicator &&
+              wanted.has(r.module ?? ''),
+          )
+          .sort((a, b) => Math.abs(b.value) - Math.abs(a.value))
+      : [];
+    const top = hot ? topContributors(rows, { indicator, modules, year: hot.year, top: 10 }) : [];
+    return {
+      indicators: codes.map((c) => {
+        const info = indicatorInfo(c);
+        return { code: c, nameEn: info?.name_en ?? null, nameDe: info?.name_de ?? null, unit: info?.unit ?? null };
+      }),
+      moduleSelections: selections,
+      indicator,
+      modules,
+      basis,
+      chart: {
+        unit: chart.unit,
+        years: chart.years,
+        series: chart.series.map((s) => ({
+          instanceId: s.instance_id,
+          label: s.label,
+          plantCode: s.plant_code,
+          productArticle: s.product_article,
+          declaredUnit: s.declared_unit,
+          points: s.points.map((p) => ({
+            year: p.year,
+            value: p.value,
+            partial: p.partial,
+            status: p.status,
+            note: p.note,
+          })),
+        })),
+      },
+      hotspots: {
+        readable: ctx?.readable ?? false,
+        reason: ctx?.readable ? null : (ctx?.reason ?? null),
+        instanceId: chosen?.instanceId ?? null,
+        year: chosen?.year ?? null,
+        choices,
+        slices: slices.map((x) => ({ label: x.label, value: x.value, share: x.share, rest: x.component === null })),
+        rows: table.map((r) => ({
+          component: {
+            componentType: r.component.component_type,
+            ref: r.component.ref,
+            externalId: r.component.external_id,
+            name: r.component.name,
+            supplierCompany: r.component.supplier_company,
+            supplierPlant: r.component.supplier_plant,
+            massKg: r.component.mass_kg,
+          },
+          module: r.module,
+          value: r.value,
+          perDeclaredUnit: r.per_declared_unit,
+          share: r.share,
+        })),
+        top: top.map((t) => ({ label: t.label, value: t.value, instances: t.instances })),
+      },
+      trend: trendRows(report)
+        .filter((t) => t.indicator === indicator && t.modules === modules)
+        .map((t) => ({
+          instanceId: t.instance_id,
+          year: t.year,
+          partial: t.partial,
+          value: t.value,
+          perDeclaredUnit: t.per_declared_unit,
+          previousYear: t.previous_year,
+          previousPartial: t.previous_partial,
+          changeAbs: t.change_abs,
+          changePct: t.change_pct,
+          changePerUnitAbs: t.change_per_unit_abs,
+          changePerUnitPct: t.change_per_unit_pct,
+        })),
+    };
+  }
+
+  /**
+   * "Enter it here": write one production figure through the API, then recompute the LCA of the run's
+   * instances (a new run). A service without the endpoint → an error whose message points to the web interface.
+   */
+  async enterProduction(
+    conn: Connection,
+    runId: string,
+    instanceId: string,
+    year: number,
+    quantity: number,
+  ): Promise<string> {
+    const r = this.get(runId);
+    const inst = r.selection.instances.find((i) => i.id === instanceId);
+    if (!inst) throw new AppError('not_found', 'That product instance is not part of this LCA run.');
+    const client = this.client(conn);
+    try {
+      await client.productionFigures.put(instanceId, [{ year, quantity }], {
+        ...(inst.produced_from !== null ? { producedFrom: inst.produced_from, producedTo: inst.produced_to } : {}),
+      });
+    } catch (e) {
+      if (e instanceof ApiError)
+        throw new AppError(e.status === 403 ? 'forbidden' : 'invalid_input', `${e.msg} (${e.err_code})`, {
+          errCode: e.err_code,
+          status: e.status,
+        });
+      throw e;
+    } finally {
+      await client.close();
+    }
+    return this.start(conn, r.selection.selectionId, true);
   }
 
   report(runId: string): LcaReport {

@@ -41,6 +41,8 @@ export const PROCEDURE_NAMES = [
   'lca.select',
   'lca.run',
   'lca.report',
+  'lca.analysis',
+  'lca.enterProduction',
   'lca.cancel',
   'lca.export',
 ] as const;

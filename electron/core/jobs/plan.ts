@@ -43,6 +43,7 @@ import { snapshotOf } from './snapshot.js';
 import type {
   EntityKind,
   FieldChange,
+  RefSlot,
   Plan,
   PlanAction,
   PlanCounts,
@@ -79,9 +80,10 @@ export const LEVEL: Record<EntityKind, number> = {
   product_instance: 4,
   prechain_product: 5,
   bom: 6,
+  production: 6,
 };
 
-const RESOURCE: Record<Exclude<EntityKind, 'bom'>, string> = {
+const RESOURCE: Record<Exclude<EntityKind, 'bom' | 'production'>, string> = {
   supplier_company: 'supplierCompanies',
   supplier_plant: 'supplierPlants',
   supplier_product: 'supplierProducts',
@@ -98,6 +100,7 @@ const NOUN: Record<EntityKind, string> = {
   product_instance: 'product instance',
   prechain_product: 'prechain product',
   bom: 'BOM',
+  production: 'production figures',
 };
 
 const NOUNS: Record<EntityKind, string> = {
@@ -108,9 +111,10 @@ const NOUNS: Record<EntityKind, string> = {
   product_instance: 'product instances',
   prechain_product: 'prechain products',
   bom: 'BOMs',
+  production: 'production figures',
 };
 
-const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom'>> = {
+const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom' | 'production'>> = {
   supplier_product: 'supplier_product',
   silo: 'silo',
   prechain_product: 'prechain_product',
@@ -152,6 +156,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
 
   const planner = new Planner(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false);
   await planner.readBoms(client, signal, progress);
+  await planner.readProduction(client, signal);
   progress({ phase: 'planning', done: 0, total: 1 });
   planner.companies();
   planner.supplierPlants();
@@ -160,6 +165,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   planner.productInstances();
   planner.prechainProducts();
   planner.boms();
+  planner.productionFigures();
   progress({ phase: 'planning', done: 1, total: 1 });
 
   const entries = planner.entries;
@@ -236,6 +242,7 @@ function collectCodes(wb: WorkbookRows): CodeRequests {
     add(c.product_instance, rawCode(r, 'product_instance_external_id'));
     add(c.plant, rawCode(r, 'plant_code'));
   }
+  for (const r of wb.rows('production')) add(c.product_instance, rawCode(r, 'product_instance_external_id'));
   for (const r of wb.rows('bom')) {
     add(c.product_instance, rawCode(r, 'product_instance_external_id'));
     const kind = COMPONENT_KIND[String(r.values.component_type ?? '')];
@@ -259,7 +266,7 @@ function workbookMappings(wb: WorkbookRows): WorkbookMappings {
 
 /** Draft of one entity entry before its action is decided. */
 interface Draft {
-  kind: Exclude<EntityKind, 'bom'>;
+  kind: Exclude<EntityKind, 'bom' | 'production'>;
   key: string;
   sheet: DataSheetName;
   row: number;
@@ -311,6 +318,8 @@ class Planner {
     { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }
   >();
   private readonly codeOfId: (id: string) => string | undefined;
+  /** Production figures on the service per instance id (year → quantity), or why they could not be read. */
+  private readonly serverProduction = new Map<string, Map<number, number> | { unreadable: string }>();
 
   constructor(
     private readonly wb: WorkbookRows,
@@ -324,7 +333,7 @@ class Planner {
 
   // ------------------------------------------------------------ references
 
-  private ref(kind: Exclude<EntityKind, 'bom'>, code: string): Ref {
+  private ref(kind: Exclude<EntityKind, 'bom' | 'production'>, code: string): Ref {
     const key = this.defining.get(`${kind}:${code}`);
     if (key) {
       const e = this.byKey.get(key);
@@ -343,7 +352,7 @@ class Planner {
   }
 
   /** Codes of one kind known on the service or defined in the workbook (for "did you mean …?"). */
-  private knownCodes(kind: Exclude<EntityKind, 'bom'>): string[] {
+  private knownCodes(kind: Exclude<EntityKind, 'bom' | 'production'>): string[] {
     const out = new Set<string>(this.svc[kind].keys());
     for (const e of this.byKey.values()) if (e.kind === kind && e.externalId) out.add(e.externalId);
     return [...out];
@@ -366,7 +375,7 @@ class Planner {
     d: { problems: PlanProblem[] },
     r: WbRow<unknown>,
     field: string,
-    kind: Exclude<EntityKind, 'bom'>,
+    kind: Exclude<EntityKind, 'bom' | 'production'>,
     code: string,
   ): string | Pending | undefined {
     const ref = this.ref(kind, code);
@@ -434,7 +443,7 @@ class Planner {
 
   // ------------------------------------------------------------ entity drafts
 
-  private draft(kind: Exclude<EntityKind, 'bom'>, r: WbRow<unknown>, keyOverride?: string): Draft {
+  private draft(kind: Exclude<EntityKind, 'bom' | 'production'>, r: WbRow<unknown>, keyOverride?: string): Draft {
     const code = rawCode(r, 'external_id');
     const d: Draft = {
       kind,
@@ -931,7 +940,152 @@ class Planner {
     this.push(entry);
   }
 
-  private plantOfComponent(kind: Exclude<EntityKind, 'bom'>, code: string): string | null {
+  // ------------------------------------------------------------ production figures
+
+  /** Read the figures of the instances the production sheet names (one GET each, 8 at a time). */
+  async readProduction(client: ApiClient, signal: AbortSignal | undefined): Promise<void> {
+    const ids = new Set<string>();
+    for (const r of this.wb.rows('production')) {
+      const code = rawCode(r, 'product_instance_external_id');
+      const inst = code ? this.svc.product_instance.get(code) : undefined;
+      if (inst) ids.add(inst.id.toLowerCase());
+    }
+    let fatal: unknown;
+    await forEachPooled(
+      [...ids],
+      8,
+      async (id) => {
+        try {
+          const figs = await client.productionFigures.get(id, { signal });
+          this.serverProduction.set(id, new Map(figs.map((f) => [f.year, f.quantity])));
+        } catch (e) {
+          if (
+            e instanceof ApiError &&
+            e.classification !== 'auth' &&
+            e.classification !== 'daily_limit' &&
+            e.status !== 500
+          )
+            this.serverProduction.set(id, { unreadable: e.msg ? `${e.err_code}: ${e.msg}` : e.err_code });
+          else fatal ??= e;
+        }
+      },
+      () => fatal !== undefined || signal?.aborted === true,
+    );
+    if (fatal !== undefined) throw fatal;
+    signal?.throwIfAborted();
+  }
+
+  /** One entry per product instance of the production sheet: the years whose figure changes are PUT. */
+  productionFigures(): void {
+    const { byOwner, ownerless } = groupByOwner(this.wb.rows('production'), 'product_instance_external_id');
+    for (const r of ownerless) this.blockedRow('production', r);
+    const thisYear = new Date().getUTCFullYear();
+    for (const [code, rows] of byOwner) {
+      const first = rows[0];
+      const problems: PlanProblem[] = [];
+      const host = { problems };
+      const entry: PlanEntry = {
+        key: `production:${code}`,
+        kind: 'production',
+        level: LEVEL.production,
+        sheet: 'production',
+        row: first.row,
+        rows: rows.map((r) => ({ sheet: r.sheet, row: r.row })),
+        externalId: code,
+        label: `production figures of ${code}`,
+        action: 'blocked',
+        id: null,
+      };
+      for (const r of rows) if (!r.typed) problems.push(...r.problems);
+      const instance = this.refValue(host, first, 'product_instance_external_id', 'product_instance', code);
+      const instanceEntry = this.byKey.get(this.defining.get(`product_instance:${code}`) ?? '');
+      const instPlant = instanceEntry
+        ? this.entryPlant.get(instanceEntry.key)
+        : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+      if (instPlant) entry.plantIds = [instPlant];
+      // The production period: the workbook's row of the instance, else the service's.
+      const svcInst = this.svc.product_instance.get(code) as
+        { produced_from?: unknown; produced_to?: unknown } | undefined;
+      const wbInst = instanceEntry?.body as { produced_from?: unknown; produced_to?: unknown } | undefined;
+      const from = typeof wbInst?.produced_from === 'number' ? wbInst.produced_from : svcInst?.produced_from;
+      const to = wbInst && 'produced_to' in wbInst ? wbInst.produced_to : svcInst?.produced_to;
+      const wanted = new Map<number, { quantity: number; row: WbRow<unknown> }>();
+      for (const r of rows as WbRow<{ year: number; quantity: number }>[]) {
+        const t = r.typed;
+        if (!t) continue;
+        const outside = (typeof from === 'number' && t.year < from) || (typeof to === 'number' && t.year > to);
+        if (outside) {
+          problems.push({
+            kind: 'rule',
+            sheet: r.sheetName,
+            cell: this.wb.cell(r.sheet, 'year', r.row),
+            row: r.row,
+            field: 'year',
+            message: `year ${t.year} lies outside the production period of ${code} (${String(from)}–${typeof to === 'number' ? to : 'open'})`,
+            code: 'row_rule',
+            params: { detail: `year ${t.year} outside ${String(from)}–${typeof to === 'number' ? to : 'open'}` },
+          });
+          continue;
+        }
+        wanted.set(t.year, { quantity: t.quantity, row: r });
+      }
+      if (problems.length > 0 || instance === undefined) {
+        entry.problems = problems;
+        this.push(entry);
+        continue;
+      }
+      const instanceId = isPending(instance) ? null : instance;
+      const server = instanceId ? this.serverProduction.get(instanceId) : new Map<number, number>();
+      const current = server instanceof Map ? server : null;
+      const notes: string[] = [];
+      if (server && !(server instanceof Map))
+        notes.push(
+          `the production figures on the service could not be read (${server.unreadable}): every year is written`,
+        );
+      const changes: FieldChange[] = [];
+      const figures: { year: number; quantity: number }[] = [];
+      for (const [year, w] of [...wanted].sort((a, b) => a[0] - b[0])) {
+        const before = current?.get(year);
+        if (current && before === w.quantity) continue;
+        changes.push({ field: `production_figures[${year}]`, before: before ?? null, after: w.quantity });
+        figures.push({ year, quantity: w.quantity });
+      }
+      for (const year of wanted.keys())
+        if (year > thisYear)
+          notes.push(
+            `${year} is a future year: its figure is written now, and its LCA stays blocked until ${year} arrives (spec rule 3)`,
+          );
+      entry.id = instanceId;
+      if (figures.length === 0) {
+        entry.action = 'unchanged';
+        if (notes.length) entry.notes = notes;
+        this.push(entry);
+        continue;
+      }
+      if (this.createOnly && current !== null && figures.some((f) => current.has(f.year))) {
+        entry.action = 'skipped_update';
+        notes.push('create-only: production figures that differ from the service are not overwritten');
+        entry.notes = notes;
+        this.push(entry);
+        continue;
+      }
+      const refs: RefSlot[] = [];
+      if (isPending(instance)) refs.push({ path: ['$id'], key: instance.$pending, code: instance.code });
+      entry.action = current !== null && figures.every((f) => !current.has(f.year)) ? 'create' : 'update';
+      entry.changes = changes;
+      entry.body = { production_figures: figures };
+      if (refs.length) {
+        entry.refs = refs;
+        entry.dependsOn = [...new Set(refs.map((r) => r.key))];
+        notes.push(...this.afterNotes(refs.map((r) => r.key)));
+      }
+      if (notes.length) entry.notes = notes;
+      this.preflight(entry, 'productionFigures.put');
+      this.push(entry);
+    }
+  }
+
+  private plantOfComponent(kind: Exclude<EntityKind, 'bom' | 'production'>, code: string): string | null {
     const key = this.defining.get(`${kind}:${code}`);
     if (key) return this.entryPlant.get(key) ?? null;
     const e = this.svc[kind].get(code) as { plant_id?: string } | undefined;
@@ -940,7 +1094,7 @@ class Planner {
 
   // ------------------------------------------------------------ decide an entity's action
 
-  private blockedRow(kind: Exclude<EntityKind, 'bom'> | 'bom', r: WbRow<unknown>): void {
+  private blockedRow(kind: EntityKind, r: WbRow<unknown>): void {
     const problems = r.problems.length
       ? r.problems
       : [

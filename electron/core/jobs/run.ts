@@ -174,7 +174,7 @@ type Writable = {
   findByExternalId(code: string, o: { signal?: AbortSignal }): Promise<{ id: string } | null>;
 };
 
-function resourceOf(client: ApiClient, kind: Exclude<EntityKind, 'bom'>): Writable {
+function resourceOf(client: ApiClient, kind: Exclude<EntityKind, 'bom' | 'production'>): Writable {
   const r = {
     supplier_company: client.supplierCompanies,
     supplier_plant: client.supplierPlants,
@@ -528,6 +528,14 @@ class JobRun {
       const bom = await client.bom.put(targetId, (body.bom ?? []) as Parameters<ApiClient['bom']['put']>[1], o);
       void bom;
       return { key: e.key, outcome: 'replaced', id: targetId, status: 200 };
+    }
+    if (e.kind === 'production') {
+      // PUT sets the years sent (others unchanged): re-sending after a lost answer is a no-op.
+      if (!targetId) throw new Error(`no product instance id for ${e.label}`);
+      await this.intent({ key: e.key, op: 'replace', external_id: e.externalId });
+      const figures = (body.production_figures ?? []) as Parameters<ApiClient['productionFigures']['put']>[1];
+      await client.productionFigures.put(targetId, figures, o);
+      return { key: e.key, outcome: e.action === 'create' ? 'created' : 'updated', id: targetId, status: 200 };
     }
     const resource = resourceOf(client, e.kind);
     if (e.action === 'update') {

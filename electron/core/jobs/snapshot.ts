@@ -12,7 +12,7 @@ import type { EntityKind } from './types.js';
 export const SNAPSHOT_COLUMN = '_snapshot';
 
 /** The API fields that make up each entity's content (what the workbook carries and the planner compares). */
-export const CONTENT_FIELDS: Record<Exclude<EntityKind, 'bom'>, readonly string[]> = {
+export const CONTENT_FIELDS: Record<Exclude<EntityKind, 'bom' | 'production'>, readonly string[]> = {
   supplier_company: ['external_id', 'name', 'country'],
   supplier_plant: ['external_id', 'name', 'supplier_company_id', 'country', 'city'],
   supplier_product: [
@@ -40,6 +40,12 @@ const str = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : String(v)
 
 /** Content of an entity in a stable form: only content fields, arrays in a canonical order, ids lower-case. */
 export function entityContent(kind: EntityKind, entity: unknown): unknown {
+  if (kind === 'production') {
+    const figs = isObj(entity) && Array.isArray(entity.production_figures) ? entity.production_figures : [];
+    return (figs as Obj[])
+      .map((f) => ({ year: f.year, quantity: f.quantity }))
+      .sort((a, b) => Number(a.year) - Number(b.year));
+  }
   if (kind === 'bom') {
     const comps = Array.isArray(entity) ? entity : isObj(entity) && Array.isArray(entity.bom) ? entity.bom : [];
     return (comps as Obj[])

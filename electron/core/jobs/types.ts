@@ -5,9 +5,19 @@
  */
 import type { DataSheetName, IssueCode, IssueParams } from '../workbook/types.js';
 
-/** What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT). */
+/**
+ * What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT); `production` the
+ * production figures of one product instance (one PUT of the years that change).
+ */
 export type EntityKind =
-  'supplier_company' | 'supplier_plant' | 'supplier_product' | 'silo' | 'product_instance' | 'prechain_product' | 'bom';
+  | 'supplier_company'
+  | 'supplier_plant'
+  | 'supplier_product'
+  | 'silo'
+  | 'product_instance'
+  | 'prechain_product'
+  | 'bom'
+  | 'production';
 
 /**
  * The dry-run action of an entry.

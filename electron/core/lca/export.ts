@@ -24,7 +24,8 @@ import { PassThrough, type Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { type CellValue, type FlatRecord, fitCell, unknownFields } from './flatten.js';
-import { GWP_TOTAL, orderIndicators, orderModules } from './indicators.js';
+import { declaredUnitLabel, hotspotRows, perDeclaredUnit, trendRows } from './analysis.js';
+import { GWP_TOTAL, INDICATOR_INFO, INDICATOR_SOURCE, orderIndicators, orderModules } from './indicators.js';
 import {
   type InstanceLca,
   JOB_FIELDS,
@@ -36,7 +37,7 @@ import {
   serviceCurrentYear,
 } from './model.js';
 
-export const LCA_SHEETS = ['results', 'gwp', 'blockers', 'jobs', 'breakdown', 'about'] as const;
+export const LCA_SHEETS = ['results', 'gwp', 'hotspots', 'trend', 'blockers', 'jobs', 'breakdown', 'about'] as const;
 
 export interface LcaExportOptions {
   /** Add the `breakdown` sheet (per-source impacts) when the service returned it. Default false. */
@@ -46,7 +47,15 @@ export interface LcaExportOptions {
 }
 
 export interface LcaExportStats {
-  rows: { results: number; gwp: number; blockers: number; jobs: number; breakdown: number };
+  rows: {
+    results: number;
+    gwp: number;
+    hotspots: number;
+    trend: number;
+    blockers: number;
+    jobs: number;
+    breakdown: number;
+  };
   /** Extra columns added for fields this version does not know, per sheet. */
   extraColumns: Record<string, string[]>;
   /** Things the user should know about the export (shape changes, cut cells, breakdown left out). */
@@ -55,6 +64,8 @@ export interface LcaExportStats {
 
 const VALUE_FORMAT = '0.000E+00';
 const QUANTITY_FORMAT = '#,##0.###';
+const SHARE_FORMAT = '0.00%';
+const PCT_FORMAT = '0.00';
 const TEXT = '@';
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
 
@@ -88,6 +99,23 @@ const VALUE_COLUMNS: ColumnDef[] = [
   col('value', 14, VALUE_FORMAT),
   text('unit', 22),
 ];
+/** Per declared unit: the results sheet follows VALUE_COLUMNS with these (full precision in the cell). */
+const PER_UNIT_COLUMNS: ColumnDef[] = [
+  col('production_quantity', 14, QUANTITY_FORMAT),
+  text('declared_unit', 13),
+  col('value_per_declared_unit', 16, VALUE_FORMAT),
+  text('per_declared_unit_note', 40),
+];
+
+function perUnitCells(i: InstanceLca, y: ResultYear, value: number | null): Record<string, CellValue> {
+  const pu = perDeclaredUnit(value, y.production_quantity);
+  return {
+    production_quantity: y.production_quantity,
+    declared_unit: declaredUnitLabel(i.instance.product_unit),
+    value_per_declared_unit: pu.value,
+    per_declared_unit_note: pu.note,
+  };
+}
 
 function instanceCells(i: InstanceLca): Record<string, CellValue> {
   return {
@@ -246,7 +274,7 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
   // ---- results (long)
   const results = new SheetBuilder(
     'results',
-    [...INSTANCE_COLUMNS, ...RESULT_YEAR_COLUMNS, ...VALUE_COLUMNS],
+    [...INSTANCE_COLUMNS, ...RESULT_YEAR_COLUMNS, ...VALUE_COLUMNS, ...PER_UNIT_COLUMNS],
     maxExtra,
   );
   for (const { i, years } of parsed) {
@@ -269,7 +297,14 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
         for (const { v, k } of matches) {
           used.add(k);
           results.add(
-            { ...yearCells, indicator: ind, module: mod, value: v.value, unit: v.unit ?? unitOf.get(ind) ?? null },
+            {
+              ...yearCells,
+              indicator: ind,
+              module: mod,
+              value: v.value,
+              unit: v.unit ?? unitOf.get(ind) ?? null,
+              ...perUnitCells(i, y, v.value),
+            },
             { ...y.extra, ...v.extra },
           );
         }
@@ -278,7 +313,14 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
       y.values.forEach((v, k) => {
         if (!used.has(k))
           results.add(
-            { ...yearCells, indicator: v.indicator, module: v.module, value: v.value, unit: v.unit },
+            {
+              ...yearCells,
+              indicator: v.indicator,
+              module: v.module,
+              value: v.value,
+              unit: v.unit,
+              ...perUnitCells(i, y, v.value),
+            },
             { ...y.extra, ...v.extra },
           );
       });
@@ -336,6 +378,101 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
     notes.push(
       `${duplicates} time(s) a year declared the same indicator and module twice: the gwp sheet shows the first value, the results sheet every one.`,
     );
+  }
+
+  // ---- hotspots (the per-source breakdown with names; written whenever it is readable)
+  const hotspots = new SheetBuilder(
+    'hotspots',
+    [
+      ...INSTANCE_COLUMNS,
+      ...RESULT_YEAR_COLUMNS.slice(0, 2),
+      text('component_type', 18),
+      text('component_external_id', 20),
+      text('component_name', 30),
+      text('supplier_company', 26),
+      text('supplier_plant', 26),
+      col('mass_kg', 12, QUANTITY_FORMAT),
+      ...VALUE_COLUMNS,
+      text('declared_unit', 13),
+      col('value_per_declared_unit', 16, VALUE_FORMAT),
+      col('share_of_year_total', 12, SHARE_FORMAT),
+      col('year_total', 14, VALUE_FORMAT),
+      text('component_ref', 38),
+    ],
+    maxExtra,
+  );
+  const ctx = report.breakdown_context;
+  const byId = new Map(report.instances.map((i) => [i.instance.id, i]));
+  if (ctx?.readable) {
+    for (const r of hotspotRows(report)) {
+      const i = byId.get(r.instance_id)!;
+      hotspots.add({
+        ...instanceCells(i),
+        year: r.year,
+        partial_year: yesNo(r.partial),
+        component_type: r.component.component_type,
+        component_external_id: r.component.external_id,
+        component_name: r.component.name,
+        supplier_company: r.component.supplier_company,
+        supplier_plant: r.component.supplier_plant,
+        mass_kg: r.component.mass_kg,
+        indicator: r.indicator,
+        module: r.module,
+        value: r.value,
+        unit: r.unit,
+        declared_unit: declaredUnitLabel(i.instance.product_unit),
+        value_per_declared_unit: r.per_declared_unit.value,
+        share_of_year_total: r.share,
+        year_total: r.year_total,
+        component_ref: r.component.ref,
+      });
+    }
+    for (const p of ctx.problems) notes.push(`Hotspots: ${p}`);
+  } else if (ctx?.reason) {
+    notes.push(`No hotspots sheet: ${ctx.reason}`);
+  }
+
+  // ---- trend (change against the previous computed year)
+  const trend = new SheetBuilder(
+    'trend',
+    [
+      ...INSTANCE_COLUMNS,
+      text('indicator', 16),
+      text('modules', 9),
+      text('unit', 22),
+      YEAR_COLUMN,
+      col('partial_year', 12),
+      col('value', 14, VALUE_FORMAT),
+      text('declared_unit', 13),
+      col('value_per_declared_unit', 16, VALUE_FORMAT),
+      col('previous_year', 10, '0'),
+      col('previous_partial_year', 12),
+      col('change', 14, VALUE_FORMAT),
+      col('change_pct', 11, PCT_FORMAT),
+      col('change_per_declared_unit', 16, VALUE_FORMAT),
+      col('change_per_declared_unit_pct', 14, PCT_FORMAT),
+    ],
+    maxExtra,
+  );
+  for (const r of trendRows(report)) {
+    const i = byId.get(r.instance_id)!;
+    trend.add({
+      ...instanceCells(i),
+      indicator: r.indicator,
+      modules: r.modules,
+      unit: r.unit,
+      year: r.year,
+      partial_year: yesNo(r.partial),
+      value: r.value,
+      declared_unit: declaredUnitLabel(i.instance.product_unit),
+      value_per_declared_unit: r.per_declared_unit.value,
+      previous_year: r.previous_year,
+      previous_partial_year: yesNo(r.previous_partial),
+      change: r.change_abs,
+      change_pct: r.change_pct,
+      change_per_declared_unit: r.change_per_unit_abs,
+      change_per_declared_unit_pct: r.change_per_unit_pct,
+    });
   }
 
   // ---- blockers
@@ -454,13 +591,21 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
         }
       }
     }
-  } else if (breakdownPresent) {
+  } else if (breakdownPresent && !ctx?.readable) {
     notes.push(
       'The service returned a per-source breakdown; it is not in this workbook (ask for it with the breakdown option, CLI --breakdown).',
     );
   }
 
-  const sheets = [results, gwp, blockers, jobs, ...(opts.breakdown ? [breakdown] : [])];
+  const sheets = [
+    results,
+    gwp,
+    ...(ctx?.readable ? [hotspots] : []),
+    trend,
+    blockers,
+    jobs,
+    ...(opts.breakdown ? [breakdown] : []),
+  ];
   for (const b of sheets) {
     if (b.extras.overflow)
       notes.push(
@@ -474,12 +619,14 @@ function buildSheets(report: LcaReport, opts: LcaExportOptions): BuiltSheets {
       rows: {
         results: results.rows.length,
         gwp: gwp.rows.length,
+        hotspots: hotspots.rows.length,
+        trend: trend.rows.length,
         blockers: blockers.rows.length,
         jobs: jobs.rows.length,
         breakdown: opts.breakdown ? breakdown.rows.length : 0,
       },
       extraColumns: Object.fromEntries(
-        [results, gwp, blockers, jobs, breakdown].map((b) => [b.name, [...b.extras.keys]]),
+        [results, gwp, hotspots, trend, blockers, jobs, breakdown].map((b) => [b.name, [...b.extras.keys]]),
       ),
       notes,
     },
@@ -570,6 +717,25 @@ function addAboutSheet(wb: StreamWorkbook, report: LcaReport, notes: string[]): 
   ];
   notes.forEach((n, k) => lines.push([`note ${k + 1}`, n]));
   lines.push(['empty value cells', 'A value the service did not declare is an empty cell, never 0.']);
+  lines.push([
+    'values',
+    "Every impact value is as computed by the service (API v2 lca-results). Supply Loader computes nothing: it only divides by the year's production quantity (value_per_declared_unit, in the product's unit) and, on the trend sheet, sums A1-A3 + A4 where the modules column says A1-A4. Modules are never mixed otherwise.",
+  ]);
+  lines.push([
+    'per declared unit',
+    "value ÷ the production quantity of that year, in the product's unit (per t, per m³ …). Where the service gives no quantity, per_declared_unit_note says so and the cell stays empty.",
+  ]);
+  lines.push([
+    'partial years',
+    'partial_year = yes marks the current calendar year: its result covers only the part of the year entered so far.',
+  ]);
+  lines.push(['indicators', INDICATOR_SOURCE]);
+  for (const ind of INDICATOR_INFO) {
+    lines.push([
+      `indicator ${ind.code}`,
+      `${ind.name_en} [${ind.unit}]: ${ind.definition_en} — ${ind.name_de} [${ind.unit_de}]: ${ind.definition_de}`,
+    ]);
+  }
   lines.forEach(([k, v], r) => {
     const row = ws.getRow(r + 1);
     row.getCell(1).value = k;

@@ -28,6 +28,42 @@ export type {
   ImpactValue,
   ResultBlocker,
   BreakdownEntry,
+  BreakdownContext,
+  ComponentInfo,
 } from './model.js';
-export { CORE_INDICATORS, GWP_TOTAL, orderIndicators, orderModules } from './indicators.js';
+export {
+  CORE_INDICATORS,
+  GWP_TOTAL,
+  INDICATOR_INFO,
+  MODULE_SELECTIONS,
+  MODULE_SELECTION_NAMES,
+  indicatorInfo,
+  orderIndicators,
+  orderModules,
+} from './indicators.js';
+export type { IndicatorInfo, ModuleSelection } from './indicators.js';
+export {
+  declaredUnitLabel,
+  perDeclaredUnit,
+  moduleValue,
+  hotspotRows,
+  hotspotSlices,
+  topContributors,
+  trendRows,
+  lcaChartData,
+  componentLabel,
+  NO_QUANTITY_NOTE,
+  ZERO_QUANTITY_NOTE,
+} from './analysis.js';
+export type {
+  PerUnit,
+  HotspotRow,
+  HotspotSlice,
+  TrendRow,
+  LcaChartData,
+  LcaChartSeries,
+  LcaChartPoint,
+  ChartBasis,
+} from './analysis.js';
+export { resolveBreakdownContext, BREAKDOWN_NO_SCOPE, BREAKDOWN_NOT_RETURNED } from './hotspots.js';
 export { flattenInto, unknownFields, type CellValue, type FlatRecord } from './flatten.js';

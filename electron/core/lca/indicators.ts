@@ -5,22 +5,32 @@
  * filters: an indicator or module we do not know is exported all the same.
  */
 
-/** The EN 15804+A2 core environmental impact indicators, in the standard's order. */
-export const CORE_INDICATORS = [
-  'GWP-total',
-  'GWP-fossil',
-  'GWP-biogenic',
-  'GWP-luluc',
-  'ODP',
-  'AP',
-  'EP-freshwater',
-  'EP-marine',
-  'EP-terrestrial',
-  'POCP',
-  'ADPE',
-  'ADPF',
-  'WDP',
-] as const;
+import indicatorData from './data/en15804-a2-indicators.json' with { type: 'json' };
+
+/** One indicator of EN 15804+A2 as the data file (data/en15804-a2-indicators.json) describes it. */
+export interface IndicatorInfo {
+  code: string;
+  name_en: string;
+  name_de: string;
+  /** Unit as the service writes it (English). */
+  unit: string;
+  unit_de: string;
+  definition_en: string;
+  definition_de: string;
+}
+
+/** The EN 15804+A2 core environmental impact indicators, in the standard's order (from the data file). */
+export const INDICATOR_INFO: readonly IndicatorInfo[] = Object.freeze(indicatorData.indicators.map((i) => ({ ...i })));
+export const INDICATOR_SOURCE: string = indicatorData.source;
+
+/** Their codes, in the standard's order. */
+export const CORE_INDICATORS: readonly string[] = Object.freeze(INDICATOR_INFO.map((i) => i.code));
+
+const INFO_BY_CODE = new Map(INDICATOR_INFO.map((i) => [i.code, i]));
+/** Name, unit and definition of an indicator code; undefined for one the data file does not list. */
+export function indicatorInfo(code: string | null | undefined): IndicatorInfo | undefined {
+  return code ? INFO_BY_CODE.get(code) : undefined;
+}
 
 /** The indicator the `gwp` sheet and the chart are about. */
 export const GWP_TOTAL = 'GWP-total';
@@ -50,3 +60,15 @@ export function orderIndicators(seen: Iterable<string>): string[] {
 export function orderModules(seen: Iterable<string>): string[] {
   return orderBy(MODULE_ORDER, seen);
 }
+
+/**
+ * Module selections a user may ask for: A1-A3 and A4 apart, or summed (A1-A4 = A1-A3 + A4). Never mixed
+ * silently: a sum says which of its modules the year declared (see moduleValue in analysis.ts).
+ */
+export const MODULE_SELECTIONS = {
+  'A1-A3': ['A1-A3'],
+  A4: ['A4'],
+  'A1-A4': ['A1-A3', 'A4'],
+} as const satisfies Record<string, readonly string[]>;
+export type ModuleSelection = keyof typeof MODULE_SELECTIONS;
+export const MODULE_SELECTION_NAMES = Object.keys(MODULE_SELECTIONS) as ModuleSelection[];

@@ -24,6 +24,8 @@ export interface SelectedInstance {
   /** The product's article number (its external_id). */
   product_article: string | null;
   product_name: string | null;
+  /** The product's `unit` (T, M3, KG, …): the declared unit. Undefined/null when the product is not readable. */
+  product_unit?: string | null;
   produced_from: number | null;
   produced_to: number | null;
 }
@@ -94,6 +96,33 @@ export interface LcaReport {
   /** Why the run stopped early (authentication, daily limit, cancelled); null when it ran to the end. */
   aborted: { reason: 'cancelled' | 'auth' | 'daily_limit'; err_code: string | null; message: string } | null;
   duration_ms: number;
+  /** The per-source breakdown resolved to names (resolveBreakdownContext, hotspots.ts); absent until resolved. */
+  breakdown_context?: BreakdownContext;
+}
+
+/** One BOM component of an instance, resolved to names (for hotspots). */
+export interface ComponentInfo {
+  component_type: string;
+  ref: string;
+  external_id: string | null;
+  name: string | null;
+  /** Supplier company name(s) (a silo's items may come from several: joined with "; "). */
+  supplier_company: string | null;
+  /** Supplier plant name(s). */
+  supplier_plant: string | null;
+  /** Mass in the BOM per declared unit of product (kg); null when the BOM is not readable or lacks the ref. */
+  mass_kg: number | null;
+}
+
+export interface BreakdownContext {
+  /** Whether the per-source breakdown could be read (the key has view:recipes and the service returned it). */
+  readable: boolean;
+  /** Why it is missing, in words; null when readable. */
+  reason: string | null;
+  /** Per instance id: its components by ref. */
+  components: Record<string, ComponentInfo[]>;
+  /** Names that could not be resolved (permission, deleted entity …), in words. */
+  problems: string[];
 }
 
 // ------------------------------------------------------------------ tolerant reading of results elements

@@ -232,6 +232,7 @@ async function enrich(
       product_id: pi.product_id ?? null,
       product_article: product?.external_id ?? null,
       product_name: product?.name ?? null,
+      product_unit: product?.unit ?? null,
       produced_from: typeof pi.produced_from === 'number' ? pi.produced_from : null,
       produced_to: typeof pi.produced_to === 'number' ? pi.produced_to : null,
     };

@@ -1080,18 +1080,18 @@ export const CLIENT_ERROR_CODES = {
     action_de: 'Das genannte Feld korrigieren.',
     retryable: false,
   },
-  client_operation_unsupported: {
-    explanation: 'The service does not offer this operation through the API (it answered that the path does not exist while the entity does).',
-    explanation_de: 'Der Dienst bietet diese Operation über die API nicht an (der Pfad existiert nicht, das Objekt aber schon).',
-    action: 'Do it in the web interface, or leave the row out.',
-    action_de: 'In der Weboberfläche erledigen oder die Zeile weglassen.',
-    retryable: false,
-  },
   client_ambiguous_create: {
     explanation: 'A create may or may not have reached the service, and nothing identifies it to check.',
     explanation_de: 'Ein Anlegen hat den Dienst eventuell erreicht, und nichts erlaubt eine Prüfung.',
     action: 'Look the entity up in the service before sending it again.',
     action_de: 'Das Objekt im Dienst suchen, bevor es erneut gesendet wird.',
+    retryable: false,
+  },
+  client_endpoint_unavailable: {
+    explanation: 'The service does not offer this operation through the API (the endpoint answered 404 or 405, or "not found" for an entity that exists).',
+    explanation_de: 'Der Dienst bietet diese Operation über die API nicht an (der Endpunkt antwortete 404 oder 405 oder „nicht gefunden“ für ein vorhandenes Objekt).',
+    action: 'Do it in the web interface instead.',
+    action_de: 'Stattdessen in der Weboberfläche erledigen.',
     retryable: false,
   },
 } as const satisfies Record<

@@ -121,3 +121,28 @@ export function checkProductionYears(from: number, to: number | null | undefined
     ? [{ path: 'produced_to', err_code: 'err_not_valid', msg: 'produced_to must not be before produced_from' }]
     : [];
 }
+
+/**
+ * Years of production figures against an instance's production period (assumed, docs/api-assumptions.md): a
+ * figure must lie within produced_from … produced_to (open-ended: from produced_from on); a year sent twice in
+ * one request is refused.
+ */
+export function checkProductionFigureYears(
+  instance: { produced_from: number; produced_to: number | null },
+  figures: readonly { year: number }[],
+): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  const seen = new Set<number>();
+  figures.forEach((f, i) => {
+    if (seen.has(f.year))
+      out.push({ path: `production_figures[${i}].year`, err_code: 'err_not_valid', msg: `year ${f.year} is given twice` });
+    seen.add(f.year);
+    if (f.year < instance.produced_from || (instance.produced_to !== null && f.year > instance.produced_to))
+      out.push({
+        path: `production_figures[${i}].year`,
+        err_code: 'err_not_valid',
+        msg: `year ${f.year} lies outside the production period of the instance (${instance.produced_from}–${instance.produced_to ?? 'open'})`,
+      });
+  });
+  return out;
+}

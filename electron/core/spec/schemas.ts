@@ -112,6 +112,16 @@ export type PrechainProductCreate = z.infer<typeof PrechainProductCreate>;
 export const BomPut = z.object({ bom: z.array(BomComponent) }).strict();
 export type BomPut = z.infer<typeof BomPut>;
 
+/** One production figure of a product instance: the quantity produced in a year, in the product's `unit`. */
+export const ProductionFigure = z.object({ year: Year, quantity: z.number().finite().min(0) }).strict();
+export type ProductionFigure = z.infer<typeof ProductionFigure>;
+/**
+ * PUT /v2/product-instances/{id}/production-figures (assumed, docs/api-assumptions.md): the years sent are set,
+ * other years are left as they are.
+ */
+export const ProductionFiguresPut = z.object({ production_figures: z.array(ProductionFigure).min(1) }).strict();
+export type ProductionFiguresPut = z.infer<typeof ProductionFiguresPut>;
+
 /** PATCH (assumed): a partial update of the create fields, same validation. */
 export const SupplierCompanyPatch = SupplierCompanyCreate.partial();
 export const SupplierPlantPatch = SupplierPlantCreate.partial();
@@ -273,6 +283,12 @@ export const Bom = z.looseObject({
   bom: z.array(z.looseObject({ type: z.string(), ref: Uuid, mass_kg: z.number() })),
 });
 export type Bom = z.infer<typeof Bom>;
+
+/** Answer of GET/PUT …/production-figures (assumed): loose, unknown fields kept. */
+export const ProductionFigures = z.looseObject({
+  production_figures: z.array(z.looseObject({ year: z.number().int(), quantity: z.number().nullable() })),
+});
+export type ProductionFigures = z.infer<typeof ProductionFigures>;
 
 /** job.status is the one field the spec names (rule 5 branches on it); results is what the answer is for. */
 export const LcaJob = z.looseObject({ status: z.string() });

@@ -58,6 +58,8 @@ export const OPERATION_SCOPES = {
   'bom.put': 'edit:recipes',
   'lca.update': 'edit:products',
   'lca.results': 'view:products',
+  'productionFigures.get': 'view:processes',
+  'productionFigures.put': 'edit:processes',
 } as const satisfies Record<string, Scope | null>;
 
 export type Operation = keyof typeof OPERATION_SCOPES;

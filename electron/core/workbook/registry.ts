@@ -10,6 +10,7 @@ import { materials } from './sheets/materials.js';
 import { plants } from './sheets/plants.js';
 import { prechainProducts } from './sheets/prechain-products.js';
 import { productInstances } from './sheets/product-instances.js';
+import { production } from './sheets/production.js';
 import { products } from './sheets/products.js';
 import { siloItems } from './sheets/silo-items.js';
 import { silos } from './sheets/silos.js';
@@ -25,6 +26,7 @@ export {
   plants,
   prechainProducts,
   productInstances,
+  production,
   products,
   siloItems,
   silos,
@@ -46,6 +48,7 @@ export interface SheetRows {
   bom: RowOf<typeof bom.columns>;
   plants: RowOf<typeof plants.columns>;
   materials: RowOf<typeof materials.columns>;
+  production: RowOf<typeof production.columns>;
 }
 export type ProductsReferenceRow = RowOf<typeof products.columns>;
 
@@ -61,6 +64,7 @@ const BY_NAME: { [K in DataSheetName]: SheetDef } = {
   bom: bom as unknown as SheetDef,
   plants: plants as unknown as SheetDef,
   materials: materials as unknown as SheetDef,
+  production: production as unknown as SheetDef,
 };
 
 /** Data sheets in onboarding order (mapping sheets first, BOM last); the order of the combined template. */

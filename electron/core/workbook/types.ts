@@ -16,6 +16,7 @@ export const DATA_SHEET_NAMES = [
   'bom',
   'plants',
   'materials',
+  'production',
 ] as const;
 export type DataSheetName = (typeof DATA_SHEET_NAMES)[number];
 

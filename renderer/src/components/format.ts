@@ -148,4 +148,5 @@ export const ENTITY_KINDS = [
   'product_instance',
   'prechain_product',
   'bom',
+  'production',
 ] as const;

@@ -147,6 +147,7 @@ export const de: Messages = {
   'sheet.bom': 'Stücklisten: die Bestandteile jeder Produktinstanz mit ihrer Masse.',
   'sheet.plants': 'Zuordnung Ihrer Werkscodes zu den Werken des Dienstes.',
   'sheet.materials': 'Zuordnung Ihrer Materialcodes zu den Materialarten des Dienstes.',
+  'sheet.production': 'Produktionsmengen je Produktinstanz und Jahr, in der Einheit des Produkts (für die Ökobilanz nötig).',
 
 
   'error.invalid_input': 'Einige Werte sind ungültig.',

@@ -148,6 +148,7 @@ export const en = {
   'sheet.bom': 'Bills of materials: the components of each product instance with their mass.',
   'sheet.plants': 'Mapping of your plant codes to the service’s plants.',
   'sheet.materials': 'Mapping of your material codes to the service’s material types.',
+  'sheet.production': 'Production figures per product instance and year, in the product’s unit (needed by the LCA).',
 
 
   'error.invalid_input': 'Some values are not valid.',

@@ -10,6 +10,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readWorkbook } from '../../workbook/reader.js';
+import { validateWorkbook } from '../../workbook/validate.js';
 import {
   type InstanceSelector,
   type LcaReport,
@@ -23,6 +24,13 @@ import {
   writeLcaWorkbook,
 } from '../../lca/index.js';
 import type { LcaExportStats } from '../../lca/export.js';
+import { resolveBreakdownContext } from '../../lca/hotspots.js';
+import {
+  productionRowsFromWorkbook,
+  writeProductionFigures,
+  type ProductionFigureRow,
+  type ProductionWriteResult,
+} from '../../lca/production.js';
 import { flag, intOption, str, expectPositionals } from '../args.js';
 import { RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
@@ -118,16 +126,19 @@ export const lcaCommand: CliCommand = {
   name: NAME,
   summary: 'LCA results of product instances (optionally recomputed) to an Excel workbook',
   usage: `supply-loader lca (--instances A,B | --products ART1,ART2 | --plant CODE | --from-workbook FILE | --all)
-                   [--recompute] -o results.xlsx [--concurrency N] [--breakdown] [--json]
+                   [--production FILE] [--recompute] -o results.xlsx [--concurrency N] [--breakdown] [--json]
   --instances A,B       product instances by their external_id
   --products ART1,ART2  every instance of these products (article numbers)
   --plant CODE          every instance made at this plant (plant code; several comma-separated)
   --from-workbook FILE  the instances of the product-instances sheet of an import workbook
   --all                 every product instance
+  --production FILE     first write the production figures of FILE's production sheet (product_instance_external_id,
+                        year, quantity) through the API; use with --recompute so the LCA uses them
   --recompute           start an LCA recompute of each instance first, then wait for it
   -o, --output FILE     the workbook to write (.xlsx); optional with --json
   --concurrency N       instances worked on at once (default 16)
-  --breakdown           add the per-source breakdown sheet (when the key may read it)
+  --breakdown           add the raw per-source breakdown sheet (the hotspots sheet is written whenever the key may
+                        read the breakdown)
 Exit codes: 0 all results there, 1 an instance failed / has no results / a past or current year lacks
 production data, 2 usage error or unknown code (nothing sent), 3 aborted (key refused, daily limit, cancelled).`,
   options: {
@@ -140,6 +151,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
     output: { type: 'string', short: 'o' },
     concurrency: { type: 'string' },
     breakdown: { type: 'boolean' },
+    production: { type: 'string' },
   },
   needsConnection: false,
   async run(values, positionals, ctx) {
@@ -168,7 +180,23 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       selector = { by: 'instances', externalIds: codes };
     }
 
+    let productionRows: ProductionFigureRow[] | null = null;
+    const productionFile = str(values, 'production');
+    if (productionFile !== undefined) {
+      const parsed = await readWorkbook(path.resolve(cwd, productionFile), { signal: ctx.signal });
+      const checked = parsed.readable ? await validateWorkbook(parsed, { signal: ctx.signal }) : null;
+      const { rows, problems } = productionRowsFromWorkbook(parsed, checked?.issues ?? parsed.issues);
+      if (problems.length)
+        throw new CliUsageError(
+          `${productionFile}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''} — nothing was written`,
+          NAME,
+        );
+      productionRows = rows;
+    }
+
     await connected(ctx, concurrency);
+    let production: ProductionWriteResult[] = [];
+    if (productionRows) production = await writeProductionFigures(ctx.client, productionRows, { signal: ctx.signal });
     const selection = await selectInstances(ctx.client, selector!, { signal: ctx.signal });
     if (selection.unknown.length > 0) {
       const words = { instance: 'product instance', product: 'product', plant: 'plant' } as const;
@@ -202,11 +230,22 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       bar.done();
     }
 
+    if (!report.aborted) {
+      try {
+        report.breakdown_context = await resolveBreakdownContext(ctx.client, report, { signal: ctx.signal });
+      } catch (e) {
+        ctx.stderr(
+          `supply-loader: the per-source breakdown could not be resolved to names (${e instanceof Error ? e.message : String(e)}); no hotspots sheet.\n`,
+        );
+      }
+    }
     // The workbook is written even when the run stopped early: what was done is not thrown away.
     let stats: LcaExportStats | null = null;
     if (out) stats = await writeLcaWorkbook(report, out, { breakdown: flag(values, 'breakdown') });
     const v = verdicts(report);
-    const code = exitCodeOf(report, v);
+    const productionFailed = production.some((p) => p.outcome === 'failed');
+    let code = exitCodeOf(report, v);
+    if (code === EXIT.ok && productionFailed) code = EXIT.partial;
 
     if (ctx.json) {
       ctx.stdout(
@@ -223,6 +262,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
             duration_ms: report.duration_ms,
             workbook: stats ? { rows: stats.rows, extra_columns: stats.extraColumns, notes: stats.notes } : null,
             instances: v,
+            production: productionRows ? production : undefined,
             exit_code: code,
           },
           null,
@@ -241,9 +281,22 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       if (s.unknown_status) parts.push(`${s.unknown_status} with an unknown job status`);
       if (s.cancelled) parts.push(`${s.cancelled} cancelled`);
       if (s.skipped) parts.push(`${s.skipped} skipped`);
-      const lines = [
+      const lines: string[] = [];
+      if (productionRows) {
+        const written = production.filter((p) => p.outcome === 'written');
+        const future = written.filter((p) => p.future);
+        lines.push(
+          `Production figures: ${written.length} of ${production.length} written${future.length ? ` (${future.map((p) => `${p.product_instance_external_id} ${p.year}`).join(', ')}: future year${future.length > 1 ? 's' : ''}, blocked until ${future.length > 1 ? 'they arrive' : 'it arrives'})` : ''}.`,
+        );
+        for (const p of production.filter((x) => x.outcome === 'failed').slice(0, 20))
+          lines.push(
+            `  row ${p.row ?? '?'} ${p.product_instance_external_id} ${p.year}: failed [${p.err_code}] ${p.message ?? ''}`,
+          );
+        if (written.length && !recompute) lines.push('  (run with --recompute so the LCA uses them)');
+      }
+      lines.push(
         `LCA of ${s.total} product instance${s.total === 1 ? '' : 's'} (${report.selection}${recompute ? ', recomputed' : ''}): ${parts.join(', ')}.`,
-      ];
+      );
       for (const x of v
         .filter((x) => x.outcome !== 'completed' && x.outcome !== 'cancelled' && x.outcome !== 'skipped')
         .slice(0, 20)) {
@@ -260,7 +313,9 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
         );
       const needing = v.filter((x) => x.years_needing_data.length > 0);
       if (needing.length) {
-        lines.push(`Production data missing (enter it in the web interface, then recompute):`);
+        lines.push(
+          `Production data missing (enter it with --production FILE or in the web interface, then recompute):`,
+        );
         for (const x of needing.slice(0, 20))
           lines.push(`  ${x.external_id ?? x.id}: ${x.years_needing_data.join(', ')}`);
         if (needing.length > 20) lines.push(`  … and ${needing.length - 20} more (see the blockers sheet)`);
@@ -268,7 +323,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       if (stats && out) {
         const r = stats.rows;
         lines.push(
-          `Wrote ${out} (results ${r.results} rows, gwp ${r.gwp}, blockers ${r.blockers}, jobs ${r.jobs}${r.breakdown ? `, breakdown ${r.breakdown}` : ''}).`,
+          `Wrote ${out} (results ${r.results} rows, gwp ${r.gwp}${r.hotspots ? `, hotspots ${r.hotspots}` : ''}, trend ${r.trend}, blockers ${r.blockers}, jobs ${r.jobs}${r.breakdown ? `, breakdown ${r.breakdown}` : ''}).`,
         );
         for (const n of stats.notes) lines.push(`Note: ${n}`);
       }

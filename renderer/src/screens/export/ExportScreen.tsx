@@ -25,6 +25,7 @@ export const COLLECTIONS = [
   'product-instances',
   'prechain-products',
   'bom',
+  'production',
   'products',
 ] as const;
 type Collection = (typeof COLLECTIONS)[number];

@@ -19,7 +19,8 @@ import { formatCompact, formatNumber } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
 import { chartModel } from './chartData.js';
 
-export function GwpChart({ chart }: { chart: LcaChartView }) {
+/** `boxClassName`: the analysis card's chart is told apart from the GWP-total card's (E2E locators). */
+export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChartView; boxClassName?: string }) {
   const { t, locale } = useI18n();
   const m = chartModel(chart);
   const unit = chart.unit ?? 'kg CO2 eq.';
@@ -27,7 +28,7 @@ export function GwpChart({ chart }: { chart: LcaChartView }) {
   return (
     <figure className="chart">
       <p className="chart-axis-unit">{unit}</p>
-      <div className="chart-box">
+      <div className={boxClassName}>
         <ResponsiveContainer width="100%" height={340}>
           <LineChart
             data={m.rows}

@@ -20,6 +20,7 @@ import { useI18n } from '../../i18n/index.js';
 import type { MessageKey, T } from '../../i18n/index.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
+import { LcaAnalysis } from './LcaAnalysis.js';
 
 type By = 'products' | 'plant' | 'instances' | 'all';
 
@@ -75,7 +76,10 @@ export function LcaScreen({ active }: { active: boolean }) {
   const [busy, setBusy] = useState<'options' | 'select' | 'start' | 'export' | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
   const [exported, setExported] = useState<string | null>(null);
+  /** "Enter it here": the blocker being filled in (instanceId|year) and the quantity typed. */
+  const [entering, setEntering] = useState<{ key: string; quantity: string; busy: boolean } | null>(null);
   const runId = run?.runId ?? null;
+  const onAnalysisError = useCallback((e: RpcError) => setError(e), []);
 
   const loadOptions = useCallback(async () => {
     setBusy('options');
@@ -120,6 +124,12 @@ export function LcaScreen({ active }: { active: boolean }) {
       if (c.runId === runId && c.state !== 'running')
         void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
     });
+    // A run that ended before this subscription existed (a fast recompute) sent its lca.changed already:
+    // read its state once now, so the screen never waits for an event that has gone by.
+    void api.call('lca.report', { runId }).then(
+      (v) => setRun((cur) => (cur && cur.runId === runId && cur.state === 'running' ? v : cur)),
+      () => {},
+    );
     return () => {
       offP();
       offC();
@@ -178,6 +188,20 @@ export function LcaScreen({ active }: { active: boolean }) {
       setError(toRpcError(e));
     } finally {
       setBusy(null);
+    }
+  };
+
+  const enterProduction = async (instanceId: string, year: number, quantity: number) => {
+    if (!run) return;
+    setEntering((cur) => (cur ? { ...cur, busy: true } : cur));
+    setError(null);
+    try {
+      const r = await api.call('lca.enterProduction', { runId: run.runId, instanceId, year, quantity });
+      setEntering(null);
+      setRun(await api.call('lca.report', { runId: r.runId }));
+    } catch (e) {
+      setEntering((cur) => (cur ? { ...cur, busy: false } : cur));
+      setError(toRpcError(e));
     }
   };
 
@@ -455,6 +479,45 @@ export function LcaScreen({ active }: { active: boolean }) {
                     ? t('lca.blk.productionData', { year: b.year ?? '?' })
                     : t('lca.blk.futureYear', { year: b.year ?? '?' })
                   : t('lca.blk.other', { type: b.type ?? '?', kind: b.kind ?? '?' })}
+                {b.kind === 'production_data' && b.needsAction && b.year !== null && (
+                  <span className="detail-line enter-here">
+                    {entering?.key === `${b.instanceId}|${b.year}` ? (
+                      <form
+                        className="inline-form"
+                        onSubmit={(e) => {
+                          e.preventDefault();
+                          const q = Number(entering.quantity.replace(',', '.'));
+                          if (entering.quantity.trim() !== '' && Number.isFinite(q) && q >= 0)
+                            void enterProduction(b.instanceId, b.year!, q);
+                        }}
+                      >
+                        <label>
+                          {t('lca.enterQuantity', { year: b.year })}{' '}
+                          <input
+                            type="number"
+                            min={0}
+                            step="any"
+                            required
+                            value={entering.quantity}
+                            onChange={(e) => setEntering({ ...entering, quantity: e.target.value })}
+                          />
+                        </label>{' '}
+                        <button type="submit" className="btn btn-primary" disabled={entering.busy}>
+                          {entering.busy ? t('lca.enterWriting') : t('lca.enterWrite')}
+                        </button>
+                      </form>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn-quiet"
+                        onClick={() => setEntering({ key: `${b.instanceId}|${b.year}`, quantity: '', busy: false })}
+                      >
+                        {t('lca.enterHere')}
+                      </button>
+                    )}{' '}
+                    <span className="muted small">{t('lca.enterWebHint')}</span>
+                  </span>
+                )}
                 {b.msg && b.kind !== 'production_data' && (
                   <span className="detail-line detail-service">
                     {t('results.serviceSaid')} {b.msg}
@@ -464,6 +527,10 @@ export function LcaScreen({ active }: { active: boolean }) {
             ))}
           </ul>
         </section>
+      )}
+
+      {run && run.state === 'done' && (
+        <LcaAnalysis runId={run.runId} instances={run.instances} onError={onAnalysisError} />
       )}
     </div>
   );

@@ -59,6 +59,7 @@ export function chartModel(chart: LcaChartView): ChartModel {
 
 export interface BlockerLine {
   instance: string;
+  instanceId: string;
   year: number | null;
   kind: string | null;
   type: string | null;
@@ -75,6 +76,7 @@ export function blockerLines(instances: readonly LcaInstanceView[]): BlockerLine
       for (const b of y.blockers) {
         out.push({
           instance: i.externalId ?? i.id,
+          instanceId: i.id,
           year: y.year,
           kind: b.kind,
           type: b.type,

@@ -1,0 +1,448 @@
+/**
+ * LCA results as practitioners read them (pure functions over an LcaReport, plain JSON out):
+ *  - per declared unit: every value ÷ the year's production quantity, in the product's `unit` (per t, per m³…);
+ *    where the service gives no quantity (or 0) a note says so instead of dividing;
+ *  - modules kept apart (A1-A3, A4) and summed only when asked (A1-A4), saying which modules a sum holds;
+ *  - hotspots: the per-source breakdown with names (BreakdownContext from hotspots.ts), share of the year's total;
+ *  - trend: change per indicator against the previous computed year, partial years marked;
+ *  - chart data for any indicator, per declared unit or as totals.
+ * Values are as computed by the service: nothing here recomputes an impact, it only divides and sums.
+ */
+import { GWP_TOTAL, MODULE_SELECTIONS, type ModuleSelection, indicatorInfo, orderIndicators } from './indicators.js';
+import {
+  type ComponentInfo,
+  type ImpactValue,
+  type InstanceLca,
+  type LcaReport,
+  type ResultYear,
+  readResults,
+} from './model.js';
+
+/** The product's `unit` (spec enum) as written after "per": T → t, M3 → m³ … Unknown units are kept as given. */
+const DECLARED_UNIT_LABELS: Readonly<Record<string, string>> = Object.freeze({
+  M: 'm',
+  M2: 'm²',
+  M3: 'm³',
+  KG: 'kg',
+  T: 't',
+  L: 'l',
+  KWH: 'kWh',
+  MJ: 'MJ',
+  UNIT: 'unit',
+  'METRIC TON*KM': 't·km',
+});
+
+export function declaredUnitLabel(unit: string | null | undefined): string | null {
+  if (!unit) return null;
+  return DECLARED_UNIT_LABELS[unit] ?? unit;
+}
+
+export const NO_QUANTITY_NOTE = 'no production quantity given for this year: no value per declared unit';
+export const ZERO_QUANTITY_NOTE = 'production quantity is 0: no value per declared unit';
+
+export interface PerUnit {
+  /** value ÷ production quantity, full precision; null when it cannot be divided (see note). */
+  value: number | null;
+  /** Why there is no per-unit value although there is a value; null otherwise. */
+  note: string | null;
+}
+
+/** value ÷ quantity, or a note saying why not. A value that is not declared stays null without a note. */
+export function perDeclaredUnit(value: number | null, quantity: number | null): PerUnit {
+  if (value === null) return { value: null, note: null };
+  if (quantity === null) return { value: null, note: NO_QUANTITY_NOTE };
+  if (quantity === 0) return { value: null, note: ZERO_QUANTITY_NOTE };
+  return { value: value / quantity, note: null };
+}
+
+export interface ModuleValue {
+  /** Sum over the selection's modules the year declares; null when it declares none of them. */
+  value: number | null;
+  /** Modules the value holds. */
+  modules: string[];
+  /** Modules of the selection the year does not declare (e.g. A4 without transport). */
+  missing: string[];
+}
+
+/** An indicator's value for a module selection (A1-A3, A4, or A1-A4 summed), saying what it holds. */
+export function moduleValue(
+  values: readonly ImpactValue[] | null,
+  indicator: string,
+  selection: ModuleSelection,
+): ModuleValue {
+  const wanted: readonly string[] = MODULE_SELECTIONS[selection];
+  let sum: number | null = null;
+  const modules: string[] = [];
+  for (const m of wanted) {
+    const v = (values ?? []).find((x) => x.indicator === indicator && x.module === m && x.value !== null);
+    if (!v) continue;
+    sum = (sum ?? 0) + (v.value as number);
+    modules.push(m);
+  }
+  return { value: sum, modules, missing: wanted.filter((m) => !modules.includes(m)) };
+}
+
+/** Unit of an indicator as the service declared it in the report (first seen), else the data file's. */
+export function unitsOf(report: Pick<LcaReport, 'instances'>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const i of report.instances)
+    for (const y of readResults(i.results))
+      for (const v of y.values ?? []) if (v.indicator && v.unit && !out.has(v.indicator)) out.set(v.indicator, v.unit);
+  return out;
+}
+
+/** Indicators the report declares, in the standard's order. */
+export function indicatorsOf(report: Pick<LcaReport, 'instances'>): string[] {
+  const seen: string[] = [];
+  for (const i of report.instances)
+    for (const y of readResults(i.results)) for (const v of y.values ?? []) if (v.indicator) seen.push(v.indicator);
+  return orderIndicators(seen);
+}
+
+/** Module selections worth offering for a report: A1-A3 and A4 when declared, A1-A4 when both are. */
+export function moduleSelectionsOf(report: Pick<LcaReport, 'instances'>): ModuleSelection[] {
+  const seen = new Set<string>();
+  for (const i of report.instances)
+    for (const y of readResults(i.results)) for (const v of y.values ?? []) if (v.module) seen.add(v.module);
+  const out: ModuleSelection[] = [];
+  if (seen.has('A1-A3')) out.push('A1-A3');
+  if (seen.has('A4')) out.push('A4');
+  if (seen.has('A1-A3') && seen.has('A4')) out.push('A1-A4');
+  return out;
+}
+
+// ------------------------------------------------------------------ hotspots
+
+export interface HotspotRow {
+  instance_id: string;
+  year: number;
+  partial: boolean;
+  indicator: string;
+  module: string | null;
+  unit: string | null;
+  component: ComponentInfo;
+  value: number;
+  /** value ÷ the year's production quantity */
+  per_declared_unit: PerUnit;
+  /** The year's total of this indicator and module as the service declared it. */
+  year_total: number | null;
+  /** value ÷ year_total (0…1 for positive contributions); null when the total is 0 or not declared. */
+  share: number | null;
+}
+
+function unknownComponent(type: string | null, ref: string | null): ComponentInfo {
+  return {
+    component_type: type ?? 'unknown',
+    ref: ref ?? '',
+    external_id: null,
+    name: null,
+    supplier_company: null,
+    supplier_plant: null,
+    mass_kg: null,
+  };
+}
+
+/**
+ * One row per instance × computed year × breakdown entry (component × indicator × module), with the names of
+ * the report's breakdown context. Empty when the breakdown is not readable.
+ */
+export function hotspotRows(report: Pick<LcaReport, 'instances' | 'breakdown_context'>): HotspotRow[] {
+  const ctx = report.breakdown_context;
+  if (!ctx?.readable) return [];
+  const units = unitsOf(report);
+  const rows: HotspotRow[] = [];
+  for (const i of report.instances) {
+    const byRef = new Map((ctx.components[i.instance.id] ?? []).map((c) => [c.ref.toLowerCase(), c]));
+    for (const y of readResults(i.results)) {
+      if (y.year === null || y.status !== 'computed') continue;
+      for (const e of y.breakdown ?? []) {
+        if (e.indicator === null || e.value === null) continue;
+        const total = moduleTotal(y, e.indicator, e.module);
+        rows.push({
+          instance_id: i.instance.id,
+          year: y.year,
+          partial: y.partial_year === true,
+          indicator: e.indicator,
+          module: e.module,
+          unit: units.get(e.indicator) ?? indicatorInfo(e.indicator)?.unit ?? null,
+          component: byRef.get((e.ref ?? '').toLowerCase()) ?? unknownComponent(e.component_type, e.ref),
+          value: e.value,
+          per_declared_unit: perDeclaredUnit(e.value, y.production_quantity),
+          year_total: total,
+          share: total === null || total === 0 ? null : e.value / total,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+function moduleTotal(y: ResultYear, indicator: string, module: string | null): number | null {
+  const v = (y.values ?? []).find((x) => x.indicator === indicator && x.module === module && x.value !== null);
+  return v ? (v.value as number) : null;
+}
+
+export interface HotspotSlice {
+  /** null for the "rest" slice */
+  component: ComponentInfo | null;
+  label: string;
+  value: number;
+  share: number | null;
+}
+
+/** A component in words: "CEM I 42,5 R (SP-CEM) · Zement AG, Werk Nord". */
+export function componentLabel(c: ComponentInfo): string {
+  const name = c.name ?? c.external_id ?? c.ref;
+  const code = c.name && c.external_id ? ` (${c.external_id})` : '';
+  const supplier = [c.supplier_company, c.supplier_plant].filter(Boolean).join(', ');
+  return `${name}${code}${supplier ? ` · ${supplier}` : ''}`;
+}
+
+/**
+ * Contribution of each component to one instance-year (summed over the selection's modules), largest first:
+ * the top `n` and one "rest" slice for the others. Shares are of the year's total for the selection.
+ */
+export function hotspotSlices(
+  rows: readonly HotspotRow[],
+  q: { instance_id: string; year: number; indicator: string; modules: ModuleSelection; top?: number },
+): HotspotSlice[] {
+  const wanted: readonly string[] = MODULE_SELECTIONS[q.modules];
+  const byComp = new Map<string, { c: ComponentInfo; value: number }>();
+  const totals = new Map<string, number>();
+  for (const r of rows) {
+    if (r.instance_id !== q.instance_id || r.year !== q.year || r.indicator !== q.indicator) continue;
+    if (!wanted.includes(r.module ?? '')) continue;
+    const k = `${r.component.component_type}:${r.component.ref}`;
+    const cur = byComp.get(k) ?? { c: r.component, value: 0 };
+    cur.value += r.value;
+    byComp.set(k, cur);
+    if (r.year_total !== null) totals.set(r.module ?? '', r.year_total);
+  }
+  const total = [...totals.values()].reduce((s, v) => s + v, 0);
+  const sorted = [...byComp.values()].sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
+  const top = q.top ?? 10;
+  const share = (v: number) => (total === 0 ? null : v / total);
+  const out: HotspotSlice[] = sorted
+    .slice(0, top)
+    .map((x) => ({ component: x.c, label: componentLabel(x.c), value: x.value, share: share(x.value) }));
+  const rest = sorted.slice(top);
+  if (rest.length > 0) {
+    const v = rest.reduce((s, x) => s + x.value, 0);
+    out.push({
+      component: null,
+      label: `${rest.length} other component${rest.length === 1 ? '' : 's'}`,
+      value: v,
+      share: share(v),
+    });
+  }
+  return out;
+}
+
+export interface SupplierProductTotal {
+  component: ComponentInfo;
+  label: string;
+  value: number;
+  /** Instances it contributes to. */
+  instances: number;
+}
+
+/**
+ * Across the report: the components (supplier products, silos, prechain products) that contribute most in
+ * total to an indicator over the selection's modules, for one year or all computed years. Same supplier
+ * product in several instances → one entry (by type and ref).
+ */
+export function topContributors(
+  rows: readonly HotspotRow[],
+  q: { indicator: string; modules: ModuleSelection; year?: number; top?: number },
+): SupplierProductTotal[] {
+  const wanted: readonly string[] = MODULE_SELECTIONS[q.modules];
+  const m = new Map<string, { c: ComponentInfo; value: number; inst: Set<string> }>();
+  for (const r of rows) {
+    if (r.indicator !== q.indicator || !wanted.includes(r.module ?? '')) continue;
+    if (q.year !== undefined && r.year !== q.year) continue;
+    const k = `${r.component.component_type}:${r.component.ref}`;
+    const cur = m.get(k) ?? { c: r.component, value: 0, inst: new Set<string>() };
+    cur.value += r.value;
+    cur.inst.add(r.instance_id);
+    m.set(k, cur);
+  }
+  return [...m.values()]
+    .sort((a, b) => Math.abs(b.value) - Math.abs(a.value))
+    .slice(0, q.top ?? 10)
+    .map((x) => ({ component: x.c, label: componentLabel(x.c), value: x.value, instances: x.inst.size }));
+}
+
+// ------------------------------------------------------------------ trend
+
+export interface TrendRow {
+  instance_id: string;
+  indicator: string;
+  modules: ModuleSelection;
+  unit: string | null;
+  year: number;
+  partial: boolean;
+  value: number;
+  per_declared_unit: PerUnit;
+  /** The previous computed year (null for the first). */
+  previous_year: number | null;
+  previous_partial: boolean | null;
+  change_abs: number | null;
+  /** (value − previous) ÷ |previous| × 100; null when there is no previous year or it is 0. */
+  change_pct: number | null;
+  change_per_unit_abs: number | null;
+  change_per_unit_pct: number | null;
+}
+
+const pct = (cur: number, prev: number): number | null => (prev === 0 ? null : ((cur - prev) / Math.abs(prev)) * 100);
+
+/**
+ * Per instance × indicator × module selection: each computed year against the previous computed year. The
+ * selections are those the report declares (A1-A3, A4, A1-A4). Partial (current) years are marked on both
+ * sides of a comparison: a partial year's total covers only the months entered so far.
+ */
+export function trendRows(report: Pick<LcaReport, 'instances'>): TrendRow[] {
+  const units = unitsOf(report);
+  const indicators = indicatorsOf(report);
+  const selections = moduleSelectionsOf(report);
+  const rows: TrendRow[] = [];
+  for (const i of report.instances) {
+    const years = readResults(i.results)
+      .filter((y): y is ResultYear & { year: number } => y.year !== null && y.status === 'computed')
+      .sort((a, b) => a.year - b.year);
+    for (const ind of indicators) {
+      for (const sel of selections) {
+        let prev: { year: number; partial: boolean; value: number; perUnit: number | null } | null = null;
+        for (const y of years) {
+          const mv = moduleValue(y.values, ind, sel);
+          if (mv.value === null || mv.missing.length > 0) continue; // never mix a sum with a missing module
+          const pu = perDeclaredUnit(mv.value, y.production_quantity);
+          rows.push({
+            instance_id: i.instance.id,
+            indicator: ind,
+            modules: sel,
+            unit: units.get(ind) ?? null,
+            year: y.year,
+            partial: y.partial_year === true,
+            value: mv.value,
+            per_declared_unit: pu,
+            previous_year: prev?.year ?? null,
+            previous_partial: prev ? prev.partial : null,
+            change_abs: prev ? mv.value - prev.value : null,
+            change_pct: prev ? pct(mv.value, prev.value) : null,
+            change_per_unit_abs: prev && prev.perUnit !== null && pu.value !== null ? pu.value - prev.perUnit : null,
+            change_per_unit_pct:
+              prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
+          });
+          prev = { year: y.year, partial: y.partial_year === true, value: mv.value, perUnit: pu.value };
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+// ------------------------------------------------------------------ chart
+
+export type ChartBasis = 'per_unit' | 'total';
+
+export interface LcaChartPoint {
+  year: number;
+  /** null = a gap (blocked, not declared, or no quantity to divide by), never 0 */
+  value: number | null;
+  partial: boolean;
+  status: string | null;
+  /** Why the value is missing although the year is computed (e.g. no production quantity). */
+  note: string | null;
+  /** Modules the value holds. */
+  modules: string[];
+}
+
+export interface LcaChartSeries {
+  instance_id: string;
+  external_id: string | null;
+  label: string;
+  plant_code: string | null;
+  product_article: string | null;
+  product_name: string | null;
+  /** The declared unit label (t, m³ …), null when the product's unit is unknown. */
+  declared_unit: string | null;
+  points: LcaChartPoint[];
+}
+
+export interface LcaChartData {
+  indicator: string;
+  name_en: string | null;
+  name_de: string | null;
+  unit: string | null;
+  modules: ModuleSelection;
+  basis: ChartBasis;
+  years: number[];
+  series: LcaChartSeries[];
+}
+
+function seriesLabel(i: InstanceLca): string {
+  const inst = i.instance;
+  const name = inst.product_name ?? inst.name;
+  const code = inst.external_id ?? inst.id;
+  const plant = inst.plant_code ? ` @ ${inst.plant_code}` : '';
+  return name ? `${code} · ${name}${plant}` : `${code}${plant}`;
+}
+
+/** Chart data of any indicator, per declared unit (default) or totals, for a module selection. */
+export function lcaChartData(
+  report: Pick<LcaReport, 'instances'>,
+  q: { indicator?: string; modules?: ModuleSelection; basis?: ChartBasis } = {},
+): LcaChartData {
+  const indicator = q.indicator ?? GWP_TOTAL;
+  const modules = q.modules ?? (moduleSelectionsOf(report).includes('A1-A4') ? 'A1-A4' : 'A1-A3');
+  const basis = q.basis ?? 'per_unit';
+  const info = indicatorInfo(indicator);
+  const years = new Set<number>();
+  const series = report.instances.map((i): LcaChartSeries => {
+    const points: LcaChartPoint[] = [];
+    for (const y of readResults(i.results)) {
+      if (y.year === null) continue;
+      years.add(y.year);
+      const mv = moduleValue(y.values, indicator, modules);
+      let value = mv.value;
+      let note: string | null = null;
+      if (mv.value !== null && mv.missing.length > 0 && modules === 'A1-A4')
+        note = `${mv.missing.join(', ')} not declared for this year: the value holds ${mv.modules.join(' + ')} only`;
+      if (basis === 'per_unit') {
+        const pu = perDeclaredUnit(mv.value, y.production_quantity);
+        value = pu.value;
+        note = pu.note ?? note;
+      }
+      points.push({
+        year: y.year,
+        value,
+        partial: y.partial_year === true,
+        status: y.status,
+        note,
+        modules: mv.modules,
+      });
+    }
+    points.sort((a, b) => a.year - b.year);
+    const inst = i.instance;
+    return {
+      instance_id: inst.id,
+      external_id: inst.external_id,
+      label: seriesLabel(i),
+      plant_code: inst.plant_code,
+      product_article: inst.product_article,
+      product_name: inst.product_name,
+      declared_unit: declaredUnitLabel(inst.product_unit),
+      points,
+    };
+  });
+  return {
+    indicator,
+    name_en: info?.name_en ?? null,
+    name_de: info?.name_de ?? null,
+    unit: unitsOf(report).get(indicator) ?? info?.unit ?? null,
+    modules,
+    basis,
+    years: [...years].sort((a, b) => a - b),
+    series,
+  };
+}

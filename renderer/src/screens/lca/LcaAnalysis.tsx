@@ -1,0 +1,264 @@
+/**
+ * Results as an EPD or sustainability manager reads them: any indicator, per declared unit (default) or as
+ * annual totals, modules apart or summed; hotspots of one instance-year (top 10 + rest, with names and
+ * suppliers) and the supplier products that contribute most across the selection; the trend against the
+ * previous computed year. Data from `lca.analysis` (electron/core/lca/analysis.ts).
+ */
+import { useEffect, useState } from 'react';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract-work.js';
+import type { RpcError } from '../../../../electron/core/ipc/contract.js';
+import { useApi } from '../../ApiContext.js';
+import { formatNumber } from '../../components/format.js';
+import { toRpcError } from '../../errors.js';
+import { useI18n } from '../../i18n/index.js';
+import type { Locale, MessageKey } from '../../i18n/index.js';
+import { GwpChart } from './GwpChart.js';
+
+type Basis = LcaAnalysisView['basis'];
+type Modules = LcaAnalysisView['modules'];
+
+const fmt = (v: number | null, locale: Locale): string =>
+  v === null
+    ? '—'
+    : Math.abs(v) !== 0 && (Math.abs(v) < 0.01 || Math.abs(v) >= 1e7)
+      ? v.toExponential(3)
+      : formatNumber(v, locale, 3);
+const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : `${formatNumber(v * 100, locale, 1)} %`);
+
+export function LcaAnalysis({
+  runId,
+  instances,
+  onError,
+}: {
+  runId: string;
+  instances: readonly LcaInstanceView[];
+  onError: (e: RpcError) => void;
+}) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [q, setQ] = useState<{
+    indicator?: string;
+    modules?: Modules;
+    basis: Basis;
+    instanceId?: string;
+    year?: number;
+  }>({
+    basis: 'per_unit',
+  });
+  const [a, setA] = useState<LcaAnalysisView | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api.call('lca.analysis', { runId, ...q }).then(
+      (r) => live && setA(r),
+      (e: unknown) => live && onError(toRpcError(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, runId, q, onError]);
+
+  if (!a) return <p aria-busy="true">{t('common.loading')}</p>;
+  const label = (id: string) => {
+    const i = instances.find((x) => x.id === id);
+    return i ? `${i.externalId ?? i.id}${i.plantCode ? ` @ ${i.plantCode}` : ''}` : id;
+  };
+  const info = a.indicators.find((i) => i.code === a.indicator);
+  const declared = [...new Set(a.chart.series.map((s) => s.declaredUnit).filter(Boolean))].join(', ');
+  const unit = a.chart.unit ?? '';
+  const chart: LcaChartView = {
+    unit: a.basis === 'per_unit' ? t('lca.perUnitAxis', { unit, declared: declared || '?' }) : unit,
+    years: a.chart.years,
+    modules: a.modules === 'A1-A4' ? ['A1-A3', 'A4'] : [a.modules],
+    series: a.chart.series.map((s) => ({
+      instanceId: s.instanceId,
+      externalId: null,
+      label: s.label,
+      points: s.points.map((p) => ({ year: p.year, value: p.value, partial: p.partial, status: p.status })),
+    })),
+  };
+  const hs = a.hotspots;
+  const maxSlice = Math.max(1e-300, ...hs.slices.map((s) => Math.abs(s.value)));
+  const choiceKey = hs.instanceId && hs.year !== null ? `${hs.instanceId}|${hs.year}` : '';
+
+  return (
+    <section className="card" aria-labelledby="lca-analysis-heading">
+      <h2 id="lca-analysis-heading">{t('lca.analysisTitle')}</h2>
+      <p className="field-hint">{t('lca.valuesAsComputed')}</p>
+      <div className="form-actions lca-controls">
+        <div className="segmented" role="radiogroup" aria-label={t('lca.basis.per_unit')}>
+          {(['per_unit', 'total'] as const).map((b) => (
+            <label key={b} className={`segment${a.basis === b ? ' is-on' : ''}`}>
+              <input
+                type="radio"
+                name="lca-basis"
+                value={b}
+                checked={a.basis === b}
+                onChange={() => setQ({ ...q, basis: b })}
+              />
+              {t(`lca.basis.${b}` as MessageKey)}
+            </label>
+          ))}
+        </div>
+        <label className="field-inline">
+          {t('lca.indicator')}{' '}
+          <select value={a.indicator} onChange={(e) => setQ({ ...q, indicator: e.target.value })}>
+            {a.indicators.map((i) => (
+              <option key={i.code} value={i.code}>
+                {i.code} – {(locale === 'de' ? i.nameDe : i.nameEn) ?? i.code}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field-inline">
+          {t('lca.modules')}{' '}
+          <select value={a.modules} onChange={(e) => setQ({ ...q, modules: e.target.value as Modules })}>
+            {a.moduleSelections.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p className="muted small">
+        {info && (locale === 'de' ? info.nameDe : info.nameEn)} [{chart.unit}]
+      </p>
+      <GwpChart chart={chart} boxClassName="chart-box-analysis" />
+      {a.chart.series.some((s) => s.points.some((p) => p.note)) && (
+        <ul className="small muted">
+          {a.chart.series.flatMap((s) =>
+            s.points
+              .filter((p) => p.note)
+              .map((p) => (
+                <li key={`${s.instanceId}-${p.year}`}>
+                  {s.label} · {p.year}: {p.note}
+                </li>
+              )),
+          )}
+        </ul>
+      )}
+
+      <h3>{t('lca.hotspotsTitle')}</h3>
+      {!hs.readable ? (
+        <p className="muted">{hs.reason ? t('lca.hotspotsMissing', { reason: hs.reason }) : t('lca.hotspotsNone')}</p>
+      ) : (
+        <>
+          <label className="field-inline">
+            {t('lca.hotspotsFor')}{' '}
+            <select
+              value={choiceKey}
+              onChange={(e) => {
+                const [instanceId, year] = e.target.value.split('|');
+                setQ({ ...q, instanceId, year: Number(year) });
+              }}
+            >
+              {hs.choices.map((c) => (
+                <option key={`${c.instanceId}|${c.year}`} value={`${c.instanceId}|${c.year}`}>
+                  {label(c.instanceId)} · {c.year} {c.partial ? t('lca.partialMark') : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ol className="hotspot-bars" aria-label={t('lca.hotspotsTitle')}>
+            {hs.slices.map((s, k) => (
+              <li key={k} className={s.rest ? 'is-rest' : ''}>
+                <span className="hotspot-label">{s.rest ? `${t('lca.hs.rest')}: ${s.label}` : s.label}</span>
+                <span className="hotspot-bar" style={{ width: `${(Math.abs(s.value) / maxSlice) * 100}%` }} />
+                <span className="hotspot-value">
+                  {fmt(s.value, locale)} {unit} · {pct(s.share, locale)}
+                </span>
+              </li>
+            ))}
+          </ol>
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('lca.hs.component')}</th>
+                <th scope="col">{t('lca.hs.type')}</th>
+                <th scope="col">{t('lca.hs.supplier')}</th>
+                <th scope="col">{t('lca.hs.mass')}</th>
+                <th scope="col">{t('lca.hs.module')}</th>
+                <th scope="col">{t('lca.hs.value')}</th>
+                <th scope="col">{t('lca.hs.perUnit')}</th>
+                <th scope="col">{t('lca.hs.share')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hs.rows.map((r, k) => (
+                <tr key={k}>
+                  <td>
+                    {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
+                  </td>
+                  <td>{r.component.componentType}</td>
+                  <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
+                  <td>{fmt(r.component.massKg, locale)}</td>
+                  <td>{r.module}</td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>{pct(r.share, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {hs.top.length > 0 && (
+            <>
+              <h3>{t('lca.topTitle', { year: hs.year ?? '' })}</h3>
+              <ol>
+                {hs.top.map((x, k) => (
+                  <li key={k}>
+                    {x.label}: {fmt(x.value, locale)} {unit}{' '}
+                    <span className="muted">({t('lca.topInstances', { count: x.instances })})</span>
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+        </>
+      )}
+
+      {a.trend.length > 0 && (
+        <>
+          <h3>{t('lca.trendTitle')}</h3>
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('lca.instance')}</th>
+                <th scope="col">{t('lca.tr.year')}</th>
+                <th scope="col">{t('lca.tr.value')}</th>
+                <th scope="col">{t('lca.tr.perUnit')}</th>
+                <th scope="col">{t('lca.tr.previous')}</th>
+                <th scope="col">{t('lca.tr.change')}</th>
+                <th scope="col">{t('lca.tr.changePerUnit')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {a.trend.map((r) => (
+                <tr key={`${r.instanceId}-${r.year}`}>
+                  <td>{label(r.instanceId)}</td>
+                  <td>
+                    {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>
+                    {r.previousYear ?? '—'}{' '}
+                    {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>
+                    {fmt(r.changeAbs, locale)}
+                    {r.changePct !== null && ` (${formatNumber(r.changePct, locale, 1)} %)`}
+                  </td>
+                  <td>
+                    {fmt(r.changePerUnitAbs, locale)}
+                    {r.changePerUnitPct !== null && ` (${formatNumber(r.changePerUnitPct, locale, 1)} %)`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

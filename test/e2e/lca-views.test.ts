@@ -1,0 +1,109 @@
+/**
+ * E2E of the LCA screen's new views against the embedded sandbox (demo data), in Chromium: results per
+ * declared unit (default) and as totals, any indicator, hotspots (top 10 + rest, with names and suppliers) and
+ * trend; the blocker "no production data for YEAR" → "Enter it here" → write → recompute → the year is
+ * computed. Screenshots light/dark, English/German in test-artifacts/screenshots/ (lca-views-*.png).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { E2eEnv } from './helpers.js';
+import { screenshotPath, startE2e } from './helpers.js';
+
+let env: E2eEnv;
+let page: Page;
+const consoleErrors: string[] = [];
+
+async function shot(name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
+
+beforeAll(async () => {
+  env = await startE2e();
+  page = await env.context.newPage();
+  page.setDefaultTimeout(30_000);
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+}, 180_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) {
+    const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    await page.screenshot({ path: screenshotPath(`failed-lca-views-${name}`), fullPage: true }).catch(() => {});
+  }
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('LCA views', () => {
+  it('per declared unit by default, totals on request, any indicator, hotspots and trend', async () => {
+    await page.goto(env.mode.url);
+    await page.getByRole('button', { name: 'LCA', exact: true }).click();
+    await page.getByRole('heading', { name: 'Choose product instances' }).waitFor();
+    await page.getByText('All', { exact: true }).click();
+    await page.getByRole('button', { name: 'Find instances' }).click();
+    await page.getByText(/\d+ instance\(s\) found\./).waitFor();
+    await page.getByRole('button', { name: 'Recompute and read results' }).click();
+    await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();
+    const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
+    await expect.poll(() => card.textContent()).toMatch(/kg CO2 eq\. per (t|m³)/);
+    await card.locator('ol.hotspot-bars li').first().waitFor();
+    const hot = (await card.locator('ol.hotspot-bars').textContent()) ?? '';
+    expect(hot).toMatch(/%/);
+    expect(await card.locator('table.data').first().locator('tbody tr').count()).toBeGreaterThan(0);
+    await expect.poll(() => card.textContent()).toContain('Trend against the previous computed year');
+    await shot('lca-views-en-light-per-unit');
+
+    await card.getByText('Annual totals', { exact: true }).click();
+    await card.getByLabel('Indicator').selectOption('ADPF');
+    await expect.poll(() => card.textContent()).toContain('Abiotic depletion potential for fossil resources');
+    await expect.poll(() => card.locator('p.chart-axis-unit').first().textContent()).toBe('MJ');
+    await shot('lca-views-en-light-totals-adpf');
+  });
+
+  it('"Enter it here" writes the missing production figure, recomputes, and the year is computed', async () => {
+    const blockers = page.locator('ul.blockers');
+    const item = blockers.locator('li.needs-action').filter({ hasText: 'no production data for' }).first();
+    await item.waitFor();
+    const text = (await item.textContent()) ?? '';
+    const m = /(\S+) · (\d{4}): no production data for \d{4}/.exec(text);
+    expect(m).not.toBeNull();
+    const [, code, year] = m!;
+    await item.getByRole('button', { name: 'Enter it here' }).click();
+    await item.getByLabel(`Production quantity ${year} (in the product’s unit)`).fill('4321');
+    await shot('lca-views-en-light-enter-here');
+    await item.getByRole('button', { name: 'Write and recompute' }).click();
+    await expect
+      .poll(
+        async () =>
+          (await blockers.count()) === 0 ||
+          !((await blockers.textContent()) ?? '').includes(`${code} · ${year}: no production data`),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true);
+    await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();
+  });
+
+  it('reads in German and dark colours', async () => {
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByLabel('Farben').selectOption('dark');
+    await page.getByRole('heading', { name: 'Ergebnisse wie in einer EPD gelesen' }).waitFor();
+    const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
+    await expect.poll(() => card.textContent()).toContain('Je deklarierter Einheit');
+    await shot('lca-views-de-dark');
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();
+    await shot('lca-views-en-dark');
+    await page.getByLabel('Colours').selectOption('light');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'Ergebnisse wie in einer EPD gelesen' }).waitFor();
+    await shot('lca-views-de-light');
+    expect(consoleErrors).toEqual([]);
+  });
+});

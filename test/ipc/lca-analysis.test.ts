@@ -1,0 +1,153 @@
+/**
+ * The LCA screen's contract additions against the embedded sandbox (demo data): lca.analysis (any indicator,
+ * per declared unit by default = value ÷ the year's production quantity, hotspots with names summing to the
+ * total, trend) and lca.enterProduction ("Enter it here": write the figure, recompute, the year is computed).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { Logger } from '../../electron/core/ipc/services.js';
+import { startSandbox } from '../../sandbox/index.js';
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+let mode: BrowserMode;
+let dir: string;
+
+async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
+  const r = await dispatch(name, input, mode.app);
+  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  return r.data as ProcedureOutput<N>;
+}
+
+async function results(instanceId: string) {
+  const res = await fetch(`${mode.app.sandbox.baseUrl()}/v2/product-instances/${instanceId}/lca-results`, {
+    headers: { 'X-API-Key': mode.app.sandbox.ownerKey()! },
+  });
+  return (await res.json()) as {
+    results: {
+      year: number;
+      status: string;
+      production_quantity: number | null;
+      values: { indicator: string; module: string; value: number }[];
+    }[];
+  };
+}
+
+async function finished(runId: string): Promise<ProcedureOutput<'lca.report'>> {
+  let view = await call('lca.report', { runId });
+  for (let i = 0; view.state === 'running' && i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    view = await call('lca.report', { runId });
+  }
+  expect(view.state).toBe('done');
+  return view;
+}
+
+let runId: string;
+let view: ProcedureOutput<'lca.report'>;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-lca-views-'));
+  mode = await startBrowserMode({
+    port: 0,
+    staticDir: null,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: quiet,
+    appVersion: 'test',
+  });
+  const sel = await call('lca.select', { by: 'all', codes: [] });
+  runId = (await call('lca.run', { selectionId: sel.selectionId, recompute: true })).runId;
+  view = await finished(runId);
+});
+afterAll(async () => {
+  await mode?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('lca.analysis', () => {
+  it('per declared unit by default: every computed point = Σ modules ÷ the year production quantity', async () => {
+    const a = await call('lca.analysis', { runId });
+    expect(a).toMatchObject({ indicator: 'GWP-total', basis: 'per_unit', modules: 'A1-A4' });
+    expect(a.indicators.map((i) => i.code)).toContain('ADPF');
+    expect(a.indicators.find((i) => i.code === 'GWP-total')?.nameDe).toMatch(/Erwärmungspotenzial/);
+    let checked = 0;
+    for (const s of a.chart.series) {
+      const r = await results(s.instanceId);
+      for (const y of r.results) {
+        const p = s.points.find((x) => x.year === y.year)!;
+        if (y.status !== 'computed') {
+          expect(p.value).toBeNull();
+          continue;
+        }
+        const total = y.values.filter((v) => v.indicator === 'GWP-total').reduce((t, v) => t + v.value, 0);
+        expect(p.value).toBeCloseTo(total / y.production_quantity!, 9);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(3);
+    const totals = await call('lca.analysis', { runId, basis: 'total', indicator: 'WDP', modules: 'A1-A3' });
+    expect(totals).toMatchObject({ indicator: 'WDP', basis: 'total', modules: 'A1-A3' });
+  });
+
+  it('hotspots with names (top 10 + rest) summing to the year total, top contributors, trend', async () => {
+    const a = await call('lca.analysis', { runId, basis: 'total', modules: 'A1-A3' });
+    expect(a.hotspots.reason).toBeNull();
+    expect(a.hotspots.readable).toBe(true);
+    expect(a.hotspots.rows.length).toBeGreaterThan(0);
+    for (const r of a.hotspots.rows) {
+      expect(r.component.name ?? r.component.externalId).toBeTruthy();
+      if (r.component.componentType === 'supplier_product') expect(r.component.supplierCompany).toBeTruthy();
+    }
+    const shares = a.hotspots.slices.reduce((t, x) => t + (x.share ?? 0), 0);
+    expect(shares).toBeCloseTo(1, 9);
+    const r = await results(a.hotspots.instanceId!);
+    const y = r.results.find((x) => x.year === a.hotspots.year)!;
+    const total = y.values.find((v) => v.indicator === 'GWP-total' && v.module === 'A1-A3')!.value;
+    expect(a.hotspots.slices.reduce((t, x) => t + x.value, 0)).toBeCloseTo(total, 6);
+    expect(a.hotspots.top.length).toBeGreaterThan(0);
+    const withPrev = a.trend.filter((t) => t.previousYear !== null);
+    expect(withPrev.length).toBeGreaterThan(0);
+    for (const t of withPrev) {
+      const prev = a.trend.find((x) => x.instanceId === t.instanceId && x.year === t.previousYear)!;
+      expect(t.changeAbs).toBeCloseTo(t.value - prev.value, 6);
+    }
+  });
+});
+
+describe('lca.enterProduction ("Enter it here")', () => {
+  it('writes the figure of a blocked past/current year, recomputes, and the year is computed; a future year stays blocked', async () => {
+    const blocked = view.instances.flatMap((i) =>
+      i.years
+        .filter((y) => y.blockers.some((b) => b.kind === 'production_data' && b.needsAction))
+        .map((y) => ({ instanceId: i.id, year: y.year! })),
+    );
+    expect(blocked.length).toBeGreaterThan(0);
+    const target = blocked[0];
+    const futureBefore = view.instances.flatMap((i) =>
+      i.years.filter((y) => y.blockers.some((b) => !b.needsAction)).map((y) => `${i.id}:${y.year}`),
+    );
+    const next = await call('lca.enterProduction', {
+      runId,
+      instanceId: target.instanceId,
+      year: target.year,
+      quantity: 1234.5,
+    });
+    const after = await finished(next.runId);
+    const y = after.instances.find((i) => i.id === target.instanceId)!.years.find((x) => x.year === target.year)!;
+    expect(y.status).toBe('computed');
+    expect(y.blockers).toEqual([]);
+    const r = await results(target.instanceId);
+    expect(r.results.find((x) => x.year === target.year)?.production_quantity).toBe(1234.5);
+    // the future years are still blocked
+    const futureAfter = after.instances.flatMap((i) =>
+      i.years.filter((x) => x.blockers.some((b) => !b.needsAction)).map((x) => `${i.id}:${x.year}`),
+    );
+    expect(futureAfter).toEqual(futureBefore);
+  });
+});
