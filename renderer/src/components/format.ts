@@ -8,6 +8,14 @@ export function formatNumber(n: number, locale: Locale, maximumFractionDigits = 
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits });
 }
 
+/**
+ * An LCA value as practitioners read it: four significant digits, grouped, never in exponent notation
+ * ("321,900,000", "1,211,000", "0.0001234"; German "321.900.000", "0,0001234").
+ */
+export function formatSignificant(n: number, locale: Locale, digits = 4): string {
+  return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', { maximumSignificantDigits: digits });
+}
+
 /** A value from the service or a workbook cell, for a table: numbers in the user's locale, blanks as a dash. */
 export function formatValue(v: string | number | boolean | null | undefined, locale: Locale): string {
   if (v === null || v === undefined || v === '') return '—';

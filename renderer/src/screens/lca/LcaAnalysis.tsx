@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract-work.js';
 import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { formatNumber } from '../../components/format.js';
+import { formatNumber, formatSignificant } from '../../components/format.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale, MessageKey } from '../../i18n/index.js';
@@ -17,12 +17,7 @@ import { GwpChart } from './GwpChart.js';
 type Basis = LcaAnalysisView['basis'];
 type Modules = LcaAnalysisView['modules'];
 
-const fmt = (v: number | null, locale: Locale): string =>
-  v === null
-    ? '—'
-    : Math.abs(v) !== 0 && (Math.abs(v) < 0.01 || Math.abs(v) >= 1e7)
-      ? v.toExponential(3)
-      : formatNumber(v, locale, 3);
+const fmt = (v: number | null, locale: Locale): string => (v === null ? '—' : formatSignificant(v, locale));
 const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : `${formatNumber(v * 100, locale, 1)} %`);
 
 export function LcaAnalysis({
