@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eEnv } from './helpers.js';
-import { screenshotPath, startE2e } from './helpers.js';
+import { fullPageShot, screenshotPath, startE2e } from './helpers.js';
 
 let env: E2eEnv;
 let page: Page;
@@ -18,8 +18,7 @@ let sandboxUrl: string;
 
 /** Full-page screenshot from the top (what a user sees when scrolling through the screen). */
 async function shot(name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+  await fullPageShot(page, screenshotPath(name));
 }
 
 async function sandboxJson<T>(path: string, init?: RequestInit): Promise<T> {

@@ -13,7 +13,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate } from '../fixtures/fill-template.js';
 import type { E2eEnv } from './helpers.js';
-import { screenshotPath, startE2e } from './helpers.js';
+import { fullPageShot, screenshotPath, startE2e } from './helpers.js';
 
 type Row = Record<string, string | number | null>;
 type Sheets = Record<string, Row[]>;
@@ -34,8 +34,7 @@ let firstJob: string;
 const consoleErrors: string[] = [];
 
 async function shot(name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+  await fullPageShot(page, screenshotPath(name));
 }
 
 /** Visible buttons, inputs and selects without an accessible name (label, text, aria-label). */

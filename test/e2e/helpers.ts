@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
@@ -60,4 +60,25 @@ export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> 
 
 export function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.png`);
+}
+
+/**
+ * A full-page screenshot from the top, as a user sees the screen when scrolling through it. Chromium's capture
+ * beyond the viewport (Playwright's `fullPage`) right after a change (rows rendered, the viewport resized) is not
+ * always finished: tiles of a scroll container that never was on screen (the virtualised tables, `.vscroll`)
+ * came out blank — a white block over the "Error code" and "What happened" columns of the results, though the
+ * page itself was right — and the page's height could be that of a former width. So the page is first scrolled
+ * through the viewport, each part drawn (a viewport capture waits for a drawn frame), and only then captured whole.
+ */
+export async function fullPageShot(page: Page, file: string): Promise<void> {
+  const { height, total } = await page.evaluate(() => ({
+    height: window.innerHeight,
+    total: document.documentElement.scrollHeight,
+  }));
+  for (let y = 0; y < total; y += height) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.screenshot({ type: 'jpeg', quality: 1 });
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: file, fullPage: true });
 }

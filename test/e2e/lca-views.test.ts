@@ -7,15 +7,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eEnv } from './helpers.js';
-import { screenshotPath, startE2e } from './helpers.js';
+import { fullPageShot, screenshotPath, startE2e } from './helpers.js';
 
 let env: E2eEnv;
 let page: Page;
 const consoleErrors: string[] = [];
 
 async function shot(name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+  await fullPageShot(page, screenshotPath(name));
 }
 
 beforeAll(async () => {
