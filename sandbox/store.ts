@@ -13,7 +13,6 @@ import { formatKey, newKeyMaterial, sha256, type ApiKeyRecord, type MemberRecord
 import { IdempotencyStore, type IdempotencyRecord } from './idempotency.js';
 import { currentYearOf, type ImpactFactors, type LcaResultElement } from './lca.js';
 import { completeDueJobs, componentInputs, referencedSupplierProducts } from './lca-jobs.js';
-import { sortBom } from './routes/product-instances.js';
 import { seedData, type SeedData } from './seed.js';
 import type {
   BomComponentRecord,
@@ -29,6 +28,7 @@ import type {
   SupplierPlantRecord,
   SupplierProductRecord,
 } from './model.js';
+import { sortBom } from './model.js';
 import type { LcaJobRecord, LcaSettings } from './lca-jobs.js';
 
 export type SeedKind = 'demo' | 'empty';

@@ -15,17 +15,12 @@ import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound } from '../errors.js';
 import { idParam, requireBody, requirePlant, v2Route, validate, type V2Call } from '../http.js';
 import { completeDueJobs, isInFlight, jobView, queueJob, resultsFor } from '../lca-jobs.js';
-import type { BomComponentRecord, ProductInstanceRecord } from '../model.js';
+import { sortBom, type BomComponentRecord, type ProductInstanceRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { deleteRoute } from './delete.js';
 import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
 import { requireKnownPlant } from './supplier-products.js';
-
-/** Read order of a BOM: by (type, ref). Stable, and not the order sent. */
-export function sortBom(bom: BomComponentRecord[]): BomComponentRecord[] {
-  return bom.sort((a, b) => (a.type === b.type ? (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0) : a.type < b.type ? -1 : 1));
-}
 
 /** Plant of a BOM component's target, or undefined when the ref does not name an active entity of that type. */
 function componentPlant(store: Store, c: BomComponentRecord): string | undefined {

@@ -19,6 +19,7 @@
  * and renamed, so a crash never leaves half a file.
  */
 import { createWriteStream } from 'node:fs';
+import { columnLetter } from '../workbook/cell-ref.js';
 import { rename, rm } from 'node:fs/promises';
 import { PassThrough, type Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
@@ -219,11 +220,6 @@ function emitSheet(wb: StreamWorkbook, b: SheetBuilder, decorate?: (ws: StreamSh
   return cut;
 }
 
-function colLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
 
 const yesNo = (b: boolean | null): CellValue => (b === null ? null : b ? 'yes' : 'no');
 
@@ -667,7 +663,7 @@ function addWideFormatting(ws: StreamSheet, b: SheetBuilder, valueKeys: string[]
   for (const key of valueKeys) {
     const col = b.columns.findIndex((c) => c.key === key) + 1;
     if (col <= 0) continue;
-    const ref = `${colLetter(col)}2:${colLetter(col)}${last}`;
+    const ref = `${columnLetter(col)}2:${columnLetter(col)}${last}`;
     const gwpTotal = key.startsWith(`${GWP_TOTAL} `) || key === GWP_TOTAL;
     const rule: ExcelJS.ColorScaleRuleType = gwpTotal
       ? {

@@ -12,7 +12,8 @@ import { targetOf } from './mapping/match.js';
 import type { ColumnMapping, SheetMapping } from './mapping/schema.js';
 import { DATA_SHEETS, getSheet, normaliseSheetName } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
-import { SheetRowReader, columnLetter } from './sheet-rows.js';
+import { columnLetter } from './cell-ref.js';
+import { SheetRowReader } from './sheet-rows.js';
 import {
   INSTRUCTIONS_SHEET,
   LISTS_SHEET,

@@ -11,15 +11,11 @@ import type { IssueList } from './issues.js';
 import type { SheetMapping } from './mapping/schema.js';
 import { columnsOf, normaliseHeader } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
+import { columnLetter } from './cell-ref.js';
 import { closestNames } from './similar.js';
 import type { StyleKind } from './guards.js';
 import { SNAPSHOT_COLUMN, type CellScalar, type ParsedRow, type ParsedSheet, type RowValues } from './types.js';
 
-export function columnLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
 
 interface MappedColumn {
   col: number;

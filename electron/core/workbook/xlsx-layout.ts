@@ -4,6 +4,7 @@
  * writer and by writeWorkbook (exports), through exceljs's streaming WorkbookWriter.
  */
 import ExcelJS from 'exceljs';
+import { columnLetter } from './cell-ref.js';
 import { UNITS, BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES } from '../spec/constants.js';
 import { ISO_COUNTRY_CODES } from './countries.js';
 import { expectation, type Column } from './columns.js';
@@ -99,11 +100,6 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
   }
 }
 
-function columnLetter(n: number): string {
-  let s = '';
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
 
 const TEXT_TYPES = new Set(['text', 'code', 'uuid', 'enum']);
 
