@@ -3,8 +3,8 @@
  * one), debounced after changes and flushed on close; loaded on start.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import type { Snapshot, Store } from './store.js';
+import { writeTextAtomic } from '../electron/core/fs/atomic.js';
 
 export function loadDataFile(path: string): Snapshot | null {
   if (!existsSync(path)) return null;
@@ -42,9 +42,7 @@ export class DataFile {
     this.writing = this.writing.then(async () => {
       if (!this.dirty) return;
       this.dirty = false;
-      const tmp = `${this.path}.tmp-${process.pid}`;
-      await writeFile(tmp, JSON.stringify(this.store.snapshot()));
-      await rename(tmp, this.path);
+      await writeTextAtomic(this.path, JSON.stringify(this.store.snapshot()));
     });
     return this.writing.catch((e: Error) => {
       console.error(`[sandbox] could not write ${this.path}: ${e.message}`);

@@ -2,7 +2,7 @@
  * DELETE on an entity's item path, the same for every entity type the API manages: the entity must be
  * reachable by the key (plant access where it has a plant), must not be referenced (in-use refusal, 409 with
  * the err_code of that type), and is then marked deleted — it leaves every list and frees its external_id.
- * Returns 200 with the entity as it was (as for supplier products). A second DELETE is 404 err_not_found.
+ * Returns 200 with the entity as it was (as for supplier products). A second DELETE is 422 err_not_found.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Operation } from '../../electron/core/spec/scopes.js';

@@ -3,11 +3,11 @@
  * writeWorkbook, adding the hidden `_snapshot` column to the sheets whose rows carry one. Server text is always
  * written as text cells, never as formulas (the format writer sets string values only).
  */
-import { rename, stat, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { SNAPSHOT_COLUMN } from '../jobs/snapshot.js';
 import { writeWorkbook, type WorkbookSheetData, type WritableRow } from '../workbook/writer.js';
 import type { ExportData } from './collect.js';
+import { writeAtomic } from '../fs/atomic.js';
 
 const SNAPSHOT_EXTRA = [{ key: SNAPSHOT_COLUMN, header: SNAPSHOT_COLUMN, width: 30, hidden: true }] as const;
 
@@ -21,14 +21,8 @@ export function exportSheets(data: ExportData): WorkbookSheetData[] {
 
 /** Write the export to `file` (atomically: a temporary file renamed into place). Returns the bytes written. */
 export async function writeExportWorkbook(data: ExportData, file: string): Promise<number> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
+  return writeAtomic(file, async (tmp) => {
     await writeWorkbook(exportSheets(data), tmp);
-    const { size } = await stat(tmp);
-    await rename(tmp, file);
-    return size;
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
+    return (await stat(tmp)).size;
+  });
 }

@@ -12,10 +12,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan } from './types.js';
+import { writeTextAtomic } from '../fs/atomic.js';
 
 export const PLAN_FILE = 'plan.json';
 export const PLAN_ENTRIES_FILE = 'plan-entries.jsonl';
@@ -45,15 +46,7 @@ export function jobDir(jobsDir: string, jobId: string): string {
 
 /** Write-then-rename with an fsync of the data, so a crash leaves the old or the new file, never half of one. */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'w');
-  try {
-    await fh.writeFile(JSON.stringify(value, null, 1));
-    await fh.datasync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
+  await writeTextAtomic(path, JSON.stringify(value, null, 1), { sync: true });
 }
 
 /** plan.json of a job folder of this version: the plan without its entries. */

@@ -20,9 +20,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { columnLetter } from '../workbook/cell-ref.js';
-import { rename, rm } from 'node:fs/promises';
 import { PassThrough, type Writable } from 'node:stream';
-import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { type CellValue, type FlatRecord, fitCell, unknownFields } from './flatten.js';
 import { declaredUnitLabel, hotspotRows, perDeclaredUnit, trendRows } from './analysis.js';
@@ -37,6 +35,7 @@ import {
   readResults,
   serviceCurrentYear,
 } from './model.js';
+import { writeAtomic } from '../fs/atomic.js';
 
 export const LCA_SHEETS = ['results', 'gwp', 'hotspots', 'trend', 'blockers', 'jobs', 'breakdown', 'about'] as const;
 
@@ -751,8 +750,7 @@ export async function writeLcaWorkbook(
   outPath: string,
   opts: LcaExportOptions = {},
 ): Promise<LcaExportStats> {
-  const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${Date.now()}.tmp`);
-  try {
+  return writeAtomic(outPath, async (tmp) => {
     const file = createWriteStream(tmp);
     const closed = new Promise<void>((resolve, reject) => {
       file.once('close', resolve);
@@ -760,12 +758,8 @@ export async function writeLcaWorkbook(
     });
     const stats = await streamWorkbook(report, opts, file);
     await closed;
-    await rename(tmp, outPath);
     return stats;
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  });
 }
 
 /** The workbook as bytes (for the UI's save dialog, or to attach somewhere). */

@@ -1,6 +1,7 @@
 /** A small JSON document on disk, written atomically (write-then-rename) with owner-only permissions. */
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeTextAtomicSync } from '../fs/atomic.js';
 
 export interface JsonDocument {
   /** The stored value, or undefined when the file does not exist yet. */
@@ -32,10 +33,7 @@ export class JsonFile implements JsonDocument {
 
   save(value: unknown): void {
     fs.mkdirSync(path.dirname(this.location), { recursive: true, mode: 0o700 });
-    const tmp = `${this.location}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n', { mode: this.mode });
-    fs.chmodSync(tmp, this.mode);
-    fs.renameSync(tmp, this.location);
+    writeTextAtomicSync(this.location, JSON.stringify(value, null, 2) + '\n', this.mode);
   }
 }
 
