@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { EXPORT_COLLECTIONS } from '../export/collect.js';
+import { PLAN_ACTIONS as CORE_PLAN_ACTIONS, ROW_OUTCOMES as CORE_ROW_OUTCOMES } from '../jobs/types.js';
 
 const Int = z.number().int();
 const NonNegInt = Int.min(0);
@@ -28,27 +29,10 @@ export const DownloadTicketSchema = z.object({
   size: NonNegInt,
 });
 
-export const PLAN_ACTIONS = [
-  'create',
-  'update',
-  'unchanged',
-  'replace',
-  'skipped_update',
-  'blocked',
-  'conflict',
-] as const;
+/** The core's lists (jobs/types.ts); a job row not run yet is `pending`. */
+export const PLAN_ACTIONS = CORE_PLAN_ACTIONS;
 export const PlanActionSchema = z.enum(PLAN_ACTIONS);
-export const ROW_OUTCOMES = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'failed',
-  'skipped',
-  'pending',
-] as const;
+export const ROW_OUTCOMES = [...CORE_ROW_OUTCOMES, 'pending'] as const;
 export const RowOutcomeSchema = z.enum(ROW_OUTCOMES);
 export const ENTITY_KINDS = [
   'supplier_company',

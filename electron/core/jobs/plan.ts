@@ -12,7 +12,7 @@ import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
 import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
-import type { DataSheetName, IssueParams, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type { DataSheetName, IssueParams, ParsedWorkbook, RowAction, ValidationReport } from '../workbook/types.js';
 import {
   bomDiff,
   display,
@@ -64,7 +64,13 @@ export interface PlanContext {
   /** Expected manufacturer (e.g. of the saved profile): planning refuses a key of another one. */
   manufacturerId?: string;
   mappings?: ProfileMappings;
-  options?: { createOnly?: boolean };
+  options?: {
+    createOnly?: boolean;
+    /** Sheets to mirror: their type's entities with an external_id that are not in the sheet are deleted. */
+    mirror?: DataSheetName[];
+    /** Most deletes one mirrored sheet may make (default: 10 % of the type's entities with an external_id, at least 5). */
+    maxDeletes?: number;
+  };
   /** C1's validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
   validation?: ValidationReport;
   signal?: AbortSignal;
@@ -81,7 +87,35 @@ export const LEVEL: Record<EntityKind, number> = {
   bom: 6,
 };
 
-const RESOURCE: Record<Exclude<EntityKind, 'bom'>, string> = {
+/**
+ * Levels of deletes: after every create and update (BOM changes are level 6), in reverse dependency order, so
+ * a delete whose references this import removes runs once they are gone.
+ */
+export const DELETE_LEVEL: Record<Exclude<EntityKind, 'bom'>, number> = {
+  prechain_product: 7,
+  product_instance: 8,
+  silo: 9,
+  supplier_product: 10,
+  supplier_plant: 11,
+  supplier_company: 12,
+};
+
+/** The entity sheets (the sheets whose rows are entities with an external_id: they take every row action). */
+export const ENTITY_SHEETS: Partial<Record<DataSheetName, Exclude<EntityKind, 'bom'>>> = {
+  'supplier-companies': 'supplier_company',
+  'supplier-plants': 'supplier_plant',
+  'supplier-products': 'supplier_product',
+  silos: 'silo',
+  'product-instances': 'product_instance',
+  'prechain-products': 'prechain_product',
+};
+
+/** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
+export function defaultMaxDeletes(managed: number): number {
+  return Math.max(5, Math.floor(managed / 10));
+}
+
+export const RESOURCE: Record<Exclude<EntityKind, 'bom'>, string> = {
   supplier_company: 'supplierCompanies',
   supplier_plant: 'supplierPlants',
   supplier_product: 'supplierProducts',
@@ -160,6 +194,9 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   planner.productInstances();
   planner.prechainProducts();
   planner.boms();
+  planner.deleteRows();
+  const mirror = await planner.mirror(client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
+  planner.sortDeletes();
   progress({ phase: 'planning', done: 1, total: 1 });
 
   const entries = planner.entries;
@@ -187,7 +224,13 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     baseUrl: client.baseUrl,
     manufacturerId: me.manufacturer_id,
     maskedKey: client.maskedKey,
-    options: { createOnly: ctx.options?.createOnly ?? false },
+    options: {
+      createOnly: ctx.options?.createOnly ?? false,
+      ...(ctx.options?.mirror?.length ? { mirror: [...ctx.options.mirror] } : {}),
+      ...(ctx.options?.maxDeletes !== undefined ? { maxDeletes: ctx.options.maxDeletes } : {}),
+    },
+    ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
+    ...(planner.ignored.length ? { ignoredRows: planner.ignored } : {}),
     entries,
     summary: { bySheet, byAction, entries: entries.length, rows },
     requests: client.stats().requests - startRequests,
@@ -207,6 +250,8 @@ function collectCodes(wb: WorkbookRows): CodeRequests {
     if (v) set.add(v);
   };
   for (const r of wb.rows('supplier-companies')) add(c.supplier_company, rawCode(r, 'external_id'));
+  for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, Exclude<EntityKind, 'bom'>][])
+    for (const r of wb.actionRows(sheet, 'delete')) add(c[kind], rawCode(r, 'external_id'));
   for (const r of wb.rows('supplier-plants')) {
     add(c.supplier_plant, rawCode(r, 'external_id'));
     add(c.supplier_company, rawCode(r, 'supplier_company_external_id'));
@@ -277,6 +322,8 @@ interface Draft {
   snapshot?: string;
   /** Plants the write touches besides desired.plant_id. */
   plants: string[];
+  /** The row's action: `create` only if absent, `update` only if present. */
+  rowAction?: RowAction;
 }
 
 /** Rows of a child sheet grouped by their owner's code (in sheet order); rows without one apart. */
@@ -448,6 +495,7 @@ class Planner {
       plants: [],
     };
     if (r.snapshot) d.snapshot = r.snapshot;
+    d.rowAction = r.action;
     if (code) {
       const k = `${kind}:${code}`;
       const first = this.defining.get(k);
@@ -938,6 +986,149 @@ class Planner {
     return e?.plant_id ? e.plant_id.toLowerCase() : null;
   }
 
+  // ------------------------------------------------------------ deletes, mirror, ignored rows
+
+  /** Rows with action `ignore` (every sheet): skipped, listed in the plan. */
+  get ignored(): RowRef[] {
+    const out: RowRef[] = [];
+    for (const sheet of this.wb.sheets.keys())
+      for (const r of this.wb.actionRows(sheet, 'ignore')) out.push({ sheet: r.sheet, row: r.row });
+    return out;
+  }
+
+  /** A delete entry of one service entity (or of a code the service does not have: already absent). */
+  private deleteEntry(
+    kind: Exclude<EntityKind, 'bom'>,
+    key: string,
+    sheet: DataSheetName,
+    row: number,
+    code: string | null,
+    existing: Obj | undefined,
+    problems: PlanProblem[],
+    why: string,
+  ): PlanEntry {
+    const name = typeof existing?.name === 'string' ? existing.name : null;
+    const entry: PlanEntry = {
+      key,
+      kind,
+      level: DELETE_LEVEL[kind],
+      sheet,
+      row,
+      rows: row > 0 ? [{ sheet, row }] : [],
+      externalId: code,
+      label: `${NOUN[kind]} ${code ?? `(row ${row})`}${name ? ` "${name}"` : ''}`,
+      action: problems.length ? 'blocked' : 'delete',
+      id: existing ? String(existing.id).toLowerCase() : null,
+      notes: [why],
+    };
+    if (typeof existing?.plant_id === 'string') entry.plantIds = [existing.plant_id.toLowerCase()];
+    if (problems.length) {
+      entry.problems = problems;
+      return entry;
+    }
+    if (!existing) entry.notes = [why, 'not on the service: already absent, nothing is sent'];
+    else this.preflight(entry, `${RESOURCE[kind]}.delete` as Operation);
+    return entry;
+  }
+
+  /** Rows with action `delete` on the entity sheets. */
+  deleteRows(): void {
+    for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, Exclude<EntityKind, 'bom'>][]) {
+      for (const r of this.wb.actionRows(sheet, 'delete')) {
+        const code = rawCode(r, 'external_id');
+        const existing = code ? (this.svc[kind].get(code) as Obj | undefined) : undefined;
+        const problems = [...r.problems];
+        if (code && this.svc.unreadable[kind] && !existing)
+          problems.push({
+            kind: 'unreadable',
+            sheet: r.sheetName,
+            cell: this.wb.cell(sheet, 'external_id', r.row),
+            row: r.row,
+            field: 'external_id',
+            message: `external_id: ${this.svc.unreadable[kind]}`,
+            ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
+          });
+        const filled = Object.keys(r.values).filter(
+          (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
+        );
+        const why = `action delete${filled.length ? ` (only external_id is used; not used: ${filled.join(', ')})` : ''}`;
+        this.push(this.deleteEntry(kind, `${sheet}!${r.row}`, sheet, r.row, code, existing, problems, why));
+      }
+    }
+  }
+
+  /**
+   * Mirrored sheets: every entity of the sheet's type on the service that carries an external_id and is not in
+   * the sheet (any row, whatever its action) is deleted; entities without one are listed, never touched. Over
+   * the cap, every delete of that sheet is blocked (nothing is deleted).
+   */
+  async mirror(
+    client: ApiClient,
+    sheets: readonly DataSheetName[],
+    maxDeletes: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ sheets: NonNullable<Plan['mirror']>; notManaged: NonNullable<Plan['notManaged']> }> {
+    const out: NonNullable<Plan['mirror']> = [];
+    const notManaged: NonNullable<Plan['notManaged']> = [];
+    for (const sheet of sheets) {
+      const kind = ENTITY_SHEETS[sheet];
+      if (!kind) throw new Error(`${sheet} cannot be mirrored: only ${Object.keys(ENTITY_SHEETS).join(', ')} can`);
+      const inSheet = new Set<string>();
+      for (const r of [...this.wb.rows(sheet), ...this.wb.actionRows(sheet, 'delete'), ...this.wb.actionRows(sheet, 'ignore')]) {
+        const c = rawCode(r, 'external_id');
+        if (c) inSheet.add(c);
+      }
+      const resource = (client as unknown as Record<string, { walk(q: object, o: object): AsyncIterable<Obj> }>)[
+        RESOURCE[kind]
+      ];
+      const gone: Obj[] = [];
+      let managed = 0;
+      for await (const e of resource.walk({}, { signal })) {
+        const code = typeof e.external_id === 'string' && e.external_id !== '' ? e.external_id : null;
+        if (!code) {
+          notManaged.push({ kind, id: String(e.id).toLowerCase(), name: typeof e.name === 'string' ? e.name : null });
+          continue;
+        }
+        managed++;
+        if (!inSheet.has(code)) gone.push(e);
+      }
+      const cap = maxDeletes ?? defaultMaxDeletes(managed);
+      const overCap = gone.length > cap;
+      const sheetName = this.wb.sheetName(sheet);
+      for (const e of gone) {
+        const code = String(e.external_id);
+        const problems: PlanProblem[] = overCap
+          ? [
+              {
+                kind: 'rule',
+                sheet: sheetName,
+                cell: null,
+                row: null,
+                field: null,
+                message: `the mirror of ${sheetName} would delete ${gone.length} ${NOUNS[kind]}, more than the cap of ${cap} (--max-deletes): nothing is deleted`,
+                code: 'mirror_cap',
+                params: { sheet: sheetName, count: gone.length, cap },
+              },
+            ]
+          : [];
+        this.push(
+          this.deleteEntry(kind, `mirror:${sheet}:${code}`, sheet, 0, code, e, problems, `mirror: not in ${sheetName}`),
+        );
+      }
+      out.push({ sheet, kind, managed, deletes: gone.length, cap, overCap });
+    }
+    return { sheets: out, notManaged };
+  }
+
+  /** Deletes last, by their level (reverse dependency order), then sheet row. */
+  sortDeletes(): void {
+    const isDelete = (e: PlanEntry) => e.level > LEVEL.bom;
+    const deletes = this.entries.filter(isDelete).sort((a, b) => a.level - b.level || a.row - b.row);
+    const rest = this.entries.filter((e) => !isDelete(e));
+    this.entries.length = 0;
+    this.entries.push(...rest, ...deletes);
+  }
+
   // ------------------------------------------------------------ decide an entity's action
 
   private blockedRow(kind: Exclude<EntityKind, 'bom'> | 'bom', r: WbRow<unknown>): void {
@@ -1029,7 +1220,7 @@ class Planner {
     let body: Obj;
     let op: 'create' | 'update';
     if (!existing) {
-      if (o.onlyExisting) {
+      if (o.onlyExisting || d.rowAction === 'update') {
         entry.problems = [
           {
             kind: 'unresolved',
@@ -1071,9 +1262,13 @@ class Planner {
         return this.push(entry);
       }
       entry.changes = changes;
-      if (this.createOnly) {
+      if (this.createOnly || d.rowAction === 'create') {
         entry.action = 'skipped_update';
-        entry.notes = ['create-only: the differences are not applied'];
+        entry.notes = [
+          this.createOnly
+            ? 'create-only: the differences are not applied'
+            : 'action create: the entity exists, the differences are not applied',
+        ];
         return this.push(entry);
       }
       body = patch;
@@ -1158,7 +1353,13 @@ class Planner {
     const op: PlannedOperation = { operation, plant_ids: entry.plantIds ?? [] };
     const report = preflightReport(this.me, this.maskedKey || maskApiKey(null), [op]);
     if (report.ok) return;
-    const verb = operation.endsWith('.create') ? 'create' : operation === 'bom.put' ? 'replace' : 'update';
+    const verb = operation.endsWith('.create')
+      ? 'create'
+      : operation.endsWith('.delete')
+        ? 'delete'
+        : operation === 'bom.put'
+          ? 'replace'
+          : 'update';
     const problems: PlanProblem[] = report.problems.map((p) => ({
       kind: 'preflight',
       sheet: this.wb.sheetName(entry.sheet),

@@ -20,8 +20,20 @@ export type EntityKind =
  * - `blocked`: a validation error, an unresolved code, a blocked dependency or a preflight problem.
  * - `conflict`: the row was exported with a snapshot of the service entity and that entity changed since (or
  *   was deleted): blocked instead of being silently compared against new data.
+ * - `delete`: a row with action `delete`, or an entity a mirrored sheet no longer has: the entity is DELETEd
+ *   (after every create and update, in reverse dependency order). `id` null = already absent (nothing sent).
  */
-export type PlanAction = 'create' | 'update' | 'unchanged' | 'replace' | 'skipped_update' | 'blocked' | 'conflict';
+export const PLAN_ACTIONS = [
+  'create',
+  'update',
+  'unchanged',
+  'replace',
+  'skipped_update',
+  'blocked',
+  'conflict',
+  'delete',
+] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 export const WRITE_ACTIONS: readonly PlanAction[] = ['create', 'update', 'replace'];
 
@@ -71,6 +83,8 @@ export const PLAN_PROBLEM_CODES = [
   'row_rule',
   /** the row has errors reported by the workbook check */
   'row_has_errors',
+  /** a mirror would delete more entities than the cap: {sheet, count, cap} */
+  'mirror_cap',
 ] as const;
 export type PlanProblemCode = (typeof PLAN_PROBLEM_CODES)[number];
 
@@ -175,7 +189,13 @@ export interface Plan {
   manufacturerId: string;
   /** Masked key (svc-<key_id>-****) the plan was made with. */
   maskedKey: string;
-  options: { createOnly: boolean };
+  options: { createOnly: boolean; mirror?: DataSheetName[]; maxDeletes?: number };
+  /** Per mirrored sheet: how many entities carry an external_id, how many the mirror deletes, the cap. */
+  mirror?: { sheet: DataSheetName; kind: EntityKind; managed: number; deletes: number; cap: number; overCap: boolean }[];
+  /** Entities of mirrored types without an external_id: never touched ("not managed by the workbook"). */
+  notManaged?: { kind: EntityKind; id: string; name: string | null }[];
+  /** Rows with action `ignore`: skipped, nothing planned. */
+  ignoredRows?: RowRef[];
   /** In execution order: by level, then sheet row. */
   entries: PlanEntry[];
   summary: {
@@ -202,6 +222,8 @@ export const ROW_OUTCOMES = [
   'unchanged',
   'updated',
   'replaced',
+  'deleted',
+  'already_absent',
   'failed',
   'skipped',
 ] as const;
@@ -215,6 +237,8 @@ export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
   'unchanged',
   'updated',
   'replaced',
+  'deleted',
+  'already_absent',
 ];
 
 /** Why a row was skipped. */

@@ -97,6 +97,7 @@ const ACTION_TONE: Record<string, Tone> = {
   skipped_update: 'neutral',
   blocked: 'bad',
   conflict: 'bad',
+  delete: 'change',
 };
 
 const OUTCOME_TONE: Record<string, Tone> = {
@@ -105,6 +106,8 @@ const OUTCOME_TONE: Record<string, Tone> = {
   already_existed: 'ok',
   updated: 'change',
   replaced: 'change',
+  deleted: 'change',
+  already_absent: 'neutral',
   unchanged: 'neutral',
   skipped: 'warn',
   failed: 'bad',

@@ -111,6 +111,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'action.skipped_update': 'Übersprungen (nur anlegen)',
   'action.blocked': 'Gesperrt',
   'action.conflict': 'Konflikt',
+  'action.delete': 'Löschen',
 
   'kind.supplier_company': 'Lieferant {code}',
   'kind.supplier_plant': 'Lieferantenwerk {code}',
@@ -196,6 +197,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'outcome.unchanged': 'Unverändert',
   'outcome.updated': 'Geändert',
   'outcome.replaced': 'Stückliste ersetzt',
+  'outcome.deleted': 'Gelöscht',
+  'outcome.already_absent': 'Schon gelöscht',
   'outcome.failed': 'Fehlgeschlagen',
   'outcome.skipped': 'Übersprungen',
   'outcome.pending': 'Noch offen',

@@ -111,6 +111,7 @@ export const enWork = {
   'action.skipped_update': 'Skipped (create only)',
   'action.blocked': 'Blocked',
   'action.conflict': 'Conflict',
+  'action.delete': 'Delete',
 
   'kind.supplier_company': 'supplier company {code}',
   'kind.supplier_plant': 'supplier plant {code}',
@@ -196,6 +197,8 @@ export const enWork = {
   'outcome.unchanged': 'Unchanged',
   'outcome.updated': 'Updated',
   'outcome.replaced': 'BOM replaced',
+  'outcome.deleted': 'Deleted',
+  'outcome.already_absent': 'Already absent',
   'outcome.failed': 'Failed',
   'outcome.skipped': 'Skipped',
   'outcome.pending': 'Not run yet',

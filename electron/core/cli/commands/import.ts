@@ -7,7 +7,7 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
+import { countBlocked, exitCodeOf, jobProgress, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { writeCsvResultFiles, writeResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
@@ -64,7 +64,7 @@ function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetNa
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
-  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
   columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
@@ -74,9 +74,10 @@ export const importCommand: CliCommand = {
   --concurrency N     at most N writes in flight (default 16; the client adapts below it)
   --create-only       create what is missing, never update what exists
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
+${MIRROR_USAGE}
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
-  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MAPPING_OPTION },
+  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MIRROR_OPTIONS, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
@@ -89,6 +90,7 @@ export const importCommand: CliCommand = {
       throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
     const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', input);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
+    const mirror = mirrorOptions(values, 'import');
 
     // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
     // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
@@ -114,6 +116,7 @@ export const importCommand: CliCommand = {
     // 2. The plan (reads only).
     const plan = await makePlan(rc, w, {
       createOnly: flag(values, 'create-only'),
+      ...mirror,
       ...(concurrency ? { maxConcurrency: concurrency } : {}),
     });
     // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
