@@ -4,6 +4,7 @@
  * nothing is deleted; the dry run lists every delete with the entity's name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
@@ -84,5 +85,38 @@ describe('--mirror', () => {
     const lone = await run(['plan', file, '--max-deletes', '3']);
     expect(lone.code).toBe(2);
     expect(lone.stderr).toContain('--max-deletes applies to --mirror');
+  });
+});
+
+describe('the action column through a column mapping', () => {
+  it("an ERP deletion flag (X) becomes action delete through the mapping's values; other rows stay upserts", async () => {
+    await client.supplierCompanies.create({ external_id: 'ERP-DEL', name: 'To go' });
+    const csv = path.join(dir, 'LIEF_2026.csv');
+    fs.writeFileSync(csv, 'Lieferant;Name;Löschkennzeichen\nERP-NEW;Neu;\nERP-DEL;Weg;X\n');
+    const mapping = path.join(dir, 'erp.json');
+    fs.writeFileSync(
+      mapping,
+      JSON.stringify({
+        version: 1,
+        sheets: {
+          'supplier-companies': {
+            source: 'LIEF_*.csv',
+            columns: { Lieferant: 'external_id', Name: 'name', Löschkennzeichen: 'action' },
+            values: { action: { X: 'delete' } },
+          },
+        },
+      }),
+    );
+    const p = await run(['plan', csv, '--mapping', mapping, '--json']);
+    expect(p.code, p.stderr).toBe(0);
+    const plan = JSON.parse(p.stdout) as Plan;
+    expect(plan.entries.map((e) => [e.externalId, e.action])).toEqual([
+      ['ERP-NEW', 'create'],
+      ['ERP-DEL', 'delete'],
+    ]);
+    const imp = await run(['import', csv, '--mapping', mapping]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(await client.supplierCompanies.findByExternalId('ERP-DEL')).toBeNull();
+    expect(await client.supplierCompanies.findByExternalId('ERP-NEW')).not.toBeNull();
   });
 });

@@ -1092,6 +1092,8 @@ class Planner {
         managed++;
         if (!inSheet.has(code)) gone.push(e);
       }
+      // In code order (as people read a list), whatever order the service lists them in.
+      gone.sort((a, b) => String(a.external_id).localeCompare(String(b.external_id), 'en', { numeric: true }));
       const cap = maxDeletes ?? defaultMaxDeletes(managed);
       const overCap = gone.length > cap;
       const sheetName = this.wb.sheetName(sheet);
