@@ -12,7 +12,14 @@ import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
 import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
-import type { DataSheetName, IssueParams, ParsedWorkbook, RowAction, ValidationReport } from '../workbook/types.js';
+import type {
+  DataSheetName,
+  EntitySheetName,
+  IssueParams,
+  ParsedWorkbook,
+  RowAction,
+  ValidationReport,
+} from '../workbook/types.js';
 import {
   bomDiff,
   display,
@@ -101,7 +108,8 @@ export const DELETE_LEVEL: Record<Exclude<EntityKind, 'bom'>, number> = {
 };
 
 /** The entity sheets (the sheets whose rows are entities with an external_id: they take every row action). */
-export const ENTITY_SHEETS: Partial<Record<DataSheetName, Exclude<EntityKind, 'bom'>>> = {
+export const ENTITY_SHEETS: Partial<Record<DataSheetName, Exclude<EntityKind, 'bom'>>> &
+  Record<EntitySheetName, Exclude<EntityKind, 'bom'>> = {
   'supplier-companies': 'supplier_company',
   'supplier-plants': 'supplier_plant',
   'supplier-products': 'supplier_product',
