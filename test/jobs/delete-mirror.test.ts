@@ -159,6 +159,34 @@ describe('deletes in reverse dependency order', () => {
     expect(await env.client.supplierCompanies.findByExternalId('R-SC')).toBeNull();
   });
 
+  it('a BOM change runs before the delete of the component it drops (one import)', async () => {
+    const mapping = {
+      plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
+      materials: [{ material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+    };
+    const product = (code: string) => ({ external_id: code, name: code, plant_code: 'HEID', material_code: 'CEM1', unit: 'KG' });
+    const setup = await plan({
+      ...mapping,
+      'supplier-products': [product('B-SP1'), product('B-SP2')],
+      'product-instances': [{ external_id: 'B-PI', product_external_id: cat.products[0].external_id, plant_code: 'HEID', produced_from: 2024 }],
+      bom: [
+        { product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP1', mass_kg: 100 },
+        { product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP2', mass_kg: 50 },
+      ],
+    });
+    const first = await run(setup);
+    expect(first.counts.failed ?? 0).toBe(0);
+    const p = await plan({
+      ...mapping,
+      'supplier-products': [{ external_id: 'B-SP1', action: 'delete' }],
+      bom: [{ product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP2', mass_kg: 50 }],
+    });
+    expect(p.entries.map((e) => `${e.key} ${e.action}`)).toEqual(['bom:B-PI replace', 'supplier-products!2 delete']);
+    const r = await run(p);
+    expect(outcomes(r)).toEqual({ 'bom:B-PI': 'replaced', 'supplier-products!2': 'deleted' });
+    expect(await env.client.supplierProducts.findByExternalId('B-SP1')).toBeNull();
+  });
+
   it('an in-use refusal is reported at the row with what still uses the entity', async () => {
     const sc = (await env.client.supplierCompanies.create({ external_id: 'U-SC', name: 'Used' })).entity;
     const user = (await env.client.supplierPlants.create({ external_id: 'U-SPL', name: 'User', supplier_company_id: sc.id }))
