@@ -12,6 +12,7 @@ import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
 
 /** Sheets a dry run can mirror: the entity sheets. */
 export const MIRROR_SHEETS = ENTITY_SHEET_NAMES;
+export type MirrorSheet = (typeof MIRROR_SHEETS)[number];
 
 const Int = z.number().int();
 const NonNegInt = Int.min(0);

@@ -79,6 +79,11 @@ export const enWork = {
   'plan.nothingToSend': 'Nothing to send: everything in the workbook is already on the service.',
   'plan.back': 'Back to the check',
   'plan.createOnly': 'Create only (never change what exists)',
+  'plan.mirrorTitle': 'Mirror sheets (delete what the sheet no longer has)',
+  'plan.mirrorSheet': 'Mirror {sheet}',
+  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
+  'plan.mirrorOverCap': '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
+  'plan.notManaged': '{count} entries without an external_id are not managed by the workbook and are never touched.',
   'plan.createOnlyHint':
     'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
