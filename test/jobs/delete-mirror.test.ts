@@ -80,6 +80,11 @@ describe('the action column', () => {
       'not on the service: already absent, nothing is sent',
     ]);
     expect(byKey.get('supplier-companies!6')!.label).toBe('supplier company A-DEL "Name A-DEL"');
+    // The job keeps the before-state of what it changes: the entity as the planner read it.
+    expect(byKey.get('supplier-companies!5')!.before).toMatchObject({ external_id: 'A-UPD', name: 'Name A-UPD' });
+    expect(byKey.get('supplier-companies!6')!.before).toMatchObject({ external_id: 'A-DEL', name: 'Name A-DEL' });
+    expect(byKey.get('supplier-companies!2')!.before).toBeUndefined();
+    expect(byKey.get('supplier-companies!7')!.before).toBeUndefined();
     expect(p.ignoredRows).toEqual([{ sheet: 'supplier-companies', row: 8 }]);
     // Deletes come last in the plan.
     expect(p.entries.slice(-2).map((e) => e.action)).toEqual(['delete', 'delete']);
@@ -182,6 +187,10 @@ describe('deletes in reverse dependency order', () => {
       bom: [{ product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP2', mass_kg: 50 }],
     });
     expect(p.entries.map((e) => `${e.key} ${e.action}`)).toEqual(['bom:B-PI replace', 'supplier-products!2 delete']);
+    const sp1 = (await env.client.supplierProducts.findByExternalId('B-SP1'))!.id.toLowerCase();
+    const before = p.entries[0].before!.bom as { type: string; ref: string; mass_kg: number }[];
+    expect(before).toHaveLength(2);
+    expect(before).toContainEqual({ type: 'supplier_product', ref: sp1, mass_kg: 100 });
     const r = await run(p);
     expect(outcomes(r)).toEqual({ 'bom:B-PI': 'replaced', 'supplier-products!2': 'deleted' });
     expect(await env.client.supplierProducts.findByExternalId('B-SP1')).toBeNull();

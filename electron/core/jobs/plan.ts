@@ -977,6 +977,7 @@ class Planner {
     }
     entry.action = 'replace';
     entry.body = clean;
+    if (current !== null) entry.before = { bom: current.map((c) => ({ ...c })) };
     if (refs.length) {
       entry.refs = refs;
       entry.dependsOn = [...new Set(refs.map((r) => r.key))];
@@ -1035,7 +1036,10 @@ class Planner {
       return entry;
     }
     if (!existing) entry.notes = [why, 'not on the service: already absent, nothing is sent'];
-    else this.preflight(entry, `${RESOURCE[kind]}.delete` as Operation);
+    else {
+      entry.before = { ...existing };
+      this.preflight(entry, `${RESOURCE[kind]}.delete` as Operation);
+    }
     return entry;
   }
 
@@ -1284,6 +1288,7 @@ class Planner {
       body = patch;
       op = 'update';
       entry.action = 'update';
+      entry.before = { ...existing };
     }
     const { body: clean, refs } = extractRefs(body);
     entry.body = clean;
@@ -1395,6 +1400,7 @@ class Planner {
     delete entry.body;
     delete entry.refs;
     delete entry.dependsOn;
+    delete entry.before;
     for (const p of problems) {
       if (!this.preflightProblems.some((q) => q.message === p.message))
         this.preflightProblems.push({ ...p, sheet: null, row: null });

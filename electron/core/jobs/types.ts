@@ -172,6 +172,12 @@ export interface PlanEntry {
   problems?: PlanProblem[];
   /** Plants the write touches (for preflight and display). */
   plantIds?: string[];
+  /**
+   * The entity as the planner read it from the service, before this entry changes it (update, delete; for a BOM
+   * replace `{ bom: [...] }` with component ids): the before-state a job keeps of everything it changes (what an
+   * undo needs; created entities are known by their outcome's id).
+   */
+  before?: Record<string, unknown>;
 }
 
 export type PlanCounts = Partial<Record<PlanAction, number>>;
