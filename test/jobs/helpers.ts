@@ -92,7 +92,7 @@ export async function startEnv(seed: 'demo' | 'empty' = 'demo'): Promise<Env> {
   return env;
 }
 
-/** Write a workbook: one sheet per entry, row 1 = the registry's columns (all of them), then the rows. */
+/** Write a workbook: one sheet per entry, row 1 = the registry's columns (all of them; `action` when used), then the rows. */
 export async function writeTestWorkbook(
   path: string,
   data: SheetData,
@@ -109,7 +109,9 @@ export async function writeTestWorkbook(
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true });
   for (const [name, rows] of Object.entries(data) as [DataSheetName, Record<string, unknown>[]][]) {
     const ws = wb.addWorksheet(name);
-    const fields = [...Object.keys(getSheet(name).columns), ...(extraColumns[name] ?? [])];
+    // The optional `action` column only when a row uses it (workbooks as they were before it existed).
+    const own = Object.keys(getSheet(name).columns).filter((f) => f !== 'action' || rows.some((r) => r.action !== undefined));
+    const fields = [...own, ...(extraColumns[name] ?? [])];
     ws.addRow(fields).commit();
     for (const r of rows) ws.addRow(fields.map((f) => (r[f] === undefined ? null : r[f]))).commit();
     ws.commit();

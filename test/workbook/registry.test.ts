@@ -8,17 +8,16 @@ import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
 
 /** Issue 4 §1, verbatim: `*` = required. */
 const ISSUE_COLUMNS: Record<string, string> = {
-  'supplier-companies': 'external_id*, name*, country',
-  'supplier-plants': 'external_id*, name*, supplier_company_external_id*, country, city',
+  'supplier-companies': 'external_id*, name*, country, action',
+  'supplier-plants': 'external_id*, name*, supplier_company_external_id*, country, city, action',
   'supplier-products':
-    'external_id*, name*, plant_code*, material_code*, supplier_plant_external_id, unit*, truck_km, train_km, ship_km, barge_km, epd_id, lifetime_years, secondary_percentage, moisture_content_percentage',
-  'hazardous-substances': 'supplier_product_external_id*, cas_number*, mass_share*',
-  silos: 'external_id*, name*, plant_code*',
-  'silo-items': 'silo_external_id*, supplier_product_external_id*, year*, amount*',
-  'product-instances': 'external_id*, product_external_id*, plant_code*, produced_from*, produced_to, name',
-  'prechain-products':
-    'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km',
-  bom: 'product_instance_external_id*, component_type*, component_external_id*, mass_kg*',
+    'external_id*, name*, plant_code*, material_code*, supplier_plant_external_id, unit*, truck_km, train_km, ship_km, barge_km, epd_id, lifetime_years, secondary_percentage, moisture_content_percentage, action',
+  'hazardous-substances': 'supplier_product_external_id*, cas_number*, mass_share*, action',
+  silos: 'external_id*, name*, plant_code*, action',
+  'silo-items': 'silo_external_id*, supplier_product_external_id*, year*, amount*, action',
+  'product-instances': 'external_id*, product_external_id*, plant_code*, produced_from*, produced_to, name, action',
+  'prechain-products': 'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km, action',
+  bom: 'product_instance_external_id*, component_type*, component_external_id*, mass_kg*, action',
   plants: 'plant_code*, plant_id',
   materials: 'material_code*, category, material_type_id',
   // issue 14: production figures per product instance and year

@@ -62,7 +62,7 @@ describe('combined onboarding template', () => {
     expect(validationAt(wb.getWorksheet('bom')!, 'B2')).toMatchObject({ type: 'list', formulae: ['lists!$C$2:$C$4'], errorStyle: 'stop' });
     expect(validationAt(wb.getWorksheet('materials')!, 'B2')).toMatchObject({ type: 'list', formulae: ['lists!$D$2:$D$3'], errorStyle: 'warning' });
     const lists = wb.getWorksheet('lists')!;
-    expect(lists.getRow(1).values).toEqual([undefined, 'country', 'unit', 'component_type', 'category']);
+    expect(lists.getRow(1).values).toEqual([undefined, 'country', 'unit', 'component_type', 'category', 'row_action', 'child_row_action']);
     expect(lists.getCell('A2').value).toBe('AD');
     expect(lists.getCell('A250').value).toBe('ZW');
     expect([2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((r) => lists.getCell(`B${r}`).value)).toEqual([...UNITS]);

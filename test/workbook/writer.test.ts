@@ -32,8 +32,8 @@ describe('writeWorkbook', () => {
     expect(ws.getCell('B2').formula).toBeUndefined();
     expect(ws.getCell('B5').type).toBe(ExcelJS.ValueType.String);
     expect(ws.getCell('A3').value).toBe('00123');
-    expect(ws.getRow(1).values).toEqual([undefined, 'external_id', 'name', 'country', '_snapshot']);
-    expect(ws.getColumn(4).hidden).toBe(true);
+    expect(ws.getRow(1).values).toEqual([undefined, 'external_id', 'name', 'country', 'action', '_snapshot']);
+    expect(ws.getColumn(5).hidden).toBe(true);
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(String(ws.getCell('A1').note)).toMatch(/required/);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Instructions', 'supplier-companies', 'lists']);

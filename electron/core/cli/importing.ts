@@ -2,7 +2,11 @@
  * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
  * with a progress bar, results workbooks, and the exit code of a job.
  */
-import { planImport } from '../jobs/plan.js';
+import { ENTITY_SHEETS, planImport } from '../jobs/plan.js';
+import { normaliseSheetName } from '../workbook/registry.js';
+import type { DataSheetName } from '../workbook/types.js';
+import { intOption, str } from './args.js';
+import { CliUsageError } from './errors.js';
 import type { JobProgress, JobResult, Plan } from '../jobs/types.js';
 import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
@@ -12,7 +16,7 @@ import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 export async function makePlan(
   ctx: RunContext,
   w: LoadedWorkbook,
-  o: { createOnly: boolean; maxConcurrency?: number },
+  o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
 ): Promise<Plan> {
   await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
   let bar: CliProgress | undefined;
@@ -25,7 +29,11 @@ export async function makePlan(
     manufacturerId: ctx.manufacturerId,
     ...(mappings ? { mappings } : {}),
     validation: w.report,
-    options: { createOnly: o.createOnly },
+    options: {
+      createOnly: o.createOnly,
+      ...(o.mirror?.length ? { mirror: o.mirror } : {}),
+      ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+    },
     signal: ctx.signal,
     onProgress: (p) => {
       if (p.phase !== phase) {
@@ -74,6 +82,42 @@ export function exitCodeOf(result: JobResult): ExitCode {
 }
 
 /** Entries the import would not send because they are blocked (validation, unresolved code, conflict, preflight). */
+/** `--mirror SHEET[,SHEET]` and `--max-deletes N` of plan and import. */
+export const MIRROR_OPTIONS = { mirror: { type: 'string' }, 'max-deletes': { type: 'string' } } as const;
+
+export const MIRROR_USAGE = `  --mirror SHEET[,SHEET]  delete the entities of that sheet's type on the service that carry an external_id
+                          and are not in the sheet (entities without an external_id are never touched)
+  --max-deletes N         a mirrored sheet deleting more than N is blocked and deletes nothing (default: 10 %
+                          of that type's entities with an external_id, at least 5)`;
+
+export function mirrorOptions(
+  values: Record<string, unknown>,
+  command: string,
+): { mirror?: DataSheetName[]; maxDeletes?: number } {
+  const out: { mirror?: DataSheetName[]; maxDeletes?: number } = {};
+  const m = str(values, 'mirror');
+  if (m !== undefined) {
+    const sheets: DataSheetName[] = [];
+    for (const part of m.split(',').map((x) => x.trim()).filter(Boolean)) {
+      const name = normaliseSheetName(part) as DataSheetName;
+      if (!ENTITY_SHEETS[name])
+        throw new CliUsageError(
+          `--mirror: "${part}" is not a sheet that can be mirrored (one of ${Object.keys(ENTITY_SHEETS).join(', ')})`,
+          command,
+        );
+      if (!sheets.includes(name)) sheets.push(name);
+    }
+    if (sheets.length === 0) throw new CliUsageError('--mirror needs at least one sheet name', command);
+    out.mirror = sheets;
+  }
+  const max = intOption(values, 'max-deletes', 0, 1_000_000_000, command);
+  if (max !== undefined) {
+    if (!out.mirror) throw new CliUsageError('--max-deletes applies to --mirror: give the sheets to mirror', command);
+    out.maxDeletes = max;
+  }
+  return out;
+}
+
 export function countBlocked(plan: Plan): number {
   return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
 }

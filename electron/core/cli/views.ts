@@ -9,12 +9,11 @@ import type {
   JobSummary,
   OutcomeCounts,
   Plan,
-  PlanAction,
   PlanEntry,
   PlanProblem,
   StopReason,
 } from '../jobs/types.js';
-import { ROW_OUTCOMES, SUCCESS_OUTCOMES } from '../jobs/types.js';
+import { PLAN_ACTIONS, ROW_OUTCOMES, SUCCESS_OUTCOMES } from '../jobs/types.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -49,15 +48,7 @@ export function table(header: string[], rows: (string | number)[][]): string[] {
   return [fmt(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(fmt)];
 }
 
-export const PLAN_ACTIONS: readonly PlanAction[] = [
-  'create',
-  'update',
-  'unchanged',
-  'replace',
-  'skipped_update',
-  'blocked',
-  'conflict',
-];
+export { PLAN_ACTIONS };
 
 export function blockedEntries(plan: Plan): PlanEntry[] {
   return plan.entries.filter((e) => e.action === 'blocked' || e.action === 'conflict');
@@ -76,9 +67,8 @@ function problemLine(p: PlanProblem): string {
 }
 
 function where(e: PlanEntry): string {
-  return e.kind === 'bom'
-    ? `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})`
-    : `${e.sheet}!${e.row}`;
+  if (e.kind === 'bom') return `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})`;
+  return e.rows.length === 0 ? `not in ${e.sheet}: mirror` : `${e.sheet}!${e.row}`;
 }
 
 /** Details of one entry: the action, where, what, and field-level before → after. */
@@ -113,8 +103,29 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
     `  total: ${used.map((a) => `${plan.summary.byAction[a] ?? 0} ${a}`).join(', ')} (${plan.summary.rows} rows; ${plan.requests} requests to plan)`,
   );
   for (const p of plan.preflight.problems) out.push(`  preflight: ${problemLine(p)}`);
+  for (const m of plan.mirror ?? [])
+    out.push(
+      `  mirror ${m.sheet}: ${m.deletes} of ${m.managed} with an external_id not in the sheet, cap ${m.cap}${m.overCap ? ` — over the cap: nothing is deleted (raise --max-deletes to allow it)` : ''}`,
+    );
+  if (plan.notManaged?.length) {
+    out.push(`  not managed by the workbook (no external_id; never touched): ${plan.notManaged.length}`);
+    for (const n of plan.notManaged.slice(0, Math.max(max, 0)))
+      out.push(`    ${n.kind.replace(/_/g, ' ')} ${n.id}${n.name ? ` "${n.name}"` : ''}`);
+  }
+  if (plan.ignoredRows?.length)
+    out.push(
+      `  ignored rows (action ignore): ${plan.ignoredRows.map((r) => `${plan.sheetNames[r.sheet] ?? r.sheet}!${r.row}`).join(', ')}`,
+    );
   if (max <= 0) return out;
-  const detailed = plan.entries.filter((e) => e.action !== 'unchanged' && e.action !== 'create');
+  const deletes = plan.entries.filter((e) => e.level > 6 && (e.action === 'delete' || e.action === 'blocked'));
+  if (deletes.length) {
+    // Every delete as its own line, with the entity's name (they run last, in this order).
+    out.push('', 'deletes (after every create and update, in this order):');
+    for (const e of deletes) out.push(...entryLines(e));
+  }
+  const detailed = plan.entries.filter(
+    (e) => e.action !== 'unchanged' && e.action !== 'create' && !deletes.includes(e),
+  );
   const creates = plan.entries.filter((e) => e.action === 'create');
   if (detailed.length > 0 || creates.length > 0) out.push('');
   let n = 0;

@@ -18,7 +18,7 @@ import type {
   SupplierProduct,
 } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
-import type { EntityKind } from '../jobs/types.js';
+import type { IdentifiedKind } from '../jobs/types.js';
 import type { DataSheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
 
@@ -158,7 +158,7 @@ interface SheetMapping<T> {
    * Snapshot kind of the hidden `_snapshot` column; `reference` for the `products` reference sheet, which has
    * no snapshot and keeps rows without external_id (they carry the service id).
    */
-  kind: Exclude<EntityKind, 'bom' | 'production'> | 'reference';
+  kind: IdentifiedKind | 'reference';
   /** Code sources the rows refer to, walked alongside the collection (once per export). */
   refs: readonly CodeSource[];
   /** Sets the row's fields after external_id. */

@@ -6,6 +6,13 @@
  */
 import { z } from 'zod';
 import { EXPORT_COLLECTIONS } from '../export/collect.js';
+import { PLAN_ACTIONS as CORE_PLAN_ACTIONS, ROW_OUTCOMES as CORE_ROW_OUTCOMES } from '../jobs/types.js';
+
+import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
+
+/** Sheets a dry run can mirror: the entity sheets. */
+export const MIRROR_SHEETS = ENTITY_SHEET_NAMES;
+export type MirrorSheet = (typeof MIRROR_SHEETS)[number];
 
 const Int = z.number().int();
 const NonNegInt = Int.min(0);
@@ -28,27 +35,10 @@ export const DownloadTicketSchema = z.object({
   size: NonNegInt,
 });
 
-export const PLAN_ACTIONS = [
-  'create',
-  'update',
-  'unchanged',
-  'replace',
-  'skipped_update',
-  'blocked',
-  'conflict',
-] as const;
+/** The core's lists (jobs/types.ts); a job row not run yet is `pending`. */
+export const PLAN_ACTIONS = CORE_PLAN_ACTIONS;
 export const PlanActionSchema = z.enum(PLAN_ACTIONS);
-export const ROW_OUTCOMES = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'failed',
-  'skipped',
-  'pending',
-] as const;
+export const ROW_OUTCOMES = [...CORE_ROW_OUTCOMES, 'pending'] as const;
 export const RowOutcomeSchema = z.enum(ROW_OUTCOMES);
 export const ENTITY_KINDS = [
   'supplier_company',
@@ -146,6 +136,12 @@ export const PlanOverview = z.object({
     warnings: z.array(Text),
   }),
   requests: NonNegInt,
+  /** per mirrored sheet: entities with an external_id, deletes, the cap and whether it is exceeded (nothing deleted) */
+  mirror: z.array(
+    z.object({ sheet: Text, managed: NonNegInt, deletes: NonNegInt, cap: NonNegInt, overCap: z.boolean() }),
+  ),
+  /** entities of mirrored types without an external_id: never touched ("not managed by the workbook") */
+  notManaged: NonNegInt,
 });
 export type PlanOverview = z.infer<typeof PlanOverview>;
 
@@ -470,7 +466,14 @@ export const workProcedures = {
   'import.plan': {
     summary: 'Dry run: compare the workbook with the service (reads only); the plan stays on the main side',
     input: z
-      .object({ importId: ImportId, createOnly: z.boolean().default(false), onlyFailedOf: JobIdSchema.optional() })
+      .object({
+        importId: ImportId,
+        createOnly: z.boolean().default(false),
+        onlyFailedOf: JobIdSchema.optional(),
+        /** entity sheets to mirror (issue 13 §2): what the sheet no longer has is deleted, under the cap */
+        mirror: z.array(z.enum(MIRROR_SHEETS)).max(MIRROR_SHEETS.length).default([]),
+        maxDeletes: z.number().int().min(0).max(1_000_000_000).optional(),
+      })
       .strict(),
     output: PlanOverview,
   },

@@ -101,7 +101,12 @@ const handlers: WorkHandlers = {
       const prev = await w.jobs.load(input.onlyFailedOf);
       previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
     }
-    return w.imports.plan(app, input.importId, conn, { createOnly: input.createOnly, previous });
+    return w.imports.plan(app, input.importId, conn, {
+      createOnly: input.createOnly,
+      previous,
+      mirror: input.mirror,
+      ...(input.maxDeletes !== undefined ? { maxDeletes: input.maxDeletes } : {}),
+    });
   },
 
   'import.planRows': async (input, app) => {

@@ -9,7 +9,7 @@ import { createApiClient } from '../api/index.js';
 import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
 import { readWorkbook } from '../workbook/reader.js';
-import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { validateWorkbook } from '../workbook/validate.js';
 import { countMappings, getProfileMappings } from '../settings/mappings.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter } from './contract-work.js';
@@ -183,7 +183,12 @@ export class ImportSessions {
     app: AppServices,
     importId: string,
     conn: Connection & { profileName: string },
-    o: { createOnly: boolean; previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> } },
+    o: {
+      createOnly: boolean;
+      previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> };
+      mirror?: DataSheetName[];
+      maxDeletes?: number;
+    },
   ): Promise<PlanOverview> {
     const s = this.get(importId);
     if (!s.parsed.readable)
@@ -202,7 +207,11 @@ export class ImportSessions {
           client,
           validation: s.report,
           ...(n.plants + n.materials > 0 ? { mappings: saved } : {}),
-          options: { createOnly: o.createOnly },
+          options: {
+            createOnly: o.createOnly,
+            ...(o.mirror?.length ? { mirror: o.mirror } : {}),
+            ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+          },
           signal,
           onProgress: (p) => {
             const now = Date.now();
@@ -255,7 +264,7 @@ export function overview(s: ImportSession): PlanOverview {
     baseUrl: plan.baseUrl,
     maskedKey: plan.maskedKey,
     summary: plan.summary,
-    writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0),
+    writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
     blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
     preflight: {
       ok: plan.preflight.ok,
@@ -264,5 +273,13 @@ export function overview(s: ImportSession): PlanOverview {
       warnings: plan.preflight.warnings,
     },
     requests: plan.requests,
+    mirror: (plan.mirror ?? []).map((m) => ({
+      sheet: m.sheet,
+      managed: m.managed,
+      deletes: m.deletes,
+      cap: m.cap,
+      overCap: m.overCap,
+    })),
+    notManaged: plan.notManaged?.length ?? 0,
   };
 }

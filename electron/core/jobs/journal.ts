@@ -14,7 +14,7 @@ import type { EntitlementInfo, EntryOutcome, JobStatus, SkipReason, StopReason }
 export interface IntentLine {
   t: 'intent';
   key: string;
-  op: 'create' | 'update' | 'replace';
+  op: 'create' | 'update' | 'replace' | 'delete';
   external_id: string | null;
   idempotency_key?: string;
   at: string;

@@ -12,7 +12,14 @@ import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
 import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
-import type { DataSheetName, IssueParams, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type {
+  DataSheetName,
+  EntitySheetName,
+  IssueParams,
+  ParsedWorkbook,
+  RowAction,
+  ValidationReport,
+} from '../workbook/types.js';
 import {
   bomDiff,
   display,
@@ -41,7 +48,7 @@ import {
 } from './resolve.js';
 import { snapshotOf } from './snapshot.js';
 import type {
-  EntityKind,
+  EntityKind, IdentifiedKind,
   FieldChange,
   RefSlot,
   Plan,
@@ -65,7 +72,13 @@ export interface PlanContext {
   /** Expected manufacturer (e.g. of the saved profile): planning refuses a key of another one. */
   manufacturerId?: string;
   mappings?: ProfileMappings;
-  options?: { createOnly?: boolean };
+  options?: {
+    createOnly?: boolean;
+    /** Sheets to mirror: their type's entities with an external_id that are not in the sheet are deleted. */
+    mirror?: DataSheetName[];
+    /** Most deletes one mirrored sheet may make (default: 10 % of the type's entities with an external_id, at least 5). */
+    maxDeletes?: number;
+  };
   /** C1's validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
   validation?: ValidationReport;
   signal?: AbortSignal;
@@ -83,7 +96,36 @@ export const LEVEL: Record<EntityKind, number> = {
   production: 6,
 };
 
-const RESOURCE: Record<Exclude<EntityKind, 'bom' | 'production'>, string> = {
+/**
+ * Levels of deletes: after every create and update (BOM changes are level 6), in reverse dependency order, so
+ * a delete whose references this import removes runs once they are gone.
+ */
+export const DELETE_LEVEL: Record<IdentifiedKind, number> = {
+  prechain_product: 7,
+  product_instance: 8,
+  silo: 9,
+  supplier_product: 10,
+  supplier_plant: 11,
+  supplier_company: 12,
+};
+
+/** The entity sheets (the sheets whose rows are entities with an external_id: they take every row action). */
+export const ENTITY_SHEETS: Partial<Record<DataSheetName, IdentifiedKind>> &
+  Record<EntitySheetName, IdentifiedKind> = {
+  'supplier-companies': 'supplier_company',
+  'supplier-plants': 'supplier_plant',
+  'supplier-products': 'supplier_product',
+  silos: 'silo',
+  'product-instances': 'product_instance',
+  'prechain-products': 'prechain_product',
+};
+
+/** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
+export function defaultMaxDeletes(managed: number): number {
+  return Math.max(5, Math.floor(managed / 10));
+}
+
+export const RESOURCE: Record<IdentifiedKind, string> = {
   supplier_company: 'supplierCompanies',
   supplier_plant: 'supplierPlants',
   supplier_product: 'supplierProducts',
@@ -114,7 +156,7 @@ const NOUNS: Record<EntityKind, string> = {
   production: 'production figures',
 };
 
-const COMPONENT_KIND: Record<string, Exclude<EntityKind, 'bom' | 'production'>> = {
+const COMPONENT_KIND: Record<string, IdentifiedKind> = {
   supplier_product: 'supplier_product',
   silo: 'silo',
   prechain_product: 'prechain_product',
@@ -166,6 +208,9 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   planner.prechainProducts();
   planner.boms();
   planner.productionFigures();
+  planner.deleteRows();
+  const mirror = await planner.mirror(client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
+  planner.sortDeletes();
   progress({ phase: 'planning', done: 1, total: 1 });
 
   const entries = planner.entries;
@@ -193,7 +238,13 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     baseUrl: client.baseUrl,
     manufacturerId: me.manufacturer_id,
     maskedKey: client.maskedKey,
-    options: { createOnly: ctx.options?.createOnly ?? false },
+    options: {
+      createOnly: ctx.options?.createOnly ?? false,
+      ...(ctx.options?.mirror?.length ? { mirror: [...ctx.options.mirror] } : {}),
+      ...(ctx.options?.maxDeletes !== undefined ? { maxDeletes: ctx.options.maxDeletes } : {}),
+    },
+    ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
+    ...(planner.ignored.length ? { ignoredRows: planner.ignored } : {}),
     entries,
     summary: { bySheet, byAction, entries: entries.length, rows },
     requests: client.stats().requests - startRequests,
@@ -213,6 +264,8 @@ function collectCodes(wb: WorkbookRows): CodeRequests {
     if (v) set.add(v);
   };
   for (const r of wb.rows('supplier-companies')) add(c.supplier_company, rawCode(r, 'external_id'));
+  for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, IdentifiedKind][])
+    for (const r of wb.actionRows(sheet, 'delete')) add(c[kind], rawCode(r, 'external_id'));
   for (const r of wb.rows('supplier-plants')) {
     add(c.supplier_plant, rawCode(r, 'external_id'));
     add(c.supplier_company, rawCode(r, 'supplier_company_external_id'));
@@ -266,7 +319,7 @@ function workbookMappings(wb: WorkbookRows): WorkbookMappings {
 
 /** Draft of one entity entry before its action is decided. */
 interface Draft {
-  kind: Exclude<EntityKind, 'bom' | 'production'>;
+  kind: IdentifiedKind;
   key: string;
   sheet: DataSheetName;
   row: number;
@@ -284,6 +337,8 @@ interface Draft {
   snapshot?: string;
   /** Plants the write touches besides desired.plant_id. */
   plants: string[];
+  /** The row's action: `create` only if absent, `update` only if present. */
+  rowAction?: RowAction;
 }
 
 /** Rows of a child sheet grouped by their owner's code (in sheet order); rows without one apart. */
@@ -333,7 +388,7 @@ class Planner {
 
   // ------------------------------------------------------------ references
 
-  private ref(kind: Exclude<EntityKind, 'bom' | 'production'>, code: string): Ref {
+  private ref(kind: IdentifiedKind, code: string): Ref {
     const key = this.defining.get(`${kind}:${code}`);
     if (key) {
       const e = this.byKey.get(key);
@@ -352,7 +407,7 @@ class Planner {
   }
 
   /** Codes of one kind known on the service or defined in the workbook (for "did you mean …?"). */
-  private knownCodes(kind: Exclude<EntityKind, 'bom' | 'production'>): string[] {
+  private knownCodes(kind: IdentifiedKind): string[] {
     const out = new Set<string>(this.svc[kind].keys());
     for (const e of this.byKey.values()) if (e.kind === kind && e.externalId) out.add(e.externalId);
     return [...out];
@@ -375,7 +430,7 @@ class Planner {
     d: { problems: PlanProblem[] },
     r: WbRow<unknown>,
     field: string,
-    kind: Exclude<EntityKind, 'bom' | 'production'>,
+    kind: IdentifiedKind,
     code: string,
   ): string | Pending | undefined {
     const ref = this.ref(kind, code);
@@ -443,7 +498,7 @@ class Planner {
 
   // ------------------------------------------------------------ entity drafts
 
-  private draft(kind: Exclude<EntityKind, 'bom' | 'production'>, r: WbRow<unknown>, keyOverride?: string): Draft {
+  private draft(kind: IdentifiedKind, r: WbRow<unknown>, keyOverride?: string): Draft {
     const code = rawCode(r, 'external_id');
     const d: Draft = {
       kind,
@@ -457,6 +512,7 @@ class Planner {
       plants: [],
     };
     if (r.snapshot) d.snapshot = r.snapshot;
+    d.rowAction = r.action;
     if (code) {
       const k = `${kind}:${code}`;
       const first = this.defining.get(k);
@@ -930,6 +986,7 @@ class Planner {
     }
     entry.action = 'replace';
     entry.body = clean;
+    if (current !== null) entry.before = { bom: current.map((c) => ({ ...c })) };
     if (refs.length) {
       entry.refs = refs;
       entry.dependsOn = [...new Set(refs.map((r) => r.key))];
@@ -1085,11 +1142,159 @@ class Planner {
     }
   }
 
-  private plantOfComponent(kind: Exclude<EntityKind, 'bom' | 'production'>, code: string): string | null {
+  private plantOfComponent(kind: IdentifiedKind, code: string): string | null {
     const key = this.defining.get(`${kind}:${code}`);
     if (key) return this.entryPlant.get(key) ?? null;
     const e = this.svc[kind].get(code) as { plant_id?: string } | undefined;
     return e?.plant_id ? e.plant_id.toLowerCase() : null;
+  }
+
+  // ------------------------------------------------------------ deletes, mirror, ignored rows
+
+  /** Rows with action `ignore` (every sheet): skipped, listed in the plan. */
+  get ignored(): RowRef[] {
+    const out: RowRef[] = [];
+    for (const sheet of this.wb.sheets.keys())
+      for (const r of this.wb.actionRows(sheet, 'ignore')) out.push({ sheet: r.sheet, row: r.row });
+    return out;
+  }
+
+  /** A delete entry of one service entity (or of a code the service does not have: already absent). */
+  private deleteEntry(
+    kind: IdentifiedKind,
+    key: string,
+    sheet: DataSheetName,
+    row: number,
+    code: string | null,
+    existing: Obj | undefined,
+    problems: PlanProblem[],
+    why: string,
+  ): PlanEntry {
+    const name = typeof existing?.name === 'string' ? existing.name : null;
+    const entry: PlanEntry = {
+      key,
+      kind,
+      level: DELETE_LEVEL[kind],
+      sheet,
+      row,
+      rows: row > 0 ? [{ sheet, row }] : [],
+      externalId: code,
+      label: `${NOUN[kind]} ${code ?? `(row ${row})`}${name ? ` "${name}"` : ''}`,
+      action: problems.length ? 'blocked' : 'delete',
+      id: existing ? String(existing.id).toLowerCase() : null,
+      notes: [why],
+    };
+    if (typeof existing?.plant_id === 'string') entry.plantIds = [existing.plant_id.toLowerCase()];
+    if (problems.length) {
+      entry.problems = problems;
+      return entry;
+    }
+    if (!existing) entry.notes = [why, 'not on the service: already absent, nothing is sent'];
+    else {
+      entry.before = { ...existing };
+      this.preflight(entry, `${RESOURCE[kind]}.delete` as Operation);
+    }
+    return entry;
+  }
+
+  /** Rows with action `delete` on the entity sheets. */
+  deleteRows(): void {
+    for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, IdentifiedKind][]) {
+      for (const r of this.wb.actionRows(sheet, 'delete')) {
+        const code = rawCode(r, 'external_id');
+        const existing = code ? (this.svc[kind].get(code) as Obj | undefined) : undefined;
+        const problems = [...r.problems];
+        if (code && this.svc.unreadable[kind] && !existing)
+          problems.push({
+            kind: 'unreadable',
+            sheet: r.sheetName,
+            cell: this.wb.cell(sheet, 'external_id', r.row),
+            row: r.row,
+            field: 'external_id',
+            message: `external_id: ${this.svc.unreadable[kind]}`,
+            ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
+          });
+        const filled = Object.keys(r.values).filter(
+          (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
+        );
+        const why = `action delete${filled.length ? ` (only external_id is used; not used: ${filled.join(', ')})` : ''}`;
+        this.push(this.deleteEntry(kind, `${sheet}!${r.row}`, sheet, r.row, code, existing, problems, why));
+      }
+    }
+  }
+
+  /**
+   * Mirrored sheets: every entity of the sheet's type on the service that carries an external_id and is not in
+   * the sheet (any row, whatever its action) is deleted; entities without one are listed, never touched. Over
+   * the cap, every delete of that sheet is blocked (nothing is deleted).
+   */
+  async mirror(
+    client: ApiClient,
+    sheets: readonly DataSheetName[],
+    maxDeletes: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ sheets: NonNullable<Plan['mirror']>; notManaged: NonNullable<Plan['notManaged']> }> {
+    const out: NonNullable<Plan['mirror']> = [];
+    const notManaged: NonNullable<Plan['notManaged']> = [];
+    for (const sheet of sheets) {
+      const kind = ENTITY_SHEETS[sheet];
+      if (!kind) throw new Error(`${sheet} cannot be mirrored: only ${Object.keys(ENTITY_SHEETS).join(', ')} can`);
+      const inSheet = new Set<string>();
+      for (const r of [...this.wb.rows(sheet), ...this.wb.actionRows(sheet, 'delete'), ...this.wb.actionRows(sheet, 'ignore')]) {
+        const c = rawCode(r, 'external_id');
+        if (c) inSheet.add(c);
+      }
+      const resource = (client as unknown as Record<string, { walk(q: object, o: object): AsyncIterable<Obj> }>)[
+        RESOURCE[kind]
+      ];
+      const gone: Obj[] = [];
+      let managed = 0;
+      for await (const e of resource.walk({}, { signal })) {
+        const code = typeof e.external_id === 'string' && e.external_id !== '' ? e.external_id : null;
+        if (!code) {
+          notManaged.push({ kind, id: String(e.id).toLowerCase(), name: typeof e.name === 'string' ? e.name : null });
+          continue;
+        }
+        managed++;
+        if (!inSheet.has(code)) gone.push(e);
+      }
+      // In code order (as people read a list), whatever order the service lists them in.
+      gone.sort((a, b) => String(a.external_id).localeCompare(String(b.external_id), 'en', { numeric: true }));
+      const cap = maxDeletes ?? defaultMaxDeletes(managed);
+      const overCap = gone.length > cap;
+      const sheetName = this.wb.sheetName(sheet);
+      for (const e of gone) {
+        const code = String(e.external_id);
+        const problems: PlanProblem[] = overCap
+          ? [
+              {
+                kind: 'rule',
+                sheet: sheetName,
+                cell: null,
+                row: null,
+                field: null,
+                message: `the mirror of ${sheetName} would delete ${gone.length} ${NOUNS[kind]}, more than the cap of ${cap} (--max-deletes): nothing is deleted`,
+                code: 'mirror_cap',
+                params: { sheet: sheetName, count: gone.length, cap },
+              },
+            ]
+          : [];
+        this.push(
+          this.deleteEntry(kind, `mirror:${sheet}:${code}`, sheet, 0, code, e, problems, `mirror: not in ${sheetName}`),
+        );
+      }
+      out.push({ sheet, kind, managed, deletes: gone.length, cap, overCap });
+    }
+    return { sheets: out, notManaged };
+  }
+
+  /** Deletes last, by their level (reverse dependency order), then sheet row. */
+  sortDeletes(): void {
+    const isDelete = (e: PlanEntry) => e.level > LEVEL.bom;
+    const deletes = this.entries.filter(isDelete).sort((a, b) => a.level - b.level || a.row - b.row);
+    const rest = this.entries.filter((e) => !isDelete(e));
+    this.entries.length = 0;
+    this.entries.push(...rest, ...deletes);
   }
 
   // ------------------------------------------------------------ decide an entity's action
@@ -1183,7 +1388,7 @@ class Planner {
     let body: Obj;
     let op: 'create' | 'update';
     if (!existing) {
-      if (o.onlyExisting) {
+      if (o.onlyExisting || d.rowAction === 'update') {
         entry.problems = [
           {
             kind: 'unresolved',
@@ -1225,14 +1430,19 @@ class Planner {
         return this.push(entry);
       }
       entry.changes = changes;
-      if (this.createOnly) {
+      if (this.createOnly || d.rowAction === 'create') {
         entry.action = 'skipped_update';
-        entry.notes = ['create-only: the differences are not applied'];
+        entry.notes = [
+          this.createOnly
+            ? 'create-only: the differences are not applied'
+            : 'action create: the entity exists, the differences are not applied',
+        ];
         return this.push(entry);
       }
       body = patch;
       op = 'update';
       entry.action = 'update';
+      entry.before = { ...existing };
     }
     const { body: clean, refs } = extractRefs(body);
     entry.body = clean;
@@ -1312,7 +1522,13 @@ class Planner {
     const op: PlannedOperation = { operation, plant_ids: entry.plantIds ?? [] };
     const report = preflightReport(this.me, this.maskedKey || maskApiKey(null), [op]);
     if (report.ok) return;
-    const verb = operation.endsWith('.create') ? 'create' : operation === 'bom.put' ? 'replace' : 'update';
+    const verb = operation.endsWith('.create')
+      ? 'create'
+      : operation.endsWith('.delete')
+        ? 'delete'
+        : operation === 'bom.put'
+          ? 'replace'
+          : 'update';
     const problems: PlanProblem[] = report.problems.map((p) => ({
       kind: 'preflight',
       sheet: this.wb.sheetName(entry.sheet),
@@ -1338,6 +1554,7 @@ class Planner {
     delete entry.body;
     delete entry.refs;
     delete entry.dependsOn;
+    delete entry.before;
     for (const p of problems) {
       if (!this.preflightProblems.some((q) => q.message === p.message))
         this.preflightProblems.push({ ...p, sheet: null, row: null });

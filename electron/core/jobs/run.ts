@@ -40,7 +40,7 @@ import {
   RESUMABLE_STATUSES,
   SUCCESS_OUTCOMES,
   type EntitlementInfo,
-  type EntityKind,
+  type EntityKind, type IdentifiedKind,
   type EntryOutcome,
   type JobMeta,
   type JobProgress,
@@ -172,9 +172,10 @@ type Writable = {
   ): Promise<CreateResult<{ id: string }>>;
   update(id: string, patch: unknown, o: { signal?: AbortSignal }): Promise<{ id: string }>;
   findByExternalId(code: string, o: { signal?: AbortSignal }): Promise<{ id: string } | null>;
+  delete(id: string, o: { signal?: AbortSignal }): Promise<{ id: string }>;
 };
 
-function resourceOf(client: ApiClient, kind: Exclude<EntityKind, 'bom' | 'production'>): Writable {
+function resourceOf(client: ApiClient, kind: IdentifiedKind): Writable {
   const r = {
     supplier_company: client.supplierCompanies,
     supplier_plant: client.supplierPlants,
@@ -194,6 +195,9 @@ export function staticOutcome(e: PlanEntry): EntryOutcome | null {
   switch (e.action) {
     case 'unchanged':
       return e.id ? { key: e.key, outcome: 'unchanged', id: e.id } : { key: e.key, outcome: 'unchanged' };
+    case 'delete':
+      // Not on the service when planned: already absent, nothing is sent.
+      return e.id ? null : { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' };
     case 'skipped_update':
       return skippedOutcome(e.key, 'create_only', 'not applied: the import runs create-only');
     case 'blocked':
@@ -284,7 +288,16 @@ class JobRun {
 
     const levels = [...new Set(this.plan.entries.map((e) => e.level))].sort((a, b) => a - b);
     try {
-      await this.runByDependencies();
+      // Creates, updates and BOM changes first; then the deletes, level by level in reverse dependency order
+      // (prechain products … companies), so a delete whose references this job removed finds them gone.
+      await this.runByDependencies(this.plan.entries.filter((e) => e.action !== 'delete'));
+      const deleteLevels = [
+        ...new Set(this.plan.entries.filter((e) => e.action === 'delete').map((e) => e.level)),
+      ].sort((a, b) => a - b);
+      for (const level of deleteLevels) {
+        if (this.stopping()) break;
+        await this.runByDependencies(this.plan.entries.filter((e) => e.action === 'delete' && e.level === level));
+      }
     } finally {
       const status = this.finalStatus();
       this.meta.status = status;
@@ -324,8 +337,8 @@ class JobRun {
    * barriers). At most concurrency × 2 entries are under way (writes in flight are bounded by writeSlots);
    * ready entries start in plan order (level, then row).
    */
-  private async runByDependencies(): Promise<void> {
-    const todo = this.plan.entries.filter((e) => !this.outcomes.has(e.key));
+  private async runByDependencies(entries: readonly PlanEntry[]): Promise<void> {
+    const todo = entries.filter((e) => !this.outcomes.has(e.key));
     const inJob = new Set(todo.map((e) => e.key));
     const waiting = new Map<string, PlanEntry[]>();
     const missing = new Map<PlanEntry, number>();
@@ -538,6 +551,28 @@ class JobRun {
       return { key: e.key, outcome: e.action === 'create' ? 'created' : 'updated', id: targetId, status: 200 };
     }
     const resource = resourceOf(client, e.kind);
+    if (e.action === 'delete') {
+      if (!targetId) return { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' };
+      await this.intent({ key: e.key, op: 'delete', external_id: e.externalId });
+      try {
+        await resource.delete(targetId, o);
+        return { key: e.key, outcome: 'deleted', id: targetId, status: 200 };
+      } catch (err) {
+        // Gone after an attempt whose answer was lost: that attempt deleted it. Gone before (deleted by someone
+        // else, or by a session that stopped before recording it): already absent. Both are a success.
+        if (err instanceof ApiError && err.err_code === 'err_not_found')
+          return err.ambiguous
+            ? { key: e.key, outcome: 'deleted', id: targetId, status: 200, msg: err.msg }
+            : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
+        if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
+          const users = await whatUses(client, e.kind, targetId, signal).catch(() => null);
+          const f = this.failure(e, err);
+          if (users) f.msg = `${err.msg} — still used by ${users}`;
+          return f;
+        }
+        throw err;
+      }
+    }
     if (e.action === 'update') {
       if (!targetId) throw new Error(`no service id for ${e.label}`);
       await this.intent({ key: e.key, op: 'update', external_id: e.externalId });
@@ -576,6 +611,66 @@ class JobRun {
       throw new JournalFailure(e);
     }
   }
+}
+
+/** The spec's in-use refusals of a DELETE. */
+const IN_USE_CODES = new Set([
+  'err_supplier_in_use',
+  'err_supplier_plant_in_use',
+  'err_supplier_product_in_recipe',
+  'err_supplier_product_in_silo',
+  'err_silo_in_use',
+  'err_product_instance_in_recipe',
+  'err_product_instance_has_declarations',
+  'err_prechain_product_in_recipe',
+]);
+
+/** At most this many users are named (and BOMs read) after an in-use refusal. */
+const USERS_NAMED = 5;
+const BOMS_READ = 200;
+
+/**
+ * What still references an entity, read after an in-use refusal (read-only): the supplier plants of a company,
+ * the supplier products of a plant, the silos and BOMs holding a supplier product, the BOMs holding a silo or
+ * prechain product, the prechain products of an instance. Words like `silo SILO-1, BOM of PI-2`; null if none found.
+ */
+export async function whatUses(
+  client: ApiClient,
+  kind: IdentifiedKind,
+  id: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const names: string[] = [];
+  const same = (v: unknown) => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
+  const label = (noun: string, x: { id: string; external_id?: string | null }) => `${noun} ${x.external_id ?? x.id}`;
+  const collect = async <T extends { id: string; external_id?: string | null }>(
+    items: AsyncIterable<T>,
+    noun: string,
+    hit: (x: T) => boolean,
+  ) => {
+    for await (const x of items) {
+      if (names.length >= USERS_NAMED) break;
+      if (hit(x)) names.push(label(noun, x));
+    }
+  };
+  const o = { signal };
+  if (kind === 'supplier_company')
+    await collect(client.supplierPlants.walk({}, o), 'supplier plant', (p) => same(p.supplier_company_id));
+  if (kind === 'supplier_plant')
+    await collect(client.supplierProducts.walk({}, o), 'supplier product', (p) => same(p.supplier_plant_id));
+  if (kind === 'supplier_product')
+    await collect(client.silos.walk({}, o), 'silo', (s) => (s.items ?? []).some((it) => same(it.supplier_product_id)));
+  if (kind === 'product_instance')
+    await collect(client.prechainProducts.walk({}, o), 'prechain product', (p) => same(p.product_instance_id));
+  if (kind === 'supplier_product' || kind === 'silo' || kind === 'prechain_product') {
+    let read = 0;
+    for await (const inst of client.productInstances.walk({}, o)) {
+      if (names.length >= USERS_NAMED || read++ >= BOMS_READ) break;
+      const bom = await client.bom.get(inst.id, o);
+      if (bom.some((c) => same(c.ref))) names.push(`BOM of ${inst.external_id ?? inst.id}`);
+    }
+  }
+  return names.length ? names.join(', ') : null;
 }
 
 class JournalFailure extends Error {

@@ -6,13 +6,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../api/idempotency.js';
 import { componentKey } from './diff.js';
-import type { EntityKind } from './types.js';
+import type { EntityKind, IdentifiedKind } from './types.js';
 
 /** Header of the hidden snapshot column in exported sheets. */
 export const SNAPSHOT_COLUMN = '_snapshot';
 
 /** The API fields that make up each entity's content (what the workbook carries and the planner compares). */
-export const CONTENT_FIELDS: Record<Exclude<EntityKind, 'bom' | 'production'>, readonly string[]> = {
+export const CONTENT_FIELDS: Record<IdentifiedKind, readonly string[]> = {
   supplier_company: ['external_id', 'name', 'country'],
   supplier_plant: ['external_id', 'name', 'supplier_company_id', 'country', 'city'],
   supplier_product: [

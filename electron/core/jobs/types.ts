@@ -19,6 +19,9 @@ export type EntityKind =
   | 'bom'
   | 'production';
 
+/** The kinds that are entities of their own: a service id and an external_id (not a BOM, not production figures). */
+export type IdentifiedKind = Exclude<EntityKind, 'bom' | 'production'>;
+
 /**
  * The dry-run action of an entry.
  * - `create`: not on the service; will be created.
@@ -30,8 +33,20 @@ export type EntityKind =
  * - `blocked`: a validation error, an unresolved code, a blocked dependency or a preflight problem.
  * - `conflict`: the row was exported with a snapshot of the service entity and that entity changed since (or
  *   was deleted): blocked instead of being silently compared against new data.
+ * - `delete`: a row with action `delete`, or an entity a mirrored sheet no longer has: the entity is DELETEd
+ *   (after every create and update, in reverse dependency order). `id` null = already absent (nothing sent).
  */
-export type PlanAction = 'create' | 'update' | 'unchanged' | 'replace' | 'skipped_update' | 'blocked' | 'conflict';
+export const PLAN_ACTIONS = [
+  'create',
+  'update',
+  'unchanged',
+  'replace',
+  'skipped_update',
+  'blocked',
+  'conflict',
+  'delete',
+] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 export const WRITE_ACTIONS: readonly PlanAction[] = ['create', 'update', 'replace'];
 
@@ -81,6 +96,8 @@ export const PLAN_PROBLEM_CODES = [
   'row_rule',
   /** the row has errors reported by the workbook check */
   'row_has_errors',
+  /** a mirror would delete more entities than the cap: {sheet, count, cap} */
+  'mirror_cap',
 ] as const;
 export type PlanProblemCode = (typeof PLAN_PROBLEM_CODES)[number];
 
@@ -168,6 +185,12 @@ export interface PlanEntry {
   problems?: PlanProblem[];
   /** Plants the write touches (for preflight and display). */
   plantIds?: string[];
+  /**
+   * The entity as the planner read it from the service, before this entry changes it (update, delete; for a BOM
+   * replace `{ bom: [...] }` with component ids): the before-state a job keeps of everything it changes (what an
+   * undo needs; created entities are known by their outcome's id).
+   */
+  before?: Record<string, unknown>;
 }
 
 export type PlanCounts = Partial<Record<PlanAction, number>>;
@@ -185,7 +208,13 @@ export interface Plan {
   manufacturerId: string;
   /** Masked key (svc-<key_id>-****) the plan was made with. */
   maskedKey: string;
-  options: { createOnly: boolean };
+  options: { createOnly: boolean; mirror?: DataSheetName[]; maxDeletes?: number };
+  /** Per mirrored sheet: how many entities carry an external_id, how many the mirror deletes, the cap. */
+  mirror?: { sheet: DataSheetName; kind: EntityKind; managed: number; deletes: number; cap: number; overCap: boolean }[];
+  /** Entities of mirrored types without an external_id: never touched ("not managed by the workbook"). */
+  notManaged?: { kind: EntityKind; id: string; name: string | null }[];
+  /** Rows with action `ignore`: skipped, nothing planned. */
+  ignoredRows?: RowRef[];
   /** In execution order: by level, then sheet row. */
   entries: PlanEntry[];
   summary: {
@@ -212,6 +241,8 @@ export const ROW_OUTCOMES = [
   'unchanged',
   'updated',
   'replaced',
+  'deleted',
+  'already_absent',
   'failed',
   'skipped',
 ] as const;
@@ -225,6 +256,8 @@ export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
   'unchanged',
   'updated',
   'replaced',
+  'deleted',
+  'already_absent',
 ];
 
 /** Why a row was skipped. */

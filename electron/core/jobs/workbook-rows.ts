@@ -3,13 +3,16 @@
  * row is valid), the problems that block it (validation errors at their cells) and its export snapshot.
  */
 import { getSheet, type SheetRows } from '../workbook/registry.js';
-import type {
-  DataSheetName,
-  Issue,
-  ParsedRow,
-  ParsedSheet,
-  ParsedWorkbook,
-  ValidationReport,
+import { rowActionOf } from '../workbook/validate.js';
+import {
+  DELETE_ROW_FIELDS,
+  type RowAction,
+  type DataSheetName,
+  type Issue,
+  type ParsedRow,
+  type ParsedSheet,
+  type ParsedWorkbook,
+  type ValidationReport,
 } from '../workbook/types.js';
 import { fieldOfRulePath } from '../workbook/sheet-def.js';
 import { SNAPSHOT_COLUMN } from './snapshot.js';
@@ -26,11 +29,16 @@ export interface WbRow<T> {
   problems: PlanProblem[];
   /** The hidden `_snapshot` of an exported row, when present. */
   snapshot?: string;
+  /** The row's `action` cell (blank = upsert); an action the sheet does not allow counts as upsert (and is an error). */
+  action: RowAction;
 }
 
 export interface WorkbookRows {
   sheets: Map<DataSheetName, ParsedSheet>;
+  /** Rows to create or update (action blank, upsert, create or update). */
   rows<N extends DataSheetName>(name: N): WbRow<SheetRows[N]>[];
+  /** Rows with action `delete` (typed is null: only external_id is used) or `ignore`. */
+  actionRows(name: DataSheetName, action: 'delete' | 'ignore'): WbRow<unknown>[];
   /** A1 address of a field's cell in a sheet, when the column exists. */
   cell(sheet: DataSheetName, field: string, row: number): string | null;
   sheetName(sheet: DataSheetName): string;
@@ -86,8 +94,16 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     if (!s) return [];
     const def = getSheet(name);
     const fields = new Set(Object.keys(def.columns));
+    const allowed = def.columns.action?.allowed ?? [];
     return s.rows.map((r) => {
       const problems = (errorsAt.get(`${s.sheetName}\u0000${r.row}`) ?? []).map(issueToProblem);
+      const declared = rowActionOf(r);
+      const action: RowAction = allowed.includes(declared) ? declared : 'upsert';
+      if (action === 'delete' || action === 'ignore') {
+        // Only the external_id is used: problems elsewhere in the row do not block a delete.
+        const own = problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field));
+        return { sheet: name, sheetName: s.sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
+      }
       const own: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(r.values)) if (fields.has(k)) own[k] = v;
       let typed: unknown = null;
@@ -142,6 +158,7 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
         values: r.values,
         typed,
         problems,
+        action,
       };
       const snap = rowSnapshot(r);
       if (snap) out.snapshot = snap;
@@ -149,16 +166,26 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     });
   };
 
+  const all = (name: DataSheetName): WbRow<unknown>[] => {
+    let rows = cache.get(name);
+    if (!rows) {
+      rows = build(name);
+      cache.set(name, rows);
+    }
+    return rows;
+  };
+  const writes = new Map<DataSheetName, WbRow<unknown>[]>();
   return {
     sheets,
     rows<N extends DataSheetName>(name: N): WbRow<SheetRows[N]>[] {
-      let rows = cache.get(name);
+      let rows = writes.get(name);
       if (!rows) {
-        rows = build(name);
-        cache.set(name, rows);
+        rows = all(name).filter((r) => r.action !== 'delete' && r.action !== 'ignore');
+        writes.set(name, rows);
       }
       return rows as WbRow<SheetRows[N]>[];
     },
+    actionRows: (name, action) => all(name).filter((r) => r.action === action),
     cell,
     sheetName: (sheet) => sheets.get(sheet)?.sheetName ?? sheet,
   };

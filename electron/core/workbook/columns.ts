@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ExternalId, Uuid, Year } from '../spec/schemas.js';
-import type { EntityType, FieldType, ListName } from './types.js';
+import { CHILD_ROW_ACTIONS, ROW_ACTIONS, type EntityType, type FieldType, type ListName } from './types.js';
 
 export interface ColumnSpec {
   type: FieldType;
@@ -246,4 +246,27 @@ export function quickAccept(c: ColumnSpec): (v: unknown) => boolean {
       return (v) => typeof v === 'number' && Number.isFinite(v) && (exclusive ? v > min : v >= min) && v <= max;
     }
   }
+}
+
+/** The optional `action` column of an entity sheet (ROW_ACTIONS): what the row asks for. */
+export function actionColumn() {
+  return enumeration({
+    required: false,
+    allowed: ROW_ACTIONS,
+    list: 'row_action',
+    width: 10,
+    description:
+      'What to do with the row: blank or upsert = create or update; create = only if absent; update = only if present; delete = delete the entity with this external_id (the other cells are not used); ignore = skip the row.',
+  });
+}
+
+/** The optional `action` column of a child sheet: its rows belong to their owner, so only upsert or ignore. */
+export function childActionColumn() {
+  return enumeration({
+    required: false,
+    allowed: CHILD_ROW_ACTIONS,
+    list: 'child_row_action',
+    width: 10,
+    description: 'blank or upsert = the row is part of its owner; ignore = skip the row.',
+  });
 }

@@ -57,7 +57,28 @@ export type EntityType =
   | 'material';
 
 /** Names of the dropdown lists on the hidden `lists` sheet. */
-export type ListName = 'country' | 'unit' | 'component_type' | 'category';
+export type ListName = 'country' | 'unit' | 'component_type' | 'category' | 'row_action' | 'child_row_action';
+
+/**
+ * What a row asks for: the optional `action` column of every import sheet. Blank = `upsert` (create or update).
+ * `create` only if absent, `update` only if present, `delete` the entity with that external_id, `ignore` skip.
+ */
+export const ROW_ACTIONS = ['upsert', 'create', 'update', 'delete', 'ignore'] as const;
+export type RowAction = (typeof ROW_ACTIONS)[number];
+/** Rows of child sheets (hazardous substances, silo items, BOM rows) belong to their owner: kept or ignored. */
+export const CHILD_ROW_ACTIONS = ['upsert', 'ignore'] as const satisfies readonly RowAction[];
+/** The entity sheets: rows are entities with an external_id; they take every row action and can be mirrored. */
+export const ENTITY_SHEET_NAMES = [
+  'supplier-companies',
+  'supplier-plants',
+  'supplier-products',
+  'silos',
+  'product-instances',
+  'prechain-products',
+] as const;
+export type EntitySheetName = (typeof ENTITY_SHEET_NAMES)[number];
+/** Fields a delete row uses: the rest of its cells are not used (and need not be filled). */
+export const DELETE_ROW_FIELDS: readonly string[] = ['external_id', 'action'];
 
 export type Severity = 'error' | 'warning';
 
@@ -113,6 +134,8 @@ export const ISSUE_CODES = [
   'control_characters',
   'clear_required',
   'rule',
+  /** a delete row has other cells filled: they are not used (warning): {fields} */
+  'delete_cells_unused',
   // cross-sheet
   'duplicate_key',
   'duplicate_bom_component',

@@ -25,6 +25,8 @@ import {
   type ReadProgress,
   type SheetValidation,
   type ValidationReport,
+  DELETE_ROW_FIELDS,
+  type RowAction,
 } from './types.js';
 
 export interface ValidateOptions {
@@ -138,7 +140,7 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
   signal?.throwIfAborted();
   onProgress?.({ phase: 'validating', sheet: null, rows: total, totalRows: total, fraction: 1 });
 
-  const issues = sortIssues(parsed, [...parsed.issues, ...ctx.issues.done()]);
+  const issues = sortIssues(parsed, [...readerIssues(parsed), ...ctx.issues.done()]);
   const errors = issues.filter((i) => i.severity === 'error').length;
   const sheets: SheetValidation[] = orderedSheets(parsed).map((s) => ({
     name: s.name,
@@ -151,6 +153,23 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
   return { ok: errors === 0 && parsed.readable, errors, warnings: issues.length - errors, issues, sheets, references };
 }
 
+/** The reader's issues, without those at cells a delete row does not use or of ignored rows. */
+function readerIssues(parsed: ParsedWorkbook): Issue[] {
+  const special = new Map<string, RowAction>();
+  for (const s of parsed.sheets)
+    for (const r of s.rows) {
+      const a = rowActionOf(r);
+      if (a === 'delete' || a === 'ignore') special.set(`${s.sheetName}\u0000${r.row}`, a);
+    }
+  if (special.size === 0) return parsed.issues;
+  return parsed.issues.filter((i) => {
+    if (i.sheet === null || i.row === null) return true;
+    const a = special.get(`${i.sheet}\u0000${i.row}`);
+    if (!a) return true;
+    return a === 'delete' && (i.field === null || DELETE_ROW_FIELDS.includes(i.field));
+  });
+}
+
 function orderedSheets(parsed: ParsedWorkbook): ParsedSheet[] {
   const order = new Map(DATA_SHEETS.map((d, i) => [d.name, i]));
   return [...parsed.sheets].sort((a, b) => (order.get(a.name) ?? 99) - (order.get(b.name) ?? 99));
@@ -158,7 +177,51 @@ function orderedSheets(parsed: ParsedWorkbook): ParsedSheet[] {
 
 // ---------------------------------------------------------------- one row
 
+/** The row's `action` cell (blank = upsert); an unknown value is reported by the column's schema. */
+export function rowActionOf(row: { values: Record<string, unknown> }): RowAction {
+  const v = row.values.action;
+  return v === 'create' || v === 'update' || v === 'delete' || v === 'ignore' ? v : 'upsert';
+}
+
+/** A delete row needs its external_id only; an ignored row is skipped: neither is checked beyond that. */
+function validateActionRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: ParsedRow, action: RowAction): void {
+  if (action === 'ignore') return;
+  const invalid = row.invalid ?? [];
+  for (const field of DELETE_ROW_FIELDS) {
+    const col = def.columns[field];
+    if (!col || invalid.includes(field)) {
+      if (invalid.includes(field)) ctx.block(sheet.name, row.row);
+      continue;
+    }
+    const value = row.values[field];
+    const res = col.schema.safeParse(value);
+    if (value === undefined || value === null || !res.success) {
+      const zi = res.success ? undefined : res.error.issues[0];
+      const d = zi
+        ? describeSchemaIssue(zi, field, col, value)
+        : { code: 'required' as const, message: `${field} is required but the cell is blank` };
+      ctx.error(sheet, row.row, field, d.code, d.message, d.params);
+    }
+  }
+  const unused = Object.keys(row.values).filter(
+    (f) => def.columns[f] && !DELETE_ROW_FIELDS.includes(f) && row.values[f] !== undefined && row.values[f] !== null,
+  );
+  if (unused.length)
+    ctx.warning(
+      sheet,
+      row.row,
+      null,
+      'delete_cells_unused',
+      `a delete row uses only its external_id; not used: ${unused.join(', ')}`,
+      { fields: unused.join(', ') },
+    );
+}
+
 function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: ParsedRow): void {
+  const action = rowActionOf(row);
+  // An action the sheet does not allow (delete on a BOM row) is reported by the column's schema below.
+  const allowed = def.columns.action?.allowed?.includes(action) === true;
+  if (allowed && (action === 'delete' || action === 'ignore')) return validateActionRow(ctx, def, sheet, row, action);
   const invalid = row.invalid;
   if (invalid?.length) ctx.block(sheet.name, row.row);
   // The zod schema decides; the quick check (never looser) only spares it the rows that are plainly fine.
@@ -245,6 +308,7 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
   const groups = new Map<string, ParsedRow | ParsedRow[]>();
   const single = key.length === 1 ? key[0] : null;
   for (const row of sheet.rows) {
+    if (rowActionOf(row) === 'ignore') continue;
     let k: string;
     if (single !== null) {
       const v = row.values[single];
@@ -280,6 +344,7 @@ function checkBomDuplicates(ctx: Context): void {
   if (!sheet) return;
   const byInstance = new Map<string, ParsedRow[]>();
   for (const row of sheet.rows) {
+    if (rowActionOf(row) === 'ignore') continue;
     const inst = row.values.product_instance_external_id;
     if (typeof inst !== 'string' || typeof row.values.component_type !== 'string' || typeof row.values.component_external_id !== 'string') continue;
     const g = byInstance.get(inst);

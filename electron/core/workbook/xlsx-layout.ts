@@ -10,7 +10,7 @@ import { ISO_COUNTRY_CODES } from './countries.js';
 import { expectation, type Column } from './columns.js';
 import { DATA_SHEETS, columnsOf } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
-import { CLEAR_MARKER, INSTRUCTIONS_SHEET, LISTS_SHEET, type ListName } from './types.js';
+import { CHILD_ROW_ACTIONS, CLEAR_MARKER, INSTRUCTIONS_SHEET, LISTS_SHEET, ROW_ACTIONS, type ListName } from './types.js';
 
 /** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
 export const VALIDATION_ROWS = 10_000;
@@ -20,6 +20,8 @@ const LISTS: { name: ListName; values: readonly string[] }[] = [
   { name: 'unit', values: UNITS },
   { name: 'component_type', values: BOM_COMPONENT_TYPES },
   { name: 'category', values: MATERIAL_CATEGORIES },
+  { name: 'row_action', values: ROW_ACTIONS },
+  { name: 'child_row_action', values: CHILD_ROW_ACTIONS },
 ];
 
 const REQUIRED_FILL = 'FFFCE4C4';

@@ -105,6 +105,7 @@ const ACTION_TONE: Record<string, Tone> = {
   skipped_update: 'neutral',
   blocked: 'bad',
   conflict: 'bad',
+  delete: 'change',
 };
 
 const OUTCOME_TONE: Record<string, Tone> = {
@@ -113,6 +114,8 @@ const OUTCOME_TONE: Record<string, Tone> = {
   already_existed: 'ok',
   updated: 'change',
   replaced: 'change',
+  deleted: 'change',
+  already_absent: 'neutral',
   unchanged: 'neutral',
   skipped: 'warn',
   failed: 'bad',

@@ -79,6 +79,11 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.nothingToSend': 'Nichts zu senden: Alles aus der Arbeitsmappe ist schon im Dienst.',
   'plan.back': 'Zurück zur Prüfung',
   'plan.createOnly': 'Nur anlegen (Bestehendes nie ändern)',
+  'plan.mirrorTitle': 'Blätter abgleichen (löschen, was nicht mehr im Blatt steht)',
+  'plan.mirrorSheet': '{sheet} abgleichen',
+  'plan.mirrorCount': '{sheet}: {deletes} von {managed} Einträgen mit external_id werden gelöscht (Obergrenze {cap}).',
+  'plan.mirrorOverCap': '{sheet}: {deletes} von {managed} würden gelöscht, mehr als die Obergrenze von {cap}: es wird nichts gelöscht (die Löschungen sind gesperrt).',
+  'plan.notManaged': '{count} Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.',
   'plan.createOnlyHint':
     'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
   'plan.createOnlyOn': 'Nur anlegen: Zeilen, die bestehende Daten ändern würden, werden übersprungen.',
@@ -111,6 +116,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'action.skipped_update': 'Übersprungen (nur anlegen)',
   'action.blocked': 'Gesperrt',
   'action.conflict': 'Konflikt',
+  'action.delete': 'Löschen',
 
   'kind.supplier_company': 'Lieferant {code}',
   'kind.supplier_plant': 'Lieferantenwerk {code}',
@@ -197,6 +203,8 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'outcome.unchanged': 'Unverändert',
   'outcome.updated': 'Geändert',
   'outcome.replaced': 'Stückliste ersetzt',
+  'outcome.deleted': 'Gelöscht',
+  'outcome.already_absent': 'Schon gelöscht',
   'outcome.failed': 'Fehlgeschlagen',
   'outcome.skipped': 'Übersprungen',
   'outcome.pending': 'Noch offen',

@@ -79,6 +79,11 @@ export const enWork = {
   'plan.nothingToSend': 'Nothing to send: everything in the workbook is already on the service.',
   'plan.back': 'Back to the check',
   'plan.createOnly': 'Create only (never change what exists)',
+  'plan.mirrorTitle': 'Mirror sheets (delete what the sheet no longer has)',
+  'plan.mirrorSheet': 'Mirror {sheet}',
+  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
+  'plan.mirrorOverCap': '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
+  'plan.notManaged': '{count} entries without an external_id are not managed by the workbook and are never touched.',
   'plan.createOnlyHint':
     'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
@@ -111,6 +116,7 @@ export const enWork = {
   'action.skipped_update': 'Skipped (create only)',
   'action.blocked': 'Blocked',
   'action.conflict': 'Conflict',
+  'action.delete': 'Delete',
 
   'kind.supplier_company': 'supplier company {code}',
   'kind.supplier_plant': 'supplier plant {code}',
@@ -197,6 +203,8 @@ export const enWork = {
   'outcome.unchanged': 'Unchanged',
   'outcome.updated': 'Updated',
   'outcome.replaced': 'BOM replaced',
+  'outcome.deleted': 'Deleted',
+  'outcome.already_absent': 'Already absent',
   'outcome.failed': 'Failed',
   'outcome.skipped': 'Skipped',
   'outcome.pending': 'Not run yet',

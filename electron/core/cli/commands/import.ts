@@ -7,7 +7,7 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { countBlocked, exitCodeOf, jobProgress, makePlan } from '../importing.js';
+import { countBlocked, exitCodeOf, jobProgress, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
@@ -65,7 +65,7 @@ function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetNa
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
-  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked]
+  usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
   columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
@@ -75,9 +75,10 @@ export const importCommand: CliCommand = {
   --concurrency N     at most N writes in flight (default 16; the client adapts below it)
   --create-only       create what is missing, never update what exists
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
+${MIRROR_USAGE}
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
-  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MAPPING_OPTION },
+  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MIRROR_OPTIONS, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
@@ -92,6 +93,7 @@ export const importCommand: CliCommand = {
     const r = await importFile(rc, sources, {
       createOnly: flag(values, 'create-only'),
       skipBlocked: flag(values, 'skip-blocked'),
+      ...mirrorOptions(values, 'import'),
       ...(concurrency ? { concurrency } : {}),
       ...(mapping ? { mapping } : {}),
       outs,
@@ -107,6 +109,9 @@ export interface ImportFileOptions {
   concurrency?: number;
   /** A column mapping (file or saved name, already read). */
   mapping?: ColumnMapping;
+  /** Sheets to mirror (entities of their type not in the sheet are deleted) and the cap of deletes. */
+  mirror?: DataSheetName[];
+  maxDeletes?: number;
   /** Results and failed-rows outputs to write (files for a workbook, folders for CSV sources). */
   outs: ResultFiles;
   /** Where the words go (default: the context's stdout/stderr, none with --json). */
@@ -164,6 +169,8 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   // 2. The plan (reads only).
   const plan = await makePlan(rc, w, {
     createOnly: o.createOnly,
+    ...(o.mirror ? { mirror: o.mirror } : {}),
+    ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
     ...(concurrency ? { maxConcurrency: concurrency } : {}),
   });
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.

@@ -3,7 +3,7 @@ import { flag } from '../args.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
 import { checkSourceFiles } from '../files.js';
-import { countBlocked, makePlan } from '../importing.js';
+import { countBlocked, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
 import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
@@ -12,27 +12,29 @@ import { CliUsageError } from '../errors.js';
 export const planCommand: CliCommand = {
   name: 'plan',
   summary: 'Dry run: compare a workbook with the service and show what an import would create, update or block',
-  usage: `supply-loader plan SOURCE... [--mapping FILE.json|NAME] [--json] [--create-only]
+  usage: `supply-loader plan SOURCE... [--mapping FILE.json|NAME] [--json] [--create-only] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   Per row: create, update (field: before → after), unchanged, blocked (with the cell and why) or conflict (an
   exported row whose entity changed on the service since); per BOM: replace (added, removed, mass changed) or
   unchanged. Only reads from the service: nothing is written.
   --create-only   plan without updates: rows that differ from the service are left as they are
   --json          print the plan as JSON (the same data the import saves with its job)
+${MIRROR_USAGE}
   Exit code 0: nothing blocked; 2: the workbook has errors or rows are blocked (an import would refuse).`,
-  options: { 'create-only': { type: 'boolean' }, ...MAPPING_OPTION },
+  options: { 'create-only': { type: 'boolean' }, ...MIRROR_OPTIONS, ...MAPPING_OPTION },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
     const files = checkSourceFiles(positionals, rc.cwd, 'plan');
     const mapping = mappingOption(rc, values, 'plan');
+    const mirror = mirrorOptions(values, 'plan');
     const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }) });
     if (!w.parsed.readable) {
       if (!ctx.json) printIssues(rc, w);
       const first = w.report.issues.find((i) => i.severity === 'error');
       throw new CliUsageError(`the workbook cannot be read${first ? `: ${first.message}` : ''}`, 'plan');
     }
-    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only') });
+    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only'), ...mirror });
     const blocked = countBlocked(plan);
     if (ctx.json) {
       rc.printJson({

@@ -1,6 +1,6 @@
 import { checkBomMasses } from '../../spec/rules.js';
 import { BOM_COMPONENT_TYPES } from '../../spec/constants.js';
-import { code, decimal, enumeration } from '../columns.js';
+import { code, decimal, enumeration, childActionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const bom = defineSheet({
@@ -35,6 +35,7 @@ export const bom = defineSheet({
       rangeFromRule: true,
       description: 'Mass of the component in the product, kg (greater than 0).',
     }),
+    action: childActionColumn(),
   },
   rowRules: (r) => checkBomMasses([r]),
 });

@@ -1,5 +1,5 @@
 import { checkMaterialProperties } from '../../spec/rules.js';
-import { code, decimal, text } from '../columns.js';
+import { code, decimal, text, childActionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const hazardousSubstances = defineSheet({
@@ -24,6 +24,7 @@ export const hazardousSubstances = defineSheet({
       width: 12,
       description: 'Mass share of the substance as a fraction: greater than 0, at most 1 (0.05 = 5 %).',
     }),
+    action: childActionColumn(),
   },
   rowRules: (r) => checkMaterialProperties({ hazardous_substances: [{ cas_number: r.cas_number, mass_share: r.mass_share }] }),
 });

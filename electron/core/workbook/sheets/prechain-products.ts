@@ -1,4 +1,4 @@
-import { code, km } from '../columns.js';
+import { code, km, actionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const prechainProducts = defineSheet({
@@ -18,5 +18,6 @@ export const prechainProducts = defineSheet({
     train_km: km({ required: false, description: 'Transport distance by train to the consuming plant.' }),
     ship_km: km({ required: false, description: 'Transport distance by ship to the consuming plant.' }),
     barge_km: km({ required: false, description: 'Transport distance by barge to the consuming plant.' }),
+    action: actionColumn(),
   },
 });

@@ -1,5 +1,5 @@
 import { checkProductionYears } from '../../spec/rules.js';
-import { code, text, year } from '../columns.js';
+import { code, text, year, actionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const productInstances = defineSheet({
@@ -19,6 +19,7 @@ export const productInstances = defineSheet({
     produced_from: year({ required: true, description: 'First year of production.' }),
     produced_to: year({ required: false, description: 'Last year of production; blank = still produced.' }),
     name: text({ required: false, maxLength: 255, description: 'Name of the instance.' }),
+    action: actionColumn(),
   },
   ruleFields: ['produced_to'],
   rowRules: (r) => checkProductionYears(r.produced_from, r.produced_to),

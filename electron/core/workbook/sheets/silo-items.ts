@@ -1,4 +1,4 @@
-import { code, decimal, year } from '../columns.js';
+import { code, decimal, year, childActionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const siloItems = defineSheet({
@@ -16,5 +16,6 @@ export const siloItems = defineSheet({
     }),
     year: year({ required: true, description: 'Year of the purchase volume.' }),
     amount: decimal({ required: true, description: 'Purchase volume in that year (in the unit of the supplier product).' }),
+    action: childActionColumn(),
   },
 });

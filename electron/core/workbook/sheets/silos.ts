@@ -1,4 +1,4 @@
-import { code, text } from '../columns.js';
+import { code, text, actionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const silos = defineSheet({
@@ -11,5 +11,6 @@ export const silos = defineSheet({
     external_id: code({ required: true, description: 'Your code for the silo (unique in this sheet).' }),
     name: text({ required: true, maxLength: 255, description: 'Name of the silo.' }),
     plant_code: code({ required: true, refersTo: 'plant', width: 14, description: 'Your code of the plant of the silo.' }),
+    action: actionColumn(),
   },
 });

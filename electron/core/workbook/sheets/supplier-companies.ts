@@ -1,4 +1,4 @@
-import { code, enumeration, text } from '../columns.js';
+import { code, enumeration, text, actionColumn } from '../columns.js';
 import { ISO_COUNTRY_CODES } from '../countries.js';
 import { defineSheet } from '../sheet-def.js';
 
@@ -17,5 +17,6 @@ export const supplierCompanies = defineSheet({
       width: 10,
       description: 'Country of the company, ISO 3166 alpha-2 code (DE, AT, FR …).',
     }),
+    action: actionColumn(),
   },
 });

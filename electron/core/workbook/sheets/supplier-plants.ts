@@ -1,4 +1,4 @@
-import { code, enumeration, text } from '../columns.js';
+import { code, enumeration, text, actionColumn } from '../columns.js';
 import { ISO_COUNTRY_CODES } from '../countries.js';
 import { defineSheet } from '../sheet-def.js';
 
@@ -23,5 +23,6 @@ export const supplierPlants = defineSheet({
       description: 'Country of the plant, ISO 3166 alpha-2 code.',
     }),
     city: text({ required: false, maxLength: 255, width: 20, description: 'City of the plant.' }),
+    action: actionColumn(),
   },
 });

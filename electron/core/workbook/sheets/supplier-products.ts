@@ -1,6 +1,6 @@
 import { checkMaterialProperties } from '../../spec/rules.js';
 import { UNITS } from '../../spec/constants.js';
-import { code, decimal, enumeration, km, text, uuid } from '../columns.js';
+import { code, decimal, enumeration, km, text, uuid, actionColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const supplierProducts = defineSheet({
@@ -61,6 +61,7 @@ export const supplierProducts = defineSheet({
       width: 28,
       description: 'Moisture content (bio-based materials only), 0–100. Type 12 for 12 %, not 0.12.',
     }),
+    action: actionColumn(),
   },
   ruleFields: ['secondary_percentage', 'moisture_content_percentage', 'lifetime_years'],
   rowRules: (r) => checkMaterialProperties(r),

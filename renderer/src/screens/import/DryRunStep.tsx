@@ -4,7 +4,8 @@
  * the main side and virtualised.
  */
 import { useMemo, useState } from 'react';
-import type { PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract-work.js';
+import { ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
+import type { MirrorSheet, PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract-work.js';
 import { useApi } from '../../ApiContext.js';
 import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
@@ -25,6 +26,8 @@ export function DryRunStep({
   overview,
   createOnly,
   onCreateOnly,
+  mirror = [],
+  onMirror,
   onRun,
   onBack,
   busy,
@@ -33,6 +36,9 @@ export function DryRunStep({
   overview: PlanOverview;
   createOnly: boolean;
   onCreateOnly(v: boolean): void;
+  /** Sheets mirrored by this dry run, and a new dry run with another set. */
+  mirror?: MirrorSheet[];
+  onMirror?(sheets: MirrorSheet[]): void;
   onRun(skipBlocked: boolean): void;
   onBack(): void;
   busy: boolean;
@@ -183,6 +189,35 @@ export function DryRunStep({
           </button>
         </div>
         {ov.createOnly && <p className="field-hint">{t('plan.createOnlyOn')}</p>}
+        {onMirror && (
+          <fieldset className="mirror-sheets">
+            <legend>{t('plan.mirrorTitle')}</legend>
+            {ENTITY_SHEET_NAMES.filter((s) => ov.summary.bySheet[s] !== undefined || mirror.includes(s)).map((s) => (
+              <label className="checkbox" key={s}>
+                <input
+                  type="checkbox"
+                  checked={mirror.includes(s)}
+                  disabled={busy}
+                  onChange={(e) => onMirror(e.target.checked ? [...mirror, s] : mirror.filter((x) => x !== s))}
+                />
+                <span>{t('plan.mirrorSheet', { sheet: s })}</span>
+              </label>
+            ))}
+            {ov.mirror.map((m) => (
+              <p key={m.sheet} className="field-hint">
+                {t(m.overCap ? 'plan.mirrorOverCap' : 'plan.mirrorCount', {
+                  sheet: m.sheet,
+                  deletes: formatNumber(m.deletes, locale),
+                  managed: formatNumber(m.managed, locale),
+                  cap: formatNumber(m.cap, locale),
+                })}
+              </p>
+            ))}
+            {ov.notManaged > 0 && (
+              <p className="field-hint">{t('plan.notManaged', { count: formatNumber(ov.notManaged, locale) })}</p>
+            )}
+          </fieldset>
+        )}
       </section>
 
       <section className="card" aria-labelledby="plan-rows-heading">

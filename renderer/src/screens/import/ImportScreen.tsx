@@ -5,7 +5,7 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportValidation, JobView, PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
+import type { ImportValidation, JobView, MirrorSheet, PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
 import type { PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
@@ -38,6 +38,8 @@ export function ImportScreen() {
   const [validation, setValidation] = useState<ImportValidation | null>(null);
   const [overview, setOverview] = useState<PlanOverview | null>(null);
   const [createOnly, setCreateOnly] = useState(false);
+  /** Sheets the dry run mirrors (issue 13 §2): what they no longer have is deleted, under the cap. */
+  const [mirror, setMirror] = useState<MirrorSheet[]>([]);
   const [onlyFailedOf, setOnlyFailedOf] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [job, setJob] = useState<JobView | null>(null);
@@ -116,7 +118,7 @@ export function ImportScreen() {
     };
   }, [api, read]);
 
-  const plan = async (co = createOnly) => {
+  const plan = async (co = createOnly, mi = mirror) => {
     if (!validation) return;
     setError(null);
     setBusy('planning');
@@ -126,6 +128,7 @@ export function ImportScreen() {
       const ov = await api.call('import.plan', {
         importId: validation.importId,
         createOnly: co,
+        mirror: mi,
         ...(onlyFailedOf ? { onlyFailedOf } : {}),
       });
       setOverview(ov);
@@ -207,6 +210,7 @@ export function ImportScreen() {
     setValidation(null);
     setOverview(null);
     setOnlyFailedOf(null);
+    setMirror([]);
     setJobId(null);
     setJob(null);
     setError(null);
@@ -308,6 +312,11 @@ export function ImportScreen() {
             onCreateOnly={(v) => {
               setCreateOnly(v);
               void plan(v);
+            }}
+            mirror={mirror}
+            onMirror={(sheets) => {
+              setMirror(sheets);
+              void plan(createOnly, sheets);
             }}
             onRun={(skip) => void run(skip)}
             onBack={() => setStep('check')}

@@ -11,7 +11,7 @@ export const SHEET_ORDER = DATA_SHEET_NAMES;
 
 /** Always shown (issue 6: create / update / unchanged / blocked / BOM replace); the others when they occur. */
 const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const;
-const OTHER_ACTIONS = ['skipped_update', 'conflict'] as const;
+const OTHER_ACTIONS = ['skipped_update', 'conflict', 'delete'] as const;
 export type ActionColumn = (typeof CORE_ACTIONS)[number] | (typeof OTHER_ACTIONS)[number];
 
 export function actionColumns(byAction: Record<string, number>): ActionColumn[] {
@@ -22,6 +22,8 @@ export const OUTCOME_ORDER = [
   'created',
   'updated',
   'replaced',
+  'deleted',
+  'already_absent',
   'unchanged',
   'already_existed',
   'replayed',

@@ -1,0 +1,76 @@
+/**
+ * The app's dry run with mirrored sheets (issue 13 §2), through dispatch() against the in-process sandbox:
+ * import.plan takes `mirror` (entity sheets only) and `maxDeletes`; the overview says per sheet how many
+ * entities carry an external_id, how many the mirror deletes and the cap; over the cap they are blocked.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { Logger } from '../../electron/core/ipc/services.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { writeTestWorkbook } from '../jobs/helpers.js';
+
+const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+let mode: BrowserMode;
+let dir: string;
+
+async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
+  const r = await dispatch(name, input, mode.app);
+  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  return r.data as ProcedureOutput<N>;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-mirror-'));
+  mode = await startBrowserMode({
+    port: 0,
+    staticDir: null,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: quiet,
+    appVersion: 'test',
+  });
+});
+afterAll(async () => {
+  await mode?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('import.plan with mirror', () => {
+  it('counts the mirror deletes as writes under the cap, blocks them over it, refuses a sheet that cannot be mirrored', async () => {
+    const p = path.join(dir, 'one.xlsx');
+    await writeTestWorkbook(p, { 'supplier-companies': [{ external_id: 'MIR-1', name: 'Only one' }] });
+    const f = mode.app.files.registerPath(p);
+    const v = await call('import.validate', { fileId: f.fileId });
+    const plain = await call('import.plan', { importId: v.importId, createOnly: false });
+    expect(plain.mirror).toEqual([]);
+    expect(plain.writes).toBe(1);
+
+    const under = await call('import.plan', {
+      importId: v.importId,
+      createOnly: false,
+      mirror: ['supplier-companies'],
+      maxDeletes: 1000,
+    });
+    const m = under.mirror[0];
+    expect(m).toMatchObject({ sheet: 'supplier-companies', cap: 1000, overCap: false });
+    expect(m.deletes).toBe(m.managed); // the demo's companies are all not in the sheet
+    expect(m.deletes).toBeGreaterThan(0);
+    expect(under.summary.byAction.delete).toBe(m.deletes);
+    expect(under.writes).toBe(1 + m.deletes);
+    expect(under.blocked).toBe(0);
+
+    const over = await call('import.plan', { importId: v.importId, createOnly: false, mirror: ['supplier-companies'] });
+    expect(over.mirror[0]).toMatchObject({ overCap: true, deletes: m.deletes, cap: Math.max(5, Math.floor(m.managed / 10)) });
+    expect(over.summary.byAction.delete ?? 0).toBe(0);
+    expect(over.blocked).toBe(m.deletes);
+
+    const bad = await dispatch('import.plan', { importId: v.importId, mirror: ['bom'] }, mode.app);
+    expect(bad.ok).toBe(false);
+  });
+});
