@@ -8,7 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createApiClient } from '../api/index.js';
 import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
-import { readWorkbook } from '../workbook/reader.js';
+import { columnsView, type ColumnsView } from '../workbook/mapping/columns.js';
+import type { ColumnMapping } from '../workbook/mapping/schema.js';
+import { readSources } from '../workbook/sources/index.js';
+import { peekSource } from '../workbook/sources/peek.js';
 import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { validateWorkbook } from '../workbook/validate.js';
 import { countMappings, getProfileMappings } from '../settings/mappings.js';
@@ -94,8 +97,24 @@ export class ImportSessions {
     }
   }
 
-  /** Read and check a workbook on its own; nothing is sent to the service. */
-  async validate(app: AppServices, fileId: string): Promise<ImportValidation> {
+  /**
+   * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
+   * with the active profile that fits the headers (workbook/mapping/columns.ts). Reads the first rows only.
+   */
+  async columns(app: AppServices, fileId: string): Promise<ColumnsView> {
+    const inputPath = app.files.path(fileId);
+    let peeked;
+    try {
+      peeked = await peekSource(inputPath);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
+    const profileId = app.settings.snapshot().activeProfileId;
+    return columnsView(peeked, app.settings.columnMappingsOf(profileId));
+  }
+
+  /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
+  async validate(app: AppServices, fileId: string, mapping?: ColumnMapping): Promise<ImportValidation> {
     const inputPath = app.files.path(fileId);
     const info = app.files.info(fileId);
     return this.track(fileId, async (signal) => {
@@ -111,7 +130,9 @@ export class ImportSessions {
         last = now;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
-      const parsed = await readWorkbook(inputPath, {
+      // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
+      const parsed = await readSources([inputPath], {
+        ...(mapping && { mapping }),
         signal,
         onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
       });
