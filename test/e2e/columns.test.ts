@@ -75,6 +75,9 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByLabel('Value for unit “to”').selectOption('T');
     const preview = page.getByRole('table', { name: 'First rows as they will be read' });
     await preview.getByRole('cell', { name: 'T', exact: true }).waitFor();
+    // read by the core as the check will: "1.250,5" with the decimal comma is 1250.5, "kg" is the unit KG
+    await preview.getByRole('cell', { name: '1,250.5', exact: true }).waitFor();
+    await preview.getByRole('cell', { name: 'KG', exact: true }).waitFor();
     expect(await preview.getByRole('columnheader').allTextContents()).toEqual(
       expect.arrayContaining(['external_id', 'name', 'plant_code', 'material_code', 'unit', 'truck_km']),
     );

@@ -85,6 +85,25 @@ describe('Columns step through the contract', () => {
     expect(m2.fields).toEqual(expect.arrayContaining([{ field: 'truck_km', value: 1250.5 }, { field: 'unit', value: 'KG' }]));
   });
 
+  it('import.columnsPreview: the first rows as the reader reads them (decimal comma, translated unit) and their problems at the CSV cell', async () => {
+    const f = await upload('MAT_2025-11.csv', nov);
+    const p = await call('import.columnsPreview', { fileId: f.fileId, mapping });
+    expect(p.sources).toHaveLength(1);
+    const s = p.sources[0];
+    expect(s.fields).toEqual(['external_id', 'name', 'plant_code', 'material_code', 'unit', 'truck_km', 'secondary_percentage']);
+    expect(s.rows.map((r) => [r.row, r.values.unit, r.values.truck_km])).toEqual([
+      [3, 'T', 12.5],
+      [4, 'KG', 1250.5],
+    ]);
+    expect(s.issues).toEqual([]);
+    const sheet = mapping.sheets['supplier-products']!;
+    const untranslated = await call('import.columnsPreview', {
+      fileId: f.fileId,
+      mapping: { ...mapping, sheets: { 'supplier-products': { ...sheet, values: {} } } },
+    });
+    expect(untranslated.sources[0].issues).toMatchObject([{ severity: 'error', cell: 'E3', field: 'unit' }]);
+  });
+
   it('mappings.save stores it with the active profile (the CLI store); mappings.list lists it; an invalid mapping is refused', async () => {
     const r = await call('mappings.save', { name: 'SAP MM monthly', mapping });
     expect(r).toEqual({ name: 'SAP MM monthly', profileName: 'Sandbox' });

@@ -1,4 +1,4 @@
-/** The Columns step's pure logic: pre-selection by confidence, required fields, enum translation, the mapping made, the preview. */
+/** The Columns step's pure logic: pre-selection by confidence, required fields, enum translation, the mapping made. */
 import { describe, expect, it } from 'vitest';
 import {
   buildMapping,
@@ -6,7 +6,6 @@ import {
   duplicateFields,
   initialChoices,
   missingRequired,
-  previewRows,
   valuesToTranslate,
   type ColumnsView,
 } from '../../renderer/src/screens/import/columnsLogic.js';
@@ -79,16 +78,5 @@ describe('Columns step logic', () => {
       csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
     });
     expect(choicesFromMapping(src, m)).toEqual(ch);
-  });
-
-  it('previews the first rows in the sheet’s field order with values translated', () => {
-    const ch = { ...initialChoices(src, 0.8), Bez: 'name' };
-    expect(previewRows(src, ch, { unit: { to: 'T' } })).toEqual({
-      fields: ['external_id', 'name', 'unit'],
-      rows: [
-        ['M1', 'Sand', 'T'],
-        ['M2', 'Kies', 'KG'],
-      ],
-    });
   });
 });

@@ -424,6 +424,23 @@ export const workProcedures = {
     input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
     output: ColumnsViewSchema,
   },
+  'import.columnsPreview': {
+    summary: 'The first rows of a source as the reader will read them with a column mapping (cells coerced, values translated)',
+    input: z.object({ fileId: z.string().min(1).max(100), mapping: ColumnMappingDoc }).strict(),
+    output: z.object({
+      sources: z.array(
+        z.object({
+          source: Text,
+          sheet: Text,
+          fields: z.array(Text),
+          rows: z.array(z.object({ row: Int, values: z.record(z.string(), z.union([z.string(), z.number(), z.null()])) })),
+          issues: z.array(
+            z.object({ severity: z.enum(['error', 'warning']), cell: Text.nullable(), field: Text.nullable(), message: Text }),
+          ),
+        }),
+      ),
+    }),
+  },
   'mappings.list': {
     summary: 'Column mappings saved with the active profile (the CLI’s `mapping list`)',
     input: Empty,

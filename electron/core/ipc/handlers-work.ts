@@ -99,6 +99,10 @@ const handlers: WorkHandlers = {
 
   'import.columns': async (input, app) => ({ ...(await workOf(app).imports.columns(app, input.fileId)), highConfidence: HIGH_CONFIDENCE }),
 
+  'import.columnsPreview': async (input, app) => ({
+    sources: await workOf(app).imports.columnsPreview(app, input.fileId, input.mapping),
+  }),
+
   'mappings.list': async (_input, app) => {
     const profileId = app.settings.snapshot().activeProfileId;
     const saved = app.settings.columnMappingsOf(profileId);

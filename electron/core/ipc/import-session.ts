@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createApiClient } from '../api/index.js';
 import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
-import { columnsView, type ColumnsView } from '../workbook/mapping/columns.js';
+import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { readSources } from '../workbook/sources/index.js';
 import { peekSource } from '../workbook/sources/peek.js';
@@ -111,6 +111,16 @@ export class ImportSessions {
     }
     const profileId = app.settings.snapshot().activeProfileId;
     return columnsView(peeked, app.settings.columnMappingsOf(profileId));
+  }
+
+  /** The first rows as the reader will read them with a mapping (workbook/mapping/columns.ts previewMapping). */
+  async columnsPreview(app: AppServices, fileId: string, mapping: ColumnMapping): Promise<MappedPreview[]> {
+    const inputPath = app.files.path(fileId);
+    try {
+      return previewMapping(await peekSource(inputPath), mapping);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
   }
 
   /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */

@@ -22,6 +22,7 @@ export const PROCEDURE_NAMES = [
   // Import, Jobs, Export and LCA screens (contract-work.ts)
   'import.validate',
   'import.columns',
+  'import.columnsPreview',
   'mappings.list',
   'mappings.save',
   'import.plan',

@@ -25,6 +25,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'columns.valuesHint': "Diese Werte der Datei sind keine Werte des Feldes. Geben Sie an, was jeder bedeutet.",
   'columns.valueOf': "Wert für {field} „{value}“",
   'columns.asIs': "(unverändert)",
+  'columns.row': 'Zeile',
   'columns.preview': "Erste Zeilen, wie sie gelesen werden",
   'columns.saveTitle': "Als Zuordnung speichern …",
   'columns.saveHint': "Wird mit der aktiven Verbindung gespeichert. Die nächste Datei mit denselben Überschriften (etwa der Export des nächsten Monats) wird automatisch zugeordnet; die CLI nutzt sie mit --mapping NAME.",

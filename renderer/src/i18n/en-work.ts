@@ -26,6 +26,7 @@ export const enWork = {
   'columns.valuesHint': "These values of the file are not values of the field. Say what each one means.",
   'columns.valueOf': "Value for {field} “{value}”",
   'columns.asIs': "(keep as it is)",
+  'columns.row': 'Row',
   'columns.preview': "First rows as they will be read",
   'columns.saveTitle': "Save as mapping…",
   'columns.saveHint': "Saved with the active connection. The next file with the same headers (for example next month’s export) is mapped automatically; the CLI uses it with --mapping NAME.",

@@ -5,7 +5,9 @@
  * sources (applied without asking). Product rules live here, not in ipc or the renderer.
  */
 import { columnsOf, getSheet } from '../registry.js';
-import type { DataSheetName } from '../types.js';
+import { IssueList } from '../issues.js';
+import { SheetRowReader } from '../sheet-rows.js';
+import type { CellScalar, DataSheetName, ParsedSheet } from '../types.js';
 import type { PeekedSource } from '../sources/peek.js';
 import { targetOf } from './match.js';
 import { parseColumnMapping, type ColumnMapping } from './schema.js';
@@ -102,4 +104,63 @@ export function mappingToStore(mapping: ColumnMapping, name: string): ColumnMapp
   delete stored.suggestions;
   delete stored.unmapped_required;
   return stored;
+}
+
+export interface MappedPreview {
+  source: string;
+  sheet: DataSheetName;
+  /** the fields read, in the sheet's order */
+  fields: string[];
+  rows: { row: number; values: Record<string, CellScalar | null> }[];
+  /** problems of these rows, at their cell of the source */
+  issues: { severity: 'error' | 'warning'; cell: string | null; field: string | null; message: string }[];
+}
+
+/**
+ * The first rows of each source as the reader will read them with a mapping: the same SheetRowReader as
+ * readSources (header mapping, value translation, constants, decimal mark, coercion), fed the peeked rows.
+ */
+export function previewMapping(sources: readonly PeekedSource[], mapping: ColumnMapping, maxRows = SAMPLE_ROWS): MappedPreview[] {
+  const out: MappedPreview[] = [];
+  for (const src of sources) {
+    const target = targetOf(src.name, mapping, src.isFile);
+    if (!target) continue;
+    const issues = new IssueList(100);
+    const parsed: ParsedSheet = { name: target.sheet, sheetName: src.name, hidden: false, columns: {}, rows: [] };
+    const reader = new SheetRowReader(getSheet(target.sheet), parsed, issues, {
+      headerRow: target.mapping?.header_row ?? 1,
+      ...(target.mapping && { mapping: target.mapping }),
+      ...(src.csv && mapping.csv?.decimal && { decimal: mapping.csv.decimal }),
+    });
+    let read = 0;
+    for (const [i, cells] of src.rows.entries()) {
+      if (read >= maxRows) break;
+      if (reader.row(i + 1, [undefined, ...cells.map((c) => (c === '' ? undefined : c))])) read++;
+    }
+    reader.end();
+    const def = getSheet(target.sheet);
+    // The row schema too (enum values, ranges, required values), as the check will: at the source's cell.
+    const rowIssues: MappedPreview['issues'] = [];
+    for (const r of parsed.rows) {
+      if (def.quickAccept(r.values)) continue;
+      const res = def.schema.safeParse(Object.fromEntries(Object.entries(r.values).filter(([f]) => !r.invalid?.includes(f))));
+      if (res.success) continue;
+      for (const i of res.error.issues) {
+        const field = typeof i.path[0] === 'string' ? i.path[0] : null;
+        const letter = field ? parsed.columns[field] : undefined;
+        rowIssues.push({ severity: 'error', cell: letter ? `${letter}${r.row}` : null, field, message: `${field ?? 'row'}: ${i.message}` });
+      }
+    }
+    const fields = columnsOf(def)
+      .map(([f]) => f)
+      .filter((f) => f in parsed.columns || parsed.rows.some((r) => f in r.values));
+    out.push({
+      source: src.name,
+      sheet: target.sheet,
+      fields,
+      rows: parsed.rows.map((r) => ({ row: r.row, values: Object.fromEntries(fields.map((f) => [f, (r.values[f] ?? null) as CellScalar | null])) })),
+      issues: [...issues.done().map((i) => ({ severity: i.severity, cell: i.cell, field: i.field, message: i.message })), ...rowIssues],
+    });
+  }
+  return out;
 }

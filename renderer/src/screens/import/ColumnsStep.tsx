@@ -3,7 +3,9 @@
  * picker (high-confidence suggestions pre-selected, low ones offered but never applied silently), required
  * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import { formatValue } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
@@ -14,7 +16,6 @@ import {
   IGNORE,
   initialChoices,
   missingRequired,
-  previewRows,
   valueMapsFromMapping,
   valuesToTranslate,
   type Choices,
@@ -30,11 +31,15 @@ export interface ColumnsStepProps {
   onApply(mapping: ColumnMappingDoc): void;
   onSave(name: string, mapping: ColumnMappingDoc): Promise<boolean>;
   onBack(): void;
+  /** the first rows as the core reads them with a mapping (import.columnsPreview) */
+  preview(mapping: ColumnMappingDoc): Promise<Preview>;
   busy: boolean;
 }
 
-export function ColumnsStep({ view, initial, onApply, onSave, onBack, busy }: ColumnsStepProps) {
-  const { t } = useI18n();
+type Preview = ProcedureOutput<'import.columnsPreview'>;
+
+export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, busy }: ColumnsStepProps) {
+  const { t, locale } = useI18n();
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
       view.sources.map((s) => [s.source, initial ? choicesFromMapping(s, initial) : initialChoices(s, view.highConfidence)]),
@@ -47,6 +52,21 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, busy }: Co
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
   const mapping = useMemo(() => buildMapping(view, choices, values), [view, choices, values]);
+  const [read, setRead] = useState<Preview | null>(null);
+  // The preview follows the choices (a short pause, so a burst of changes asks once).
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      void preview(mapping).then(
+        (p) => live && setRead(p),
+        () => live && setRead(null),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [mapping, preview]);
   const mapped = view.sources.filter((s) => s.sheet);
   const blocking = mapped.some((s) => missingRequired(s, choices[s.source]).length > 0 || duplicateFields(choices[s.source]).length > 0);
 
@@ -64,7 +84,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, busy }: Co
         const missing = missingRequired(src, ch);
         const dupes = duplicateFields(ch);
         const translate = valuesToTranslate(src, ch);
-        const preview = previewRows(src, ch, values[src.source] ?? {});
+        const shown = read?.sources.find((p) => p.source === src.source);
         const setField = (column: string, field: string) =>
           setChoices((c) => ({ ...c, [src.source]: { ...c[src.source], [column]: field } }));
         const setValue = (field: string, from: string, to: string) =>
@@ -180,28 +200,43 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, busy }: Co
             )}
 
             <h3>{t('columns.preview')}</h3>
-            <div className="table-scroll">
-              <table className="data compact" aria-label={t('columns.preview')}>
-                <thead>
-                  <tr>
-                    {preview.fields.map((f) => (
-                      <th key={f} scope="col">
-                        {f}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {preview.rows.map((r, i) => (
-                    <tr key={i}>
-                      {r.map((v, j) => (
-                        <td key={j}>{v}</td>
+            {shown && (
+              <div className="table-scroll">
+                <table className="data compact" aria-label={t('columns.preview')}>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('columns.row')}</th>
+                      {shown.fields.map((f) => (
+                        <th key={f} scope="col">
+                          {f}
+                        </th>
                       ))}
                     </tr>
+                  </thead>
+                  <tbody>
+                    {shown.rows.map((r) => (
+                      <tr key={r.row}>
+                        <td>{r.row}</td>
+                        {shown.fields.map((f) => (
+                          <td key={f}>{formatValue(r.values[f], locale)}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {shown && shown.issues.length > 0 && (
+              <Notice kind="warning">
+                <ul>
+                  {shown.issues.slice(0, 10).map((i, n) => (
+                    <li key={n}>
+                      {i.cell && <code>{`${src.source}!${i.cell}`}</code>} {i.message}
+                    </li>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </ul>
+              </Notice>
+            )}
           </section>
         );
       })}

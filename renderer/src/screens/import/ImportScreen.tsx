@@ -63,6 +63,11 @@ export function ImportScreen() {
     [api],
   );
 
+  const previewOf = useCallback(
+    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { fileId: file?.fileId ?? '', mapping: m }),
+    [api, file],
+  );
+
   const validate = useCallback(
     async (f: PickedFile, m: ColumnMappingDoc | null) => {
       setError(null);
@@ -319,6 +324,7 @@ export function ImportScreen() {
           view={columns}
           initial={mapping}
           busy={busy !== null}
+          preview={previewOf}
           onBack={reset}
           onApply={(m) => {
             setMapping(m);

@@ -1,8 +1,8 @@
 /**
  * Pure logic of the Columns step: which field each source column is (high-confidence suggestions pre-selected,
  * low ones only offered), the mapping document that results (the contract of issue 12, read by the core), the
- * required fields still without a column, the enum values that need a translation, and the first rows as they
- * will be read. No product rule is decided here: the core reads the mapping.
+ * required fields still without a column and the enum values that need a translation. No product rule is
+ * decided here: the core reads the mapping (and makes the preview of the first rows, import.columnsPreview).
  */
 import type { ColumnsViewSchema } from '../../../../electron/core/ipc/contract-work.js';
 
@@ -95,24 +95,4 @@ export function buildMapping(view: ColumnsView, choices: Record<string, Choices>
     };
   }
   return { version: 1, ...(name && { name }), sheets, ...(view.draft.csv && { csv: view.draft.csv }) };
-}
-
-/** The first rows as they will be read: per chosen field (in the sheet's order) the sample value, translated. */
-export function previewRows(src: ColumnsSource, choices: Choices, values: ValueMaps): { fields: string[]; rows: string[][] } {
-  const byField = new Map<string, number>();
-  src.columns.forEach((c, i) => {
-    const f = choices[c.column];
-    if (f && f !== IGNORE) byField.set(f, i);
-  });
-  const fields = src.fields.map((f) => f.field).filter((f) => byField.has(f));
-  const n = Math.max(0, ...src.columns.map((c) => c.samples.length));
-  const rows: string[][] = [];
-  for (let r = 0; r < n; r++)
-    rows.push(
-      fields.map((f) => {
-        const v = src.columns[byField.get(f)!].samples[r] ?? '';
-        return values[f]?.[v] ?? v;
-      }),
-    );
-  return { fields, rows };
 }
