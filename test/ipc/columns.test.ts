@@ -104,6 +104,14 @@ describe('Columns step through the contract', () => {
     expect(untranslated.sources[0].issues).toMatchObject([{ severity: 'error', cell: 'E3', field: 'unit' }]);
   });
 
+  it('the onboarding template needs no Columns step: its headers are field names, instructions and lists are no sources', async () => {
+    const f = mode.app.files.registerPath(path.resolve('templates/supply-loader-onboarding.xlsx'));
+    const v = await call('import.columns', { fileId: f.fileId });
+    expect(v.needed).toBe(false);
+    expect(v.sources.map((s) => s.source)).not.toContain('Instructions');
+    expect(v.sources.every((s) => s.sheet === s.source && s.headerRow === 1)).toBe(true);
+  });
+
   it('mappings.save stores it with the active profile (the CLI store); mappings.list lists it; an invalid mapping is refused', async () => {
     const r = await call('mappings.save', { name: 'SAP MM monthly', mapping });
     expect(r).toEqual({ name: 'SAP MM monthly', profileName: 'Sandbox' });

@@ -4,7 +4,8 @@
  * (required, enum values), whether the step is needed at all, and a saved mapping whose headers match the
  * sources (applied without asking). Product rules live here, not in ipc or the renderer.
  */
-import { columnsOf, getSheet } from '../registry.js';
+import { META_SHEETS } from '../reader.js';
+import { columnsOf, getSheet, normaliseSheetName } from '../registry.js';
 import { IssueList } from '../issues.js';
 import { SheetRowReader } from '../sheet-rows.js';
 import type { CellScalar, DataSheetName, ParsedSheet } from '../types.js';
@@ -69,7 +70,13 @@ export function findFittingMapping(saved: Record<string, unknown>, sources: read
   return null;
 }
 
-export function columnsView(sources: readonly PeekedSource[], saved: Record<string, unknown> = {}): ColumnsView {
+/** A workbook's instructions, lists and products sheets are no sources (the reader skips them too). */
+export function isMetaSheet(src: PeekedSource): boolean {
+  return !src.isFile && (META_SHEETS.has(normaliseSheetName(src.name)) || META_SHEETS.has(src.name.toLowerCase()));
+}
+
+export function columnsView(all: readonly PeekedSource[], saved: Record<string, unknown> = {}): ColumnsView {
+  const sources = all.filter((s) => !isMetaSheet(s));
   const { mapping, perSource } = suggestMapping([...sources]);
   delete mapping.suggestions;
   delete mapping.unmapped_required;
@@ -91,7 +98,7 @@ export function columnsView(sources: readonly PeekedSource[], saved: Record<stri
     return { source: s.source, isCsv: src.csv !== undefined, sheet: s.sheet, headerRow: s.headerRow, columns, fields, unmappedRequired: s.unmappedRequired };
   });
   const needed = out.some(
-    (s) => s.isCsv || s.headerRow !== 1 || (s.sheet !== null && s.columns.some((c) => c.suggestion?.method !== 'exact')),
+    (s) => s.isCsv || (s.sheet !== null && (s.headerRow !== 1 || s.columns.some((c) => c.suggestion?.method !== 'exact'))),
   );
   return { sources: out, draft: mapping, needed, saved: findFittingMapping(saved, sources) };
 }
