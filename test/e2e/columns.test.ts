@@ -134,4 +134,17 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByRole('button', { name: 'Run the import (1 to write)' }).waitFor();
     await shot('36-columns-applied-dry-run');
   }, 120_000);
+
+  it('a cell the mapping cannot read is shown at the ERP file’s own cell (MAT_2026-01.csv!E3)', async () => {
+    await page.getByRole('button', { name: 'Back to the check' }).click();
+    await page.getByRole('button', { name: 'Choose another workbook' }).click();
+    const jan = erpFile('MAT_2026-01.csv', 'Materialstamm Werk München – Stand 31.01.2026', [
+      'E2E-M4;Sack Zement;PL-MUC;MAT-SAND;Stück;3;;neu',
+    ]);
+    await chooseFile(jan);
+    await page.getByText('Mapping “SAP MM monthly” applied').waitFor();
+    await page.getByRole('heading', { name: 'Check of MAT_2026-01.csv' }).waitFor();
+    await page.getByText('MAT_2026-01.csv!E3', { exact: false }).first().waitFor();
+    await shot('37-columns-error-at-source-cell');
+  }, 120_000);
 });
