@@ -135,7 +135,7 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await shot('36-columns-applied-dry-run');
   }, 120_000);
 
-  it('a cell the mapping cannot read is shown at the ERP file’s own cell (MAT_2026-01.csv!E3)', async () => {
+  it('a cell the mapping cannot read is shown at the ERP file’s own cell (MAT_2026-01.csv!E3); Change columns starts from the saved mapping', async () => {
     await page.getByRole('button', { name: 'Back to the check' }).click();
     await page.getByRole('button', { name: 'Choose another workbook' }).click();
     const jan = erpFile('MAT_2026-01.csv', 'Materialstamm Werk München – Stand 31.01.2026', [
@@ -146,5 +146,13 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByRole('heading', { name: 'Check of MAT_2026-01.csv' }).waitFor();
     await page.getByText('MAT_2026-01.csv!E3', { exact: false }).first().waitFor();
     await shot('37-columns-error-at-source-cell');
+    // "Change columns" opens the step with the saved mapping's choices (to add "Stück" → UNIT, say).
+    await page.getByRole('button', { name: 'Change columns' }).click();
+    expect(await page.getByLabel('Field for column Werk').inputValue()).toBe('plant_code');
+    expect(await page.getByLabel('Field for column Kommentar').inputValue()).toBe('');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('SAP MM monthly');
+    await page.getByLabel('Value for unit “Stück”').selectOption('UNIT');
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByText('No problems found in 1 rows.').waitFor();
   }, 120_000);
 });
