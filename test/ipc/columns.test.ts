@@ -80,6 +80,7 @@ describe('Columns step through the contract', () => {
     expect(ok.sheets).toMatchObject([{ name: 'supplier-products', sheetName: 'MAT_2025-11.csv', rows: 2, ignoredColumns: [{ header: 'Kommentar', reason: 'mapping' }] }]);
     const ov = await call('import.plan', { importId: ok.importId, createOnly: false });
     expect(ov.summary.byAction).toMatchObject({ create: 2 });
+    expect(ov.blocked).toBe(0);
     const rows = await call('import.planRows', { importId: ok.importId, offset: 0, limit: 10, filter: {} });
     const m2 = rows.rows.find((r) => r.externalId === 'COL-M2')!;
     expect(m2.fields).toEqual(expect.arrayContaining([{ field: 'truck_km', value: 1250.5 }, { field: 'unit', value: 'KG' }]));
@@ -110,6 +111,21 @@ describe('Columns step through the contract', () => {
     expect(v.needed).toBe(false);
     expect(v.sources.map((s) => s.source)).not.toContain('Instructions');
     expect(v.sources.every((s) => s.sheet === s.source && s.headerRow === 1)).toBe(true);
+  });
+
+  it('a job of a CSV source: the results workbook is refused in words (not a zip error), pointing at the CLI', async () => {
+    const f = await upload('MAT_2025-11.csv', erpCsv('Titel', [['COL-R1', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]));
+    const v = await call('import.validate', { fileId: f.fileId, mapping });
+    await call('import.plan', { importId: v.importId, createOnly: false });
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    for (let t0 = Date.now(); (await call('jobs.get', { jobId })).running; ) {
+      if (Date.now() - t0 > 30_000) throw new Error('job still running');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await call('jobs.get', { jobId })).status).toBe('completed');
+    const r = await dispatch('jobs.resultsWorkbook', { jobId }, mode.app);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toContain('MAT_2025-11.csv is a CSV source');
   });
 
   it('mappings.save stores it with the active profile (the CLI store); mappings.list lists it; an invalid mapping is refused', async () => {

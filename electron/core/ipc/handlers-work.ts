@@ -12,6 +12,7 @@ import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import { isTextSource } from '../workbook/sources/index.js';
 import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
 import { parseColumnMapping } from '../workbook/mapping/schema.js';
 import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
@@ -210,6 +211,11 @@ const handlers: WorkHandlers = {
   'jobs.resultsWorkbook': async (input, app) => {
     const w = workOf(app);
     const { input: src, file } = await jobInput(app, input.jobId);
+    if (isTextSource(file))
+      throw new AppError(
+        'invalid_input',
+        `${file} is a CSV source: its results are listed here row by row; a results file in its own layout is made by the CLI (supply-loader import … --report DIR).`,
+      );
     const { plan, result } = await w.jobs.load(input.jobId);
     const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'results.xlsx');
     await writeResultsWorkbook(src, plan, result, out);
