@@ -132,7 +132,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       const r = await dialog.showOpenDialog({
         title: 'Open a workbook',
         properties: ['openFile'],
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx', 'xlsm'] }],
+        filters: [{ name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] }],
       });
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },

@@ -13,6 +13,7 @@ import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
 /** Sheets a dry run can mirror: the entity sheets. */
 export const MIRROR_SHEETS = ENTITY_SHEET_NAMES;
 export type MirrorSheet = (typeof MIRROR_SHEETS)[number];
+import { columnMappingSchema, SUGGESTION_METHODS } from '../workbook/mapping/schema.js';
 
 const Int = z.number().int();
 const NonNegInt = Int.min(0);
@@ -93,6 +94,42 @@ export const ImportValidation = z.object({
   ms: NonNegInt,
 });
 export type ImportValidation = z.infer<typeof ImportValidation>;
+
+/** The column-mapping contract of issue 12 (workbook/mapping/schema.ts), as the CLI reads it. */
+export const ColumnMappingDoc = columnMappingSchema;
+
+export const ColumnsViewSchema = z.object({
+  sources: z.array(
+    z.object({
+      /** the CSV file's name or the workbook's sheet name (what a mapping's `source` names) */
+      source: Text,
+      isCsv: z.boolean(),
+      /** the target sheet it feeds (null: none found for its headers) */
+      sheet: Text.nullable(),
+      headerRow: Int.min(1),
+      columns: z.array(
+        z.object({
+          column: Text,
+          samples: z.array(Text),
+          suggestion: z
+            .object({ column: Text, field: Text, method: z.enum(SUGGESTION_METHODS), confidence: z.number() })
+            .nullable(),
+        }),
+      ),
+      fields: z.array(z.object({ field: Text, required: z.boolean(), allowed: z.array(Text) })),
+      unmappedRequired: z.array(Text),
+    }),
+  ),
+  /** the suggested mapping (high confidence only) */
+  draft: ColumnMappingDoc,
+  /** a source is CSV or a header is not a field name: the Columns step is shown */
+  needed: z.boolean(),
+  /** a mapping saved with the active profile whose headers match: applied automatically */
+  saved: z.object({ name: Text, mapping: ColumnMappingDoc }).nullable(),
+  /** the high-confidence threshold: suggestions below it are shown but never pre-selected */
+  highConfidence: z.number(),
+});
+export type ColumnsViewSchema = z.infer<typeof ColumnsViewSchema>;
 
 export const PlanProblemView = z.object({
   kind: Text,
@@ -460,8 +497,41 @@ export const workProcedures = {
   'import.validate': {
     summary:
       'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
-    input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
+    input: z.object({ fileId: z.string().min(1).max(100), mapping: ColumnMappingDoc.optional() }).strict(),
     output: ImportValidation,
+  },
+  'import.columns': {
+    summary:
+      'The Columns step of a source: header row, columns with samples, suggested fields and a saved mapping that fits',
+    input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
+    output: ColumnsViewSchema,
+  },
+  'import.columnsPreview': {
+    summary: 'The first rows of a source as the reader will read them with a column mapping (cells coerced, values translated)',
+    input: z.object({ fileId: z.string().min(1).max(100), mapping: ColumnMappingDoc }).strict(),
+    output: z.object({
+      sources: z.array(
+        z.object({
+          source: Text,
+          sheet: Text,
+          fields: z.array(Text),
+          rows: z.array(z.object({ row: Int, values: z.record(z.string(), z.union([z.string(), z.number(), z.null()])) })),
+          issues: z.array(
+            z.object({ severity: z.enum(['error', 'warning']), cell: Text.nullable(), field: Text.nullable(), message: Text }),
+          ),
+        }),
+      ),
+    }),
+  },
+  'mappings.list': {
+    summary: 'Column mappings saved with the active profile (the CLI’s `mapping list`)',
+    input: Empty,
+    output: z.object({ profileName: Text, mappings: z.array(z.object({ name: Text, sheets: z.array(Text), ok: z.boolean() })) }),
+  },
+  'mappings.save': {
+    summary: 'Save a column mapping under a name with the active profile (the CLI’s `mapping save`)',
+    input: z.object({ name: z.string().trim().min(1).max(200), mapping: ColumnMappingDoc }).strict(),
+    output: z.object({ name: Text, profileName: Text }),
   },
   'import.plan': {
     summary: 'Dry run: compare the workbook with the service (reads only); the plan stays on the main side',

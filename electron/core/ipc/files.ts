@@ -9,10 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PickedFile } from './contract.js';
 import { AppError } from './errors.js';
+import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (electron/core/workbook/guards.ts). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm'] as const;
+/** Everything the import reads (issue 12: CSV exports of an ERP too). */
+export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSIONS] as const;
 
 /** Native dialogs of the desktop app; browser mode has none (the page uploads instead). */
 export interface HostDialogs {
@@ -73,7 +76,14 @@ export class FileRegistry {
     const fileId = randomUUID();
     const shown = displayName(name);
     const ext = path.extname(shown).toLowerCase();
-    const stored = path.join(this.uploadDir(), `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) ? ext : '.bin'}`);
+    // A CSV keeps its own name in a folder of its own: its name is its sheet's name, matched by a mapping's
+    // `source` glob and shown in every cell address (MAT_2025-11.csv!C7).
+    let stored: string;
+    if ((TEXT_SOURCE_EXTENSIONS as readonly string[]).includes(ext)) {
+      const own = path.join(this.uploadDir(), fileId);
+      fs.mkdirSync(own, { mode: 0o700 });
+      stored = path.join(own, shown);
+    } else stored = path.join(this.uploadDir(), `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) ? ext : '.bin'}`);
     fs.writeFileSync(stored, bytes, { mode: 0o600 });
     this.files.set(fileId, { path: stored, name: shown, size: bytes.length, uploaded: true });
     return { fileId, name: shown, size: bytes.length };

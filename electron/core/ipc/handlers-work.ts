@@ -12,6 +12,9 @@ import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import { isTextSource } from '../workbook/sources/index.js';
+import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
+import { parseColumnMapping } from '../workbook/mapping/schema.js';
 import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { HandlerTable } from './handlers.js';
 import { AppError } from './errors.js';
@@ -25,13 +28,15 @@ import type { workProcedures } from './contract-work.js';
 type WorkName = keyof typeof workProcedures;
 export type WorkHandlers = Pick<HandlerTable, WorkName>;
 
+function profileNameOf(app: AppServices, profileId: string): string {
+  return profileId === SANDBOX_PROFILE_ID
+    ? SANDBOX_PROFILE_NAME
+    : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
+}
+
 async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
   const conn = await resolveConnection(app);
-  const name =
-    conn.profileId === SANDBOX_PROFILE_ID
-      ? SANDBOX_PROFILE_NAME
-      : (app.settings.snapshot().profiles.find((p) => p.id === conn.profileId)?.name ?? conn.profileId);
-  return { ...conn, profileName: name };
+  return { ...conn, profileName: profileNameOf(app, conn.profileId) };
 }
 
 function stamp(d = new Date()): string {
@@ -91,7 +96,31 @@ function withWords(table: WorkHandlers): WorkHandlers {
 }
 
 const handlers: WorkHandlers = {
-  'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId),
+  'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId, input.mapping),
+
+  'import.columns': async (input, app) => ({ ...(await workOf(app).imports.columns(app, input.fileId)), highConfidence: HIGH_CONFIDENCE }),
+
+  'import.columnsPreview': async (input, app) => ({
+    sources: await workOf(app).imports.columnsPreview(app, input.fileId, input.mapping),
+  }),
+
+  'mappings.list': async (_input, app) => {
+    const profileId = app.settings.snapshot().activeProfileId;
+    const saved = app.settings.columnMappingsOf(profileId);
+    return {
+      profileName: profileNameOf(app, profileId),
+      mappings: Object.entries(saved).map(([name, doc]) => {
+        const r = parseColumnMapping(doc);
+        return { name, sheets: r.ok ? Object.keys(r.mapping.sheets) : [], ok: r.ok };
+      }),
+    };
+  },
+
+  'mappings.save': async (input, app) => {
+    const profileId = app.settings.snapshot().activeProfileId;
+    app.settings.setColumnMapping(profileId, input.name, mappingToStore(input.mapping, input.name));
+    return { name: input.name, profileName: profileNameOf(app, profileId) };
+  },
 
   'import.plan': async (input, app) => {
     const w = workOf(app);
@@ -187,6 +216,11 @@ const handlers: WorkHandlers = {
   'jobs.resultsWorkbook': async (input, app) => {
     const w = workOf(app);
     const { input: src, file } = await jobInput(app, input.jobId);
+    if (isTextSource(file))
+      throw new AppError(
+        'invalid_input',
+        `${file} is a CSV source: its results are listed here row by row; a results file in its own layout is made by the CLI (supply-loader import … --report DIR).`,
+      );
     const { plan, result } = await w.jobs.load(input.jobId);
     const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'results.xlsx');
     await writeResultsWorkbook(src, plan, result, out);

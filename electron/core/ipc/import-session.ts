@@ -1,5 +1,5 @@
 /**
- * Workbooks being imported through the Import screen: read and checked once (readWorkbook + validateWorkbook),
+ * Workbooks being imported through the Import screen: read and checked once (readSources + validateWorkbook),
  * then planned against the active connection (planImport: reads only). Everything stays on the main side; the
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
@@ -8,8 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { createApiClient } from '../api/index.js';
 import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
-import { readWorkbook } from '../workbook/reader.js';
 import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
+import type { ColumnMapping } from '../workbook/mapping/schema.js';
+import { readSources } from '../workbook/sources/index.js';
+import { peekSource } from '../workbook/sources/peek.js';
 import { validateWorkbook } from '../workbook/validate.js';
 import { countMappings, getProfileMappings } from '../settings/mappings.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter } from './contract-work.js';
@@ -94,8 +97,34 @@ export class ImportSessions {
     }
   }
 
-  /** Read and check a workbook on its own; nothing is sent to the service. */
-  async validate(app: AppServices, fileId: string): Promise<ImportValidation> {
+  /**
+   * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
+   * with the active profile that fits the headers (workbook/mapping/columns.ts). Reads the first rows only.
+   */
+  async columns(app: AppServices, fileId: string): Promise<ColumnsView> {
+    const inputPath = app.files.path(fileId);
+    let peeked;
+    try {
+      peeked = await peekSource(inputPath);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
+    const profileId = app.settings.snapshot().activeProfileId;
+    return columnsView(peeked, app.settings.columnMappingsOf(profileId));
+  }
+
+  /** The first rows as the reader will read them with a mapping (workbook/mapping/columns.ts previewMapping). */
+  async columnsPreview(app: AppServices, fileId: string, mapping: ColumnMapping): Promise<MappedPreview[]> {
+    const inputPath = app.files.path(fileId);
+    try {
+      return previewMapping(await peekSource(inputPath), mapping);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
+  async validate(app: AppServices, fileId: string, mapping?: ColumnMapping): Promise<ImportValidation> {
     const inputPath = app.files.path(fileId);
     const info = app.files.info(fileId);
     return this.track(fileId, async (signal) => {
@@ -111,7 +140,9 @@ export class ImportSessions {
         last = now;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
-      const parsed = await readWorkbook(inputPath, {
+      // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
+      const parsed = await readSources([inputPath], {
+        ...(mapping && { mapping }),
         signal,
         onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
       });

@@ -21,6 +21,10 @@ export const PROCEDURE_NAMES = [
   'files.takeOpened',
   // Import, Jobs, Export and LCA screens (contract-work.ts)
   'import.validate',
+  'import.columns',
+  'import.columnsPreview',
+  'mappings.list',
+  'mappings.save',
   'import.plan',
   'import.planRows',
   'import.run',

@@ -37,8 +37,8 @@ export interface ReadOptions {
   mapping?: ColumnMapping;
 }
 
-/** Sheets the format writes that are not data: read silently as nothing. */
-const META_SHEETS = new Set([INSTRUCTIONS_SHEET.toLowerCase(), LISTS_SHEET, PRODUCTS_SHEET]);
+/** Sheets the format writes that are not data: read silently as nothing (and left out of the Columns step). */
+export const META_SHEETS: ReadonlySet<string> = new Set([INSTRUCTIONS_SHEET.toLowerCase(), LISTS_SHEET, PRODUCTS_SHEET]);
 
 export function decodeCell(ref: string): { col: number; row: number } | null {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());

@@ -16,12 +16,14 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
+import { ColumnsStep } from './ColumnsStep.js';
+import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 import { DryRunStep } from './DryRunStep.js';
 import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
 
-export const STEPS = ['choose', 'check', 'plan', 'run', 'results'] as const;
+export const STEPS = ['choose', 'columns', 'check', 'plan', 'run', 'results'] as const;
 export type Step = (typeof STEPS)[number];
 
 interface Progress {
@@ -47,6 +49,10 @@ export function ImportScreen() {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
   const refs = useRef<{ ref: string | null }>({ ref: null });
+  /** the Columns step of the file (null: not needed), the mapping the check reads with and a saved one applied */
+  const [columns, setColumns] = useState<ColumnsView | null>(null);
+  const [mapping, setMapping] = useState<ColumnMappingDoc | null>(null);
+  const [applied, setApplied] = useState<string | null>(null);
 
   const fail = useCallback((e: unknown) => setError(toRpcError(e)), []);
 
@@ -59,19 +65,22 @@ export function ImportScreen() {
     [api],
   );
 
-  const read = useCallback(
-    async (f: PickedFile, failedOf: string | null) => {
+  const previewOf = useCallback(
+    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { fileId: file?.fileId ?? '', mapping: m }),
+    [api, file],
+  );
+
+  const validate = useCallback(
+    async (f: PickedFile, m: ColumnMappingDoc | null) => {
       setError(null);
-      setFile(f);
       setValidation(null);
       setOverview(null);
-      setOnlyFailedOf(failedOf);
       setStep('check');
       setBusy('reading');
       setProgress(null);
       refs.current.ref = f.fileId;
       try {
-        setValidation(await api.call('import.validate', { fileId: f.fileId }));
+        setValidation(await api.call('import.validate', { fileId: f.fileId, ...(m ? { mapping: m } : {}) }));
       } catch (e) {
         fail(e);
       } finally {
@@ -80,6 +89,45 @@ export function ImportScreen() {
       }
     },
     [api, fail],
+  );
+
+  const read = useCallback(
+    async (f: PickedFile, failedOf: string | null) => {
+      setError(null);
+      setFile(f);
+      setValidation(null);
+      setOverview(null);
+      setOnlyFailedOf(failedOf);
+      setColumns(null);
+      setMapping(null);
+      setApplied(null);
+      setStep('check');
+      setBusy('reading');
+      setProgress(null);
+      // The Columns step first: a saved mapping whose headers match is applied; a CSV or headers that are not
+      // the template's open the step; a file that cannot be peeked goes to the check, which says why.
+      let view: ColumnsView | null = null;
+      try {
+        view = await api.call('import.columns', { fileId: f.fileId });
+      } catch {
+        view = null;
+      }
+      if (view?.saved) {
+        setColumns(view);
+        setMapping(view.saved.mapping);
+        setApplied(view.saved.name);
+        await validate(f, view.saved.mapping);
+        return;
+      }
+      if (view?.needed) {
+        setColumns(view);
+        setBusy(null);
+        setStep('columns');
+        return;
+      }
+      await validate(f, null);
+    },
+    [api, validate],
   );
 
   // A re-run of failed rows asked for on the Jobs screen: the corrected workbook comes here.
@@ -211,6 +259,9 @@ export function ImportScreen() {
     setOverview(null);
     setOnlyFailedOf(null);
     setMirror([]);
+    setColumns(null);
+    setMapping(null);
+    setApplied(null);
     setJobId(null);
     setJob(null);
     setError(null);
@@ -268,6 +319,53 @@ export function ImportScreen() {
           >
             {t('common.cancel')}
           </button>
+        </section>
+      )}
+
+      {step === 'columns' && columns && file && (
+        <ColumnsStep
+          key={file.fileId}
+          view={columns}
+          initial={mapping}
+          busy={busy !== null}
+          preview={previewOf}
+          onBack={reset}
+          onApply={(m) => {
+            setMapping(m);
+            setApplied(null);
+            void validate(file, m);
+          }}
+          onSave={async (name, m) => {
+            try {
+              await api.call('mappings.save', { name, mapping: m });
+              return true;
+            } catch (e) {
+              fail(e);
+              return false;
+            }
+          }}
+        />
+      )}
+
+      {(step === 'check' || step === 'plan') && applied && columns && (
+        <section className="card card-collapsed" aria-label={t('import.step.columns')}>
+          <div className="card-head">
+            <p role="status" className="applied-mapping">
+              ✓ {t('columns.applied', { name: applied })}
+            </p>
+            {step === 'check' && (
+              <button
+                type="button"
+                className="btn btn-quiet"
+                onClick={() => {
+                  setApplied(null);
+                  setStep('columns');
+                }}
+              >
+                {t('columns.change')}
+              </button>
+            )}
+          </div>
         </section>
       )}
 

@@ -1,0 +1,288 @@
+/**
+ * The Columns step (issue 12 §2 "App"): per target sheet the source's columns with sample values and a field
+ * picker (high-confidence suggestions pre-selected, low ones offered but never applied silently), required
+ * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
+ */
+import { useEffect, useMemo, useState } from 'react';
+import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import { formatValue } from '../../components/format.js';
+import { Notice } from '../../components/Notice.js';
+import { Tag } from '../../components/Tag.js';
+import { useI18n } from '../../i18n/index.js';
+import {
+  buildMapping,
+  choicesFromMapping,
+  duplicateFields,
+  IGNORE,
+  initialChoices,
+  missingRequired,
+  valueMapsFromMapping,
+  valuesToTranslate,
+  type Choices,
+  type ColumnMappingDoc,
+  type ColumnsView,
+  type ValueMaps,
+} from './columnsLogic.js';
+
+export interface ColumnsStepProps {
+  view: ColumnsView;
+  /** the mapping to start from (a saved one being changed); else the suggestions */
+  initial?: ColumnMappingDoc | null;
+  onApply(mapping: ColumnMappingDoc): void;
+  onSave(name: string, mapping: ColumnMappingDoc): Promise<boolean>;
+  onBack(): void;
+  /** the first rows as the core reads them with a mapping (import.columnsPreview) */
+  preview(mapping: ColumnMappingDoc): Promise<Preview>;
+  busy: boolean;
+}
+
+type Preview = ProcedureOutput<'import.columnsPreview'>;
+
+export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, busy }: ColumnsStepProps) {
+  const { t, locale } = useI18n();
+  const [choices, setChoices] = useState<Record<string, Choices>>(() =>
+    Object.fromEntries(
+      view.sources.map((s) => [s.source, initial ? choicesFromMapping(s, initial) : initialChoices(s, view.highConfidence)]),
+    ),
+  );
+  const [values, setValues] = useState<Record<string, ValueMaps>>(() =>
+    initial ? Object.fromEntries(view.sources.map((s) => [s.source, valueMapsFromMapping(s, initial)])) : {},
+  );
+  const [name, setName] = useState(initial?.name ?? '');
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const mapping = useMemo(() => buildMapping(view, choices, values), [view, choices, values]);
+  const [read, setRead] = useState<Preview | null>(null);
+  // The preview follows the choices (a short pause, so a burst of changes asks once).
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      void preview(mapping).then(
+        (p) => live && setRead(p),
+        () => live && setRead(null),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [mapping, preview]);
+  const mapped = view.sources.filter((s) => s.sheet);
+  const blocking = mapped.some((s) => missingRequired(s, choices[s.source]).length > 0 || duplicateFields(choices[s.source]).length > 0);
+
+  return (
+    <div className="stack">
+      {view.sources
+        .filter((s) => !s.sheet)
+        .map((s) => (
+          <Notice key={s.source} kind="warning">
+            {t('columns.noSheet', { source: s.source })}
+          </Notice>
+        ))}
+      {mapped.map((src) => {
+        const ch = choices[src.source];
+        const missing = missingRequired(src, ch);
+        const dupes = duplicateFields(ch);
+        const translate = valuesToTranslate(src, ch);
+        const shown = read?.sources.find((p) => p.source === src.source);
+        const setField = (column: string, field: string) =>
+          setChoices((c) => ({ ...c, [src.source]: { ...c[src.source], [column]: field } }));
+        const setValue = (field: string, from: string, to: string) =>
+          setValues((v) => ({
+            ...v,
+            [src.source]: { ...v[src.source], [field]: { ...v[src.source]?.[field], [from]: to } },
+          }));
+        const headingId = `columns-${src.source.replace(/[^A-Za-z0-9]/g, '-')}`;
+        return (
+          <section key={src.source} className="card" aria-labelledby={headingId}>
+            <div className="card-head">
+              <h2 id={headingId}>
+                {t('columns.title', { source: src.source, sheet: src.sheet ?? '' })}
+              </h2>
+              <span className="muted">{t('columns.headerRow', { row: src.headerRow })}</span>
+            </div>
+            <p>{t('columns.intro')}</p>
+            <div className="table-scroll">
+              <table className="data compact columns-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('columns.column')}</th>
+                    <th scope="col">{t('columns.samples')}</th>
+                    <th scope="col">{t('columns.field')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {src.columns.map((c) => {
+                    const s = c.suggestion;
+                    const low = s !== null && s.confidence < view.highConfidence && ch[c.column] !== s.field;
+                    return (
+                      <tr key={c.column}>
+                        <th scope="row">
+                          <code>{c.column}</code>
+                        </th>
+                        <td className="samples">{c.samples.filter((x) => x !== '').slice(0, 3).join(' · ') || '—'}</td>
+                        <td>
+                          <select
+                            aria-label={t('columns.fieldOf', { column: c.column })}
+                            value={ch[c.column] ?? IGNORE}
+                            onChange={(e) => setField(c.column, e.target.value)}
+                          >
+                            <option value={IGNORE}>{t('columns.notImported')}</option>
+                            {src.fields.map((f) => (
+                              <option key={f.field} value={f.field}>
+                                {f.field}
+                                {f.required ? ' *' : ''}
+                              </option>
+                            ))}
+                          </select>
+                          {s && ch[c.column] === s.field && (
+                            <span className="muted suggestion-note">
+                              {' '}
+                              {t('columns.suggested', { percent: Math.round(s.confidence * 100) })}
+                            </span>
+                          )}
+                          {low && (
+                            <button type="button" className="btn btn-quiet btn-small" onClick={() => setField(c.column, s.field)}>
+                              {t('columns.lowSuggestion', { field: s.field, percent: Math.round(s.confidence * 100) })}
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+
+            <h3>{t('columns.required')}</h3>
+            <ul className="chips" aria-label={t('columns.required')}>
+              {src.fields
+                .filter((f) => f.required)
+                .map((f) => (
+                  <li key={f.field}>
+                    <Tag tone={missing.includes(f.field) ? 'bad' : 'ok'}>
+                      {missing.includes(f.field) ? '✗' : '✓'} {f.field}
+                    </Tag>
+                  </li>
+                ))}
+            </ul>
+            {missing.length > 0 && <Notice kind="warning">{t('columns.missing', { fields: missing.join(', ') })}</Notice>}
+            {dupes.length > 0 && <Notice kind="warning">{t('columns.duplicate', { fields: dupes.join(', ') })}</Notice>}
+
+            {translate.length > 0 && (
+              <>
+                <h3>{t('columns.values')}</h3>
+                <p className="field-hint">{t('columns.valuesHint')}</p>
+                {translate.map((tr) => (
+                  <div key={tr.field} className="filters">
+                    {tr.values.map((v) => (
+                      <label key={v} className="field-inline">
+                        <span>
+                          <code>{tr.field}</code>: „{v}“ →
+                        </span>
+                        <select
+                          aria-label={t('columns.valueOf', { field: tr.field, value: v })}
+                          value={values[src.source]?.[tr.field]?.[v] ?? ''}
+                          onChange={(e) => setValue(tr.field, v, e.target.value)}
+                        >
+                          <option value="">{t('columns.asIs')}</option>
+                          {tr.allowed.map((a) => (
+                            <option key={a} value={a}>
+                              {a}
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                    ))}
+                  </div>
+                ))}
+              </>
+            )}
+
+            <h3>{t('columns.preview')}</h3>
+            {shown && (
+              <div className="table-scroll">
+                <table className="data compact" aria-label={t('columns.preview')}>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('columns.row')}</th>
+                      {shown.fields.map((f) => (
+                        <th key={f} scope="col">
+                          {f}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.rows.map((r) => (
+                      <tr key={r.row}>
+                        <td>{r.row}</td>
+                        {shown.fields.map((f) => (
+                          <td key={f}>{formatValue(r.values[f], locale)}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {shown && shown.issues.length > 0 && (
+              <Notice kind="warning">
+                <ul>
+                  {shown.issues.slice(0, 10).map((i, n) => (
+                    <li key={n}>
+                      {i.cell && <code>{`${src.source}!${i.cell}`}</code>} {i.message}
+                    </li>
+                  ))}
+                </ul>
+              </Notice>
+            )}
+          </section>
+        );
+      })}
+
+      <section className="card" aria-labelledby="columns-save-heading">
+        <h2 id="columns-save-heading">{t('columns.saveTitle')}</h2>
+        <p className="field-hint">{t('columns.saveHint')}</p>
+        <div className="filters">
+          <label className="field-inline">
+            <span>{t('columns.saveName')}</span>
+            <input type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          </label>
+          <button
+            type="button"
+            className="btn"
+            disabled={name.trim() === '' || saving || blocking || mapped.length === 0}
+            onClick={() => {
+              setSaving(true);
+              void onSave(name.trim(), buildMapping(view, choices, values, name.trim())).then((ok) => {
+                setSaving(false);
+                if (ok) setSaved(name.trim());
+              });
+            }}
+          >
+            {t('columns.save')}
+          </button>
+        </div>
+        {saved && (
+          <Notice kind="success">
+            {t('columns.saved', { name: saved })}
+          </Notice>
+        )}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={onBack}>
+            {t('check.another')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || blocking || mapped.length === 0}
+            onClick={() => onApply(saved ? { ...mapping, name: saved } : mapping)}
+          >
+            {t('columns.apply')}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

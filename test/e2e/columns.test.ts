@@ -1,0 +1,158 @@
+/**
+ * E2E of the Columns step (issue 12 §2 "App") in browser mode with Debian Chromium: a German ERP export
+ * (Windows-1252, `;`, decimal comma, own headers, a title row; built here with iconv-lite) is uploaded, the
+ * Columns step suggests the fields (high confidence pre-selected), the unit "to" is translated to T, the
+ * mapping is saved as "SAP MM monthly", then check → dry run → run. The next month's file is mapped by the saved
+ * mapping without asking ("Mapping 'SAP MM monthly' applied", the step collapsed). Screenshots in light and
+ * dark, English and German: test-artifacts/screenshots/30-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { screenshotPath, startE2e, type E2eEnv } from './helpers.js';
+
+let env: E2eEnv;
+let page: Page;
+
+const HEADER = 'Materialnummer;Materialkurztext;Werk;Materialart;ME;LKW km;Recyclinganteil %;Kommentar';
+function erpFile(name: string, title: string, rows: string[]): string {
+  const p = path.join(env.dir, name);
+  fs.writeFileSync(p, iconv.encode([title, HEADER, ...rows].join('\r\n') + '\r\n', 'windows-1252'));
+  return p;
+}
+
+async function shot(name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
+
+async function chooseFile(file: string) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Choose workbook…' }).click()]);
+  await chooser.setFiles(file);
+}
+
+beforeAll(async () => {
+  env = await startE2e();
+  page = await env.context.newPage();
+}, 180_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail' && page) {
+    const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+    await page.screenshot({ path: screenshotPath(`failed-${name}`), fullPage: true }).catch(() => {});
+  }
+});
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('Columns step: an ERP export through a saved mapping', () => {
+  it('maps a German CSV in the Columns step, saves the mapping, checks, dry-runs and runs it', async () => {
+    const nov = erpFile('MAT_2025-11.csv', 'Materialstamm Werk München – Stand 30.11.2025', [
+      'E2E-M1;"Sand 0/2, gewaschen";PL-MUC;MAT-SAND;to;12,5;30;geprüft',
+      'E2E-M2;Kies 8/16 „grob“;PL-MUC;MAT-GRAVEL;kg;1.250,5;;',
+    ]);
+    await page.goto(env.mode.url);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await chooseFile(nov);
+
+    const card = page.getByRole('region', { name: 'MAT_2025-11.csv → supplier-products' });
+    await card.waitFor();
+    await card.getByText('Header in row 2').waitFor();
+    // Suggestions of high confidence are chosen; the comment column is not imported.
+    expect(await page.getByLabel('Field for column Werk').inputValue()).toBe('plant_code');
+    expect(await page.getByLabel('Field for column LKW km').inputValue()).toBe('truck_km');
+    expect(await page.getByLabel('Field for column Kommentar').inputValue()).toBe('');
+    // Samples decoded from Windows-1252.
+    await card.getByText('Kies 8/16 „grob“', { exact: false }).first().waitFor();
+    // Required fields ticked off.
+    const required = page.getByRole('list', { name: 'Required fields' });
+    for (const f of ['external_id', 'name', 'plant_code', 'material_code', 'unit']) await required.getByText(`✓ ${f}`).waitFor();
+    // "to" is no unit of the template: it is asked for, and the preview shows it translated.
+    await page.getByLabel('Value for unit “to”').selectOption('T');
+    const preview = page.getByRole('table', { name: 'First rows as they will be read' });
+    await preview.getByRole('cell', { name: 'T', exact: true }).waitFor();
+    // read by the core as the check will: "1.250,5" with the decimal comma is 1250.5, "kg" is the unit KG
+    await preview.getByRole('cell', { name: '1,250.5', exact: true }).waitFor();
+    await preview.getByRole('cell', { name: 'KG', exact: true }).waitFor();
+    expect(await preview.getByRole('columnheader').allTextContents()).toEqual(
+      expect.arrayContaining(['external_id', 'name', 'plant_code', 'material_code', 'unit', 'truck_km']),
+    );
+
+    // Screenshots: light/dark, English/German.
+    await shot('30-columns-en-light');
+    await page.getByLabel('Colours').selectOption('dark');
+    await shot('31-columns-en-dark');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { name: 'Pflichtfelder' }).first().waitFor();
+    await shot('32-columns-de-dark');
+    await page.getByLabel('Farben').selectOption('light');
+    await shot('33-columns-de-light');
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('heading', { name: 'Required fields' }).first().waitFor();
+
+    // Save as mapping… (stored with the active profile, the CLI's store)
+    await page.getByLabel('Name', { exact: true }).fill('SAP MM monthly');
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await page.getByText('Mapping “SAP MM monthly” saved.').waitFor();
+    const saved = env.mode.app.settings.columnMappingsOf(env.mode.app.settings.snapshot().activeProfileId);
+    expect(saved['SAP MM monthly']).toMatchObject({
+      name: 'SAP MM monthly',
+      sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, ignore: ['Kommentar'], values: { unit: { to: 'T' } } } },
+      csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
+    });
+
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByRole('heading', { name: 'Check of MAT_2025-11.csv' }).waitFor();
+    await page.getByText('No problems found in 2 rows.').waitFor();
+    await shot('34-columns-check');
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of MAT_2025-11.csv' }).waitFor();
+    await page.getByRole('button', { name: 'Run the import (2 to write)' }).click();
+    await page.getByRole('heading', { name: 'Results of MAT_2025-11.csv' }).waitFor({ timeout: 30_000 });
+    await page.getByText('Completed: every row succeeded.').waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  it("the next month's file is mapped by the saved mapping: the step is collapsed, check and dry run follow", async () => {
+    await page.getByRole('button', { name: 'Import another workbook' }).click();
+    const dec = erpFile('MAT_2025-12.csv', 'Materialstamm Werk München – Stand 31.12.2025', [
+      'E2E-M1;"Sand 0/2, gewaschen";PL-MUC;MAT-SAND;to;12,5;30;geprüft',
+      'E2E-M3;Splitt 2/5;PL-MUC;MAT-GRAVEL;kg;7,5;;neu',
+    ]);
+    await chooseFile(dec);
+    await page.getByText('Mapping “SAP MM monthly” applied').waitFor();
+    await page.getByRole('heading', { name: 'Check of MAT_2025-12.csv' }).waitFor();
+    await page.getByText('No problems found in 2 rows.').waitFor();
+    expect(await page.getByLabel('Field for column Werk').count()).toBe(0); // collapsed: no pickers
+    await shot('35-columns-applied');
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of MAT_2025-12.csv' }).waitFor();
+    // E2E-M1 is already there (unchanged), E2E-M3 is new: one write.
+    await page.getByRole('button', { name: 'Run the import (1 to write)' }).waitFor();
+    await shot('36-columns-applied-dry-run');
+  }, 120_000);
+
+  it('a cell the mapping cannot read is shown at the ERP file’s own cell (MAT_2026-01.csv!E3); Change columns starts from the saved mapping', async () => {
+    await page.getByRole('button', { name: 'Back to the check' }).click();
+    await page.getByRole('button', { name: 'Choose another workbook' }).click();
+    const jan = erpFile('MAT_2026-01.csv', 'Materialstamm Werk München – Stand 31.01.2026', [
+      'E2E-M4;Sack Zement;PL-MUC;MAT-SAND;Stück;3;;neu',
+    ]);
+    await chooseFile(jan);
+    await page.getByText('Mapping “SAP MM monthly” applied').waitFor();
+    await page.getByRole('heading', { name: 'Check of MAT_2026-01.csv' }).waitFor();
+    await page.getByText('MAT_2026-01.csv!E3', { exact: false }).first().waitFor();
+    await shot('37-columns-error-at-source-cell');
+    // "Change columns" opens the step with the saved mapping's choices (to add "Stück" → UNIT, say).
+    await page.getByRole('button', { name: 'Change columns' }).click();
+    expect(await page.getByLabel('Field for column Werk').inputValue()).toBe('plant_code');
+    expect(await page.getByLabel('Field for column Kommentar').inputValue()).toBe('');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('SAP MM monthly');
+    await page.getByLabel('Value for unit “Stück”').selectOption('UNIT');
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByText('No problems found in 1 rows.').waitFor();
+  }, 120_000);
+});
