@@ -17,6 +17,7 @@ import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { control, sandbox, sandboxState, spawnCli, tmp, type Sandbox } from './helpers.js';
 
 /** V8 old-space limit of the CLI process, MiB: enough for the plan and the job, not for a whole-workbook load. */
+// It passed at 128 too (08:07 UTC, 2026-11-24); 192 leaves a margin, the whole-workbook load died at 192.
 const HEAP_MIB = 192;
 const ROWS = 20_000;
 

@@ -149,6 +149,8 @@ interface SourceSheet {
   rows(): AsyncGenerator<SourceRow>;
   /** Merged ranges ('A1:B2'), complete once the rows are done. */
   merges(): string[];
+  /** The sheet's `<dataValidations>` element as XML, once the rows are done (null: none, or too long to catch). */
+  validations(): string | null;
 }
 
 /**
@@ -159,7 +161,7 @@ interface SourceSheet {
 async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
-  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map(), cols: new Map() };
+  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map(), cols: new Map(), validations: new Map() };
   const stop = new AbortController();
   const feed = workbookFeed(
     {
@@ -216,6 +218,7 @@ async function* sourceSheets(path: string, want: (name: string) => boolean): Asy
         columns: () => findings.cols?.get(index) ?? [],
         style: (id) => (reader as unknown as { styles: { getStyleModel(id: number): Partial<ExcelJS.Style> | undefined } }).styles.getStyleModel(id),
         merges: () => findings.merges.get(index) ?? [],
+        validations: () => findings.validations?.get(index) ?? null,
         rows: async function* () {
           const batches = ws.parse()[Symbol.asyncIterator]();
           for (;;) {
@@ -432,6 +435,12 @@ export async function writeResultsWorkbook(
           // a merge exceljs refuses (overlapping) is left out of the copy; the values are there
         }
       }
+      // Data validations (the template's drop-downs) as the input had them, XML for XML: exceljs's model would
+      // hold one entry per cell of each range.
+      const dv = sheet.validations();
+      if (dv) (out as unknown as { _writeDataValidations(): void })._writeDataValidations = function (this: { stream: { write(s: string): void } }) {
+        this.stream.write(dv);
+      };
       out.commit();
       kept.add(sheet.name);
     }

@@ -35,6 +35,8 @@ export interface FeedFindings {
   styledCells: Map<number, Map<string, StyleKind>>;
   /** sheet index → its column definitions (`<col>`), when asked for (a map given here is filled). */
   cols?: Map<number, ColDef[]>;
+  /** sheet index → its `<dataValidations>` element as XML text, when asked for with `cols` (copied as it is). */
+  validations?: Map<number, string>;
 }
 
 /** A `<col>` of a worksheet: columns min…max, their width, style index and visibility. */
@@ -96,6 +98,7 @@ const GT = 0x3e;
 const V_OPEN = Buffer.from('<v>');
 const V_CLOSE = Buffer.from('</v>');
 const C_CLOSE = Buffer.from('</c>');
+const DV_CLOSE = Buffer.from('</dataValidations>');
 
 /** The `<c …>` tag around position i: its start and end, or which side is cut off. */
 function cellTag(buf: Buffer, i: number): { open: number; end: number } | Found {
@@ -124,6 +127,7 @@ export class SheetScanner {
     styled: Map<string, StyleKind>,
     stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[],
     cols?: ColDef[],
+    onValidations?: (xml: string) => void,
   ) {
     const num = (v: string | undefined): number | null => (v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
     this.patterns = [
@@ -139,6 +143,19 @@ export class SheetScanner {
                 const max = num(attr(tag, 'max'));
                 if (min !== null && max !== null)
                   cols.push({ min, max, width: num(attr(tag, 'width')), style: num(attr(tag, 'style')), hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? '') });
+                return 'ok';
+              },
+            },
+          ]
+        : []),
+      ...(onValidations
+        ? [
+            {
+              needle: Buffer.from('<dataValidations'),
+              handle(buf: Buffer, i: number): Found {
+                const close = buf.indexOf(DV_CLOSE, i);
+                if (close < 0) return 'needEnd';
+                onValidations(buf.subarray(i, close + DV_CLOSE.length).toString('utf8'));
                 return 'ok';
               },
             },
@@ -279,7 +296,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       findings.styledCells.set(i, styled);
       const cols: ColDef[] | undefined = findings.cols ? [] : undefined;
       if (cols) findings.cols!.set(i, cols);
-      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns, cols));
+      const onValidations = findings.validations ? (xml: string) => findings.validations!.set(i, xml) : undefined;
+      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations));
     }
     yield END_OF_CENTRAL_DIRECTORY;
   } finally {
