@@ -8,9 +8,11 @@
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
 import { resolve } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, getSheet, normaliseHeader } from '../workbook/registry.js';
+import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
+import { workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
 import { writeFormatWorkbook } from '../workbook/template.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
@@ -59,21 +61,40 @@ const OUTCOME_ORDER: Outcome[] = [
   'pending',
 ];
 
-interface RowResult {
-  entry: PlanEntry;
-  outcome: EntryOutcome | { key: string; outcome: 'pending' };
+/**
+ * What the results workbooks need of a worksheet row: its outcome, id, error code and message, computed once
+ * per entry and shared by the entry's rows (a BOM's rows, a product's hazardous substances). A few strings per
+ * row, not the entry with its body, changes and notes.
+ */
+export interface RowMark {
+  outcome: Outcome;
+  id: string;
+  errCode: string;
+  message: string;
+  /** `_err_code` of the failed-rows workbook (the error code, `skipped:<reason>` or the outcome). */
+  failedCode: string;
+  succeeded: boolean;
 }
 
-/** worksheet row → the entry (and outcome) it belongs to, per registry sheet. */
-function rowIndex(plan: Plan, result: JobResult): Map<DataSheetName, Map<number, RowResult>> {
+/** worksheet row → its mark, per registry sheet: the compact per-row state of the results workbooks. */
+export function rowMarks(plan: Plan, result: JobResult): Map<DataSheetName, Map<number, RowMark>> {
   const outcomes = new Map(result.entries.map((o) => [o.key, o]));
-  const idx = new Map<DataSheetName, Map<number, RowResult>>();
+  const idx = new Map<DataSheetName, Map<number, RowMark>>();
   for (const entry of plan.entries) {
-    const outcome = outcomes.get(entry.key) ?? { key: entry.key, outcome: 'pending' as const };
+    const o = outcomes.get(entry.key) ?? { key: entry.key, outcome: 'pending' as const };
+    const full = o as EntryOutcome;
+    const mark: RowMark = {
+      outcome: o.outcome,
+      id: full.id ?? entry.id ?? '',
+      errCode: full.err_code ?? '',
+      message: outcomeMessage(entry, o),
+      failedCode: full.err_code ?? (o.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : o.outcome),
+      succeeded: succeeded(o),
+    };
     for (const r of entry.rows) {
       let m = idx.get(r.sheet);
       if (!m) idx.set(r.sheet, (m = new Map()));
-      m.set(r.row, { entry, outcome });
+      m.set(r.row, mark);
     }
   }
   return idx;
@@ -116,18 +137,113 @@ function show(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** Find a header cell by field name (row 1), or null. */
-function headerColumns(ws: ExcelJS.Worksheet): { byName: Map<string, number>; last: number } {
-  const byName = new Map<string, number>();
-  let last = 0;
-  ws.getRow(1).eachCell({ includeEmpty: false }, (cell, col) => {
-    const text = cellText(cell.value).trim();
-    if (text === '') return;
-    last = Math.max(last, col);
-    byName.set(normaliseHeader(text) || text, col);
-    byName.set(text, col);
+
+// ---------------------------------------------------------------- streaming the input
+
+/** A row as exceljs's streaming reader gives it. */
+type SourceRow = ExcelJS.Row;
+
+interface SourceSheet {
+  name: string;
+  state: ZipSheetInfo['state'];
+  /** The sheet's column definitions (known once its first row has arrived: `<cols>` precedes the rows). */
+  columns(): readonly ColDef[];
+  /** The style of a style index of the input (columns', rows' and cells' style ids). */
+  style(id: number): Partial<ExcelJS.Style> | undefined;
+  rows(): AsyncGenerator<SourceRow>;
+  /** Merged ranges ('A1:B2'), complete once the rows are done. */
+  merges(): string[];
+  /** The sheet's `<dataValidations>` element as XML, once the rows are done (null: none, or too long to catch). */
+  validations(): string | null;
+}
+
+/**
+ * The input's worksheets in workbook order, each a stream of rows with values and styles (exceljs's
+ * streaming reader fed by workbook/feed.ts: each part inflated once, shared strings and styles before the
+ * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name.
+ */
+async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
+  const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
+  const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
+  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map(), cols: new Map(), validations: new Map() };
+  const stop = new AbortController();
+  const feed = workbookFeed(
+    {
+      path,
+      sheets,
+      sharedStringsPath: inspection.sharedStringsPath,
+      date1904: inspection.date1904,
+      limits: DEFAULT_LIMITS,
+      styleKinds: new Map(),
+      stylesPath: inspection.stylesPath,
+    },
+    findings,
+    (e) => stop.abort(e),
+  );
+  // exceljs cannot be stopped mid-file: every await on it also listens to the feed's failure (reader.ts).
+  const race = <T>(p: Promise<T>): Promise<T> => {
+    if (stop.signal.aborted) return Promise.reject(stop.signal.reason as Error);
+    return new Promise<T>((res, rej) => {
+      const onStop = () => rej(stop.signal.reason as Error);
+      stop.signal.addEventListener('abort', onStop, { once: true });
+      p.then(
+        (v) => {
+          stop.signal.removeEventListener('abort', onStop);
+          res(v);
+        },
+        (e: unknown) => {
+          stop.signal.removeEventListener('abort', onStop);
+          rej(e as Error);
+        },
+      );
+    });
+  };
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'cache',
+    entries: 'ignore',
   });
-  return { byName, last };
+  const iter = (reader as unknown as AsyncIterable<StreamSheet>)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await race(iter.next());
+      if (next.done) break;
+      const ws = next.value;
+      const index = Number(ws.id) - 1;
+      const info = sheets[index];
+      if (!info) continue;
+      yield {
+        name: info.name,
+        state: info.state,
+        // exceljs's streaming reader drops `<cols>` (Column.fromModel is called without its worksheet), so the
+        // feed's scanner picks them up.
+        columns: () => findings.cols?.get(index) ?? [],
+        style: (id) => (reader as unknown as { styles: { getStyleModel(id: number): Partial<ExcelJS.Style> | undefined } }).styles.getStyleModel(id),
+        merges: () => findings.merges.get(index) ?? [],
+        validations: () => findings.validations?.get(index) ?? null,
+        rows: async function* () {
+          const batches = ws.parse()[Symbol.asyncIterator]();
+          for (;;) {
+            const batch = await race(batches.next());
+            if (batch.done) break;
+            for (const ev of batch.value) if (ev.eventType === 'row') yield ev.value;
+          }
+        },
+      };
+    }
+  } catch (e) {
+    if (e instanceof FileLevelError) throw new Error(`the input workbook cannot be read again: ${e.message}`);
+    throw e;
+  } finally {
+    if (stop.signal.aborted) feed.destroy();
+  }
+}
+
+interface StreamSheet {
+  id: number | string;
+  parse(): AsyncIterable<{ eventType: string; value: SourceRow }[]>;
 }
 
 function cellText(v: ExcelJS.CellValue): string {
@@ -151,6 +267,19 @@ export function plainValue(v: ExcelJS.CellValue): WritableValue {
   return String(v);
 }
 
+/**
+ * An input cell's value for the copy. The user's own formulas stay formulas; a cell of a shared formula
+ * (which the streaming reader gives without its text) keeps its last computed result.
+ */
+function copyValue(v: ExcelJS.CellValue): ExcelJS.CellValue {
+  if (v && typeof v === 'object' && !(v instanceof Date) && 'formula' in v) {
+    const f = v as ExcelJS.CellFormulaValue;
+    if (f.formula) return { formula: f.formula, result: f.result } as ExcelJS.CellFormulaValue;
+    return (f.result ?? null) as ExcelJS.CellValue;
+  }
+  return v;
+}
+
 function registryNameOf(plan: Plan, sheetName: string): DataSheetName | null {
   for (const name of DATA_SHEET_NAMES) if (plan.sheetNames[name] === sheetName) return name;
   return null;
@@ -161,19 +290,67 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * Give a cell its own style with the outcome's fill (or no fill). exceljs hands every cell read with the same
- * style id ONE shared style object, so `cell.fill = …` would repaint every cell sharing it — other rows, other
- * sheets (lists, Instructions) — with whatever outcome came last. A fresh object per cell keeps it to this cell.
+ * A style object of the cell's own: the input style copied, with the outcome's fill (or none). exceljs hands
+ * every cell read with the same style id ONE shared style object, so changing it in place would repaint every
+ * cell sharing it — other rows, other sheets (lists, Instructions). A fresh object per cell keeps it to this cell.
  */
-function setOwnFill(cell: ExcelJS.Cell, argb: string | null): void {
-  const style: Partial<ExcelJS.Style> = { ...cell.style };
-  if (argb) style.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb } };
-  else delete style.fill;
-  cell.style = style;
+function ownStyle(style: Partial<ExcelJS.Style> | undefined, argb: string | null | undefined): Partial<ExcelJS.Style> {
+  const own: Partial<ExcelJS.Style> = { ...style };
+  if (argb === undefined) return own;
+  if (argb) own.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb } };
+  else delete own.fill;
+  return own;
 }
 
+/** Server text as a string cell (never a formula: exceljs writes a string value as a string). */
 function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
   cell.value = v === undefined || v === null || v === '' ? null : String(v);
+}
+
+/** Where the result columns go on a data sheet: after the last header, or on an existing column of that name. */
+function resultColumns(header: SourceRow | null): { col: Record<(typeof RESULT_COLUMNS)[number], number>; width: number } {
+  const byName = new Map<string, number>();
+  let last = 0;
+  header?.eachCell({ includeEmpty: false }, (cell, c) => {
+    const text = cellText(cell.value).trim();
+    if (text === '') return;
+    last = Math.max(last, c);
+    byName.set(normaliseHeader(text) || text, c);
+    byName.set(text, c);
+  });
+  const col: Record<(typeof RESULT_COLUMNS)[number], number> = { _result: 0, _id: 0, _err_code: 0, _message: 0 };
+  let next = last + 1;
+  for (const c of RESULT_COLUMNS) col[c] = byName.get(c) ?? next++;
+  return { col, width: Math.max(next - 1, ...Object.values(col)) };
+}
+
+const OLD_REPORT_NAME = /^Report( \(\d+\))?$/;
+
+/** Copy one input row into the output row: values, heights, and each cell's style as its own object. */
+function copyRow(
+  src: SourceRow,
+  out: ExcelJS.Row,
+  fill: string | null | undefined,
+  fillWidth: number,
+  defaultStyle: Partial<ExcelJS.Style> | undefined,
+): void {
+  if (src.height) out.height = src.height;
+  // A row's own style (`s` on the row); style 0 is the default, which exceljs gives no style of its own.
+  const rowStyle = (src as unknown as { style?: Partial<ExcelJS.Style> }).style;
+  if (rowStyle && rowStyle !== defaultStyle && Object.keys(rowStyle).length)
+    (out as unknown as { style: Partial<ExcelJS.Style> }).style = { ...rowStyle };
+  src.eachCell({ includeEmpty: true }, (cell, c) => {
+    if (c <= fillWidth) return;
+    const o = out.getCell(c);
+    o.value = copyValue(cell.value);
+    o.style = ownStyle(cell.style, undefined);
+  });
+  for (let c = 1; c <= fillWidth; c++) {
+    const cell = src.getCell(c);
+    const o = out.getCell(c);
+    o.value = copyValue(cell.value);
+    o.style = ownStyle(cell.style, fill);
+  }
 }
 
 export async function writeResultsWorkbook(
@@ -184,64 +361,114 @@ export async function writeResultsWorkbook(
 ): Promise<void> {
   if (sameFile(inputPath, outPath))
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(inputPath);
-  const idx = rowIndex(plan, result);
-
-  for (const ws of wb.worksheets) {
-    const name = registryNameOf(plan, ws.name);
-    if (!name) continue;
-    const { byName, last } = headerColumns(ws);
-    const col: Record<(typeof RESULT_COLUMNS)[number], number> = { _result: 0, _id: 0, _err_code: 0, _message: 0 };
-    let next = last + 1;
-    for (const c of RESULT_COLUMNS) {
-      const existing = byName.get(c);
-      col[c] = existing ?? next++;
-      const h = ws.getRow(1).getCell(col[c]);
-      h.value = c;
-      h.style = { ...h.style, font: { bold: true, italic: true } };
-    }
-    ws.getColumn(col._message).width = 60;
-    ws.getColumn(col._id).width = 38;
-    ws.getColumn(col._result).width = 16;
-    const width = Math.max(next - 1, ...Object.values(col));
-    const rows = idx.get(name) ?? new Map<number, RowResult>();
-    const mapping = name === 'plants' || name === 'materials';
-    const lastRow = ws.rowCount;
-    for (let r = 2; r <= lastRow; r++) {
-      const row = ws.getRow(r);
-      const rr = rows.get(r);
-      if (!rr) {
-        if (!row.hasValues) continue;
-        if (mapping) asText(row.getCell(col._result), 'mapping');
-        continue;
+  const marks = rowMarks(plan, result);
+  // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
+  // strings inline so no table of every string is kept), so memory does not grow with the rows.
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useStyles: true, useSharedStrings: false });
+  const kept = new Set<string>();
+  try {
+    for await (const sheet of sourceSheets(inputPath, () => true)) {
+      const name = registryNameOf(plan, sheet.name);
+      const rows = name ? (marks.get(name) ?? new Map<number, RowMark>()) : null;
+      const mapping = name === 'plants' || name === 'materials';
+      let out: ExcelJS.Worksheet | null = null;
+      const at: { layout: ReturnType<typeof resultColumns> | null } = { layout: null };
+      let skip = false;
+      const defaultStyle = sheet.style(0);
+      const open = (first: SourceRow | null): ExcelJS.Worksheet => {
+        const ws = wb.addWorksheet(sheet.name, { state: sheet.state });
+        for (const c of sheet.columns()) {
+          if (c.max - c.min > 16384) continue;
+          // style 0 is the default: exceljs gives such columns no style of their own
+          const style = c.style ? sheet.style(c.style) : undefined;
+          for (let n = c.min; n <= Math.min(c.max, 16384); n++) {
+            const oc = ws.getColumn(n);
+            if (c.width !== null) oc.width = c.width;
+            if (c.hidden) oc.hidden = true;
+            if (style) oc.style = { ...style };
+          }
+        }
+        if (rows) {
+          const layout = (at.layout = resultColumns(first && first.number === 1 ? first : null));
+          ws.getColumn(layout.col._message).width = 60;
+          ws.getColumn(layout.col._id).width = 38;
+          ws.getColumn(layout.col._result).width = 16;
+          if (!first || first.number !== 1) headerCells(ws.getRow(1), null, layout.col).commit();
+        }
+        return ws;
+      };
+      for await (const row of sheet.rows()) {
+        if (skip) continue;
+        if (!out) {
+          // A Report sheet of an earlier results workbook is replaced; a sheet of the user's with that name is kept.
+          if (!rows && OLD_REPORT_NAME.test(sheet.name) && row.number === 1 && cellText(row.getCell(1).value) === REPORT_TITLE) {
+            skip = true;
+            continue;
+          }
+          out = open(row);
+        }
+        const o = out.getRow(row.number);
+        const layout = at.layout;
+        if (!rows || !layout) {
+          copyRow(row, o, undefined, 0, defaultStyle);
+        } else if (row.number === 1) {
+          copyRow(row, o, undefined, 0, defaultStyle);
+          headerCells(o, row, layout.col);
+        } else {
+          const mark = rows.get(row.number);
+          const { col, width } = layout;
+          if (mark) {
+            copyRow(row, o, OUTCOME_FILLS[mark.outcome], width, defaultStyle);
+            asText(o.getCell(col._result), mark.outcome);
+            asText(o.getCell(col._id), mark.id);
+            asText(o.getCell(col._err_code), mark.errCode);
+            asText(o.getCell(col._message), mark.message);
+          } else {
+            copyRow(row, o, undefined, 0, defaultStyle);
+            if (mapping && row.hasValues) asText(o.getCell(col._result), 'mapping');
+          }
+        }
+        o.commit();
       }
-      const o = rr.outcome;
-      const full = o as EntryOutcome;
-      asText(row.getCell(col._result), o.outcome);
-      asText(row.getCell(col._id), full.id ?? rr.entry.id ?? '');
-      asText(row.getCell(col._err_code), full.err_code ?? '');
-      asText(row.getCell(col._message), outcomeMessage(rr.entry, o));
-      const fill = OUTCOME_FILLS[o.outcome];
-      for (let c = 1; c <= width; c++) setOwnFill(row.getCell(c), fill);
+      if (skip) continue;
+      if (!out) out = open(null);
+      for (const range of sheet.merges()) {
+        try {
+          out.mergeCells(range);
+        } catch {
+          // a merge exceljs refuses (overlapping) is left out of the copy; the values are there
+        }
+      }
+      // Data validations (the template's drop-downs) as the input had them, XML for XML: exceljs's model would
+      // hold one entry per cell of each range.
+      const dv = sheet.validations();
+      if (dv) (out as unknown as { _writeDataValidations(): void })._writeDataValidations = function (this: { stream: { write(s: string): void } }) {
+        this.stream.write(dv);
+      };
+      out.commit();
+      kept.add(sheet.name);
     }
+    let reportName = REPORT_SHEET;
+    for (let i = 2; kept.has(reportName); i++) reportName = `${REPORT_SHEET} (${i})`;
+    addReportSheet(wb, plan, result, reportName);
+    await wb.commit();
+  } catch (e) {
+    await rm(outPath, { force: true }).catch(() => undefined);
+    throw e;
   }
-
-  // A Report sheet of an earlier results workbook is replaced; a sheet of the user's with that name is kept.
-  let name = REPORT_SHEET;
-  for (let i = 2; wb.getWorksheet(name); i++) {
-    const old = wb.getWorksheet(name)!;
-    if (old.getCell('A1').value === REPORT_TITLE) {
-      wb.removeWorksheet(old.id);
-      break;
-    }
-    name = `${REPORT_SHEET} (${i})`;
-  }
-  addReportSheet(wb, plan, result, name);
-  await wb.xlsx.writeFile(outPath);
 }
 
-function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult, name: string): void {
+/** The header cells of the result columns (bold italic), on the input's header row or a new one. */
+function headerCells(o: ExcelJS.Row, src: SourceRow | null, col: Record<(typeof RESULT_COLUMNS)[number], number>): ExcelJS.Row {
+  for (const c of RESULT_COLUMNS) {
+    const h = o.getCell(col[c]);
+    h.value = c;
+    h.style = { ...(src ? src.getCell(col[c]).style : undefined), font: { bold: true, italic: true } };
+  }
+  return o;
+}
+
+function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: Plan, result: JobResult, name: string): void {
   const ws = wb.addWorksheet(name);
   ws.getColumn(1).width = 24;
   for (let c = 2; c <= OUTCOME_ORDER.length + 2; c++) ws.getColumn(c).width = 15;
@@ -285,11 +512,19 @@ function addReportSheet(wb: ExcelJS.Workbook, plan: Plan, result: JobResult, nam
   ws.addRow([
     "Rows are counted per worksheet row: hazardous substances share their supplier product's outcome, silo items their silo's, BOM rows their BOM's.",
   ]);
+  ws.commit();
 }
 
 /** True when the entry's outcome counts as success. */
 function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
   return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
+}
+
+/** 'C' → 3, 'AA' → 27. */
+function columnNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + ch.charCodeAt(0) - 64;
+  return n;
 }
 
 export async function writeFailedRowsWorkbook(
@@ -300,53 +535,57 @@ export async function writeFailedRowsWorkbook(
 ): Promise<{ rows: number }> {
   if (sameFile(inputPath, outPath))
     throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
-  const idx = rowIndex(plan, result);
-  // Nothing failed: the workbook is the empty template (below), so the input is not loaded at all (a whole-file
-  // load of a 200,000-row workbook costs seconds and hundreds of MB).
-  if (![...idx.values()].some((rows) => [...rows.values()].some((rr) => !succeeded(rr.outcome)))) {
+  const marks = rowMarks(plan, result);
+  // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
+  if (![...marks.values()].some((rows) => [...rows.values()].some((m) => !m.succeeded))) {
     await writeFile(outPath, await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] }));
     return { rows: 0 };
   }
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(inputPath);
-  const contents: SheetContent[] = [];
+  // The input is streamed; only the failed rows' values (and the mapping sheets') are kept.
+  const bySheetName = new Map<string, DataSheetName>();
+  for (const name of DATA_SHEET_NAMES) {
+    const sheetName = plan.sheetNames[name];
+    if (sheetName) bySheetName.set(sheetName, name);
+  }
+  const picked = new Map<DataSheetName, WritableRow[]>();
+  let count = 0;
+  for await (const sheet of sourceSheets(inputPath, (n) => bySheetName.has(n))) {
+    const name = bySheetName.get(sheet.name)!;
+    const def = getSheet(name);
+    const letters = plan.sheetColumns[name] ?? {};
+    const fields = Object.keys(def.columns)
+      .filter((f) => letters[f])
+      .map((f) => [f, columnNumber(letters[f]!)] as const);
+    const mapping = name === 'plants' || name === 'materials';
+    const rows = marks.get(name) ?? new Map<number, RowMark>();
+    const out: WritableRow[] = [];
+    for await (const row of sheet.rows()) {
+      if (row.number <= 1) continue;
+      const mark = rows.get(row.number);
+      if (mapping ? !row.hasValues : !mark || mark.succeeded) continue;
+      const values: WritableRow = {};
+      for (const [field, c] of fields) {
+        const v = plainValue(row.getCell(c).value);
+        if (v !== null && v !== undefined && v !== '') values[field] = v;
+      }
+      if (mark) {
+        values._err_code = mark.failedCode;
+        values._message = mark.message;
+        count++;
+      }
+      out.push(values);
+    }
+    if (out.length > 0) picked.set(name, out);
+  }
   const extras: ExtraColumn[] = [
     { key: '_err_code', header: '_err_code', width: 28 },
     { key: '_message', header: '_message', width: 60 },
   ];
-  let count = 0;
+  const contents: SheetContent[] = [];
   for (const name of DATA_SHEETS.map((d) => d.name as DataSheetName)) {
-    const sheetName = plan.sheetNames[name];
-    const ws = sheetName ? wb.getWorksheet(sheetName) : undefined;
-    const letters = plan.sheetColumns[name] ?? {};
-    const def = getSheet(name);
+    const rows = picked.get(name);
     const mapping = name === 'plants' || name === 'materials';
-    const out: WritableRow[] = [];
-    if (ws) {
-      const rows = idx.get(name) ?? new Map<number, RowResult>();
-      const picked = [...rows.entries()].filter(([, rr]) => !succeeded(rr.outcome)).sort((a, b) => a[0] - b[0]);
-      const wanted = mapping ? rowsWithValues(ws) : picked.map(([r]) => r);
-      for (const r of wanted) {
-        const row = ws.getRow(r);
-        const values: WritableRow = {};
-        for (const field of Object.keys(def.columns)) {
-          const letter = letters[field];
-          if (!letter) continue;
-          const v = plainValue(row.getCell(letter).value);
-          if (v !== null && v !== undefined && v !== '') values[field] = v;
-        }
-        const rr = rows.get(r);
-        if (rr) {
-          const full = rr.outcome as EntryOutcome;
-          values._err_code =
-            full.err_code ?? (rr.outcome.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : rr.outcome.outcome);
-          values._message = outcomeMessage(rr.entry, rr.outcome);
-          count++;
-        }
-        out.push(values);
-      }
-    }
-    if (out.length > 0) contents.push({ def, rows: out, extraColumns: mapping ? [] : extras });
+    if (rows) contents.push({ def: getSheet(name), rows, extraColumns: mapping ? [] : extras });
   }
   // Mapping sheets alone are no failed rows: leave them out when nothing failed.
   const finalContents = count === 0 ? [] : contents;
@@ -358,12 +597,4 @@ export async function writeFailedRowsWorkbook(
   );
   await writeFile(outPath, buf);
   return { rows: count };
-}
-
-function rowsWithValues(ws: ExcelJS.Worksheet): number[] {
-  const out: number[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, n) => {
-    if (n > 1 && row.hasValues) out.push(n);
-  });
-  return out;
 }

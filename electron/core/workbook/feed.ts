@@ -33,6 +33,19 @@ export interface FeedFindings {
   errorCells: Map<number, Map<string, string>>;
   /** sheet index → cell → what its number format shows (date or percentage), for styled cells only. */
   styledCells: Map<number, Map<string, StyleKind>>;
+  /** sheet index → its column definitions (`<col>`), when asked for (a map given here is filled). */
+  cols?: Map<number, ColDef[]>;
+  /** sheet index → its `<dataValidations>` element as XML text, when asked for with `cols` (copied as it is). */
+  validations?: Map<number, string>;
+}
+
+/** A `<col>` of a worksheet: columns min…max, their width, style index and visibility. */
+export interface ColDef {
+  min: number;
+  max: number;
+  width: number | null;
+  style: number | null;
+  hidden: boolean;
 }
 
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -85,6 +98,7 @@ const GT = 0x3e;
 const V_OPEN = Buffer.from('<v>');
 const V_CLOSE = Buffer.from('</v>');
 const C_CLOSE = Buffer.from('</c>');
+const DV_CLOSE = Buffer.from('</dataValidations>');
 
 /** The `<c …>` tag around position i: its start and end, or which side is cut off. */
 function cellTag(buf: Buffer, i: number): { open: number; end: number } | Found {
@@ -107,8 +121,46 @@ export class SheetScanner {
   private readonly patterns: Pattern[];
   private readonly longest: number;
 
-  constructor(merges: string[], errors: Map<string, string>, styled: Map<string, StyleKind>, stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[]) {
+  constructor(
+    merges: string[],
+    errors: Map<string, string>,
+    styled: Map<string, StyleKind>,
+    stylePatterns: readonly { pattern: Buffer; kind: StyleKind }[],
+    cols?: ColDef[],
+    onValidations?: (xml: string) => void,
+  ) {
+    const num = (v: string | undefined): number | null => (v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
     this.patterns = [
+      ...(cols
+        ? [
+            {
+              needle: Buffer.from('<col '),
+              handle(buf: Buffer, i: number): Found {
+                const end = buf.indexOf(GT, i);
+                if (end < 0) return 'needEnd';
+                const tag = buf.subarray(i, end + 1).toString('utf8');
+                const min = num(attr(tag, 'min'));
+                const max = num(attr(tag, 'max'));
+                if (min !== null && max !== null)
+                  cols.push({ min, max, width: num(attr(tag, 'width')), style: num(attr(tag, 'style')), hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? '') });
+                return 'ok';
+              },
+            },
+          ]
+        : []),
+      ...(onValidations
+        ? [
+            {
+              needle: Buffer.from('<dataValidations'),
+              handle(buf: Buffer, i: number): Found {
+                const close = buf.indexOf(DV_CLOSE, i);
+                if (close < 0) return 'needEnd';
+                onValidations(buf.subarray(i, close + DV_CLOSE.length).toString('utf8'));
+                return 'ok';
+              },
+            },
+          ]
+        : []),
       {
         needle: Buffer.from('<mergeCell'),
         handle(buf, i) {
@@ -185,6 +237,8 @@ export interface FeedInput {
   date1904: boolean;
   limits: ReadLimits;
   styleKinds: ReadonlyMap<number, StyleKind>;
+  /** The styles part to hand over too (for a copy with styles, `styles: 'cache'`); left out when absent. */
+  stylesPath?: string | null;
 }
 
 /**
@@ -227,6 +281,9 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     if (ss) yield* part('xl/sharedStrings.xml', ss, null);
     else yield storedPart('xl/sharedStrings.xml', `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN_NS}" count="0" uniqueCount="0"/>`);
 
+    const st = input.stylesPath ? entries.get(input.stylesPath) : undefined;
+    if (st) yield* part('xl/styles.xml', st, null);
+
     const stylePatterns = [...input.styleKinds].map(([index, kind]) => ({ pattern: Buffer.from(` s="${index}"`), kind }));
     for (let i = 0; i < sheets.length; i++) {
       const entry = entries.get(sheets[i].path);
@@ -237,7 +294,10 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       findings.merges.set(i, merges);
       findings.errorCells.set(i, errors);
       findings.styledCells.set(i, styled);
-      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns));
+      const cols: ColDef[] | undefined = findings.cols ? [] : undefined;
+      if (cols) findings.cols!.set(i, cols);
+      const onValidations = findings.validations ? (xml: string) => findings.validations!.set(i, xml) : undefined;
+      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations));
     }
     yield END_OF_CENTRAL_DIRECTORY;
   } finally {

@@ -55,6 +55,8 @@ export interface FileInspection {
   entryNames: string[];
   /** Cell style index → what its number format shows: a date or a percentage (others are left out). */
   styleKinds: Map<number, StyleKind>;
+  /** Zip path of the styles part, when the workbook has one (read by the results workbook's copy). */
+  stylesPath: string | null;
 }
 
 export type StyleKind = 'date' | 'percent';
@@ -461,6 +463,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       sharedStringsPath,
       entryNames: [...byName.keys()],
       styleKinds,
+      stylesPath: byName.has(stylesPath) ? stylesPath : null,
     };
   } finally {
     zip.close();

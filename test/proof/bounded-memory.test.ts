@@ -1,0 +1,111 @@
+/**
+ * Issue 11, "done means": the import path holds no per-row structure in memory beyond the compact state.
+ * 20,000 rows over every sheet (mostly supplier products, as bench/memory.bench.ts) imported by the real CLI
+ * process (bin/supply-loader.mjs) with `--report` and `--failed` under a small V8 heap (NODE_OPTIONS
+ * --max-old-space-size, HEAP_MIB below). Loading the input workbook whole for the results workbook (as before
+ * the streaming writer) needs far more heap than this and dies with "JavaScript heap out of memory"; streamed,
+ * the import completes. Not timed: the figures are in bench/memory.bench.ts.
+ *
+ * The licence allows 10 more product instances than the sandbox holds, so some instances fail and the rows
+ * that depend on them are skipped: the failed-rows workbook has rows too.
+ */
+import ExcelJS from 'exceljs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataset, countRows } from '../fixtures/dataset.js';
+import { writeDataWorkbook } from '../fixtures/workbook.js';
+import { control, sandbox, sandboxState, spawnCli, tmp, type Sandbox } from './helpers.js';
+
+/** V8 old-space limit of the CLI process, MiB: enough for the plan and the job, not for a whole-workbook load. */
+// It passed at 128 too (08:07 UTC, 2026-11-24); 192 leaves a margin, the whole-workbook load died at 192.
+const HEAP_MIB = 192;
+const ROWS = 20_000;
+
+let sb: Sandbox;
+let root: string;
+beforeAll(async () => {
+  sb = await sandbox({ seed: 'demo' });
+  root = tmp('sl-bounded-');
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+/** Each sheet's rows (from row 2) as header → value, read from a written workbook. */
+async function sheetRows(path: string): Promise<Map<string, Record<string, unknown>[]>> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const out = new Map<string, Record<string, unknown>[]>();
+  for (const ws of wb.worksheets) {
+    const head: string[] = [];
+    ws.getRow(1).eachCell((c, n) => (head[n] = String(c.value)));
+    const rows: Record<string, unknown>[] = [];
+    ws.eachRow((row, r) => {
+      if (r === 1) return;
+      const o: Record<string, unknown> = {};
+      row.eachCell((c, n) => {
+        if (head[n]) o[head[n]] = c.value;
+      });
+      rows.push(o);
+    });
+    out.set(ws.name, rows);
+  }
+  return out;
+}
+
+describe('bounded memory (issue 11)', () => {
+  it(`imports ${ROWS.toLocaleString('en')} rows with --report and --failed under --max-old-space-size=${HEAP_MIB}`, async () => {
+    const data = buildDataset(
+      { companies: ROWS / 200, products: Math.round(ROWS * 0.845), silos: ROWS / 1000, instances: 20, prechain: 10 },
+      'BND',
+    );
+    const rows = countRows(data);
+    const file = join(root, 'big.xlsx');
+    await writeDataWorkbook(file, data);
+    const active = (await sandboxState(sb.baseUrl)).product_instances!.active;
+    await control(sb.baseUrl, 'PUT', '/entitlements', { product_instances: active + 10 });
+
+    const report = join(root, 'report.xlsx');
+    const failed = join(root, 'failed.xlsx');
+    const c = spawnCli(['import', file, '--report', report, '--failed', failed], {
+      key: sb.ownerKey,
+      baseUrl: sb.baseUrl,
+      jobsDir: join(root, 'jobs'),
+      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` },
+    });
+    const { code, signal } = await c.exit;
+    const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
+    expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
+    // 1: some rows failed (the licence), the rest landed
+    expect(code, why).toBe(1);
+    expect(c.stderr(), why).not.toMatch(/warning: the (results|failed-rows) workbook could not be written/);
+
+    const results = await sheetRows(report);
+    const byName = (name: string) => results.get(name) ?? [];
+    // every data row of the input is in the results workbook, with its outcome
+    let resultRows = 0;
+    for (const [name, sheetData] of Object.entries(data)) {
+      const got = byName(name);
+      expect(got.length, name).toBe(sheetData.length);
+      resultRows += got.length;
+    }
+    expect(resultRows).toBe(rows);
+    const products = byName('supplier-products');
+    expect(products.length).toBeGreaterThan(16_000);
+    for (const i of [0, 1, Math.floor(products.length / 2), products.length - 1]) {
+      expect(products[i]._result, `supplier-products row ${i + 2}`).toBe('created');
+      expect(String(products[i]._id)).toMatch(/\S/);
+      expect(products[i].external_id).toBe(data['supplier-products']![i].external_id);
+    }
+    const instances = byName('product-instances').map((r) => r._result);
+    expect(instances.filter((o) => o === 'created')).toHaveLength(10);
+    expect(instances).toContain('failed');
+    expect(results.has('Report')).toBe(true);
+
+    // the failed-rows workbook: the instances that did not land, with their error code
+    const failedRows = await sheetRows(failed);
+    const notLanded = failedRows.get('product-instances') ?? [];
+    expect(notLanded).toHaveLength(instances.length - 10);
+    expect(notLanded.map((r) => r._err_code)).toContain('err_entitlement_limit_reached');
+  }, 300_000);
+});
