@@ -8,12 +8,13 @@
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
 import { resolve } from 'node:path';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, getSheet, normaliseHeader } from '../workbook/registry.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
 import { workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
 import { writeFormatWorkbook } from '../workbook/template.js';
+import { writeAtomic } from '../fs/atomic.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
 import {
@@ -137,7 +138,6 @@ function show(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-
 // ---------------------------------------------------------------- streaming the input
 
 /** A row as exceljs's streaming reader gives it. */
@@ -165,7 +165,14 @@ interface SourceSheet {
 async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
-  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map(), cols: new Map(), validations: new Map() };
+  const findings: FeedFindings = {
+    bytes: 0,
+    merges: new Map(),
+    errorCells: new Map(),
+    styledCells: new Map(),
+    cols: new Map(),
+    validations: new Map(),
+  };
   const stop = new AbortController();
   const feed = workbookFeed(
     {
@@ -220,7 +227,10 @@ async function* sourceSheets(path: string, want: (name: string) => boolean): Asy
         // exceljs's streaming reader drops `<cols>` (Column.fromModel is called without its worksheet), so the
         // feed's scanner picks them up.
         columns: () => findings.cols?.get(index) ?? [],
-        style: (id) => (reader as unknown as { styles: { getStyleModel(id: number): Partial<ExcelJS.Style> | undefined } }).styles.getStyleModel(id),
+        style: (id) =>
+          (
+            reader as unknown as { styles: { getStyleModel(id: number): Partial<ExcelJS.Style> | undefined } }
+          ).styles.getStyleModel(id),
         merges: () => findings.merges.get(index) ?? [],
         validations: () => findings.validations?.get(index) ?? null,
         rows: async function* () {
@@ -308,7 +318,10 @@ function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
 }
 
 /** Where the result columns go on a data sheet: after the last header, or on an existing column of that name. */
-function resultColumns(header: SourceRow | null): { col: Record<(typeof RESULT_COLUMNS)[number], number>; width: number } {
+function resultColumns(header: SourceRow | null): {
+  col: Record<(typeof RESULT_COLUMNS)[number], number>;
+  width: number;
+} {
   const byName = new Map<string, number>();
   let last = 0;
   header?.eachCell({ includeEmpty: false }, (cell, c) => {
@@ -364,9 +377,10 @@ export async function writeResultsWorkbook(
   const marks = rowMarks(plan, result);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: outPath, useStyles: true, useSharedStrings: false });
-  const kept = new Set<string>();
-  try {
+  // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.
+  await writeAtomic(outPath, async (tmp) => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
+    const kept = new Set<string>();
     for await (const sheet of sourceSheets(inputPath, () => true)) {
       const name = registryNameOf(plan, sheet.name);
       const rows = name ? (marks.get(name) ?? new Map<number, RowMark>()) : null;
@@ -401,7 +415,12 @@ export async function writeResultsWorkbook(
         if (skip) continue;
         if (!out) {
           // A Report sheet of an earlier results workbook is replaced; a sheet of the user's with that name is kept.
-          if (!rows && OLD_REPORT_NAME.test(sheet.name) && row.number === 1 && cellText(row.getCell(1).value) === REPORT_TITLE) {
+          if (
+            !rows &&
+            OLD_REPORT_NAME.test(sheet.name) &&
+            row.number === 1 &&
+            cellText(row.getCell(1).value) === REPORT_TITLE
+          ) {
             skip = true;
             continue;
           }
@@ -442,9 +461,12 @@ export async function writeResultsWorkbook(
       // Data validations (the template's drop-downs) as the input had them, XML for XML: exceljs's model would
       // hold one entry per cell of each range.
       const dv = sheet.validations();
-      if (dv) (out as unknown as { _writeDataValidations(): void })._writeDataValidations = function (this: { stream: { write(s: string): void } }) {
-        this.stream.write(dv);
-      };
+      if (dv)
+        (out as unknown as { _writeDataValidations(): void })._writeDataValidations = function (this: {
+          stream: { write(s: string): void };
+        }) {
+          this.stream.write(dv);
+        };
       out.commit();
       kept.add(sheet.name);
     }
@@ -452,14 +474,15 @@ export async function writeResultsWorkbook(
     for (let i = 2; kept.has(reportName); i++) reportName = `${REPORT_SHEET} (${i})`;
     addReportSheet(wb, plan, result, reportName);
     await wb.commit();
-  } catch (e) {
-    await rm(outPath, { force: true }).catch(() => undefined);
-    throw e;
-  }
+  });
 }
 
 /** The header cells of the result columns (bold italic), on the input's header row or a new one. */
-function headerCells(o: ExcelJS.Row, src: SourceRow | null, col: Record<(typeof RESULT_COLUMNS)[number], number>): ExcelJS.Row {
+function headerCells(
+  o: ExcelJS.Row,
+  src: SourceRow | null,
+  col: Record<(typeof RESULT_COLUMNS)[number], number>,
+): ExcelJS.Row {
   for (const c of RESULT_COLUMNS) {
     const h = o.getCell(col[c]);
     h.value = c;
@@ -538,7 +561,10 @@ export async function writeFailedRowsWorkbook(
   const marks = rowMarks(plan, result);
   // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
   if (![...marks.values()].some((rows) => [...rows.values()].some((m) => !m.succeeded))) {
-    await writeFile(outPath, await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] }));
+    const empty = await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], {
+      instructionsFor: [],
+    });
+    await writeAtomic(outPath, (tmp) => writeFile(tmp, empty));
     return { rows: 0 };
   }
   // The input is streamed; only the failed rows' values (and the mapping sheets') are kept.
@@ -595,6 +621,6 @@ export async function writeFailedRowsWorkbook(
       instructionsFor: finalContents.map((c) => c.def),
     },
   );
-  await writeFile(outPath, buf);
+  await writeAtomic(outPath, (tmp) => writeFile(tmp, buf));
   return { rows: count };
 }
