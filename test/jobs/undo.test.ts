@@ -195,14 +195,20 @@ describe('undo a job', () => {
     expect(byKey.get('undo:supplier-companies!3')!.problems![0].message).toMatch(/changed on the service since job .*: country/);
 
     // A delete re-created by someone is a conflict too.
-    const del = await runJob(await plan({ 'supplier-companies': [{ external_id: 'KSC-3', action: 'delete' }] }), {
-      client: env.client,
-      jobsDir: env.jobsDir,
-    });
-    expect(outcomes(del)).toEqual({ 'supplier-companies!2': 'deleted' });
+    const del = await runJob(
+      await plan({
+        'supplier-companies': [{ external_id: 'KSC-3', action: 'delete' }],
+        'supplier-plants': [{ external_id: 'KSPL-3', action: 'delete' }],
+      }),
+      { client: env.client, jobsDir: env.jobsDir },
+    );
+    expect(outcomes(del)).toEqual({ 'supplier-companies!2': 'deleted', 'supplier-plants!2': 'deleted' });
     await env.client.supplierCompanies.create({ external_id: 'KSC-3', name: 'Back again' });
     const undoDel = await planUndo(del.jobId, { client: env.client, jobsDir: env.jobsDir });
-    expect(undoDel.entries[0]).toMatchObject({ action: 'conflict' });
+    expect(undoDel.entries.map((e) => [e.key, e.action])).toEqual([
+      ['undo:supplier-companies!2', 'conflict'],
+      ['undo:supplier-plants!2', 'create'],
+    ]);
     expect(undoDel.entries[0].problems![0].message).toMatch(/external_id "KSC-3" was created on the service since job/);
   });
 
@@ -219,6 +225,8 @@ describe('undo a job', () => {
     const undo = await planUndo(del.jobId, { client: env.client, jobsDir: env.jobsDir });
     // Paused after the first write: the company is re-created, its plant is not yet.
     const control = new JobControl();
+    // Slow answers, so the progress event after the first write comes before the next write starts.
+    await env.control('PUT', '/__sandbox/faults', { latency_ms: 150 });
     const first = await runJob(undo, {
       client: env.client,
       jobsDir: env.jobsDir,
@@ -228,7 +236,9 @@ describe('undo a job', () => {
         if (p.done >= 1) control.pause();
       },
     });
+    await env.control('PUT', '/__sandbox/faults', {});
     expect(first.status).toBe('paused');
+    expect(first.counts).toMatchObject({ created: 1, pending: 1 });
     const done = await resumeJob(first.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     const codes: unknown[] = [];

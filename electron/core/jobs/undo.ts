@@ -73,6 +73,9 @@ async function current(client: ApiClient, kind: IdentifiedKind, id: string, sign
   }
 }
 
+const isEmpty = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
 function isIdentified(kind: PlanEntry['kind']): kind is IdentifiedKind {
   return kind !== 'bom' && kind !== 'production';
 }
@@ -233,7 +236,11 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
         entries.push({ ...u, id: null, notes: ['created by the job, already deleted: nothing is sent'] });
         continue;
       }
-      const diff = fieldDifferences(after, now);
+      // What the job sent must still be there, and what it left out still empty (the service's defaults).
+      const diff = [
+        ...fieldDifferences(after, now),
+        ...CREATE_FIELDS[kind].filter((k) => !(k in after) && !isEmpty(now[k])),
+      ];
       if (diff.length) {
         entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
         continue;
