@@ -29,10 +29,11 @@ import { fillRefs } from './diff.js';
 import { readMeta, readPlan } from './job-store.js';
 import { effectiveStatus } from './job-store.js';
 import { DELETE_LEVEL, LEVEL, RESOURCE } from './plan.js';
-import { loadJobResult } from './run.js';
+import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
   EntryOutcome,
   IdentifiedKind,
+  JobResult,
   Plan,
   PlanCounts,
   PlanEntry,
@@ -321,4 +322,36 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     requests: client.stats().requests - startRequests,
     preflight: { ok: true, scopes: me.scopes ?? [], plant_ids: me.plant_ids ?? [], problems: [], warnings: [] },
   };
+}
+
+/** Entries an undo would not send: conflicts (and production figures, which cannot be taken back). */
+export function undoBlocked(plan: Plan): PlanEntry[] {
+  return plan.entries.filter((e) => e.action === 'conflict' || e.action === 'blocked');
+}
+
+export interface UndoJobOptions extends UndoOptions, Omit<RunOptions, 'client' | 'jobsDir' | 'signal' | 'inputPath'> {
+  /** Plan only: nothing is sent. */
+  dryRun?: boolean;
+  /** Undo the rest when some entries are conflicts (by default nothing is sent then). */
+  skipBlocked?: boolean;
+}
+
+export type UndoJobResult =
+  | { stage: 'dry_run'; plan: Plan; blocked: PlanEntry[] }
+  | { stage: 'blocked'; plan: Plan; blocked: PlanEntry[] }
+  | { stage: 'run'; plan: Plan; blocked: PlanEntry[]; result: JobResult };
+
+/**
+ * Undo a job, the operation the CLI's `undo` (and a desktop action) adapts: always its own dry run first
+ * (planUndo); nothing is sent for a dry run, nor when entries are conflicts without `skipBlocked`; else the undo
+ * plan runs as a journaled, resumable job (resumeJob continues it) whose meta names the job it undoes.
+ */
+export async function undoJob(jobId: string, o: UndoJobOptions): Promise<UndoJobResult> {
+  const { dryRun, skipBlocked, ...run } = o;
+  const plan = await planUndo(jobId, o);
+  const blocked = undoBlocked(plan);
+  if (dryRun) return { stage: 'dry_run', plan, blocked };
+  if (blocked.length > 0 && !skipBlocked) return { stage: 'blocked', plan, blocked };
+  const result = await runJob(plan, run);
+  return { stage: 'run', plan, blocked, result };
 }
