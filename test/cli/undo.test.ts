@@ -19,7 +19,7 @@ const run = (args: string[]) => cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKe
 async function companies(): Promise<Record<string, { name: string; country: string | null }>> {
   const out: Record<string, { name: string; country: string | null }> = {};
   for await (const c of client.supplierCompanies.walk())
-    if (c.external_id) out[c.external_id] = { name: c.name, country: c.country ?? null };
+    if (c.external_id) out[c.external_id] = { name: String(c.name), country: c.country ?? null };
   return out;
 }
 
