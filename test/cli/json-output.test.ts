@@ -103,6 +103,8 @@ describe('--json: one JSON document on stdout, for every command', { timeout: 30
     // No LCA computed yet for the new instance: exit 1, still one document.
     expect(await json(['lca', '--instances', 'JSON-PI-00000'], 1)).toHaveProperty('instances');
     expect(await json(['me'], 0)).toBeTypeOf('object');
+    expect(await json(['undo', jobId, '--dry-run'], 0)).toMatchObject({ dry_run: true, undoes: jobId });
+    expect(await json(['undo', jobId], 0)).toMatchObject({ ok: true, undoes: jobId });
   });
 
   it('refusals and errors are one document too (bad workbook, blocked plan, unknown file, bad usage)', async () => {
@@ -123,6 +125,7 @@ describe('--json: one JSON document on stdout, for every command', { timeout: 30
       error: expect.anything(),
     });
     expect(await json(['resume', 'not-a-job'], 2)).toMatchObject({ ok: false });
+    expect(await json(['undo', 'not-a-job'], 2)).toMatchObject({ ok: false });
     expect(await json(['me'], 3, { ...env, key: 'svc-nope-nope' })).toMatchObject({ ok: false });
   });
 

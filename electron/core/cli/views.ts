@@ -135,7 +135,8 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
       break;
     }
     out.push(
-      ...(e.action === 'create'
+      // An undo's re-creates say they get a new id: their notes are shown.
+      ...(e.action === 'create' && !plan.undoes
         ? [
             `create         ${e.label}  (${where(e)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`,
           ]
@@ -240,7 +241,7 @@ export function formatJobs(jobs: readonly JobSummary[]): string[] {
     jobs.map((j) => [
       j.jobId,
       `${jobStatusText(j.status, j.reason, j.counts)}${j.resumable ? ' (resumable)' : ''}`,
-      j.file,
+      j.undoes ? `undo of ${j.undoes} (${j.file})` : j.file,
       j.createdAt.replace('T', ' ').slice(0, 19),
       j.rows,
       countsLine(j.counts),

@@ -15,6 +15,7 @@ export {
   JOURNAL_FILE,
   META_FILE,
 } from './job-store.js';
+export { planUndo, undoJob, undoBlocked, type UndoOptions, type UndoJobOptions, type UndoJobResult } from './undo.js';
 export { readJournal, type JournalLine, type JournalState } from './journal.js';
 export {
   writeResultsWorkbook,

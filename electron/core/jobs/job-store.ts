@@ -197,6 +197,7 @@ export async function listJobs(jobsDir: string): Promise<JobSummary[]> {
         resumable: RESUMABLE_STATUSES.includes(status),
       };
       if (meta.reason) s.reason = meta.reason;
+      if (meta.undoes) s.undoes = meta.undoes;
       out.push(s);
     } catch {
       // a folder without a readable meta.json (being created, or damaged): not a job to show

@@ -126,6 +126,7 @@ export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
     sessions: [],
   };
   if (opts.inputPath) meta.inputPath = opts.inputPath;
+  if (plan.undoes) meta.undoes = plan.undoes;
   await writeMeta(opts.jobsDir, meta);
   opts.onStart?.(jobId);
   const run = new JobRun(plan, meta, opts, new Map(), new Map());

@@ -209,6 +209,8 @@ export interface Plan {
   /** Masked key (svc-<key_id>-****) the plan was made with. */
   maskedKey: string;
   options: { createOnly: boolean; mirror?: DataSheetName[]; maxDeletes?: number };
+  /** An undo plan (jobs/undo.ts): the id of the job it takes back. */
+  undoes?: string;
   /** Per mirrored sheet: how many entities carry an external_id, how many the mirror deletes, the cap. */
   mirror?: { sheet: DataSheetName; kind: EntityKind; managed: number; deletes: number; cap: number; overCap: boolean }[];
   /** Entities of mirrored types without an external_id: never touched ("not managed by the workbook"). */
@@ -334,6 +336,8 @@ export interface JobMeta {
   counts: OutcomeCounts;
   entitlementLimits?: EntitlementInfo[];
   sessions: JobSession[];
+  /** An undo job: the id of the job it takes back. */
+  undoes?: string;
 }
 
 export interface JobResult {
@@ -384,4 +388,6 @@ export interface JobSummary {
   rows: number;
   counts: OutcomeCounts;
   resumable: boolean;
+  /** An undo job: the id of the job it takes back. */
+  undoes?: string;
 }

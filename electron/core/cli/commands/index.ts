@@ -13,6 +13,7 @@ export const COMMAND_LOADERS = {
   resume: async () => (await import('./resume.js')).resumeCommand,
   watch: async () => (await import('./watch.js')).watchCommand,
   jobs: async () => (await import('./jobs.js')).jobsCommand,
+  undo: async () => (await import('./undo.js')).undoCommand,
   export: async () => (await import('./export.js')).exportCommand,
   lca: async () => (await import('./lca.js')).lcaCommand,
   me: async () => (await import('./me.js')).meCommand,

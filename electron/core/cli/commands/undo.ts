@@ -1,0 +1,88 @@
+/** `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]`: take back a completed job (core: jobs/undo.ts). */
+import { ApiError } from '../../api/index.js';
+import { isJobId, readMeta } from '../../jobs/job-store.js';
+import { undoJob } from '../../jobs/undo.js';
+import { expectPositionals, flag } from '../args.js';
+import { connectContext, runContext } from '../context.js';
+import { CliUsageError } from '../errors.js';
+import { exitCodeOf, jobProgress } from '../importing.js';
+import { EXIT, type CliCommand } from '../types.js';
+import { entryLines, formatPlan, formatResult } from '../views.js';
+
+export const undoCommand: CliCommand = {
+  name: 'undo',
+  summary: 'Take back a completed job: its creates deleted, updates set back, BOMs put back, deletes re-created',
+  usage: `supply-loader undo JOB_ID [--dry-run] [--skip-blocked] [--json]
+  The undo's own dry run is always shown first: entities the job created are deleted, the fields it updated are
+  set back to their values before the job, BOMs it replaced are put back, entities it deleted are re-created from
+  the snapshot taken before the delete (with a new id). An entity changed on the service since the job (by
+  anyone) is not touched: it is a conflict, saying what changed. The undo is itself a job ("supply-loader jobs"
+  lists it with the job it undoes; "supply-loader resume" continues it).
+  --dry-run       show the undo plan only: nothing is sent
+  --skip-blocked  undo the rest when some entries are conflicts (by default nothing is sent then)
+  Exit code 0: undone; 1: undone except conflicts or failed rows; 2: conflicts, nothing sent (or bad usage);
+  3: stopped (resume it).`,
+  options: { 'dry-run': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' } },
+  needsConnection: false,
+  async run(values, positionals, ctx) {
+    const [jobId] = expectPositionals(positionals, ['JOB_ID'], 'undo');
+    const rc = runContext(ctx);
+    if (!isJobId(jobId)) throw new CliUsageError(`"${jobId}" is not a job id (see "supply-loader jobs")`, 'undo');
+    try {
+      await readMeta(rc.jobsDir, jobId);
+    } catch {
+      throw new CliUsageError(`there is no job ${jobId} in ${rc.jobsDir} (see "supply-loader jobs")`, 'undo');
+    }
+    const dryRun = flag(values, 'dry-run');
+    await connectContext(ctx);
+    const progress = dryRun ? null : jobProgress(rc);
+    let r;
+    try {
+      r = await undoJob(jobId, {
+        client: ctx.client,
+        jobsDir: rc.jobsDir,
+        signal: ctx.signal,
+        dryRun,
+        skipBlocked: flag(values, 'skip-blocked'),
+        ...(progress ? { onProgress: progress.onProgress } : {}),
+        onStart: (id) => {
+          if (!ctx.json) ctx.stderr(`undo job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
+        },
+      });
+    } catch (e) {
+      // The job's own refusals (not completed, another manufacturer) are said in words: usage errors.
+      if (!(e instanceof ApiError) && e instanceof Error && e.name === 'Error' && /job/i.test(e.message))
+        throw new CliUsageError(e.message, 'undo');
+      throw e;
+    } finally {
+      progress?.done();
+    }
+    const blocked = r.blocked.length;
+    if (!ctx.json) ctx.stdout(`Undo of job ${jobId}:\n${formatPlan(r.plan).join('\n')}\n`);
+    if (r.stage === 'dry_run') {
+      const code = blocked > 0 ? EXIT.usage : EXIT.ok;
+      if (ctx.json) rc.printJson({ ok: code === EXIT.ok, exit_code: code, dry_run: true, undoes: jobId, blocked, plan: r.plan });
+      else if (blocked > 0)
+        ctx.stdout(`\n${blocked} entr${blocked === 1 ? 'y is a conflict' : 'ies are conflicts'}: an undo would send nothing (or the rest with --skip-blocked).\n`);
+      return code;
+    }
+    if (r.stage === 'blocked') {
+      if (ctx.json) rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', undoes: jobId, blocked, plan: r.plan });
+      else {
+        for (const e of r.blocked.slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
+        ctx.stderr(
+          `${blocked} entr${blocked === 1 ? 'y is a conflict' : 'ies are conflicts'} (above). Nothing was sent: undo the rest with --skip-blocked.\n`,
+        );
+      }
+      return EXIT.usage;
+    }
+    const code = exitCodeOf(r.result);
+    if (ctx.json)
+      rc.printJson({ ok: code === EXIT.ok, exit_code: code, job_id: r.result.jobId, undoes: jobId, blocked, plan_summary: r.plan.summary, result: r.result });
+    else {
+      ctx.stdout(`${formatResult(r.plan, r.result).join('\n')}\n`);
+      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${r.result.jobId}\n`);
+    }
+    return code;
+  },
+};
