@@ -302,7 +302,9 @@ async function expectRevealed(target: ReturnType<Page['locator']>) {
       return box !== null && box.y >= top && box.y < vp.height - 40;
     })
     .toBe(true);
-  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(true);
+  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(
+    true,
+  );
 }
 
 /**
@@ -662,9 +664,7 @@ describe('LCA and export', () => {
         .first()
         .waitFor();
       await shot('20a-lca-running');
-      await page
-        .getByText('4 of 4 instances completed; 1 of them with no year computed.')
-        .waitFor({ timeout: 30_000 });
+      await page.getByText('4 of 4 instances completed; 1 of them with no year computed.').waitFor({ timeout: 30_000 });
     } finally {
       await control('PUT', '/__sandbox/lca', { queued_ms: 100, processing_ms: 400 });
     }
