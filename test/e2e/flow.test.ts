@@ -259,6 +259,37 @@ async function overflowAcrossWidths(): Promise<string[]> {
   return out;
 }
 
+/**
+ * Entity names of the results table split mid-word ("Lieferantenpro|dukt"): every word of an entity name must
+ * fit its column (from 1280 down to 900 px window width).
+ */
+async function entityWordsSplitAcrossWidths(): Promise<string[]> {
+  const out: string[] = [];
+  for (let width = 1280; width >= 900; width -= 8) {
+    await page.setViewportSize({ width, height: 800 });
+    const found = await page.evaluate(() => {
+      const bad: string[] = [];
+      for (const el of document.querySelectorAll<HTMLElement>('.results-grid .entity')) {
+        const cell = el.parentElement!;
+        const probe = document.createElement('span');
+        probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+        probe.style.font = getComputedStyle(el).font;
+        document.body.append(probe);
+        for (const word of (el.textContent ?? '').split(/\s+/).filter(Boolean)) {
+          probe.textContent = word;
+          if (probe.getBoundingClientRect().width > cell.clientWidth + 0.5)
+            bad.push(`"${word}" (${Math.round(probe.getBoundingClientRect().width)} px) in ${cell.clientWidth} px`);
+        }
+        probe.remove();
+      }
+      return bad;
+    });
+    for (const f of new Set(found)) out.push(`${width} px wide: ${f}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  return out;
+}
+
 /** New content is in the viewport and has the focus (issue 10 §4). */
 async function expectRevealed(target: ReturnType<Page['locator']>) {
   await target.waitFor();
@@ -271,7 +302,9 @@ async function expectRevealed(target: ReturnType<Page['locator']>) {
       return box !== null && box.y >= top && box.y < vp.height - 40;
     })
     .toBe(true);
-  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(true);
+  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(
+    true,
+  );
 }
 
 /**
@@ -631,9 +664,7 @@ describe('LCA and export', () => {
         .first()
         .waitFor();
       await shot('20a-lca-running');
-      await page
-        .getByText('4 of 4 instances completed; 1 of them with no year computed.')
-        .waitFor({ timeout: 30_000 });
+      await page.getByText('4 of 4 instances completed; 1 of them with no year computed.').waitFor({ timeout: 30_000 });
     } finally {
       await control('PUT', '/__sandbox/lca', { queued_ms: 100, processing_ms: 400 });
     }
@@ -819,6 +850,8 @@ describe('after a reload: jobs, connection and LCA say what happened', () => {
     await page.getByRole('button', { name: `Bericht von Auftrag ${firstJob}` }).click();
     await page.getByText(/Mit Problemen abgeschlossen: 12 erfolgreich, 1 fehlgeschlagen, 1 übersprungen/).waitFor();
     expect(await overflowingFields()).toEqual([]); // longer German words do not push the table out of its card
+    await page.locator('.results-grid .entity').first().waitFor();
+    expect(await entityWordsSplitAcrossWidths()).toEqual([]); // "Lieferantenprodukt" whole, at 900–1280 px
     await shot('28-jobs-report-de-dark');
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByLabel('Colours').selectOption('light');

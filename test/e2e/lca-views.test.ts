@@ -50,6 +50,33 @@ describe('LCA views', () => {
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();
     const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
     await expect.poll(() => card.textContent()).toMatch(/kg CO2 eq\. per (t|m³)/);
+    // one declared unit on the axis at a time: the selection has several, so a choice of the unit
+    const unitChoice = card.getByRole('combobox', { name: /^Declared unit/ });
+    await unitChoice.waitFor();
+    const options = await unitChoice.locator('option').allTextContents();
+    expect(options.length).toBeGreaterThan(1);
+    for (const o of options) expect(o).toMatch(/^per \S+ \(\d+ instance\(s\)\)$/);
+    const axis = card.locator('p.chart-axis-unit').first();
+    const axisText = (await axis.textContent()) ?? '';
+    expect(axisText).toMatch(/^kg CO2 eq\. per [^,\s]+$/);
+    const chosen = /per (\S+)$/.exec(axisText)![1];
+    expect(options[0]).toContain(`per ${chosen} `);
+    // the instances of the other units are named, with their unit
+    const hidden = card.locator('.lca-hidden-units');
+    await expect.poll(() => hidden.textContent()).toContain('never compared on one axis');
+    const hiddenItems = await hidden.locator('li').allTextContents();
+    expect(hiddenItems.length).toBeGreaterThan(0);
+    for (const h of hiddenItems) {
+      expect(h).toMatch(/— per (\S+): shown under \1$/);
+      expect(h).not.toContain(`per ${chosen}:`);
+    }
+    // another unit chosen: the axis shows that unit alone
+    const other = /^per (\S+) /.exec(options[1])![1];
+    await unitChoice.selectOption({ index: 1 });
+    await expect.poll(() => axis.textContent()).toBe(`kg CO2 eq. per ${other}`);
+    await shot('lca-views-en-light-per-unit-other');
+    await unitChoice.selectOption({ index: 0 });
+    await expect.poll(() => axis.textContent()).toBe(axisText);
     await card.locator('ol.hotspot-bars li').first().waitFor();
     const hot = (await card.locator('ol.hotspot-bars').textContent()) ?? '';
     expect(hot).toMatch(/%/);
@@ -95,6 +122,18 @@ describe('LCA views', () => {
     await page.getByRole('heading', { name: 'Ergebnisse wie in einer EPD gelesen' }).waitFor();
     const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
     await expect.poll(() => card.textContent()).toContain('Je deklarierter Einheit');
+    await card.locator('label.segment').filter({ hasText: 'Je deklarierter Einheit' }).click();
+    await expect
+      .poll(() =>
+        card
+          .getByRole('combobox', { name: /^Deklarierte Einheit/ })
+          .locator('option')
+          .count(),
+      )
+      .toBeGreaterThan(1);
+    await expect
+      .poll(() => card.locator('p.chart-axis-unit').first().textContent())
+      .toMatch(/^kg CO2 eq\. je [^,\s]+$/);
     await shot('lca-views-de-dark');
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();

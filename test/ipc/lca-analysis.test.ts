@@ -77,7 +77,10 @@ describe('lca.analysis', () => {
     expect(a.indicators.map((i) => i.code)).toContain('ADPF');
     expect(a.indicators.find((i) => i.code === 'GWP-total')?.nameDe).toMatch(/Erwärmungspotenzial/);
     let checked = 0;
-    for (const s of a.chart.series) {
+    const perUnit = [];
+    for (const u of a.chart.declaredUnits)
+      perUnit.push(...(await call('lca.analysis', { runId, declaredUnit: u.unit })).chart.series);
+    for (const s of perUnit) {
       const r = await results(s.instanceId);
       for (const y of r.results) {
         const p = s.points.find((x) => x.year === y.year)!;
@@ -93,6 +96,41 @@ describe('lca.analysis', () => {
     expect(checked).toBeGreaterThan(3);
     const totals = await call('lca.analysis', { runId, basis: 'total', indicator: 'WDP', modules: 'A1-A3' });
     expect(totals).toMatchObject({ indicator: 'WDP', basis: 'total', modules: 'A1-A3' });
+  });
+
+  it('per declared unit: one declared unit on the axis at a time, the others named as hidden; totals show all', async () => {
+    const a = await call('lca.analysis', { runId });
+    const units = a.chart.declaredUnits;
+    // the demo selection mixes declared units (cement per t, concrete per m³ …)
+    expect(units.length).toBeGreaterThan(1);
+    for (let k = 1; k < units.length; k++) expect(units[k - 1].count).toBeGreaterThanOrEqual(units[k].count);
+    // default: the unit with the most instances; every series drawn is of that unit
+    expect(a.chart.declaredUnit).toBe(units[0].unit);
+    expect(a.chart.series.length).toBe(units[0].count);
+    for (const s of a.chart.series) expect(s.declaredUnit).toBe(a.chart.declaredUnit);
+    const all = view.instances.length;
+    expect(a.chart.series.length + a.chart.hidden.length).toBe(all);
+    for (const h of a.chart.hidden) {
+      expect(h.declaredUnit).not.toBe(a.chart.declaredUnit);
+      expect(h.label).toBeTruthy();
+    }
+    // another unit asked for: only its instances, the rest hidden
+    const other = units[1];
+    const b = await call('lca.analysis', { runId, declaredUnit: other.unit });
+    expect(b.chart.declaredUnit).toBe(other.unit);
+    expect(b.chart.series.length).toBe(other.count);
+    for (const s of b.chart.series) expect(s.declaredUnit).toBe(other.unit);
+    expect(b.chart.hidden.map((h) => h.instanceId)).toEqual(
+      expect.arrayContaining(a.chart.series.map((s) => s.instanceId)),
+    );
+    // a unit the selection does not have: the default
+    const c = await call('lca.analysis', { runId, declaredUnit: 'furlong' });
+    expect(c.chart.declaredUnit).toBe(units[0].unit);
+    // annual totals: every instance (same unit of the indicator), nothing hidden
+    const t = await call('lca.analysis', { runId, basis: 'total' });
+    expect(t.chart.declaredUnit).toBeNull();
+    expect(t.chart.series.length).toBe(all);
+    expect(t.chart.hidden).toEqual([]);
   });
 
   it('hotspots with names (top 10 + rest) summing to the year total, top contributors, trend', async () => {

@@ -425,6 +425,12 @@ export const LcaAnalysisView = z.object({
   basis: LcaBasis,
   chart: z.object({
     unit: Text.nullable(),
+    /** per declared unit: the one declared unit on the axis (the series are those of this unit); null as totals */
+    declaredUnit: Text.nullable(),
+    /** the selection's declared units, most instances first (a choice when there are several) */
+    declaredUnits: z.array(z.object({ unit: Text.nullable(), count: NonNegInt })),
+    /** per declared unit: instances not drawn because they are declared in another unit */
+    hidden: z.array(z.object({ instanceId: Text, label: Text, declaredUnit: Text.nullable() })),
     years: z.array(Int),
     series: z.array(
       z.object({
@@ -660,6 +666,8 @@ export const workProcedures = {
         indicator: z.string().max(100).optional(),
         modules: LcaModuleSelection.optional(),
         basis: LcaBasis.default('per_unit'),
+        /** per declared unit: which declared unit to chart (default: the one with the most instances) */
+        declaredUnit: z.string().max(40).nullable().optional(),
         instanceId: z.string().max(100).optional(),
         year: Int.optional(),
       })

@@ -356,6 +356,7 @@ export class LcaRuns {
       indicator?: string;
       modules?: ModuleSelection;
       basis?: 'per_unit' | 'total';
+      declaredUnit?: string | null;
       instanceId?: string;
       year?: number;
     },
@@ -367,7 +368,7 @@ export class LcaRuns {
     const modules: ModuleSelection =
       q.modules && selections.includes(q.modules) ? q.modules : selections.includes('A1-A4') ? 'A1-A4' : 'A1-A3';
     const basis = q.basis ?? 'per_unit';
-    const chart = lcaChartData(report, { indicator, modules, basis });
+    const chart = lcaChartData(report, { indicator, modules, basis, declaredUnit: q.declaredUnit });
     const rows = hotspotRows(report);
     const choices: { instanceId: string; year: number; partial: boolean }[] = [];
     for (const i of report.instances)
@@ -408,6 +409,9 @@ export class LcaRuns {
       basis,
       chart: {
         unit: chart.unit,
+        declaredUnit: chart.declared_unit,
+        declaredUnits: chart.declared_units,
+        hidden: chart.hidden.map((h) => ({ instanceId: h.instance_id, label: h.label, declaredUnit: h.declared_unit })),
         years: chart.years,
         series: chart.series.map((s) => ({
           instanceId: s.instance_id,

@@ -377,7 +377,45 @@ export interface LcaChartData {
   modules: ModuleSelection;
   basis: ChartBasis;
   years: number[];
+  /**
+   * The series drawn. Per declared unit: only the instances of ONE declared unit (`declared_unit`) — values
+   * per t and per m³ are never put on one axis; as totals: every instance (same unit of the indicator).
+   */
   series: LcaChartSeries[];
+  /** Per declared unit: the declared unit on the axis; null as totals (or when no instance has a unit). */
+  declared_unit: string | null;
+  /** Declared units of the selection with their number of instances, most instances first (then by name). */
+  declared_units: { unit: string | null; count: number }[];
+  /** Per declared unit: the instances not drawn because they are declared in another unit. */
+  hidden: { instance_id: string; label: string; declared_unit: string | null }[];
+}
+
+/**
+ * The declared units of a selection, most instances first (ties by name; unknown unit last). The chart per
+ * declared unit shows one of them at a time: the one asked for when the selection has it, else the first.
+ */
+export function groupByDeclaredUnit<T extends { declared_unit: string | null }>(
+  series: readonly T[],
+  wanted?: string | null,
+): { unit: string | null; units: { unit: string | null; count: number }[]; shown: T[]; hidden: T[] } {
+  const counts = new Map<string | null, number>();
+  for (const s of series) counts.set(s.declared_unit, (counts.get(s.declared_unit) ?? 0) + 1);
+  const units = [...counts]
+    .map(([unit, count]) => ({ unit, count }))
+    .sort(
+      (a, b) =>
+        b.count - a.count ||
+        Number(a.unit === null) - Number(b.unit === null) ||
+        (a.unit ?? '').localeCompare(b.unit ?? ''),
+    );
+  const unit =
+    wanted !== undefined && units.some((u) => u.unit === wanted) ? (wanted as string | null) : (units[0]?.unit ?? null);
+  return {
+    unit,
+    units,
+    shown: series.filter((s) => s.declared_unit === unit),
+    hidden: series.filter((s) => s.declared_unit !== unit),
+  };
 }
 
 function seriesLabel(i: InstanceLca): string {
@@ -391,7 +429,7 @@ function seriesLabel(i: InstanceLca): string {
 /** Chart data of any indicator, per declared unit (default) or totals, for a module selection. */
 export function lcaChartData(
   report: Pick<LcaReport, 'instances'>,
-  q: { indicator?: string; modules?: ModuleSelection; basis?: ChartBasis } = {},
+  q: { indicator?: string; modules?: ModuleSelection; basis?: ChartBasis; declaredUnit?: string | null } = {},
 ): LcaChartData {
   const indicator = q.indicator ?? GWP_TOTAL;
   const modules = q.modules ?? (moduleSelectionsOf(report).includes('A1-A4') ? 'A1-A4' : 'A1-A3');
@@ -435,6 +473,8 @@ export function lcaChartData(
       points,
     };
   });
+  const g = groupByDeclaredUnit(series, q.declaredUnit);
+  const perUnit = basis === 'per_unit';
   return {
     indicator,
     name_en: info?.name_en ?? null,
@@ -443,6 +483,11 @@ export function lcaChartData(
     modules,
     basis,
     years: [...years].sort((a, b) => a - b),
-    series,
+    series: perUnit ? g.shown : series,
+    declared_unit: perUnit ? g.unit : null,
+    declared_units: g.units,
+    hidden: perUnit
+      ? g.hidden.map((s) => ({ instance_id: s.instance_id, label: s.label, declared_unit: s.declared_unit }))
+      : [],
   };
 }

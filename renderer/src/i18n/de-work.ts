@@ -421,6 +421,11 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'lca.indicator': 'Indikator',
   'lca.modules': 'Module',
   'lca.perUnitAxis': '{unit} je {declared}',
+  'lca.declaredUnit': 'Deklarierte Einheit',
+  'lca.declaredUnitOption': 'je {unit} ({count} Instanz(en))',
+  'lca.hiddenOtherUnit':
+    'Nicht gezeigt: Werte je verschiedener deklarierter Einheit werden nie auf einer Achse verglichen. Wählen Sie die deklarierte Einheit, um sie zu sehen.',
+  'lca.hiddenItem': '{label} — je {unit}: unter {unit} gezeigt',
   'lca.noQuantity': 'keine Produktionsmenge: kein Wert je deklarierter Einheit',
   'lca.hotspotsTitle': 'Hotspots: welche Vorprodukte am meisten beitragen',
   'lca.hotspotsFor': 'Instanz und Jahr',

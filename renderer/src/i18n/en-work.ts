@@ -415,6 +415,11 @@ export const enWork = {
   'lca.indicator': 'Indicator',
   'lca.modules': 'Modules',
   'lca.perUnitAxis': '{unit} per {declared}',
+  'lca.declaredUnit': 'Declared unit',
+  'lca.declaredUnitOption': 'per {unit} ({count} instance(s))',
+  'lca.hiddenOtherUnit':
+    'Not shown: values per different declared units are never compared on one axis. Choose the declared unit to see them.',
+  'lca.hiddenItem': '{label} — per {unit}: shown under {unit}',
   'lca.noQuantity': 'no production quantity: no value per declared unit',
   'lca.hotspotsTitle': 'Hotspots: which inputs cause most',
   'lca.hotspotsFor': 'Instance and year',

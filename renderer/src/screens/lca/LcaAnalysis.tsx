@@ -35,6 +35,7 @@ export function LcaAnalysis({
     indicator?: string;
     modules?: Modules;
     basis: Basis;
+    declaredUnit?: string | null;
     instanceId?: string;
     year?: number;
   }>({
@@ -59,10 +60,11 @@ export function LcaAnalysis({
     return i ? `${i.externalId ?? i.id}${i.plantCode ? ` @ ${i.plantCode}` : ''}` : id;
   };
   const info = a.indicators.find((i) => i.code === a.indicator);
-  const declared = [...new Set(a.chart.series.map((s) => s.declaredUnit).filter(Boolean))].join(', ');
+  // per declared unit the core hands ONE declared unit's series (chart.declaredUnit); the others are named in chart.hidden
+  const unitName = (u: string | null) => u ?? '?';
   const unit = a.chart.unit ?? '';
   const chart: LcaChartView = {
-    unit: a.basis === 'per_unit' ? t('lca.perUnitAxis', { unit, declared: declared || '?' }) : unit,
+    unit: a.basis === 'per_unit' ? t('lca.perUnitAxis', { unit, declared: unitName(a.chart.declaredUnit) }) : unit,
     years: a.chart.years,
     modules: a.modules === 'A1-A4' ? ['A1-A3', 'A4'] : [a.modules],
     series: a.chart.series.map((s) => ({
@@ -105,6 +107,21 @@ export function LcaAnalysis({
             ))}
           </select>
         </label>
+        {a.basis === 'per_unit' && a.chart.declaredUnits.length > 1 && (
+          <label className="field-inline">
+            {t('lca.declaredUnit')}{' '}
+            <select
+              value={a.chart.declaredUnit ?? ''}
+              onChange={(e) => setQ({ ...q, declaredUnit: e.target.value === '' ? null : e.target.value })}
+            >
+              {a.chart.declaredUnits.map((u) => (
+                <option key={u.unit ?? ''} value={u.unit ?? ''}>
+                  {t('lca.declaredUnitOption', { unit: unitName(u.unit), count: u.count })}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="field-inline">
           {t('lca.modules')}{' '}
           <select value={a.modules} onChange={(e) => setQ({ ...q, modules: e.target.value as Modules })}>
@@ -120,6 +137,16 @@ export function LcaAnalysis({
         {info && (locale === 'de' ? info.nameDe : info.nameEn)} [{chart.unit}]
       </p>
       <GwpChart chart={chart} boxClassName="chart-box-analysis" />
+      {a.chart.hidden.length > 0 && (
+        <div className="lca-hidden-units small muted" role="note">
+          <p>{t('lca.hiddenOtherUnit')}</p>
+          <ul>
+            {a.chart.hidden.map((h) => (
+              <li key={h.instanceId}>{t('lca.hiddenItem', { label: h.label, unit: unitName(h.declaredUnit) })}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {a.chart.series.some((s) => s.points.some((p) => p.note)) && (
         <ul className="small muted">
           {a.chart.series.flatMap((s) =>
