@@ -5,28 +5,20 @@
  * source file; mappings.save/list store it with the active profile (the CLI's store); the next month's file is
  * matched by the saved mapping (import.columns → saved).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import { rpc, startTestApp, stopTestApp } from './helpers.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
 import { SANDBOX_PROFILE_ID } from '../../electron/core/settings/index.js';
-import { startSandbox } from '../../sandbox/index.js';
 import { erpCsv } from './erp-csv.js';
 
-const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 let mode: BrowserMode;
 let dir: string;
 
-async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
-  const r = await dispatch(name, input, mode.app);
-  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-  return r.data as ProcedureOutput<N>;
-}
+const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 const upload = (name: string, bytes: Buffer) => call('files.upload', { name, dataBase64: bytes.toString('base64') });
 
 const nov = erpCsv('Materialstamm Werk München – Stand 30.11.2025', [
@@ -35,13 +27,9 @@ const nov = erpCsv('Materialstamm Werk München – Stand 30.11.2025', [
 ]);
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-ipc-cols-'));
-  mode = await startBrowserMode({ port: 0, staticDir: null, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: 'test' });
+  ({ mode, dir } = await startTestApp('sl-ipc-cols-'));
 });
-afterAll(async () => {
-  await mode?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopTestApp(mode, dir));
 
 describe('Columns step through the contract', () => {
   let mapping: ProcedureOutput<'import.columns'>['draft'];

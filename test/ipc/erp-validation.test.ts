@@ -3,27 +3,18 @@
  * its header cell, other unknown columns and rows not read because of a header error reach the renderer
  * (they are not stripped by the contract), and an unfilled workbook is never green.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
+import { rpc, startTestApp, stopTestApp } from './helpers.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
-import { startSandbox } from '../../sandbox/index.js';
 
-const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 let mode: BrowserMode;
 let dir: string;
 
-async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
-  const r = await dispatch(name, input, mode.app);
-  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-  return r.data as ProcedureOutput<N>;
-}
+const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
 async function validate(name: string, rows: (string | number | null)[][]) {
   const wb = new ExcelJS.Workbook();
@@ -35,13 +26,9 @@ async function validate(name: string, rows: (string | number | null)[][]) {
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-ipc-erp-'));
-  mode = await startBrowserMode({ port: 0, staticDir: null, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: 'test' });
+  ({ mode, dir } = await startTestApp('sl-ipc-erp-'));
 });
-afterAll(async () => {
-  await mode?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopTestApp(mode, dir));
 
 describe('the check step says what is not read (issue 12 §1)', () => {
   const header = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];

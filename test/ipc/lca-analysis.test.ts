@@ -3,27 +3,16 @@
  * per declared unit by default = value ÷ the year's production quantity, hotspots with names summing to the
  * total, trend) and lca.enterProduction ("Enter it here": write the figure, recompute, the year is computed).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import { rpc, startTestApp, stopTestApp } from './helpers.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
-import { startSandbox } from '../../sandbox/index.js';
 
-const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 let mode: BrowserMode;
 let dir: string;
 
-async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
-  const r = await dispatch(name, input, mode.app);
-  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-  return r.data as ProcedureOutput<N>;
-}
+const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
 async function results(instanceId: string) {
   const res = await fetch(`${mode.app.sandbox.baseUrl()}/v2/product-instances/${instanceId}/lca-results`, {
@@ -52,23 +41,12 @@ async function finished(runId: string): Promise<ProcedureOutput<'lca.report'>> {
 let runId: string;
 let view: ProcedureOutput<'lca.report'>;
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-lca-views-'));
-  mode = await startBrowserMode({
-    port: 0,
-    staticDir: null,
-    configDir: path.join(dir, 'config'),
-    startSandbox,
-    log: quiet,
-    appVersion: 'test',
-  });
+  ({ mode, dir } = await startTestApp('sl-lca-views-'));
   const sel = await call('lca.select', { by: 'all', codes: [] });
   runId = (await call('lca.run', { selectionId: sel.selectionId, recompute: true })).runId;
   view = await finished(runId);
 });
-afterAll(async () => {
-  await mode?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopTestApp(mode, dir));
 
 describe('lca.analysis', () => {
   it('per declared unit by default: every computed point = Σ modules ÷ the year production quantity', async () => {

@@ -3,43 +3,24 @@
  * import.plan takes `mirror` (entity sheets only) and `maxDeletes`; the overview says per sheet how many
  * entities carry an external_id, how many the mirror deletes and the cap; over the cap they are blocked.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import { rpc, startTestApp, stopTestApp } from './helpers.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
-import { startSandbox } from '../../sandbox/index.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 
-const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 let mode: BrowserMode;
 let dir: string;
 
-async function call<N extends ProcedureName>(name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
-  const r = await dispatch(name, input, mode.app);
-  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-  return r.data as ProcedureOutput<N>;
-}
+const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-mirror-'));
-  mode = await startBrowserMode({
-    port: 0,
-    staticDir: null,
-    configDir: path.join(dir, 'config'),
-    startSandbox,
-    log: quiet,
-    appVersion: 'test',
-  });
+  ({ mode, dir } = await startTestApp('sl-mirror-'));
 });
-afterAll(async () => {
-  await mode?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopTestApp(mode, dir));
 
 describe('import.plan with mirror', () => {
   it('counts the mirror deletes as writes under the cap, blocks them over it, refuses a sheet that cannot be mirrored', async () => {

@@ -1,0 +1,38 @@
+/** The IPC tests' app: browser mode on port 0 with an embedded sandbox, a private config folder and typed calls. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { Logger } from '../../electron/core/ipc/services.js';
+import { startSandbox } from '../../sandbox/index.js';
+
+export const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A started app and the temporary folder it keeps its config (and the test its files) in. */
+export async function startTestApp(prefix: string): Promise<{ mode: BrowserMode; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const mode = await startBrowserMode({
+    port: 0,
+    staticDir: null,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: quiet,
+    appVersion: 'test',
+  });
+  return { mode, dir };
+}
+
+export async function stopTestApp(mode: BrowserMode | undefined, dir: string | undefined): Promise<void> {
+  await mode?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A procedure through the contract's dispatch (validated input and output); throws with the error's words. */
+export async function rpc<N extends ProcedureName>(mode: BrowserMode, name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
+  const r = await dispatch(name, input, mode.app);
+  if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  return r.data as ProcedureOutput<N>;
+}
