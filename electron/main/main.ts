@@ -137,13 +137,14 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },
     // Files the app made (results, failed rows, exports, LCA workbooks): saved where the user says, opened with
-    // the program the system uses for .xlsx.
+    // the program the system uses for .xlsx (.csv for the results of a CSV source).
     saveFile: async (suggestedName: string) => {
       if (!dialog.showSaveDialog) return null;
+      const csv = /\.csv$/i.test(suggestedName);
       const r = await dialog.showSaveDialog({
-        title: 'Save the workbook',
+        title: csv ? 'Save the CSV file' : 'Save the workbook',
         defaultPath: suggestedName,
-        filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
+        filters: [csv ? { name: 'CSV file', extensions: ['csv'] } : { name: 'Excel workbook', extensions: ['xlsx'] }],
       });
       return r.canceled || !r.filePath ? null : r.filePath;
     },

@@ -101,7 +101,7 @@ describe('Columns step through the contract', () => {
     expect(v.sources.every((s) => s.sheet === s.source && s.headerRow === 1)).toBe(true);
   });
 
-  it('a job of a CSV source: the results workbook is refused in words (not a zip error), pointing at the CLI', async () => {
+  it('a job of a CSV source: the results are a CSV in the source layout (content: csv-results.test.ts), not a workbook', async () => {
     const f = await upload('MAT_2025-11.csv', erpCsv('Titel', [['COL-R1', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]));
     const v = await call('import.validate', { fileId: f.fileId, mapping });
     await call('import.plan', { importId: v.importId, createOnly: false });
@@ -111,9 +111,7 @@ describe('Columns step through the contract', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect((await call('jobs.get', { jobId })).status).toBe('completed');
-    const r = await dispatch('jobs.resultsWorkbook', { jobId }, mode.app);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error.message).toContain('MAT_2025-11.csv is a CSV source');
+    expect(await call('jobs.resultsWorkbook', { jobId })).toMatchObject({ fileName: 'MAT_2025-11.results.csv', mimeType: 'text/csv' });
   });
 
   it('mappings.save stores it with the active profile (the CLI store); mappings.list lists it; an invalid mapping is refused', async () => {

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { AppError } from './errors.js';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Results of a CSV source: in the source's own encoding, so no charset is claimed. */
+export const CSV_MIME = 'text/csv';
 
 export interface DownloadTicket {
   downloadId: string;

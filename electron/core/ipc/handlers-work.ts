@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient } from '../api/index.js';
 import { collectExport, writeExportWorkbook } from '../export/index.js';
+import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
@@ -17,6 +18,7 @@ import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js'
 import { parseColumnMapping } from '../workbook/mapping/schema.js';
 import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { HandlerTable } from './handlers.js';
+import { CSV_MIME } from './downloads.js';
 import { AppError } from './errors.js';
 import { overview } from './import-session.js';
 import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from './profiles.js';
@@ -70,6 +72,28 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
 }
 
 /**
+ * The CSV source a job kept in its folder (jobs/csv-sources.ts), or undefined for a job of a workbook.
+ * A job of several CSV sources offers them one download at a time: not yet (the app imports one file).
+ */
+async function jobCsvSource(app: AppServices, jobId: string): Promise<(CsvSource & { file: string }) | undefined> {
+  const w = workOf(app);
+  if (w.jobs.isRunning(jobId))
+    throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
+  const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
+  if (kept.length > 1)
+    throw new AppError(
+      'invalid_input',
+      `This job read ${kept.length} CSV files; their results files are made by the CLI (supply-loader import … --report DIR).`,
+    );
+  if (kept[0] && !fs.existsSync(kept[0].path))
+    throw new AppError(
+      'not_found',
+      `The copy of ${kept[0].file} in the job's folder is gone: no results file can be made.`,
+    );
+  return kept[0];
+}
+
+/**
  * The core (workbook, import engine, LCA, export) says what went wrong in words with a plain `Error` (a workbook
  * that cannot be read, a key of another manufacturer, a job that cannot be resumed): pass those words on.
  * Anything else (a bug: TypeError and the like) stays `internal`, its detail in the log only.
@@ -98,7 +122,10 @@ function withWords(table: WorkHandlers): WorkHandlers {
 const handlers: WorkHandlers = {
   'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId, input.mapping),
 
-  'import.columns': async (input, app) => ({ ...(await workOf(app).imports.columns(app, input.fileId)), highConfidence: HIGH_CONFIDENCE }),
+  'import.columns': async (input, app) => ({
+    ...(await workOf(app).imports.columns(app, input.fileId)),
+    highConfidence: HIGH_CONFIDENCE,
+  }),
 
   'import.columnsPreview': async (input, app) => ({
     sources: await workOf(app).imports.columnsPreview(app, input.fileId, input.mapping),
@@ -178,7 +205,12 @@ const handlers: WorkHandlers = {
             );
           }
         : undefined;
-    const jobId = await w.jobs.start(s.plan, { conn, inputPath: s.inputPath, ...(onCompleted ? { onCompleted } : {}) });
+    const jobId = await w.jobs.start(s.plan, {
+      conn,
+      inputPath: s.inputPath,
+      csvSources: s.csvSources,
+      ...(onCompleted ? { onCompleted } : {}),
+    });
     return { jobId };
   },
 
@@ -215,11 +247,19 @@ const handlers: WorkHandlers = {
 
   'jobs.resultsWorkbook': async (input, app) => {
     const w = workOf(app);
+    const csv = await jobCsvSource(app, input.jobId);
+    if (csv) {
+      const { plan, result } = await w.jobs.load(input.jobId);
+      const name = `${csvResultBase(csv.file)}.results.csv`;
+      const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), name);
+      await writeCsvSourceResults(csv, plan, result, { results: out });
+      return w.downloads.register(out, name, CSV_MIME);
+    }
     const { input: src, file } = await jobInput(app, input.jobId);
     if (isTextSource(file))
       throw new AppError(
-        'invalid_input',
-        `${file} is a CSV source: its results are listed here row by row; a results file in its own layout is made by the CLI (supply-loader import … --report DIR).`,
+        'not_found',
+        `${file} is a CSV source this job did not keep a copy of (it was started by an older version): its results are listed here row by row.`,
       );
     const { plan, result } = await w.jobs.load(input.jobId);
     const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'results.xlsx');
@@ -229,7 +269,20 @@ const handlers: WorkHandlers = {
 
   'jobs.failedWorkbook': async (input, app) => {
     const w = workOf(app);
+    const csv = await jobCsvSource(app, input.jobId);
+    if (csv) {
+      const { plan, result } = await w.jobs.load(input.jobId);
+      const name = `${csvResultBase(csv.file)}.failed.csv`;
+      const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), name);
+      const { failedRows } = await writeCsvSourceResults(csv, plan, result, { failed: out });
+      return { ...w.downloads.register(out, name, CSV_MIME), rows: failedRows };
+    }
     const { input: src, file } = await jobInput(app, input.jobId);
+    if (isTextSource(file))
+      throw new AppError(
+        'not_found',
+        `${file} is a CSV source this job did not keep a copy of (it was started by an older version): its rows are listed here.`,
+      );
     const { plan, result } = await w.jobs.load(input.jobId);
     const out = path.join(jobDir(w.jobs.jobsDir, input.jobId), 'failed-rows.xlsx');
     const { rows } = await writeFailedRowsWorkbook(src, plan, result, out);

@@ -5,6 +5,8 @@
  * forgotten), so memory stays bounded however many workbooks a user opens.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
 import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
@@ -31,6 +33,8 @@ export interface ImportSession {
   fileName: string;
   fileSize: number;
   inputPath: string;
+  /** the CSV sources the sheets were read from (their results are written in their own layout) */
+  csvSources: CsvSource[];
   parsed: ParsedWorkbook;
   report: ValidationReport;
   rowOf: RowLookup;
@@ -156,12 +160,17 @@ export class ImportSessions {
       });
       progress('validating', rows, rows, true);
       const importId = randomUUID();
+      // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).
+      const csvSources = csvSourcesOf(parsed, mapping, (name) =>
+        name === info.name || name === path.basename(inputPath) ? inputPath : undefined,
+      );
       this.sessions.set(importId, {
         importId,
         fileId,
         fileName: info.name,
         fileSize: info.size,
         inputPath,
+        csvSources,
         parsed,
         report,
         rowOf: rowLookup(parsed),

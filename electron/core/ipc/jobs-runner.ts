@@ -10,11 +10,13 @@
  *   resumable. Closing the app cancels running jobs the same way.
  * - The workbook is copied into the job's folder when the job starts: the results and failed-rows workbooks
  *   are made from exactly the file the plan was made from, even if the user edits the original afterwards.
+ *   CSV sources are kept there under their own names, with their header row and format (jobs/csv-sources.ts).
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
+import { CSV_SOURCES_FILE, keepCsvSources, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
 import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
@@ -99,15 +101,27 @@ export class JobsRunner {
   /** Start a job for a plan; resolves once its folder and meta.json exist. */
   async start(
     plan: Plan,
-    o: { conn: Connection; inputPath: string; /** called once the job has completed (not when it stopped) */ onCompleted?: () => void },
+    o: {
+      conn: Connection;
+      inputPath: string;
+      /** CSV sources: kept in the job's folder under their own names (their results are made from the copies) */
+      csvSources?: readonly CsvSource[];
+      /** called once the job has completed (not when it stopped) */
+      onCompleted?: () => void;
+    },
   ): Promise<string> {
     this.refuseIfBusy(o.conn.profileId);
     const jobId = newJobId();
     const dir = jobDir(this.jobsDir, jobId);
     await mkdir(dir, { recursive: true });
-    const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
-    const input = path.join(dir, `${INPUT_COPY}${ext}`);
-    await copyFile(o.inputPath, input);
+    let input = o.inputPath;
+    if (o.csvSources?.length) {
+      await keepCsvSources(dir, o.csvSources);
+    } else {
+      const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
+      input = path.join(dir, `${INPUT_COPY}${ext}`);
+      await copyFile(o.inputPath, input);
+    }
     await this.launch(jobId, o.conn, (opts) => runJob(plan, { ...opts, jobId, inputPath: input }), o.onCompleted);
     return jobId;
   }
@@ -303,7 +317,10 @@ export class JobsRunner {
       notSucceeded: notOk,
       notSucceededRows: notOkRows,
       failedRows,
-      inputAvailable: this.inputPath(jobId) !== null || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+      inputAvailable:
+        this.inputPath(jobId) !== null ||
+        fs.existsSync(path.join(jobDir(this.jobsDir, jobId), CSV_SOURCES_FILE)) ||
+        (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,
     };

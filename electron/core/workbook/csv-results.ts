@@ -44,7 +44,8 @@ function safe(s: string | undefined): string {
   return /^[=+\-@]/.test(s) ? `'${s}` : s;
 }
 
-export async function writeCsvResults(o: CsvResultsOptions): Promise<void> {
+/** Returns the number of data rows written to the failed-rows file (0 when none was asked for). */
+export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRows: number }> {
   const targets: { done: Promise<void>; failedOnly: boolean; out: ReturnType<typeof stringify> }[] = [];
   for (const [path, failedOnly] of [
     [o.results, false],
@@ -56,8 +57,9 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<void> {
     const done = pipeline(out, iconv.encodeStream(o.format.encoding, { addBOM: o.format.bom }), createWriteStream(path));
     targets.push({ done, failedOnly, out });
   }
-  if (targets.length === 0) return;
+  if (targets.length === 0) return { failedRows: 0 };
   let recordNo = 0;
+  let failedRows = 0;
   let width = 0;
   const router = new Transform({
     objectMode: true,
@@ -78,6 +80,7 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<void> {
       const oc = o.outcomes.get(recordNo) ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
       const padded = record.length < width ? [...record, ...Array<string>(width - record.length).fill('')] : record;
       const row = [...padded, oc.result, oc.id ?? '', oc.err_code ?? '', safe(oc.message)];
+      if (oc.failed && o.failed) failedRows++;
       for (const t of targets) if (!t.failedOnly || oc.failed) t.out.write(row);
       cb();
     },
@@ -91,4 +94,5 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<void> {
   );
   for (const t of targets) t.out.end();
   await Promise.all(targets.map((t) => t.done));
+  return { failedRows };
 }

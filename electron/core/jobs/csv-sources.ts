@@ -1,0 +1,126 @@
+/**
+ * Results of CSV sources in their own layout (issue 12 §3), shared by the CLI (`import --report DIR`) and the
+ * app (Jobs screen downloads): the outcome of every source row from the plan and the job, written by
+ * workbook/csv-results.ts in the source's columns, encoding and delimiter.
+ *
+ * A job of the app keeps what it needs in its own folder (so the files can be made after a restart, and from
+ * exactly the file the plan was made from): a copy of each CSV source under its own name in `sources/` and
+ * `csv-sources.json` with the sheet it fed, its header row (the mapping's) and how it was read.
+ */
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
+import type { ColumnMapping } from '../workbook/mapping/schema.js';
+import type { CsvFormat, DataSheetName, ParsedWorkbook } from '../workbook/types.js';
+import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
+
+/** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
+export interface CsvSource {
+  path: string;
+  sheet: DataSheetName;
+  headerRow: number;
+  format: CsvFormat;
+}
+
+export const CSV_SOURCES_FILE = 'csv-sources.json';
+const SOURCES_DIR = 'sources';
+
+interface StoredCsvSource {
+  /** the source's file name (what the user knows; also the copy's name in `sources/`) */
+  file: string;
+  sheet: DataSheetName;
+  headerRow: number;
+  format: CsvFormat;
+}
+
+/**
+ * The outcome of every source row of one sheet, from the plan and the job. Rows covered by an entry get that
+ * entry's outcome (hazardous substances with their product, BOM rows with their BOM).
+ */
+export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName): Map<number, SourceRowOutcome> {
+  const byKey = new Map(result.entries.map((e) => [e.key, e]));
+  const out = new Map<number, SourceRowOutcome>();
+  for (const e of plan.entries) {
+    const r = byKey.get(e.key);
+    const oc = r && r.outcome !== 'pending' ? (r as EntryOutcome) : undefined;
+    const outcome = oc?.outcome ?? (e.action === 'blocked' || e.action === 'conflict' ? 'blocked' : 'not run');
+    const problems = e.problems
+      ?.map((p) => `${p.sheet ?? ''}${p.cell ? `!${p.cell}` : ''} ${p.message}`.trim())
+      .join('; ');
+    const message = oc?.msg ?? oc?.explanation ?? (problems || (oc?.reason ? `skipped: ${oc.reason}` : undefined));
+    const row: SourceRowOutcome = {
+      result: outcome,
+      ...(oc?.id ? { id: oc.id } : e.id ? { id: e.id } : {}),
+      ...(oc?.err_code && { err_code: oc.err_code }),
+      ...(message && { message }),
+      failed: !(SUCCESS_OUTCOMES as readonly string[]).includes(outcome),
+    };
+    for (const ref of e.rows.length ? e.rows : [{ sheet: e.sheet, row: e.row }])
+      if (ref.sheet === sheet) out.set(ref.row, row);
+  }
+  return out;
+}
+
+/** The base of the output names of a CSV source: `MAT_2025-11.csv` → `MAT_2025-11` (`.results.csv`, `.failed.csv`). */
+export function csvResultBase(file: string): string {
+  return path.basename(file).replace(/\.(csv|txt|tsv)$/i, '') || 'source';
+}
+
+/** The results and/or failed-rows CSV of one source; returns how many rows the failed-rows file holds. */
+export async function writeCsvSourceResults(
+  source: CsvSource,
+  plan: Plan,
+  result: JobResult,
+  outs: { results?: string; failed?: string },
+): Promise<{ failedRows: number }> {
+  return writeCsvResults({
+    source: source.path,
+    format: source.format,
+    headerRow: source.headerRow,
+    outcomes: rowOutcomesOf(plan, result, source.sheet),
+    ...(outs.results && { results: outs.results }),
+    ...(outs.failed && { failed: outs.failed }),
+  });
+}
+
+/**
+ * The CSV sources of a read workbook: its sheets that came from a CSV file. `pathOf` gives the file of a
+ * sheet's source name (the CSV's file name); the header row is the mapping's (1 without one).
+ */
+export function csvSourcesOf(
+  parsed: ParsedWorkbook,
+  mapping: ColumnMapping | undefined,
+  pathOf: (sourceName: string) => string | undefined,
+): CsvSource[] {
+  const out: CsvSource[] = [];
+  for (const s of parsed.sheets) {
+    if (!s.csv) continue;
+    const p = pathOf(s.sheetName);
+    if (!p) throw new Error(`The source file of ${s.sheetName} is not known.`);
+    out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: s.csv });
+  }
+  return out;
+}
+
+/** Copy the CSV sources into a job's folder (under their own names) with what is needed to write their results. */
+export async function keepCsvSources(dir: string, sources: readonly CsvSource[]): Promise<void> {
+  if (sources.length === 0) return;
+  await mkdir(path.join(dir, SOURCES_DIR), { recursive: true });
+  const stored: StoredCsvSource[] = [];
+  for (const s of sources) {
+    const file = path.basename(s.path);
+    if (stored.some((x) => x.file === file)) throw new Error(`Two sources are named ${file}: rename one of them.`);
+    await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
+    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format });
+  }
+  await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
+}
+
+/** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */
+export async function keptCsvSources(dir: string): Promise<(CsvSource & { file: string })[]> {
+  const f = path.join(dir, CSV_SOURCES_FILE);
+  if (!fs.existsSync(f)) return [];
+  const doc = JSON.parse(await readFile(f, 'utf8')) as { sources: StoredCsvSource[] };
+  return doc.sources.map((s) => ({ ...s, path: path.join(dir, SOURCES_DIR, path.basename(s.file)) }));
+}

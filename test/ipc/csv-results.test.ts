@@ -1,0 +1,135 @@
+/**
+ * Results of a CSV job in the app (issue 12 §2/§3: "the results and failed-rows outputs are written in the
+ * source's own layout and headers"): after a run of a German ERP CSV (Windows-1252, `;`, a title row, own
+ * headers) jobs.resultsWorkbook and jobs.failedWorkbook offer `<source>.results.csv` / `<source>.failed.csv`
+ * (text/csv) with the source's rows and columns plus _result, _id, _err_code, _message in its encoding and
+ * delimiter — also after a restart of the app, and after the uploaded original is gone (the job keeps a copy).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import { startSandbox } from '../../sandbox/index.js';
+import { quiet, rpc, startTestApp, stopTestApp } from './helpers.js';
+import { ERP_HEADER, erpCsv } from './erp-csv.js';
+
+let mode: BrowserMode;
+let dir: string;
+
+const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
+
+async function download(t: {
+  downloadId: string;
+}): Promise<{ type: string | null; disposition: string | null; text: string; bytes: Buffer }> {
+  const res = await fetch(`${mode.origin}/download/${t.downloadId}`, {
+    headers: { 'x-supply-loader-token': mode.token },
+  });
+  expect(res.status).toBe(200);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return {
+    type: res.headers.get('content-type'),
+    disposition: res.headers.get('content-disposition'),
+    text: iconv.decode(bytes, 'windows-1252'),
+    bytes,
+  };
+}
+
+async function waitForJob(jobId: string): Promise<ProcedureOutput<'jobs.get'>> {
+  for (let t0 = Date.now(); ;) {
+    const j = await call('jobs.get', { jobId });
+    if (!j.running) return j;
+    if (Date.now() - t0 > 30_000) throw new Error('job still running');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  ({ mode, dir } = await startTestApp('sl-ipc-csvres-'));
+});
+afterAll(() => stopTestApp(mode, dir));
+
+describe('results of a CSV job in the app', () => {
+  let jobId: string;
+  let uploadedPath: string;
+
+  it('runs a German ERP CSV through the mapping; one row with an unknown material is blocked and skipped (skipBlocked)', async () => {
+    const csv = erpCsv('Materialstamm Werk München – Stand 30.11.2025', [
+      ['COL-Q1', 'Sand 0/2, gewaschen', 'PL-MUC', 'MAT-SAND', 'to', '12,5', '30', 'geprüft'],
+      ['COL-Q2', 'Kies „grob“', 'PL-MUC', 'MAT-NOPE', 'kg', '1.250,5', '', 'falsch'],
+    ]);
+    const f = await call('files.upload', { name: 'MAT_2025-11.csv', dataBase64: csv.toString('base64') });
+    uploadedPath = mode.app.files.path(f.fileId);
+    const cols = await call('import.columns', { fileId: f.fileId });
+    const mapping = cols.draft;
+    mapping.sheets['supplier-products']!.values = { unit: { to: 'T', kg: 'KG' } };
+    const v = await call('import.validate', { fileId: f.fileId, mapping });
+    const ov = await call('import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.byAction).toMatchObject({ create: 1 });
+    expect(ov.blocked).toBe(1);
+    ({ jobId } = await call('import.run', { importId: v.importId, skipBlocked: true }));
+    const j = await waitForJob(jobId);
+    expect(j.inputAvailable).toBe(true);
+  });
+
+  it('jobs.resultsWorkbook: MAT_2025-11.results.csv, text/csv, the source layout (title, own headers) + _result, _id, _err_code, _message in Windows-1252 with ";"', async () => {
+    const t = await call('jobs.resultsWorkbook', { jobId });
+    expect(t).toMatchObject({ fileName: 'MAT_2025-11.results.csv', mimeType: 'text/csv' });
+    const d = await download(t);
+    expect(d.type).toContain('text/csv');
+    expect(d.disposition).toContain('filename="MAT_2025-11.results.csv"');
+    // Windows-1252: "ü" is one byte (0xFC), not UTF-8's two
+    expect(d.bytes.includes(Buffer.from([0xfc]))).toBe(true);
+    expect(d.bytes.includes(Buffer.from('ü', 'utf8'))).toBe(false);
+    const lines = d.text.split('\r\n');
+    expect(lines[0]).toBe('Materialstamm Werk München – Stand 30.11.2025');
+    expect(lines[1]).toBe(`${ERP_HEADER};_result;_id;_err_code;_message`);
+    const q1 = lines[2].split(';');
+    expect(q1.slice(0, 8)).toEqual([
+      'COL-Q1',
+      'Sand 0/2, gewaschen',
+      'PL-MUC',
+      'MAT-SAND',
+      'to',
+      '12,5',
+      '30',
+      'geprüft',
+    ]);
+    expect(q1[8]).toBe('created');
+    expect(q1[9]).toMatch(/\S/);
+    // the blocked row, skipped by the user's choice: why, in words, quoted as CSV needs it
+    expect(lines[3]).toMatch(
+      /^COL-Q2;Kies „grob“;PL-MUC;MAT-NOPE;kg;1\.250,5;;falsch;skipped;;;"blocked: material_code: material code ""MAT-NOPE"" is not/,
+    );
+  });
+
+  it('jobs.failedWorkbook: MAT_2025-11.failed.csv with the title, the header and only the row that did not succeed', async () => {
+    const t = await call('jobs.failedWorkbook', { jobId });
+    expect(t).toMatchObject({ fileName: 'MAT_2025-11.failed.csv', mimeType: 'text/csv', rows: 1 });
+    const lines = (await download(t)).text.split('\r\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toBe(`${ERP_HEADER};_result;_id;_err_code;_message`);
+    expect(lines[2]).toMatch(/^COL-Q2;.*;falsch;skipped;;;"blocked: /);
+  });
+
+  it('after a restart of the app, with the uploaded original gone, the job still makes both files from its own copy', async () => {
+    fs.rmSync(uploadedPath, { force: true });
+    const configDir = path.join(dir, 'config');
+    await mode.close();
+    mode = await startBrowserMode({
+      port: 0,
+      staticDir: null,
+      configDir,
+      startSandbox,
+      log: quiet,
+      appVersion: 'test',
+    });
+    expect((await call('jobs.get', { jobId })).inputAvailable).toBe(true);
+    const r = await download(await call('jobs.resultsWorkbook', { jobId }));
+    expect(r.text.split('\r\n')[2]).toMatch(/^COL-Q1;.*;created;/);
+    const f = await call('jobs.failedWorkbook', { jobId });
+    expect(f.rows).toBe(1);
+  });
+});
