@@ -4,7 +4,7 @@
  * Columns step suggests the fields (high confidence pre-selected), the unit "to" is translated to T, the
  * mapping is saved as "SAP MM monthly", then check → dry run → run. The next month's file is mapped by the saved
  * mapping without asking ("Mapping 'SAP MM monthly' applied", the step collapsed). Screenshots in light and
- * dark, English and German: test-artifacts/screenshots/30-*.png.
+ * dark, English and German: test-artifacts/screenshots/30-*.png; the results CSV downloaded after the run (38-, 39-).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -114,6 +114,26 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByRole('button', { name: 'Run the import (2 to write)' }).click();
     await page.getByRole('heading', { name: 'Results of MAT_2025-11.csv' }).waitFor({ timeout: 30_000 });
     await page.getByText('Completed: every row succeeded.').waitFor({ timeout: 30_000 });
+
+    // The results in the ERP file's own layout: its title, its headers, Windows-1252 and ";", plus the outcome.
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download results CSV' }).click()]);
+    expect(d.suggestedFilename()).toBe('MAT_2025-11.results.csv');
+    const resultsFile = path.join(env.dir, 'MAT_2025-11.results.csv');
+    await d.saveAs(resultsFile);
+    const lines = iconv.decode(fs.readFileSync(resultsFile), 'windows-1252').split('\r\n');
+    expect(lines[0]).toBe('Materialstamm Werk München – Stand 30.11.2025');
+    expect(lines[1]).toBe(`${HEADER};_result;_id;_err_code;_message`);
+    // the same fields (a comma needs no quotes with ";")
+    expect(lines[2]).toMatch(/^E2E-M1;Sand 0\/2, gewaschen;PL-MUC;MAT-SAND;to;12,5;30;geprüft;created;[^;]+;;$/);
+    await page.getByText('MAT_2025-11.results.csv is ready: your CSV file', { exact: false }).waitFor();
+    await shot('38-columns-results-csv-en-light');
+    await page.getByLabel('Colours').selectOption('dark');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('button', { name: 'Ergebnis-CSV herunterladen' }).waitFor();
+    await shot('39-columns-results-csv-de-dark');
+    await page.getByLabel('Farben').selectOption('light');
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('button', { name: 'Download results CSV' }).waitFor();
   }, 120_000);
 
   it("the next month's file is mapped by the saved mapping: the step is collapsed, check and dry run follow", async () => {

@@ -71,7 +71,7 @@ describe('results of a CSV job in the app', () => {
     expect(ov.blocked).toBe(1);
     ({ jobId } = await call('import.run', { importId: v.importId, skipBlocked: true }));
     const j = await waitForJob(jobId);
-    expect(j.inputAvailable).toBe(true);
+    expect(j).toMatchObject({ inputAvailable: true, resultsFormat: 'csv' });
   });
 
   it('jobs.resultsWorkbook: MAT_2025-11.results.csv, text/csv, the source layout (title, own headers) + _result, _id, _err_code, _message in Windows-1252 with ";"', async () => {

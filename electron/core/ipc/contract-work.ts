@@ -273,6 +273,8 @@ export const JobView = JobListItem.extend({
   failedRows: NonNegInt,
   /** the job's copy of the workbook is there: results and failed-rows workbooks can be made */
   inputAvailable: z.boolean(),
+  /** the results and failed-rows files: workbooks (.xlsx) or, for a CSV source, CSV files in its own layout */
+  resultsFormat: z.enum(['xlsx', 'csv']),
   createOnly: z.boolean(),
   /** why the job could not go on, in words, when it stopped with an error of this app */
   error: Text.nullable(),

@@ -284,6 +284,7 @@ export class JobsRunner {
     const { plan, result, index } = await this.load(jobId);
     const meta = await readMeta(this.jobsDir, jobId);
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
+    const csvSources = fs.existsSync(path.join(jobDir(this.jobsDir, jobId), CSV_SOURCES_FILE));
     let notOk = 0;
     let notOkRows = 0;
     let failedRows = 0;
@@ -319,8 +320,9 @@ export class JobsRunner {
       failedRows,
       inputAvailable:
         this.inputPath(jobId) !== null ||
-        fs.existsSync(path.join(jobDir(this.jobsDir, jobId), CSV_SOURCES_FILE)) ||
+        csvSources ||
         (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+      resultsFormat: csvSources ? 'csv' : 'xlsx',
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,
     };

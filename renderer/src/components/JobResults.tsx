@@ -181,6 +181,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
   const sheets = countRows(view.bySheet);
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
+  const csv = view.resultsFormat === 'csv';
   const stopped = !view.running;
   const words = jobStatusWords(view);
 
@@ -246,8 +247,8 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
         {made && (
           <Notice kind="success">
             {made.kind === 'results'
-              ? t('results.madeResults', { file: made.ticket.fileName })
-              : t('results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
+              ? t(csv ? 'results.madeResultsCsv' : 'results.madeResults', { file: made.ticket.fileName })
+              : t(csv ? 'results.madeFailedCsv' : 'results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
           </Notice>
         )}
         <div className="form-actions">
@@ -264,7 +265,9 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           >
             {busy === 'results'
               ? t('common.preparing')
-              : t(electron ? 'results.saveResults' : 'results.downloadResults')}
+              : csv
+                ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
+                : t(electron ? 'results.saveResults' : 'results.downloadResults')}
           </button>
           {electron && (
             <button
@@ -273,7 +276,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               disabled={!stopped || !view.inputAvailable || busy !== null}
               onClick={() => void make('results', true)}
             >
-              {t('results.openResults')}
+              {t(csv ? 'results.openResultsCsv' : 'results.openResults')}
             </button>
           )}
           <button

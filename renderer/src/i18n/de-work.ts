@@ -204,6 +204,11 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'results.madeResults': '{file} ist fertig: Ihre Arbeitsmappe mit dem Ergebnis jeder Zeile.',
   'results.madeFailed':
     '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Vorlagenformat, jeweils mit dem Grund daneben.',
+  'results.madeResultsCsv': '{file} ist fertig: Ihre CSV-Datei mit ihren Spalten und ihrer Kodierung, mit dem Ergebnis jeder Zeile.',
+  'results.madeFailedCsv': '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Aufbau Ihrer CSV-Datei, jeweils mit dem Grund daneben.',
+  'results.saveResultsCsv': 'Ergebnis-CSV speichern …',
+  'results.downloadResultsCsv': 'Ergebnis-CSV herunterladen',
+  'results.openResultsCsv': 'CSV-Datei öffnen',
   'results.resume': 'Fortsetzen',
   'results.saveResults': 'Ergebnismappe speichern …',
   'results.downloadResults': 'Ergebnismappe herunterladen',

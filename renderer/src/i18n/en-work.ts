@@ -204,6 +204,11 @@ export const enWork = {
   'results.madeResults': '{file} is ready: your workbook with the outcome of every row.',
   'results.madeFailed':
     '{file} is ready: {rows} row(s) that did not succeed, in the template format, with the reason beside each.',
+  'results.madeResultsCsv': '{file} is ready: your CSV file, its columns and encoding as they were, with the outcome of every row.',
+  'results.madeFailedCsv': '{file} is ready: {rows} row(s) that did not succeed, in your CSV file’s own layout, with the reason beside each.',
+  'results.saveResultsCsv': 'Save results CSV…',
+  'results.downloadResultsCsv': 'Download results CSV',
+  'results.openResultsCsv': 'Open CSV file',
   'results.resume': 'Resume',
   'results.saveResults': 'Save results workbook…',
   'results.downloadResults': 'Download results workbook',
