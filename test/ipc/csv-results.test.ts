@@ -11,6 +11,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { quiet, rpc, startTestApp, stopTestApp } from './helpers.js';
@@ -131,5 +132,68 @@ describe('results of a CSV job in the app', () => {
     expect(r.text.split('\r\n')[2]).toMatch(/^COL-Q1;.*;created;/);
     const f = await call('jobs.failedWorkbook', { jobId });
     expect(f.rows).toBe(1);
+  });
+});
+
+describe('several source files in one import (moreFileIds)', () => {
+  it('an ERP CSV and a template-named CSV (materials.csv with the template’s headers, same CSV settings): one Columns view with both, validate/plan/run read both files', async () => {
+    const a = await call('files.upload', {
+      name: 'MAT_2026-02.csv',
+      dataBase64: erpCsv('Materialstamm Februar', [
+        ['COL-F1', 'Sand fein', 'PL-MUC', 'MAT-SAND', 'kg', '3,5', '', ''],
+        ['COL-F2', 'Kies fein', 'PL-MUC', 'MAT-GRAVEL', 'to', '4,5', '', ''],
+      ]).toString('base64'),
+    });
+    const b = await call('files.upload', {
+      name: 'materials.csv',
+      dataBase64: iconv.encode('material_code;category\r\nMAT-SAND;\r\nMAT-GRAVEL;\r\n', 'windows-1252').toString('base64'),
+    });
+    const cols = await call('import.columns', { fileId: a.fileId, moreFileIds: [b.fileId] });
+    expect(cols.sources.map((s) => [s.source, s.isCsv, s.sheet, s.headerRow])).toEqual([
+      ['MAT_2026-02.csv', true, 'supplier-products', 2],
+      ['materials.csv', true, 'materials', 1],
+    ]);
+    const mapping = cols.draft;
+    mapping.sheets['supplier-products']!.values = { unit: { to: 'T', kg: 'KG' } };
+    const p = await call('import.columnsPreview', { fileId: a.fileId, moreFileIds: [b.fileId], mapping });
+    expect(p.sources.map((s) => [s.source, s.rows.length])).toEqual([
+      ['MAT_2026-02.csv', 2],
+      ['materials.csv', 2],
+    ]);
+    const v = await call('import.validate', { fileId: a.fileId, moreFileIds: [b.fileId], mapping });
+    expect(v.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(v.file.name).toBe('MAT_2026-02.csv + materials.csv');
+    expect(v.sheets.map((s) => [s.name, s.sheetName, s.rows])).toEqual(
+      expect.arrayContaining([
+        ['supplier-products', 'MAT_2026-02.csv', 2],
+        ['materials', 'materials.csv', 2],
+      ]),
+    );
+    const ov = await call('import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.byAction).toMatchObject({ create: 2 });
+    expect(ov.blocked).toBe(0);
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    expect((await waitForJob(jobId)).status).toBe('completed');
+    const j = await call('jobs.get', { jobId });
+    expect(j).toMatchObject({ counts: { created: 2 }, resultsFormat: 'csv', csvSources: ['MAT_2026-02.csv', 'materials.csv'] });
+    // one results file per source: which one is said by its name
+    const none = await dispatch('jobs.resultsWorkbook', { jobId }, mode.app);
+    expect(none.ok).toBe(false);
+    if (!none.ok) expect(none.error.message).toContain('MAT_2026-02.csv, materials.csv');
+    const t = await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-02.csv' });
+    expect(t.fileName).toBe('MAT_2026-02.results.csv');
+    const lines = (await download(t)).text.split('\r\n');
+    expect(lines[0]).toBe('Materialstamm Februar');
+    expect(lines[2]).toMatch(/^COL-F1;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;;created;[^;]+;;$/);
+    expect(lines[3]).toMatch(/^COL-F2;Kies fein;PL-MUC;MAT-GRAVEL;to;4,5;;;created;[^;]+;;$/);
+    const unknown = await dispatch('jobs.failedWorkbook', { jobId, source: 'other.csv' }, mode.app);
+    expect(unknown.ok).toBe(false);
+  });
+
+  it('two files of the same name are refused in words', async () => {
+    const csv = erpCsv('x', [['COL-Z', 'z', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]).toString('base64');
+    const a = await call('files.upload', { name: 'MAT.csv', dataBase64: csv });
+    const b = await call('files.upload', { name: 'MAT.csv', dataBase64: csv });
+    await expect(call('import.validate', { fileId: a.fileId, moreFileIds: [b.fileId] })).rejects.toThrow('same name');
   });
 });

@@ -275,6 +275,8 @@ export const JobView = JobListItem.extend({
   inputAvailable: z.boolean(),
   /** the results and failed-rows files: workbooks (.xlsx) or, for a CSV source, CSV files in its own layout */
   resultsFormat: z.enum(['xlsx', 'csv']),
+  /** the CSV sources the job kept (their file names), one results file each */
+  csvSources: z.array(Text),
   createOnly: z.boolean(),
   /** why the job could not go on, in words, when it stopped with an error of this app */
   error: Text.nullable(),
@@ -499,24 +501,27 @@ export const ExportCollectionSchema = z.enum(['all', ...EXPORT_COLLECTIONS]);
 
 const Empty = z.object({}).strict();
 const ByJob = z.object({ jobId: JobIdSchema }).strict();
+/** source: which CSV source's file, by its name, when the job read several (JobView.csvSources) */
+const ByJobSource = z.object({ jobId: JobIdSchema, source: Text.optional() }).strict();
 const Accepted = z.object({ accepted: z.boolean() });
 
 export const workProcedures = {
   'import.validate': {
     summary:
       'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
-    input: z.object({ fileId: z.string().min(1).max(100), mapping: ColumnMappingDoc.optional() }).strict(),
+    /** moreFileIds: further sources of the same import (a workbook's sheets and CSV files may be mixed) */
+    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(), mapping: ColumnMappingDoc.optional() }).strict(),
     output: ImportValidation,
   },
   'import.columns': {
     summary:
       'The Columns step of a source: header row, columns with samples, suggested fields and a saved mapping that fits',
-    input: z.object({ fileId: z.string().min(1).max(100) }).strict(),
+    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional() }).strict(),
     output: ColumnsViewSchema,
   },
   'import.columnsPreview': {
     summary: 'The first rows of a source as the reader will read them with a column mapping (cells coerced, values translated)',
-    input: z.object({ fileId: z.string().min(1).max(100), mapping: ColumnMappingDoc }).strict(),
+    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(), mapping: ColumnMappingDoc }).strict(),
     output: z.object({
       sources: z.array(
         z.object({
@@ -599,13 +604,15 @@ export const workProcedures = {
     output: z.object({ jobId: JobIdSchema }),
   },
   'jobs.resultsWorkbook': {
+    // for a CSV source: its results CSV in its own layout (source: which one, when the job read several)
     summary: 'Make the results workbook of a job (a copy of its workbook with the outcome of every row)',
-    input: ByJob,
+    input: ByJobSource,
     output: DownloadTicketSchema,
   },
   'jobs.failedWorkbook': {
+    // for a CSV source: its failed-rows CSV in its own layout
     summary: 'Make the workbook of the rows that did not succeed, in the template format, ready to fix',
-    input: ByJob,
+    input: ByJobSource,
     output: DownloadTicketSchema.extend({ rows: NonNegInt }),
   },
   'downloads.save': {

@@ -72,25 +72,30 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
 }
 
 /**
- * The CSV source a job kept in its folder (jobs/csv-sources.ts), or undefined for a job of a workbook.
- * A job of several CSV sources offers them one download at a time: not yet (the app imports one file).
+ * The CSV source a job kept in its folder (jobs/csv-sources.ts), or undefined for a job of a workbook. A job of
+ * several CSV sources makes one file per source: `source` names it (JobView.csvSources).
  */
-async function jobCsvSource(app: AppServices, jobId: string): Promise<(CsvSource & { file: string }) | undefined> {
+async function jobCsvSource(
+  app: AppServices,
+  jobId: string,
+  source: string | undefined,
+): Promise<(CsvSource & { file: string }) | undefined> {
   const w = workOf(app);
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
-  if (kept.length > 1)
+  if (kept.length === 0) return undefined;
+  const names = kept.map((k) => k.file).join(', ');
+  if (source === undefined && kept.length > 1)
     throw new AppError(
       'invalid_input',
-      `This job read ${kept.length} CSV files; their results files are made by the CLI (supply-loader import … --report DIR).`,
+      `This job read ${kept.length} CSV files (${names}): say which one's results to make.`,
     );
-  if (kept[0] && !fs.existsSync(kept[0].path))
-    throw new AppError(
-      'not_found',
-      `The copy of ${kept[0].file} in the job's folder is gone: no results file can be made.`,
-    );
-  return kept[0];
+  const k = source === undefined ? kept[0] : kept.find((x) => x.file === source);
+  if (!k) throw new AppError('not_found', `This job read no CSV file named ${source} (it read ${names}).`);
+  if (!fs.existsSync(k.path))
+    throw new AppError('not_found', `The copy of ${k.file} in the job's folder is gone: no results file can be made.`);
+  return k;
 }
 
 /**
@@ -120,15 +125,16 @@ function withWords(table: WorkHandlers): WorkHandlers {
 }
 
 const handlers: WorkHandlers = {
-  'import.validate': async (input, app) => workOf(app).imports.validate(app, input.fileId, input.mapping),
+  'import.validate': async (input, app) =>
+    workOf(app).imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
 
   'import.columns': async (input, app) => ({
-    ...(await workOf(app).imports.columns(app, input.fileId)),
+    ...(await workOf(app).imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
     highConfidence: HIGH_CONFIDENCE,
   }),
 
   'import.columnsPreview': async (input, app) => ({
-    sources: await workOf(app).imports.columnsPreview(app, input.fileId, input.mapping),
+    sources: await workOf(app).imports.columnsPreview(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
   }),
 
   'mappings.list': async (_input, app) => {
@@ -247,7 +253,7 @@ const handlers: WorkHandlers = {
 
   'jobs.resultsWorkbook': async (input, app) => {
     const w = workOf(app);
-    const csv = await jobCsvSource(app, input.jobId);
+    const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
       const name = `${csvResultBase(csv.file)}.results.csv`;
@@ -269,7 +275,7 @@ const handlers: WorkHandlers = {
 
   'jobs.failedWorkbook': async (input, app) => {
     const w = workOf(app);
-    const csv = await jobCsvSource(app, input.jobId);
+    const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
       const name = `${csvResultBase(csv.file)}.failed.csv`;

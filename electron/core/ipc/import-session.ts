@@ -27,6 +27,13 @@ import type { JobResult } from '../jobs/types.js';
 
 const MAX_SESSIONS = 3;
 
+/** The first rows of every source of an import (several files: a workbook's sheets and CSV files mixed). */
+async function peekSources(app: AppServices, fileIds: readonly string[]) {
+  const all = [];
+  for (const id of fileIds) all.push(...(await peekSource(app.files.path(id))));
+  return all;
+}
+
 export interface ImportSession {
   importId: string;
   fileId: string;
@@ -105,11 +112,10 @@ export class ImportSessions {
    * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
    * with the active profile that fits the headers (workbook/mapping/columns.ts). Reads the first rows only.
    */
-  async columns(app: AppServices, fileId: string): Promise<ColumnsView> {
-    const inputPath = app.files.path(fileId);
+  async columns(app: AppServices, fileIds: readonly string[]): Promise<ColumnsView> {
     let peeked;
     try {
-      peeked = await peekSource(inputPath);
+      peeked = await peekSources(app, fileIds);
     } catch (e) {
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
@@ -118,19 +124,24 @@ export class ImportSessions {
   }
 
   /** The first rows as the reader will read them with a mapping (workbook/mapping/columns.ts previewMapping). */
-  async columnsPreview(app: AppServices, fileId: string, mapping: ColumnMapping): Promise<MappedPreview[]> {
-    const inputPath = app.files.path(fileId);
+  async columnsPreview(app: AppServices, fileIds: readonly string[], mapping: ColumnMapping): Promise<MappedPreview[]> {
     try {
-      return previewMapping(await peekSource(inputPath), mapping);
+      return previewMapping(await peekSources(app, fileIds), mapping);
     } catch (e) {
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
   }
 
   /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
-  async validate(app: AppServices, fileId: string, mapping?: ColumnMapping): Promise<ImportValidation> {
-    const inputPath = app.files.path(fileId);
-    const info = app.files.info(fileId);
+  async validate(app: AppServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
+    const fileId = fileIds[0];
+    const paths = fileIds.map((id) => app.files.path(id));
+    const inputPath = paths[0];
+    const infos = fileIds.map((id) => app.files.info(id));
+    // One name for the import: the file's, or the files' joined (shown in the plan, the job and its results).
+    const info = { name: infos.map((i) => i.name).join(' + '), size: infos.reduce((n, i) => n + i.size, 0) };
+    if (new Set(infos.map((i) => i.name)).size < infos.length)
+      throw new AppError('invalid_input', 'Two of the chosen files have the same name: rename one of them.');
     return this.track(fileId, async (signal) => {
       let last = 0;
       const progress = (
@@ -145,7 +156,7 @@ export class ImportSessions {
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
       // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
-      const parsed = await readSources([inputPath], {
+      const parsed = await readSources(paths, {
         ...(mapping && { mapping }),
         signal,
         onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
@@ -161,9 +172,10 @@ export class ImportSessions {
       progress('validating', rows, rows, true);
       const importId = randomUUID();
       // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).
-      const csvSources = csvSourcesOf(parsed, mapping, (name) =>
-        name === info.name || name === path.basename(inputPath) ? inputPath : undefined,
-      );
+      const csvSources = csvSourcesOf(parsed, mapping, (name) => {
+        const i = infos.findIndex((x, k) => x.name === name || path.basename(paths[k]) === name);
+        return i < 0 ? undefined : paths[i];
+      });
       this.sessions.set(importId, {
         importId,
         fileId,

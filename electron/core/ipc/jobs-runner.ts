@@ -16,7 +16,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { CSV_SOURCES_FILE, keepCsvSources, type CsvSource } from '../jobs/csv-sources.js';
+import { keepCsvSources, keptCsvSources, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
 import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
@@ -284,7 +284,8 @@ export class JobsRunner {
     const { plan, result, index } = await this.load(jobId);
     const meta = await readMeta(this.jobsDir, jobId);
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
-    const csvSources = fs.existsSync(path.join(jobDir(this.jobsDir, jobId), CSV_SOURCES_FILE));
+    const kept = await keptCsvSources(jobDir(this.jobsDir, jobId));
+    const csvSources = kept.length > 0;
     let notOk = 0;
     let notOkRows = 0;
     let failedRows = 0;
@@ -323,6 +324,7 @@ export class JobsRunner {
         csvSources ||
         (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       resultsFormat: csvSources ? 'csv' : 'xlsx',
+      csvSources: kept.map((k) => k.file),
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,
     };
