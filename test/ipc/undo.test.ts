@@ -81,6 +81,8 @@ describe('jobs.undoPlan and jobs.undo', () => {
     expect(dry.writes).toBe(3);
     const byCode = new Map(dry.rows.map((r) => [r.externalId, r]));
     expect(byCode.get('UI-C')?.action).toBe('delete');
+    // a delete names the entity it removes
+    expect(byCode.get('UI-C')?.fields).toEqual([{ field: 'name', value: 'Gamma KG' }]);
     expect(byCode.get('UI-A')?.changes).toEqual([{ field: 'name', before: 'Alpha Renamed', after: 'Alpha GmbH' }]);
     const recreate = byCode.get('UI-B')!;
     expect(recreate.action).toBe('create');

@@ -86,6 +86,8 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
       if (child) fields.push(...childFields(r.sheet, r.row, child.values));
     }
   }
+  // A delete names the entity it removes (its name on the service, read by the plan), beside the code.
+  if (e.action === 'delete' && typeof e.before?.name === 'string') fields.push({ field: 'name', value: e.before.name });
   const d = e.bomDiff;
   return {
     key: e.key,

@@ -317,7 +317,7 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
   );
 }
 
-function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
+export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
   return (
     <>
       {row.problems.map((p, i) => (
@@ -358,7 +358,7 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
           {row.bom.unchanged > 0 && <li className="muted">{t('plan.bomUnchanged', { count: row.bom.unchanged })}</li>}
         </ul>
       )}
-      {row.fields.length > 0 && row.action === 'create' && (
+      {row.fields.length > 0 && (row.action === 'create' || row.action === 'delete') && (
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
