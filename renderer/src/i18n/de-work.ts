@@ -130,6 +130,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.noRows': 'Keine Zeile passt zum Filter.',
   'plan.row': 'Zeile',
   'plan.rowN': 'Zeile {row}',
+  'plan.noSheetRow': 'nicht in der Arbeitsmappe',
   'plan.rowsN': 'Zeilen {rows}',
   'plan.entity': 'Objekt',
   'plan.beforeAfter': 'Vorher → nachher',

@@ -130,6 +130,7 @@ export const enWork = {
   'plan.noRows': 'No row matches the filter.',
   'plan.row': 'Row',
   'plan.rowN': 'row {row}',
+  'plan.noSheetRow': 'not in the workbook',
   'plan.rowsN': 'rows {rows}',
   'plan.entity': 'Entity',
   'plan.beforeAfter': 'Before → after',

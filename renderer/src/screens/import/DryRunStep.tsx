@@ -297,11 +297,13 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
       <div role="cell" className="cell-row">
         <code>{row.sheet}</code>
         <span className="small muted">
-          {rowLabel(
-            t,
-            row.rows.filter((r) => r.sheet === row.sheet),
-            row.moreRows,
-          )}
+          {row.rows.length === 0
+            ? t('plan.noSheetRow')
+            : rowLabel(
+                t,
+                row.rows.filter((r) => r.sheet === row.sheet),
+                row.moreRows,
+              )}
         </span>
       </div>
       <div role="cell">

@@ -16,6 +16,7 @@ import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { PlanDetails } from '../import/DryRunStep.js';
+import { rowLabel } from '../import/planView.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const;
@@ -79,7 +80,7 @@ export function UndoPanel({
         !error && <p aria-busy="true">{t('undo.planning')}</p>
       ) : (
         <>
-          <p className="chips-inline" aria-label={t('undo.summary')}>
+          <p className="chips-inline undo-summary" aria-label={t('undo.summary')}>
             {counts.map((a) => (
               <Tag key={a} tone={actionTone(a)}>
                 {t(undoActionKey(a))} {formatNumber(plan.summary.byAction[a] ?? 0, locale)}
@@ -109,7 +110,10 @@ export function UndoPanel({
               {plan.rows.map((row) => (
                 <tr key={row.key}>
                   <td>
-                    <code>{row.sheet}</code> <span className="small muted">{row.row}</span>
+                    <code>{row.sheet}</code>{' '}
+                    <span className="small muted">
+                      {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
+                    </span>
                   </td>
                   <td>
                     <EntityName t={t} e={row} />
@@ -117,8 +121,10 @@ export function UndoPanel({
                   <td>
                     <Tag tone={actionTone(row.action)}>{t(undoActionKey(row.action))}</Tag>
                   </td>
-                  <td className="cell-details">
-                    <PlanDetails row={row} t={t} locale={locale} />
+                  <td>
+                    <div className="cell-details">
+                      <PlanDetails row={row} t={t} locale={locale} />
+                    </div>
                   </td>
                 </tr>
               ))}
