@@ -35,6 +35,10 @@ async function shotEnAndDe(name: string) {
   await page.getByLabel('Language').selectOption('de');
   await page.getByLabel('Farben').selectOption('dark');
   await shot(`${name}-de-dark`);
+  // The longer German words do not push the page wider than the window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
   await page.getByLabel('Sprache').selectOption('en');
   await page.getByLabel('Colours').selectOption('light');
 }
