@@ -300,7 +300,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
     '{count} Auftrag/Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.',
   'jobs.resumeHint': 'Fortsetzen nutzt die aktive Verbindung; ihr Schlüssel muss zum selben Hersteller gehören.',
   'jobs.undoJob': 'Auftrag {job} rückgängig machen',
-  'jobs.undo': 'Rückgängig machen',
+  'jobs.undo': 'Zurücknehmen',
   'jobs.undoOf': 'Rücknahme von {job}',
   'undo.title': 'Auftrag {job} rückgängig machen: Probelauf',
   'undo.intro':
