@@ -253,6 +253,8 @@ export const JobListItem = z.object({
   resumable: z.boolean(),
   /** running in this app right now */
   running: z.boolean(),
+  /** an undo job: the id of the job it takes back */
+  undoes: JobIdSchema.nullable(),
 });
 export type JobListItem = z.infer<typeof JobListItem>;
 
@@ -282,6 +284,22 @@ export const JobView = JobListItem.extend({
   error: Text.nullable(),
 });
 export type JobView = z.infer<typeof JobView>;
+
+/** The undo's own dry run (issue 13 §3): what an undo of a job would delete, set back, put back, re-create. */
+export const UndoPlanView = z.object({
+  jobId: JobIdSchema,
+  file: Text,
+  summary: z.object({ byAction: Counts, entries: NonNegInt, rows: NonNegInt }),
+  /** entries that send something (delete, update, replace, create) */
+  writes: NonNegInt,
+  /** entries not sent: conflicts (changed on the service since the job) and what cannot be undone */
+  blocked: NonNegInt,
+  requests: NonNegInt,
+  /** the entries, conflicts first; at most 500 */
+  rows: z.array(PlanRowView),
+  moreRows: NonNegInt,
+});
+export type UndoPlanView = z.infer<typeof UndoPlanView>;
 
 export const JobRowFilter = z
   .object({
@@ -601,6 +619,17 @@ export const workProcedures = {
   'jobs.resume': {
     summary: 'Resume a paused, cancelled, aborted or interrupted job with the active connection',
     input: ByJob,
+    output: z.object({ jobId: JobIdSchema }),
+  },
+  'jobs.undoPlan': {
+    summary: 'The dry run of undoing a completed job with the active connection (reads only)',
+    input: ByJob,
+    output: UndoPlanView,
+  },
+  'jobs.undo': {
+    summary:
+      'Undo a completed job as a journaled job of its own (planned again first); conflicts block unless skipBlocked; progress comes as jobs.progress',
+    input: z.object({ jobId: JobIdSchema, skipBlocked: z.boolean().default(false) }).strict(),
     output: z.object({ jobId: JobIdSchema }),
   },
   'jobs.resultsWorkbook': {

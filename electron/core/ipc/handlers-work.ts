@@ -23,7 +23,7 @@ import { AppError } from './errors.js';
 import { overview } from './import-session.js';
 import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from './profiles.js';
 import type { AppServices } from './services.js';
-import { jobRowView, page, planRowView, filterJobEntries } from './work-views.js';
+import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from './work-views.js';
 import { workOf } from './work.js';
 import type { workProcedures } from './contract-work.js';
 
@@ -249,6 +249,16 @@ const handlers: WorkHandlers = {
   'jobs.resume': async (input, app) => {
     const conn = await resolveConnection(app);
     return { jobId: await workOf(app).jobs.resume(input.jobId, conn) };
+  },
+
+  'jobs.undoPlan': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return undoPlanView(input.jobId, await workOf(app).jobs.undoPlan(input.jobId, conn));
+  },
+
+  'jobs.undo': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return { jobId: await workOf(app).jobs.undo(input.jobId, conn, input.skipBlocked) };
   },
 
   'jobs.resultsWorkbook': async (input, app) => {

@@ -19,6 +19,7 @@ import { createApiClient, type ApiClient } from '../api/index.js';
 import { keepCsvSources, keptCsvSources, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
 import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
+import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
 import type { JobListItem, JobProgressView, JobView } from './contract-work.js';
@@ -148,6 +149,42 @@ export class JobsRunner {
     return jobId;
   }
 
+  /** The undo plan of a completed job (reads only), with the active connection. */
+  async undoPlan(jobId: string, conn: Connection): Promise<Plan> {
+    if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running: wait until it stops.');
+    try {
+      await readMeta(this.jobsDir, jobId);
+    } catch {
+      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
+    }
+    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+    try {
+      return await planUndo(jobId, { client, jobsDir: this.jobsDir });
+    } finally {
+      await client.close().catch(() => {});
+    }
+  }
+
+  /**
+   * Undo a completed job: planned again (the service may have changed since the user saw the undo's dry run),
+   * refused while entries are conflicts unless skipBlocked, then run as a job of its own (meta.undoes).
+   */
+  async undo(jobId: string, conn: Connection, skipBlocked: boolean): Promise<string> {
+    this.refuseIfBusy(conn.profileId);
+    const plan = await this.undoPlan(jobId, conn);
+    const blocked = undoBlocked(plan).length;
+    if (blocked > 0 && !skipBlocked) {
+      throw new AppError(
+        'invalid_input',
+        `${blocked} row(s) of the undo are conflicts or cannot be undone: nothing was sent. Confirm that the rest is undone without them.`,
+      );
+    }
+    this.refuseIfBusy(conn.profileId);
+    const newId = newJobId();
+    await this.launch(newId, conn, (opts) => runJob(plan, { ...opts, jobId: newId }));
+    return newId;
+  }
+
   private async launch(
     jobId: string,
     conn: Connection,
@@ -244,6 +281,7 @@ export class JobsRunner {
       counts: { ...j.counts } as Record<string, number>,
       resumable: !running.has(j.jobId) && j.resumable,
       running: running.has(j.jobId),
+      undoes: j.undoes ?? null,
     }));
   }
 
@@ -327,6 +365,7 @@ export class JobsRunner {
       csvSources: kept.map((k) => k.file),
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,
+      undoes: meta.undoes ?? null,
     };
   }
 

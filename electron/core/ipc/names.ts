@@ -36,6 +36,8 @@ export const PROCEDURE_NAMES = [
   'jobs.pause',
   'jobs.cancel',
   'jobs.resume',
+  'jobs.undoPlan',
+  'jobs.undo',
   'jobs.resultsWorkbook',
   'jobs.failedWorkbook',
   'downloads.save',

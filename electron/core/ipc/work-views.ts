@@ -6,7 +6,14 @@
 import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
 import type { ParsedRow } from '../workbook/types.js';
-import type { JobRowFilter, JobRowView, PlanProblemView, PlanRowFilter, PlanRowView } from './contract-work.js';
+import type {
+  JobRowFilter,
+  JobRowView,
+  PlanProblemView,
+  PlanRowFilter,
+  PlanRowView,
+  UndoPlanView,
+} from './contract-work.js';
 
 type Scalar = string | number | boolean | null;
 type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };
@@ -79,6 +86,8 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
       if (child) fields.push(...childFields(r.sheet, r.row, child.values));
     }
   }
+  // A delete names the entity it removes (its name on the service, read by the plan), beside the code.
+  if (e.action === 'delete' && typeof e.before?.name === 'string') fields.push({ field: 'name', value: e.before.name });
   const d = e.bomDiff;
   return {
     key: e.key,
@@ -265,4 +274,31 @@ export function page<T>(
 ): { total: number; offset: number; rows: T[] } {
   const start = Math.min(offset, indices.length);
   return { total: indices.length, offset: start, rows: indices.slice(start, start + limit).map(view) };
+}
+
+const UNDO_ROWS_SHOWN = 500;
+
+/**
+ * The undo's dry run as the Jobs screen shows it: counts and the entries (conflicts and what cannot be undone
+ * first, then in execution order). A re-create shows the values it sends (the snapshot taken before the delete).
+ */
+export function undoPlanView(jobId: string, plan: Plan): UndoPlanView {
+  const bodies = new Map<string, ParsedRow>();
+  for (const e of plan.entries)
+    if (e.action === 'create' && e.body)
+      bodies.set(`${e.sheet}!${e.row}`, { row: e.row, values: e.body as ParsedRow['values'] });
+  const rowOf: RowLookup = (sheet, row) => bodies.get(`${sheet}!${row}`);
+  const a = plan.summary.byAction;
+  const isBlocked = (e: PlanEntry) => e.action === 'conflict' || e.action === 'blocked';
+  const ordered = [...plan.entries.filter(isBlocked), ...plan.entries.filter((e) => !isBlocked(e))];
+  return {
+    jobId,
+    file: plan.file,
+    summary: { byAction: { ...a } as Record<string, number>, entries: plan.summary.entries, rows: plan.summary.rows },
+    writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
+    blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
+    requests: plan.requests,
+    rows: ordered.slice(0, UNDO_ROWS_SHOWN).map((e) => planRowView(e, rowOf)),
+    moreRows: Math.max(0, ordered.length - UNDO_ROWS_SHOWN),
+  };
 }

@@ -436,7 +436,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               <div role="cell" className="cell-row">
                 <code>{row.sheet}</code>
                 <span className="small muted">
-                  {rowLabel(t, [{ row: row.row }], 0)}
+                  {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
                   {row.rowCount > 1 && <> {t('plan.moreRows', { count: row.rowCount })}</>}
                 </span>
               </div>

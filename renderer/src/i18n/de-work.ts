@@ -130,6 +130,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.noRows': 'Keine Zeile passt zum Filter.',
   'plan.row': 'Zeile',
   'plan.rowN': 'Zeile {row}',
+  'plan.noSheetRow': 'nicht in der Arbeitsmappe',
   'plan.rowsN': 'Zeilen {rows}',
   'plan.entity': 'Objekt',
   'plan.beforeAfter': 'Vorher → nachher',
@@ -303,6 +304,29 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'jobs.interruptedNotice':
     '{count} Auftrag/Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.',
   'jobs.resumeHint': 'Fortsetzen nutzt die aktive Verbindung; ihr Schlüssel muss zum selben Hersteller gehören.',
+  'jobs.undoJob': 'Auftrag {job} rückgängig machen',
+  'jobs.undo': 'Zurücknehmen',
+  'jobs.undoOf': 'Rücknahme von {job}',
+  'undo.title': 'Auftrag {job} rückgängig machen: Probelauf',
+  'undo.intro':
+    'Was die Rücknahme dieses Auftrags jetzt am Dienst tun würde. Nichts wird gesendet, bevor Sie sie starten. Zeilen, die seit dem Auftrag am Dienst geändert wurden, sind Konflikte: sie bleiben unberührt.',
+  'undo.planning': 'Auftrag wird mit dem Dienst verglichen …',
+  'undo.summary': 'Was die Rücknahme tut',
+  'undo.details': 'Was geschieht',
+  'undo.action.conflict': 'Konflikt',
+  'undo.action.blocked': 'Nicht rücknehmbar',
+  'undo.action.delete': 'Löschen (vom Auftrag angelegt)',
+  'undo.action.update': 'Zurücksetzen',
+  'undo.action.replace': 'Stückliste wiederherstellen',
+  'undo.action.create': 'Neu anlegen (vom Auftrag gelöscht)',
+  'undo.action.unchanged': 'Nichts zu tun',
+  'undo.blockedNotice':
+    '{count} Zeile(n) wurden seit dem Auftrag am Dienst geändert oder können nicht zurückgenommen werden. Die Rücknahme sendet nichts, außer Sie bestätigen, dass der Rest ohne sie zurückgenommen wird.',
+  'undo.skipBlocked': 'Den Rest rückgängig machen, die {count} Konflikt(e) auslassen',
+  'undo.nothing': 'Es gibt nichts rückgängig zu machen.',
+  'undo.moreRows': '{count} weitere Zeile(n) sind nicht aufgeführt.',
+  'undo.close': 'Schließen',
+  'undo.run': 'Rücknahme starten ({count} Änderungen)',
 
   'export.intro':
     'Daten aus dem Dienst in eine Arbeitsmappe im Vorlagenformat exportieren: Ihre Codes statt IDs, bereit zum Bearbeiten und erneuten Import. Eine Zeile, die nach dem Export im Dienst geändert wurde, wird als Konflikt gemeldet statt überschrieben.',

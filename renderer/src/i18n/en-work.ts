@@ -130,6 +130,7 @@ export const enWork = {
   'plan.noRows': 'No row matches the filter.',
   'plan.row': 'Row',
   'plan.rowN': 'row {row}',
+  'plan.noSheetRow': 'not in the workbook',
   'plan.rowsN': 'rows {rows}',
   'plan.entity': 'Entity',
   'plan.beforeAfter': 'Before → after',
@@ -300,6 +301,29 @@ export const enWork = {
   'jobs.interruptedNotice':
     '{count} job(s) were interrupted (Supply Loader or the computer stopped while they ran). Resume them to finish.',
   'jobs.resumeHint': 'Resume uses the active connection; its key must belong to the same manufacturer.',
+  'jobs.undoJob': 'Undo job {job}',
+  'jobs.undo': 'Undo this job',
+  'jobs.undoOf': 'undo of {job}',
+  'undo.title': 'Undo job {job}: dry run',
+  'undo.intro':
+    'What undoing this job would do on the service now. Nothing is sent until you run it. Rows changed on the service since the job are conflicts: they are not touched.',
+  'undo.planning': 'Comparing the job with the service …',
+  'undo.summary': 'What the undo does',
+  'undo.details': 'What happens',
+  'undo.action.conflict': 'Conflict',
+  'undo.action.blocked': 'Cannot be undone',
+  'undo.action.delete': 'Delete (created by the job)',
+  'undo.action.update': 'Set back',
+  'undo.action.replace': 'BOM put back',
+  'undo.action.create': 'Re-create (deleted by the job)',
+  'undo.action.unchanged': 'Nothing to do',
+  'undo.blockedNotice':
+    '{count} row(s) changed on the service since the job, or cannot be undone. The undo sends nothing unless you confirm that the rest is undone without them.',
+  'undo.skipBlocked': 'Undo the rest, skip the {count} conflict(s)',
+  'undo.nothing': 'There is nothing to undo.',
+  'undo.moreRows': '{count} more row(s) are not listed.',
+  'undo.close': 'Close',
+  'undo.run': 'Run the undo ({count} changes)',
 
   'export.intro':
     'Export data from the service to a workbook in the template format: your codes instead of ids, ready to edit and import again. A row changed on the service after the export is reported as a conflict instead of being overwritten.',

@@ -297,11 +297,13 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
       <div role="cell" className="cell-row">
         <code>{row.sheet}</code>
         <span className="small muted">
-          {rowLabel(
-            t,
-            row.rows.filter((r) => r.sheet === row.sheet),
-            row.moreRows,
-          )}
+          {row.rows.length === 0
+            ? t('plan.noSheetRow')
+            : rowLabel(
+                t,
+                row.rows.filter((r) => r.sheet === row.sheet),
+                row.moreRows,
+              )}
         </span>
       </div>
       <div role="cell">
@@ -317,7 +319,7 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
   );
 }
 
-function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
+export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale }) {
   return (
     <>
       {row.problems.map((p, i) => (
@@ -358,7 +360,7 @@ function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale: Local
           {row.bom.unchanged > 0 && <li className="muted">{t('plan.bomUnchanged', { count: row.bom.unchanged })}</li>}
         </ul>
       )}
-      {row.fields.length > 0 && row.action === 'create' && (
+      {row.fields.length > 0 && (row.action === 'create' || row.action === 'delete') && (
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">

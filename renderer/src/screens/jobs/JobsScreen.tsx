@@ -19,6 +19,7 @@ import { OUTCOME_ORDER } from '../import/planView.js';
 import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
 import { useReveal } from '../../components/reveal.js';
+import { UndoPanel } from './UndoPanel.js';
 
 /** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
 function StatusTag({ item }: { item: JobListItem }) {
@@ -34,6 +35,8 @@ export function JobsScreen({ active }: { active: boolean }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<JobView | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
+  /** the job whose undo dry run is shown */
+  const [undoing, setUndoing] = useState<string | null>(null);
 
   const refresh = useCallback(async () => {
     try {
@@ -87,7 +90,7 @@ export function JobsScreen({ active }: { active: boolean }) {
   // What the user opened (a report, a resumed job's progress) comes into view and takes focus.
   const [revealKey, setRevealKey] = useState<string | null>(null);
   const detailRef = useReveal<HTMLDivElement>(revealKey);
-  const show = (jobId: string, how: 'report' | 'resume') => setRevealKey(`${jobId}|${how}|${Date.now()}`);
+  const show = (jobId: string, how: 'report' | 'resume' | 'undo') => setRevealKey(`${jobId}|${how}|${Date.now()}`);
 
   const resume = async (jobId: string) => {
     setError(null);
@@ -99,6 +102,13 @@ export function JobsScreen({ active }: { active: boolean }) {
     } catch (e) {
       setError(toRpcError(e));
     }
+  };
+
+  const undoStarted = async (undoJobId: string) => {
+    setUndoing(null);
+    await refresh();
+    await open(undoJobId);
+    show(undoJobId, 'resume');
   };
 
   const interrupted = jobs?.filter((j) => j.status === 'interrupted') ?? [];
@@ -145,6 +155,12 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <span className="entity">{j.file}</span>
                     <br />
                     <code className="muted">{j.jobId}</code>
+                    {j.undoes && (
+                      <>
+                        <br />
+                        <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
+                      </>
+                    )}
                   </td>
                   <td>
                     <StatusTag item={j} />
@@ -168,7 +184,10 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <button
                       type="button"
                       className="btn"
-                      onClick={() => void open(j.jobId).then(() => show(j.jobId, 'report'))}
+                      onClick={() => {
+                        setUndoing(null);
+                        void open(j.jobId).then(() => show(j.jobId, 'report'));
+                      }}
                       aria-label={t('jobs.reportOf', { job: j.jobId })}
                     >
                       {t('jobs.report')}
@@ -183,6 +202,21 @@ export function JobsScreen({ active }: { active: boolean }) {
                         {t('results.resume')}
                       </button>
                     )}
+                    {j.status === 'completed' && !j.running && (
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => {
+                          setError(null);
+                          setSelected(j.jobId);
+                          setUndoing(j.jobId);
+                          show(j.jobId, 'undo');
+                        }}
+                        aria-label={t('jobs.undoJob', { job: j.jobId })}
+                      >
+                        {t('jobs.undo')}
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -192,10 +226,18 @@ export function JobsScreen({ active }: { active: boolean }) {
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>
       <div ref={detailRef} tabIndex={-1} className="stack reveal-target">
-        {view && selected === view.jobId && view.running && (
+        {undoing && (
+          <UndoPanel
+            key={undoing}
+            jobId={undoing}
+            onStarted={(id) => void undoStarted(id)}
+            onClose={() => setUndoing(null)}
+          />
+        )}
+        {!undoing && view && selected === view.jobId && view.running && (
           <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
         )}
-        {view && selected === view.jobId && !view.running && (
+        {!undoing && view && selected === view.jobId && !view.running && (
           <JobResults
             key={view.jobId}
             view={view}

@@ -1,0 +1,148 @@
+/**
+ * "Undo this job" (issue 13 §3): the undo's own dry run first — what will be deleted, set back, put back and
+ * re-created, conflicts with what changed on the service — then the undo runs as a job of its own. Conflicts
+ * block it unless the user ticks "undo the rest, skip the conflicts". The rules live in the core (planUndo).
+ */
+import { useEffect, useState } from 'react';
+import type { RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { UndoPlanView } from '../../../../electron/core/ipc/contract-work.js';
+import { useApi } from '../../ApiContext.js';
+import { ErrorNotice } from '../../components/ErrorNotice.js';
+import { actionTone, formatNumber } from '../../components/format.js';
+import { EntityName } from '../../components/JobResults.js';
+import { Notice } from '../../components/Notice.js';
+import { Tag } from '../../components/Tag.js';
+import { toRpcError } from '../../errors.js';
+import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
+import { PlanDetails } from '../import/DryRunStep.js';
+import { rowLabel } from '../import/planView.js';
+
+/** What each action of an undo plan does, in the order the panel lists the counts. */
+const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const;
+
+const undoActionKey = (a: string): MessageKey =>
+  ((UNDO_ACTIONS as readonly string[]).includes(a) ? `undo.action.${a}` : `action.${a}`) as MessageKey;
+
+export function UndoPanel({
+  jobId,
+  onStarted,
+  onClose,
+}: {
+  jobId: string;
+  onStarted: (undoJobId: string) => void;
+  onClose: () => void;
+}) {
+  const api = useApi();
+  const { t, locale } = useI18n();
+  const [plan, setPlan] = useState<UndoPlanView | null>(null);
+  const [error, setError] = useState<RpcError | null>(null);
+  const [skip, setSkip] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setPlan(null);
+    setSkip(false);
+    setError(null);
+    api.call('jobs.undoPlan', { jobId }).then(
+      (p) => live && setPlan(p),
+      (e: unknown) => live && setError(toRpcError(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, jobId]);
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.call('jobs.undo', { jobId, skipBlocked: skip });
+      onStarted(r.jobId);
+    } catch (e) {
+      setError(toRpcError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const counts = plan ? UNDO_ACTIONS.filter((a) => (plan.summary.byAction[a] ?? 0) > 0) : [];
+  const canRun = plan !== null && plan.writes > 0 && (plan.blocked === 0 || skip) && !busy;
+  return (
+    <section className="card undo-panel" aria-labelledby="undo-heading">
+      <div className="card-head">
+        <h2 id="undo-heading">{t('undo.title', { job: jobId })}</h2>
+      </div>
+      <p className="lead">{t('undo.intro')}</p>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {plan === null ? (
+        !error && <p aria-busy="true">{t('undo.planning')}</p>
+      ) : (
+        <>
+          <p className="chips-inline undo-summary" aria-label={t('undo.summary')}>
+            {counts.map((a) => (
+              <Tag key={a} tone={actionTone(a)}>
+                {t(undoActionKey(a))} {formatNumber(plan.summary.byAction[a] ?? 0, locale)}
+              </Tag>
+            ))}
+          </p>
+          {plan.blocked > 0 && (
+            <Notice kind="warning">
+              {t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
+              <label className="checkbox">
+                <input type="checkbox" checked={skip} onChange={(e) => setSkip(e.target.checked)} />
+                <span>{t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}</span>
+              </label>
+            </Notice>
+          )}
+          {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
+          <table className="data undo-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('plan.row')}</th>
+                <th scope="col">{t('plan.entity')}</th>
+                <th scope="col">{t('plan.action')}</th>
+                <th scope="col">{t('undo.details')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {plan.rows.map((row) => (
+                <tr key={row.key}>
+                  <td>
+                    <code>{row.sheet}</code>{' '}
+                    <span className="small muted">
+                      {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
+                    </span>
+                  </td>
+                  <td>
+                    <EntityName t={t} e={row} />
+                  </td>
+                  <td>
+                    <Tag tone={actionTone(row.action)}>{t(undoActionKey(row.action))}</Tag>
+                  </td>
+                  <td>
+                    <div className="cell-details">
+                      <PlanDetails row={row} t={t} locale={locale} />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {plan.moreRows > 0 && (
+            <p className="field-hint">{t('undo.moreRows', { count: formatNumber(plan.moreRows, locale) })}</p>
+          )}
+          <div className="form-actions">
+            <button type="button" className="btn" onClick={onClose} disabled={busy}>
+              {t('undo.close')}
+            </button>
+            <button type="button" className="btn btn-primary" disabled={!canRun} onClick={() => void run()}>
+              {t('undo.run', { count: formatNumber(plan.writes, locale) })}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
