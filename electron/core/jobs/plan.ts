@@ -176,6 +176,20 @@ interface ProductFacts {
   supplier_plant_id: string | null;
 }
 
+/** Counts of a plan's entries per sheet and action, and the worksheet rows they cover (the plan's summary). */
+export function planSummary(entries: readonly PlanEntry[]): Plan['summary'] {
+  const bySheet: Plan['summary']['bySheet'] = {};
+  const byAction: PlanCounts = {};
+  let rows = 0;
+  for (const e of entries) {
+    const s = (bySheet[e.sheet] ??= {});
+    s[e.action] = (s[e.action] ?? 0) + 1;
+    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
+    rows += e.rows.length;
+  }
+  return { bySheet, byAction, entries: entries.length, rows };
+}
+
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
   if (!parsed.readable) {
     const first = parsed.issues.find((i) => i.severity === 'error');
@@ -214,15 +228,6 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   progress({ phase: 'planning', done: 1, total: 1 });
 
   const entries = planner.entries;
-  const bySheet: Plan['summary']['bySheet'] = {};
-  const byAction: PlanCounts = {};
-  let rows = 0;
-  for (const e of entries) {
-    const s = (bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
-    rows += e.rows.length;
-  }
   const sheetNames: Plan['sheetNames'] = {};
   const sheetColumns: Plan['sheetColumns'] = {};
   for (const [name, s] of wb.sheets) {
@@ -246,7 +251,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
     ...(planner.ignored.length ? { ignoredRows: planner.ignored } : {}),
     entries,
-    summary: { bySheet, byAction, entries: entries.length, rows },
+    summary: planSummary(entries),
     requests: client.stats().requests - startRequests,
     preflight: {
       ok: planner.preflightProblems.length === 0,

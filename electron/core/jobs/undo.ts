@@ -28,14 +28,13 @@ import {
 import { fillRefs } from './diff.js';
 import { readMeta, readPlan } from './job-store.js';
 import { effectiveStatus } from './job-store.js';
-import { DELETE_LEVEL, LEVEL, RESOURCE } from './plan.js';
+import { DELETE_LEVEL, LEVEL, planSummary, RESOURCE } from './plan.js';
 import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
   EntryOutcome,
   IdentifiedKind,
   JobResult,
   Plan,
-  PlanCounts,
   PlanEntry,
   PlanProblem,
   RefSlot,
@@ -297,15 +296,6 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
 
   // Execution order: creates, updates and BOMs by level; deletes after them (the runner runs those last).
   entries.sort((a, b) => a.level - b.level || a.row - b.row);
-  const bySheet: Plan['summary']['bySheet'] = {};
-  const byAction: PlanCounts = {};
-  let rows = 0;
-  for (const e of entries) {
-    const s = (bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
-    rows += e.rows.length;
-  }
   return {
     format: 'supply-loader/plan@1',
     createdAt: new Date().toISOString(),
@@ -318,7 +308,7 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     options: { createOnly: false },
     undoes: jobId,
     entries,
-    summary: { bySheet, byAction, entries: entries.length, rows },
+    summary: planSummary(entries),
     requests: client.stats().requests - startRequests,
     preflight: { ok: true, scopes: me.scopes ?? [], plant_ids: me.plant_ids ?? [], problems: [], warnings: [] },
   };
