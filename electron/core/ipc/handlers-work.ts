@@ -11,7 +11,7 @@ import { collectExport, writeExportWorkbook } from '../export/index.js';
 import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { lcaWorkbookBuffer } from '../lca/export.js';
+import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
