@@ -26,6 +26,7 @@ import {
   type ReadLimits,
   type ReadProgress,
 } from './types.js';
+import { Throttle } from '../throttle.js';
 
 export { columnLetter };
 
@@ -205,12 +206,9 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   });
   const states: SheetState[] = [];
   let rowsDone = 0;
-  let lastProgress = 0;
+  const throttle = new Throttle();
   const progress = (sheet: string | null, force = false) => {
-    if (!onProgress) return;
-    const now = performance.now();
-    if (!force && now - lastProgress < 100) return;
-    lastProgress = now;
+    if (!onProgress || !throttle.pass(force)) return;
     onProgress({ phase: 'reading', sheet, rows: rowsDone, totalRows, fraction: totalRows ? Math.min(0.99, rowsDone / totalRows) : 0 });
   };
 
