@@ -26,6 +26,7 @@ import {
   type PlanEntry,
   type RowOutcome,
 } from './types.js';
+import { columnNumber } from '../workbook/cell-ref.js';
 
 export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
 export const REPORT_SHEET = 'Report';
@@ -541,13 +542,6 @@ function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: Plan, resu
 /** True when the entry's outcome counts as success. */
 function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
   return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
-}
-
-/** 'C' → 3, 'AA' → 27. */
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + ch.charCodeAt(0) - 64;
-  return n;
 }
 
 export async function writeFailedRowsWorkbook(
