@@ -23,8 +23,6 @@ import { newJobId, processAlive, writeJsonAtomic } from '../jobs/job-store.js';
 /** Exit codes as the CLI has them (0 < 1 < 2 < 3); the worst drop is the watcher's. */
 export type DropCode = 0 | 1 | 2 | 3;
 
-/** File kinds a drop can hold. */
-export const WATCH_EXTENSIONS = ['.xlsx', '.csv'] as const;
 export const READY_SUFFIX = '.ready';
 export const WATCH_STATE_DIR = '.supply-loader-watch';
 

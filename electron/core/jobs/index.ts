@@ -21,7 +21,6 @@ export {
   writeResultsWorkbook,
   writeFailedRowsWorkbook,
   outcomeMessage,
-  RESULT_COLUMNS,
   REPORT_SHEET,
 } from './results.js';
 export { snapshotOf, entityContent, SNAPSHOT_COLUMN, CONTENT_FIELDS } from './snapshot.js';

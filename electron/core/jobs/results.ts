@@ -27,8 +27,8 @@ import {
   type RowOutcome,
 } from './types.js';
 import { columnNumber } from '../workbook/cell-ref.js';
+import { RESULT_COLUMNS } from '../workbook/csv-results.js';
 
-export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
 export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 

@@ -29,13 +29,8 @@ type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
 const DIMENSIONS = ['users', 'plants', 'product_instances', 'published_epds'];
 
-/** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code). */
-export function entityLabel(t: T, e: { kind: string; externalId: string | null; label: string }): string {
-  if (!e.externalId) return e.label;
-  return t(`kind.${e.kind}` as MessageKey, { code: e.externalId });
-}
-
-/** The same, with the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
+/** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code), with
+ * the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
 export function EntityName({ t, e }: { t: T; e: { kind: string; externalId: string | null; label: string } }) {
   if (!e.externalId) return <span className="entity">{e.label}</span>;
   const [before, after = ''] = t(`kind.${e.kind}` as MessageKey, { code: '\u0001' }).split('\u0001');
