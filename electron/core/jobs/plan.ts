@@ -12,6 +12,7 @@ import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { checkSiloItems, type SiloItemFacts } from '../spec/rules.js';
 import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
+import type { PlanPhase } from '../names.js';
 import type {
   DataSheetName,
   EntitySheetName,
@@ -62,7 +63,7 @@ import type {
 import { indexWorkbook, rawCode, type WbRow, type WorkbookRows } from './workbook-rows.js';
 
 export interface PlanProgress {
-  phase: 'preflight' | 'resolving' | 'reading_boms' | 'planning';
+  phase: PlanPhase;
   done: number;
   total: number;
 }
