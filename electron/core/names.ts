@@ -120,3 +120,23 @@ export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
 /** What an export may be asked for: one collection, or `all`. */
 export const EXPORT_SELECTIONS = ['all', ...EXPORT_COLLECTIONS] as const;
 export type ExportSelection = (typeof EXPORT_SELECTIONS)[number];
+
+/** Columns a results workbook (or CSV file) adds to every row of the input, in this order. */
+export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+export type ResultColumn = (typeof RESULT_COLUMNS)[number];
+
+/** Languages of the UI. */
+export const LOCALES = ['en', 'de'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The language preference: the OS's, or one of LOCALES. */
+export const LANGUAGE_PREFS = ['system', ...LOCALES] as const;
+export type LanguagePref = (typeof LANGUAGE_PREFS)[number];
+
+/** The colour preference. */
+export const THEME_PREFS = ['system', 'light', 'dark'] as const;
+export type ThemePref = (typeof THEME_PREFS)[number];
+
+/** What the user should know about where API keys are kept (null: nothing to say). */
+export const KEY_STORE_WARNINGS = ['basic_text', 'plain_file', 'unavailable'] as const;
+export type KeyStoreWarning = (typeof KEY_STORE_WARNINGS)[number];

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '../../electron/core/names.js';
 import * as coreTypes from '../../electron/core/jobs/types.js';
+import { RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
 import { EXPORT_COLLECTIONS as EXPORT_OF_COLLECT } from '../../electron/core/export/collect.js';
 import { BOM_COMPONENT_TYPES, ENTITLEMENT_DIMENSIONS } from '../../electron/core/spec/constants.js';
 import { SCOPES } from '../../electron/core/spec/scopes.js';
@@ -94,6 +95,7 @@ describe('lists of names and their messages', () => {
     expect(coreTypes.PLAN_ACTIONS).toBe(core.PLAN_ACTIONS);
     expect(coreTypes.ROW_OUTCOMES).toBe(core.ROW_OUTCOMES);
     expect(EXPORT_OF_COLLECT).toBe(core.EXPORT_COLLECTIONS);
+    expect(RESULT_COLUMNS).toBe(core.RESULT_COLUMNS);
   });
 
   it('a name that comes as plain text: its words when known, as it came when not', () => {

@@ -26,8 +26,9 @@ import {
   type PlanEntry,
   type RowOutcome,
 } from './types.js';
+import { RESULT_COLUMNS } from '../names.js';
 
-export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+export { RESULT_COLUMNS };
 export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 
