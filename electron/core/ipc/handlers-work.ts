@@ -11,7 +11,7 @@ import { collectExport, writeExportWorkbook } from '../export/index.js';
 import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { lcaWorkbookBuffer } from '../lca/export.js';
+import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
@@ -26,6 +26,7 @@ import type { AppServices } from './services.js';
 import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from './work-views.js';
 import { workOf } from './work.js';
 import type { workProcedures } from './contract-work.js';
+import { Throttle } from '../throttle.js';
 
 type WorkName = keyof typeof workProcedures;
 export type WorkHandlers = Pick<HandlerTable, WorkName>;
@@ -326,12 +327,10 @@ const handlers: WorkHandlers = {
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     try {
       const ref = input.ref ?? input.collection;
-      let last = 0;
+      const throttle = new Throttle();
       const data = await collectExport(client, input.collection, {
         onProgress: (p) => {
-          const now = Date.now();
-          if (now - last < 100) return;
-          last = now;
+          if (!throttle.pass()) return;
           app.emit('export.progress', { ref, collection: p.collection, done: p.done });
         },
       });

@@ -24,6 +24,7 @@ import type { AppServices } from './services.js';
 import { filterPlanEntries, problemView, restrictPlanToFailed } from './work-views.js';
 import type { RowLookup } from './work-views.js';
 import type { JobResult } from '../jobs/types.js';
+import { Throttle } from '../throttle.js';
 
 const MAX_SESSIONS = 3;
 
@@ -143,16 +144,14 @@ export class ImportSessions {
     if (new Set(infos.map((i) => i.name)).size < infos.length)
       throw new AppError('invalid_input', 'Two of the chosen files have the same name: rename one of them.');
     return this.track(fileId, async (signal) => {
-      let last = 0;
+      const throttle = new Throttle();
       const progress = (
         phase: 'checking' | 'reading' | 'validating',
         done: number,
         total: number | null,
         force = false,
       ) => {
-        const now = Date.now();
-        if (!force && now - last < 100) return;
-        last = now;
+        if (!throttle.pass(force)) return;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
       // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
@@ -254,7 +253,7 @@ export class ImportSessions {
       const saved = getProfileMappings(app.settings, conn.profileId);
       const n = countMappings(saved);
       try {
-        let last = 0;
+        const throttle = new Throttle();
         let plan = await planImport(s.parsed, {
           client,
           validation: s.report,
@@ -266,9 +265,7 @@ export class ImportSessions {
           },
           signal,
           onProgress: (p) => {
-            const now = Date.now();
-            if (now - last < 100 && p.done !== p.total) return;
-            last = now;
+            if (!throttle.pass(p.done === p.total)) return;
             app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
           },
         });

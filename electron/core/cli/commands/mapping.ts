@@ -3,7 +3,6 @@
  * remove NAME [--profile NAME]`: column mappings (issue 12 §2) — a draft suggested from the sources' headers,
  * and named mappings saved with the profile for `--mapping NAME`.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { suggestMapping, HIGH_CONFIDENCE } from '../../workbook/mapping/suggest.js';
 import { parseColumnMapping } from '../../workbook/mapping/schema.js';
@@ -17,6 +16,7 @@ import { CliUsageError } from '../errors.js';
 import { checkInputFile } from '../files.js';
 import { mappingsProfile } from '../mappings.js';
 import { EXIT, type CliCommand } from '../types.js';
+import { writeTextAtomicSync } from '../../fs/atomic.js';
 
 const NAME = 'mapping';
 
@@ -56,7 +56,7 @@ export const mappingCommand: CliCommand = {
           }
         }
         const { mapping, perSource } = suggestMapping(sources, str(values, 'name'));
-        fs.writeFileSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
+        writeTextAtomicSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
         const unmapped = Object.entries(mapping.unmapped_required ?? {});
         if (ctx.json) rc.printJson({ ok: unmapped.length === 0, file: outPath, mapping, sources: perSource });
         else {

@@ -9,6 +9,7 @@ import { connectContext, runContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkOutputPath } from '../files.js';
 import { EXIT, type CliCommand } from '../types.js';
+import { writeAtomic } from '../../fs/atomic.js';
 
 const SHEETS = DATA_SHEETS.map((d) => d.name as DataSheetName);
 
@@ -75,7 +76,7 @@ export const templateCommand: CliCommand = {
       ...(which === 'all' ? {} : { sheets: [which as DataSheetName] }),
       ...(ref ? { referenceData: ref } : {}),
     });
-    await writeFile(file, buf);
+    await writeAtomic(file, (tmp) => writeFile(tmp, buf));
     const summary = {
       file,
       sheets: which === 'all' ? SHEETS : [which],
