@@ -14,7 +14,6 @@ import { closestCodes } from '../workbook/similar.js';
 import type { Operation } from '../spec/scopes.js';
 import type {
   DataSheetName,
-  EntitySheetName,
   IssueParams,
   ParsedWorkbook,
   RowAction,
@@ -46,7 +45,10 @@ import {
   type ServiceIndex,
   type WorkbookMappings,
 } from './resolve.js';
+import { DELETE_LEVEL, ENTITIES, ENTITY_SHEETS, LEVEL, nounOf, nounsOf, operationOf } from './entities.js';
 import { snapshotOf } from './snapshot.js';
+
+export { DELETE_LEVEL, ENTITY_SHEETS, LEVEL, RESOURCE } from './entities.js';
 import type {
   EntityKind, IdentifiedKind,
   FieldChange,
@@ -85,76 +87,10 @@ export interface PlanContext {
   onProgress?: (p: PlanProgress) => void;
 }
 
-export const LEVEL: Record<EntityKind, number> = {
-  supplier_company: 0,
-  supplier_plant: 1,
-  supplier_product: 2,
-  silo: 3,
-  product_instance: 4,
-  prechain_product: 5,
-  bom: 6,
-  production: 6,
-};
-
-/**
- * Levels of deletes: after every create and update (BOM changes are level 6), in reverse dependency order, so
- * a delete whose references this import removes runs once they are gone.
- */
-export const DELETE_LEVEL: Record<IdentifiedKind, number> = {
-  prechain_product: 7,
-  product_instance: 8,
-  silo: 9,
-  supplier_product: 10,
-  supplier_plant: 11,
-  supplier_company: 12,
-};
-
-/** The entity sheets (the sheets whose rows are entities with an external_id: they take every row action). */
-export const ENTITY_SHEETS: Partial<Record<DataSheetName, IdentifiedKind>> &
-  Record<EntitySheetName, IdentifiedKind> = {
-  'supplier-companies': 'supplier_company',
-  'supplier-plants': 'supplier_plant',
-  'supplier-products': 'supplier_product',
-  silos: 'silo',
-  'product-instances': 'product_instance',
-  'prechain-products': 'prechain_product',
-};
-
 /** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
 export function defaultMaxDeletes(managed: number): number {
   return Math.max(5, Math.floor(managed / 10));
 }
-
-export const RESOURCE: Record<IdentifiedKind, string> = {
-  supplier_company: 'supplierCompanies',
-  supplier_plant: 'supplierPlants',
-  supplier_product: 'supplierProducts',
-  silo: 'silos',
-  product_instance: 'productInstances',
-  prechain_product: 'prechainProducts',
-};
-
-const NOUN: Record<EntityKind, string> = {
-  supplier_company: 'supplier company',
-  supplier_plant: 'supplier plant',
-  supplier_product: 'supplier product',
-  silo: 'silo',
-  product_instance: 'product instance',
-  prechain_product: 'prechain product',
-  bom: 'BOM',
-  production: 'production figures',
-};
-
-const NOUNS: Record<EntityKind, string> = {
-  supplier_company: 'supplier companies',
-  supplier_plant: 'supplier plants',
-  supplier_product: 'supplier products',
-  silo: 'silos',
-  product_instance: 'product instances',
-  prechain_product: 'prechain products',
-  bom: 'BOMs',
-  production: 'production figures',
-};
 
 const COMPONENT_KIND: Record<string, IdentifiedKind> = {
   supplier_product: 'supplier_product',
@@ -406,7 +342,7 @@ class Planner {
     const why = this.svc.unreadable[kind];
     return {
       state: 'missing',
-      reason: why ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
+      reason: why ?? `no ${nounOf(kind)} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
       ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind, ...hintParam(code, this.knownCodes(kind)) }),
     };
   }
@@ -569,7 +505,7 @@ class Planner {
         cell: this.wb.cell(first.sheet, field, first.row),
         row: first.row,
         field,
-        message: `${field}: ${this.svc.unreadable[kind] ?? `no ${NOUN[kind]} with external_id "${code}" in this workbook or on the service`}`,
+        message: `${field}: ${this.svc.unreadable[kind] ?? `no ${nounOf(kind)} with external_id "${code}" in this workbook or on the service`}`,
         ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind }),
       });
     }
@@ -1184,7 +1120,7 @@ class Planner {
       row,
       rows: row > 0 ? [{ sheet, row }] : [],
       externalId: code,
-      label: `${NOUN[kind]} ${code ?? `(row ${row})`}${name ? ` "${name}"` : ''}`,
+      label: `${nounOf(kind)} ${code ?? `(row ${row})`}${name ? ` "${name}"` : ''}`,
       action: problems.length ? 'blocked' : 'delete',
       id: existing ? String(existing.id).toLowerCase() : null,
       notes: [why],
@@ -1197,7 +1133,7 @@ class Planner {
     if (!existing) entry.notes = [why, 'not on the service: already absent, nothing is sent'];
     else {
       entry.before = { ...existing };
-      this.preflight(entry, `${RESOURCE[kind]}.delete` as Operation);
+      this.preflight(entry, operationOf(kind, 'delete'));
     }
     return entry;
   }
@@ -1250,7 +1186,7 @@ class Planner {
         if (c) inSheet.add(c);
       }
       const resource = (client as unknown as Record<string, { walk(q: object, o: object): AsyncIterable<Obj> }>)[
-        RESOURCE[kind]
+        ENTITIES[kind].resource
       ];
       const gone: Obj[] = [];
       let managed = 0;
@@ -1278,7 +1214,7 @@ class Planner {
                 cell: null,
                 row: null,
                 field: null,
-                message: `the mirror of ${sheetName} would delete ${gone.length} ${NOUNS[kind]}, more than the cap of ${cap} (--max-deletes): nothing is deleted`,
+                message: `the mirror of ${sheetName} would delete ${gone.length} ${nounsOf(kind)}, more than the cap of ${cap} (--max-deletes): nothing is deleted`,
                 code: 'mirror_cap',
                 params: { sheet: sheetName, count: gone.length, cap },
               },
@@ -1343,7 +1279,7 @@ class Planner {
       row: d.row,
       rows: d.rows,
       externalId: d.externalId,
-      label: `${NOUN[d.kind]} ${d.externalId ?? `(row ${d.row})`}`,
+      label: `${nounOf(d.kind)} ${d.externalId ?? `(row ${d.row})`}`,
       action: 'blocked',
       id: existing ? String(existing.id).toLowerCase() : null,
     };
@@ -1457,7 +1393,7 @@ class Planner {
       notes.push(...this.afterNotes(entry.dependsOn));
     }
     if (notes.length) entry.notes = notes;
-    this.preflight(entry, `${RESOURCE[d.kind]}.${op}` as Operation);
+    this.preflight(entry, operationOf(d.kind, op));
     this.push(entry);
   }
 
@@ -1542,7 +1478,7 @@ class Planner {
       field: null,
       message:
         p.kind === 'missing_scope'
-          ? `the API key lacks the scope ${p.scope}, needed to ${verb} ${NOUNS[entry.kind]}`
+          ? `the API key lacks the scope ${p.scope}, needed to ${verb} ${nounsOf(entry.kind)}`
           : p.kind === 'plant_unreachable'
             ? `the API key cannot reach plant ${this.plantLabel(p.plant_id)}`
             : p.message,
