@@ -4,14 +4,14 @@
  */
 import { ApiError, type ApiClient } from '../../api/index.js';
 import { bomDiff, extractRefs, isPending, type BomWanted } from '../diff.js';
-import { forEachPooled } from '../pool.js';
 import { snapshotOf } from '../snapshot.js';
-import type { IdentifiedKind, PlanProblem } from '../types.js';
+import type { IdentifiedKind } from '../types.js';
 import type { ServiceIndex } from '../resolve.js';
-import { rawCode, type WbRow, type WorkbookRows } from '../workbook-rows.js';
+import type { WbRow, WorkbookRows } from '../workbook-rows.js';
 import type { Obj, PlanProgress, PlanState } from './context.js';
 import { conflictProblem, ownIdRefs, settle } from './decide.js';
-import { blockedRow, groupByOwner } from './draft.js';
+import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
+import { readPerInstance } from './instance-reads.js';
 
 /** The kind a BOM row's component_type names. */
 export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
@@ -24,43 +24,27 @@ export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
 export type ServerBoms = Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>;
 
 /** Read the BOMs of the instances the bom sheet names that are on the service. */
-export async function readBoms(
+export function readBoms(
   wb: WorkbookRows,
   svc: ServiceIndex,
   client: ApiClient,
   signal: AbortSignal | undefined,
   progress: (p: PlanProgress) => void,
 ): Promise<ServerBoms> {
-  const out: ServerBoms = new Map();
-  const ids = new Map<string, string>();
-  for (const r of wb.rows('bom')) {
-    const code = rawCode(r, 'product_instance_external_id');
-    const inst = code ? svc.product_instance.get(code) : undefined;
-    if (inst) ids.set(inst.id.toLowerCase(), code!);
-  }
-  const list = [...ids.keys()];
-  let done = 0;
-  progress({ phase: 'reading_boms', done, total: list.length });
-  let fatal: unknown;
-  await forEachPooled(
-    list,
-    8,
-    async (id) => {
-      try {
-        const bom = await client.bom.get(id, { signal });
-        out.set(id, { bom: bom.map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })) });
-      } catch (e) {
-        if (e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')) {
-          out.set(id, { unreadable: `${e.err_code}: ${e.msg}` });
-        } else fatal ??= e;
-      }
-      progress({ phase: 'reading_boms', done: ++done, total: list.length });
-    },
-    () => fatal !== undefined || signal?.aborted === true,
+  return readPerInstance(
+    wb,
+    svc,
+    'bom',
+    signal,
+    async (id) => ({
+      bom: (await client.bom.get(id, { signal })).map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })),
+    }),
+    (e) =>
+      e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')
+        ? `${e.err_code}: ${e.msg}`
+        : undefined,
+    (done, total) => progress({ phase: 'reading_boms', done, total }),
   );
-  if (fatal !== undefined) throw fatal;
-  signal?.throwIfAborted();
-  return out;
 }
 
 export function planBoms(ctx: PlanState, serverBoms: ServerBoms): void {
@@ -81,17 +65,8 @@ function planBom(
   }>[],
 ): void {
   const first = rows[0];
-  const problems: PlanProblem[] = [];
+  const { entry, problems, instance } = instanceRowsEntry(ctx, 'bom', code, rows, `BOM of ${code}`);
   const host = { problems };
-  const entry = ctx.newEntry(
-    'bom',
-    `bom:${code}`,
-    { sheet: 'bom', row: first.row, rows: rows.map((r) => ({ sheet: r.sheet, row: r.row })) },
-    code,
-    `BOM of ${code}`,
-  );
-  for (const r of rows) if (!r.typed) problems.push(...r.problems);
-  const instance = ctx.refValue(host, first, 'product_instance_external_id', 'product_instance', code);
   const components: BomWanted[] = [];
   const plants = new Set<string>();
   for (const r of rows) {

@@ -33,6 +33,9 @@ export interface ProductFacts {
   supplier_plant_id: string | null;
 }
 
+/** What the service index holds for a code of a kind. */
+type Found<K extends keyof ServiceIndex> = ServiceIndex[K] extends Map<string, infer V> ? V : never;
+
 /** Where a problem is: a row of a sheet (a workbook row, or an entry's sheet and row). */
 export type RowAt = Pick<WbRow<unknown>, 'sheet' | 'sheetName' | 'row'>;
 
@@ -200,21 +203,33 @@ export class PlanState {
     return undefined;
   }
 
+  /**
+   * A plant, material or product code → what the service index has for it (a mapping sheet, the profile or the
+   * service), or a problem at the cell: `why` says what is unknown (made only then: its hint is not cheap).
+   */
+  lookup<K extends 'plant' | 'material' | 'product'>(
+    d: { problems: PlanProblem[] },
+    r: RowAt,
+    field: string,
+    kind: K,
+    code: string,
+    why: () => { detail: string; code: PlanProblemCode; params: IssueParams },
+  ): Found<K> | undefined {
+    const found = (this.svc[kind] as Map<string, Found<K>>).get(code);
+    if (!found) {
+      const w = why();
+      d.problems.push(this.unresolvedAt(r, field, kind, w.detail, w.code, w.params));
+    }
+    return found;
+  }
+
   /** A plant code → its id, or a problem at the cell. */
-  plantValue(d: { problems: PlanProblem[] }, r: WbRow<unknown>, field: string, code: string): string | undefined {
-    const p = this.svc.plant.get(code);
-    if (p) return p.id;
-    d.problems.push(
-      this.unresolvedAt(
-        r,
-        field,
-        'plant',
-        `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)${didYouMean(code, this.svc.plant.keys())}`,
-        'plant_unknown',
-        { value: code, ...hintParam(code, this.svc.plant.keys()) },
-      ),
-    );
-    return undefined;
+  plantValue(d: { problems: PlanProblem[] }, r: RowAt, field: string, code: string): string | undefined {
+    return this.lookup(d, r, field, 'plant', code, () => ({
+      detail: `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)${didYouMean(code, this.svc.plant.keys())}`,
+      code: 'plant_unknown',
+      params: { value: code, ...hintParam(code, this.svc.plant.keys()) },
+    }))?.id;
   }
 
   /** The plant of a component (from its row in this import, else the service's entity). */

@@ -5,7 +5,7 @@
  */
 import { TRANSPORT_MODALITIES } from '../../spec/constants.js';
 import type { DataSheetName, IssueParams, RowAction } from '../../workbook/types.js';
-import type { Hazard, SiloItemWanted } from '../diff.js';
+import type { Hazard, Pending, SiloItemWanted } from '../diff.js';
 import { nounOf } from '../entities.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, RowRef } from '../types.js';
 import { rawCode, type WbRow } from '../workbook-rows.js';
@@ -201,4 +201,29 @@ export function blockedRow(ctx: PlanState, kind: EntityKind, r: WbRow<unknown>):
   const e = ctx.newEntry(kind, `${r.sheet}!${r.row}`, { sheet: r.sheet, row: r.row, rows: [{ sheet: r.sheet, row: r.row }] }, null, `${r.sheetName} row ${r.row}`);
   e.problems = problems;
   ctx.emit(e);
+}
+
+/**
+ * The start of the entry of one instance's rows (its BOM, its production figures): blocked until decided, with
+ * the problems of its invalid rows and the reference to the instance (id, pending, or a problem).
+ */
+export function instanceRowsEntry(
+  ctx: PlanState,
+  kind: 'bom' | 'production',
+  code: string,
+  rows: WbRow<unknown>[],
+  label: string,
+): { entry: PlanEntry; problems: PlanProblem[]; instance: string | Pending | undefined } {
+  const first = rows[0];
+  const problems: PlanProblem[] = [];
+  const entry = ctx.newEntry(
+    kind,
+    `${kind}:${code}`,
+    { sheet: kind, row: first.row, rows: rows.map((r) => ({ sheet: r.sheet, row: r.row })) },
+    code,
+    label,
+  );
+  for (const r of rows) if (!r.typed) problems.push(...r.problems);
+  const instance = ctx.refValue({ problems }, first, 'product_instance_external_id', 'product_instance', code);
+  return { entry, problems, instance };
 }

@@ -8,18 +8,11 @@ export function planProductInstances(ctx: PlanState): void {
     const d = draft(ctx, 'product_instance', r);
     const t = r.typed;
     if (t) {
-      const product = ctx.svc.product.get(t.product_external_id);
-      if (!product)
-        d.problems.push(
-          ctx.unresolvedAt(
-            r,
-            'product_external_id',
-            'product',
-            `no product with article number "${t.product_external_id}" on the service (products are created in the web interface)`,
-            'product_unknown',
-            { value: t.product_external_id },
-          ),
-        );
+      const product = ctx.lookup(d, r, 'product_external_id', 'product', t.product_external_id, () => ({
+        detail: `no product with article number "${t.product_external_id}" on the service (products are created in the web interface)`,
+        code: 'product_unknown',
+        params: { value: t.product_external_id },
+      }));
       d.desired = {
         external_id: t.external_id,
         product_id: product?.id.toLowerCase(),

@@ -5,55 +5,37 @@
  */
 import { ApiError, type ApiClient } from '../../api/index.js';
 import { isPending } from '../diff.js';
-import { forEachPooled } from '../pool.js';
-import type { FieldChange, PlanProblem } from '../types.js';
-import { rawCode, type WbRow, type WorkbookRows } from '../workbook-rows.js';
+import type { FieldChange } from '../types.js';
+import type { WbRow, WorkbookRows } from '../workbook-rows.js';
 import type { ServiceIndex } from '../resolve.js';
 import type { PlanState } from './context.js';
 import { ownIdRefs, settle } from './decide.js';
-import { blockedRow, groupByOwner } from './draft.js';
+import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
+import { readPerInstance } from './instance-reads.js';
 
 /** Production figures on the service per instance id (year → quantity), or why they could not be read. */
 export type ServerProduction = Map<string, Map<number, number> | { unreadable: string }>;
 
 /** Read the figures of the instances the production sheet names (one GET each, 8 at a time). */
-export async function readProduction(
+export function readProduction(
   wb: WorkbookRows,
   svc: ServiceIndex,
   client: ApiClient,
   signal: AbortSignal | undefined,
 ): Promise<ServerProduction> {
-  const out: ServerProduction = new Map();
-  const ids = new Set<string>();
-  for (const r of wb.rows('production')) {
-    const code = rawCode(r, 'product_instance_external_id');
-    const inst = code ? svc.product_instance.get(code) : undefined;
-    if (inst) ids.add(inst.id.toLowerCase());
-  }
-  let fatal: unknown;
-  await forEachPooled(
-    [...ids],
-    8,
-    async (id) => {
-      try {
-        const figs = await client.productionFigures.get(id, { signal });
-        out.set(id, new Map(figs.map((f) => [f.year, f.quantity])));
-      } catch (e) {
-        if (
-          e instanceof ApiError &&
-          e.classification !== 'auth' &&
-          e.classification !== 'daily_limit' &&
-          e.status !== 500
-        )
-          out.set(id, { unreadable: e.msg ? `${e.err_code}: ${e.msg}` : e.err_code });
-        else fatal ??= e;
-      }
-    },
-    () => fatal !== undefined || signal?.aborted === true,
+  return readPerInstance(
+    wb,
+    svc,
+    'production',
+    signal,
+    async (id) => new Map((await client.productionFigures.get(id, { signal })).map((f) => [f.year, f.quantity])),
+    (e) =>
+      e instanceof ApiError && e.classification !== 'auth' && e.classification !== 'daily_limit' && e.status !== 500
+        ? e.msg
+          ? `${e.err_code}: ${e.msg}`
+          : e.err_code
+        : undefined,
   );
-  if (fatal !== undefined) throw fatal;
-  signal?.throwIfAborted();
-  return out;
 }
 
 /** One entry per product instance of the production sheet: the years whose figure changes are PUT. */
@@ -71,18 +53,7 @@ function planFigures(
   rows: WbRow<{ year: number; quantity: number }>[],
   thisYear: number,
 ): void {
-  const first = rows[0];
-  const problems: PlanProblem[] = [];
-  const host = { problems };
-  const entry = ctx.newEntry(
-    'production',
-    `production:${code}`,
-    { sheet: 'production', row: first.row, rows: rows.map((r) => ({ sheet: r.sheet, row: r.row })) },
-    code,
-    `production figures of ${code}`,
-  );
-  for (const r of rows) if (!r.typed) problems.push(...r.problems);
-  const instance = ctx.refValue(host, first, 'product_instance_external_id', 'product_instance', code);
+  const { entry, problems, instance } = instanceRowsEntry(ctx, 'production', code, rows, `production figures of ${code}`);
   const { entry: instanceEntry, plant: instPlant } = ctx.instance(code);
   if (instPlant) entry.plantIds = [instPlant];
   // The production period: the workbook's row of the instance, else the service's.

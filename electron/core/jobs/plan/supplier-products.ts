@@ -18,18 +18,11 @@ export function planSupplierProducts(ctx: PlanState): void {
       const t = r.typed;
       if (!t) return;
       const route = routeOf(t);
-      const material = ctx.svc.material.get(t.material_code);
-      if (!material)
-        d.problems.push(
-          ctx.unresolvedAt(
-            r,
-            'material_code',
-            'material',
-            `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites${didYouMean(t.material_code, ctx.svc.material.keys())}`,
-            'material_unknown',
-            { value: t.material_code, ...hintParam(t.material_code, ctx.svc.material.keys()) },
-          ),
-        );
+      const material = ctx.lookup(d, r, 'material_code', 'material', t.material_code, () => ({
+        detail: `material code "${t.material_code}" is not in the materials sheet, the profile's mappings or among the service's elementaries and composites${didYouMean(t.material_code, ctx.svc.material.keys())}`,
+        code: 'material_unknown',
+        params: { value: t.material_code, ...hintParam(t.material_code, ctx.svc.material.keys()) },
+      }));
       d.desired = {
         external_id: t.external_id,
         name: t.name,
