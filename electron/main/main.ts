@@ -2,13 +2,13 @@
  * The thin main process: settings (electron-store), keys (safeStorage), the embedded sandbox, IPC, the menu
  * and the window. Takes electron and the storage/sandbox factories injected so tests run it against a fake.
  */
-import type { StartSandboxFn } from '../core/ipc/embedded-sandbox.js';
-import { EmbeddedSandbox } from '../core/ipc/embedded-sandbox.js';
-import { FileRegistry, workbookArgs } from '../core/ipc/files.js';
+import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
+import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
+import { FileRegistry, workbookArgs } from '../core/app/files.js';
 import type { HandlerTable } from '../core/ipc/handlers.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
-import { disposeWork } from '../core/ipc/work.js';
+import { disposeWork } from '../core/app/work.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
 import type { SecretStore } from '../core/settings/secrets.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../core/settings/settings.js';

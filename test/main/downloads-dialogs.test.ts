@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../electron/core/ipc/services.js';
-import { workOf } from '../../electron/core/ipc/work.js';
+import { workOf } from '../../electron/core/app/work.js';
 import { MemoryDocument } from '../../electron/core/settings/json-file.js';
 import type { ShellLike } from '../../electron/main/electron-api.js';
 import { startMain } from '../../electron/main/main.js';

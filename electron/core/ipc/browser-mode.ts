@@ -9,13 +9,13 @@ import { userConfigDir } from '../settings/paths.js';
 import { JsonFile } from '../settings/json-file.js';
 import { keychainFor, openSecretStore } from '../settings/keychain.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../settings/settings.js';
-import { EmbeddedSandbox } from './embedded-sandbox.js';
-import { FileRegistry } from './files.js';
-import type { StartSandboxFn } from './embedded-sandbox.js';
+import { EmbeddedSandbox } from '../app/embedded-sandbox.js';
+import { FileRegistry } from '../app/files.js';
+import type { StartSandboxFn } from '../app/embedded-sandbox.js';
 import { startHttpTransport } from './http-server.js';
 import type { AppServices, Logger } from './services.js';
 import { consoleLogger, EventHub } from './services.js';
-import { disposeWork } from './work.js';
+import { disposeWork } from '../app/work.js';
 
 export interface BrowserModeOptions {
   port?: number;

@@ -18,13 +18,13 @@ import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js'
 import { parseColumnMapping } from '../workbook/mapping/schema.js';
 import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { HandlerTable } from './handlers.js';
-import { CSV_MIME } from './downloads.js';
+import { CSV_MIME } from '../app/downloads.js';
 import { AppError } from './errors.js';
-import { overview } from './import-session.js';
-import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from './profiles.js';
+import { overview } from '../app/import-session.js';
+import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from '../app/profiles.js';
 import type { AppServices } from './services.js';
-import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from './work-views.js';
-import { workOf } from './work.js';
+import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
+import { workOf } from '../app/work.js';
 import type { workProcedures } from './contract-work.js';
 
 type WorkName = keyof typeof workProcedures;

@@ -9,10 +9,10 @@ import type { ProcedureName } from './names.js';
 import { DATA_SHEETS } from '../workbook/registry.js';
 import { COMBINED_TEMPLATE_FILE, templateFileName } from '../workbook/template.js';
 import type { DataSheetName } from '../workbook/types.js';
-import { checkConnection, keyRefusal } from './connection-check.js';
+import { checkConnection, keyRefusal } from '../app/connection-check.js';
 import { AppError } from './errors.js';
-import { profilesState, profileView, resolveConnection } from './profiles.js';
-import { generateTemplate } from './templates.js';
+import { profilesState, profileView, resolveConnection } from '../app/profiles.js';
+import { generateTemplate } from '../app/template.js';
 import type { AppServices } from './services.js';
 import { workHandlers } from './handlers-work.js';
 

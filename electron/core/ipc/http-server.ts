@@ -20,7 +20,7 @@ import { RENDERER_CSP_HEADER } from './csp.js';
 import { dispatch } from './dispatch.js';
 import type { HandlerTable } from './handlers.js';
 import type { AppServices, EventHub } from './services.js';
-import { workOf } from './work.js';
+import { workOf } from '../app/work.js';
 
 export const TOKEN_HEADER = 'x-supply-loader-token';
 const DEFAULT_MAX_BODY = 50 * 1024 * 1024;

@@ -6,8 +6,8 @@ import type { SecretStore } from '../settings/secrets.js';
 import type { SettingsStore } from '../settings/settings.js';
 import { events } from './contract.js';
 import type { EventPayload } from './contract.js';
-import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import type { FileRegistry, HostDialogs } from './files.js';
+import type { EmbeddedSandbox } from '../app/embedded-sandbox.js';
+import type { FileRegistry, HostDialogs } from '../app/files.js';
 import type { EventName } from './names.js';
 
 export interface Logger {

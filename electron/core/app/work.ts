@@ -10,7 +10,7 @@ import { DownloadRegistry } from './downloads.js';
 import { ImportSessions } from './import-session.js';
 import { JobsRunner } from './jobs-runner.js';
 import { LcaRuns } from './lca-runs.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from '../ipc/services.js';
 
 export interface Work {
   imports: ImportSessions;

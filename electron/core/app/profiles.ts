@@ -1,9 +1,9 @@
 /** Connection profiles as the renderer sees them, and the resolution of a profile to {baseUrl, apiKey}. */
 import { maskApiKey } from '../spec/constants.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
-import type { ProfileView, ProfilesState } from './contract.js';
-import { AppError } from './errors.js';
-import type { AppServices } from './services.js';
+import type { ProfileView, ProfilesState } from '../ipc/contract.js';
+import { AppError } from '../ipc/errors.js';
+import type { AppServices } from '../ipc/services.js';
 
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
