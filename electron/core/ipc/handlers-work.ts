@@ -24,7 +24,6 @@ import { overview } from '../app/import-session.js';
 import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from '../app/profiles.js';
 import type { AppServices } from './services.js';
 import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
-import { workOf } from '../app/work.js';
 import type { workProcedures } from './contract-work.js';
 
 type WorkName = keyof typeof workProcedures;
@@ -52,7 +51,7 @@ function baseName(file: string): string {
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
 async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
-  const w = workOf(app);
+  const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   let meta;
@@ -80,7 +79,7 @@ async function jobCsvSource(
   jobId: string,
   source: string | undefined,
 ): Promise<(CsvSource & { file: string }) | undefined> {
-  const w = workOf(app);
+  const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
@@ -126,15 +125,15 @@ function withWords(table: WorkHandlers): WorkHandlers {
 
 const handlers: WorkHandlers = {
   'import.validate': async (input, app) =>
-    workOf(app).imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
+    app.work.imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
 
   'import.columns': async (input, app) => ({
-    ...(await workOf(app).imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
+    ...(await app.work.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
     highConfidence: HIGH_CONFIDENCE,
   }),
 
   'import.columnsPreview': async (input, app) => ({
-    sources: await workOf(app).imports.columnsPreview(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
+    sources: await app.work.imports.columnsPreview(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
   }),
 
   'mappings.list': async (_input, app) => {
@@ -156,7 +155,7 @@ const handlers: WorkHandlers = {
   },
 
   'import.plan': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const conn = await activeConnection(app);
     let previous;
     if (input.onlyFailedOf) {
@@ -172,7 +171,7 @@ const handlers: WorkHandlers = {
   },
 
   'import.planRows': async (input, app) => {
-    const imports = workOf(app).imports;
+    const imports = app.work.imports;
     const s = imports.get(input.importId);
     const indices = imports.filtered(s, input.filter);
     const plan = s.plan!;
@@ -180,7 +179,7 @@ const handlers: WorkHandlers = {
   },
 
   'import.run': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const s = w.imports.get(input.importId);
     if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
     const active = app.settings.snapshot().activeProfileId;
@@ -221,21 +220,21 @@ const handlers: WorkHandlers = {
   },
 
   'import.cancel': async (input, app) => {
-    const imports = workOf(app).imports;
+    const imports = app.work.imports;
     let accepted = false;
     if (input.importId) accepted = imports.cancel(input.importId) || accepted;
     if (input.fileId) accepted = imports.cancel(input.fileId) || accepted;
     return { accepted };
   },
 
-  'import.close': async (input, app) => ({ accepted: workOf(app).imports.close(input.importId) }),
+  'import.close': async (input, app) => ({ accepted: app.work.imports.close(input.importId) }),
 
-  'jobs.list': async (_input, app) => ({ jobs: await workOf(app).jobs.list() }),
+  'jobs.list': async (_input, app) => ({ jobs: await app.work.jobs.list() }),
 
-  'jobs.get': async (input, app) => workOf(app).jobs.view(input.jobId),
+  'jobs.get': async (input, app) => app.work.jobs.view(input.jobId),
 
   'jobs.rows': async (input, app) => {
-    const loaded = await workOf(app).jobs.load(input.jobId);
+    const loaded = await app.work.jobs.load(input.jobId);
     const indices = filterJobEntries(loaded.index, input.filter);
     return page(indices, input.offset, input.limit, (i) => {
       const e = loaded.plan.entries[i];
@@ -243,26 +242,26 @@ const handlers: WorkHandlers = {
     });
   },
 
-  'jobs.pause': async (input, app) => ({ accepted: workOf(app).jobs.pause(input.jobId) }),
-  'jobs.cancel': async (input, app) => ({ accepted: workOf(app).jobs.cancel(input.jobId) }),
+  'jobs.pause': async (input, app) => ({ accepted: app.work.jobs.pause(input.jobId) }),
+  'jobs.cancel': async (input, app) => ({ accepted: app.work.jobs.cancel(input.jobId) }),
 
   'jobs.resume': async (input, app) => {
     const conn = await resolveConnection(app);
-    return { jobId: await workOf(app).jobs.resume(input.jobId, conn) };
+    return { jobId: await app.work.jobs.resume(input.jobId, conn) };
   },
 
   'jobs.undoPlan': async (input, app) => {
     const conn = await resolveConnection(app);
-    return undoPlanView(input.jobId, await workOf(app).jobs.undoPlan(input.jobId, conn));
+    return undoPlanView(input.jobId, await app.work.jobs.undoPlan(input.jobId, conn));
   },
 
   'jobs.undo': async (input, app) => {
     const conn = await resolveConnection(app);
-    return { jobId: await workOf(app).jobs.undo(input.jobId, conn, input.skipBlocked) };
+    return { jobId: await app.work.jobs.undo(input.jobId, conn, input.skipBlocked) };
   },
 
   'jobs.resultsWorkbook': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
@@ -284,7 +283,7 @@ const handlers: WorkHandlers = {
   },
 
   'jobs.failedWorkbook': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
@@ -306,7 +305,7 @@ const handlers: WorkHandlers = {
   },
 
   'downloads.save': async (input, app) => {
-    const d = workOf(app).downloads.get(input.downloadId);
+    const d = app.work.downloads.get(input.downloadId);
     if (!app.dialogs?.saveFile) return { supported: false, saved: false, fileName: null };
     const target = await app.dialogs.saveFile(d.fileName);
     if (!target) return { supported: true, saved: false, fileName: null };
@@ -315,13 +314,13 @@ const handlers: WorkHandlers = {
   },
 
   'downloads.open': async (input, app) => {
-    const d = workOf(app).downloads.get(input.downloadId);
+    const d = app.work.downloads.get(input.downloadId);
     if (!app.dialogs?.openPath) return { supported: false, opened: false };
     return { supported: true, opened: await app.dialogs.openPath(d.path) };
   },
 
   'export.run': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const conn = await activeConnection(app);
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     try {
@@ -349,20 +348,20 @@ const handlers: WorkHandlers = {
     }
   },
 
-  'lca.options': async (_input, app) => workOf(app).lca.options(await resolveConnection(app)),
+  'lca.options': async (_input, app) => app.work.lca.options(await resolveConnection(app)),
 
-  'lca.select': async (input, app) => workOf(app).lca.select(await resolveConnection(app), input.by, input.codes),
+  'lca.select': async (input, app) => app.work.lca.select(await resolveConnection(app), input.by, input.codes),
 
   'lca.run': async (input, app) => ({
-    runId: workOf(app).lca.start(await resolveConnection(app), input.selectionId, input.recompute),
+    runId: app.work.lca.start(await resolveConnection(app), input.selectionId, input.recompute),
   }),
 
-  'lca.report': async (input, app) => workOf(app).lca.view(input.runId),
+  'lca.report': async (input, app) => app.work.lca.view(input.runId),
 
-  'lca.analysis': async (input, app) => workOf(app).lca.analysis(input.runId, input),
+  'lca.analysis': async (input, app) => app.work.lca.analysis(input.runId, input),
 
   'lca.enterProduction': async (input, app) => ({
-    runId: await workOf(app).lca.enterProduction(
+    runId: await app.work.lca.enterProduction(
       await resolveConnection(app),
       input.runId,
       input.instanceId,
@@ -371,10 +370,10 @@ const handlers: WorkHandlers = {
     ),
   }),
 
-  'lca.cancel': async (input, app) => ({ accepted: workOf(app).lca.cancel(input.runId) }),
+  'lca.cancel': async (input, app) => ({ accepted: app.work.lca.cancel(input.runId) }),
 
   'lca.export': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const report = w.lca.report(input.runId);
     const { buffer } = await lcaWorkbookBuffer(report);
     return w.downloads.registerBytes(buffer, `lca-results-${stamp()}.xlsx`);
