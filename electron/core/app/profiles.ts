@@ -1,4 +1,5 @@
 /** Connection profiles as the renderer sees them, and the resolution of a profile to {baseUrl, apiKey}. */
+import { createApiClient, type ApiClient } from '../api/index.js';
 import { maskApiKey } from '../spec/constants.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
 import type { ProfileView, ProfilesState } from '../ipc/contract.js';
@@ -60,4 +61,18 @@ export async function resolveConnection(app: AppServices, profileId?: string): P
   const apiKey = await app.secrets.get(id);
   if (!apiKey) throw new AppError('invalid_input', `The profile “${p.name}” has no API key yet. Enter one on the Connection screen.`);
   return { profileId: id, baseUrl: p.baseUrl, apiKey };
+}
+
+/** Run `work` with a client of the connection, closed afterwards. */
+export async function withClient<T>(
+  conn: Connection,
+  work: (client: ApiClient) => Promise<T>,
+  o: { timeoutMs?: number } = {},
+): Promise<T> {
+  const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
 }
