@@ -76,3 +76,16 @@ export async function withClient<T>(
     await client.close();
   }
 }
+
+/** The name of a profile as the user knows it (the built-in Sandbox's, a saved one's, else its id). */
+export function profileNameOf(app: AppServices, profileId: string): string {
+  return profileId === SANDBOX_PROFILE_ID
+    ? SANDBOX_PROFILE_NAME
+    : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
+}
+
+/** The active connection with its profile's name. */
+export async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
+  const conn = await resolveConnection(app);
+  return { ...conn, profileName: profileNameOf(app, conn.profileId) };
+}

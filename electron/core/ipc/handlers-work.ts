@@ -12,33 +12,20 @@ import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } 
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
-import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
 import { parseColumnMapping } from '../workbook/mapping/schema.js';
-import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { HandlerTable } from './handlers.js';
 import { CSV_MIME } from '../app/downloads.js';
 import { AppError } from './errors.js';
-import { overview } from '../app/import-session.js';
-import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from '../app/profiles.js';
+import { planSession, runSession } from '../app/import-session.js';
+import { activeConnection, profileNameOf, resolveConnection } from '../app/profiles.js';
 import type { AppServices } from './services.js';
 import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
 import type { workProcedures } from './contract-work.js';
 
 type WorkName = keyof typeof workProcedures;
 export type WorkHandlers = Pick<HandlerTable, WorkName>;
-
-function profileNameOf(app: AppServices, profileId: string): string {
-  return profileId === SANDBOX_PROFILE_ID
-    ? SANDBOX_PROFILE_NAME
-    : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
-}
-
-async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
-  const conn = await resolveConnection(app);
-  return { ...conn, profileName: profileNameOf(app, conn.profileId) };
-}
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -154,21 +141,7 @@ const handlers: WorkHandlers = {
     return { name: input.name, profileName: profileNameOf(app, profileId) };
   },
 
-  'import.plan': async (input, app) => {
-    const w = app.work;
-    const conn = await activeConnection(app);
-    let previous;
-    if (input.onlyFailedOf) {
-      const prev = await w.jobs.load(input.onlyFailedOf);
-      previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
-    }
-    return w.imports.plan(app, input.importId, conn, {
-      createOnly: input.createOnly,
-      previous,
-      mirror: input.mirror,
-      ...(input.maxDeletes !== undefined ? { maxDeletes: input.maxDeletes } : {}),
-    });
-  },
+  'import.plan': async (input, app) => planSession(app, input),
 
   'import.planRows': async (input, app) => {
     const imports = app.work.imports;
@@ -178,46 +151,7 @@ const handlers: WorkHandlers = {
     return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
   },
 
-  'import.run': async (input, app) => {
-    const w = app.work;
-    const s = w.imports.get(input.importId);
-    if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
-    const active = app.settings.snapshot().activeProfileId;
-    if (active !== s.planInfo.profileId) {
-      throw new AppError(
-        'invalid_input',
-        `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`,
-      );
-    }
-    const ov = overview(s);
-    if (ov.blocked > 0 && !input.skipBlocked) {
-      throw new AppError(
-        'invalid_input',
-        `${ov.blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`,
-      );
-    }
-    const conn = await resolveConnection(app, s.planInfo.profileId);
-    // Mapping memory: the mapping rows that passed validation are merged into the profile once the import completed.
-    const remembered = mappingsFromWorkbook(s.parsed, s.report).mappings;
-    const count = countMappings(remembered);
-    const onCompleted =
-      count.plants + count.materials > 0
-        ? () => {
-            const r = mergeProfileMappings(app.settings, conn.profileId, remembered);
-            app.log.info(
-              { profileId: conn.profileId, added: r.added, changed: r.changed },
-              'remembered the workbook mappings in the profile',
-            );
-          }
-        : undefined;
-    const jobId = await w.jobs.start(s.plan, {
-      conn,
-      inputPath: s.inputPath,
-      csvSources: s.csvSources,
-      ...(onCompleted ? { onCompleted } : {}),
-    });
-    return { jobId };
-  },
+  'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
 
   'import.cancel': async (input, app) => {
     const imports = app.work.imports;
