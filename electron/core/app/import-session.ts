@@ -12,9 +12,8 @@ import type { Plan } from '../jobs/types.js';
 import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
-import { readSources } from '../workbook/sources/index.js';
 import { peekSource } from '../workbook/sources/peek.js';
-import { validateWorkbook } from '../workbook/validate.js';
+import { readAndValidate } from './validate.js';
 import { blockedCount, makePlan, mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS, savedMappings, type PlanOptions } from './import.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter } from '../ipc/contract-work.js';
 import { AppError } from '../ipc/errors.js';
@@ -153,20 +152,16 @@ export class ImportSessions {
         last = now;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
-      // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
-      const parsed = await readSources(paths, {
+      // The CLI's reading and checking of sources (app/validate.ts): .xlsx or .csv, with the column mapping when
+      // there is one, under the name the user knows (an uploaded copy is stored under a random name).
+      const { parsed, report } = await readAndValidate(paths, {
         ...(mapping && { mapping }),
+        fileName: info.name,
         signal,
-        onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
+        onRead: (p) => progress(p.phase, p.rows, p.totalRows),
+        onValidate: (p) => progress('validating', p.rows, p.totalRows),
       });
-      // The name the user knows (an uploaded copy is stored under a random name): shown in the plan, the job and
-      // the names of the results workbooks.
-      parsed.file = info.name;
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
-      const report = await validateWorkbook(parsed, {
-        signal,
-        onProgress: (p) => progress('validating', p.rows, rows),
-      });
       progress('validating', rows, rows, true);
       const importId = randomUUID();
       // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).

@@ -13,12 +13,12 @@ import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
 import { isTextSource } from '../workbook/sources/index.js';
-import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
-import { parseColumnMapping } from '../workbook/mapping/schema.js';
+import { HIGH_CONFIDENCE } from '../workbook/mapping/columns.js';
 import type { HandlerTable } from './handlers.js';
 import { CSV_MIME } from '../app/downloads.js';
 import { AppError } from './errors.js';
 import { planSession, runSession } from '../app/import-session.js';
+import { listColumnMappings, saveColumnMapping } from '../app/mappings.js';
 import { activeConnection, profileNameOf, resolveConnection } from '../app/profiles.js';
 import type { AppServices } from './services.js';
 import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
@@ -125,19 +125,12 @@ const handlers: WorkHandlers = {
 
   'mappings.list': async (_input, app) => {
     const profileId = app.settings.snapshot().activeProfileId;
-    const saved = app.settings.columnMappingsOf(profileId);
-    return {
-      profileName: profileNameOf(app, profileId),
-      mappings: Object.entries(saved).map(([name, doc]) => {
-        const r = parseColumnMapping(doc);
-        return { name, sheets: r.ok ? Object.keys(r.mapping.sheets) : [], ok: r.ok };
-      }),
-    };
+    return { profileName: profileNameOf(app, profileId), mappings: listColumnMappings(app.settings, profileId) };
   },
 
   'mappings.save': async (input, app) => {
     const profileId = app.settings.snapshot().activeProfileId;
-    app.settings.setColumnMapping(profileId, input.name, mappingToStore(input.mapping, input.name));
+    saveColumnMapping(app.settings, profileId, input.name, input.mapping);
     return { name: input.name, profileName: profileNameOf(app, profileId) };
   },
 
