@@ -6,8 +6,7 @@
 import { copyFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createApiClient } from '../api/index.js';
-import { collectExport, writeExportWorkbook } from '../export/index.js';
+import { exportToWorkbook } from '../app/export.js';
 import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
@@ -19,7 +18,7 @@ import { CSV_MIME } from '../app/downloads.js';
 import { AppError } from './errors.js';
 import { planSession, runSession } from '../app/import-session.js';
 import { listColumnMappings, saveColumnMapping } from '../app/mappings.js';
-import { activeConnection, profileNameOf, resolveConnection } from '../app/profiles.js';
+import { activeConnection, profileNameOf, resolveConnection, withClient } from '../app/profiles.js';
 import type { AppServices } from './services.js';
 import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
 import type { workProcedures } from './contract-work.js';
@@ -248,31 +247,26 @@ const handlers: WorkHandlers = {
 
   'export.run': async (input, app) => {
     const w = app.work;
-    const conn = await activeConnection(app);
-    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
-    try {
-      const ref = input.ref ?? input.collection;
-      let last = 0;
-      const data = await collectExport(client, input.collection, {
+    const ref = input.ref ?? input.collection;
+    let last = 0;
+    const file = w.downloads.tempPath('.xlsx');
+    const { data } = await withClient(await activeConnection(app), (client) =>
+      exportToWorkbook(client, input.collection, file, {
         onProgress: (p) => {
           const now = Date.now();
           if (now - last < 100) return;
           last = now;
           app.emit('export.progress', { ref, collection: p.collection, done: p.done });
         },
-      });
-      const file = w.downloads.tempPath('.xlsx');
-      await writeExportWorkbook(data, file);
-      const download = w.downloads.register(file, `supply-loader-export-${input.collection}-${stamp()}.xlsx`);
-      return {
-        download,
-        sheets: data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length })),
-        warnings: data.warnings,
-        requests: data.requests,
-      };
-    } finally {
-      await client.close();
-    }
+      }),
+    );
+    const download = w.downloads.register(file, `supply-loader-export-${input.collection}-${stamp()}.xlsx`);
+    return {
+      download,
+      sheets: data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length })),
+      warnings: data.warnings,
+      requests: data.requests,
+    };
   },
 
   'lca.options': async (_input, app) => app.work.lca.options(await resolveConnection(app)),
