@@ -8,8 +8,7 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../../electron/core/jobs/results.js';
-import { RESULT_COLUMNS } from '../../electron/core/workbook/csv-results.js';
+import { writeFailedRowsWorkbook, writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
 import {

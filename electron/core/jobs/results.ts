@@ -26,9 +26,10 @@ import {
   type PlanEntry,
   type RowOutcome,
 } from './types.js';
+import { RESULT_COLUMNS } from '../names.js';
 import { columnNumber } from '../workbook/cell-ref.js';
-import { RESULT_COLUMNS } from '../workbook/csv-results.js';
 
+export { RESULT_COLUMNS };
 export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 

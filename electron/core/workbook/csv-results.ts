@@ -15,8 +15,7 @@ import { stringify } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import type { CsvFormat } from './types.js';
 
-/** The columns a results file adds after the source's own (the results workbook too: jobs/results.ts). */
-export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+import { RESULT_COLUMNS } from '../names.js';
 
 export interface SourceRowOutcome {
   /** `created`, `updated`, `unchanged`, `failed`, `skipped`, `blocked`, `not run` … */

@@ -5,8 +5,7 @@
  */
 import path from 'node:path';
 import { suggestMapping, HIGH_CONFIDENCE } from '../../workbook/mapping/suggest.js';
-import { parseColumnMapping } from '../../workbook/mapping/schema.js';
-import { mappingToStore } from '../../workbook/mapping/columns.js';
+import { listColumnMappings, saveColumnMapping } from '../../app/mappings.js';
 import { peekSource, type PeekedSource } from '../../workbook/sources/peek.js';
 import { str } from '../args.js';
 import { readMappingFile } from '../column-mapping.js';
@@ -87,7 +86,7 @@ export const mappingCommand: CliCommand = {
         if (!name) throw new CliUsageError('give the mapping a name: "name" in the file or --name NAME', NAME);
         const { settings } = profileStores(rc.env);
         const profile = mappingsProfile(settings, rc.globals.profile);
-        settings.setColumnMapping(profile.id, name, mappingToStore(mapping, name));
+        saveColumnMapping(settings, profile.id, name, mapping);
         if (ctx.json) rc.printJson({ ok: true, profile: profile.name, name });
         else ctx.stdout(`Saved mapping "${name}" in profile "${profile.name}" (use it with --mapping "${name}").\n`);
         return EXIT.ok;
@@ -96,11 +95,7 @@ export const mappingCommand: CliCommand = {
       case undefined: {
         const { settings } = profileStores(rc.env);
         const profile = mappingsProfile(settings, rc.globals.profile);
-        const saved = settings.columnMappingsOf(profile.id);
-        const rows = Object.entries(saved).map(([name, doc]) => {
-          const r = parseColumnMapping(doc);
-          return { name, sheets: r.ok ? Object.keys(r.mapping.sheets) : [], ok: r.ok };
-        });
+        const rows = listColumnMappings(settings, profile.id);
         if (ctx.json) rc.printJson({ profile: profile.name, mappings: rows });
         else if (rows.length === 0) ctx.stdout(`Profile "${profile.name}" has no saved column mappings.\n`);
         else ctx.stdout(rows.map((r) => `${r.name}\t${r.sheets.join(', ')}${r.ok ? '' : '\t(has errors)'}`).join('\n') + '\n');
