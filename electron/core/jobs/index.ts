@@ -2,7 +2,7 @@
  * The import engine (issue 4 §3–§5): plan (dry run) → run (journaled, resumable) → results workbooks.
  * JSON-serialisable data everywhere; no electron import. Driven by the CLI and the desktop app alike.
  */
-export { planImport, LEVEL, isWriteAction, type PlanContext, type PlanProgress } from './plan.js';
+export { planImport, LEVEL, type PlanContext, type PlanProgress } from './plan.js';
 export { runJob, resumeJob, loadJob, loadJobResult, JobControl, type RunOptions, type ResumeOptions } from './run.js';
 export {
   listJobs,

@@ -337,11 +337,11 @@ export interface JobProgress {
   /** Worksheet rows settled / in the plan. */
   done: number;
   total: number;
-  rows_per_s: number;
+  rowsPerS: number;
   /** Seconds left at the current rate; null until a rate is known. */
-  eta_s: number | null;
+  etaS: number | null;
   /** Entries per outcome so far. */
-  by_outcome: OutcomeCounts;
+  byOutcome: OutcomeCounts;
   level: number;
 }
 

@@ -184,35 +184,35 @@ export async function resolveBreakdownContext(
     const list: ComponentInfo[] = [];
     for (const [ref, type] of refs.get(i.instance.id)!) {
       const mass = masses.get(i.instance.id)?.get(ref)?.mass ?? null;
-      const base = { component_type: type, ref, mass_kg: mass };
+      const base = { componentType: type, ref, massKg: mass };
       if (type === 'supplier_product') {
         const sp = supplierProducts.get(ref);
         const s = supplierOf(ref);
         list.push({
           ...base,
-          external_id: sp?.external_id ?? null,
+          externalId: sp?.external_id ?? null,
           name: sp?.name ?? null,
-          supplier_company: s.company,
-          supplier_plant: s.plant,
+          supplierCompany: s.company,
+          supplierPlant: s.plant,
         });
       } else if (type === 'silo') {
         const silo = silos.get(ref);
         const sup = (silo?.items ?? []).map(supplierOf);
         list.push({
           ...base,
-          external_id: silo?.external_id ?? null,
+          externalId: silo?.external_id ?? null,
           name: silo?.name ?? null,
-          supplier_company: joinNames(sup.map((x) => x.company)),
-          supplier_plant: joinNames(sup.map((x) => x.plant)),
+          supplierCompany: joinNames(sup.map((x) => x.company)),
+          supplierPlant: joinNames(sup.map((x) => x.plant)),
         });
       } else {
         const pp = prechain.get(ref);
         list.push({
           ...base,
-          external_id: pp?.external_id ?? null,
+          externalId: pp?.external_id ?? null,
           name: pp?.name ?? null,
-          supplier_company: null,
-          supplier_plant: null,
+          supplierCompany: null,
+          supplierPlant: null,
         });
       }
     }

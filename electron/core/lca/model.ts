@@ -98,16 +98,16 @@ export interface LcaReport {
 
 /** One BOM component of an instance, resolved to names (for hotspots). */
 export interface ComponentInfo {
-  component_type: string;
+  componentType: string;
   ref: string;
-  external_id: string | null;
+  externalId: string | null;
   name: string | null;
   /** Supplier company name(s) (a silo's items may come from several: joined with "; "). */
-  supplier_company: string | null;
+  supplierCompany: string | null;
   /** Supplier plant name(s). */
-  supplier_plant: string | null;
+  supplierPlant: string | null;
   /** Mass in the BOM per declared unit of product (kg); null when the BOM is not readable or lacks the ref. */
-  mass_kg: number | null;
+  massKg: number | null;
 }
 
 export interface BreakdownContext {
