@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal, readJournal } from '../../electron/core/jobs/journal.js';
+import type { EntryOutcome } from '../../electron/core/jobs/types.js';
 
 /** Lines as versions up to this one wrote them (intent, outcome of each kind, session start and stop). */
 const EARLIER_JOURNAL = [
@@ -21,6 +22,24 @@ const EARLIER_JOURNAL = [
   '{"t":"session","event":"stop","status":"paused","reason":"user_pause","maskedKey":"svc-k1-****","at":"2026-03-01T10:00:07.000Z"}',
 ].join('\n');
 
+/** The two outcome lines above with stored names (err_code, action_hint, entitlement_limit), as objects. */
+const FAILED: EntryOutcome = {
+  key: 'supplier_plant:PL-1',
+  outcome: 'failed',
+  status: 422,
+  err_code: 'err_validation',
+  msg: 'name too long',
+  explanation: 'The body broke a rule of the spec.',
+  action_hint: 'Shorten the name.',
+};
+const SKIPPED: EntryOutcome = {
+  key: 'silo:SI-1',
+  outcome: 'skipped',
+  reason: 'entitlement',
+  msg: 'plants limit reached',
+  entitlement_limit: { dimension: 'plants', usage: 5, limit: 5 },
+};
+
 describe('journal format', () => {
   it('a journal written by an earlier version reads back: outcomes with err_code, action_hint, entitlement_limit; open intents; sessions', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sl-journal-'));
@@ -31,17 +50,8 @@ describe('journal format', () => {
       expect(s.badLines).toBe(0);
       expect([...s.outcomes.keys()]).toEqual(['supplier_company:SC-1', 'supplier_plant:PL-1', 'silo:SI-1']);
       expect(s.outcomes.get('supplier_company:SC-1')).toMatchObject({ outcome: 'created', status: 201 });
-      expect(s.outcomes.get('supplier_plant:PL-1')).toEqual({
-        key: 'supplier_plant:PL-1',
-        outcome: 'failed',
-        status: 422,
-        err_code: 'err_validation',
-        msg: 'name too long',
-        explanation: 'The body broke a rule of the spec.',
-        action_hint: 'Shorten the name.',
-        at: '2026-03-01T10:00:04.000Z',
-      });
-      expect(s.outcomes.get('silo:SI-1')?.entitlement_limit).toEqual({ dimension: 'plants', usage: 5, limit: 5 });
+      expect(s.outcomes.get('supplier_plant:PL-1')).toEqual({ ...FAILED, at: '2026-03-01T10:00:04.000Z' });
+      expect(s.outcomes.get('silo:SI-1')).toEqual({ ...SKIPPED, at: '2026-03-01T10:00:05.000Z' });
       expect([...s.openIntents.values()]).toEqual([
         expect.objectContaining({
           key: 'supplier_product:SP-1',
@@ -65,22 +75,8 @@ describe('journal format', () => {
       const j = await Journal.open(path);
       await j.session({ event: 'start', maskedKey: 'svc-k1-****' });
       await j.intent({ key: 'supplier_plant:PL-1', op: 'update', external_id: 'PL-1', idempotency_key: 'k-1' });
-      await j.outcome({
-        key: 'supplier_plant:PL-1',
-        outcome: 'failed',
-        status: 422,
-        err_code: 'err_validation',
-        msg: 'name too long',
-        explanation: 'The body broke a rule of the spec.',
-        action_hint: 'Shorten the name.',
-      });
-      await j.outcome({
-        key: 'silo:SI-1',
-        outcome: 'skipped',
-        reason: 'entitlement',
-        msg: 'plants limit reached',
-        entitlement_limit: { dimension: 'plants', usage: 5, limit: 5 },
-      });
+      await j.outcome(FAILED);
+      await j.outcome(SKIPPED);
       await j.close();
       const lines = (await readFile(path, 'utf8'))
         .trim()
