@@ -74,8 +74,8 @@ export interface DropReport {
   drop: string;
   files: string[];
   outcome: 'done' | 'failed' | 'interrupted';
-  exit_code: DropCode;
-  job_id: string | null;
+  exitCode: DropCode;
+  jobId: string | null;
   resumed: boolean;
   counts: Record<string, number> | null;
   /** Where the drop is now: done/<stamp>, failed/<stamp>, or the work folder of an interrupted drop. */
@@ -382,8 +382,8 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         drop: d.drop,
         files: d.files,
         outcome,
-        exit_code: r.code,
-        job_id: r.jobId ?? null,
+        exitCode: r.code,
+        jobId: r.jobId ?? null,
         resumed: r.resumed === true,
         counts: r.counts ?? null,
         folder: dest,
@@ -394,7 +394,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
 
     const finish = (rep: DropReport) => {
       result.drops.push(rep);
-      result.exitCode = worse(result.exitCode, rep.exit_code);
+      result.exitCode = worse(result.exitCode, rep.exitCode);
       emit({ type: 'drop_end', report: rep });
     };
 
