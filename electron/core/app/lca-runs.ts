@@ -262,18 +262,9 @@ export class LcaRuns {
           signal: run.controller.signal,
           selection: selection.description,
           onEvent: (e) => {
-            run.live.set(e.instance_id, { state: e.state, jobStatus: e.job_status, errCode: e.err_code });
+            run.live.set(e.instanceId, { state: e.state, jobStatus: e.jobStatus, errCode: e.errCode });
             run.finished = e.finished;
-            this.app.emit('lca.progress', {
-              runId: run.runId,
-              instanceId: e.instance_id,
-              externalId: e.external_id,
-              state: e.state,
-              jobStatus: e.job_status,
-              errCode: e.err_code,
-              finished: e.finished,
-              total: e.total,
-            });
+            this.app.emit('lca.progress', { runId: run.runId, ...e });
           },
         });
         if (!report.aborted) {
