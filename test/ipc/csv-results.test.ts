@@ -186,6 +186,12 @@ describe('several source files in one import (moreFileIds)', () => {
     expect(lines[0]).toBe('Materialstamm Februar');
     expect(lines[2]).toMatch(/^COL-F1;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;;created;[^;]+;;$/);
     expect(lines[3]).toMatch(/^COL-F2;Kies fein;PL-MUC;MAT-GRAVEL;to;4,5;;;created;[^;]+;;$/);
+    // materials.csv fed the code mapping: its rows say so (they were used), never "not imported"
+    const m = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'materials.csv' }))).text.split('\r\n');
+    expect(m[0]).toBe('material_code;category;_result;_id;_err_code;_message');
+    expect(m[1]).toMatch(/^MAT-SAND;;mapping;;;used to resolve the material codes/);
+    expect(m[2]).toMatch(/^MAT-GRAVEL;;mapping;/);
+    expect((await call('jobs.failedWorkbook', { jobId, source: 'materials.csv' })).rows).toBe(0);
     const unknown = await dispatch('jobs.failedWorkbook', { jobId, source: 'other.csv' }, mode.app);
     expect(unknown.ok).toBe(false);
   });

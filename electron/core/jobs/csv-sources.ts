@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
-import type { CsvFormat, DataSheetName, ParsedWorkbook } from '../workbook/types.js';
+import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
 import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
 
 /** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
@@ -79,6 +79,11 @@ export async function writeCsvSourceResults(
     format: source.format,
     headerRow: source.headerRow,
     outcomes: rowOutcomesOf(plan, result, source.sheet),
+    // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
+    // resolve codes (the results workbook marks them `mapping` too), never "not imported".
+    ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {
+      otherRows: { result: 'mapping', failed: false, message: `used to resolve the ${source.sheet === 'plants' ? 'plant' : 'material'} codes of the other sources` },
+    }),
     ...(outs.results && { results: outs.results }),
     ...(outs.failed && { failed: outs.failed }),
   });

@@ -19,6 +19,8 @@ export const DATA_SHEET_NAMES = [
   'production',
 ] as const;
 export type DataSheetName = (typeof DATA_SHEET_NAMES)[number];
+/** The code-mapping sheets: their rows map plant / material codes to service ids (no entities of their own). */
+export const CODE_MAPPING_SHEETS = ['plants', 'materials'] as const satisfies readonly DataSheetName[];
 
 /** Reference sheet written by templates/exports only; ignored on import. */
 export const PRODUCTS_SHEET = 'products' as const;
