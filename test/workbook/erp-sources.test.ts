@@ -193,6 +193,28 @@ describe('CSV sources (issue 12 §3)', () => {
     expect(p.sheets[0].rows.map((r) => r.values.year)).toEqual([2025, 2024, 2024]);
   });
 
+  it('csv.date is applied: DD.MM.YYYY, DD/MM/YYYY and MM/DD/YYYY read in that order (ISO always); a date not in it is an error at its cell', async () => {
+    const path = tmp.file('silo-items.csv');
+    const rows = (dates: string[]) => ['silo_external_id;supplier_product_external_id;year;amount', ...dates.map((d, i) => `S1;SP-${i};${d};5`)].join('\n') + '\n';
+    const read = async (date: string, dates: string[]) => {
+      await writeFile(path, rows(dates));
+      const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date } }) });
+      return { years: p.sheets[0].rows.map((r) => r.values.year), errors: at(p.issues, 'wrong_type') };
+    };
+    expect(await read('DD.MM.YYYY', ['31.12.2025', '2024-02-29', '12/31/2025', '31.02.2025'])).toEqual({
+      years: [2025, 2024, undefined, undefined],
+      errors: ['silo-items.csv!C4', 'silo-items.csv!C5'],
+    });
+    expect(await read('MM/DD/YYYY', ['12/31/2025', '31/12/2025', '01.03.2025'])).toEqual({ years: [2025, undefined, undefined], errors: ['silo-items.csv!C3', 'silo-items.csv!C4'] });
+    expect(await read('DD/MM/YYYY', ['31/12/2025', '12/31/2025'])).toEqual({ years: [2025, undefined], errors: ['silo-items.csv!C3'] });
+    await writeFile(path, rows(['31.02.2025']));
+    const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date: 'DD.MM.YYYY' } }) });
+    expect(p.issues.find((i) => i.code === 'wrong_type')?.message).toContain('a date as DD.MM.YYYY');
+    // without csv.date: as before (ISO or day-first text)
+    const none = await readSource(path);
+    expect(none.sheets[0].rows[0].values.year).toBe(2025);
+  });
+
   it('the same guards: empty file, row limit (reading stops)', async () => {
     const empty = await companies('supplier-companies.csv', Buffer.alloc(0));
     expect(empty.issues[0].code).toBe('file_empty');
@@ -227,8 +249,7 @@ describe('the column-mapping contract (issue 12 §2)', () => {
     const f = parseColumnMapping({ version: 1, sheets: { 'supplier-products': { columns: { Werk: 'plant' } } } });
     expect(!f.ok && f.errors[0]).toMatch(/^sheets\.supplier-products\.columns\.Werk: "plant" is not a field of supplier-products/);
     expect(parseColumnMapping({ version: 1, sheets: { nonsense: {} } }).ok).toBe(false);
-    expect(
-      parseColumnMapping({
+    const issueExample = parseColumnMapping({
         version: 1,
         name: 'SAP MM monthly',
         sheets: {
@@ -242,8 +263,16 @@ describe('the column-mapping contract (issue 12 §2)', () => {
           },
         },
         csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',', date: 'DD.MM.YYYY' },
-      }).ok,
-    ).toBe(false); // country is no field of supplier-products: the constant is refused with its path
+      });
+    // country is no field of supplier-products: refused with its path and exactly where it belongs instead
+    expect(!issueExample.ok && issueExample.errors).toEqual([
+      'sheets.supplier-products.constants.country: "country" is not a field of supplier-products: it belongs to the supplier-plants and the supplier-companies its rows refer to. ' +
+        'Give the constant where those rows are read: "sheets": { "supplier-plants": { "constants": { "country": "DE" } } } and "sheets": { "supplier-companies": { "constants": { "country": "DE" } } } ' +
+        '(a sheet entry without "source" applies to the source named after the sheet)',
+    ]);
+    // done as it says, the example is accepted
+    expect(parseColumnMapping({ version: 1, sheets: { 'supplier-products': { source: 'MAT_*.csv' }, 'supplier-plants': { constants: { country: 'DE' } }, 'supplier-companies': { constants: { country: 'DE' } } } }).ok).toBe(true);
+    expect(!parseColumnMapping({ version: 1, sheets: { silos: { constants: { colour: 'red' } } } }).ok).toBe(true);
   });
 
   it('source glob, header_row with a title above, values and constants', async () => {

@@ -138,6 +138,7 @@ export function previewMapping(sources: readonly PeekedSource[], mapping: Column
       headerRow: target.mapping?.header_row ?? 1,
       ...(target.mapping && { mapping: target.mapping }),
       ...(src.csv && mapping.csv?.decimal && { decimal: mapping.csv.decimal }),
+      ...(src.csv && mapping.csv?.date && { dateOrder: mapping.csv.date }),
     });
     let read = 0;
     for (const [i, cells] of src.rows.entries()) {

@@ -146,6 +146,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
     headerRow: target.mapping?.header_row ?? 1,
     ...(target.mapping && { mapping: target.mapping }),
     ...(settings.decimal && { decimal: settings.decimal }),
+    ...(settings.date && { dateOrder: settings.date }),
   });
   if (target.normalised && target.by === 'name')
     issues.add({
