@@ -256,6 +256,51 @@ describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () 
     expect(again.stdout).toContain('supplier-products (MAT_2026-01.failed.csv): 1 row(s)');
   });
 
+  it('a workbook and CSV files mixed: the mapping\'s csv settings apply to the CSVs (a BOM and a delimiter of the file\'s own win); --report DIR / --failed DIR get the workbook\'s results workbooks and each CSV\'s results CSVs', async () => {
+    const book = await xlsx('suppliers-mixed.xlsx', {
+      'supplier-companies': [fieldsOf('supplier-companies'), [`${P}-MX1`, 'Mischwerk GmbH', 'DE']],
+    });
+    // Excel's "CSV UTF-8" (BOM) with "," among the Windows-1252 ";" exports of the mapping
+    const plants = path.join(dir, 'supplier-plants.csv');
+    fs.writeFileSync(plants, `\uFEFFexternal_id,name,supplier_company_external_id,country,city\r\n${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm\r\n`);
+    const mat = writeCsv('MAT_2026-03.csv', [
+      'Materialstamm März',
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      `${P}-MX-M1;Sand 0/4;PL-MUC;MAT-SAND;${P}-MXW1;kg;4,5;;;`,
+      `${P}-MX-M2;Sand;PL-NOWHERE;MAT-SAND;${P}-MXW1;kg;3;;;falsches Werk`,
+    ]);
+    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    fs.writeFileSync(path.join(dir, 'mixed.json'), JSON.stringify(m));
+    const out = path.join(dir, 'out-mixed');
+    fs.mkdirSync(out);
+    const r = await run(['import', book, plants, mat, '--mapping', 'mixed.json', '--skip-blocked', '--report', 'out-mixed', '--failed', 'out-mixed']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(fs.readdirSync(out).sort()).toEqual([
+      'MAT_2026-03.failed.csv',
+      'MAT_2026-03.results.csv',
+      'supplier-plants.failed.csv',
+      'supplier-plants.results.csv',
+      'suppliers-mixed.failed.xlsx',
+      'suppliers-mixed.results.xlsx',
+    ]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(out, 'suppliers-mixed.results.xlsx'));
+    const ws = wb.getWorksheet('supplier-companies')!;
+    const header = (ws.getRow(1).values as unknown[]).map(String);
+    expect(String(ws.getRow(2).getCell(header.indexOf('_result')).value)).toBe('created');
+    // the CSV written as it came: UTF-8 with its BOM and ","
+    const pr = fs.readFileSync(path.join(out, 'supplier-plants.results.csv'));
+    expect([...pr.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(pr.toString('utf8').slice(1).split('\r\n')[1]).toMatch(new RegExp(`^${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm,created,[0-9a-f-]{36},,$`));
+    const mr = iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.results.csv')), 'windows-1252').split('\r\n');
+    expect(mr[2]).toMatch(/;created;/);
+    expect(mr[3]).toMatch(/;skipped;/);
+    expect(iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.failed.csv')), 'windows-1252').split('\r\n')[2]).toBe(mr[3]);
+    expect(r.stdout).toContain(`results: ${path.join(out, 'suppliers-mixed.results.xlsx')}`);
+    const state = await serviceState(apiClient(sb), P);
+    expect(state['supplier-plants']).toEqual(expect.arrayContaining(normalised({ 'supplier-plants': [{ external_id: `${P}-MXW1`, name: 'Kieswerk Süd', supplier_company_external_id: `${P}-MX1`, country: 'DE', city: 'Ulm' }] })['supplier-plants']!));
+  });
+
   it('an error in a CSV source points at the source file and cell', async () => {
     const bad = writeCsv('MAT_2025-12.csv', [
       'Materialstamm',

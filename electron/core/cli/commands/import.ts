@@ -68,7 +68,8 @@ export const importCommand: CliCommand = {
   usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
-  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
+  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv; a
+  workbook among the sources gets <name>.results.xlsx / <name>.failed.xlsx there.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -86,8 +87,6 @@ ${MIRROR_USAGE}
     const mapping = mappingOption(rc, values, 'import');
     // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
     const csvMode = sources.some((s) => isTextSource(s));
-    if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
-      throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
     const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', sources[0]);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
     const r = await importFile(rc, sources, {
@@ -128,6 +127,8 @@ export interface ImportFileResult {
   files: ResultFiles;
   /** CSV results written (CSV sources). */
   csvFiles: string[];
+  /** Results and failed-rows workbooks of the workbooks among mixed sources (written into the folders). */
+  workbookFiles: string[];
   /** What `import --json` prints. */
   document: Record<string, unknown>;
 }
@@ -155,6 +156,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: {
         ok: false,
         exit_code: EXIT.usage,
@@ -193,6 +195,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
     };
   }
@@ -219,13 +222,24 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   });
   progress.done();
   const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, o.outs);
+  // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
+  const workbookFiles: string[] = [];
+  if (csvMode)
+    for (const wbPath of sources.filter((s) => !isTextSource(s))) {
+      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
+      const w = await writeResultFiles(rc, wbPath, plan, result, {
+        ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
+        ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
+      });
+      workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
+    }
   const csvFiles = csvMode ? await writeCsvResultFiles(rc, csvSheets, plan, result, o.outs) : [];
   const code = exitCodeOf(result);
   if (say) {
     say.stdout(`${formatResult(plan, result).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
-    for (const f of csvFiles) say.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
+    for (const f of [...workbookFiles, ...csvFiles]) say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
     if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
   }
   return {
@@ -234,13 +248,14 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     result,
     files,
     csvFiles,
+    workbookFiles,
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
       job_id: result.jobId,
       plan_summary: plan.summary,
       result,
-      files: csvMode ? { csv: csvFiles } : files,
+      files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,
     },
   };
 }
