@@ -301,6 +301,36 @@ describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () 
     expect(state['supplier-plants']).toEqual(expect.arrayContaining(normalised({ 'supplier-plants': [{ external_id: `${P}-MXW1`, name: 'Kieswerk Süd', supplier_company_external_id: `${P}-MX1`, country: 'DE', city: 'Ulm' }] })['supplier-plants']!));
   });
 
+  it('two months of the same export (MAT_2026-04.csv, MAT_2026-05.csv by one glob) feed one sheet: plan names each row at its file, results go back to each file; a duplicate across them is refused at both cells', async () => {
+    const header = 'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar';
+    const apr = writeCsv('MAT_2026-04.csv', ['Materialstamm April', header, `${P}-A1;Sand April;PL-MUC;MAT-SAND;;kg;1,5;;;`]);
+    const may = writeCsv('MAT_2026-05.csv', ['Materialstamm Mai', header, `${P}-B1;Kies Mai;PL-MUC;MAT-GRAVEL;;kg;2,5;;;`, `${P}-B2;Sand Mai;PL-NOWHERE;MAT-SAND;;kg;3;;;`]);
+    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    fs.writeFileSync(path.join(dir, 'months.json'), JSON.stringify(m));
+    const plan = await run(['plan', apr, may, '--mapping', 'months.json']);
+    expect(plan.stdout).toContain('supplier-products (MAT_2026-04.csv + MAT_2026-05.csv): 3 row(s); ignored columns: Kommentar\n');
+    expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-A1 +\\(MAT_2026-04\\.csv!3\\)`));
+    expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-B1 +\\(MAT_2026-05\\.csv!3\\)`));
+    expect(plan.stdout).toMatch(/blocked .*\(MAT_2026-05\.csv!4\)/);
+    const out = path.join(dir, 'out-months');
+    fs.mkdirSync(out);
+    const r = await run(['import', apr, may, '--mapping', 'months.json', '--skip-blocked', '--report', 'out-months']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const read = (f: string) => iconv.decode(fs.readFileSync(path.join(out, f)), 'windows-1252').split('\r\n');
+    const a = read('MAT_2026-04.results.csv');
+    expect(a[2]).toMatch(new RegExp(`^${P}-A1;.*;created;[0-9a-f-]{36};;$`));
+    expect(a[3]).toBe('');
+    const b = read('MAT_2026-05.results.csv');
+    expect(b[2]).toMatch(new RegExp(`^${P}-B1;.*;created;[0-9a-f-]{36};;$`));
+    expect(b[3]).toMatch(new RegExp(`^${P}-B2;.*;skipped;;;.*PL-NOWHERE`));
+    // the same external_id in both files: the duplicate rule, at each file's cell
+    const dup = writeCsv('MAT_2026-06.csv', ['Juni', header, `${P}-A1;Sand Juni;PL-MUC;MAT-SAND;;kg;1;;;`]);
+    const v = await run(['validate', apr, dup, '--mapping', 'months.json']);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain(`MAT_2026-04.csv!A3 (external_id): external_id "${P}-A1" appears 2 times in supplier-products (rows MAT_2026-04.csv!3, MAT_2026-06.csv!3)`);
+    expect(v.stderr).toContain('MAT_2026-06.csv!A3 (external_id)');
+  });
+
   it('an error in a CSV source points at the source file and cell', async () => {
     const bad = writeCsv('MAT_2025-12.csv', [
       'Materialstamm',

@@ -196,6 +196,48 @@ describe('several source files in one import (moreFileIds)', () => {
     expect(unknown.ok).toBe(false);
   });
 
+  it('two months of one export (MAT_2026-03.csv, MAT_2026-04.csv) feed one sheet: the plan rows name their file and row, each file gets its own results', async () => {
+    const a = await call('files.upload', {
+      name: 'MAT_2026-03.csv',
+      dataBase64: erpCsv('März', [['COL-M1', 'Sand März', 'PL-MUC', 'MAT-SAND', 'kg', '1,5', '', '']]).toString('base64'),
+    });
+    const b = await call('files.upload', {
+      name: 'MAT_2026-04.csv',
+      dataBase64: erpCsv('April', [
+        ['COL-A1', 'Sand April', 'PL-MUC', 'MAT-SAND', 'kg', '2,5', '', ''],
+        ['COL-A2', 'Kies April', 'PL-MUC', 'MAT-GRAVEL', 'kg', '3', '', ''],
+      ]).toString('base64'),
+    });
+    const cols = await call('import.columns', { fileId: a.fileId, moreFileIds: [b.fileId] });
+    expect(cols.sources.map((s) => [s.source, s.sheet])).toEqual([
+      ['MAT_2026-03.csv', 'supplier-products'],
+      ['MAT_2026-04.csv', 'supplier-products'],
+    ]);
+    const mapping = cols.draft;
+    expect(mapping.sheets['supplier-products']?.source).toBe('MAT_*.csv');
+    const v = await call('import.validate', { fileId: a.fileId, moreFileIds: [b.fileId], mapping });
+    expect(v.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(v.sheets.map((s) => [s.name, s.sheetName, s.rows])).toEqual([['supplier-products', 'MAT_2026-03.csv + MAT_2026-04.csv', 3]]);
+    const ov = await call('import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.byAction).toMatchObject({ create: 3 });
+    const rows = await call('import.planRows', { importId: v.importId, offset: 0, limit: 50 });
+    expect(rows.rows.map((r) => [r.externalId, r.source, r.sourceRow])).toEqual(
+      expect.arrayContaining([
+        ['COL-M1', 'MAT_2026-03.csv', 3],
+        ['COL-A1', 'MAT_2026-04.csv', 3],
+        ['COL-A2', 'MAT_2026-04.csv', 4],
+      ]),
+    );
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    expect((await waitForJob(jobId)).status).toBe('completed');
+    const m = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-03.csv' }))).text.split('\r\n');
+    expect(m[2]).toMatch(/^COL-M1;.*;created;[0-9a-f-]{36};;$/);
+    expect(m[3]).toBe('');
+    const ap = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-04.csv' }))).text.split('\r\n');
+    expect(ap[2]).toMatch(/^COL-A1;.*;created;[0-9a-f-]{36};;$/);
+    expect(ap[3]).toMatch(/^COL-A2;.*;created;[0-9a-f-]{36};;$/);
+  });
+
   it('two files of the same name are refused in words', async () => {
     const csv = erpCsv('x', [['COL-Z', 'z', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]).toString('base64');
     const a = await call('files.upload', { name: 'MAT.csv', dataBase64: csv });

@@ -225,17 +225,46 @@ describe('CSV sources (issue 12 §3)', () => {
     expect(p.issues[0].code).toBe('too_many_rows');
   });
 
-  it('sources mixed: a workbook and CSV files as one; a second source of the same sheet is an error', async () => {
+  it('sources mixed: a workbook and CSV files as one', async () => {
     const wb = tmp.file('mixed.xlsx');
     await writeXlsx(wb, { silos: [headerOf('silos'), rowOf('silos', { external_id: 'S1', name: 'Silo', plant_code: 'P1' })] });
     const csv = tmp.file('supplier-companies.csv');
     await writeFile(csv, text);
     const p = await readSources([wb, csv]);
     expect(p.sheets.map((s) => `${s.name}:${s.sheetName}`)).toEqual(['silos:silos', 'supplier-companies:supplier-companies.csv']);
-    const csv2 = tmp.file('Supplier Companies.csv');
-    await writeFile(csv2, text);
-    const q = await readSources([csv, csv2]);
-    expect(q.issues.find((i) => i.code === 'duplicate_sheet')).toMatchObject({ sheet: 'Supplier Companies.csv' });
+  });
+
+  it('two sources of the same sheet (MAT_2025-10.csv, MAT_2025-11.csv by one glob): the rows of both, each at its own file and cell; a duplicate external_id across them is the duplicate rule at both cells', async () => {
+    const m = mapping({
+      version: 1,
+      sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, columns: { Nr: 'external_id', Text: 'name', Werk: 'plant_code', Art: 'material_code', ME: 'unit', LKW: 'truck_km' } } },
+      csv: { delimiter: ';', decimal: ',' },
+    });
+    const oct = tmp.file('MAT_2025-10.csv');
+    await writeFile(oct, 'Oktober\nNr;Text;Werk;Art;ME;LKW\nM-1;Sand;PL-1;MAT-SAND;KG;1,5\nM-2;Kies;PL-1;MAT-GRAVEL;KG;viel\n');
+    const nov = tmp.file('MAT_2025-11.csv');
+    // another column order: each file's own letters
+    await writeFile(nov, 'November\nText;Nr;Werk;Art;ME;LKW\nSplitt;M-3;PL-1;MAT-SAND;KG;2,5\nSand neu;M-1;PL-1;MAT-SAND;KG;3\n');
+    const p = await readSources([oct, nov], { mapping: m });
+    expect(p.issues.filter((i) => i.code === 'duplicate_sheet')).toEqual([]);
+    expect(p.sheets).toHaveLength(1);
+    expect(p.sheets[0].rows.map((r) => [r.values.external_id, r.values.truck_km])).toEqual([
+      ['M-1', 1.5],
+      ['M-2', undefined],
+      ['M-3', 2.5],
+      ['M-1', 3],
+    ]);
+    expect(at(p.issues, 'wrong_type')).toEqual(['MAT_2025-10.csv!F4']);
+    const v = await check(p);
+    const dup = v.issues.filter((i) => i.code === 'duplicate_key');
+    expect(dup.map((i) => `${i.sheet}!${i.cell}`)).toEqual(['MAT_2025-10.csv!A3', 'MAT_2025-11.csv!B4']);
+    expect(dup.map((i) => i.row)).toEqual([3, 4]);
+    expect(dup[0].message).toContain('(rows MAT_2025-10.csv!3, MAT_2025-11.csv!4)');
+    expect(v.sheets).toEqual([expect.objectContaining({ name: 'supplier-products', sheetName: 'MAT_2025-10.csv + MAT_2025-11.csv', rows: 4 })]);
+    // a row rule of a row of the second file is at that file's cell
+    const q = await readSources([oct, nov], { mapping: mapping({ ...m, sheets: { 'supplier-products': { ...m.sheets['supplier-products'], constants: { secondary_percentage: 130 } } } }) });
+    const range = (await check(q)).issues.filter((i) => i.field === 'secondary_percentage' && i.sheet === 'MAT_2025-11.csv');
+    expect(range.map((i) => i.row)).toEqual([3, 4]);
   });
 });
 

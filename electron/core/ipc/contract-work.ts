@@ -188,8 +188,11 @@ export const PlanRowView = z.object({
   kind: z.enum(ENTITY_KINDS),
   sheet: Text,
   row: Int,
-  /** worksheet rows of the entry (a BOM's rows, a silo's item rows); at most 20 listed */
-  rows: z.array(z.object({ sheet: Text, row: Int })),
+  /** where the row is in the source: a CSV's file name or a workbook's own sheet name, and its row there */
+  source: Text,
+  sourceRow: Int,
+  /** worksheet rows of the entry (a BOM's rows, a silo's item rows) at their source; at most 20 listed */
+  rows: z.array(z.object({ sheet: Text, row: Int, source: Text })),
   moreRows: NonNegInt,
   label: Text,
   externalId: Text.nullable(),

@@ -176,7 +176,7 @@ const handlers: WorkHandlers = {
     const s = imports.get(input.importId);
     const indices = imports.filtered(s, input.filter);
     const plan = s.plan!;
-    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
+    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf, plan));
   },
 
   'import.run': async (input, app) => {

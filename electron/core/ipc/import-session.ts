@@ -4,6 +4,7 @@
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  */
+import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
@@ -199,7 +200,10 @@ export class ImportSessions {
         readable: parsed.readable,
         sheets: parsed.sheets.map((s) => ({
           name: s.name,
-          sheetName: s.sheetName,
+          // several sources of one sheet: all their names (MAT_2025-10.csv + MAT_2025-11.csv)
+          sheetName: partsOf(s)
+            .map((p) => p.sheetName)
+            .join(' + '),
           rows: s.rows.length,
           blockedRows: blocked.get(s.name) ?? 0,
           ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),

@@ -11,6 +11,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
+import { PART_ROW_OFFSET, partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
 import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
@@ -21,6 +22,8 @@ export interface CsvSource {
   sheet: DataSheetName;
   headerRow: number;
   format: CsvFormat;
+  /** Offset of its row numbers in the sheet when several sources feed it (workbook/sheet-parts.ts); 0 else. */
+  offset?: number;
 }
 
 export const CSV_SOURCES_FILE = 'csv-sources.json';
@@ -32,13 +35,14 @@ interface StoredCsvSource {
   sheet: DataSheetName;
   headerRow: number;
   format: CsvFormat;
+  offset?: number;
 }
 
 /**
  * The outcome of every source row of one sheet, from the plan and the job. Rows covered by an entry get that
  * entry's outcome (hazardous substances with their product, BOM rows with their BOM).
  */
-export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName): Map<number, SourceRowOutcome> {
+export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName, offset = 0): Map<number, SourceRowOutcome> {
   const byKey = new Map(result.entries.map((e) => [e.key, e]));
   const out = new Map<number, SourceRowOutcome>();
   for (const e of plan.entries) {
@@ -57,7 +61,7 @@ export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetNam
       failed: !(SUCCESS_OUTCOMES as readonly string[]).includes(outcome),
     };
     for (const ref of e.rows.length ? e.rows : [{ sheet: e.sheet, row: e.row }])
-      if (ref.sheet === sheet) out.set(ref.row, row);
+      if (ref.sheet === sheet && ref.row - (ref.row % PART_ROW_OFFSET) === offset) out.set(ref.row - offset, row);
   }
   return out;
 }
@@ -78,7 +82,7 @@ export async function writeCsvSourceResults(
     source: source.path,
     format: source.format,
     headerRow: source.headerRow,
-    outcomes: rowOutcomesOf(plan, result, source.sheet),
+    outcomes: rowOutcomesOf(plan, result, source.sheet, source.offset ?? 0),
     // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
     // resolve codes (the results workbook marks them `mapping` too), never "not imported".
     ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {
@@ -99,12 +103,13 @@ export function csvSourcesOf(
   pathOf: (sourceName: string) => string | undefined,
 ): CsvSource[] {
   const out: CsvSource[] = [];
-  for (const s of parsed.sheets) {
-    if (!s.csv) continue;
-    const p = pathOf(s.sheetName);
-    if (!p) throw new Error(`The source file of ${s.sheetName} is not known.`);
-    out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: s.csv });
-  }
+  for (const s of parsed.sheets)
+    for (const part of partsOf(s)) {
+      if (!part.csv) continue;
+      const p = pathOf(part.sheetName);
+      if (!p) throw new Error(`The source file of ${part.sheetName} is not known.`);
+      out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: part.csv, ...(part.offset && { offset: part.offset }) });
+    }
   return out;
 }
 
@@ -117,7 +122,7 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[])
     const file = path.basename(s.path);
     if (stored.some((x) => x.file === file)) throw new Error(`Two sources are named ${file}: rename one of them.`);
     await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
-    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format });
+    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format, ...(s.offset && { offset: s.offset }) });
   }
   await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
 }

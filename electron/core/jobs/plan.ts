@@ -6,6 +6,7 @@
  * rows whose operation needs a scope the key lacks or a plant it cannot reach are blocked with the reason.
  * The plan is plain data: saved with the job, shown by the UI, printed by the CLI.
  */
+import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import { ApiError, type ApiClient, type Me } from '../api/index.js';
 import { preflightReport, type PlannedOperation } from '../api/preflight.js';
 import { maskApiKey, TRANSPORT_MODALITIES } from '../spec/constants.js';
@@ -230,16 +231,23 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   const entries = planner.entries;
   const sheetNames: Plan['sheetNames'] = {};
   const sheetColumns: Plan['sheetColumns'] = {};
+  const sheetParts: NonNullable<Plan['sheetParts']> = {};
   for (const [name, s] of wb.sheets) {
     sheetNames[name] = s.sheetName;
     sheetColumns[name] = { ...s.columns };
+    const parts = plannedParts(s);
+    if (parts) sheetParts[name] = parts;
   }
+  // A problem of a row of a second source says the row of that source (its sheet and cell already do).
+  if (Object.keys(sheetParts).length)
+    for (const e of entries) for (const p of e.problems ?? []) if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
   return {
     format: 'supply-loader/plan@1',
     createdAt: new Date().toISOString(),
     file: parsed.file,
     sheetNames,
     sheetColumns,
+    ...(Object.keys(sheetParts).length && { sheetParts }),
     baseUrl: client.baseUrl,
     manufacturerId: me.manufacturer_id,
     maskedKey: client.maskedKey,

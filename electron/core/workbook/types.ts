@@ -204,9 +204,23 @@ export interface ParsedSheet {
   source?: string;
   /** How a CSV source was read (results are written back in its own encoding and delimiter). */
   csv?: CsvFormat;
+  /**
+   * Present when several sources feed this sheet (workbook/sheet-parts.ts): each source with its name, columns
+   * and the offset of its row numbers; `sheetName`, `source`, `csv` and `columns` above are the first one's.
+   */
+  parts?: SheetPart[];
 }
 
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/** One source of a sheet fed by several (see ParsedSheet.parts). */
+export interface SheetPart {
+  sheetName: string;
+  source?: string;
+  csv?: CsvFormat;
+  columns: Record<string, string>;
+  offset: number;
+}
 
 export interface CsvFormat {
   encoding: CsvEncoding;

@@ -18,6 +18,7 @@ import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.j
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
+import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import type { JobResult } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
@@ -56,10 +57,6 @@ function outputDirs(values: Record<string, unknown>, rc: RunContext, command: st
     out[name] = p;
   }
   return out;
-}
-
-function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetName): number {
-  return mapping?.sheets[sheet]?.header_row ?? 1;
 }
 
 export const importCommand: CliCommand = {
@@ -176,17 +173,13 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     ...(concurrency ? { maxConcurrency: concurrency } : {}),
   });
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-  const csvSheets = csvMode
-    ? w.parsed.sheets
-        .filter((s) => s.csv)
-        .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
-    : [];
+  const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
   const sheetSummary = sheetLines(w);
   w = null;
   const blocked = countBlocked(plan);
   if (blocked > 0 && !o.skipBlocked) {
     if (say) {
-      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e).join('\n')}\n`);
+      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e, plan).join('\n')}\n`);
       say.stderr(
         `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
       );

@@ -295,13 +295,14 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
   return (
     <>
       <div role="cell" className="cell-row">
-        <code>{row.sheet}</code>
+        {/* the row at its source: the CSV file or the workbook's own sheet, and its row there */}
+        <code>{row.source}</code>
         <span className="small muted">
           {row.rows.length === 0
             ? t('plan.noSheetRow')
             : rowLabel(
                 t,
-                row.rows.filter((r) => r.sheet === row.sheet),
+                row.rows.filter((r) => r.source === row.source),
                 row.moreRows,
               )}
         </span>
