@@ -136,6 +136,15 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       });
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
     },
+    // Several sources of one import (a workbook and CSV files of an ERP export)
+    openWorkbooks: async () => {
+      const r = await dialog.showOpenDialog({
+        title: 'Open workbooks or CSV files',
+        properties: ['openFile', 'multiSelections'],
+        filters: [{ name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] }],
+      });
+      return r.canceled ? [] : r.filePaths;
+    },
     // Files the app made (results, failed rows, exports, LCA workbooks): saved where the user says, opened with
     // the program the system uses for .xlsx (.csv for the results of a CSV source).
     saveFile: async (suggestedName: string) => {

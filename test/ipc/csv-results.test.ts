@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
@@ -236,6 +237,37 @@ describe('several source files in one import (moreFileIds)', () => {
     const ap = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-04.csv' }))).text.split('\r\n');
     expect(ap[2]).toMatch(/^COL-A1;.*;created;[0-9a-f-]{36};;$/);
     expect(ap[3]).toMatch(/^COL-A2;.*;created;[0-9a-f-]{36};;$/);
+  });
+
+  it('a workbook and a CSV mixed: the job offers the workbook’s results workbook and the CSV’s results CSV, each by its source', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('supplier-companies').addRows([
+      ['external_id', 'name', 'country'],
+      ['COL-MIX-C1', 'Mischwerk GmbH', 'DE'],
+    ]);
+    const book = await call('files.upload', { name: 'Lieferanten.xlsx', dataBase64: Buffer.from(await wb.xlsx.writeBuffer()).toString('base64') });
+    const csv = await call('files.upload', {
+      name: 'MAT_2026-05.csv',
+      dataBase64: erpCsv('Mai', [['COL-MIX-1', 'Sand Mai', 'PL-MUC', 'MAT-SAND', 'kg', '1,5', '', '']]).toString('base64'),
+    });
+    const cols = await call('import.columns', { fileId: csv.fileId, moreFileIds: [book.fileId] });
+    const v = await call('import.validate', { fileId: csv.fileId, moreFileIds: [book.fileId], mapping: cols.draft });
+    expect(v.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    await call('import.plan', { importId: v.importId, createOnly: false });
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    expect((await waitForJob(jobId)).status).toBe('completed');
+    const j = await call('jobs.get', { jobId });
+    expect(j).toMatchObject({ csvSources: ['MAT_2026-05.csv'], workbookSource: 'Lieferanten.xlsx', inputAvailable: true });
+    const r = await call('jobs.resultsWorkbook', { jobId, source: 'Lieferanten.xlsx' });
+    expect(r.fileName).toBe('Lieferanten-results.xlsx');
+    const out = new ExcelJS.Workbook();
+    await out.xlsx.load((await download(r)).bytes as unknown as ArrayBuffer);
+    const ws = out.getWorksheet('supplier-companies')!;
+    const header = (ws.getRow(1).values as unknown[]).map(String);
+    expect(String(ws.getRow(2).getCell(header.indexOf('_result')).value)).toBe('created');
+    const c = await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-05.csv' });
+    expect(c.fileName).toBe('MAT_2026-05.results.csv');
+    expect((await download(c)).text.split('\r\n')[2]).toMatch(/^COL-MIX-1;.*;created;/);
   });
 
   it('two files of the same name are refused in words', async () => {

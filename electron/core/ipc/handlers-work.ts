@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient } from '../api/index.js';
 import { collectExport, writeExportWorkbook } from '../export/index.js';
-import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/export.js';
@@ -51,7 +51,7 @@ function baseName(file: string): string {
 }
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
-async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
+async function jobInput(app: AppServices, jobId: string, source?: string): Promise<{ input: string; file: string }> {
   const w = workOf(app);
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
@@ -68,7 +68,8 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
       'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.',
     );
   }
-  return { input, file: meta.file };
+  // the workbook among several sources is named by `source` (meta.file names them all)
+  return { input, file: source ?? meta.file };
 }
 
 /**
@@ -83,8 +84,11 @@ async function jobCsvSource(
   const w = workOf(app);
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
-  const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
+  const dir = jobDir(w.jobs.jobsDir, jobId);
+  const kept = await keptCsvSources(dir);
   if (kept.length === 0) return undefined;
+  // a workbook among the sources (mixed): its results are a workbook
+  if (source !== undefined && source === (await keptWorkbookName(dir))) return undefined;
   const names = kept.map((k) => k.file).join(', ');
   if (source === undefined && kept.length > 1)
     throw new AppError(
@@ -215,6 +219,7 @@ const handlers: WorkHandlers = {
       conn,
       inputPath: s.inputPath,
       csvSources: s.csvSources,
+      ...(s.workbookName && { workbookName: s.workbookName }),
       ...(onCompleted ? { onCompleted } : {}),
     });
     return { jobId };
@@ -271,7 +276,7 @@ const handlers: WorkHandlers = {
       await writeCsvSourceResults(csv, plan, result, { results: out });
       return w.downloads.register(out, name, CSV_MIME);
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',
@@ -293,7 +298,7 @@ const handlers: WorkHandlers = {
       const { failedRows } = await writeCsvSourceResults(csv, plan, result, { failed: out });
       return { ...w.downloads.register(out, name, CSV_MIME), rows: failedRows };
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',

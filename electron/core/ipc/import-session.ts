@@ -4,6 +4,7 @@
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  */
+import { isTextSource } from '../workbook/sources/index.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export interface ImportSession {
   inputPath: string;
   /** the CSV sources the sheets were read from (their results are written in their own layout) */
   csvSources: CsvSource[];
+  /** a workbook among CSV sources (mixed): its name; its results are a workbook */
+  workbookName: string | null;
   parsed: ParsedWorkbook;
   report: ValidationReport;
   rowOf: RowLookup;
@@ -137,8 +140,10 @@ export class ImportSessions {
   async validate(app: AppServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
     const fileId = fileIds[0];
     const paths = fileIds.map((id) => app.files.path(id));
-    const inputPath = paths[0];
     const infos = fileIds.map((id) => app.files.info(id));
+    // The workbook among the sources (its copy makes the job's results workbook), else the first source.
+    const wb = infos.findIndex((i) => !isTextSource(i.name));
+    const inputPath = paths[Math.max(0, wb)];
     // One name for the import: the file's, or the files' joined (shown in the plan, the job and its results).
     const info = { name: infos.map((i) => i.name).join(' + '), size: infos.reduce((n, i) => n + i.size, 0) };
     if (new Set(infos.map((i) => i.name)).size < infos.length)
@@ -184,6 +189,7 @@ export class ImportSessions {
         fileSize: info.size,
         inputPath,
         csvSources,
+        workbookName: wb >= 0 && csvSources.length > 0 ? infos[wb].name : null,
         parsed,
         report,
         rowOf: rowLookup(parsed),

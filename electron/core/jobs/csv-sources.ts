@@ -114,7 +114,7 @@ export function csvSourcesOf(
 }
 
 /** Copy the CSV sources into a job's folder (under their own names) with what is needed to write their results. */
-export async function keepCsvSources(dir: string, sources: readonly CsvSource[]): Promise<void> {
+export async function keepCsvSources(dir: string, sources: readonly CsvSource[], workbook?: string): Promise<void> {
   if (sources.length === 0) return;
   await mkdir(path.join(dir, SOURCES_DIR), { recursive: true });
   const stored: StoredCsvSource[] = [];
@@ -124,7 +124,9 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[])
     await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
     stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format, ...(s.offset && { offset: s.offset }) });
   }
-  await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
+  // `workbook`: the name of a workbook among the sources (its copy is kept by the caller; its results are a workbook)
+  const doc = { version: 1, sources: stored, ...(workbook && { workbook }) };
+  await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify(doc, null, 2)}\n`);
 }
 
 /** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */
@@ -133,4 +135,12 @@ export async function keptCsvSources(dir: string): Promise<(CsvSource & { file: 
   if (!fs.existsSync(f)) return [];
   const doc = JSON.parse(await readFile(f, 'utf8')) as { sources: StoredCsvSource[] };
   return doc.sources.map((s) => ({ ...s, path: path.join(dir, SOURCES_DIR, path.basename(s.file)) }));
+}
+
+/** The name of the workbook a job of mixed sources read beside its CSV files (null: none). */
+export async function keptWorkbookName(dir: string): Promise<string | null> {
+  const f = path.join(dir, CSV_SOURCES_FILE);
+  if (!fs.existsSync(f)) return null;
+  const doc = JSON.parse(await readFile(f, 'utf8')) as { workbook?: string };
+  return typeof doc.workbook === 'string' ? doc.workbook : null;
 }
