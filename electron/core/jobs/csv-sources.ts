@@ -7,7 +7,7 @@
  * exactly the file the plan was made from): a copy of each CSV source under its own name in `sources/` and
  * `csv-sources.json` with the sheet it fed, its header row (the mapping's) and how it was read.
  */
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
@@ -15,6 +15,7 @@ import { PART_ROW_OFFSET, partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
 import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
+import { writeTextAtomic } from '../fs/atomic.js';
 
 /** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
 export interface CsvSource {
@@ -126,7 +127,8 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[],
   }
   // `workbook`: the name of a workbook among the sources (its copy is kept by the caller; its results are a workbook)
   const doc = { version: 1, sources: stored, ...(workbook && { workbook }) };
-  await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify(doc, null, 2)}\n`);
+  await writeTextAtomic(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify(doc, null, 2)}
+`);
 }
 
 /** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */
