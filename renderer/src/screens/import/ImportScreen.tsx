@@ -23,7 +23,7 @@ import { DryRunStep } from './DryRunStep.js';
 import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
-import { INITIAL, STEPS, sheetsOfFile, sourcesName, wizard } from './wizard.js';
+import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, wizard, withFiles } from './wizard.js';
 
 export { STEPS, type Step } from './wizard.js';
 
@@ -41,7 +41,6 @@ export function ImportScreen() {
   const step = w.step;
   const files = w.files;
   const file = files[0] ?? null;
-  const sourceIds = files.length ? { fileId: files[0].fileId, ...(files.length > 1 && { moreFileIds: files.slice(1).map((f) => f.fileId) }) } : null;
   const validation = w.step === 'check' || w.step === 'plan' ? w.validation : null;
   const overview = w.step === 'plan' ? w.overview : null;
   const onlyFailedOf = w.step === 'choose' ? null : w.onlyFailedOf;
@@ -70,9 +69,8 @@ export function ImportScreen() {
   );
 
   const previewOf = useCallback(
-    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { fileId: '', ...sourceIds, mapping: m }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the ids of the files, not the array
-    [api, files.map((f) => f.fileId).join()],
+    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { ...sourceIds(files), mapping: m }),
+    [api, files],
   );
 
   const validate = useCallback(
@@ -83,11 +81,7 @@ export function ImportScreen() {
       setProgress(null);
       refs.current.ref = fs[0].fileId;
       try {
-        const v = await api.call('import.validate', {
-          fileId: fs[0].fileId,
-          ...(fs.length > 1 && { moreFileIds: fs.slice(1).map((f) => f.fileId) }),
-          ...(m ? { mapping: m } : {}),
-        });
+        const v = await api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}) });
         dispatch({ type: 'checked', validation: v });
       } catch (e) {
         fail(e);
@@ -110,7 +104,7 @@ export function ImportScreen() {
       // the template's open the step; a file that cannot be peeked goes to the check, which says why.
       let view: ColumnsView | null = null;
       try {
-        view = await api.call('import.columns', { fileId: fs[0].fileId, ...(fs.length > 1 && { moreFileIds: fs.slice(1).map((x) => x.fileId) }) });
+        view = await api.call('import.columns', sourceIds(fs));
       } catch {
         view = null;
       }
@@ -135,7 +129,7 @@ export function ImportScreen() {
       dispatch({ type: 'list', files: fs, sheets: null });
       if (fs.length === 0) return;
       try {
-        const view = await api.call('import.columns', { fileId: fs[0].fileId, ...(fs.length > 1 && { moreFileIds: fs.slice(1).map((x) => x.fileId) }) });
+        const view = await api.call('import.columns', sourceIds(fs));
         dispatch({ type: 'list', files: fs, sheets: view.sources });
       } catch (e) {
         fail(e);
@@ -280,22 +274,69 @@ export function ImportScreen() {
         <section className="card" aria-labelledby="choose-heading">
           <h2 id="choose-heading">{t('import.chooseTitle')}</h2>
           <p>{t('import.chooseText')}</p>
-          <DropZone
-            label={t('import.choose')}
-            hint={t('import.chooseHint')}
-            onFile={(f) => void read(f, null)}
-            onError={setError}
-          />
+          {w.step === 'choose' && w.files.length > 0 ? (
+            <>
+              <h3>{t('import.filesTitle')}</h3>
+              <ul className="source-files" aria-label={t('import.filesTitle')}>
+                {w.files.map((f) => {
+                  const feeds = sheetsOfFile(f, w.sheets);
+                  return (
+                    <li key={f.fileId}>
+                      <code>{f.name}</code>{' '}
+                      <span className="field-hint">
+                        {w.sheets === null
+                          ? t('common.loading')
+                          : feeds.length === 0 || feeds.every((x) => x === null)
+                            ? t('import.feedsNothing')
+                            : t('import.feeds', { sheets: feeds.filter((x) => x !== null).join(', ') })}
+                      </span>{' '}
+                      <button
+                        type="button"
+                        className="btn btn-quiet"
+                        aria-label={t('import.removeFile', { file: f.name })}
+                        onClick={() => void list(w.files.filter((x) => x.fileId !== f.fileId))}
+                      >
+                        ✕
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+              <DropZone
+                label={t('import.addFiles')}
+                hint={t('import.chooseHint')}
+                onFile={(f) => void list(withFiles(w.files, [f]))}
+                onFiles={(fs) => void list(withFiles(w.files, fs))}
+                onError={setError}
+              />
+              <div className="form-actions">
+                <button type="button" className="btn btn-primary" onClick={() => void read(w.files, null)}>
+                  {t('import.readFiles', { count: w.files.length })}
+                </button>
+                <button type="button" className="btn" onClick={reset}>
+                  {t('common.cancel')}
+                </button>
+              </div>
+            </>
+          ) : (
+            <DropZone
+              label={t('import.choose')}
+              hint={t('import.chooseHint')}
+              onFile={(f) => void read(f, null)}
+              onFiles={(fs) => void list(fs)}
+              onError={setError}
+            />
+          )}
         </section>
       )}
 
       {step === 'check' && busy === 'reading' && (
         <section className="card" aria-labelledby="reading-heading">
-          <h2 id="reading-heading">{t('import.reading', { file: file?.name ?? '' })}</h2>
+          <h2 id="reading-heading">{t('import.reading', { file: sourcesName(files) })}</h2>
           <ProgressBar
             value={progress?.done ?? 0}
             max={progress?.total ?? null}
-            label={t('import.reading', { file: file?.name ?? '' })}
+            label={t('import.reading', { file: sourcesName(files) })}
           />
           <p className="field-hint" aria-live="polite">
             {progress
@@ -343,11 +384,7 @@ export function ImportScreen() {
               ✓ {t('columns.applied', { name: applied })}
             </p>
             {step === 'check' && (
-              <button
-                type="button"
-                className="btn btn-quiet"
-                onClick={() => dispatch({ type: 'changeColumns' })}
-              >
+              <button type="button" className="btn btn-quiet" onClick={() => dispatch({ type: 'changeColumns' })}>
                 {t('columns.change')}
               </button>
             )}
@@ -410,7 +447,7 @@ export function ImportScreen() {
         </>
       )}
 
-      {step === 'run' && jobId && <RunStep jobId={jobId} file={file?.name ?? ''} onError={fail} />}
+      {step === 'run' && jobId && <RunStep jobId={jobId} file={sourcesName(files)} onError={fail} />}
 
       {step === 'results' && job && (
         <JobResults
@@ -420,7 +457,7 @@ export function ImportScreen() {
           onRerun={(f) => void read(f, job.jobId)}
           rerunSame={
             api.transport === 'electron' && file
-              ? { label: t('rerun.same', { file: file.name }), onClick: () => void read(file, job.jobId) }
+              ? { label: t('rerun.same', { file: sourcesName(files) }), onClick: () => void read(files, job.jobId) }
               : undefined
           }
           actions={

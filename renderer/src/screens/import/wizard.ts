@@ -72,15 +72,27 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
     case 'list':
       return { step: 'choose', files: a.files, sheets: a.sheets };
     case 'read':
-      return { step: 'check', validation: null, files: a.files, onlyFailedOf: a.onlyFailedOf, columns: null, mapping: null, applied: null };
+      return {
+        step: 'check',
+        validation: null,
+        files: a.files,
+        onlyFailedOf: a.onlyFailedOf,
+        columns: null,
+        mapping: null,
+        applied: null,
+      };
     case 'columns':
       return src ? { ...src, step: 'columns', columns: a.columns, applied: null } : s;
     case 'check':
-      return src ? { ...src, step: 'check', validation: null, columns: a.columns, mapping: a.mapping, applied: a.applied } : s;
+      return src
+        ? { ...src, step: 'check', validation: null, columns: a.columns, mapping: a.mapping, applied: a.applied }
+        : s;
     case 'checked':
       return s.step === 'check' ? { ...s, validation: a.validation } : s;
     case 'changeColumns':
-      return src?.columns && (s.step === 'check' || s.step === 'plan') ? { ...src, step: 'columns', columns: src.columns, applied: null } : s;
+      return src?.columns && (s.step === 'check' || s.step === 'plan')
+        ? { ...src, step: 'columns', columns: src.columns, applied: null }
+        : s;
     case 'planned':
       return s.step === 'check' && s.validation
         ? { ...sourcesOf(s)!, step: 'plan', validation: s.validation, overview: a.overview }
@@ -100,14 +112,31 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
   }
 }
 
+/** The ids of the import's files as the procedures take them: the first, and the others beside it. */
+export function sourceIds(files: readonly PickedFile[]): { fileId: string; moreFileIds?: string[] } {
+  return {
+    fileId: files[0]?.fileId ?? '',
+    ...(files.length > 1 && { moreFileIds: files.slice(1).map((f) => f.fileId) }),
+  };
+}
+
+/** A list of chosen files with some added (a file of the same id not twice) or one removed. */
+export function withFiles(files: readonly PickedFile[], added: readonly PickedFile[]): PickedFile[] {
+  return [...files, ...added.filter((a) => !files.some((f) => f.fileId === a.fileId))];
+}
+
+/**
+ * What each chosen file feeds (from the Columns view of all of them): a CSV file its target sheet, a workbook
+ * `its sheet → target sheet` per sheet; null for a source whose headers match no sheet.
+ */
+export function sheetsOfFile(file: PickedFile, sheets: ColumnsView['sources'] | null): (string | null)[] {
+  if (!sheets) return [];
+  const own = sheets.filter((s) => s.isCsv && s.source === file.name);
+  if (own.length) return own.map((s) => s.sheet);
+  return sheets.filter((s) => !s.isCsv).map((s) => (s.sheet === null ? null : `${s.source} → ${s.sheet}`));
+}
+
 /** The name of the import's sources as one: `MAT_2025-10.csv + MAT_2025-11.csv`. */
 export function sourcesName(files: readonly PickedFile[]): string {
   return files.map((f) => f.name).join(' + ');
-}
-
-/** The sheets each chosen file feeds (from the Columns view of all of them): a CSV its own, a workbook its sheets. */
-export function sheetsOfFile(file: PickedFile, sheets: ColumnsView['sources'] | null): string[] {
-  if (!sheets) return [];
-  const csv = /\.(csv|txt|tsv)$/i.test(file.name);
-  return sheets.filter((s) => (csv ? s.isCsv && s.source === file.name : !s.isCsv)).map((s) => (s.sheet ? `${s.source} → ${s.sheet}` : s.source));
 }
