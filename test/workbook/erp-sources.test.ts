@@ -117,6 +117,17 @@ describe('nothing silently ignored (issue 12 §1)', () => {
     expect((await readSource(xls)).issues[0]).toMatchObject({ code: 'legacy_xls' });
     expect((await readSource(xls)).issues[0].message).toMatch(/save it as "Excel Workbook \(\.xlsx\)"/);
   });
+
+  it('a PDF or an old .xls named .csv is not peeked as text for the Columns step: it is diagnosed as the reader does', async () => {
+    const pdf = tmp.file('Bericht.csv');
+    await writeFile(pdf, '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF\n');
+    await expect(peekSource(pdf)).rejects.toThrow(/Bericht\.csv: .*PDF/);
+    const xls = tmp.file('Alt.csv');
+    const cfb = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(cfb);
+    await writeFile(xls, cfb);
+    await expect(peekSource(xls)).rejects.toThrow(/Alt\.csv: .*\.xlsx/);
+  });
 });
 
 describe('CSV sources (issue 12 §3)', () => {

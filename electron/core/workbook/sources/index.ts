@@ -20,7 +20,7 @@ export function isTextSource(path: string): boolean {
 }
 
 /** A .csv whose bytes are a zip (an .xlsx renamed), an OLE2 file or a PDF/image: diagnosed as a workbook. */
-async function looksBinary(path: string): Promise<boolean> {
+export async function looksBinary(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(512);

@@ -443,6 +443,7 @@ export function ImportScreen() {
             onBack={() => dispatch({ type: 'backToCheck' })}
             busy={busy !== null}
             onError={fail}
+            sheets={validation?.sheets ?? []}
           />
         </>
       )}
