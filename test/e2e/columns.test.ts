@@ -5,6 +5,9 @@
  * mapping is saved as "SAP MM monthly", then check → dry run → run. The next month's file is mapped by the saved
  * mapping without asking ("Mapping 'SAP MM monthly' applied", the step collapsed). Screenshots in light and
  * dark, English and German: test-artifacts/screenshots/30-*.png; the results CSV downloaded after the run (38-, 39-).
+ * Several files of one export at once (40-42: listed with the sheet each feeds, one Columns step, results per
+ * file), and each point of issue 12 §1 where the app shows it (43-47). The README's docs/images/import-columns.png
+ * is 30-columns-en-light, docs/images/import-check-misnamed.png is 44-check-misnamed-column.
  */
 import fs from 'node:fs';
 import path from 'node:path';
