@@ -223,6 +223,26 @@ describe('fallbacks', () => {
     expect(problemText(unresolved, 'de')).toBe('Unbekannter Code: no silo "S-9"');
     expect(problemText(unresolved, 'en')).toBe('no silo "S-9"');
   });
+
+  it('an unknown code keeps its closest known codes in both languages ("did you mean MAT-SAND?", issue 12 §1)', () => {
+    const message =
+      'material_code: material code "MAT-SNAD" is not in the materials sheet, the profile\'s mappings or among the service\'s elementaries and composites (did you mean MAT-SAND?)';
+    const typo = {
+      kind: 'unresolved',
+      sheet: 'supplier-products',
+      cell: 'D2',
+      row: 2,
+      field: 'material_code',
+      message,
+      errCode: null,
+      code: 'material_unknown',
+      params: { value: 'MAT-SNAD', hint: 'MAT-SAND' },
+    };
+    expect(problemText(typo, 'en')).toBe(message);
+    expect(problemText(typo, 'de')).toMatch(/MAT-SNAD.*\(meinten Sie MAT-SAND\?\)$/);
+    // without a near miss, no suffix
+    expect(problemText({ ...typo, params: { value: 'MAT-SNAD' } }, 'en')).not.toContain('did you mean');
+  });
 });
 
 describe('planner problem templates', () => {
