@@ -6,17 +6,15 @@
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
-import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { PickedFile } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import { DIMENSION_MESSAGE, ENTITY_KIND_MESSAGE, OUTCOME_MESSAGE, SKIP_REASON_MESSAGE, wordsOf } from '../i18n/names.js';
 import type { EntityKind } from '../../../electron/core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
-import { ErrorNotice } from './ErrorNotice.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
 import { DropZone } from './DropZone.js';
@@ -24,6 +22,7 @@ import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
+import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
 
@@ -128,8 +127,8 @@ export function offersRerun(v: Pick<JobView, 'running' | 'resumable' | 'notSucce
 export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobResultsProps) {
   const api = useApi();
   const { t, locale } = useI18n();
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const rpc = useRpc<`${'results' | 'failed'}${'' | '-open'}`>();
+  const busy = rpc.busy;
   const [made, setMade] = useState<{ kind: 'results' | 'failed'; ticket: DownloadTicket; rows?: number } | null>(null);
   const [filter, setFilter] = useState<{ outcome: OutcomeFilter; sheet: string; search: string }>({
     outcome: view.notSucceeded > 0 ? 'problems' : '',
@@ -160,23 +159,19 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
     [api, jobId, stamp, filter.outcome, filter.sheet, filter.search],
   );
 
-  const make = async (kind: 'results' | 'failed', open = false) => {
-    setBusy(kind + (open ? '-open' : ''));
-    setError(null);
-    try {
-      const ticket =
-        kind === 'results'
-          ? await api.call('jobs.resultsWorkbook', { jobId })
-          : await api.call('jobs.failedWorkbook', { jobId });
-      setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
-      if (open) await openDownload(api, ticket);
-      else await saveDownload(api, ticket);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const make = (kind: 'results' | 'failed', open = false) =>
+    rpc.run(
+      async () => {
+        const ticket =
+          kind === 'results'
+            ? await api.call('jobs.resultsWorkbook', { jobId })
+            : await api.call('jobs.failedWorkbook', { jobId });
+        setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
+        if (open) await openDownload(api, ticket);
+        else await saveDownload(api, ticket);
+      },
+      open ? `${kind}-open` : kind,
+    );
 
   const sheets = countRows(view.bySheet);
   const cols = outcomeColumns(sheets.totals);
@@ -243,7 +238,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             <p>{t('results.limitsHint')}</p>
           </Notice>
         )}
-        {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+        {rpc.notice}
         {made && (
           <Notice kind="success">
             {made.kind === 'results'
@@ -325,7 +320,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               </button>
             </p>
           )}
-          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={setError} />
+          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={rpc.fail} />
         </section>
       )}
 
@@ -421,7 +416,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           loadingText={t('common.loading')}
           empty={<p className="muted">{t('results.noRows')}</p>}
           onTotal={setShown}
-          onError={(e) => setError(toRpcError(e))}
+          onError={rpc.fail}
           header={
             <>
               <div role="columnheader">{t('plan.row')}</div>

@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import type { KeyStoreWarning } from '../../../electron/core/names.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { T } from '../i18n/index.js';
 import { validateProfileForm } from '../profileForm.js';
 import { KeyCheck } from './KeyCheck.js';
 import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
+import { useRpc } from '../useRpc.js';
 
 type ProfilesState = ProcedureOutput<'profiles.list'>;
 type ProfileView = ProfilesState['profiles'][number];
@@ -23,7 +23,7 @@ export function ConnectionScreen() {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [profiles, setProfiles] = useState<ProfilesState | null>(null);
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc();
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
   /** the profile whose key is shown checked: the active one, or the one just saved */
   const [checkedId, setCheckedId] = useState<string | null>(null);
@@ -37,7 +37,7 @@ export function ConnectionScreen() {
         setProfiles(p);
         setSandbox(s);
       })
-      .catch((e: unknown) => live && setError(toRpcError(e)));
+      .catch((e: unknown) => live && rpc.fail(e));
     const offP = api.on('profiles.changed', (p) => setProfiles(p));
     const offS = api.on('sandbox.changed', (s) => {
       setSandbox(s);
@@ -48,19 +48,16 @@ export function ConnectionScreen() {
       offP();
       offS();
     };
-  }, [api]);
+  }, [api, rpc.fail]);
 
   const select = useCallback(
     async (profileId: string) => {
-      setError(null);
-      try {
-        setProfiles(await api.call('profiles.select', { profileId }));
-        setCheckedId(null);
-      } catch (e) {
-        setError(toRpcError(e));
-      }
+      const p = await rpc.run(() => api.call('profiles.select', { profileId }));
+      if (!p) return;
+      setProfiles(p);
+      setCheckedId(null);
     },
-    [api],
+    [api, rpc.run],
   );
 
   const active = profiles?.profiles.find((p) => p.profileId === profiles.activeProfileId) ?? null;
@@ -70,7 +67,7 @@ export function ConnectionScreen() {
     <div className="stack">
       <p className="lead">{t('connection.intro')}</p>
       {info?.secretStorage.warning && <SecretStorageWarning warning={info.secretStorage.warning} t={t} />}
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
 
       <section className="card" aria-labelledby="profiles-heading">
         <div className="card-head">
@@ -188,8 +185,8 @@ function ProfileEditor({
   const [values, setValues] = useState<ProfileFormValues>({ name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? 'https://', apiKey: '' });
   const [removeKey, setRemoveKey] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<ProfileFormErrors>({});
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc();
+  const busy = rpc.busy !== null;
   const [confirmDelete, setConfirmDelete] = useState(false);
   const ids = { name: useId(), url: useId(), key: useId(), keyHint: useId() };
 
@@ -198,35 +195,27 @@ function ProfileEditor({
     const errs = validateProfileForm(values, { keyRequired: false });
     setFieldErrors(errs);
     if (Object.keys(errs).length > 0) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const saved = await api.call('profiles.save', {
+    const saved = await rpc.run(() =>
+      api.call('profiles.save', {
         profileId: profile?.profileId,
         name: values.name.trim(),
         baseUrl: values.baseUrl.trim(),
         ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}),
         ...(removeKey && !values.apiKey.trim() ? { removeKey: true } : {}),
-      });
-      setValues((v) => ({ ...v, apiKey: '' }));
-      onDone(saved);
-    } catch (err) {
-      setError(toRpcError(err));
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (!saved) return;
+    setValues((v) => ({ ...v, apiKey: '' }));
+    onDone(saved);
   };
 
   const remove = async () => {
     if (!profile) return;
-    setBusy(true);
-    try {
+    const deleted = await rpc.run(async () => {
       await api.call('profiles.delete', { profileId: profile.profileId });
-      onDone(null);
-    } catch (err) {
-      setError(toRpcError(err));
-      setBusy(false);
-    }
+      return true;
+    });
+    if (deleted) onDone(null);
   };
 
   const fieldError = (k: keyof ProfileFormErrors) => {
@@ -237,8 +226,8 @@ function ProfileEditor({
   return (
     <section className="card" aria-labelledby="editor-heading">
       <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
-      {error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
+      {rpc.notice}
+      {rpc.error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="field">
           <label htmlFor={ids.name}>{t('connection.profileName')}</label>
@@ -323,24 +312,17 @@ function SandboxCard({ status }: { status: SandboxStatus | null }) {
   const api = useApi();
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc();
+  const busy = rpc.busy !== null;
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<RpcError | null>(null);
 
-  const reset = async () => {
-    setBusy(true);
-    setError(null);
-    setDone(false);
-    try {
+  const reset = () =>
+    rpc.run(async () => {
+      setDone(false);
       await api.call('sandbox.reset', { seed: 'demo' });
       setDone(true);
       setConfirming(false);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const state = status?.state ?? 'starting';
   return (
@@ -370,7 +352,7 @@ function SandboxCard({ status }: { status: SandboxStatus | null }) {
         )}
       </dl>
       {status?.state === 'failed' && status.message && <ErrorNotice error={{ code: 'unavailable', message: status.message }} />}
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {done && <Notice kind="success">{t('sandbox.resetDone')}</Notice>}
       {!confirming ? (
         <button type="button" className="btn" onClick={() => setConfirming(true)} disabled={state !== 'running'}>

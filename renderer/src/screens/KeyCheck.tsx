@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import { SCOPES } from '../../../electron/core/spec/scopes.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
+import { useRpc } from '../useRpc.js';
 
 type Report = ProcedureOutput<'connection.check'>;
 
@@ -27,21 +27,18 @@ export function KeyCheck({
   const api = useApi();
   const { t, locale } = useI18n();
   const [report, setReport] = useState<Report | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy: checking, error, run: runRpc } = useRpc();
+  const busy = checking !== null;
 
   const run = useCallback(async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setReport(await api.call('connection.check', { profileId }));
-    } catch (e) {
-      setReport(null);
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [api, profileId]);
+    const r = await runRpc(() =>
+      api.call('connection.check', { profileId }).catch((e: unknown) => {
+        setReport(null);
+        throw e;
+      }),
+    );
+    if (r) setReport(r);
+  }, [api, profileId, runRpc]);
 
   useEffect(() => {
     void run();

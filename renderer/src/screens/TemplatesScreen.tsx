@@ -1,11 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
-import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
 import { downloadBytes, formatBytes } from '../download.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
+import { useRpc } from '../useRpc.js';
 
 type TemplatesList = ProcedureOutput<'templates.list'>;
 type SheetName = TemplatesList['sheets'][number]['name'];
@@ -18,9 +17,9 @@ export function TemplatesScreen() {
   const [list, setList] = useState<TemplatesList | null>(null);
   const [activeName, setActiveName] = useState<string | null>(null);
   const [prefill, setPrefill] = useState(false);
-  const [busy, setBusy] = useState<SheetName | 'all' | null>(null);
   const [done, setDone] = useState<Generated | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc<SheetName | 'all'>();
+  const busy = rpc.busy;
   const prefillHint = useId();
 
   useEffect(() => {
@@ -31,31 +30,24 @@ export function TemplatesScreen() {
         setList(l);
         setActiveName(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null);
       })
-      .catch((e: unknown) => live && setError(toRpcError(e)));
+      .catch((e: unknown) => live && rpc.fail(e));
     return () => {
       live = false;
     };
-  }, [api]);
+  }, [api, rpc.fail]);
 
-  const download = async (sheet: SheetName | 'all') => {
-    setBusy(sheet);
-    setError(null);
-    setDone(null);
-    try {
+  const download = (sheet: SheetName | 'all') =>
+    rpc.run(async () => {
+      setDone(null);
       const g = await api.call('templates.generate', { sheet, withReferenceData: prefill });
       downloadBytes(g.fileName, g.mimeType, g.dataBase64);
       setDone(g);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+    }, sheet);
 
   return (
     <div className="stack">
       <p className="lead">{t('templates.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {done && (
         <Notice kind="success">
           {t('templates.downloaded', { file: done.fileName, size: formatBytes(done.byteLength, locale) })}

@@ -4,15 +4,12 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { JobListItem, JobView } from '../../../../electron/core/ipc/contract-work.js';
-import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatDateTime, formatNumber, outcomeTone, safeKeyText } from '../../components/format.js';
 import { JobResults } from '../../components/JobResults.js';
 import { jobStatusWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import { OUTCOME_MESSAGE } from '../../i18n/names.js';
 import { OUTCOME_ORDER } from '../import/planView.js';
@@ -20,6 +17,7 @@ import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
 import { useReveal } from '../../components/reveal.js';
 import { UndoPanel } from './UndoPanel.js';
+import { useRpc } from '../../useRpc.js';
 
 /** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
 function StatusTag({ item }: { item: JobListItem }) {
@@ -34,29 +32,23 @@ export function JobsScreen({ active }: { active: boolean }) {
   const [jobs, setJobs] = useState<JobListItem[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<JobView | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc();
+  const { fail } = rpc;
   /** the job whose undo dry run is shown */
   const [undoing, setUndoing] = useState<string | null>(null);
 
-  const refresh = useCallback(async () => {
-    try {
-      const r = await api.call('jobs.list', {});
-      setJobs(r.jobs);
-    } catch (e) {
-      setError(toRpcError(e));
-    }
-  }, [api]);
+  // refresh and open follow events too: a failure is shown, but they do not clear the error of an action
+  const refresh = useCallback(
+    () => api.call('jobs.list', {}).then((r) => setJobs(r.jobs), fail),
+    [api, fail],
+  );
 
   const open = useCallback(
     async (jobId: string) => {
       setSelected(jobId);
-      try {
-        setView(await api.call('jobs.get', { jobId }));
-      } catch (e) {
-        setError(toRpcError(e));
-      }
+      await api.call('jobs.get', { jobId }).then(setView, fail);
     },
-    [api],
+    [api, fail],
   );
 
   useEffect(() => {
@@ -92,17 +84,13 @@ export function JobsScreen({ active }: { active: boolean }) {
   const detailRef = useReveal<HTMLDivElement>(revealKey);
   const show = (jobId: string, how: 'report' | 'resume' | 'undo') => setRevealKey(`${jobId}|${how}|${Date.now()}`);
 
-  const resume = async (jobId: string) => {
-    setError(null);
-    try {
+  const resume = (jobId: string) =>
+    rpc.run(async () => {
       await api.call('jobs.resume', { jobId });
       await refresh();
       await open(jobId);
       show(jobId, 'resume');
-    } catch (e) {
-      setError(toRpcError(e));
-    }
-  };
+    });
 
   const undoStarted = async (undoJobId: string) => {
     setUndoing(null);
@@ -115,7 +103,7 @@ export function JobsScreen({ active }: { active: boolean }) {
   return (
     <div className="stack stack-wide">
       <p className="lead">{t('jobs.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {interrupted.length > 0 && (
         <Notice kind="warning">{t('jobs.interruptedNotice', { count: interrupted.length })}</Notice>
       )}
@@ -207,7 +195,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                         type="button"
                         className="btn"
                         onClick={() => {
-                          setError(null);
+                          rpc.dismiss();
                           setSelected(j.jobId);
                           setUndoing(j.jobId);
                           show(j.jobId, 'undo');
@@ -235,7 +223,7 @@ export function JobsScreen({ active }: { active: boolean }) {
           />
         )}
         {!undoing && view && selected === view.jobId && view.running && (
-          <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
+          <RunStep jobId={view.jobId} file={view.file} onError={fail} />
         )}
         {!undoing && view && selected === view.jobId && !view.running && (
           <JobResults

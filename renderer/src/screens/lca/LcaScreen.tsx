@@ -5,25 +5,24 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
-import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
 import { LCA_SELECTORS } from '../../../../electron/core/names.js';
 import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatMs, formatNumber } from '../../components/format.js';
 import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { T } from '../../i18n/index.js';
 import { LCA_ABORT_MESSAGE, LCA_SELECTOR_MESSAGE, LCA_UNKNOWN_MESSAGE } from '../../i18n/names.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 import { LcaAnalysis } from './LcaAnalysis.js';
+import { useRpc } from '../../useRpc.js';
 
 type By = 'products' | 'plant' | 'instances' | 'all';
 
@@ -74,26 +73,25 @@ export function LcaScreen({ active }: { active: boolean }) {
   const [list, setList] = useState('');
   const [selection, setSelection] = useState<Selection | null>(null);
   const [run, setRun] = useState<LcaRunView | null>(null);
-  const [busy, setBusy] = useState<'options' | 'select' | 'start' | 'export' | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc<'options' | 'select' | 'start' | 'export'>();
+  const { busy, fail, run: runRpc } = rpc;
   const [exported, setExported] = useState<string | null>(null);
   /** "Enter it here": the blocker being filled in (instanceId|year) and the quantity typed. */
   const [entering, setEntering] = useState<{ key: string; quantity: string; busy: boolean } | null>(null);
   const runId = run?.runId ?? null;
-  const onAnalysisError = useCallback((e: RpcError) => setError(e), []);
 
   const loadOptions = useCallback(async () => {
-    setBusy('options');
     setOptionsFailed(false);
-    try {
-      setOptions(await api.call('lca.options', {}));
-    } catch (e) {
-      setOptionsFailed(true);
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  }, [api]);
+    const o = await runRpc(
+      () =>
+        api.call('lca.options', {}).catch((e: unknown) => {
+          setOptionsFailed(true);
+          throw e;
+        }),
+      'options',
+    );
+    if (o) setOptions(o);
+  }, [api, runRpc]);
 
   useEffect(() => {
     if (active && options === null && !optionsFailed) void loadOptions();
@@ -123,7 +121,7 @@ export function LcaScreen({ active }: { active: boolean }) {
     });
     const offC = api.on('lca.changed', (c) => {
       if (c.runId === runId && c.state !== 'running')
-        void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
+        void api.call('lca.report', { runId }).then(setRun, fail);
     });
     // A run that ended before this subscription existed (a fast recompute) sent its lca.changed already:
     // read its state once now, so the screen never waits for an event that has gone by.
@@ -135,7 +133,7 @@ export function LcaScreen({ active }: { active: boolean }) {
       offP();
       offC();
     };
-  }, [api, runId]);
+  }, [api, runId, fail]);
 
   const codes = useMemo(() => {
     if (by === 'instances')
@@ -148,61 +146,44 @@ export function LcaScreen({ active }: { active: boolean }) {
   }, [by, list, picked]);
 
   const find = async () => {
-    setBusy('select');
-    setError(null);
     setRun(null);
     setExported(null);
-    try {
-      setSelection(await api.call('lca.select', { by, codes }));
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+    const s = await runRpc(() => api.call('lca.select', { by, codes }), 'select');
+    if (s) setSelection(s);
   };
 
   const start = async (recompute: boolean) => {
     if (!selection) return;
-    setBusy('start');
-    setError(null);
     setExported(null);
-    try {
+    const report = await runRpc(async () => {
       const r = await api.call('lca.run', { selectionId: selection.selectionId, recompute });
-      setRun(await api.call('lca.report', { runId: r.runId }));
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+      return api.call('lca.report', { runId: r.runId });
+    }, 'start');
+    if (report) setRun(report);
   };
 
-  const exportIt = async (open: boolean) => {
+  const exportIt = (open: boolean) => {
     if (!run) return;
-    setBusy('export');
-    setError(null);
-    try {
+    return runRpc(async () => {
       const ticket = await api.call('lca.export', { runId: run.runId });
       if (open) await openDownload(api, ticket);
       else await saveDownload(api, ticket);
       setExported(ticket.fileName);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+    }, 'export');
   };
 
+  // its own busy state (the form of one blocker), so the screen's actions stay usable meanwhile
   const enterProduction = async (instanceId: string, year: number, quantity: number) => {
     if (!run) return;
     setEntering((cur) => (cur ? { ...cur, busy: true } : cur));
-    setError(null);
+    rpc.dismiss();
     try {
       const r = await api.call('lca.enterProduction', { runId: run.runId, instanceId, year, quantity });
       setEntering(null);
       setRun(await api.call('lca.report', { runId: r.runId }));
     } catch (e) {
       setEntering((cur) => (cur ? { ...cur, busy: false } : cur));
-      setError(toRpcError(e));
+      fail(e);
     }
   };
 
@@ -218,7 +199,7 @@ export function LcaScreen({ active }: { active: boolean }) {
   return (
     <div className="stack stack-wide">
       <p className="lead">{t('lca.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
 
       <section className="card" aria-labelledby="lca-choose-heading">
         <div className="card-head">
@@ -341,7 +322,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                 type="button"
                 className="btn btn-danger"
                 onClick={() =>
-                  void api.call('lca.cancel', { runId: run.runId }).catch((e: unknown) => setError(toRpcError(e)))
+                  void api.call('lca.cancel', { runId: run.runId }).catch(fail)
                 }
               >
                 {t('common.cancel')}
@@ -531,7 +512,7 @@ export function LcaScreen({ active }: { active: boolean }) {
       )}
 
       {run && run.state === 'done' && (
-        <LcaAnalysis runId={run.runId} instances={run.instances} onError={onAnalysisError} />
+        <LcaAnalysis runId={run.runId} instances={run.instances} onError={fail} />
       )}
     </div>
   );
