@@ -33,6 +33,8 @@ export interface RpcState<B> {
 export class RpcRunner<B> {
   private latest = 0;
   private alive = true;
+  /** Where failures go instead of the state, when a parent shows them (a part of a screen: its owner's notice). */
+  onError: ((e: RpcError) => void) | undefined;
 
   constructor(private readonly update: (change: Partial<RpcState<B>>) => void) {}
 
@@ -44,7 +46,7 @@ export class RpcRunner<B> {
       const value = await call();
       return this.current(id) ? value : undefined;
     } catch (e) {
-      if (this.current(id)) this.update({ error: toRpcError(e) });
+      if (this.current(id)) this.show(toRpcError(e));
       return undefined;
     } finally {
       if (this.current(id)) this.update({ busy: null });
@@ -53,7 +55,7 @@ export class RpcRunner<B> {
 
   /** Show a failure that came another way (an event, a child's callback, a call not run through `run`). */
   fail(e: unknown): void {
-    if (this.alive) this.update({ error: isRpcError(e) ? e : toRpcError(e) });
+    if (this.alive) this.show(isRpcError(e) ? e : toRpcError(e));
   }
 
   dismiss(): void {
@@ -70,6 +72,11 @@ export class RpcRunner<B> {
     this.alive = false;
   }
 
+  private show(error: RpcError): void {
+    if (this.onError) this.onError(error);
+    else this.update({ error });
+  }
+
   private current(id: number): boolean {
     return this.alive && id === this.latest;
   }
@@ -84,8 +91,11 @@ export interface Rpc<B> extends RpcState<B> {
   notice: ReactNode;
 }
 
-/** Busy state and error of a component's calls. `B`: the names of its actions (default: one action, `true`). */
-export function useRpc<B = true>(): Rpc<B> {
+/**
+ * Busy state and error of a component's calls. `B`: the names of its actions (default: one action, `true`).
+ * `onError`: a part of a screen hands its failures to its owner (who shows them) instead of keeping them.
+ */
+export function useRpc<B = true>(onError?: (e: RpcError) => void): Rpc<B> {
   const [state, setState] = useState<RpcState<B>>({ busy: null, error: null });
   // one runner and one set of functions per component: stable, so effects may use them
   const { runner, calls } = useMemo(() => {
@@ -97,6 +107,7 @@ export function useRpc<B = true>(): Rpc<B> {
     };
     return { runner: r, calls: c };
   }, []);
+  runner.onError = onError;
   useEffect(() => {
     runner.revive();
     return () => runner.dispose();

@@ -108,4 +108,23 @@ describe('RpcRunner (useRpc)', () => {
     r.dismiss();
     expect(state.error).toBeNull();
   });
+
+  it('hands failures to the owner instead of keeping them, when it has one; still busy and stale rules', async () => {
+    const { r, state } = runner<true>();
+    const shown: RpcError[] = [];
+    r.onError = (e) => shown.push(e);
+    const call = pending<string>();
+    const done = r.run(() => call.promise, true);
+    expect(state.busy).toBe(true);
+    call.reject(new RpcFailure(refused));
+    await expect(done).resolves.toBeUndefined();
+    expect(state).toEqual({ busy: null, error: null });
+    expect(shown).toEqual([refused]);
+    r.fail(new Error('upload failed'));
+    expect(shown[1]).toEqual({ code: 'internal', message: 'upload failed' });
+    expect(state.error).toBeNull();
+    r.dispose();
+    r.fail(new Error('after unmount'));
+    expect(shown).toHaveLength(2);
+  });
 });

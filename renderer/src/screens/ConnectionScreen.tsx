@@ -10,10 +10,9 @@ import type { T } from '../i18n/index.js';
 import { validateProfileForm } from '../profileForm.js';
 import { KeyCheck } from './KeyCheck.js';
 import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
+import { useProfiles, type ProfileView } from '../useProfiles.js';
 import { useRpc } from '../useRpc.js';
 
-type ProfilesState = ProcedureOutput<'profiles.list'>;
-type ProfileView = ProfilesState['profiles'][number];
 type SandboxStatus = ProcedureOutput<'sandbox.status'>;
 type AppInfo = ProcedureOutput<'app.info'>;
 
@@ -21,33 +20,18 @@ export function ConnectionScreen() {
   const api = useApi();
   const { t } = useI18n();
   const [info, setInfo] = useState<AppInfo | null>(null);
-  const [profiles, setProfiles] = useState<ProfilesState | null>(null);
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
   const rpc = useRpc();
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
   /** the profile whose key is shown checked: the active one, or the one just saved */
   const [checkedId, setCheckedId] = useState<string | null>(null);
 
+  const { profiles, active, reload, set: setProfiles } = useProfiles(rpc.fail);
+
   useEffect(() => {
-    let live = true;
-    Promise.all([api.call('app.info', {}), api.call('profiles.list', {}), api.call('sandbox.status', {})])
-      .then(([i, p, s]) => {
-        if (!live) return;
-        setInfo(i);
-        setProfiles(p);
-        setSandbox(s);
-      })
-      .catch((e: unknown) => live && rpc.fail(e));
-    const offP = api.on('profiles.changed', (p) => setProfiles(p));
-    const offS = api.on('sandbox.changed', (s) => {
-      setSandbox(s);
-      void api.call('profiles.list', {}).then(setProfiles, () => {});
-    });
-    return () => {
-      live = false;
-      offP();
-      offS();
-    };
+    void api.call('app.info', {}).then(setInfo, rpc.fail);
+    void api.call('sandbox.status', {}).then(setSandbox, rpc.fail);
+    return api.on('sandbox.changed', setSandbox);
   }, [api, rpc.fail]);
 
   const select = useCallback(
@@ -57,10 +41,9 @@ export function ConnectionScreen() {
       setProfiles(p);
       setCheckedId(null);
     },
-    [api, rpc.run],
+    [api, rpc.run, setProfiles],
   );
 
-  const active = profiles?.profiles.find((p) => p.profileId === profiles.activeProfileId) ?? null;
   const checked = profiles?.profiles.find((p) => p.profileId === (checkedId ?? profiles.activeProfileId)) ?? active;
 
   return (
@@ -102,7 +85,7 @@ export function ConnectionScreen() {
             setEditing(null);
             if (saved) {
               setCheckedId(saved.hasKey ? saved.profileId : null);
-              void api.call('profiles.list', {}).then(setProfiles, () => {});
+              reload();
             }
           }}
         />

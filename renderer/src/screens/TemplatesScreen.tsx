@@ -4,6 +4,7 @@ import { useApi } from '../ApiContext.js';
 import { Notice } from '../components/Notice.js';
 import { downloadBytes, formatBytes } from '../download.js';
 import { useI18n } from '../i18n/index.js';
+import { useProfiles } from '../useProfiles.js';
 import { useRpc } from '../useRpc.js';
 
 type TemplatesList = ProcedureOutput<'templates.list'>;
@@ -15,25 +16,16 @@ export function TemplatesScreen() {
   const api = useApi();
   const { t, locale } = useI18n();
   const [list, setList] = useState<TemplatesList | null>(null);
-  const [activeName, setActiveName] = useState<string | null>(null);
   const [prefill, setPrefill] = useState(false);
   const [done, setDone] = useState<Generated | null>(null);
   const rpc = useRpc<SheetName | 'all'>();
   const busy = rpc.busy;
   const prefillHint = useId();
 
+  const activeName = useProfiles(rpc.fail).active?.name ?? null;
+
   useEffect(() => {
-    let live = true;
-    Promise.all([api.call('templates.list', {}), api.call('profiles.list', {})])
-      .then(([l, p]) => {
-        if (!live) return;
-        setList(l);
-        setActiveName(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null);
-      })
-      .catch((e: unknown) => live && rpc.fail(e));
-    return () => {
-      live = false;
-    };
+    void api.call('templates.list', {}).then(setList, rpc.fail);
   }, [api, rpc.fail]);
 
   const download = (sheet: SheetName | 'all') =>

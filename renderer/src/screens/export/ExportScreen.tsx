@@ -14,6 +14,7 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { useI18n } from '../../i18n/index.js';
 import { EXPORT_TEXT_MESSAGE, EXPORT_TITLE_MESSAGE } from '../../i18n/names.js';
 import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../electron/core/names.js';
+import { useProfiles } from '../../useProfiles.js';
 import { useRpc } from '../../useRpc.js';
 
 /** The choices in the order shown: everything, the core's collections, the products (reference data) last. */
@@ -30,10 +31,10 @@ export function ExportScreen() {
   const { t, locale } = useI18n();
   const [collection, setCollection] = useState<Collection>('all');
   const rpc = useRpc();
+  const profile = useProfiles(rpc.fail).active?.name ?? null;
   const busy = rpc.busy !== null;
   const [progress, setProgress] = useState<{ collection: string; done: number } | null>(null);
   const [result, setResult] = useState<Exported | null>(null);
-  const [profile, setProfile] = useState<string | null>(null);
   const ref = useRef<string>('');
   const groupId = useId();
 
@@ -41,17 +42,7 @@ export function ExportScreen() {
     const off = api.on('export.progress', (p) => {
       if (p.ref === ref.current) setProgress({ collection: p.collection, done: p.done });
     });
-    void api.call('profiles.list', {}).then(
-      (p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
-      () => {},
-    );
-    const offP = api.on('profiles.changed', (p) =>
-      setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
-    );
-    return () => {
-      off();
-      offP();
-    };
+    return off;
   }, [api]);
 
   const run = () =>

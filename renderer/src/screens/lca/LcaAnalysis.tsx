@@ -9,12 +9,12 @@ import type { LcaAnalysisView, LcaChartView, LcaInstanceView } from '../../../..
 import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
 import { LCA_BASES } from '../../../../electron/core/names.js';
 import { GwpChart } from './GwpChart.js';
+import { useRpc } from '../../useRpc.js';
 
 type Basis = LcaAnalysisView['basis'];
 type Modules = LcaAnalysisView['modules'];
@@ -45,16 +45,11 @@ export function LcaAnalysis({
   });
   const [a, setA] = useState<LcaAnalysisView | null>(null);
 
+  // the latest query's answer only: an older one that comes late does not overwrite it
+  const { run } = useRpc(onError);
   useEffect(() => {
-    let live = true;
-    api.call('lca.analysis', { runId, ...q }).then(
-      (r) => live && setA(r),
-      (e: unknown) => live && onError(toRpcError(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, runId, q, onError]);
+    void run(() => api.call('lca.analysis', { runId, ...q })).then((r) => r && setA(r));
+  }, [api, runId, q, run]);
 
   if (!a) return <p aria-busy="true">{t('common.loading')}</p>;
   const label = (id: string) => {
