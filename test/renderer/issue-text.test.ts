@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTITIES, IDENTIFIED_KINDS } from '../../electron/core/jobs/entities.js';
 import { PLAN_PROBLEM_CODES, type PlanProblem } from '../../electron/core/jobs/types.js';
 import { ISSUE_CODES } from '../../electron/core/workbook/issues.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
@@ -32,9 +33,18 @@ function workbookSources(): string {
     .join('\n');
 }
 
-/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself). */
+/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself): its entry, the rows it
+ * reads and its planners, one per entity kind (jobs/plan/). */
 function jobsSources(): string {
-  return ['plan.ts', 'workbook-rows.ts'].map((f) => readFileSync(join(JOBS_SRC, f), 'utf8')).join('\n');
+  const plan = join(JOBS_SRC, 'plan');
+  return [
+    ...['plan.ts', 'workbook-rows.ts'].map((f) => join(JOBS_SRC, f)),
+    ...readdirSync(plan)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(plan, f)),
+  ]
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
 }
 
 describe('issue templates', () => {
@@ -267,9 +277,13 @@ describe('planner problem templates', () => {
         expect(de, kind).toHaveProperty([`${prefix}.${kind}`]);
       }
     }
-    // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies)
+    // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies): the identified
+    // kinds named as the entity table names them, the others in its own words
     const resolveSrc = readFileSync(join(JOBS_SRC, 'resolve.ts'), 'utf8');
-    const whats = [...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]);
+    const whats = [
+      ...IDENTIFIED_KINDS.map((k) => ENTITIES[k].nouns),
+      ...[...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]),
+    ];
     expect(whats.length).toBeGreaterThan(8);
     for (const w of whats) {
       const slug = w.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
