@@ -25,6 +25,7 @@ import { SearchField } from './SearchField.js';
 import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
+import { DataTable } from './DataTable.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
@@ -327,32 +328,10 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
           <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
-          <table className="data counts">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                {cols.map((c) => (
-                  <th scope="col" key={c} className="num">
-                    {t(OUTCOME_MESSAGE[c])}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sheets.rows.map((r) => (
-                <tr key={r.sheet}>
-                  <th scope="row">
-                    <code>{r.sheet}</code>
-                  </th>
-                  {cols.map((c) => (
-                    <td key={c} className="num">
-                      {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
+          <DataTable
+            className="counts"
+            columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(OUTCOME_MESSAGE[c]), num: true }))]}
+            foot={
               <tr>
                 <th scope="row">{t('plan.total')}</th>
                 {cols.map((c) => (
@@ -361,8 +340,21 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
                   </td>
                 ))}
               </tr>
-            </tfoot>
-          </table>
+            }
+          >
+            {sheets.rows.map((r) => (
+              <tr key={r.sheet}>
+                <th scope="row">
+                  <code>{r.sheet}</code>
+                </th>
+                {cols.map((c) => (
+                  <td key={c} className="num">
+                    {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </DataTable>
           <p className="field-hint">{t('results.rowsHint')}</p>
         </section>
       )}

@@ -7,6 +7,7 @@ import { Notice } from '../components/Notice.js';
 import { useI18n } from '../i18n/index.js';
 import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
 import { useRpc } from '../useRpc.js';
+import { DataTable } from '../components/DataTable.js';
 
 type Report = ProcedureOutput<'connection.check'>;
 
@@ -117,26 +118,17 @@ export function KeyCheck({
           {report.plants.length === 0 ? (
             <p>{t('keyCheck.noPlants')}</p>
           ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">{t('keyCheck.plantCode')}</th>
-                  <th scope="col">{t('keyCheck.plantName')}</th>
-                  <th scope="col">{t('keyCheck.plantId')}</th>
+            <DataTable columns={[t('keyCheck.plantCode'), t('keyCheck.plantName'), t('keyCheck.plantId')]}>
+              {report.plants.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.code ?? '–'}</td>
+                  <td>{p.name ?? '–'}</td>
+                  <td>
+                    <code>{p.id}</code>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {report.plants.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.code ?? '–'}</td>
-                    <td>{p.name ?? '–'}</td>
-                    <td>
-                      <code>{p.id}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )}
           {!report.plantsReadable && <p className="field-hint">{t('keyCheck.plantsUnreadable')}</p>}
         </>

@@ -6,6 +6,7 @@ import { downloadBytes, formatBytes } from '../download.js';
 import { useI18n } from '../i18n/index.js';
 import { useProfiles } from '../useProfiles.js';
 import { useRpc } from '../useRpc.js';
+import { DataTable } from '../components/DataTable.js';
 
 type TemplatesList = ProcedureOutput<'templates.list'>;
 type SheetName = TemplatesList['sheets'][number]['name'];
@@ -90,38 +91,29 @@ export function TemplatesScreen() {
         {!list ? (
           <p aria-busy="true">{t('common.loading')}</p>
         ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('templates.sheet')}</th>
-                <th scope="col">{t('templates.contents')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('templates.download')}</span>
-                </th>
+          <DataTable
+            columns={[t('templates.sheet'), t('templates.contents'), { head: t('templates.download'), hidden: true }]}
+          >
+            {list.sheets.map((s) => (
+              <tr key={s.name}>
+                <td>
+                  <code>{s.name}</code>
+                </td>
+                <td>{t(`sheet.${s.name}`)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => void download(s.name)}
+                    disabled={busy !== null}
+                    aria-label={t('templates.downloadSheet', { sheet: s.name })}
+                  >
+                    {busy === s.name ? t('templates.preparing') : t('templates.download')}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.sheets.map((s) => (
-                <tr key={s.name}>
-                  <td>
-                    <code>{s.name}</code>
-                  </td>
-                  <td>{t(`sheet.${s.name}`)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn"
-                      onClick={() => void download(s.name)}
-                      disabled={busy !== null}
-                      aria-label={t('templates.downloadSheet', { sheet: s.name })}
-                    >
-                      {busy === s.name ? t('templates.preparing') : t('templates.download')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
     </div>

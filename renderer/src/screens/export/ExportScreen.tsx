@@ -16,6 +16,7 @@ import { EXPORT_TEXT_MESSAGE, EXPORT_TITLE_MESSAGE } from '../../i18n/names.js';
 import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../electron/core/names.js';
 import { useProfiles } from '../../useProfiles.js';
 import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** The choices in the order shown: everything, the core's collections, the products (reference data) last. */
 export const COLLECTIONS: readonly ExportSelection[] = [
@@ -108,26 +109,16 @@ export function ExportScreen() {
               requests: result.requests,
             })}
           </Notice>
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                <th scope="col" className="num">
-                  {t('check.rows')}
+          <DataTable className="compact" columns={[t('plan.sheet'), { head: t('check.rows'), num: true }]}>
+            {result.sheets.map((s) => (
+              <tr key={s.sheet}>
+                <th scope="row">
+                  <code>{s.sheet}</code>
                 </th>
+                <td className="num">{formatNumber(s.rows, locale)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {result.sheets.map((s) => (
-                <tr key={s.sheet}>
-                  <th scope="row">
-                    <code>{s.sheet}</code>
-                  </th>
-                  <td className="num">{formatNumber(s.rows, locale)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {result.warnings.length > 0 && (
             <Notice kind="warning">
               <strong>{t('export.warnings', { count: result.warnings.length })}</strong>

@@ -18,6 +18,7 @@ import { RunStep } from '../import/RunStep.js';
 import { useReveal } from '../../components/reveal.js';
 import { UndoPanel } from './UndoPanel.js';
 import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
 function StatusTag({ item }: { item: JobListItem }) {
@@ -119,97 +120,86 @@ export function JobsScreen({ active }: { active: boolean }) {
         ) : jobs.length === 0 ? (
           <p className="muted">{t('jobs.none')}</p>
         ) : (
-          <table className="data jobs-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('jobs.started')}</th>
-                <th scope="col">{t('jobs.file')}</th>
-                <th scope="col">{t('jobs.status')}</th>
-                <th scope="col" className="num">
-                  {t('jobs.rows')}
-                </th>
-                <th scope="col">{t('jobs.outcomes')}</th>
-                <th scope="col">{t('jobs.connection')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('jobs.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.map((j) => (
-                <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
-                  <td>{formatDateTime(j.createdAt, locale)}</td>
-                  <td>
-                    <span className="entity">{j.file}</span>
-                    <br />
-                    <code className="muted">{j.jobId}</code>
-                    {j.undoes && (
-                      <>
-                        <br />
-                        <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <StatusTag item={j} />
-                  </td>
-                  <td className="num">{formatNumber(j.rows, locale)}</td>
-                  <td>
-                    <span className="chips-inline">
-                      {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
-                        <Tag key={o} tone={outcomeTone(o)}>
-                          {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
-                        </Tag>
-                      ))}
-                    </span>
-                  </td>
-                  <td className="conn">
-                    <span className="small">{j.baseUrl}</span>
-                    <br />
-                    <code className="small">{safeKeyText(j.maskedKey)}</code>
-                  </td>
-                  <td className="actions">
+          <DataTable
+            className="jobs-table"
+            columns={[
+              t('jobs.started'), t('jobs.file'), t('jobs.status'), { head: t('jobs.rows'), num: true },
+              t('jobs.outcomes'), t('jobs.connection'), { head: t('jobs.actions'), hidden: true },
+            ]}
+          >
+            {jobs.map((j) => (
+              <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
+                <td>{formatDateTime(j.createdAt, locale)}</td>
+                <td>
+                  <span className="entity">{j.file}</span>
+                  <br />
+                  <code className="muted">{j.jobId}</code>
+                  {j.undoes && (
+                    <>
+                      <br />
+                      <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
+                    </>
+                  )}
+                </td>
+                <td>
+                  <StatusTag item={j} />
+                </td>
+                <td className="num">{formatNumber(j.rows, locale)}</td>
+                <td>
+                  <span className="chips-inline">
+                    {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
+                      <Tag key={o} tone={outcomeTone(o)}>
+                        {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
+                      </Tag>
+                    ))}
+                  </span>
+                </td>
+                <td className="conn">
+                  <span className="small">{j.baseUrl}</span>
+                  <br />
+                  <code className="small">{safeKeyText(j.maskedKey)}</code>
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => {
+                      setUndoing(null);
+                      void open(j.jobId).then(() => show(j.jobId, 'report'));
+                    }}
+                    aria-label={t('jobs.reportOf', { job: j.jobId })}
+                  >
+                    {t('jobs.report')}
+                  </button>
+                  {j.resumable && (
+                    <button
+                      type="button"
+                      className="btn btn-primary"
+                      onClick={() => void resume(j.jobId)}
+                      aria-label={t('jobs.resumeJob', { job: j.jobId })}
+                    >
+                      {t('results.resume')}
+                    </button>
+                  )}
+                  {j.status === 'completed' && !j.running && (
                     <button
                       type="button"
                       className="btn"
                       onClick={() => {
-                        setUndoing(null);
-                        void open(j.jobId).then(() => show(j.jobId, 'report'));
+                        rpc.dismiss();
+                        setSelected(j.jobId);
+                        setUndoing(j.jobId);
+                        show(j.jobId, 'undo');
                       }}
-                      aria-label={t('jobs.reportOf', { job: j.jobId })}
+                      aria-label={t('jobs.undoJob', { job: j.jobId })}
                     >
-                      {t('jobs.report')}
+                      {t('jobs.undo')}
                     </button>
-                    {j.resumable && (
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        onClick={() => void resume(j.jobId)}
-                        aria-label={t('jobs.resumeJob', { job: j.jobId })}
-                      >
-                        {t('results.resume')}
-                      </button>
-                    )}
-                    {j.status === 'completed' && !j.running && (
-                      <button
-                        type="button"
-                        className="btn"
-                        onClick={() => {
-                          rpc.dismiss();
-                          setSelected(j.jobId);
-                          setUndoing(j.jobId);
-                          show(j.jobId, 'undo');
-                        }}
-                        aria-label={t('jobs.undoJob', { job: j.jobId })}
-                      >
-                        {t('jobs.undo')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>

@@ -17,6 +17,7 @@ import type { PlanAction } from '../../../../electron/core/names.js';
 import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
@@ -86,39 +87,32 @@ export function UndoPanel({
             </Notice>
           )}
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
-          <table className="data undo-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.row')}</th>
-                <th scope="col">{t('plan.entity')}</th>
-                <th scope="col">{t('plan.action')}</th>
-                <th scope="col">{t('undo.details')}</th>
+          <DataTable
+            className="undo-table"
+            columns={[t('plan.row'), t('plan.entity'), t('plan.action'), t('undo.details')]}
+          >
+            {plan.rows.map((row) => (
+              <tr key={row.key}>
+                <td>
+                  <code>{row.sheet}</code>{' '}
+                  <span className="small muted">
+                    {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
+                  </span>
+                </td>
+                <td>
+                  <EntityName t={t} e={row} />
+                </td>
+                <td>
+                  <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
+                </td>
+                <td>
+                  <div className="cell-details">
+                    <PlanDetails row={row} t={t} locale={locale} />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {plan.rows.map((row) => (
-                <tr key={row.key}>
-                  <td>
-                    <code>{row.sheet}</code>{' '}
-                    <span className="small muted">
-                      {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
-                    </span>
-                  </td>
-                  <td>
-                    <EntityName t={t} e={row} />
-                  </td>
-                  <td>
-                    <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
-                  </td>
-                  <td>
-                    <div className="cell-details">
-                      <PlanDetails row={row} t={t} locale={locale} />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {plan.moreRows > 0 && (
             <p className="field-hint">{t('undo.moreRows', { count: formatNumber(plan.moreRows, locale) })}</p>
           )}

@@ -23,6 +23,7 @@ import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 import { LcaAnalysis } from './LcaAnalysis.js';
 import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 type By = 'products' | 'plant' | 'instances' | 'all';
 
@@ -366,75 +367,68 @@ export function LcaScreen({ active }: { active: boolean }) {
               )}
             </>
           )}
-          <table className="data lca-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('lca.instance')}</th>
-                <th scope="col">{t('lca.product')}</th>
-                <th scope="col">{t('lca.plant')}</th>
-                <th scope="col">{t('lca.years')}</th>
-                <th scope="col">{t('lca.state')}</th>
-                <th scope="col">{t('lca.result')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
-                const yc = yearCounts(i);
-                const info = i.errCode ? explainErrCode(i.errCode) : null;
-                return (
-                  <tr key={i.id}>
-                    <td>
-                      <code>{i.externalId ?? i.id}</code>
-                      {i.name && <div className="small muted">{i.name}</div>}
-                    </td>
-                    <td>
-                      {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
-                    </td>
-                    <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
-                    <td>
-                      {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
-                    </td>
-                    <td>
-                      <StateTag i={i} runStarted={run !== null} />
-                      {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
-                        <span className="small muted"> {i.jobStatus}</span>
+          <DataTable
+            className="lca-table"
+            columns={[
+              t('lca.instance'), t('lca.product'), t('lca.plant'), t('lca.years'), t('lca.state'), t('lca.result'),
+            ]}
+          >
+            {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
+              const yc = yearCounts(i);
+              const info = i.errCode ? explainErrCode(i.errCode) : null;
+              return (
+                <tr key={i.id}>
+                  <td>
+                    <code>{i.externalId ?? i.id}</code>
+                    {i.name && <div className="small muted">{i.name}</div>}
+                  </td>
+                  <td>
+                    {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
+                  </td>
+                  <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
+                  <td>
+                    {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
+                  </td>
+                  <td>
+                    <StateTag i={i} runStarted={run !== null} />
+                    {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
+                      <span className="small muted"> {i.jobStatus}</span>
+                    )}
+                  </td>
+                  <td>
+                    <div className="cell-details">
+                      <OutcomeTag i={i} />
+                      {i.outcome === 'completed' && (
+                        <span className="detail-line">
+                          {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
+                          {yc.latest && (
+                            <>
+                              {' · '}
+                              {t('lca.latest', {
+                                year: yc.latest.year,
+                                value: formatNumber(yc.latest.gwp, locale, 0),
+                                unit: run?.chart.unit ?? '',
+                              })}
+                            </>
+                          )}
+                        </span>
                       )}
-                    </td>
-                    <td>
-                      <div className="cell-details">
-                        <OutcomeTag i={i} />
-                        {i.outcome === 'completed' && (
-                          <span className="detail-line">
-                            {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
-                            {yc.latest && (
-                              <>
-                                {' · '}
-                                {t('lca.latest', {
-                                  year: yc.latest.year,
-                                  value: formatNumber(yc.latest.gwp, locale, 0),
-                                  unit: run?.chart.unit ?? '',
-                                })}
-                              </>
-                            )}
-                          </span>
-                        )}
-                        {i.errCode && (
-                          <span className="detail-line">
-                            <code>{i.errCode}</code>{' '}
-                            {info && (locale === 'de' ? info.explanation_de : info.explanation)}
-                            {info && (locale === 'de' ? info.action_de : info.action) && (
-                              <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
-                            )}
-                          </span>
-                        )}
-                        {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                      {i.errCode && (
+                        <span className="detail-line">
+                          <code>{i.errCode}</code>{' '}
+                          {info && (locale === 'de' ? info.explanation_de : info.explanation)}
+                          {info && (locale === 'de' ? info.action_de : info.action) && (
+                            <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
+                          )}
+                        </span>
+                      )}
+                      {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         </section>
       )}
 
