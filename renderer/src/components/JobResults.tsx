@@ -26,6 +26,7 @@ import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
 import { DataTable } from './DataTable.js';
+import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
@@ -58,6 +59,15 @@ export function engineDetail(msg: string): string {
   return msg.replace(/^(not sent|blocked|not applied)\s*:\s*/i, '');
 }
 
+/** The licence limit a row ran into (usage of limit), when it ran into one. */
+function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
+  if (!row.entitlement) return null;
+  const { dimension, usage, limit } = row.entitlement;
+  return (
+    <span className="detail-line">{t('results.entitlement', { dimension: dimensionLabel(t, dimension), usage, limit })}</span>
+  );
+}
+
 /** What happened to a row, in the user's language: err_code explained, skip reason, changes. */
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
@@ -65,15 +75,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {info && (locale === 'de' ? info.action_de : info.action) && (
           <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>
         )}
@@ -89,15 +91,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
       </>
     );
@@ -194,28 +188,30 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             {t('results.stoppedWithError')} {view.error}
           </Notice>
         )}
-        <dl className="facts facts-inline">
-          <dt>{t('results.job')}</dt>
-          <dd>
-            <code>{view.jobId}</code>
-          </dd>
-          <dt>{t('results.connection')}</dt>
-          <dd>
-            {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
-          </dd>
-          <dt>{t('results.started')}</dt>
-          <dd>{formatDateTime(view.startedAt, locale)}</dd>
-          <dt>{t('results.duration')}</dt>
-          <dd>{formatMs(view.durationMs)}</dd>
-          <dt>{t('results.rows')}</dt>
-          <dd>
-            {t('results.rowsEntries', {
-              rows: formatNumber(view.rows, locale),
-              entries: formatNumber(view.entries, locale),
-            })}
-            {view.createOnly && <> · {t('results.createOnly')}</>}
-          </dd>
-        </dl>
+        <Facts
+          inline
+          facts={[
+            [t('results.job'), <code>{view.jobId}</code>],
+            [
+              t('results.connection'),
+              <>
+                {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
+              </>,
+            ],
+            [t('results.started'), formatDateTime(view.startedAt, locale)],
+            [t('results.duration'), formatMs(view.durationMs)],
+            [
+              t('results.rows'),
+              <>
+                {t('results.rowsEntries', {
+                  rows: formatNumber(view.rows, locale),
+                  entries: formatNumber(view.entries, locale),
+                })}
+                {view.createOnly && <> · {t('results.createOnly')}</>}
+              </>,
+            ],
+          ]}
+        />
         <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
           {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
             <li key={o}>

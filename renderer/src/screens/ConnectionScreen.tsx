@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, InputHTMLAttributes } from 'react';
 import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import type { KeyStoreWarning } from '../../../electron/core/names.js';
 import { useApi } from '../ApiContext.js';
@@ -12,6 +12,7 @@ import { KeyCheck } from './KeyCheck.js';
 import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
 import { useProfiles, type ProfileView } from '../useProfiles.js';
 import { useRpc } from '../useRpc.js';
+import { Facts } from '../components/Facts.js';
 
 type SandboxStatus = ProcedureOutput<'sandbox.status'>;
 type AppInfo = ProcedureOutput<'app.info'>;
@@ -171,7 +172,7 @@ function ProfileEditor({
   const rpc = useRpc();
   const busy = rpc.busy !== null;
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const ids = { name: useId(), url: useId(), key: useId(), keyHint: useId() };
+  const ids: Record<keyof ProfileFormValues, string> = { name: useId(), baseUrl: useId(), apiKey: useId() };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -206,56 +207,53 @@ function ProfileEditor({
     return code ? t(`profileForm.${code}`) : null;
   };
 
+  /** One field of the form: its label, the input, a hint (described by) and its error in words. */
+  const field = (
+    k: keyof ProfileFormValues,
+    label: string,
+    input: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
+    <div className="field">
+      <label htmlFor={ids[k]}>{label}</label>
+      <input
+        id={ids[k]}
+        value={values[k]}
+        onChange={(e) => setValues({ ...values, [k]: e.target.value })}
+        aria-invalid={fieldErrors[k] ? true : undefined}
+        aria-describedby={hint ? `${ids[k]}-hint` : undefined}
+        autoComplete="off"
+        {...input}
+      />
+      {hint && (
+        <p className="field-hint" id={`${ids[k]}-hint`}>
+          {hint}
+        </p>
+      )}
+      {fieldError(k) && <p className="field-error">{fieldError(k)}</p>}
+    </div>
+  );
+
   return (
     <section className="card" aria-labelledby="editor-heading">
       <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
       {rpc.notice}
       {rpc.error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="field">
-          <label htmlFor={ids.name}>{t('connection.profileName')}</label>
-          <input
-            id={ids.name}
-            value={values.name}
-            onChange={(e) => setValues({ ...values, name: e.target.value })}
-            aria-invalid={fieldErrors.name ? true : undefined}
-            autoComplete="off"
-            required
-          />
-          {fieldError('name') && <p className="field-error">{fieldError('name')}</p>}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.url}>{t('connection.baseUrl')}</label>
-          <input
-            id={ids.url}
-            value={values.baseUrl}
-            onChange={(e) => setValues({ ...values, baseUrl: e.target.value })}
-            aria-invalid={fieldErrors.baseUrl ? true : undefined}
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            required
-          />
-          {fieldError('baseUrl') && <p className="field-error">{fieldError('baseUrl')}</p>}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.key}>{t('connection.apiKey')}</label>
-          <input
-            id={ids.key}
-            type="password"
-            value={values.apiKey}
-            onChange={(e) => setValues({ ...values, apiKey: e.target.value })}
-            aria-invalid={fieldErrors.apiKey ? true : undefined}
-            aria-describedby={ids.keyHint}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={profile?.hasKey ? t('connection.keyKeepPlaceholder', { masked: profile.maskedKey ?? '' }) : 'svc-…'}
-          />
-          <p className="field-hint" id={ids.keyHint}>
-            {keysEncrypted ? t('connection.keyHintEncrypted') : t('connection.keyHintFile')}
-          </p>
-          {fieldError('apiKey') && <p className="field-error">{fieldError('apiKey')}</p>}
-        </div>
+        {field('name', t('connection.profileName'), { required: true })}
+        {field('baseUrl', t('connection.baseUrl'), { inputMode: 'url', spellCheck: false, required: true })}
+        {field(
+          'apiKey',
+          t('connection.apiKey'),
+          {
+            type: 'password',
+            spellCheck: false,
+            placeholder: profile?.hasKey
+              ? t('connection.keyKeepPlaceholder', { masked: profile.maskedKey ?? '' })
+              : 'svc-…',
+          },
+          keysEncrypted ? t('connection.keyHintEncrypted') : t('connection.keyHintFile'),
+        )}
         {profile?.hasKey && (
           <label className="checkbox">
             <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />
@@ -312,28 +310,13 @@ function SandboxCard({ status }: { status: SandboxStatus | null }) {
     <section className="card" aria-labelledby="sandbox-heading">
       <h2 id="sandbox-heading">{t('sandbox.title')}</h2>
       <p>{t('sandbox.explain')}</p>
-      <dl className="facts">
-        <dt>{t('sandbox.state')}</dt>
-        <dd>
-          <span className={`status status-${state}`}>{t(`sandbox.state.${state}`)}</span>
-        </dd>
-        {status?.baseUrl && (
-          <>
-            <dt>{t('connection.baseUrl')}</dt>
-            <dd>
-              <code>{status.baseUrl}</code>
-            </dd>
-          </>
-        )}
-        {status?.maskedKey && (
-          <>
-            <dt>{t('connection.apiKey')}</dt>
-            <dd>
-              <code>{status.maskedKey}</code>
-            </dd>
-          </>
-        )}
-      </dl>
+      <Facts
+        facts={[
+          [t('sandbox.state'), <span className={`status status-${state}`}>{t(`sandbox.state.${state}`)}</span>],
+          status?.baseUrl && [t('connection.baseUrl'), <code>{status.baseUrl}</code>],
+          status?.maskedKey && [t('connection.apiKey'), <code>{status.maskedKey}</code>],
+        ]}
+      />
       {status?.state === 'failed' && status.message && <ErrorNotice error={{ code: 'unavailable', message: status.message }} />}
       {rpc.notice}
       {done && <Notice kind="success">{t('sandbox.resetDone')}</Notice>}

@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/index.js';
 import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
 import { useRpc } from '../useRpc.js';
 import { DataTable } from '../components/DataTable.js';
+import { Facts } from '../components/Facts.js';
 
 type Report = ProcedureOutput<'connection.check'>;
 
@@ -85,22 +86,17 @@ export function KeyCheck({
           ) : (
             <Notice kind="success">{t('keyCheck.allScopes')}</Notice>
           )}
-          <dl className="facts">
-            <dt>{t('connection.apiKey')}</dt>
-            <dd>
-              <code>{report.maskedKey}</code>
-            </dd>
-            <dt>{t('keyCheck.keyId')}</dt>
-            <dd>
-              <code>{report.apiKeyId}</code>
-            </dd>
-            <dt>{t('keyCheck.manufacturer')}</dt>
-            <dd>
-              <code>{report.manufacturerId}</code>
-            </dd>
-            <dt>{t('keyCheck.expires')}</dt>
-            <dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString(locale) : t('keyCheck.noExpiry')}</dd>
-          </dl>
+          <Facts
+            facts={[
+              [t('connection.apiKey'), <code>{report.maskedKey}</code>],
+              [t('keyCheck.keyId'), <code>{report.apiKeyId}</code>],
+              [t('keyCheck.manufacturer'), <code>{report.manufacturerId}</code>],
+              [
+                t('keyCheck.expires'),
+                report.expiresAt ? new Date(report.expiresAt).toLocaleString(locale) : t('keyCheck.noExpiry'),
+              ],
+            ]}
+          />
           <h3>{t('keyCheck.scopes')}</h3>
           <ul className="chips" aria-label={t('keyCheck.scopes')}>
             {SCOPES.map((s) => {
