@@ -4,6 +4,7 @@
  * who must act, and export it all to Excel.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
 import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
 import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
@@ -61,6 +62,36 @@ function OutcomeTag({ i }: { i: LcaInstanceView }) {
   const { t } = useI18n();
   const w = lcaOutcomeWords(i);
   return w ? <Tag tone={w.tone}>{t(w.label)}</Tag> : null;
+}
+
+/** Checkboxes of codes to compute (products, plants): each its code and words; `children` go before them. */
+function PickList({
+  legend,
+  items,
+  picked,
+  toggle,
+  children,
+}: {
+  legend: string;
+  items: readonly { code: string; text: ReactNode }[];
+  picked: ReadonlySet<string>;
+  toggle(code: string): void;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset className="pick-list">
+      <legend className="visually-hidden">{legend}</legend>
+      {children}
+      {items.map(({ code, text }) => (
+        <label key={code} className="checkbox">
+          <input type="checkbox" checked={picked.has(code)} onChange={() => toggle(code)} />
+          <span>
+            <code>{code}</code> {text}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 export function LcaScreen({ active }: { active: boolean }) {
@@ -232,32 +263,30 @@ export function LcaScreen({ active }: { active: boolean }) {
         ) : options === null ? (
           <p aria-busy="true">{t('common.loading')}</p>
         ) : by === 'products' ? (
-          <fieldset className="pick-list">
-            <legend className="visually-hidden">{t('lca.by.products')}</legend>
+          <PickList
+            legend={t('lca.by.products')}
+            picked={picked}
+            toggle={toggle}
+            items={options.products.map((p) => ({
+              code: p.article,
+              text: (
+                <>
+                  {p.name} <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
+                </>
+              ),
+            }))}
+          >
             {options.products.length === 0 && <p className="muted">{t('lca.noProducts')}</p>}
-            {options.products.map((p) => (
-              <label key={p.article} className="checkbox">
-                <input type="checkbox" checked={picked.has(p.article)} onChange={() => toggle(p.article)} />
-                <span>
-                  <code>{p.article}</code> {p.name}{' '}
-                  <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          </PickList>
         ) : by === 'plant' ? (
-          <fieldset className="pick-list">
-            <legend className="visually-hidden">{t('lca.by.plant')}</legend>
+          <PickList
+            legend={t('lca.by.plant')}
+            picked={picked}
+            toggle={toggle}
+            items={options.plants.map((p) => ({ code: p.code, text: p.name ?? '' }))}
+          >
             {!options.plantsReadable && <Notice kind="warning">{t('lca.plantsUnreadable')}</Notice>}
-            {options.plants.map((p) => (
-              <label key={p.code} className="checkbox">
-                <input type="checkbox" checked={picked.has(p.code)} onChange={() => toggle(p.code)} />
-                <span>
-                  <code>{p.code}</code> {p.name ?? ''}
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          </PickList>
         ) : by === 'instances' ? (
           <div className="field">
             <label htmlFor="lca-list">{t('lca.listLabel')}</label>
