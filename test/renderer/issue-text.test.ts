@@ -33,18 +33,13 @@ function workbookSources(): string {
     .join('\n');
 }
 
-/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself): its entry, the rows it
- * reads and its planners, one per entity kind (jobs/plan/). */
+/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself): the entry, the per-kind
+ * planners in plan/ and the workbook index. */
 function jobsSources(): string {
-  const plan = join(JOBS_SRC, 'plan');
-  return [
-    ...['plan.ts', 'workbook-rows.ts'].map((f) => join(JOBS_SRC, f)),
-    ...readdirSync(plan)
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => join(plan, f)),
-  ]
-    .map((f) => readFileSync(f, 'utf8'))
-    .join('\n');
+  const planners = readdirSync(join(JOBS_SRC, 'plan'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join('plan', f));
+  return ['plan.ts', 'workbook-rows.ts', ...planners].map((f) => readFileSync(join(JOBS_SRC, f), 'utf8')).join('\n');
 }
 
 describe('issue templates', () => {
@@ -278,12 +273,13 @@ describe('planner problem templates', () => {
       }
     }
     // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies): the identified
-    // kinds named as the entity table names them, the others in its own words
+    // kinds under their entity table's nouns, the others named in resolve.ts itself
     const resolveSrc = readFileSync(join(JOBS_SRC, 'resolve.ts'), 'utf8');
     const whats = [
       ...IDENTIFIED_KINDS.map((k) => ENTITIES[k].nouns),
-      ...[...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]),
+      ...[...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]!),
     ];
+    expect(resolveSrc).toContain('IDENTIFIED_KINDS.map');
     expect(whats.length).toBeGreaterThan(8);
     for (const w of whats) {
       const slug = w.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
