@@ -26,12 +26,16 @@ export interface RpcState<B> {
 
 /**
  * The rules: a call sets `busy` and clears the error; its failure is kept as an RpcError; `busy` is cleared when
- * the latest call settles. A call overtaken by a newer one (or still running when the screen is gone) is stale:
- * it neither clears the newer one's `busy` nor shows its error, and its value is not handed on (undefined), so
- * an old answer never overwrites a newer one.
+ * the newest call settles (so an older one never ends a newer one's busy state). A call overtaken by a newer
+ * call of the same action (a query asked again, the plan of another job) is stale: it shows no error and its
+ * value is not handed on (undefined), so an old answer never overwrites a newer one. A call of another action
+ * still counts. Once the screen is gone, no call changes anything.
  */
 export class RpcRunner<B> {
+  /** the newest call: its settling ends `busy` */
   private latest = 0;
+  /** the newest call of each action: only its answer counts */
+  private readonly latestOf = new Map<B, number>();
   private alive = true;
   /** Where failures go instead of the state, when a parent shows them (a part of a screen: its owner's notice). */
   onError: ((e: RpcError) => void) | undefined;
@@ -41,15 +45,17 @@ export class RpcRunner<B> {
   /** Run `call` as the action `busy`: its value, or undefined when it failed (the error is in the state) or is stale. */
   async run<R>(call: () => Promise<R>, busy: B): Promise<R | undefined> {
     const id = ++this.latest;
+    this.latestOf.set(busy, id);
+    const counts = () => this.alive && this.latestOf.get(busy) === id;
     this.update({ busy, error: null });
     try {
       const value = await call();
-      return this.current(id) ? value : undefined;
+      return counts() ? value : undefined;
     } catch (e) {
-      if (this.current(id)) this.show(toRpcError(e));
+      if (counts()) this.show(toRpcError(e));
       return undefined;
     } finally {
-      if (this.current(id)) this.update({ busy: null });
+      if (this.alive && id === this.latest) this.update({ busy: null });
     }
   }
 
@@ -75,10 +81,6 @@ export class RpcRunner<B> {
   private show(error: RpcError): void {
     if (this.onError) this.onError(error);
     else this.update({ error });
-  }
-
-  private current(id: number): boolean {
-    return this.alive && id === this.latest;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The busy/error rules every screen shares (renderer/src/useRpc.tsx): busy while a call runs, its failure in
- * words, a new call clears the last error, an overtaken or orphaned call changes nothing and hands on nothing.
+ * words, a new call clears the last error, a call overtaken by the same action or orphaned changes nothing and
+ * hands on nothing.
  * The hook only binds RpcRunner to React state; the screens' use of it is covered by the E2E flows.
  */
 import { describe, expect, it } from 'vitest';
@@ -59,27 +60,50 @@ describe('RpcRunner (useRpc)', () => {
     expect(state.error).toBeNull();
   });
 
-  it('an overtaken call neither ends the newer one\'s busy state, nor shows its error, nor hands on its value', async () => {
-    const { r, state } = runner<'a' | 'b'>();
+  it('a call overtaken by the same action shows no error and hands on no value; the newer one\'s busy state stays', async () => {
+    const { r, state } = runner<'query' | 'save'>();
     const first = pending<string>();
     const second = pending<string>();
-    const a = r.run(() => first.promise, 'a');
-    const b = r.run(() => second.promise, 'b');
-    first.reject(new Error('late failure of a'));
+    const a = r.run(() => first.promise, 'query');
+    const b = r.run(() => second.promise, 'query');
+    first.reject(new Error('late failure of the first query'));
     await expect(a).resolves.toBeUndefined();
-    expect(state).toEqual({ busy: 'b', error: null });
-    second.resolve('b done');
-    await expect(b).resolves.toBe('b done');
+    expect(state).toEqual({ busy: 'query', error: null });
+    second.resolve('second answer');
+    await expect(b).resolves.toBe('second answer');
     expect(state.busy).toBeNull();
 
+    // the older answer arriving last does not overwrite the newer one
     const c = pending<string>();
     const d = pending<string>();
-    const pc = r.run(() => c.promise, 'a');
-    const pd = r.run(() => d.promise, 'b');
+    const pc = r.run(() => c.promise, 'query');
+    const pd = r.run(() => d.promise, 'query');
     d.resolve('new');
     c.resolve('old');
     await expect(pd).resolves.toBe('new');
     await expect(pc).resolves.toBeUndefined();
+  });
+
+  it('a call of another action still counts, but does not end the newer call\'s busy state', async () => {
+    const { r, state } = runner<'options' | 'select'>();
+    const options = pending<string[]>();
+    const select = pending<string>();
+    const o = r.run(() => options.promise, 'options');
+    const s = r.run(() => select.promise, 'select');
+    options.resolve(['P-1']);
+    await expect(o).resolves.toEqual(['P-1']);
+    expect(state.busy).toBe('select');
+    select.reject(new Error('refused'));
+    await expect(s).resolves.toBeUndefined();
+    expect(state).toEqual({ busy: null, error: { code: 'internal', message: 'refused' } });
+
+    const late = pending<string>();
+    const l = r.run(() => late.promise, 'options');
+    const now = r.run(() => Promise.resolve('selected'), 'select');
+    await expect(now).resolves.toBe('selected');
+    late.reject(new Error('options failed'));
+    await expect(l).resolves.toBeUndefined();
+    expect(state.error).toEqual({ code: 'internal', message: 'options failed' });
   });
 
   it('changes nothing once the screen is gone, and again when it is shown again', async () => {
