@@ -2,7 +2,8 @@
  * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
  * with a progress bar, results workbooks, and the exit code of a job.
  */
-import { ENTITY_SHEETS, planImport } from '../jobs/plan.js';
+import { makePlan as makeAppPlan } from '../app/import.js';
+import { ENTITY_SHEETS } from '../jobs/plan.js';
 import { normaliseSheetName } from '../workbook/registry.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { intOption, str } from './args.js';
@@ -13,6 +14,7 @@ import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 
+/** The plan (app/import.ts makePlan) with the profile's saved mappings and a progress bar per phase. */
 export async function makePlan(
   ctx: RunContext,
   w: LoadedWorkbook,
@@ -22,30 +24,31 @@ export async function makePlan(
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
-  // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
   const mappings = savedMappingsFor(ctx);
-  const plan = await planImport(w.parsed, {
-    client: ctx.client,
-    manufacturerId: ctx.manufacturerId,
-    ...(mappings ? { mappings } : {}),
-    validation: w.report,
-    options: {
+  const { plan } = await makeAppPlan(
+    w,
+    {
+      client: ctx.client,
+      manufacturerId: ctx.manufacturerId,
+      ...(mappings ? { mappings } : {}),
+      signal: ctx.signal,
+      onProgress: (p) => {
+        if (p.phase !== phase) {
+          bar?.done();
+          bar = ctx.progress(p.total, `planning: ${p.phase.replace(/_/g, ' ')}`);
+          phase = p.phase;
+          seen = 0;
+        }
+        bar?.tick(p.done - seen);
+        seen = p.done;
+      },
+    },
+    {
       createOnly: o.createOnly,
-      ...(o.mirror?.length ? { mirror: o.mirror } : {}),
+      ...(o.mirror ? { mirror: o.mirror } : {}),
       ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
     },
-    signal: ctx.signal,
-    onProgress: (p) => {
-      if (p.phase !== phase) {
-        bar?.done();
-        bar = ctx.progress(p.total, `planning: ${p.phase.replace(/_/g, ' ')}`);
-        phase = p.phase;
-        seen = 0;
-      }
-      bar?.tick(p.done - seen);
-      seen = p.done;
-    },
-  });
+  );
   bar?.done();
   return plan;
 }
@@ -81,7 +84,6 @@ export function exitCodeOf(result: JobResult): ExitCode {
   return bad ? EXIT.partial : EXIT.ok;
 }
 
-/** Entries the import would not send because they are blocked (validation, unresolved code, conflict, preflight). */
 /** `--mirror SHEET[,SHEET]` and `--max-deletes N` of plan and import. */
 export const MIRROR_OPTIONS = { mirror: { type: 'string' }, 'max-deletes': { type: 'string' } } as const;
 
@@ -116,8 +118,4 @@ export function mirrorOptions(
     out.maxDeletes = max;
   }
   return out;
-}
-
-export function countBlocked(plan: Plan): number {
-  return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
 }

@@ -1,7 +1,6 @@
 /** Progress of a running job: rows settled, rate, ETA and outcomes so far, throttled to ≤ 10 events per second. */
+import { Throttle } from '../throttle.js';
 import type { EntryOutcome, JobProgress, JobStatus, OutcomeCounts, Plan } from './types.js';
-
-export const PROGRESS_INTERVAL_MS = 100;
 
 export class ProgressMeter {
   level = 0;
@@ -9,7 +8,7 @@ export class ProgressMeter {
   private readonly total: number;
   private readonly startDone: number;
   private readonly started = Date.now();
-  private last = 0;
+  private readonly throttle = new Throttle();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -36,7 +35,7 @@ export class ProgressMeter {
   /** Something settled: emit now if the last event is old enough, else once the interval is over. */
   tick(): void {
     if (!this.listener || this.timer) return;
-    const wait = this.last + PROGRESS_INTERVAL_MS - Date.now();
+    const wait = this.throttle.wait();
     if (wait <= 0) this.emit('running', this.level);
     else {
       this.timer = setTimeout(() => {
@@ -53,9 +52,9 @@ export class ProgressMeter {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    this.last = Date.now();
+    this.throttle.pass(true);
     const done = this.done();
-    const seconds = (this.last - this.started) / 1000;
+    const seconds = (Date.now() - this.started) / 1000;
     const rate = seconds > 0 ? (done - this.startDone) / seconds : 0;
     const byOutcome: OutcomeCounts = {};
     for (const o of this.outcomes.values()) byOutcome[o.outcome] = (byOutcome[o.outcome] ?? 0) + 1;

@@ -1,9 +1,10 @@
 /** `supply-loader plan FILE [--json] [--create-only]`: the dry run — what an import would do, row by row. */
+import { blockedCount } from '../../app/import.js';
 import { flag } from '../args.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
 import { checkSourceFiles } from '../files.js';
-import { countBlocked, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
 import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
@@ -35,7 +36,7 @@ ${MIRROR_USAGE}
       throw new CliUsageError(`the workbook cannot be read${first ? `: ${first.message}` : ''}`, 'plan');
     }
     const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only'), ...mirror });
-    const blocked = countBlocked(plan);
+    const blocked = blockedCount(plan);
     if (ctx.json) {
       rc.printJson({
         ...plan,

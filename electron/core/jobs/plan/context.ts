@@ -4,6 +4,7 @@
  * a code becomes a service id, a pending id (created in this import), or a problem at its cell.
  */
 import type { Me } from '../../api/index.js';
+import type { PlanPhase } from '../../names.js';
 import type { IssueParams } from '../../workbook/types.js';
 import { closestCodes } from '../../workbook/similar.js';
 import { pending, type Pending } from '../diff.js';
@@ -15,7 +16,7 @@ import type { WbRow, WorkbookRows } from '../workbook-rows.js';
 export type Obj = Record<string, unknown>;
 
 export interface PlanProgress {
-  phase: 'preflight' | 'resolving' | 'reading_boms' | 'planning';
+  phase: PlanPhase;
   done: number;
   total: number;
 }
