@@ -23,6 +23,7 @@ import {
   type ParsedSheet,
   type ParsedWorkbook,
   type ReadProgress,
+  type Severity,
   type SheetValidation,
   type ValidationReport,
   DELETE_ROW_FIELDS,
@@ -63,9 +64,18 @@ class Context {
     return letter ? `${letter}${row}` : null;
   }
 
-  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+  /** Adds an issue at a row (and its field's cell); an error also blocks the row. */
+  add(
+    severity: Severity,
+    sheet: ParsedSheet,
+    row: number,
+    field: string | null,
+    code: IssueCode,
+    message: string,
+    params?: IssueParams,
+  ): void {
     this.issues.add({
-      severity: 'error',
+      severity,
       code,
       sheet: sheet.sheetName,
       cell: field ? this.cell(sheet, field, row) : null,
@@ -74,20 +84,15 @@ class Context {
       message,
       ...(params && { params }),
     });
-    this.block(sheet.name, row);
+    if (severity === 'error') this.block(sheet.name, row);
+  }
+
+  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    this.add('error', sheet, row, field, code, message, params);
   }
 
   warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
-    this.issues.add({
-      severity: 'warning',
-      code,
-      sheet: sheet.sheetName,
-      cell: field ? this.cell(sheet, field, row) : null,
-      row,
-      field,
-      message,
-      ...(params && { params }),
-    });
+    this.add('warning', sheet, row, field, code, message, params);
   }
 }
 
