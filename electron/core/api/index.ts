@@ -17,28 +17,13 @@ import { elementariesResource, type Elementary } from './resources/elementaries.
 import { compositesResource, type Composite } from './resources/composites.js';
 import type {
   PrechainProduct,
-  PrechainProductCreate,
   ProductInstance,
-  ProductInstanceCreate,
   Silo,
-  SiloCreate,
   SupplierCompany,
-  SupplierCompanyCreate,
   SupplierPlant,
-  SupplierPlantCreate,
   SupplierProduct,
-  SupplierProductCreate,
 } from '../spec/schemas.js';
-import {
-  entityResources,
-  type EntityResources,
-  type PrechainProductPatch,
-  type ProductInstancePatch,
-  type SiloPatch,
-  type SupplierCompanyPatch,
-  type SupplierPlantPatch,
-  type SupplierProductPatch,
-} from './resources/entities.js';
+import { entityResources, type EntityResources } from './resources/entities.js';
 import { bomApi, type BomApi } from './resources/bom.js';
 import { lcaApi, type LcaApi } from './resources/lca.js';
 import { productionFiguresApi, type ProductionFiguresApi } from './resources/production-figures.js';
@@ -72,23 +57,11 @@ export type {
   Elementary,
   Composite,
   SupplierCompany,
-  SupplierCompanyCreate,
-  SupplierCompanyPatch,
   SupplierPlant,
-  SupplierPlantCreate,
-  SupplierPlantPatch,
   SupplierProduct,
-  SupplierProductCreate,
-  SupplierProductPatch,
   Silo,
-  SiloCreate,
-  SiloPatch,
   ProductInstance,
-  ProductInstanceCreate,
-  ProductInstancePatch,
   PrechainProduct,
-  PrechainProductCreate,
-  PrechainProductPatch,
 };
 
 export interface ApiClientOptions {

@@ -133,10 +133,3 @@ export function entityResources(
     Object.entries(ENTITY_COLLECTIONS).map(([name, c]) => [name, make(c)]),
   ) as unknown as EntityResources;
 }
-
-export type SupplierCompanyPatch = z.input<typeof SupplierCompanyPatch>;
-export type SupplierPlantPatch = z.input<typeof SupplierPlantPatch>;
-export type SupplierProductPatch = z.input<typeof SupplierProductPatch>;
-export type SiloPatch = z.input<typeof SiloPatch>;
-export type ProductInstancePatch = z.input<typeof ProductInstancePatch>;
-export type PrechainProductPatch = z.input<typeof PrechainProductPatch>;
