@@ -36,6 +36,17 @@ type EntityResource = keyof typeof ENTITY_COLLECTIONS;
 /** A PATCH body of a collection, validated. */
 export type PatchOf<R extends EntityResource> = z.infer<(typeof ENTITY_COLLECTIONS)[R]['patch']>;
 
+/**
+ * A PATCH body with its service ids (`…_id` fields but external_id, which is yours) in lower case, as they are
+ * stored; fields left out stay undefined, so applyPatch keeps their current value.
+ */
+function lowerIds<P extends object>(p: P): P {
+  const out: Record<string, unknown> = { ...p };
+  for (const [k, v] of Object.entries(out))
+    if (k !== 'external_id' && k.endsWith('_id') && typeof v === 'string') out[k] = v.toLowerCase();
+  return out as P;
+}
+
 /** The plant of an entity that has one: it is listed and reached only with access to that plant. */
 export const byPlant = (e: { plant_id: string }): string => e.plant_id;
 
@@ -81,7 +92,7 @@ export function entityRoutes<T extends Entity, R extends EntityResource>(
     v2Route(app, store, 'PATCH', `${path}/:id`, `${r}.update`, (call) => {
       const id = idParam(call.params);
       const current = reachable(call, id);
-      coll.replace(update(call, current, validate(patch, call.body) as PatchOf<R>, id));
+      coll.replace(update(call, current, lowerIds(validate(patch, call.body) as PatchOf<R>), id));
       store.changed();
       return { status: 200, body: coll.json(id) };
     });

@@ -58,15 +58,9 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
   entityRoutes(app, store, 'prechainProducts', coll, {
     plantOf: byPlant,
     update: (call, current, p, id) => {
-      // Fields left out stay undefined: applyPatch keeps their current value.
-      const patch: Partial<PrechainProductRecord> = {
-        ...p,
-        product_instance_id: p.product_instance_id?.toLowerCase(),
-        plant_id: p.plant_id?.toLowerCase(),
-      };
-      if (patch.product_instance_id !== undefined) requireInstance(patch.product_instance_id);
-      if (patch.plant_id !== undefined) requireKnownPlant(call, patch.plant_id);
-      const next = applyPatch(current, patch);
+      if (p.product_instance_id !== undefined) requireInstance(p.product_instance_id);
+      if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+      const next = applyPatch(current, p);
       const same = findSamePair(store, next.product_instance_id, next.plant_id, id);
       if (same) throw exists(same);
       if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('prechain product', next.external_id!);

@@ -104,15 +104,9 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
   const reachable = entityRoutes(app, store, 'productInstances', coll, {
     plantOf: byPlant,
     update: (call, current, p, id) => {
-      // Fields left out stay undefined: applyPatch keeps their current value.
-      const patch: Partial<ProductInstanceRecord> = {
-        ...p,
-        product_id: p.product_id?.toLowerCase(),
-        plant_id: p.plant_id?.toLowerCase(),
-      };
-      if (patch.product_id !== undefined) requireProduct(patch.product_id);
-      if (patch.plant_id !== undefined) requireKnownPlant(call, patch.plant_id);
-      const next = applyPatch(current, patch);
+      if (p.product_id !== undefined) requireProduct(p.product_id);
+      if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+      const next = applyPatch(current, p);
       const bad = fromViolations(checkProductionYears(next.produced_from, next.produced_to));
       if (bad) throw bad;
       if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('product instance', next.external_id!);

@@ -60,15 +60,9 @@ export function siloRoutes(app: FastifyInstance, store: Store): void {
   entityRoutes(app, store, 'silos', coll, {
     plantOf: byPlant,
     update: (call, current, p, id) => {
-      // Fields left out stay undefined: applyPatch keeps their current value.
-      const patch: Partial<SiloRecord> = {
-        ...p,
-        plant_id: p.plant_id?.toLowerCase(),
-        items: p.items && normalizeItems(p.items),
-      };
-      if (patch.plant_id !== undefined) requireKnownPlant(call, patch.plant_id);
-      const next = applyPatch(current, patch);
-      if (patch.plant_id !== undefined || patch.items !== undefined) checkItems(store, next.plant_id, next.items);
+      if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+      const next = applyPatch(current, { ...p, items: p.items && normalizeItems(p.items) });
+      if (p.plant_id !== undefined || p.items !== undefined) checkItems(store, next.plant_id, next.items);
       if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('silo', next.external_id!);
       return next;
     },

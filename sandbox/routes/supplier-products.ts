@@ -45,10 +45,6 @@ function sameJson(a: unknown, b: unknown): boolean {
 export function supplierProductRoutes(app: FastifyInstance, store: Store): void {
   const coll = store.supplierProducts;
 
-  /** An optional id of a PATCH: left out (undefined), cleared (null) or set (lower case). */
-  const optionalId = (v: string | null | undefined): string | null | undefined =>
-    v === undefined ? undefined : v ? v.toLowerCase() : null;
-
   const checkRefs = (call: V2Call, p: { plant_id?: string; material_type?: MaterialTypeRef; supplier_plant_id?: string | null }) => {
     if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
     if (p.material_type !== undefined) requireMaterialType(store, p.material_type);
@@ -90,14 +86,7 @@ export function supplierProductRoutes(app: FastifyInstance, store: Store): void 
   entityRoutes(app, store, 'supplierProducts', coll, {
     plantOf: byPlant,
     update: (call, current, p, id) => {
-      // Fields left out stay undefined: applyPatch keeps their current value.
-      const patch: Partial<SupplierProductRecord> = {
-        ...p,
-        plant_id: p.plant_id?.toLowerCase(),
-        material_type: p.material_type && normalizeMaterialType(p.material_type),
-        supplier_plant_id: optionalId(p.supplier_plant_id),
-        epd_id: optionalId(p.epd_id),
-      };
+      const patch = { ...p, material_type: p.material_type && normalizeMaterialType(p.material_type) };
       checkRefs(call, patch);
       const next = applyPatch(current, patch);
       const bad = fromViolations(checkMaterialProperties(next));

@@ -58,10 +58,7 @@ export function supplierRoutes(app: FastifyInstance, store: Store): void {
 
   entityRoutes(app, store, 'supplierPlants', plants, {
     update: (call, current, p, id) => {
-      if (p.supplier_company_id !== undefined) {
-        p.supplier_company_id = p.supplier_company_id.toLowerCase();
-        requireCompany(p.supplier_company_id);
-      }
+      if (p.supplier_company_id !== undefined) requireCompany(p.supplier_company_id);
       if (plants.externalIdTaken(p.external_id, id)) throw externalIdExists('supplier plant', p.external_id!);
       return applyPatch(current, p);
     },
