@@ -41,7 +41,7 @@ export type PatchOf<R extends EntityResource> = z.infer<(typeof ENTITY_COLLECTIO
  * stored; fields left out stay undefined, so applyPatch keeps their current value.
  */
 function lowerIds<P extends object>(p: P): P {
-  const out: Record<string, unknown> = { ...p };
+  const out = { ...p } as Record<string, unknown>;
   for (const [k, v] of Object.entries(out))
     if (k !== 'external_id' && k.endsWith('_id') && typeof v === 'string') out[k] = v.toLowerCase();
   return out as P;
