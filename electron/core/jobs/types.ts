@@ -228,17 +228,7 @@ export interface Plan {
 // ---------------------------------------------------------------- running
 
 /** Outcomes that count as success (the row's data is on the service). */
-export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'deleted',
-  'already_absent',
-];
-
+export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ROW_OUTCOMES.filter((o) => o !== 'failed' && o !== 'skipped');
 
 export interface EntitlementInfo {
   dimension: string;

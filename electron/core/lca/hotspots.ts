@@ -22,6 +22,12 @@ interface Named {
   name: string | null;
 }
 
+/** The code and name of an entity read (missing ones, or no entity: null). */
+const namedOf = (e: { external_id?: string | null; name?: string | null } | undefined): Named => ({
+  external_id: e?.external_id ?? null,
+  name: e?.name ?? null,
+});
+
 function describeError(e: unknown): string {
   if (e instanceof ApiError) return `${e.err_code}${e.msg ? `: ${e.msg}` : ''}`;
   return e instanceof Error ? e.message : String(e);
@@ -114,12 +120,7 @@ export async function resolveBreakdownContext(
     byType.get('silo') ?? [],
     'Silo',
     (id) => client.silos.get(id, { signal }),
-    (id, s) =>
-      silos.set(id, {
-        external_id: s.external_id ?? null,
-        name: s.name ?? null,
-        items: s.items.map((it) => it.supplier_product_id.toLowerCase()),
-      }),
+    (id, s) => silos.set(id, { ...namedOf(s), items: s.items.map((it) => it.supplier_product_id.toLowerCase()) }),
   );
   const spIds = new Set(byType.get('supplier_product') ?? []);
   for (const s of silos.values()) for (const it of s.items) spIds.add(it);
@@ -129,8 +130,7 @@ export async function resolveBreakdownContext(
     (id) => client.supplierProducts.get(id, { signal }),
     (id, sp) =>
       supplierProducts.set(id, {
-        external_id: sp.external_id ?? null,
-        name: sp.name ?? null,
+        ...namedOf(sp),
         supplier_plant_id: sp.supplier_plant_id ? sp.supplier_plant_id.toLowerCase() : null,
       }),
   );
