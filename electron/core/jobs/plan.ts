@@ -46,14 +46,15 @@ import {
   type ServiceIndex,
   type WorkbookMappings,
 } from './resolve.js';
+import { ArrayPlanSink, entryRef, JsonlPlanSink, SummaryCounter, type EntryRef, type PlanSink } from './plan-sink.js';
 import { snapshotOf } from './snapshot.js';
 import type {
   EntityKind, IdentifiedKind,
   FieldChange,
   RefSlot,
   Plan,
+  PlanHeader,
   PlanAction,
-  PlanCounts,
   PlanEntry,
   PlanProblem,
   PlanProblemCode,
@@ -178,19 +179,35 @@ interface ProductFacts {
 
 /** Counts of a plan's entries per sheet and action, and the worksheet rows they cover (the plan's summary). */
 export function planSummary(entries: readonly PlanEntry[]): Plan['summary'] {
-  const bySheet: Plan['summary']['bySheet'] = {};
-  const byAction: PlanCounts = {};
-  let rows = 0;
-  for (const e of entries) {
-    const s = (bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
-    rows += e.rows.length;
-  }
-  return { bySheet, byAction, entries: entries.length, rows };
+  const c = new SummaryCounter();
+  for (const e of entries) c.add(e);
+  return c.summary();
 }
 
+/** Deletes run after every other entry (the sinks hold them back and write them last). */
+const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
+
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
+  const sink = new ArrayPlanSink(isDeleteEntry);
+  const head = await planInto(parsed, ctx, sink);
+  return { ...head, entries: sink.entries };
+}
+
+/**
+ * The plan with its entries written to `path` as JSON lines as they are decided (in plan order), not held in
+ * memory (a job folder's plan-entries.jsonl): what grows with the rows stays on disk.
+ */
+export async function planImportToFile(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
+  const sink = new JsonlPlanSink(path, isDeleteEntry);
+  try {
+    return await planInto(parsed, ctx, sink);
+  } catch (e) {
+    sink.abort();
+    throw e;
+  }
+}
+
+async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink): Promise<PlanHeader> {
   if (!parsed.readable) {
     const first = parsed.issues.find((i) => i.severity === 'error');
     throw new Error(`The workbook could not be read${first ? `: ${first.message}` : ''}`);
@@ -210,7 +227,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
   signal?.throwIfAborted();
 
-  const planner = new Planner(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false);
+  const planner = new Planner(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, sink);
   await planner.readBoms(client, signal, progress);
   await planner.readProduction(client, signal);
   progress({ phase: 'planning', done: 0, total: 1 });
@@ -224,10 +241,9 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   planner.productionFigures();
   planner.deleteRows();
   const mirror = await planner.mirror(client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
-  planner.sortDeletes();
+  const summary = sink.finish();
   progress({ phase: 'planning', done: 1, total: 1 });
 
-  const entries = planner.entries;
   const sheetNames: Plan['sheetNames'] = {};
   const sheetColumns: Plan['sheetColumns'] = {};
   for (const [name, s] of wb.sheets) {
@@ -250,8 +266,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     },
     ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
     ...(planner.ignored.length ? { ignoredRows: planner.ignored } : {}),
-    entries,
-    summary: planSummary(entries),
+    summary,
     requests: client.stats().requests - startRequests,
     preflight: {
       ok: planner.preflightProblems.length === 0,
@@ -366,9 +381,9 @@ function groupByOwner<T>(
 }
 
 class Planner {
-  readonly entries: PlanEntry[] = [];
   readonly preflightProblems: PlanProblem[] = [];
-  private readonly byKey = new Map<string, PlanEntry>();
+  /** Compact refs of the entries added (the entries themselves are in the sink). */
+  private readonly byKey = new Map<string, EntryRef>();
   /** `${kind}:${code}` → key of the entry (first row) that defines the code in this workbook. */
   private readonly defining = new Map<string, string>();
   private readonly productFacts = new Map<string, ProductFacts>();
@@ -387,6 +402,7 @@ class Planner {
     private readonly me: Me,
     private readonly maskedKey: string,
     private readonly createOnly: boolean,
+    private readonly sink: PlanSink,
   ) {
     this.codeOfId = (id) => svc.codeOfId.get(id.toLowerCase());
   }
@@ -1293,15 +1309,6 @@ class Planner {
     return { sheets: out, notManaged };
   }
 
-  /** Deletes last, by their level (reverse dependency order), then sheet row. */
-  sortDeletes(): void {
-    const isDelete = (e: PlanEntry) => e.level > LEVEL.bom;
-    const deletes = this.entries.filter(isDelete).sort((a, b) => a.level - b.level || a.row - b.row);
-    const rest = this.entries.filter((e) => !isDelete(e));
-    this.entries.length = 0;
-    this.entries.push(...rest, ...deletes);
-  }
-
   // ------------------------------------------------------------ decide an entity's action
 
   private blockedRow(kind: EntityKind, r: WbRow<unknown>): void {
@@ -1573,12 +1580,12 @@ class Planner {
   }
 
   private push(e: PlanEntry): void {
-    this.entries.push(e);
-    this.byKey.set(e.key, e);
+    this.sink.add(e);
+    this.byKey.set(e.key, entryRef(e));
   }
 }
 
-function rowName(e: PlanEntry | undefined): string {
+function rowName(e: EntryRef | undefined): string {
   return e ? `${e.sheet} row ${e.row}` : 'another row';
 }
 
@@ -1601,7 +1608,7 @@ function conflictProblem(
 }
 
 /** Params of a duplicate external_id: where the first row is (variant `elsewhere` when unknown). */
-function firstRowParams(code: string, first: PlanEntry | undefined): IssueParams {
+function firstRowParams(code: string, first: EntryRef | undefined): IssueParams {
   return first ? { value: code, firstSheet: first.sheet, firstRow: first.row } : { value: code, variant: 'elsewhere' };
 }
 
