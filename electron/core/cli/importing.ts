@@ -2,29 +2,47 @@
  * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
  * with a progress bar, results workbooks, and the exit code of a job.
  */
-import { ENTITY_SHEETS, planImport } from '../jobs/plan.js';
+import { ENTITY_SHEETS, planImport, planImportToFile, type PlanContext } from '../jobs/plan.js';
 import { normaliseSheetName } from '../workbook/registry.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { intOption, str } from './args.js';
 import { CliUsageError } from './errors.js';
-import type { JobProgress, JobResult, Plan } from '../jobs/types.js';
+import type { IndexedJobResult } from '../jobs/run.js';
+import type { JobProgress, JobResult, Plan, PlanHeader } from '../jobs/types.js';
 import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 
-export async function makePlan(
+type PlanOptions = { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number };
+
+export async function makePlan(ctx: RunContext, w: LoadedWorkbook, o: PlanOptions): Promise<Plan> {
+  return planWith(ctx, w, o, (parsed, pc) => planImport(parsed, pc));
+}
+
+/** The plan with its entries written to `entriesPath` as they are decided (a job folder's plan-entries.jsonl). */
+export async function makePlanToFile(
   ctx: RunContext,
   w: LoadedWorkbook,
-  o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
-): Promise<Plan> {
+  o: PlanOptions,
+  entriesPath: string,
+): Promise<PlanHeader> {
+  return planWith(ctx, w, o, (parsed, pc) => planImportToFile(parsed, pc, entriesPath));
+}
+
+async function planWith<T>(
+  ctx: RunContext,
+  w: LoadedWorkbook,
+  o: PlanOptions,
+  plan: (parsed: LoadedWorkbook['parsed'], pc: PlanContext) => Promise<T>,
+): Promise<T> {
   await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
   // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
   const mappings = savedMappingsFor(ctx);
-  const plan = await planImport(w.parsed, {
+  const result = await plan(w.parsed, {
     client: ctx.client,
     manufacturerId: ctx.manufacturerId,
     ...(mappings ? { mappings } : {}),
@@ -47,7 +65,7 @@ export async function makePlan(
     },
   });
   bar?.done();
-  return plan;
+  return result;
 }
 
 export { loadWorkbook };
@@ -79,6 +97,14 @@ export function exitCodeOf(result: JobResult): ExitCode {
       (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
   );
   return bad ? EXIT.partial : EXIT.ok;
+}
+
+/** exitCodeOf for a job whose outcomes are in its compact index. */
+export function exitCodeOfIndexed(r: IndexedJobResult): ExitCode {
+  if (r.result.status !== 'completed') return EXIT.aborted;
+  if ((r.result.counts.failed ?? 0) > 0 || (r.result.counts.pending ?? 0) > 0) return EXIT.partial;
+  for (const [, o] of r.index.notPlain()) if (o.outcome === 'skipped' && o.reason !== 'create_only') return EXIT.partial;
+  return EXIT.ok;
 }
 
 /** Entries the import would not send because they are blocked (validation, unresolved code, conflict, preflight). */
@@ -118,6 +144,6 @@ export function mirrorOptions(
   return out;
 }
 
-export function countBlocked(plan: Plan): number {
+export function countBlocked(plan: PlanHeader): number {
   return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
 }

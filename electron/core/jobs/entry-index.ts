@@ -237,6 +237,19 @@ export class EntryIndex {
     for (let i = 0; i < this.size; i++) yield await this.entry(i);
   }
 
+  /** Every entry in plan order, the file read sequentially (one pass); `fn` must not keep the entry. */
+  async forEachEntry(fn: (e: PlanEntry, i: number) => void): Promise<void> {
+    if ('entries' in this.source) {
+      this.source.entries.forEach(fn);
+      return;
+    }
+    let i = 0;
+    await forEachLine(this.source.file, (line) => {
+      if (line.trim() === '') return;
+      fn(JSON.parse(line) as PlanEntry, i++);
+    });
+  }
+
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = null;

@@ -11,9 +11,10 @@
  * with a message saying so.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { EntryIndex } from './entry-index.js';
 import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan, type PlanEntry, type PlanHeader } from './types.js';
@@ -149,6 +150,24 @@ async function readPlanFile(jobsDir: string, jobId: string): Promise<JobPlanHead
 function headerOf(h: JobPlanHeader): PlanHeader {
   const { format: _f, plan_format, entries_file: _e, entry_count: _c, ...rest } = h;
   return { format: plan_format, ...rest };
+}
+
+/** Each entry of a plan-entries file, read synchronously in 1 MB chunks (for synchronous callers: formatPlan). */
+export function* readEntriesSync(path: string): Generator<PlanEntry> {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const utf8 = new StringDecoder('utf8'); // a character split between two chunks stays whole
+    let carry = '';
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
+      const lines = (carry + utf8.write(buf.subarray(0, n))).split('\n');
+      carry = lines.pop() ?? '';
+      for (const l of lines) if (l.trim()) yield JSON.parse(l) as PlanEntry;
+    }
+    if (carry.trim()) yield JSON.parse(carry) as PlanEntry;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export async function readPlan(jobsDir: string, jobId: string): Promise<Plan> {

@@ -7,18 +7,20 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { countBlocked, exitCodeOf, jobProgress, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { countBlocked, exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, type CliCommand, type ExitCode } from '../types.js';
-import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
+import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
-import { runJob } from '../../jobs/run.js';
-import type { JobResult } from '../../jobs/types.js';
+import { runPlannedJob, withEntries } from '../../jobs/run.js';
+import { newJobDir, newJobId, readEntriesSync, readPlan, writePlanHeader } from '../../jobs/job-store.js';
+import { indexRowMarks } from '../../jobs/results.js';
+import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -124,7 +126,7 @@ export interface ImportFileResult {
   code: ExitCode;
   /** The job, when one was started (not for a workbook with errors or a blocked plan). */
   jobId?: string;
-  result?: JobResult;
+  result?: JobResultSummary | JobResult;
   files: ResultFiles;
   /** CSV results written (CSV sources). */
   csvFiles: string[];
@@ -166,13 +168,27 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     };
   }
 
-  // 2. The plan (reads only).
-  const plan = await makePlan(rc, w, {
-    createOnly: o.createOnly,
-    ...(o.mirror ? { mirror: o.mirror } : {}),
-    ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
-    ...(concurrency ? { maxConcurrency: concurrency } : {}),
-  });
+  // 2. The plan (reads only), its entries written into the new job's folder as they are decided (a 200,000-row
+  // plan is not held in memory); the folder is removed again when nothing is sent.
+  const jobId = o.jobId ?? newJobId();
+  const { dir, entriesPath } = await newJobDir(rc.jobsDir, jobId);
+  let plan: PlanHeader;
+  try {
+    plan = await makePlanToFile(
+      rc,
+      w,
+      {
+        createOnly: o.createOnly,
+        ...(o.mirror ? { mirror: o.mirror } : {}),
+        ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+        ...(concurrency ? { maxConcurrency: concurrency } : {}),
+      },
+      entriesPath,
+    );
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
   const csvSheets = csvMode
     ? w.parsed.sheets
@@ -183,8 +199,11 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   w = null;
   const blocked = countBlocked(plan);
   if (blocked > 0 && !o.skipBlocked) {
+    const entries = [...readEntriesSync(entriesPath)];
+    fs.rmSync(dir, { recursive: true, force: true });
     if (say) {
-      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e).join('\n')}\n`);
+      for (const e of entries.filter((x) => x.action === 'blocked' || x.action === 'conflict').slice(0, 200))
+        say.stderr(`${entryLines(e).join('\n')}\n`);
       say.stderr(
         `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
       );
@@ -193,51 +212,59 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
-      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
+      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan: { ...plan, entries } },
     };
   }
+  await writePlanHeader(rc.jobsDir, jobId, plan);
   if (say) {
     for (const line of sheetSummary) say.stdout(`${line}\n`);
     say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
   }
 
-  // 3. The job.
+  // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
-  const result = await runJob(plan, {
+  const run = await runPlannedJob(jobId, {
     client: rc.client,
     jobsDir: rc.jobsDir,
     signal: rc.signal,
     onProgress: progress.onProgress,
     inputPath: input,
     ...(concurrency ? { concurrency } : {}),
-    ...(o.jobId ? { jobId: o.jobId } : {}),
-    onStart: (jobId) => {
-      say?.stderr(
-        `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
-      );
+    onStart: (id) => {
+      say?.stderr(`job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
     },
   });
   progress.done();
-  const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, o.outs);
-  const csvFiles = csvMode ? await writeCsvResultFiles(rc, csvSheets, plan, result, o.outs) : [];
-  const code = exitCodeOf(result);
+  const summary = run.result;
+  let files: ResultFiles = {};
+  let csvFiles: string[] = [];
+  if (csvMode) {
+    const [full, result] = [await readPlan(rc.jobsDir, jobId), await withEntries(run)];
+    csvFiles = await writeCsvResultFiles(rc, csvSheets, full, result, o.outs);
+  } else if (o.outs.report || o.outs.failed) {
+    files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
+  }
+  const code = exitCodeOfIndexed(run);
   if (say) {
-    say.stdout(`${formatResult(plan, result).join('\n')}\n`);
+    say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
     for (const f of csvFiles) say.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
-    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
+    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${summary.jobId}\n`);
   }
+  // `import --json` prints every entry's outcome; otherwise they stay in the job folder.
+  const result: JobResultSummary | JobResult = rc.json ? await withEntries(run) : summary;
+  await run.index.close();
   return {
     code,
-    jobId: result.jobId,
+    jobId: summary.jobId,
     result,
     files,
     csvFiles,
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
-      job_id: result.jobId,
+      job_id: summary.jobId,
       plan_summary: plan.summary,
       result,
       files: csvMode ? { csv: csvFiles } : files,
