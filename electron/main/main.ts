@@ -2,13 +2,13 @@
  * The thin main process: settings (electron-store), keys (safeStorage), the embedded sandbox, IPC, the menu
  * and the window. Takes electron and the storage/sandbox factories injected so tests run it against a fake.
  */
-import type { StartSandboxFn } from '../core/ipc/embedded-sandbox.js';
-import { EmbeddedSandbox } from '../core/ipc/embedded-sandbox.js';
-import { FileRegistry, workbookArgs } from '../core/ipc/files.js';
+import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
+import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
+import { FileRegistry, workbookArgs } from '../core/app/files.js';
 import type { HandlerTable } from '../core/ipc/handlers.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
-import { disposeWork } from '../core/ipc/work.js';
+import { createWork } from '../core/app/work.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
 import type { SecretStore } from '../core/settings/secrets.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../core/settings/settings.js';
@@ -105,6 +105,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     dialogs: null,
     emit: hub.emit,
     log,
+    work: createWork({ settings, emit: hub.emit, log }),
   };
 
   const renderer: RendererLocation = { file: deps.paths.rendererIndex, devUrl: deps.devUrl };
@@ -168,7 +169,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     closing = true;
     stopForwarding();
     unregister();
-    await disposeWork(services);
+    await services.work.dispose();
     await sandbox.close();
     files.dispose();
   };

@@ -3,7 +3,6 @@ import type { Api } from './api.js';
 import { ApiContext } from './ApiContext.js';
 import { ConnectionBadge } from './components/ConnectionBadge.js';
 import { I18nProvider, useI18n } from './i18n/index.js';
-import type { MessageKey } from './i18n/index.js';
 import { ConnectionScreen } from './screens/ConnectionScreen.js';
 import { ExportScreen } from './screens/export/ExportScreen.js';
 import { ImportScreen } from './screens/import/ImportScreen.js';
@@ -75,7 +74,7 @@ function Shell({ prefs }: { prefs: Preferences }) {
                 aria-current={screen === id ? 'page' : undefined}
                 onClick={() => go(id)}
               >
-                {t(`nav.${id}` as MessageKey)}
+                {t(`nav.${id}`)}
               </button>
             </li>
           ))}

@@ -63,6 +63,8 @@ describe('template', () => {
       plants: plants.length,
       materials: materials.length,
       products: cat.products.length,
+      skipped: [],
+      notes: [],
     });
   });
 });

@@ -17,7 +17,7 @@ import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/co
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { EventName, ProcedureName } from '../../electron/core/ipc/names.js';
 import type { Logger } from '../../electron/core/ipc/services.js';
-import { jobsDirOf } from '../../electron/core/ipc/work.js';
+import { jobsDirOf } from '../../electron/core/app/work.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fullWorkbook, idOf, writeTestWorkbook, type Catalog, type SheetData } from '../jobs/helpers.js';
 

@@ -16,7 +16,7 @@ import {
   restrictPlanToFailed,
   summarizePlan,
   toScalar,
-} from '../../electron/core/ipc/work-views.js';
+} from '../../electron/core/app/work-views.js';
 
 function entry(key: string, over: Partial<PlanEntry> = {}): PlanEntry {
   const [sheet, row] = key.includes('!') ? key.split('!') : ['bom', '2'];

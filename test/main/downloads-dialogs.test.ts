@@ -9,7 +9,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../electron/core/ipc/services.js';
-import { workOf } from '../../electron/core/ipc/work.js';
 import { MemoryDocument } from '../../electron/core/settings/json-file.js';
 import type { ShellLike } from '../../electron/main/electron-api.js';
 import { startMain } from '../../electron/main/main.js';
@@ -53,7 +52,7 @@ describe('downloads in the desktop app', () => {
       const invoke = (name: string, input: unknown) =>
         electron.ipcMain.invoke(`supply-loader:rpc:${name}`, APP_FRAME, input) as Promise<Reply>;
       const bytes = Buffer.from('PK fake workbook bytes');
-      const ticket = workOf(handle.services).downloads.registerBytes(bytes, 'onboarding-results.xlsx');
+      const ticket = handle.services.work.downloads.registerBytes(bytes, 'onboarding-results.xlsx');
 
       // Cancelled: nothing written.
       const cancelled = await invoke('downloads.save', { downloadId: ticket.downloadId });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LcaInstanceView } from '../../electron/core/ipc/contract-work.js';
-import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../electron/core/ipc/contract-work.js';
+import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../electron/core/names.js';
 import { formatFieldValue, formatValue, isPlainField } from '../../renderer/src/components/format.js';
 import { offersRerun } from '../../renderer/src/components/JobResults.js';
 import {

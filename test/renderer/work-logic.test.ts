@@ -1,18 +1,11 @@
 /**
  * Logic of the Import, Jobs and LCA screens that is not layout: formatting of durations, rates and ETA,
  * the tone of actions and outcomes, the page cache of the virtual tables, grouping and filtering of the
- * workbook's issues, the dry run's count table, the chart model (gaps stay gaps) and the blockers list, and
- * that every message key the screens build at run time exists in both languages.
+ * workbook's issues, the dry run's count table, the chart model (gaps stay gaps) and the blockers list (the messages of every
+ * list of names: names.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { LcaChartView, LcaInstanceView, WorkbookIssueView } from '../../electron/core/ipc/contract-work.js';
-import {
-  ENTITY_KINDS,
-  LCA_OUTCOMES,
-  LCA_STATES,
-  PLAN_ACTIONS,
-  ROW_OUTCOMES,
-} from '../../electron/core/ipc/contract-work.js';
 import { engineDetail } from '../../renderer/src/components/JobResults.js';
 import {
   actionTone,
@@ -26,8 +19,6 @@ import {
   safeKeyText,
 } from '../../renderer/src/components/format.js';
 import { PageCache } from '../../renderer/src/components/pageCache.js';
-import { de } from '../../renderer/src/i18n/de.js';
-import { en } from '../../renderer/src/i18n/en.js';
 import { cellColumn, filterIssues, groupIssues, issueSheets } from '../../renderer/src/screens/import/issues.js';
 import {
   actionColumns,
@@ -36,8 +27,6 @@ import {
   rowsText,
   runReadiness,
 } from '../../renderer/src/screens/import/planView.js';
-import { STEPS } from '../../renderer/src/screens/import/ImportScreen.js';
-import { COLLECTIONS } from '../../renderer/src/screens/export/ExportScreen.js';
 import { blockerLines, chartModel, yearCounts } from '../../renderer/src/screens/lca/chartData.js';
 
 describe('formatting', () => {
@@ -316,45 +305,5 @@ describe('LCA chart and blockers', () => {
       ]),
     );
     expect(yc).toEqual({ computed: 2, blocked: 1, latest: { year: 2025, gwp: 13, partial: false } });
-  });
-});
-
-describe('message keys the screens build at run time', () => {
-  const needed = [
-    ...PLAN_ACTIONS.map((a) => `action.${a}`),
-    ...ROW_OUTCOMES.map((o) => `outcome.${o}`),
-    ...ENTITY_KINDS.map((k) => `kind.${k}`),
-    ...['supplier_product', 'silo', 'prechain_product'].map((c) => `component.${c}`),
-    ...['users', 'plants', 'product_instances', 'published_epds'].map((d) => `dimension.${d}`),
-    ...['blocked', 'create_only', 'dependency', 'entitlement'].map((r) => `skip.${r}`),
-    ...['running', 'completed', 'paused', 'aborted', 'cancelled', 'interrupted'].flatMap((s) => [
-      `job.status.${s}`,
-      `job.statusText.${s}`,
-    ]),
-    'job.statusText.auth',
-    'job.statusText.daily_limit',
-    ...STEPS.map((s) => `import.step.${s}`),
-    ...['checking', 'reading', 'validating', 'preflight', 'resolving', 'reading_boms', 'planning'].map(
-      (p) => `import.phase.${p}`,
-    ),
-    ...[0, 1, 2, 3, 4, 5, 6].map((l) => `run.level.${l}`),
-    ...COLLECTIONS.flatMap((c) => [`export.c.${c}`, `export.d.${c}`]),
-    ...LCA_STATES.map((s) => `lca.st.${s}`),
-    ...LCA_OUTCOMES.map((o) => `lca.out.${o}`),
-    ...['cancelled', 'auth', 'daily_limit'].map((r) => `lca.aborted.${r}`),
-    ...['products', 'plant', 'instances', 'all'].map((b) => `lca.by.${b}`),
-    ...['instance', 'product', 'plant'].map((k) => `lca.unknown.${k}`),
-  ];
-
-  it('exist in English and German', () => {
-    const missing = needed.filter((k) => !(k in en) || !(k in de));
-    expect(missing).toEqual([]);
-  });
-
-  it('entity labels keep their code placeholder, so codes stay on one line', () => {
-    for (const k of ENTITY_KINDS) {
-      expect(en[`kind.${k}` as keyof typeof en]).toContain('{code}');
-      expect(de[`kind.${k}` as keyof typeof de]).toContain('{code}');
-    }
   });
 });

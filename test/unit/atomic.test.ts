@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAtomic, writeTextAtomic, writeTextAtomicSync } from '../../electron/core/fs/atomic.js';
+import { writeTemplate } from '../../electron/core/workbook/template.js';
+import { writeWorkbook } from '../../electron/core/workbook/writer.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-atomic-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -37,5 +39,22 @@ describe('atomic writes', () => {
     writeTextAtomicSync(f, '{}', 0o600);
     expect(fs.readFileSync(f, 'utf8')).toBe('{}');
     if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+  });
+
+  // A file rewritten in place keeps its inode (and is half-written while it is being written); one written
+  // through writeAtomic is a new file renamed over the old one.
+  it('templates and workbooks are written through it (the old file replaced by a rename, not rewritten)', async () => {
+    for (const [name, write] of [
+      ['template.xlsx', (f: string) => writeTemplate(f)],
+      ['rows.xlsx', (f: string) => writeWorkbook([{ sheet: 'plants', rows: [{ external_id: 'P1', name: 'Werk' }] }], f)],
+    ] as const) {
+      const f = path.join(dir, name);
+      fs.writeFileSync(f, 'old');
+      const before = fs.statSync(f).ino;
+      await write(f);
+      expect(fs.readFileSync(f).subarray(0, 2).toString()).toBe('PK');
+      expect(fs.statSync(f).ino, name).not.toBe(before);
+    }
+    expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 });

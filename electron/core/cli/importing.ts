@@ -2,70 +2,61 @@
  * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
  * with a progress bar, results workbooks, and the exit code of a job.
  */
-import { ENTITY_SHEETS, planImport, planImportToFile, type PlanContext } from '../jobs/plan.js';
+import { makePlanToFile as makeAppPlanToFile } from '../app/import.js';
+import { ENTITY_SHEETS } from '../jobs/plan.js';
 import { normaliseSheetName } from '../workbook/registry.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { intOption, str } from './args.js';
 import { CliUsageError } from './errors.js';
 import type { IndexedJobResult } from '../jobs/run.js';
-import type { JobProgress, JobResult, Plan, PlanHeader } from '../jobs/types.js';
+import type { JobProgress, JobResult, PlanHeader } from '../jobs/types.js';
 import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 
-type PlanOptions = { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number };
-
-export async function makePlan(ctx: RunContext, w: LoadedWorkbook, o: PlanOptions): Promise<Plan> {
-  return planWith(ctx, w, o, (parsed, pc) => planImport(parsed, pc));
-}
-
-/** The plan with its entries written to `entriesPath` as they are decided (a job folder's plan-entries.jsonl). */
+/**
+ * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its
+ * entries written to `entriesPath` as they are decided (a job folder's plan-entries.jsonl), its header returned.
+ */
 export async function makePlanToFile(
   ctx: RunContext,
   w: LoadedWorkbook,
-  o: PlanOptions,
+  o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
   entriesPath: string,
 ): Promise<PlanHeader> {
-  return planWith(ctx, w, o, (parsed, pc) => planImportToFile(parsed, pc, entriesPath));
-}
-
-async function planWith<T>(
-  ctx: RunContext,
-  w: LoadedWorkbook,
-  o: PlanOptions,
-  plan: (parsed: LoadedWorkbook['parsed'], pc: PlanContext) => Promise<T>,
-): Promise<T> {
   await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
-  // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
   const mappings = savedMappingsFor(ctx);
-  const result = await plan(w.parsed, {
-    client: ctx.client,
-    manufacturerId: ctx.manufacturerId,
-    ...(mappings ? { mappings } : {}),
-    validation: w.report,
-    options: {
+  const plan = await makeAppPlanToFile(
+    w,
+    {
+      client: ctx.client,
+      manufacturerId: ctx.manufacturerId,
+      ...(mappings ? { mappings } : {}),
+      signal: ctx.signal,
+      onProgress: (p) => {
+        if (p.phase !== phase) {
+          bar?.done();
+          bar = ctx.progress(p.total, `planning: ${p.phase.replace(/_/g, ' ')}`);
+          phase = p.phase;
+          seen = 0;
+        }
+        bar?.tick(p.done - seen);
+        seen = p.done;
+      },
+    },
+    {
       createOnly: o.createOnly,
-      ...(o.mirror?.length ? { mirror: o.mirror } : {}),
+      ...(o.mirror ? { mirror: o.mirror } : {}),
       ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
     },
-    signal: ctx.signal,
-    onProgress: (p) => {
-      if (p.phase !== phase) {
-        bar?.done();
-        bar = ctx.progress(p.total, `planning: ${p.phase.replace(/_/g, ' ')}`);
-        phase = p.phase;
-        seen = 0;
-      }
-      bar?.tick(p.done - seen);
-      seen = p.done;
-    },
-  });
+    entriesPath,
+  );
   bar?.done();
-  return result;
+  return plan;
 }
 
 export { loadWorkbook };
@@ -107,7 +98,6 @@ export function exitCodeOfIndexed(r: IndexedJobResult): ExitCode {
   return EXIT.ok;
 }
 
-/** Entries the import would not send because they are blocked (validation, unresolved code, conflict, preflight). */
 /** `--mirror SHEET[,SHEET]` and `--max-deletes N` of plan and import. */
 export const MIRROR_OPTIONS = { mirror: { type: 'string' }, 'max-deletes': { type: 'string' } } as const;
 
@@ -142,8 +132,4 @@ export function mirrorOptions(
     out.maxDeletes = max;
   }
   return out;
-}
-
-export function countBlocked(plan: PlanHeader): number {
-  return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
 }

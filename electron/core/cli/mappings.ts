@@ -2,6 +2,7 @@
  * `supply-loader profile mappings save FILE | show | clear [--profile NAME]`: the mapping memory of a saved
  * profile (plant and material codes → service ids), and the saved mappings plan/import pass to the planner.
  */
+import { savedMappings } from '../app/import.js';
 import type { ProfileMappings } from '../jobs/resolve.js';
 import {
   MappingsError,
@@ -50,13 +51,17 @@ export function mappingsProfile(settings: SettingsStore, wanted: string | undefi
 
 /** The saved mappings of the profile a plan/import connects with (--profile), or undefined without one. */
 export function savedMappingsFor(rc: RunContext): ProfileMappings | undefined {
+  const p = connectedProfile(rc);
+  return p ? savedMappings(p.settings, p.profile.id) : undefined;
+}
+
+/** The saved profile a plan/import connects with (--profile) and its settings, or undefined without one. */
+export function connectedProfile(rc: RunContext): { settings: SettingsStore; profile: StoredProfile } | undefined {
   const name = rc.globals.profile;
   if (name === undefined) return undefined;
   const { settings } = profileStores(rc.env);
-  const p = findProfile(settings, name);
-  if (!p) return undefined;
-  const m = getProfileMappings(settings, p.id);
-  return countMappings(m).plants + countMappings(m).materials > 0 ? m : undefined;
+  const profile = findProfile(settings, name);
+  return profile ? { settings, profile } : undefined;
 }
 
 export async function mappingsAction(

@@ -2,6 +2,7 @@
  * A progress bar for a terminal: drawn on stderr only when it is a TTY (and not --json), redrawn at most
  * 10 times a second, with count, rate and ETA. Elsewhere it is a no-op, so piped output stays clean.
  */
+import { Throttle } from '../throttle.js';
 import type { CliProgress } from './types.js';
 
 export const NO_PROGRESS: CliProgress = { tick() {}, done() {} };
@@ -30,7 +31,7 @@ export function formatDuration(seconds: number): string {
 export class ProgressBar implements CliProgress {
   private done_ = 0;
   private note = '';
-  private lastDraw = -Infinity;
+  private readonly throttle: Throttle;
   private finished = false;
   private readonly started: number;
   private readonly now: () => number;
@@ -38,6 +39,7 @@ export class ProgressBar implements CliProgress {
   constructor(private readonly o: ProgressBarOptions) {
     this.now = o.now ?? (() => performance.now());
     this.started = this.now();
+    this.throttle = new Throttle(o.intervalMs, this.now);
     this.draw(true);
   }
 
@@ -77,9 +79,7 @@ export class ProgressBar implements CliProgress {
   }
 
   private draw(force: boolean): void {
-    const t = this.now();
-    if (!force && t - this.lastDraw < (this.o.intervalMs ?? 100)) return;
-    this.lastDraw = t;
+    if (!this.throttle.pass(force)) return;
     // \r + clear to end of line: redraw in place.
     this.o.write(`\r${this.line()}\x1b[K`);
   }

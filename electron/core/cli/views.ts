@@ -17,7 +17,8 @@ import type {
   PlanProblem,
   StopReason,
 } from '../jobs/types.js';
-import { PLAN_ACTIONS, ROW_OUTCOMES, SUCCESS_OUTCOMES } from '../jobs/types.js';
+import { PLAN_ACTIONS, SUCCESS_OUTCOMES } from '../jobs/types.js';
+import { JOB_ROW_OUTCOMES } from '../names.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -168,7 +169,7 @@ export function formatPlan(
 }
 
 export function countsLine(counts: OutcomeCounts): string {
-  const parts = [...ROW_OUTCOMES, 'pending' as const]
+  const parts = JOB_ROW_OUTCOMES
     .filter((o) => (counts[o] ?? 0) > 0)
     .map((o) => `${counts[o]} ${o}`);
   return parts.length ? parts.join(', ') : 'nothing';
@@ -194,7 +195,7 @@ export function jobStatusText(
   unit?: { one: string; many: string },
 ): string {
   if (status === 'completed') {
-    const bad = [...ROW_OUTCOMES, 'pending' as const].filter(
+    const bad = JOB_ROW_OUTCOMES.filter(
       (o) => (o === 'pending' || !SUCCESS_OUTCOMES.includes(o)) && (counts[o] ?? 0) > 0,
     );
     if (bad.length === 0) return 'completed';
@@ -248,7 +249,7 @@ function resultLines(
   out.push(`Job ${result.jobId}: ${status} (${(result.durationMs / 1000).toFixed(1)} s, ${result.requests} requests).`);
   if (result.message) out.push(`  ${result.message}`);
   const sheets = Object.entries(result.bySheet);
-  const used = [...ROW_OUTCOMES, 'pending' as const].filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
+  const used = JOB_ROW_OUTCOMES.filter((o) => sheets.some(([, c]) => (c?.[o] ?? 0) > 0));
   if (sheets.length && used.length) {
     out.push(
       ...table(

@@ -3,8 +3,7 @@
  * workbook-local validation, and the issues printed by cell. Nothing here talks to the service.
  */
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
-import { readSources } from '../workbook/sources/index.js';
-import { validateWorkbook } from '../workbook/validate.js';
+import { readAndValidate } from '../app/validate.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import type { RunContext } from './context.js';
 import type { CliProgress } from './types.js';
@@ -27,10 +26,10 @@ export async function loadWorkbook(
   const paths = typeof source === 'string' ? [source] : [...source];
   let bar: CliProgress | undefined;
   let seen = 0;
-  const parsed = await readSources(paths, {
+  const { parsed, report } = await readAndValidate(paths, {
     ...(o.mapping && { mapping: o.mapping }),
     signal: ctx.signal,
-    onProgress: (p) => {
+    onRead: (p) => {
       if (p.phase !== 'reading') return;
       if (!bar) bar = ctx.progress(p.totalRows ?? 0, 'reading');
       bar.tick(p.rows - seen, p.sheet ?? undefined);
@@ -38,7 +37,6 @@ export async function loadWorkbook(
     },
   });
   bar?.done();
-  const report = await validateWorkbook(parsed, { signal: ctx.signal });
   return { path: paths[0], paths, parsed, report };
 }
 

@@ -18,24 +18,14 @@ import type {
   SupplierProduct,
 } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
+import { TRANSPORT_MODALITIES } from '../spec/constants.js';
+import { EXPORT_COLLECTIONS, type ExportCollection, type ExportSelection } from '../names.js';
 import type { IdentifiedKind } from '../jobs/types.js';
 import type { DataSheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
 
-export const EXPORT_COLLECTIONS = [
-  'products',
-  'supplier-companies',
-  'supplier-plants',
-  'supplier-products',
-  'silos',
-  'product-instances',
-  'prechain-products',
-  'bom',
-  'production',
-] as const;
-export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
-/** `all`: every collection in one workbook, in onboarding order. */
-export type ExportSelection = ExportCollection | 'all';
+/** `all` (ExportSelection): every collection in one workbook, in onboarding order. */
+export { EXPORT_COLLECTIONS, type ExportCollection, type ExportSelection };
 
 /** Sheet written for an export: a data sheet of the format (not the mapping sheets), or the `products` reference sheet. */
 export type ExportSheetName = typeof PRODUCTS_SHEET | Exclude<DataSheetName, 'plants' | 'materials'>;
@@ -96,7 +86,7 @@ function setIf(row: RowValues, field: string, v: unknown): void {
 function km(route: unknown, row: RowValues): void {
   if (route === null || typeof route !== 'object') return;
   const r = route as Record<string, unknown>;
-  for (const f of ['truck_km', 'train_km', 'ship_km', 'barge_km']) setIf(row, f, r[f]);
+  for (const f of TRANSPORT_MODALITIES) setIf(row, f, r[f]);
 }
 
 /** Run `fn` over `items` with at most `n` in flight. */

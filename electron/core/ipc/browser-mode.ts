@@ -9,13 +9,13 @@ import { userConfigDir } from '../settings/paths.js';
 import { JsonFile } from '../settings/json-file.js';
 import { keychainFor, openSecretStore } from '../settings/keychain.js';
 import { SANDBOX_PROFILE_ID, SettingsStore } from '../settings/settings.js';
-import { EmbeddedSandbox } from './embedded-sandbox.js';
-import { FileRegistry } from './files.js';
-import type { StartSandboxFn } from './embedded-sandbox.js';
+import { EmbeddedSandbox } from '../app/embedded-sandbox.js';
+import { FileRegistry } from '../app/files.js';
+import type { StartSandboxFn } from '../app/embedded-sandbox.js';
 import { startHttpTransport } from './http-server.js';
 import type { AppServices, Logger } from './services.js';
 import { consoleLogger, EventHub } from './services.js';
-import { disposeWork } from './work.js';
+import { createWork } from '../app/work.js';
 
 export interface BrowserModeOptions {
   port?: number;
@@ -58,6 +58,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     dialogs: null,
     emit: hub.emit,
     log,
+    work: createWork({ settings, emit: hub.emit, log }),
   };
   // The Sandbox profile is the default: start it at once so the first screen works without waiting.
   if (settings.snapshot().activeProfileId === SANDBOX_PROFILE_ID) await sandbox.start('demo');
@@ -72,7 +73,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     app,
     hub,
     close: async () => {
-      await disposeWork(app);
+      await app.work.dispose();
       await http.close();
       await sandbox.close();
       app.files.dispose();

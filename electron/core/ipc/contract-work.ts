@@ -5,8 +5,21 @@
  * opaque download tickets (downloads.ts).
  */
 import { z } from 'zod';
-import { EXPORT_COLLECTIONS } from '../export/collect.js';
-import { PLAN_ACTIONS as CORE_PLAN_ACTIONS, ROW_OUTCOMES as CORE_ROW_OUTCOMES } from '../jobs/types.js';
+import {
+  ENTITY_KINDS,
+  EXPORT_SELECTIONS,
+  IMPORT_PHASES,
+  JOB_ROW_OUTCOMES,
+  JOB_STATUSES,
+  LCA_ABORT_REASONS,
+  LCA_BASES,
+  LCA_CODE_KINDS,
+  LCA_OUTCOMES,
+  LCA_RUN_STATES,
+  LCA_SELECTORS,
+  LCA_STATES,
+  PLAN_ACTIONS,
+} from '../names.js';
 
 import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
 
@@ -36,21 +49,9 @@ export const DownloadTicketSchema = z.object({
   size: NonNegInt,
 });
 
-/** The core's lists (jobs/types.ts); a job row not run yet is `pending`. */
-export const PLAN_ACTIONS = CORE_PLAN_ACTIONS;
+/** The lists of names are names.ts's; a job row not run yet is `pending`. */
 export const PlanActionSchema = z.enum(PLAN_ACTIONS);
-export const ROW_OUTCOMES = [...CORE_ROW_OUTCOMES, 'pending'] as const;
-export const RowOutcomeSchema = z.enum(ROW_OUTCOMES);
-export const ENTITY_KINDS = [
-  'supplier_company',
-  'supplier_plant',
-  'supplier_product',
-  'silo',
-  'product_instance',
-  'prechain_product',
-  'bom',
-  'production',
-] as const;
+export const RowOutcomeSchema = z.enum(JOB_ROW_OUTCOMES);
 
 /** Values of an issue's message (field, expected type, value shown, limit …): strings and numbers only. */
 export const IssueParamsView = z.record(z.string(), z.union([z.string(), z.number()]));
@@ -235,7 +236,6 @@ export const JobProgressView = z.object({
 });
 export type JobProgressView = z.infer<typeof JobProgressView>;
 
-export const JOB_STATUSES = ['running', 'completed', 'paused', 'aborted', 'cancelled', 'interrupted'] as const;
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 
 export const JobListItem = z.object({
@@ -333,9 +333,6 @@ export const JobRowView = z.object({
 });
 export type JobRowView = z.infer<typeof JobRowView>;
 
-export const LCA_STATES = ['waiting', 'queued', 'processing', 'done', 'failed'] as const;
-export const LCA_OUTCOMES = ['completed', 'idle', 'failed', 'unknown_status', 'error', 'cancelled', 'skipped'] as const;
-
 export const LcaSelectedView = z.object({
   id: Text,
   externalId: Text.nullable(),
@@ -397,7 +394,7 @@ export type LcaChartView = z.infer<typeof LcaChartView>;
 
 export const LcaRunView = z.object({
   runId: RunId,
-  state: z.enum(['running', 'done', 'failed']),
+  state: z.enum(LCA_RUN_STATES),
   recompute: z.boolean(),
   selection: Text,
   startedAt: Text,
@@ -414,7 +411,7 @@ export const LcaRunView = z.object({
     skipped: NonNegInt,
   }),
   aborted: z
-    .object({ reason: z.enum(['cancelled', 'auth', 'daily_limit']), errCode: Text.nullable(), message: Text })
+    .object({ reason: z.enum(LCA_ABORT_REASONS), errCode: Text.nullable(), message: Text })
     .nullable(),
   /** why the run could not be done at all, in words */
   error: Text.nullable(),
@@ -424,7 +421,7 @@ export const LcaRunView = z.object({
 export type LcaRunView = z.infer<typeof LcaRunView>;
 
 export const LcaModuleSelection = z.enum(['A1-A3', 'A4', 'A1-A4']);
-export const LcaBasis = z.enum(['per_unit', 'total']);
+export const LcaBasis = z.enum(LCA_BASES);
 const PerUnitView = z.object({ value: z.number().nullable(), note: Text.nullable() });
 const ComponentView = z.object({
   componentType: Text,
@@ -514,8 +511,8 @@ export const LcaAnalysisView = z.object({
 });
 export type LcaAnalysisView = z.infer<typeof LcaAnalysisView>;
 
-export const LcaSelector = z.enum(['products', 'plant', 'instances', 'all']);
-export const ExportCollectionSchema = z.enum(['all', ...EXPORT_COLLECTIONS]);
+export const LcaSelector = z.enum(LCA_SELECTORS);
+export const ExportCollectionSchema = z.enum(EXPORT_SELECTIONS);
 
 const Empty = z.object({}).strict();
 const ByJob = z.object({ jobId: JobIdSchema }).strict();
@@ -683,7 +680,7 @@ export const workProcedures = {
       selectionId: RunId,
       description: Text,
       instances: z.array(LcaSelectedView),
-      unknown: z.array(z.object({ kind: z.enum(['instance', 'product', 'plant']), codes: z.array(Text) })),
+      unknown: z.array(z.object({ kind: z.enum(LCA_CODE_KINDS), codes: z.array(Text) })),
     }),
   },
   'lca.run': {
@@ -733,7 +730,7 @@ export const workEvents = {
   /** reading, checking or planning a workbook; `ref` is the fileId (validate) or the importId (plan) */
   'import.progress': z.object({
     ref: Text,
-    phase: z.enum(['checking', 'reading', 'validating', 'preflight', 'resolving', 'reading_boms', 'planning']),
+    phase: z.enum(IMPORT_PHASES),
     done: z.number(),
     total: z.number().nullable(),
   }),
@@ -750,6 +747,6 @@ export const workEvents = {
     finished: NonNegInt,
     total: NonNegInt,
   }),
-  'lca.changed': z.object({ runId: RunId, state: z.enum(['running', 'done', 'failed']) }),
+  'lca.changed': z.object({ runId: RunId, state: z.enum(LCA_RUN_STATES) }),
   'export.progress': z.object({ ref: Text, collection: Text, done: NonNegInt }),
 } as const;

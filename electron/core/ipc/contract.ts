@@ -8,6 +8,7 @@
  * strips anything a handler returned that the contract does not name (an API key can never ride along).
  */
 import { z } from 'zod';
+import { KEY_STORE_WARNINGS } from '../names.js';
 import { API_KEY_PATTERN } from '../spec/constants.js';
 import { BaseUrl, Language, ProfileName, Theme } from '../settings/settings.js';
 import { DATA_SHEET_NAMES } from '../workbook/types.js';
@@ -19,7 +20,7 @@ const Empty = z.object({}).strict();
 export const SecretStorageInfo = z.object({
   backend: z.string(),
   encrypted: z.boolean(),
-  warning: z.enum(['basic_text', 'plain_file', 'unavailable']).nullable(),
+  warning: z.enum(KEY_STORE_WARNINGS).nullable(),
 });
 
 export const AppInfo = z.object({

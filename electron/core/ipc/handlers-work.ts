@@ -6,40 +6,26 @@
 import { copyFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createApiClient } from '../api/index.js';
-import { collectExport, writeExportWorkbook } from '../export/index.js';
+import { exportToWorkbook } from '../app/export.js';
 import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { lcaWorkbookBuffer } from '../lca/export.js';
-import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { isTextSource } from '../workbook/sources/index.js';
-import { HIGH_CONFIDENCE, mappingToStore } from '../workbook/mapping/columns.js';
-import { parseColumnMapping } from '../workbook/mapping/schema.js';
-import { countMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
+import { HIGH_CONFIDENCE } from '../workbook/mapping/columns.js';
 import type { HandlerTable } from './handlers.js';
-import { CSV_MIME } from './downloads.js';
+import { CSV_MIME } from '../app/downloads.js';
 import { AppError } from './errors.js';
-import { overview } from './import-session.js';
-import { resolveConnection, SANDBOX_PROFILE_NAME, type Connection } from './profiles.js';
+import { planSession, runSession } from '../app/import-session.js';
+import { listColumnMappings, saveColumnMapping } from '../app/mappings.js';
+import { activeConnection, profileNameOf, resolveConnection, withClient } from '../app/profiles.js';
 import type { AppServices } from './services.js';
-import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from './work-views.js';
-import { workOf } from './work.js';
+import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
 import type { workProcedures } from './contract-work.js';
+import { Throttle } from '../throttle.js';
 
 type WorkName = keyof typeof workProcedures;
 export type WorkHandlers = Pick<HandlerTable, WorkName>;
-
-function profileNameOf(app: AppServices, profileId: string): string {
-  return profileId === SANDBOX_PROFILE_ID
-    ? SANDBOX_PROFILE_NAME
-    : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
-}
-
-async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
-  const conn = await resolveConnection(app);
-  return { ...conn, profileName: profileNameOf(app, conn.profileId) };
-}
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -52,7 +38,7 @@ function baseName(file: string): string {
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
 async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
-  const w = workOf(app);
+  const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   let meta;
@@ -80,7 +66,7 @@ async function jobCsvSource(
   jobId: string,
   source: string | undefined,
 ): Promise<(CsvSource & { file: string }) | undefined> {
-  const w = workOf(app);
+  const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
   const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
@@ -126,116 +112,56 @@ function withWords(table: WorkHandlers): WorkHandlers {
 
 const handlers: WorkHandlers = {
   'import.validate': async (input, app) =>
-    workOf(app).imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
+    app.work.imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
 
   'import.columns': async (input, app) => ({
-    ...(await workOf(app).imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
+    ...(await app.work.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
     highConfidence: HIGH_CONFIDENCE,
   }),
 
   'import.columnsPreview': async (input, app) => ({
-    sources: await workOf(app).imports.columnsPreview(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
+    sources: await app.work.imports.columnsPreview(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
   }),
 
   'mappings.list': async (_input, app) => {
     const profileId = app.settings.snapshot().activeProfileId;
-    const saved = app.settings.columnMappingsOf(profileId);
-    return {
-      profileName: profileNameOf(app, profileId),
-      mappings: Object.entries(saved).map(([name, doc]) => {
-        const r = parseColumnMapping(doc);
-        return { name, sheets: r.ok ? Object.keys(r.mapping.sheets) : [], ok: r.ok };
-      }),
-    };
+    return { profileName: profileNameOf(app, profileId), mappings: listColumnMappings(app.settings, profileId) };
   },
 
   'mappings.save': async (input, app) => {
     const profileId = app.settings.snapshot().activeProfileId;
-    app.settings.setColumnMapping(profileId, input.name, mappingToStore(input.mapping, input.name));
+    saveColumnMapping(app.settings, profileId, input.name, input.mapping);
     return { name: input.name, profileName: profileNameOf(app, profileId) };
   },
 
-  'import.plan': async (input, app) => {
-    const w = workOf(app);
-    const conn = await activeConnection(app);
-    let previous;
-    if (input.onlyFailedOf) {
-      const prev = await w.jobs.load(input.onlyFailedOf);
-      previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
-    }
-    return w.imports.plan(app, input.importId, conn, {
-      createOnly: input.createOnly,
-      previous,
-      mirror: input.mirror,
-      ...(input.maxDeletes !== undefined ? { maxDeletes: input.maxDeletes } : {}),
-    });
-  },
+  'import.plan': async (input, app) => planSession(app, input),
 
   'import.planRows': async (input, app) => {
-    const imports = workOf(app).imports;
+    const imports = app.work.imports;
     const s = imports.get(input.importId);
     const indices = imports.filtered(s, input.filter);
     const plan = s.plan!;
     return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
   },
 
-  'import.run': async (input, app) => {
-    const w = workOf(app);
-    const s = w.imports.get(input.importId);
-    if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
-    const active = app.settings.snapshot().activeProfileId;
-    if (active !== s.planInfo.profileId) {
-      throw new AppError(
-        'invalid_input',
-        `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`,
-      );
-    }
-    const ov = overview(s);
-    if (ov.blocked > 0 && !input.skipBlocked) {
-      throw new AppError(
-        'invalid_input',
-        `${ov.blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`,
-      );
-    }
-    const conn = await resolveConnection(app, s.planInfo.profileId);
-    // Mapping memory: the mapping rows that passed validation are merged into the profile once the import completed.
-    const remembered = mappingsFromWorkbook(s.parsed, s.report).mappings;
-    const count = countMappings(remembered);
-    const onCompleted =
-      count.plants + count.materials > 0
-        ? () => {
-            const r = mergeProfileMappings(app.settings, conn.profileId, remembered);
-            app.log.info(
-              { profileId: conn.profileId, added: r.added, changed: r.changed },
-              'remembered the workbook mappings in the profile',
-            );
-          }
-        : undefined;
-    const jobId = await w.jobs.start(s.plan, {
-      conn,
-      inputPath: s.inputPath,
-      csvSources: s.csvSources,
-      ...(onCompleted ? { onCompleted } : {}),
-    });
-    return { jobId };
-  },
+  'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
 
   'import.cancel': async (input, app) => {
-    const imports = workOf(app).imports;
+    const imports = app.work.imports;
     let accepted = false;
     if (input.importId) accepted = imports.cancel(input.importId) || accepted;
     if (input.fileId) accepted = imports.cancel(input.fileId) || accepted;
     return { accepted };
   },
 
-  'import.close': async (input, app) => ({ accepted: workOf(app).imports.close(input.importId) }),
+  'import.close': async (input, app) => ({ accepted: app.work.imports.close(input.importId) }),
 
-  'jobs.list': async (_input, app) => ({ jobs: await workOf(app).jobs.list() }),
+  'jobs.list': async (_input, app) => ({ jobs: await app.work.jobs.list() }),
 
-  'jobs.get': async (input, app) => workOf(app).jobs.view(input.jobId),
+  'jobs.get': async (input, app) => app.work.jobs.view(input.jobId),
 
   'jobs.rows': async (input, app) => {
-    const loaded = await workOf(app).jobs.load(input.jobId);
+    const loaded = await app.work.jobs.load(input.jobId);
     const indices = filterJobEntries(loaded.index, input.filter);
     return page(indices, input.offset, input.limit, (i) => {
       const e = loaded.plan.entries[i];
@@ -243,26 +169,26 @@ const handlers: WorkHandlers = {
     });
   },
 
-  'jobs.pause': async (input, app) => ({ accepted: workOf(app).jobs.pause(input.jobId) }),
-  'jobs.cancel': async (input, app) => ({ accepted: workOf(app).jobs.cancel(input.jobId) }),
+  'jobs.pause': async (input, app) => ({ accepted: app.work.jobs.pause(input.jobId) }),
+  'jobs.cancel': async (input, app) => ({ accepted: app.work.jobs.cancel(input.jobId) }),
 
   'jobs.resume': async (input, app) => {
     const conn = await resolveConnection(app);
-    return { jobId: await workOf(app).jobs.resume(input.jobId, conn) };
+    return { jobId: await app.work.jobs.resume(input.jobId, conn) };
   },
 
   'jobs.undoPlan': async (input, app) => {
     const conn = await resolveConnection(app);
-    return undoPlanView(input.jobId, await workOf(app).jobs.undoPlan(input.jobId, conn));
+    return undoPlanView(input.jobId, await app.work.jobs.undoPlan(input.jobId, conn));
   },
 
   'jobs.undo': async (input, app) => {
     const conn = await resolveConnection(app);
-    return { jobId: await workOf(app).jobs.undo(input.jobId, conn, input.skipBlocked) };
+    return { jobId: await app.work.jobs.undo(input.jobId, conn, input.skipBlocked) };
   },
 
   'jobs.resultsWorkbook': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
@@ -284,7 +210,7 @@ const handlers: WorkHandlers = {
   },
 
   'jobs.failedWorkbook': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const csv = await jobCsvSource(app, input.jobId, input.source);
     if (csv) {
       const { plan, result } = await w.jobs.load(input.jobId);
@@ -306,7 +232,7 @@ const handlers: WorkHandlers = {
   },
 
   'downloads.save': async (input, app) => {
-    const d = workOf(app).downloads.get(input.downloadId);
+    const d = app.work.downloads.get(input.downloadId);
     if (!app.dialogs?.saveFile) return { supported: false, saved: false, fileName: null };
     const target = await app.dialogs.saveFile(d.fileName);
     if (!target) return { supported: true, saved: false, fileName: null };
@@ -315,54 +241,47 @@ const handlers: WorkHandlers = {
   },
 
   'downloads.open': async (input, app) => {
-    const d = workOf(app).downloads.get(input.downloadId);
+    const d = app.work.downloads.get(input.downloadId);
     if (!app.dialogs?.openPath) return { supported: false, opened: false };
     return { supported: true, opened: await app.dialogs.openPath(d.path) };
   },
 
   'export.run': async (input, app) => {
-    const w = workOf(app);
-    const conn = await activeConnection(app);
-    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
-    try {
-      const ref = input.ref ?? input.collection;
-      let last = 0;
-      const data = await collectExport(client, input.collection, {
+    const w = app.work;
+    const ref = input.ref ?? input.collection;
+    const throttle = new Throttle();
+    const file = w.downloads.tempPath('.xlsx');
+    const { data } = await withClient(await activeConnection(app), (client) =>
+      exportToWorkbook(client, input.collection, file, {
         onProgress: (p) => {
-          const now = Date.now();
-          if (now - last < 100) return;
-          last = now;
+          if (!throttle.pass()) return;
           app.emit('export.progress', { ref, collection: p.collection, done: p.done });
         },
-      });
-      const file = w.downloads.tempPath('.xlsx');
-      await writeExportWorkbook(data, file);
-      const download = w.downloads.register(file, `supply-loader-export-${input.collection}-${stamp()}.xlsx`);
-      return {
-        download,
-        sheets: data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length })),
-        warnings: data.warnings,
-        requests: data.requests,
-      };
-    } finally {
-      await client.close();
-    }
+      }),
+    );
+    const download = w.downloads.register(file, `supply-loader-export-${input.collection}-${stamp()}.xlsx`);
+    return {
+      download,
+      sheets: data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length })),
+      warnings: data.warnings,
+      requests: data.requests,
+    };
   },
 
-  'lca.options': async (_input, app) => workOf(app).lca.options(await resolveConnection(app)),
+  'lca.options': async (_input, app) => app.work.lca.options(await resolveConnection(app)),
 
-  'lca.select': async (input, app) => workOf(app).lca.select(await resolveConnection(app), input.by, input.codes),
+  'lca.select': async (input, app) => app.work.lca.select(await resolveConnection(app), input.by, input.codes),
 
   'lca.run': async (input, app) => ({
-    runId: workOf(app).lca.start(await resolveConnection(app), input.selectionId, input.recompute),
+    runId: app.work.lca.start(await resolveConnection(app), input.selectionId, input.recompute),
   }),
 
-  'lca.report': async (input, app) => workOf(app).lca.view(input.runId),
+  'lca.report': async (input, app) => app.work.lca.view(input.runId),
 
-  'lca.analysis': async (input, app) => workOf(app).lca.analysis(input.runId, input),
+  'lca.analysis': async (input, app) => app.work.lca.analysis(input.runId, input),
 
   'lca.enterProduction': async (input, app) => ({
-    runId: await workOf(app).lca.enterProduction(
+    runId: await app.work.lca.enterProduction(
       await resolveConnection(app),
       input.runId,
       input.instanceId,
@@ -371,10 +290,10 @@ const handlers: WorkHandlers = {
     ),
   }),
 
-  'lca.cancel': async (input, app) => ({ accepted: workOf(app).lca.cancel(input.runId) }),
+  'lca.cancel': async (input, app) => ({ accepted: app.work.lca.cancel(input.runId) }),
 
   'lca.export': async (input, app) => {
-    const w = workOf(app);
+    const w = app.work;
     const report = w.lca.report(input.runId);
     const { buffer } = await lcaWorkbookBuffer(report);
     return w.downloads.registerBytes(buffer, `lca-results-${stamp()}.xlsx`);

@@ -9,10 +9,10 @@ import type { ProcedureName } from './names.js';
 import { DATA_SHEETS } from '../workbook/registry.js';
 import { COMBINED_TEMPLATE_FILE, templateFileName } from '../workbook/template.js';
 import type { DataSheetName } from '../workbook/types.js';
-import { checkConnection, keyRefusal } from './connection-check.js';
+import { checkConnection, keyRefusal } from '../app/connection-check.js';
 import { AppError } from './errors.js';
-import { profilesState, profileView, resolveConnection } from './profiles.js';
-import { generateTemplate } from './templates.js';
+import { profilesState, profileView, resolveConnection, withClient } from '../app/profiles.js';
+import { generateTemplate } from '../app/template.js';
 import type { AppServices } from './services.js';
 import { workHandlers } from './handlers-work.js';
 
@@ -96,7 +96,10 @@ export const handlers: HandlerTable = {
 
   'templates.generate': async (input, app) => {
     const conn = input.withReferenceData ? await resolveConnection(app) : null;
-    const t = await generateTemplate(input.sheet, conn);
+    const t = conn
+      ? await withClient(conn, (reference) => generateTemplate(input.sheet, { reference }), { timeoutMs: 30_000 })
+      : await generateTemplate(input.sheet);
+    for (const note of t.referenceData?.notes ?? []) app.log.info({ procedure: 'templates.generate' }, note);
     return {
       fileName: t.fileName,
       mimeType: t.mimeType,

@@ -20,7 +20,6 @@ import { RENDERER_CSP_HEADER } from './csp.js';
 import { dispatch } from './dispatch.js';
 import type { HandlerTable } from './handlers.js';
 import type { AppServices, EventHub } from './services.js';
-import { workOf } from './work.js';
 
 export const TOKEN_HEADER = 'x-supply-loader-token';
 const DEFAULT_MAX_BODY = 50 * 1024 * 1024;
@@ -203,7 +202,7 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
   /** A file the app made (results, failed rows, export, LCA), by its opaque download id: saved by the browser. */
   function handleDownload(req: http.IncomingMessage, res: http.ServerResponse, id: string) {
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Use GET.');
-    const d = workOf(opts.app).downloads.lookup(id);
+    const d = opts.app.work.downloads.lookup(id);
     if (!d) {
       res.writeHead(404, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
       return res.end('That file is no longer available. Make it again in Supply Loader.');

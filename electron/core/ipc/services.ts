@@ -6,9 +6,10 @@ import type { SecretStore } from '../settings/secrets.js';
 import type { SettingsStore } from '../settings/settings.js';
 import { events } from './contract.js';
 import type { EventPayload } from './contract.js';
-import type { EmbeddedSandbox } from './embedded-sandbox.js';
-import type { FileRegistry, HostDialogs } from './files.js';
+import type { EmbeddedSandbox } from '../app/embedded-sandbox.js';
+import type { FileRegistry, HostDialogs } from '../app/files.js';
 import type { EventName } from './names.js';
+import type { Work } from '../app/work.js';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -31,7 +32,12 @@ export interface AppServices {
   dialogs: HostDialogs | null;
   emit: Emit;
   log: Logger;
+  /** the work state of the Import, Jobs, Export and LCA screens (app/work.ts createWork) */
+  work: Work;
 }
+
+/** What the long-lived work state needs of the services (app/work.ts). */
+export type WorkServices = Pick<AppServices, 'settings' | 'emit' | 'log'>;
 
 /** A logger that writes one JSON line per entry to stderr (main process log). */
 export function consoleLogger(): Logger {

@@ -7,13 +7,14 @@
  * exactly the file the plan was made from): a copy of each CSV source under its own name in `sources/` and
  * `csv-sources.json` with the sheet it fed, its header row (the mapping's) and how it was read.
  */
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import type { CsvFormat, DataSheetName, ParsedWorkbook } from '../workbook/types.js';
 import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
+import { writeTextAtomic } from '../fs/atomic.js';
 
 /** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
 export interface CsvSource {
@@ -114,7 +115,7 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[])
     await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
     stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format });
   }
-  await writeFile(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
+  await writeTextAtomic(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
 }
 
 /** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */

@@ -1,4 +1,5 @@
 /** Progress of a running job: rows settled, rate, ETA and outcomes so far, throttled to ≤ 10 events per second. */
+import { Throttle } from '../throttle.js';
 import type { JobProgress, JobStatus, OutcomeCounts } from './types.js';
 
 /** What the meter reads of a job: the worksheet rows in all and settled, the entries per outcome (EntryIndex). */
@@ -8,14 +9,12 @@ export interface ProgressSource {
   outcomeCounts(): OutcomeCounts;
 }
 
-export const PROGRESS_INTERVAL_MS = 100;
-
 export class ProgressMeter {
   level = 0;
   private readonly total: number;
   private readonly startDone: number;
   private readonly started = Date.now();
-  private last = 0;
+  private readonly throttle = new Throttle();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -34,7 +33,7 @@ export class ProgressMeter {
   /** Something settled: emit now if the last event is old enough, else once the interval is over. */
   tick(): void {
     if (!this.listener || this.timer) return;
-    const wait = this.last + PROGRESS_INTERVAL_MS - Date.now();
+    const wait = this.throttle.wait();
     if (wait <= 0) this.emit('running', this.level);
     else {
       this.timer = setTimeout(() => {
@@ -51,9 +50,9 @@ export class ProgressMeter {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    this.last = Date.now();
+    this.throttle.pass(true);
     const done = this.done();
-    const seconds = (this.last - this.started) / 1000;
+    const seconds = (Date.now() - this.started) / 1000;
     const rate = seconds > 0 ? (done - this.startDone) / seconds : 0;
     const { pending: _pending, ...byOutcome } = this.source.outcomeCounts();
     this.listener({

@@ -20,6 +20,12 @@ import {
 } from '../api/index.js';
 import type { MaterialTypeRef } from '../spec/schemas.js';
 import type { IssueParams } from '../workbook/types.js';
+import { ENTITIES, IDENTIFIED_KINDS } from './entities.js';
+
+/** A resource that finds entities by their codes. */
+interface ResolvesCodes {
+  resolveExternalIds(codes: Set<string>, o: { signal?: AbortSignal }): Promise<Map<string, { id: string }>>;
+}
 
 export interface ProfileMappings {
   /** plant code → plant id */
@@ -184,41 +190,15 @@ export async function resolveCodes(
   const plantsFound = new Map<string, Plant>();
   const elementariesFound = new Map<string, Elementary>();
   await Promise.all([
-    bulk(
-      'supplier_company',
-      'supplier companies',
-      codes.supplier_company,
-      (c) => client.supplierCompanies.resolveExternalIds(c, o),
-      idx.supplier_company,
-    ),
-    bulk(
-      'supplier_plant',
-      'supplier plants',
-      codes.supplier_plant,
-      (c) => client.supplierPlants.resolveExternalIds(c, o),
-      idx.supplier_plant,
-    ),
-    bulk(
-      'supplier_product',
-      'supplier products',
-      codes.supplier_product,
-      (c) => client.supplierProducts.resolveExternalIds(c, o),
-      idx.supplier_product,
-    ),
-    bulk('silo', 'silos', codes.silo, (c) => client.silos.resolveExternalIds(c, o), idx.silo),
-    bulk(
-      'product_instance',
-      'product instances',
-      codes.product_instance,
-      (c) => client.productInstances.resolveExternalIds(c, o),
-      idx.product_instance,
-    ),
-    bulk(
-      'prechain_product',
-      'prechain products',
-      codes.prechain_product,
-      (c) => client.prechainProducts.resolveExternalIds(c, o),
-      idx.prechain_product,
+    // The identified kinds: through their own resource, named in words as the entity table names them.
+    ...IDENTIFIED_KINDS.map((kind) =>
+      bulk(
+        kind,
+        ENTITIES[kind].nouns,
+        codes[kind],
+        (c) => (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
+        idx[kind] as Map<string, { id: string }>,
+      ),
     ),
     bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
     bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),

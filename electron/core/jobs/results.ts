@@ -29,8 +29,10 @@ import {
   type PlanHeader,
   type RowOutcome,
 } from './types.js';
+import { RESULT_COLUMNS } from '../names.js';
+import { columnNumber } from '../workbook/cell-ref.js';
 
-export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+export { RESULT_COLUMNS };
 export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 
@@ -618,13 +620,6 @@ function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: PlanHeader
 /** True when the entry's outcome counts as success. */
 function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
   return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
-}
-
-/** 'C' → 3, 'AA' → 27. */
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + ch.charCodeAt(0) - 64;
-  return n;
 }
 
 export async function writeFailedRowsWorkbook(

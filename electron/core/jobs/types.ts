@@ -4,26 +4,25 @@
  * by the CLI; results come back the same way from a live run, a resume or a job read back from disk.
  */
 import type { DataSheetName, IssueCode, IssueParams } from '../workbook/types.js';
+import {
+  PLAN_ACTIONS,
+  ROW_OUTCOMES,
+  type EntityKind,
+  type JobStatus,
+  type PlanAction,
+  type RowOutcome,
+  type SkipReason,
+} from '../names.js';
 
-/**
- * What one plan entry writes. `bom` is the whole BOM of one product instance (one PUT); `production` the
- * production figures of one product instance (one PUT of the years that change).
- */
-export type EntityKind =
-  | 'supplier_company'
-  | 'supplier_plant'
-  | 'supplier_product'
-  | 'silo'
-  | 'product_instance'
-  | 'prechain_product'
-  | 'bom'
-  | 'production';
+/** The lists of names live in names.ts (entity kinds, plan actions, row outcomes, skip reasons, job statuses). */
+export { PLAN_ACTIONS, ROW_OUTCOMES };
+export type { EntityKind, JobStatus, PlanAction, RowOutcome, SkipReason };
 
 /** The kinds that are entities of their own: a service id and an external_id (not a BOM, not production figures). */
 export type IdentifiedKind = Exclude<EntityKind, 'bom' | 'production'>;
 
 /**
- * The dry-run action of an entry.
+ * The dry-run action of an entry (PLAN_ACTIONS, names.ts).
  * - `create`: not on the service; will be created.
  * - `update`: on the service with other values; the changed fields are PATCHed (silo items replaced whole).
  * - `unchanged`: on the service with the same values; nothing is sent.
@@ -36,18 +35,6 @@ export type IdentifiedKind = Exclude<EntityKind, 'bom' | 'production'>;
  * - `delete`: a row with action `delete`, or an entity a mirrored sheet no longer has: the entity is DELETEd
  *   (after every create and update, in reverse dependency order). `id` null = already absent (nothing sent).
  */
-export const PLAN_ACTIONS = [
-  'create',
-  'update',
-  'unchanged',
-  'replace',
-  'skipped_update',
-  'blocked',
-  'conflict',
-  'delete',
-] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
-
 export const WRITE_ACTIONS: readonly PlanAction[] = ['create', 'update', 'replace'];
 
 /** A worksheet row (1-based, as in Excel) of a registry sheet. */
@@ -238,21 +225,6 @@ export type PlanHeader = Omit<Plan, 'entries'>;
 
 // ---------------------------------------------------------------- running
 
-/** What happened to a row, in display order. */
-export const ROW_OUTCOMES = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'deleted',
-  'already_absent',
-  'failed',
-  'skipped',
-] as const;
-export type RowOutcome = (typeof ROW_OUTCOMES)[number];
-
 /** Outcomes that count as success (the row's data is on the service). */
 export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
   'created',
@@ -265,8 +237,6 @@ export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
   'already_absent',
 ];
 
-/** Why a row was skipped. */
-export type SkipReason = 'blocked' | 'create_only' | 'dependency' | 'entitlement';
 
 export interface EntitlementInfo {
   dimension: string;
@@ -292,6 +262,7 @@ export interface EntryOutcome {
 }
 
 /**
+ * JobStatus (JOB_STATUSES, names.ts):
  * - `running`: in progress (or the process died: listJobs reports that as `interrupted`).
  * - `completed`: every entry has an outcome (some may be failed or skipped).
  * - `paused`: stopped on request or by err_svc_daily_limit_reached; resumable.
@@ -299,7 +270,6 @@ export interface EntryOutcome {
  * - `cancelled`: stopped by the AbortSignal; resumable.
  * - `interrupted`: meta says running but the process is gone (crash, kill); resumable.
  */
-export type JobStatus = 'running' | 'completed' | 'paused' | 'aborted' | 'cancelled' | 'interrupted';
 export type StopReason = 'auth' | 'daily_limit' | 'user_pause' | 'cancelled';
 
 export const RESUMABLE_STATUSES: readonly JobStatus[] = ['paused', 'aborted', 'cancelled', 'interrupted'];

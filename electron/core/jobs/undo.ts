@@ -28,7 +28,8 @@ import {
 import { fillRefs } from './diff.js';
 import { readMeta, readPlan } from './job-store.js';
 import { effectiveStatus } from './job-store.js';
-import { DELETE_LEVEL, LEVEL, planSummary, RESOURCE } from './plan.js';
+import { DELETE_LEVEL, ENTITIES, LEVEL } from './entities.js';
+import { planSummary } from './plan.js';
 import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
   EntryOutcome,
@@ -61,7 +62,7 @@ interface Readable {
 }
 
 function resource(client: ApiClient, kind: IdentifiedKind): Readable {
-  return (client as unknown as Record<string, Readable>)[RESOURCE[kind]];
+  return (client as unknown as Record<string, Readable>)[ENTITIES[kind].resource];
 }
 
 async function current(client: ApiClient, kind: IdentifiedKind, id: string, signal?: AbortSignal): Promise<Obj | null> {

@@ -8,6 +8,7 @@
  *  - chart data for any indicator, per declared unit or as totals.
  * Values are as computed by the service: nothing here recomputes an impact, it only divides and sums.
  */
+import type { LcaBasisName } from '../names.js';
 import { GWP_TOTAL, MODULE_SELECTIONS, type ModuleSelection, indicatorInfo, orderIndicators } from './indicators.js';
 import {
   type ComponentInfo,
@@ -343,7 +344,7 @@ export function trendRows(report: Pick<LcaReport, 'instances'>): TrendRow[] {
 
 // ------------------------------------------------------------------ chart
 
-export type ChartBasis = 'per_unit' | 'total';
+export type ChartBasis = LcaBasisName;
 
 export interface LcaChartPoint {
   year: number;

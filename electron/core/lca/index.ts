@@ -6,8 +6,8 @@ export { selectInstances, instanceCodesFromWorkbook, cleanCodes, describeSelecto
 export type { InstanceSelector, Selection, SelectOptions, UnknownCodes } from './select.js';
 export { runLca, pollUntilSettled } from './run.js';
 export type { RunLcaOptions, LcaProgressEvent, LcaInstanceState, PollOptions } from './run.js';
-export { writeLcaWorkbook, lcaWorkbookBuffer, instanceYears, LCA_SHEETS } from './export.js';
-export type { LcaExportOptions, LcaExportStats } from './export.js';
+export { writeLcaWorkbook, lcaWorkbookBuffer } from './workbook/index.js';
+export type { LcaExportOptions, LcaExportStats } from './workbook/index.js';
 export { gwpChartData } from './chart.js';
 export type { GwpChartData, GwpSeries, GwpPoint } from './chart.js';
 export {

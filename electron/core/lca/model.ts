@@ -10,6 +10,7 @@
  * array is marked `values: null` so the exporter falls back to generic flattening instead of failing.
  * Everything here is plain JSON-serialisable data (the UI receives it over IPC).
  */
+import type { LcaAbortReason, LcaOutcome } from '../names.js';
 import { type CellValue, type FlatRecord, flattenInto, unknownFields } from './flatten.js';
 
 /** One product instance chosen for the LCA, with what the sheets show about it. */
@@ -30,22 +31,17 @@ export interface SelectedInstance {
   produced_to: number | null;
 }
 
-/** How an instance's LCA ended for us. */
-export type InstanceOutcome =
-  /** job completed: results are the stored results */
-  | 'completed'
-  /** no job ever ran (no recompute asked for, none stored): results are empty */
-  | 'idle'
-  /** the job failed: err_code from the job */
-  | 'failed'
-  /** polling stopped at a job status this version does not know (shown to the operator) */
-  | 'unknown_status'
-  /** a request failed (permission, not found, network after retries, …): err_code from the error */
-  | 'error'
-  /** not finished because the run was cancelled */
-  | 'cancelled'
-  /** not started because the run was aborted (authentication, daily limit) */
-  | 'skipped';
+/**
+ * How an instance's LCA ended for us (LCA_OUTCOMES, names.ts):
+ * - `completed`: job completed: results are the stored results
+ * - `idle`: no job ever ran (no recompute asked for, none stored): results are empty
+ * - `failed`: the job failed: err_code from the job
+ * - `unknown_status`: polling stopped at a job status this version does not know (shown to the operator)
+ * - `error`: a request failed (permission, not found, network after retries, …): err_code from the error
+ * - `cancelled`: not finished because the run was cancelled
+ * - `skipped`: not started because the run was aborted (authentication, daily limit)
+ */
+export type InstanceOutcome = LcaOutcome;
 
 export interface InstanceLca {
   instance: SelectedInstance;
@@ -94,7 +90,7 @@ export interface LcaReport {
   instances: InstanceLca[];
   summary: LcaRunSummary;
   /** Why the run stopped early (authentication, daily limit, cancelled); null when it ran to the end. */
-  aborted: { reason: 'cancelled' | 'auth' | 'daily_limit'; err_code: string | null; message: string } | null;
+  aborted: { reason: LcaAbortReason; err_code: string | null; message: string } | null;
   duration_ms: number;
   /** The per-source breakdown resolved to names (resolveBreakdownContext, hotspots.ts); absent until resolved. */
   breakdown_context?: BreakdownContext;

@@ -13,12 +13,13 @@
  */
 import { setMaxListeners } from 'node:events';
 import { ApiError, explainErrCode, isAbortError, type ApiClient, type LcaResults } from '../api/index.js';
+import type { LcaInstanceState } from '../names.js';
 import { isLcaJobInFlight } from '../spec/constants.js';
 import { unknownFields } from './flatten.js';
 import { type InstanceLca, type LcaReport, type SelectedInstance, summarize } from './model.js';
 
-/** What the UI shows per instance. `waiting` = not started yet. */
-export type LcaInstanceState = 'waiting' | 'queued' | 'processing' | 'done' | 'failed';
+/** What the UI shows per instance (LCA_STATES). `waiting` = not started yet. */
+export type { LcaInstanceState };
 
 export interface LcaProgressEvent {
   instance_id: string;

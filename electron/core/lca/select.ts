@@ -8,6 +8,7 @@
  * anything is written. Only GET requests are sent here.
  */
 import { ApiError, type ApiClient, type Plant, type Product, type ProductInstance } from '../api/index.js';
+import type { LcaCodeKind } from '../names.js';
 import type { ParsedWorkbook } from '../workbook/types.js';
 import type { SelectedInstance } from './model.js';
 
@@ -18,7 +19,7 @@ export type InstanceSelector =
   | { by: 'all' };
 
 export interface UnknownCodes {
-  kind: 'instance' | 'product' | 'plant';
+  kind: LcaCodeKind;
   codes: string[];
 }
 

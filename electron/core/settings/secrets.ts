@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { JsonDocument } from './json-file.js';
 import { JsonFile } from './json-file.js';
 import { z } from 'zod';
+import type { KeyStoreWarning } from '../names.js';
 import { maskApiKey } from '../spec/constants.js';
 
 export interface SecretStoreInfo {
@@ -15,7 +16,7 @@ export interface SecretStoreInfo {
   /** true when keys are encrypted with an OS-protected key (Keychain, DPAPI, libsecret, kwallet). */
   encrypted: boolean;
   /** Set when the user should know that keys are only obfuscated or stored in plain text. */
-  warning: 'basic_text' | 'plain_file' | 'unavailable' | null;
+  warning: KeyStoreWarning | null;
 }
 
 export interface SecretStore {

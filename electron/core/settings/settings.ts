@@ -5,15 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { LANGUAGE_PREFS, THEME_PREFS } from '../names.js';
 import type { JsonDocument } from './json-file.js';
 import { StoredMappings } from './mappings.js';
 
 /** The built-in profile that talks to the embedded sandbox; its URL and key exist only while the app runs. */
 export const SANDBOX_PROFILE_ID = 'sandbox';
 
-export const Language = z.enum(['system', 'en', 'de']);
+export const Language = z.enum(LANGUAGE_PREFS);
 export type Language = z.infer<typeof Language>;
-export const Theme = z.enum(['system', 'light', 'dark']);
+export const Theme = z.enum(THEME_PREFS);
 export type Theme = z.infer<typeof Theme>;
 
 export const BaseUrl = z

@@ -15,7 +15,7 @@ import { stringify } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import type { CsvFormat } from './types.js';
 
-export const RESULT_COLUMNS = ['_result', '_id', '_err_code', '_message'] as const;
+import { RESULT_COLUMNS } from '../names.js';
 
 export interface SourceRowOutcome {
   /** `created`, `updated`, `unchanged`, `failed`, `skipped`, `blocked`, `not run` … */

@@ -8,7 +8,7 @@
  *   resolve on the service); listReferences(parsed) yields each cell's reference
  */
 export * from './types.js';
-export { readWorkbook, columnLetter, type ReadOptions } from './reader.js';
+export { readWorkbook, type ReadOptions } from './reader.js';
 export { validateWorkbook, type ValidateOptions } from './validate.js';
 export { listReferences, referencedCodes } from './references.js';
 export { writeWorkbook, type WorkbookSheetData, type WriteWorkbookOptions, type ExtraColumn, type WritableRow, type WritableValue } from './writer.js';

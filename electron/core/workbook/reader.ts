@@ -12,7 +12,7 @@ import { targetOf } from './mapping/match.js';
 import type { ColumnMapping, SheetMapping } from './mapping/schema.js';
 import { DATA_SHEETS, getSheet, normaliseSheetName } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
-import { columnLetter } from './cell-ref.js';
+import { columnLetter, columnNumber } from './cell-ref.js';
 import { SheetRowReader } from './sheet-rows.js';
 import {
   INSTRUCTIONS_SHEET,
@@ -26,8 +26,8 @@ import {
   type ReadLimits,
   type ReadProgress,
 } from './types.js';
+import { Throttle } from '../throttle.js';
 
-export { columnLetter };
 
 export interface ReadOptions {
   signal?: AbortSignal;
@@ -43,9 +43,7 @@ export const META_SHEETS: ReadonlySet<string> = new Set([INSTRUCTIONS_SHEET.toLo
 export function decodeCell(ref: string): { col: number; row: number } | null {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());
   if (!m) return null;
-  let col = 0;
-  for (const ch of m[1].toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return { col, row: Number(m[2]) };
+  return { col: columnNumber(m[1]), row: Number(m[2]) };
 }
 
 interface SheetState {
@@ -205,12 +203,9 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   });
   const states: SheetState[] = [];
   let rowsDone = 0;
-  let lastProgress = 0;
+  const throttle = new Throttle();
   const progress = (sheet: string | null, force = false) => {
-    if (!onProgress) return;
-    const now = performance.now();
-    if (!force && now - lastProgress < 100) return;
-    lastProgress = now;
+    if (!onProgress || !throttle.pass(force)) return;
     onProgress({ phase: 'reading', sheet, rows: rowsDone, totalRows, fraction: totalRows ? Math.min(0.99, rowsDone / totalRows) : 0 });
   };
 

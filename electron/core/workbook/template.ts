@@ -12,6 +12,7 @@ import type { SheetDef } from './sheet-def.js';
 import type { DataSheetName } from './types.js';
 import { addFormatSheet, addInstructionsSheet, addListsSheet, type SheetContent, type WritableRow } from './xlsx-layout.js';
 import { normaliseZipTimes } from './zip-times.js';
+import { writeAtomic } from '../fs/atomic.js';
 
 /** The date written into templates (document properties and zip entries). */
 export const TEMPLATE_DATE = new Date(Date.UTC(2025, 0, 1, 0, 0, 0));
@@ -48,7 +49,7 @@ export async function buildTemplate(options: TemplateOptions = {}): Promise<Buff
 /** Write a template to a file; returns the bytes written. */
 export async function writeTemplate(path: string, options: TemplateOptions = {}): Promise<Buffer> {
   const buf = await buildTemplate(options);
-  await writeFile(path, buf);
+  await writeAtomic(path, (tmp) => writeFile(tmp, buf));
   return buf;
 }
 

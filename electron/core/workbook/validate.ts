@@ -28,6 +28,7 @@ import {
   DELETE_ROW_FIELDS,
   type RowAction,
 } from './types.js';
+import { Throttle } from '../throttle.js';
 
 export interface ValidateOptions {
   signal?: AbortSignal;
@@ -97,13 +98,11 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
   const ctx = new Context(parsed, options.maxIssues ?? 10_000);
   const total = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
   let done = 0;
-  let lastTick = performance.now();
+  const throttle = new Throttle();
   const tick = async (sheet: string) => {
     await new Promise<void>((r) => setImmediate(r));
     if (signal?.aborted) throw abortError(signal);
-    const now = performance.now();
-    if (onProgress && now - lastTick >= 100) {
-      lastTick = now;
+    if (onProgress && throttle.pass()) {
       onProgress({ phase: 'validating', sheet, rows: done, totalRows: total, fraction: total ? Math.min(0.99, done / total) : 0 });
     }
   };

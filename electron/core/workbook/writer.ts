@@ -9,6 +9,7 @@ import { getAnySheet } from './registry.js';
 import { writeFormatStream } from './template.js';
 import type { SheetName } from './types.js';
 import type { ExtraColumn, WritableRow } from './xlsx-layout.js';
+import { writeAtomic } from '../fs/atomic.js';
 
 export type { ExtraColumn, WritableRow, WritableValue } from './xlsx-layout.js';
 
@@ -27,10 +28,12 @@ export interface WriteWorkbookOptions {
 
 export async function writeWorkbook(sheets: readonly WorkbookSheetData[], path: string, options: WriteWorkbookOptions = {}): Promise<void> {
   const contents = sheets.map((s) => ({ def: getAnySheet(s.sheet), rows: s.rows, extraColumns: s.extraColumns }));
-  const out = createWriteStream(path);
-  const closed = finished(out);
-  await writeFormatStream(contents, out, {
-    instructionsFor: options.instructions === false ? undefined : contents.map((c) => c.def).filter((d) => !d.referenceOnly),
+  await writeAtomic(path, async (tmp) => {
+    const out = createWriteStream(tmp);
+    const closed = finished(out);
+    await writeFormatStream(contents, out, {
+      instructionsFor: options.instructions === false ? undefined : contents.map((c) => c.def).filter((d) => !d.referenceOnly),
+    });
+    await closed;
   });
-  await closed;
 }

@@ -58,7 +58,7 @@ export function headerNote(field: string, c: Column, referenceOnly = false): str
 
 function listRange(name: ListName): string {
   const i = LISTS.findIndex((l) => l.name === name);
-  const col = String.fromCharCode(65 + i);
+  const col = columnLetter(i + 1);
   return `${LISTS_SHEET}!$${col}$2:$${col}$${LISTS[i].values.length + 1}`;
 }
 

@@ -11,7 +11,9 @@ import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
 import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
-import type { Locale, MessageKey, T } from '../i18n/index.js';
+import type { Locale, T } from '../i18n/index.js';
+import { DIMENSION_MESSAGE, ENTITY_KIND_MESSAGE, OUTCOME_MESSAGE, SKIP_REASON_MESSAGE, wordsOf } from '../i18n/names.js';
+import type { EntityKind } from '../../../electron/core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { ErrorNotice } from './ErrorNotice.js';
@@ -27,18 +29,16 @@ import type { PagedSource } from './VirtualRows.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
-const DIMENSIONS = ['users', 'plants', 'product_instances', 'published_epds'];
-
 /** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code). */
-export function entityLabel(t: T, e: { kind: string; externalId: string | null; label: string }): string {
+export function entityLabel(t: T, e: { kind: EntityKind; externalId: string | null; label: string }): string {
   if (!e.externalId) return e.label;
-  return t(`kind.${e.kind}` as MessageKey, { code: e.externalId });
+  return t(ENTITY_KIND_MESSAGE[e.kind], { code: e.externalId });
 }
 
 /** The same, with the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
-export function EntityName({ t, e }: { t: T; e: { kind: string; externalId: string | null; label: string } }) {
+export function EntityName({ t, e }: { t: T; e: { kind: EntityKind; externalId: string | null; label: string } }) {
   if (!e.externalId) return <span className="entity">{e.label}</span>;
-  const [before, after = ''] = t(`kind.${e.kind}` as MessageKey, { code: '\u0001' }).split('\u0001');
+  const [before, after = ''] = t(ENTITY_KIND_MESSAGE[e.kind], { code: '\u0001' }).split('\u0001');
   return (
     <span className="entity">
       {before}
@@ -50,7 +50,7 @@ export function EntityName({ t, e }: { t: T; e: { kind: string; externalId: stri
 
 /** A licensed dimension in words; one this version does not know stays as the service named it. */
 export function dimensionLabel(t: T, d: string): string {
-  return DIMENSIONS.includes(d) ? t(`dimension.${d}` as MessageKey) : d;
+  return wordsOf(t, DIMENSION_MESSAGE, d);
 }
 
 /** The engine's detail of a skip without its "not sent:" / "blocked:" lead (the sentence above says that). */
@@ -88,7 +88,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
   if (row.outcome === 'skipped') {
     return (
       <>
-        <span className="detail-main">{t(`skip.${row.reason ?? 'blocked'}` as MessageKey)}</span>
+        <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
         {row.entitlement && (
           <span className="detail-line">
             {t('results.entitlement', {
@@ -224,7 +224,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
             <li key={o}>
               <Tag tone={outcomeTone(o)}>
-                {t(`outcome.${o}` as MessageKey)}: {formatNumber(view.counts[o] ?? 0, locale)}
+                {t(OUTCOME_MESSAGE[o])}: {formatNumber(view.counts[o] ?? 0, locale)}
               </Tag>
             </li>
           ))}
@@ -338,7 +338,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
                 <th scope="col">{t('plan.sheet')}</th>
                 {cols.map((c) => (
                   <th scope="col" key={c} className="num">
-                    {t(`outcome.${c}` as MessageKey)}
+                    {t(OUTCOME_MESSAGE[c])}
                   </th>
                 ))}
               </tr>
@@ -388,7 +388,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               <option value="problems">{t('results.problems')}</option>
               {OUTCOME_ORDER.map((o) => (
                 <option key={o} value={o}>
-                  {t(`outcome.${o}` as MessageKey)}
+                  {t(OUTCOME_MESSAGE[o])}
                 </option>
               ))}
             </select>
@@ -444,7 +444,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
                 <EntityName t={t} e={row} />
               </div>
               <div role="cell">
-                <Tag tone={outcomeTone(row.outcome, row.reason)}>{t(`outcome.${row.outcome}` as MessageKey)}</Tag>
+                <Tag tone={outcomeTone(row.outcome, row.reason)}>{t(OUTCOME_MESSAGE[row.outcome])}</Tag>
               </div>
               <div role="cell">
                 {row.errCode && <code className="err-code-inline">{row.errCode}</code>}

@@ -150,14 +150,3 @@ export function formatCompact(n: number, locale: Locale): string {
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
 }
 
-/** Entity kinds as the import engine names them (PlanEntry.kind). */
-export const ENTITY_KINDS = [
-  'supplier_company',
-  'supplier_plant',
-  'supplier_product',
-  'silo',
-  'product_instance',
-  'prechain_product',
-  'bom',
-  'production',
-] as const;

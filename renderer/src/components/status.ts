@@ -2,12 +2,14 @@
  * Status words that say what happened (issue 10 §2): a job that completed with failed or skipped rows is not
  * "Completed" in green; an LCA instance with no year computed is not a green "Completed"; an instance of a run
  * not started is "Not started", not "Waiting". Pure functions over the contract's views, unit-tested in
- * test/renderer/status.test.ts. The lists of statuses and outcomes are the core's (JOB_STATUSES, ROW_OUTCOMES,
- * SUCCESS_OUTCOMES, LCA_STATES, LCA_OUTCOMES); this file only decides the words and tones.
+ * test/renderer/status.test.ts. The lists of statuses and outcomes are the core's (names.ts: JOB_STATUSES,
+ * ROW_OUTCOMES, LCA_STATES, LCA_OUTCOMES; jobs/types.ts: SUCCESS_OUTCOMES); this file only decides the words and tones.
  */
 import type { JobListItem, LcaInstanceView } from '../../../electron/core/ipc/contract-work.js';
 import { SUCCESS_OUTCOMES } from '../../../electron/core/jobs/types.js';
+import type { LcaInstanceState, LcaOutcome } from '../../../electron/core/names.js';
 import type { MessageKey } from '../i18n/index.js';
+import { JOB_STATUS_MESSAGE, JOB_STATUS_TEXT_MESSAGE, LCA_OUTCOME_MESSAGE, LCA_STATE_MESSAGE } from '../i18n/names.js';
 import type { Tone } from './format.js';
 
 export interface StatusWords {
@@ -58,8 +60,8 @@ export function jobStatusWords(v: Pick<JobListItem, 'status' | 'reason' | 'count
     default:
       return {
         tone: 'warn',
-        label: `job.status.${v.status}` as MessageKey,
-        text: `job.statusText.${v.status}` as MessageKey,
+        label: JOB_STATUS_MESSAGE[v.status],
+        text: JOB_STATUS_TEXT_MESSAGE[v.status],
         params,
       };
   }
@@ -72,7 +74,7 @@ export function lcaYearCounts(i: Pick<LcaInstanceView, 'years'>): { computed: nu
   return { computed, blocked: i.years.length - computed };
 }
 
-const LCA_STATE_TONE: Record<string, Tone> = {
+const LCA_STATE_TONE: Record<LcaInstanceState, Tone> = {
   waiting: 'neutral',
   queued: 'change',
   processing: 'change',
@@ -91,10 +93,10 @@ export function lcaStateWords(
   if (!runStarted) return { tone: 'neutral', label: 'lca.st.notStarted' };
   if (i.state === 'done' && i.outcome === 'completed' && lcaYearCounts(i).computed === 0)
     return { tone: 'neutral', label: 'lca.st.done' };
-  return { tone: LCA_STATE_TONE[i.state] ?? 'neutral', label: `lca.st.${i.state}` as MessageKey };
+  return { tone: LCA_STATE_TONE[i.state] ?? 'neutral', label: LCA_STATE_MESSAGE[i.state] };
 }
 
-const LCA_OUTCOME_TONE: Record<string, Tone> = {
+const LCA_OUTCOME_TONE: Record<LcaOutcome, Tone> = {
   completed: 'ok',
   idle: 'neutral',
   failed: 'bad',
@@ -111,5 +113,5 @@ export function lcaOutcomeWords(
   if (!i.outcome) return null;
   if (i.outcome === 'completed' && lcaYearCounts(i).computed === 0)
     return { tone: 'neutral', label: 'lca.out.completedNoYears' };
-  return { tone: LCA_OUTCOME_TONE[i.outcome] ?? 'neutral', label: `lca.out.${i.outcome}` as MessageKey };
+  return { tone: LCA_OUTCOME_TONE[i.outcome] ?? 'neutral', label: LCA_OUTCOME_MESSAGE[i.outcome] };
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { KeyStoreWarning } from '../../../electron/core/names.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
@@ -126,7 +127,7 @@ export function ConnectionScreen() {
   );
 }
 
-function SecretStorageWarning({ warning, t }: { warning: 'basic_text' | 'plain_file' | 'unavailable'; t: T }) {
+function SecretStorageWarning({ warning, t }: { warning: KeyStoreWarning; t: T }) {
   const key = warning === 'basic_text' ? 'connection.keysBasicText' : warning === 'plain_file' ? 'connection.keysPlainFile' : 'connection.keysUnavailable';
   return <Notice kind="warning">{t(key)}</Notice>;
 }

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
 import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
-import type { MessageKey } from '../i18n/index.js';
+import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
 
 type Report = ProcedureOutput<'connection.check'>;
 
@@ -78,7 +78,7 @@ export function KeyCheck({
               <ul>
                 {report.missingScopes.map((m) => (
                   <li key={m.scope}>
-                    <code>{m.scope}</code> – {t(`scope.${m.scope}` as MessageKey)}.{' '}
+                    <code>{m.scope}</code> – {wordsOf(t, SCOPE_MESSAGE, m.scope)}.{' '}
                     {t('keyCheck.neededFor', { jobs: m.jobs.map((j) => t(`job.${j}`)).join(', ') })}
                   </li>
                 ))}

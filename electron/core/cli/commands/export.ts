@@ -1,5 +1,6 @@
 /** `supply-loader export COLLECTION -o FILE`: a collection of the service to a workbook in the template format. */
-import { EXPORT_COLLECTIONS, collectExport, isExportSelection, writeExportWorkbook } from '../../export/index.js';
+import { exportToWorkbook } from '../../app/export.js';
+import { EXPORT_COLLECTIONS, isExportSelection } from '../../export/index.js';
 import { expectPositionals, str } from '../args.js';
 import { connectContext, runContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
@@ -34,7 +35,7 @@ export const exportCommand: CliCommand = {
     let bar: ReturnType<typeof ctx.progress> | undefined;
     let lastCollection = '';
     let lastDone = 0;
-    const data = await collectExport(ctx.client, collection, {
+    const { data, bytes } = await exportToWorkbook(ctx.client, collection, file, {
       signal: ctx.signal,
       onProgress: (p) => {
         if (p.collection !== lastCollection) {
@@ -48,7 +49,6 @@ export const exportCommand: CliCommand = {
       },
     });
     bar?.done();
-    const bytes = await writeExportWorkbook(data, file);
     const sheets = data.sheets.map((s) => ({ sheet: s.name, rows: s.rows.length }));
     if (ctx.json) {
       ctx.stdout(

@@ -2,12 +2,14 @@
  * `supply-loader import FILE [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only]`:
  * validate, plan, then run the plan as a journaled job (resumable after a crash, a kill or a revoked key).
  */
+import { mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS } from '../../app/import.js';
 import { flag, intOption, str } from '../args.js';
+import { connectedProfile } from '../mappings.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { countBlocked, exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
@@ -196,9 +198,11 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
         .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
     : [];
   const sheetSummary = sheetLines(w);
+  // Mapping memory (app/import.ts; off for the CLI): read now, applied to the --profile once the job completed.
+  const remember = REMEMBERS_MAPPINGS.cli ? mappingMemory(w.parsed, w.report) : undefined;
   w = null;
-  const blocked = countBlocked(plan);
-  if (blocked > 0 && !o.skipBlocked) {
+  const blocked = refusedForBlocked(plan, o.skipBlocked);
+  if (blocked !== null) {
     const entries = [...readEntriesSync(entriesPath)];
     fs.rmSync(dir, { recursive: true, force: true });
     if (say) {
@@ -236,6 +240,16 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   });
   progress.done();
   const summary = run.result;
+  const profile = summary.status === 'completed' && remember ? connectedProfile(rc) : undefined;
+  if (profile && remember) {
+    try {
+      const r = remember(profile.settings, profile.profile.id);
+      if (r.added + r.changed > 0)
+        say?.stderr(`remembered ${r.added} new and ${r.changed} changed mapping(s) in profile "${profile.profile.name}"\n`);
+    } catch (e) {
+      say?.stderr(`warning: the workbook's mappings were not remembered in profile "${profile.profile.name}": ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  }
   let files: ResultFiles = {};
   let csvFiles: string[] = [];
   if (csvMode) {

@@ -23,7 +23,7 @@ import {
   serviceCurrentYear,
   writeLcaWorkbook,
 } from '../../lca/index.js';
-import type { LcaExportStats } from '../../lca/export.js';
+import type { LcaExportStats } from '../../lca/workbook/index.js';
 import { resolveBreakdownContext } from '../../lca/hotspots.js';
 import {
   productionRowsFromWorkbook,

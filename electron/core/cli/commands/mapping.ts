@@ -3,11 +3,9 @@
  * remove NAME [--profile NAME]`: column mappings (issue 12 §2) — a draft suggested from the sources' headers,
  * and named mappings saved with the profile for `--mapping NAME`.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { suggestMapping, HIGH_CONFIDENCE } from '../../workbook/mapping/suggest.js';
-import { parseColumnMapping } from '../../workbook/mapping/schema.js';
-import { mappingToStore } from '../../workbook/mapping/columns.js';
+import { listColumnMappings, saveColumnMapping } from '../../app/mappings.js';
 import { peekSource, type PeekedSource } from '../../workbook/sources/peek.js';
 import { str } from '../args.js';
 import { readMappingFile } from '../column-mapping.js';
@@ -17,6 +15,7 @@ import { CliUsageError } from '../errors.js';
 import { checkInputFile } from '../files.js';
 import { mappingsProfile } from '../mappings.js';
 import { EXIT, type CliCommand } from '../types.js';
+import { writeTextAtomicSync } from '../../fs/atomic.js';
 
 const NAME = 'mapping';
 
@@ -56,7 +55,7 @@ export const mappingCommand: CliCommand = {
           }
         }
         const { mapping, perSource } = suggestMapping(sources, str(values, 'name'));
-        fs.writeFileSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
+        writeTextAtomicSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
         const unmapped = Object.entries(mapping.unmapped_required ?? {});
         if (ctx.json) rc.printJson({ ok: unmapped.length === 0, file: outPath, mapping, sources: perSource });
         else {
@@ -87,7 +86,7 @@ export const mappingCommand: CliCommand = {
         if (!name) throw new CliUsageError('give the mapping a name: "name" in the file or --name NAME', NAME);
         const { settings } = profileStores(rc.env);
         const profile = mappingsProfile(settings, rc.globals.profile);
-        settings.setColumnMapping(profile.id, name, mappingToStore(mapping, name));
+        saveColumnMapping(settings, profile.id, name, mapping);
         if (ctx.json) rc.printJson({ ok: true, profile: profile.name, name });
         else ctx.stdout(`Saved mapping "${name}" in profile "${profile.name}" (use it with --mapping "${name}").\n`);
         return EXIT.ok;
@@ -96,11 +95,7 @@ export const mappingCommand: CliCommand = {
       case undefined: {
         const { settings } = profileStores(rc.env);
         const profile = mappingsProfile(settings, rc.globals.profile);
-        const saved = settings.columnMappingsOf(profile.id);
-        const rows = Object.entries(saved).map(([name, doc]) => {
-          const r = parseColumnMapping(doc);
-          return { name, sheets: r.ok ? Object.keys(r.mapping.sheets) : [], ok: r.ok };
-        });
+        const rows = listColumnMappings(settings, profile.id);
         if (ctx.json) rc.printJson({ profile: profile.name, mappings: rows });
         else if (rows.length === 0) ctx.stdout(`Profile "${profile.name}" has no saved column mappings.\n`);
         else ctx.stdout(rows.map((r) => `${r.name}\t${r.sheets.join(', ')}${r.ok ? '' : '\t(has errors)'}`).join('\n') + '\n');

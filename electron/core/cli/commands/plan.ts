@@ -2,13 +2,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { blockedCount } from '../../app/import.js';
 import { readEntriesSync } from '../../jobs/job-store.js';
 import type { PlanEntry } from '../../jobs/types.js';
 import { flag } from '../args.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
 import { checkSourceFiles } from '../files.js';
-import { countBlocked, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
 import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
@@ -45,7 +46,7 @@ ${MIRROR_USAGE}
     try {
       const entriesPath = path.join(tmp, 'plan-entries.jsonl');
       const plan = await makePlanToFile(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, entriesPath);
-      const blocked = countBlocked(plan);
+      const blocked = blockedCount(plan);
       if (ctx.json) {
         printPlanJson(
           ctx.stdout,

@@ -22,6 +22,7 @@ import type { ColumnMapping, CsvSettings } from '../mapping/schema.js';
 import { DATA_SHEETS, getSheet } from '../registry.js';
 import { SheetRowReader } from '../sheet-rows.js';
 import type { CsvEncoding, CsvFormat, ParsedSheet, ParsedWorkbook, ReadLimits, ReadProgress } from '../types.js';
+import { Throttle } from '../../throttle.js';
 
 
 export interface CsvReadOptions {
@@ -170,7 +171,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
   let recordNo = 0;
   let badText: string | null = null;
   let tooMany = false;
-  let lastProgress = 0;
+  const throttle = new Throttle();
   const sink = new Writable({
     objectMode: true,
     write(record: string[], _enc, cb) {
@@ -184,9 +185,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
       if (badText === null && !settings.encoding && record.some((v) => v.includes('\ufffd')))
         badText = `${rows.mapped?.[0]?.letter ?? 'A'}${recordNo}`;
       if (rows.row(recordNo, values)) result.stats.rows++;
-      const now = performance.now();
-      if (onProgress && now - lastProgress > 100) {
-        lastProgress = now;
+      if (onProgress && throttle.pass()) {
         onProgress({ phase: 'reading', sheet: file, rows: result.stats.rows, totalRows: null, fraction: Math.min(0.99, recordNo / 1e5) });
       }
       cb();

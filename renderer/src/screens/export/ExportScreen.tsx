@@ -14,21 +14,16 @@ import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/index.js';
+import { EXPORT_TEXT_MESSAGE, EXPORT_TITLE_MESSAGE } from '../../i18n/names.js';
+import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../electron/core/names.js';
 
-export const COLLECTIONS = [
+/** The choices in the order shown: everything, the core's collections, the products (reference data) last. */
+export const COLLECTIONS: readonly ExportSelection[] = [
   'all',
-  'supplier-companies',
-  'supplier-plants',
-  'supplier-products',
-  'silos',
-  'product-instances',
-  'prechain-products',
-  'bom',
-  'production',
+  ...EXPORT_COLLECTIONS.filter((c) => c !== 'products'),
   'products',
-] as const;
-type Collection = (typeof COLLECTIONS)[number];
+];
+type Collection = ExportSelection;
 type Exported = ProcedureOutput<'export.run'>;
 
 export function ExportScreen() {
@@ -95,8 +90,8 @@ export function ExportScreen() {
                 onChange={() => setCollection(c)}
               />
               <span>
-                <strong>{t(`export.c.${c}` as MessageKey)}</strong>
-                <span className="muted"> — {t(`export.d.${c}` as MessageKey)}</span>
+                <strong>{t(EXPORT_TITLE_MESSAGE[c])}</strong>
+                <span className="muted"> — {t(EXPORT_TEXT_MESSAGE[c])}</span>
               </span>
             </label>
           ))}

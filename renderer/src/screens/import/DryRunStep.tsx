@@ -15,7 +15,8 @@ import { SearchField } from '../../components/SearchField.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
-import type { Locale, MessageKey, T } from '../../i18n/index.js';
+import type { Locale, T } from '../../i18n/index.js';
+import { COMPONENT_TYPE_MESSAGE, PLAN_ACTION_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { problemText } from './issueText.js';
 import { actionColumns, countRows, rowLabel, runReadiness } from './planView.js';
 import type { ActionColumn } from './planView.js';
@@ -109,7 +110,7 @@ export function DryRunStep({
               <th scope="col">{t('plan.sheet')}</th>
               {cols.map((c) => (
                 <th scope="col" key={c} className="num">
-                  {t(`action.${c}` as MessageKey)}
+                  {t(PLAN_ACTION_MESSAGE[c])}
                 </th>
               ))}
             </tr>
@@ -128,7 +129,7 @@ export function DryRunStep({
                         className={`count-link tone-text-${actionTone(c)}`}
                         aria-label={t('plan.showCount', {
                           count: r.counts[c],
-                          action: t(`action.${c}` as MessageKey),
+                          action: t(PLAN_ACTION_MESSAGE[c]),
                           sheet: r.sheet,
                         })}
                         onClick={() => setFilter({ sheet: r.sheet, action: c, search: '' })}
@@ -247,7 +248,7 @@ export function DryRunStep({
               <option value="writes">{t('plan.writes')}</option>
               {cols.map((c) => (
                 <option key={c} value={c}>
-                  {t(`action.${c}` as MessageKey)}
+                  {t(PLAN_ACTION_MESSAGE[c])}
                 </option>
               ))}
             </select>
@@ -310,7 +311,7 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
         <EntityName t={t} e={row} />
       </div>
       <div role="cell">
-        <Tag tone={actionTone(row.action)}>{t(`action.${row.action}` as MessageKey)}</Tag>
+        <Tag tone={actionTone(row.action)}>{t(PLAN_ACTION_MESSAGE[row.action])}</Tag>
       </div>
       <div role="cell" className="cell-details">
         <PlanDetails row={row} t={t} locale={locale} />
@@ -342,13 +343,13 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
         <ul className="changes" aria-label={t('plan.bomChanges')}>
           {row.bom.added.map((c) => (
             <li key={`a${c.type}${c.code}`}>
-              <ins>+ {c.code}</ins> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span>{' '}
+              <ins>+ {c.code}</ins> <span className="muted">{wordsOf(t, COMPONENT_TYPE_MESSAGE, c.type)}</span>{' '}
               {formatValue(c.massKg, locale)} kg
             </li>
           ))}
           {row.bom.removed.map((c) => (
             <li key={`r${c.type}${c.code}`}>
-              <del>− {c.code}</del> <span className="muted">{t(`component.${c.type}` as MessageKey)}</span>{' '}
+              <del>− {c.code}</del> <span className="muted">{wordsOf(t, COMPONENT_TYPE_MESSAGE, c.type)}</span>{' '}
               {formatValue(c.massKg, locale)} kg
             </li>
           ))}

@@ -15,7 +15,8 @@ import { JobResults } from '../../components/JobResults.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/index.js';
+import { IMPORT_PHASE_MESSAGE } from '../../i18n/names.js';
+import type { ImportPhase } from '../../../../electron/core/names.js';
 import { ColumnsStep } from './ColumnsStep.js';
 import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 import { DryRunStep } from './DryRunStep.js';
@@ -27,7 +28,7 @@ export const STEPS = ['choose', 'columns', 'check', 'plan', 'run', 'results'] as
 export type Step = (typeof STEPS)[number];
 
 interface Progress {
-  phase: string;
+  phase: ImportPhase;
   done: number;
   total: number | null;
 }
@@ -277,7 +278,7 @@ export function ImportScreen() {
             className={i < stepIndex ? 'done' : i === stepIndex ? 'current' : ''}
             aria-current={i === stepIndex ? 'step' : undefined}
           >
-            <span className="step-n">{i + 1}</span> {t(`import.step.${s}` as MessageKey)}
+            <span className="step-n">{i + 1}</span> {t(`import.step.${s}`)}
           </li>
         ))}
       </ol>
@@ -306,7 +307,7 @@ export function ImportScreen() {
           />
           <p className="field-hint" aria-live="polite">
             {progress
-              ? t(`import.phase.${progress.phase}` as MessageKey, {
+              ? t(IMPORT_PHASE_MESSAGE[progress.phase], {
                   done: formatNumber(progress.done, locale),
                   total: progress.total === null ? '?' : formatNumber(progress.total, locale),
                 })
@@ -456,7 +457,7 @@ function PlanningProgress({ progress, onCancel }: { progress: Progress | null; o
       <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('plan.planning')} />
       <p className="field-hint" aria-live="polite">
         {progress
-          ? t(`import.phase.${progress.phase}` as MessageKey, {
+          ? t(IMPORT_PHASE_MESSAGE[progress.phase], {
               done: formatNumber(progress.done, locale),
               total: progress.total === null ? '?' : formatNumber(progress.total, locale),
             })

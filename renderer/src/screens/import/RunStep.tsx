@@ -7,7 +7,19 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
+import { OUTCOME_MESSAGE } from '../../i18n/names.js';
 import { OUTCOME_ORDER } from './planView.js';
+
+/** The dependency levels of a run (0 = supplier companies … 6 = BOMs), in words. */
+export const RUN_LEVEL_MESSAGE = [
+  'run.level.0',
+  'run.level.1',
+  'run.level.2',
+  'run.level.3',
+  'run.level.4',
+  'run.level.5',
+  'run.level.6',
+] as const satisfies readonly MessageKey[];
 
 export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: unknown): void }) {
   const api = useApi();
@@ -84,7 +96,7 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
         </div>
         <div>
           <dt>{t('run.level')}</dt>
-          <dd>{progress ? t(`run.level.${Math.max(0, Math.min(6, progress.level))}` as MessageKey) : '—'}</dd>
+          <dd>{progress ? t(RUN_LEVEL_MESSAGE[Math.max(0, Math.min(RUN_LEVEL_MESSAGE.length - 1, progress.level))]) : '—'}</dd>
         </div>
       </dl>
       {progress && (
@@ -92,7 +104,7 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
           {OUTCOME_ORDER.filter((o) => (progress.byOutcome[o] ?? 0) > 0).map((o) => (
             <li key={o}>
               <Tag tone={outcomeTone(o)}>
-                {t(`outcome.${o}` as MessageKey)}: {formatNumber(progress.byOutcome[o] ?? 0, locale)}
+                {t(OUTCOME_MESSAGE[o])}: {formatNumber(progress.byOutcome[o] ?? 0, locale)}
               </Tag>
             </li>
           ))}

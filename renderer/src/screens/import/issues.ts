@@ -3,6 +3,7 @@
  * by field, or by kind) into one flat list of group headers and issues that a virtual list can render.
  */
 import type { WorkbookIssueView } from '../../../../electron/core/ipc/contract-work.js';
+import { columnNumber } from '../../../../electron/core/workbook/cell-ref.js';
 
 export type IssueGroupBy = 'sheet' | 'field' | 'code';
 export type SeverityFilter = 'all' | 'error' | 'warning';
@@ -76,10 +77,7 @@ export function groupIssues(issues: readonly WorkbookIssueView[], by: IssueGroup
 /** Column number of an A1 address ("C7" → 3, "AA2" → 27); 0 without one. */
 export function cellColumn(cell: string | null): number {
   const m = /^([A-Z]+)\d+$/.exec(cell ?? '');
-  if (!m) return 0;
-  let n = 0;
-  for (const ch of m[1]) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
+  return m ? columnNumber(m[1]) : 0;
 }
 
 /** Sheets that have issues, for the sheet filter (in the order they come). */

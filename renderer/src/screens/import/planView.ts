@@ -5,13 +5,14 @@
 import type { PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
 import type { T } from '../../i18n/index.js';
 import { DATA_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
+import type { JobRowOutcome, PlanAction } from '../../../../electron/core/names.js';
 
 /** Onboarding order of the data sheets (issue 4 §1): the workbook registry's own list. */
 export const SHEET_ORDER = DATA_SHEET_NAMES;
 
 /** Always shown (issue 6: create / update / unchanged / blocked / BOM replace); the others when they occur. */
-const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const;
-const OTHER_ACTIONS = ['skipped_update', 'conflict', 'delete'] as const;
+const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const satisfies readonly PlanAction[];
+const OTHER_ACTIONS = ['skipped_update', 'conflict', 'delete'] as const satisfies readonly PlanAction[];
 export type ActionColumn = (typeof CORE_ACTIONS)[number] | (typeof OTHER_ACTIONS)[number];
 
 export function actionColumns(byAction: Record<string, number>): ActionColumn[] {
@@ -30,7 +31,7 @@ export const OUTCOME_ORDER = [
   'failed',
   'skipped',
   'pending',
-] as const;
+] as const satisfies readonly JobRowOutcome[];
 export type OutcomeColumn = (typeof OUTCOME_ORDER)[number];
 
 /** Outcome columns that occur in any of the count maps, in a fixed order. */

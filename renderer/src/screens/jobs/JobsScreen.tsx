@@ -14,7 +14,7 @@ import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey } from '../../i18n/index.js';
+import { OUTCOME_MESSAGE } from '../../i18n/names.js';
 import { OUTCOME_ORDER } from '../import/planView.js';
 import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
@@ -170,7 +170,7 @@ export function JobsScreen({ active }: { active: boolean }) {
                     <span className="chips-inline">
                       {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
                         <Tag key={o} tone={outcomeTone(o)}>
-                          {t(`outcome.${o}` as MessageKey)} {formatNumber(j.counts[o] ?? 0, locale)}
+                          {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
                         </Tag>
                       ))}
                     </span>

@@ -15,14 +15,20 @@ import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
+import { messageKeys, PLAN_ACTION_MESSAGE } from '../../i18n/names.js';
+import type { PlanAction } from '../../../../electron/core/names.js';
 import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
-const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const;
+const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
+  readonly PlanAction[];
 
-const undoActionKey = (a: string): MessageKey =>
-  ((UNDO_ACTIONS as readonly string[]).includes(a) ? `undo.action.${a}` : `action.${a}`) as MessageKey;
+/** An undo's own words for its actions; a plan's words for the others. */
+export const UNDO_ACTION_MESSAGE = {
+  ...PLAN_ACTION_MESSAGE,
+  ...messageKeys('undo.action', UNDO_ACTIONS),
+} satisfies Record<PlanAction, MessageKey>;
 
 export function UndoPanel({
   jobId,
@@ -83,7 +89,7 @@ export function UndoPanel({
           <p className="chips-inline undo-summary" aria-label={t('undo.summary')}>
             {counts.map((a) => (
               <Tag key={a} tone={actionTone(a)}>
-                {t(undoActionKey(a))} {formatNumber(plan.summary.byAction[a] ?? 0, locale)}
+                {t(UNDO_ACTION_MESSAGE[a])} {formatNumber(plan.summary.byAction[a] ?? 0, locale)}
               </Tag>
             ))}
           </p>
@@ -119,7 +125,7 @@ export function UndoPanel({
                     <EntityName t={t} e={row} />
                   </td>
                   <td>
-                    <Tag tone={actionTone(row.action)}>{t(undoActionKey(row.action))}</Tag>
+                    <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
                   </td>
                   <td>
                     <div className="cell-details">

@@ -11,7 +11,9 @@ import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { Locale, MessageKey } from '../../i18n/index.js';
+import type { Locale } from '../../i18n/index.js';
+import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
+import { LCA_BASES } from '../../../../electron/core/names.js';
 import { GwpChart } from './GwpChart.js';
 
 type Basis = LcaAnalysisView['basis'];
@@ -84,7 +86,7 @@ export function LcaAnalysis({
       <p className="field-hint">{t('lca.valuesAsComputed')}</p>
       <div className="form-actions lca-controls">
         <div className="segmented" role="radiogroup" aria-label={t('lca.basis.per_unit')}>
-          {(['per_unit', 'total'] as const).map((b) => (
+          {LCA_BASES.map((b) => (
             <label key={b} className={`segment${a.basis === b ? ' is-on' : ''}`}>
               <input
                 type="radio"
@@ -93,7 +95,7 @@ export function LcaAnalysis({
                 checked={a.basis === b}
                 onChange={() => setQ({ ...q, basis: b })}
               />
-              {t(`lca.basis.${b}` as MessageKey)}
+              {t(LCA_BASIS_MESSAGE[b])}
             </label>
           ))}
         </div>

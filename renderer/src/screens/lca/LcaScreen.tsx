@@ -7,6 +7,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
 import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
+import { LCA_SELECTORS } from '../../../../electron/core/names.js';
+import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -17,7 +19,8 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
 import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
-import type { MessageKey, T } from '../../i18n/index.js';
+import type { T } from '../../i18n/index.js';
+import { LCA_ABORT_MESSAGE, LCA_SELECTOR_MESSAGE, LCA_UNKNOWN_MESSAGE } from '../../i18n/names.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 import { LcaAnalysis } from './LcaAnalysis.js';
@@ -41,8 +44,6 @@ function waiting(i: ProcedureOutput<'lca.select'>['instances'][number]): LcaInst
 type Options = ProcedureOutput<'lca.options'>;
 type Selection = ProcedureOutput<'lca.select'>;
 
-/** Job statuses the spec names; another one is shown as the service sent it. */
-const KNOWN_JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'idle'];
 /** "4 of 4 instances completed", and how many of them computed no year (they are not a success). */
 function lcaSummaryText(t: T, run: LcaRunView): string {
   const none = run.instances.filter((i) => lcaOutcomeWords(i)?.label === 'lca.out.completedNoYears').length;
@@ -227,7 +228,7 @@ export function LcaScreen({ active }: { active: boolean }) {
           </button>
         </div>
         <div className="segmented" role="radiogroup" aria-label={t('lca.chooseBy')}>
-          {(['products', 'plant', 'instances', 'all'] as const).map((b) => (
+          {LCA_SELECTORS.map((b) => (
             <label key={b} className={`segment${by === b ? ' is-on' : ''}`}>
               <input
                 type="radio"
@@ -240,7 +241,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                   setSelection(null);
                 }}
               />
-              {t(`lca.by.${b}` as MessageKey)}
+              {t(LCA_SELECTOR_MESSAGE[b])}
             </label>
           ))}
         </div>
@@ -307,7 +308,7 @@ export function LcaScreen({ active }: { active: boolean }) {
           <>
             {selection.unknown.map((u) => (
               <Notice kind="warning" key={u.kind}>
-                {t(`lca.unknown.${u.kind}` as MessageKey, { codes: u.codes.join(', ') })}
+                {t(LCA_UNKNOWN_MESSAGE[u.kind], { codes: u.codes.join(', ') })}
               </Notice>
             ))}
             <p className="status-line">{t('lca.found', { count: selection.instances.length })}</p>
@@ -378,7 +379,7 @@ export function LcaScreen({ active }: { active: boolean }) {
               </p>
               {run.aborted && (
                 <Notice kind="warning">
-                  {t(`lca.aborted.${run.aborted.reason}` as MessageKey)}{' '}
+                  {t(LCA_ABORT_MESSAGE[run.aborted.reason])}{' '}
                   {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
                 </Notice>
               )}
@@ -414,7 +415,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                     </td>
                     <td>
                       <StateTag i={i} runStarted={run !== null} />
-                      {i.jobStatus && !KNOWN_JOB_STATUSES.includes(i.jobStatus) && (
+                      {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
                         <span className="small muted"> {i.jobStatus}</span>
                       )}
                     </td>

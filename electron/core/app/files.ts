@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PickedFile } from './contract.js';
-import { AppError } from './errors.js';
+import type { PickedFile } from '../ipc/contract.js';
+import { AppError } from '../ipc/errors.js';
 import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (electron/core/workbook/guards.ts). */

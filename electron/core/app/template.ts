@@ -1,25 +1,33 @@
 /**
- * Templates for the UI: the combined onboarding workbook or one sheet, optionally pre-filled with reference
- * data from the current connection (plants and material codes in the mapping sheets, the products
- * reference sheet). The CLI's `template --with-reference-data` can reuse fetchTemplateReferenceData.
+ * The template operation, once for the CLI (`template [--with-reference-data]`) and the app (`templates.generate`):
+ * the combined onboarding workbook or one sheet, optionally pre-filled with reference data from a connection
+ * (plants and material codes in the mapping sheets, the products reference sheet).
+ *
+ * One behaviour for both: a part the key may not read (403) is left out with a note saying which; a product whose
+ * unit is not one of the template's units is left out with a note (never cast into the sheet).
  */
 import type { ApiClient } from '../api/index.js';
-import { createApiClient } from '../api/index.js';
 import { UNITS } from '../spec/constants.js';
 import type { Unit } from '../spec/constants.js';
 import type { ProductsReferenceRow, SheetRows } from '../workbook/registry.js';
 import { buildTemplate, templateFileName } from '../workbook/template.js';
 import type { TemplateReferenceData } from '../workbook/template.js';
 import type { DataSheetName } from '../workbook/types.js';
-import type { Connection } from './profiles.js';
+import { XLSX_MIME } from './downloads.js';
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export { XLSX_MIME };
+
+export type ReferencePart = 'plants' | 'materials' | 'products';
 
 export interface ReferenceDataResult {
   data: TemplateReferenceData;
   counts: { plants: number; materials: number; products: number };
   /** parts the key may not read (403): left out, with the err_code */
-  skipped: { part: 'plants' | 'materials' | 'products'; errCode: string }[];
+  skipped: { part: ReferencePart; errCode: string }[];
+  /** products left out because their unit is not one of the template's units */
+  unknownUnits: { name: string; externalId: string | null; unit: string }[];
+  /** what was left out, in words (one line each) */
+  notes: string[];
 }
 
 async function collect<T>(iter: AsyncIterable<T>): Promise<T[]> {
@@ -33,10 +41,16 @@ function permissionCode(err: unknown): string | null {
   return e && e.status === 403 && typeof e.err_code === 'string' ? e.err_code : null;
 }
 
+const PART_WORDS: Record<ReferencePart, string> = {
+  plants: 'the plants mapping sheet',
+  materials: 'the materials mapping sheet',
+  products: 'the products reference sheet',
+};
+
 /** One walk per collection (limit 200), never one request per row. */
 export async function fetchTemplateReferenceData(client: ApiClient, signal?: AbortSignal): Promise<ReferenceDataResult> {
   const skipped: ReferenceDataResult['skipped'] = [];
-  const guard = async <T>(part: 'plants' | 'materials' | 'products', run: () => Promise<T[]>): Promise<T[]> => {
+  const guard = async <T>(part: ReferencePart, run: () => Promise<T[]>): Promise<T[]> => {
     try {
       return await run();
     } catch (err) {
@@ -47,6 +61,7 @@ export async function fetchTemplateReferenceData(client: ApiClient, signal?: Abo
     }
   };
   const o = { signal };
+  const unknownUnits: ReferenceDataResult['unknownUnits'] = [];
   const [plants, materials, products] = await Promise.all([
     guard('plants', async () => {
       const all = await collect(client.plants.walk({}, o));
@@ -63,19 +78,40 @@ export async function fetchTemplateReferenceData(client: ApiClient, signal?: Abo
     }),
     guard('products', async () => {
       const all = await collect(client.products.walk({}, o));
-      return all
-        .filter((p) => (UNITS as readonly string[]).includes(p.unit))
-        .map((p): ProductsReferenceRow => ({ external_id: p.external_id, name: p.name, unit: p.unit as Unit, description: p.description || null, id: p.id }));
+      const rows: ProductsReferenceRow[] = [];
+      for (const p of all) {
+        if (!(UNITS as readonly string[]).includes(p.unit)) {
+          unknownUnits.push({ name: p.name, externalId: p.external_id ?? null, unit: String(p.unit) });
+          continue;
+        }
+        rows.push({ external_id: p.external_id, name: p.name, unit: p.unit as Unit, description: p.description || null, id: p.id });
+      }
+      return rows;
     }),
   ]);
   const byCode = <T>(key: (r: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));
   plants.sort(byCode((r) => r.plant_code));
   materials.sort(byCode((r) => r.material_code));
   products.sort(byCode((r) => r.external_id ?? r.name));
+  const notes = [
+    ...skipped.map((s) => `left out ${PART_WORDS[s.part]}: the key may not read ${s.part} (${s.errCode})`),
+    ...(unknownUnits.length
+      ? [
+          `left out ${unknownUnits.length} product(s) whose unit is not one of ${UNITS.join(', ')}: ` +
+            unknownUnits
+              .slice(0, 10)
+              .map((u) => `${u.externalId ?? u.name} (${u.unit})`)
+              .join(', ') +
+            (unknownUnits.length > 10 ? ', …' : ''),
+        ]
+      : []),
+  ];
   return {
     data: { plants, materials, products },
     counts: { plants: plants.length, materials: materials.length, products: products.length },
     skipped,
+    unknownUnits,
+    notes,
   };
 }
 
@@ -86,22 +122,17 @@ export interface GeneratedTemplate {
   referenceData: ReferenceDataResult | null;
 }
 
+/**
+ * The template of `sheet` (or the combined workbook), pre-filled from `reference` when given. The caller owns the
+ * client (the CLI's connected one, the app's for the active profile).
+ */
 export async function generateTemplate(
   sheet: DataSheetName | 'all',
-  reference: Connection | null,
-  o: { signal?: AbortSignal } = {},
+  o: { reference?: ApiClient | null; signal?: AbortSignal } = {},
 ): Promise<GeneratedTemplate> {
-  let referenceData: ReferenceDataResult | null = null;
-  if (reference) {
-    const client = createApiClient({ baseUrl: reference.baseUrl, apiKey: reference.apiKey, timeoutMs: 30_000 });
-    try {
-      referenceData = await fetchTemplateReferenceData(client, o.signal);
-    } finally {
-      await client.close();
-    }
-  }
+  const referenceData = o.reference ? await fetchTemplateReferenceData(o.reference, o.signal) : null;
   const bytes = await buildTemplate({ sheets: sheet === 'all' ? undefined : [sheet], referenceData: referenceData?.data });
   const base = templateFileName(sheet === 'all' ? undefined : sheet);
-  const fileName = reference ? base.replace(/\.xlsx$/, '-prefilled.xlsx') : base;
+  const fileName = o.reference ? base.replace(/\.xlsx$/, '-prefilled.xlsx') : base;
   return { fileName, mimeType: XLSX_MIME, bytes, referenceData };
 }

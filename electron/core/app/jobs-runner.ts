@@ -22,10 +22,10 @@ import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../j
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
-import type { JobListItem, JobProgressView, JobView } from './contract-work.js';
-import { AppError } from './errors.js';
+import type { JobListItem, JobProgressView, JobView } from '../ipc/contract-work.js';
+import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
-import type { AppServices } from './services.js';
+import type { WorkServices } from '../ipc/services.js';
 import { countOutcomes, jobIndex, notSucceeded, outcomeOf, succeeded, type JobIndex } from './work-views.js';
 
 export const INPUT_COPY = 'input';
@@ -75,7 +75,7 @@ export class JobsRunner {
   private readonly loaded = new Map<string, LoadedJob>();
 
   constructor(
-    private readonly app: AppServices,
+    private readonly app: WorkServices,
     readonly jobsDir: string,
   ) {}
 

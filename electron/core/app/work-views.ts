@@ -13,7 +13,7 @@ import type {
   PlanRowFilter,
   PlanRowView,
   UndoPlanView,
-} from './contract-work.js';
+} from '../ipc/contract-work.js';
 
 type Scalar = string | number | boolean | null;
 type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };

@@ -29,10 +29,10 @@ import {
 } from '../lca/model.js';
 import { runLca, type LcaInstanceState } from '../lca/run.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from './contract-work.js';
-import { AppError } from './errors.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../ipc/contract-work.js';
+import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
-import type { AppServices } from './services.js';
+import type { WorkServices } from '../ipc/services.js';
 
 const MAX_SELECTIONS = 10;
 const MAX_RUNS = 10;
@@ -138,7 +138,7 @@ export class LcaRuns {
   private readonly selections = new Map<string, Selection>();
   private readonly runs = new Map<string, Run>();
 
-  constructor(private readonly app: AppServices) {}
+  constructor(private readonly app: WorkServices) {}
 
   private client(conn: Connection): ApiClient {
     return createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });

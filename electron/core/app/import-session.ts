@@ -8,22 +8,20 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
-import { planImport } from '../jobs/plan.js';
 import type { Plan } from '../jobs/types.js';
 import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
-import { readSources } from '../workbook/sources/index.js';
 import { peekSource } from '../workbook/sources/peek.js';
-import { validateWorkbook } from '../workbook/validate.js';
-import { countMappings, getProfileMappings } from '../settings/mappings.js';
-import type { ImportValidation, PlanOverview, PlanRowFilter } from './contract-work.js';
-import { AppError } from './errors.js';
-import type { Connection } from './profiles.js';
-import type { AppServices } from './services.js';
-import { filterPlanEntries, problemView, restrictPlanToFailed } from './work-views.js';
+import { readAndValidate } from './validate.js';
+import { blockedCount, makePlan, mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS, savedMappings, type PlanOptions } from './import.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter } from '../ipc/contract-work.js';
+import { AppError } from '../ipc/errors.js';
+import { activeConnection, resolveConnection, type Connection } from './profiles.js';
+import type { AppServices } from '../ipc/services.js';
+import { filterPlanEntries, problemView } from './work-views.js';
 import type { RowLookup } from './work-views.js';
-import type { JobResult } from '../jobs/types.js';
+import { Throttle } from '../throttle.js';
 
 const MAX_SESSIONS = 3;
 
@@ -143,32 +141,26 @@ export class ImportSessions {
     if (new Set(infos.map((i) => i.name)).size < infos.length)
       throw new AppError('invalid_input', 'Two of the chosen files have the same name: rename one of them.');
     return this.track(fileId, async (signal) => {
-      let last = 0;
+      const throttle = new Throttle();
       const progress = (
         phase: 'checking' | 'reading' | 'validating',
         done: number,
         total: number | null,
         force = false,
       ) => {
-        const now = Date.now();
-        if (!force && now - last < 100) return;
-        last = now;
+        if (!throttle.pass(force)) return;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
-      // The CLI's reader of sources (workbook/sources): .xlsx or .csv, with the column mapping when there is one.
-      const parsed = await readSources(paths, {
+      // The CLI's reading and checking of sources (app/validate.ts): .xlsx or .csv, with the column mapping when
+      // there is one, under the name the user knows (an uploaded copy is stored under a random name).
+      const { parsed, report } = await readAndValidate(paths, {
         ...(mapping && { mapping }),
+        fileName: info.name,
         signal,
-        onProgress: (p) => progress(p.phase, p.rows, p.totalRows),
+        onRead: (p) => progress(p.phase, p.rows, p.totalRows),
+        onValidate: (p) => progress('validating', p.rows, p.totalRows),
       });
-      // The name the user knows (an uploaded copy is stored under a random name): shown in the plan, the job and
-      // the names of the results workbooks.
-      parsed.file = info.name;
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
-      const report = await validateWorkbook(parsed, {
-        signal,
-        onProgress: (p) => progress('validating', p.rows, rows),
-      });
       progress('validating', rows, rows, true);
       const importId = randomUUID();
       // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).
@@ -235,12 +227,7 @@ export class ImportSessions {
     app: AppServices,
     importId: string,
     conn: Connection & { profileName: string },
-    o: {
-      createOnly: boolean;
-      previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> };
-      mirror?: DataSheetName[];
-      maxDeletes?: number;
-    },
+    o: PlanOptions,
   ): Promise<PlanOverview> {
     const s = this.get(importId);
     if (!s.parsed.readable)
@@ -250,30 +237,22 @@ export class ImportSessions {
       );
     return this.track(importId, async (signal) => {
       const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
-      // Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
-      const saved = getProfileMappings(app.settings, conn.profileId);
-      const n = countMappings(saved);
       try {
-        let last = 0;
-        let plan = await planImport(s.parsed, {
-          client,
-          validation: s.report,
-          ...(n.plants + n.materials > 0 ? { mappings: saved } : {}),
-          options: {
-            createOnly: o.createOnly,
-            ...(o.mirror?.length ? { mirror: o.mirror } : {}),
-            ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+        const throttle = new Throttle();
+        const mappings = savedMappings(app.settings, conn.profileId);
+        const { plan, excluded } = await makePlan(
+          s,
+          {
+            client,
+            ...(mappings ? { mappings } : {}),
+            signal,
+            onProgress: (p) => {
+              if (!throttle.pass(p.done === p.total)) return;
+              app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
+            },
           },
-          signal,
-          onProgress: (p) => {
-            const now = Date.now();
-            if (now - last < 100 && p.done !== p.total) return;
-            last = now;
-            app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
-          },
-        });
-        let excluded = 0;
-        if (o.previous) ({ plan, excluded } = restrictPlanToFailed(plan, o.previous));
+          o,
+        );
         s.plan = plan;
         s.filterCache = null;
         s.planInfo = {
@@ -317,7 +296,7 @@ export function overview(s: ImportSession): PlanOverview {
     maskedKey: plan.maskedKey,
     summary: plan.summary,
     writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
-    blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
+    blocked: blockedCount(plan),
     preflight: {
       ok: plan.preflight.ok,
       scopes: plan.preflight.scopes,
@@ -334,4 +313,62 @@ export function overview(s: ImportSession): PlanOverview {
     })),
     notManaged: plan.notManaged?.length ?? 0,
   };
+}
+
+/** `import.plan`: the dry run of an open import on the active connection; with onlyFailedOf, that job's failed rows. */
+export async function planSession(
+  app: AppServices,
+  input: { importId: string; createOnly: boolean; onlyFailedOf?: string; mirror?: DataSheetName[]; maxDeletes?: number },
+): Promise<PlanOverview> {
+  const conn = await activeConnection(app);
+  let previous;
+  if (input.onlyFailedOf) {
+    const prev = await app.work.jobs.load(input.onlyFailedOf);
+    previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
+  }
+  return app.work.imports.plan(app, input.importId, conn, {
+    createOnly: input.createOnly,
+    ...(previous ? { previous } : {}),
+    ...(input.mirror ? { mirror: input.mirror } : {}),
+    ...(input.maxDeletes !== undefined ? { maxDeletes: input.maxDeletes } : {}),
+  });
+}
+
+/**
+ * `import.run`: the plan of an open import as a job on the connection it was made on — refused when that is not
+ * the active connection any more, or when entries are blocked and the user did not confirm (app/import.ts); the
+ * workbook's mapping rows are remembered in the profile once the job completed.
+ */
+export async function runSession(app: AppServices, importId: string, skipBlocked: boolean): Promise<string> {
+  const w = app.work;
+  const s = w.imports.get(importId);
+  if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
+  const active = app.settings.snapshot().activeProfileId;
+  if (active !== s.planInfo.profileId) {
+    throw new AppError(
+      'invalid_input',
+      `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`,
+    );
+  }
+  const blocked = refusedForBlocked(s.plan, skipBlocked);
+  if (blocked !== null) {
+    throw new AppError(
+      'invalid_input',
+      `${blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`,
+    );
+  }
+  const conn = await resolveConnection(app, s.planInfo.profileId);
+  const remember = REMEMBERS_MAPPINGS.app ? mappingMemory(s.parsed, s.report) : undefined;
+  const onCompleted = remember
+    ? () => {
+        const r = remember(app.settings, conn.profileId);
+        app.log.info({ profileId: conn.profileId, ...r }, 'remembered the workbook mappings in the profile');
+      }
+    : undefined;
+  return w.jobs.start(s.plan, {
+    conn,
+    inputPath: s.inputPath,
+    csvSources: s.csvSources,
+    ...(onCompleted ? { onCompleted } : {}),
+  });
 }

@@ -1,9 +1,10 @@
 /** Connection profiles as the renderer sees them, and the resolution of a profile to {baseUrl, apiKey}. */
+import { createApiClient, type ApiClient } from '../api/index.js';
 import { maskApiKey } from '../spec/constants.js';
 import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
-import type { ProfileView, ProfilesState } from './contract.js';
-import { AppError } from './errors.js';
-import type { AppServices } from './services.js';
+import type { ProfileView, ProfilesState } from '../ipc/contract.js';
+import { AppError } from '../ipc/errors.js';
+import type { AppServices } from '../ipc/services.js';
 
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
@@ -60,4 +61,31 @@ export async function resolveConnection(app: AppServices, profileId?: string): P
   const apiKey = await app.secrets.get(id);
   if (!apiKey) throw new AppError('invalid_input', `The profile “${p.name}” has no API key yet. Enter one on the Connection screen.`);
   return { profileId: id, baseUrl: p.baseUrl, apiKey };
+}
+
+/** Run `work` with a client of the connection, closed afterwards. */
+export async function withClient<T>(
+  conn: Connection,
+  work: (client: ApiClient) => Promise<T>,
+  o: { timeoutMs?: number } = {},
+): Promise<T> {
+  const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The name of a profile as the user knows it (the built-in Sandbox's, a saved one's, else its id). */
+export function profileNameOf(app: AppServices, profileId: string): string {
+  return profileId === SANDBOX_PROFILE_ID
+    ? SANDBOX_PROFILE_NAME
+    : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
+}
+
+/** The active connection with its profile's name. */
+export async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
+  const conn = await resolveConnection(app);
+  return { ...conn, profileName: profileNameOf(app, conn.profileId) };
 }

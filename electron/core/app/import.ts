@@ -1,0 +1,126 @@
+/**
+ * The import operation's rules, once for the CLI (`plan`, `import`, `watch`) and the app (`import.plan`,
+ * `import.run`): making the plan (the profile's saved mappings, the options, a previous job's failed rows),
+ * refusing a plan with blocked entries unless the user says to import the rest, and remembering the workbook's
+ * mapping rows in the profile once the job completed. The adapters only say it in their words.
+ */
+import type { ApiClient } from '../api/index.js';
+import { planImport, planImportToFile, type PlanContext, type PlanProgress } from '../jobs/plan.js';
+import type { ProfileMappings } from '../jobs/resolve.js';
+import type { JobResult, Plan, PlanHeader } from '../jobs/types.js';
+import { countMappings, getProfileMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
+import type { SettingsStore } from '../settings/settings.js';
+import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import { restrictPlanToFailed } from './work-views.js';
+
+export interface PlanOptions {
+  createOnly: boolean;
+  /** sheets to mirror (entities of their type not in the sheet are deleted) and the cap of deletes */
+  mirror?: DataSheetName[];
+  maxDeletes?: number;
+  /** only the entries that did not succeed in this job (and the entries they depend on in the new plan) */
+  previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> };
+}
+
+export interface PlanServices {
+  client: ApiClient;
+  /** the profile's saved code mappings (savedMappings) */
+  mappings?: ProfileMappings;
+  /** the manufacturer the key must belong to, when known */
+  manufacturerId?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: PlanProgress) => void;
+}
+
+/** The saved code mappings of a profile, or undefined when it has none. */
+export function savedMappings(settings: SettingsStore, profileId: string): ProfileMappings | undefined {
+  const m = getProfileMappings(settings, profileId);
+  const n = countMappings(m);
+  return n.plants + n.materials > 0 ? m : undefined;
+}
+
+/**
+ * The dry run of a read and checked workbook against the service (reads only). Codes the workbook does not map:
+ * the profile's saved mappings, then the service (jobs/resolve.ts).
+ */
+export async function makePlan(
+  w: { parsed: ParsedWorkbook; report: ValidationReport },
+  s: PlanServices,
+  o: PlanOptions,
+): Promise<{ plan: Plan; excluded: number }> {
+  const plan = await planImport(w.parsed, planContext(w, s, o));
+  return o.previous ? restrictPlanToFailed(plan, o.previous) : { plan, excluded: 0 };
+}
+
+/**
+ * makePlan with the entries written to `entriesPath` (a job folder's plan-entries.jsonl) as they are decided,
+ * not held in memory (issue 11); the plan's header is returned.
+ */
+export async function makePlanToFile(
+  w: { parsed: ParsedWorkbook; report: ValidationReport },
+  s: PlanServices,
+  o: Omit<PlanOptions, 'previous'>,
+  entriesPath: string,
+): Promise<PlanHeader> {
+  return planImportToFile(w.parsed, planContext(w, s, o), entriesPath);
+}
+
+function planContext(
+  w: { parsed: ParsedWorkbook; report: ValidationReport },
+  s: PlanServices,
+  o: Omit<PlanOptions, 'previous'>,
+): PlanContext {
+  return {
+    client: s.client,
+    ...(s.manufacturerId !== undefined ? { manufacturerId: s.manufacturerId } : {}),
+    ...(s.mappings ? { mappings: s.mappings } : {}),
+    validation: w.report,
+    options: {
+      createOnly: o.createOnly,
+      ...(o.mirror?.length ? { mirror: o.mirror } : {}),
+      ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+    },
+    ...(s.signal ? { signal: s.signal } : {}),
+    ...(s.onProgress ? { onProgress: s.onProgress } : {}),
+  };
+}
+
+/** Entries an import would not send: blocked (validation, unresolved code, preflight) or in conflict. */
+export function blockedCount(plan: Pick<PlanHeader, 'summary'>): number {
+  return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
+}
+
+/**
+ * The rule of running a plan: with blocked entries nothing is sent, unless the user confirmed that the rest is
+ * imported without them (`--skip-blocked`, the app's confirmation). Returns the number of blocked entries when
+ * the run is refused, else null.
+ */
+export function refusedForBlocked(plan: Pick<PlanHeader, 'summary'>, skipBlocked: boolean): number | null {
+  const blocked = blockedCount(plan);
+  return blocked > 0 && !skipBlocked ? blocked : null;
+}
+
+/**
+ * Whether a completed import remembers the workbook's mapping rows in its profile (mappingMemory). The app does:
+ * the user chose the workbook and sees the profile. The CLI does not: a scheduled or watched run leaves the
+ * profile as saved, and `profile mappings save FILE` is its explicit way (test/cli/mappings.test.ts relies on it).
+ */
+export const REMEMBERS_MAPPINGS = { app: true, cli: false } as const;
+
+/**
+ * Mapping memory: the mapping rows of the workbook (plants, materials) that passed validation, merged into the
+ * profile once the import completed. Returns what to call after a completed job, or undefined when the workbook
+ * has none. Read before the workbook is dropped (the job runs from the plan).
+ */
+export function mappingMemory(
+  parsed: ParsedWorkbook,
+  report: ValidationReport,
+): ((settings: SettingsStore, profileId: string) => { added: number; changed: number }) | undefined {
+  const remembered = mappingsFromWorkbook(parsed, report).mappings;
+  const count = countMappings(remembered);
+  if (count.plants + count.materials === 0) return undefined;
+  return (settings, profileId) => {
+    const r = mergeProfileMappings(settings, profileId, remembered);
+    return { added: r.added, changed: r.changed };
+  };
+}

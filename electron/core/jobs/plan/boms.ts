@@ -1,0 +1,132 @@
+/**
+ * BOMs: one entry per product instance of the bom sheet — the whole set of components, compared with the BOM
+ * on the service (read before planning, 8 at a time): `replace` with the component diff, or `unchanged`.
+ */
+import { ApiError, type ApiClient } from '../../api/index.js';
+import { bomDiff, extractRefs, isPending, type BomWanted } from '../diff.js';
+import { snapshotOf } from '../snapshot.js';
+import type { IdentifiedKind } from '../types.js';
+import type { ServiceIndex } from '../resolve.js';
+import type { WbRow, WorkbookRows } from '../workbook-rows.js';
+import type { Obj, PlanProgress, PlanState } from './context.js';
+import { conflictProblem, ownIdRefs, settle } from './decide.js';
+import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
+import { readPerInstance } from './instance-reads.js';
+
+/** The kind a BOM row's component_type names. */
+export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
+  supplier_product: 'supplier_product',
+  silo: 'silo',
+  prechain_product: 'prechain_product',
+};
+
+/** BOMs on the service per instance id, or why one could not be read. */
+export type ServerBoms = Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>;
+
+/** Read the BOMs of the instances the bom sheet names that are on the service. */
+export function readBoms(
+  wb: WorkbookRows,
+  svc: ServiceIndex,
+  client: ApiClient,
+  signal: AbortSignal | undefined,
+  progress: (p: PlanProgress) => void,
+): Promise<ServerBoms> {
+  return readPerInstance(
+    wb,
+    svc,
+    'bom',
+    signal,
+    async (id) => ({
+      bom: (await client.bom.get(id, { signal })).map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })),
+    }),
+    (e) =>
+      e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')
+        ? `${e.err_code}: ${e.msg}`
+        : undefined,
+    (done, total) => progress({ phase: 'reading_boms', done, total }),
+  );
+}
+
+export function planBoms(ctx: PlanState, serverBoms: ServerBoms): void {
+  const { byOwner, ownerless } = groupByOwner(ctx.wb.rows('bom'), 'product_instance_external_id');
+  for (const r of ownerless) blockedRow(ctx, 'bom', r);
+  for (const [code, rows] of byOwner) planBom(ctx, serverBoms, code, rows);
+}
+
+function planBom(
+  ctx: PlanState,
+  serverBoms: ServerBoms,
+  code: string,
+  rows: WbRow<{
+    product_instance_external_id: string;
+    component_type: string;
+    component_external_id: string;
+    mass_kg: number;
+  }>[],
+): void {
+  const first = rows[0];
+  const { entry, problems, instance } = instanceRowsEntry(ctx, 'bom', code, rows, `BOM of ${code}`);
+  const host = { problems };
+  const components: BomWanted[] = [];
+  const plants = new Set<string>();
+  for (const r of rows) {
+    const t = r.typed;
+    if (!t) continue;
+    const kind = COMPONENT_KIND[t.component_type];
+    const ref = ctx.refValue(host, r, 'component_external_id', kind, t.component_external_id);
+    if (ref === undefined) continue;
+    components.push({ type: t.component_type, ref, code: t.component_external_id, mass_kg: t.mass_kg });
+    const p = ctx.plantOfComponent(kind, t.component_external_id);
+    if (p) plants.add(p);
+  }
+  const instPlant = ctx.instance(code).plant;
+  if (instPlant) plants.add(instPlant);
+  entry.plantIds = [...plants].sort();
+  const snapshot = rows.find((r) => r.snapshot)?.snapshot;
+
+  if (problems.length > 0 || instance === undefined) {
+    entry.problems = problems;
+    return ctx.emit(entry);
+  }
+  const instanceId = isPending(instance) ? null : instance;
+  const server = instanceId ? serverBoms.get(instanceId) : { bom: [] };
+  const current = server && 'bom' in server ? server.bom : null;
+  if (snapshot && (current === null || snapshotOf('bom', current) !== snapshot)) {
+    entry.action = 'conflict';
+    entry.problems = [
+      conflictProblem(
+        ctx,
+        first,
+        'product_instance_external_id',
+        current === null ? 'could not be read' : 'changed on the service since the export',
+        current === null ? 'unreadable' : 'changed',
+      ),
+    ];
+    return ctx.emit(entry);
+  }
+  entry.id = instanceId;
+  const diff = bomDiff(current ?? [], components, ctx.codeOfId);
+  entry.bomDiff = diff;
+  const notes: string[] = [];
+  if (current === null && server && 'unreadable' in server)
+    notes.push(`the current BOM could not be read (${server.unreadable}): it is replaced without a diff`);
+  const same = current !== null && diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
+  if (same) {
+    entry.action = 'unchanged';
+    if (notes.length) entry.notes = notes;
+    return ctx.emit(entry);
+  }
+  const body: Obj = { bom: components.map((c) => ({ type: c.type, ref: c.ref, mass_kg: c.mass_kg })) };
+  const { body: clean, refs } = extractRefs(body);
+  refs.push(...ownIdRefs(instance));
+  if (ctx.createOnly && current !== null && current.length > 0) {
+    entry.action = 'skipped_update';
+    notes.push("create-only: the BOM differs from the service's but is not replaced");
+    entry.notes = notes;
+    return ctx.emit(entry);
+  }
+  entry.action = 'replace';
+  entry.body = clean;
+  if (current !== null) entry.before = { bom: current.map((c) => ({ ...c })) };
+  settle(ctx, entry, refs, notes, 'bom.put');
+}

@@ -1,0 +1,289 @@
+/**
+ * What the planners of every kind share: the workbook, the service index and key, the entries made so far (the
+ * one place an entry enters the plan: `emit`, which hands it to the plan's sink and keeps only its compact
+ * `EntryRef`), which row defines which code, and the references between rows — a code becomes a service id, a
+ * pending id (created in this import), or a problem at its cell.
+ */
+import type { Me } from '../../api/index.js';
+import type { PlanPhase } from '../../names.js';
+import type { IssueParams } from '../../workbook/types.js';
+import { closestCodes } from '../../workbook/similar.js';
+import { pending, type Pending } from '../diff.js';
+import { LEVEL, nounOf } from '../entities.js';
+import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
+import type { ServiceIndex } from '../resolve.js';
+import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
+import type { WbRow, WorkbookRows } from '../workbook-rows.js';
+
+export type Obj = Record<string, unknown>;
+
+export interface PlanProgress {
+  phase: PlanPhase;
+  done: number;
+  total: number;
+}
+
+type Ref =
+  | { state: 'id'; id: string }
+  | { state: 'pending'; key: string; code: string }
+  | { state: 'blocked'; key: string }
+  | { state: 'missing'; reason: string; code: PlanProblemCode; params: IssueParams };
+
+/** Facts of a supplier product after this import (for the silo rules and BOM plants). */
+export interface ProductFacts {
+  plant_id: string | null;
+  material_key: string | null;
+  supplier_plant_id: string | null;
+}
+
+/** What the service index holds for a code of a kind. */
+type Found<K extends keyof ServiceIndex> = ServiceIndex[K] extends Map<string, infer V> ? V : never;
+
+/** Where a problem is: a row of a sheet (a workbook row, or an entry's sheet and row). */
+export type RowAt = Pick<WbRow<unknown>, 'sheet' | 'sheetName' | 'row'>;
+
+/** A problem's words and code (what `problemAt` puts at a cell). */
+interface ProblemWords {
+  kind: PlanProblem['kind'];
+  message: string;
+  code?: PlanProblemCode;
+  params?: IssueParams;
+}
+
+export class PlanState {
+  readonly preflightProblems: PlanProblem[] = [];
+  /** Compact refs of the entries emitted (the entries themselves are in the sink: memory or a file). */
+  private readonly byKey = new Map<string, EntryRef>();
+  /** `${kind}:${code}` → key of the entry (first row) that defines the code in this workbook. */
+  readonly defining = new Map<string, string>();
+  readonly productFacts = new Map<string, ProductFacts>();
+  /** Entry key → the plant the entity is at after this import. */
+  readonly entryPlant = new Map<string, string | null>();
+  readonly codeOfId: (id: string) => string | undefined;
+
+  constructor(
+    readonly wb: WorkbookRows,
+    readonly svc: ServiceIndex,
+    readonly me: Me,
+    readonly maskedKey: string,
+    readonly createOnly: boolean,
+    /** Where the entries go, in plan order (deletes held back and written last: see plan-sink.ts). */
+    readonly sink: PlanSink,
+  ) {
+    this.codeOfId = (id) => svc.codeOfId.get(id.toLowerCase());
+  }
+
+  /** The one place an entry enters the plan. */
+  emit(e: PlanEntry): void {
+    this.sink.add(e);
+    this.byKey.set(e.key, entryRef(e));
+  }
+
+  entry(key: string): EntryRef | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The entry of the row that defines `code` of `kind` in this workbook. */
+  definingEntry(kind: IdentifiedKind, code: string): EntryRef | undefined {
+    return this.byKey.get(this.defining.get(`${kind}:${code}`) ?? '');
+  }
+
+  // ------------------------------------------------------------ references
+
+  private ref(kind: IdentifiedKind, code: string): Ref {
+    const key = this.defining.get(`${kind}:${code}`);
+    if (key) {
+      const e = this.byKey.get(key);
+      if (!e || e.action === 'blocked' || e.action === 'conflict') return { state: 'blocked', key };
+      if (e.id) return { state: 'id', id: e.id };
+      return { state: 'pending', key, code };
+    }
+    const found = this.svc[kind].get(code);
+    if (found) return { state: 'id', id: found.id.toLowerCase() };
+    const why = this.svc.unreadable[kind];
+    return {
+      state: 'missing',
+      reason: why ?? `no ${nounOf(kind)} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
+      ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind, ...hintParam(code, this.knownCodes(kind)) }),
+    };
+  }
+
+  /** Codes of one kind known on the service or defined in the workbook (for "did you mean …?"). */
+  private knownCodes(kind: IdentifiedKind): string[] {
+    const out = new Set<string>(this.svc[kind].keys());
+    for (const e of this.byKey.values()) if (e.kind === kind && e.externalId) out.add(e.externalId);
+    return [...out];
+  }
+
+  /** Code and params of an unresolved code: the service's list unreadable, else `code` with `params`. */
+  unknownCode(
+    kind: keyof ServiceIndex['unreadable'],
+    code: PlanProblemCode,
+    params: IssueParams,
+  ): { code: PlanProblemCode; params: IssueParams } {
+    const unreadable = this.svc.unreadable[kind] ? this.svc.unreadableParams?.[kind] : undefined;
+    if (this.svc.unreadable[kind] && !unreadable)
+      return { code: 'service_unreadable', params: { detail: this.svc.unreadable[kind] } };
+    return unreadable ? { code: 'service_unreadable', params: unreadable } : { code, params };
+  }
+
+  /** A problem at the cell of `field` in row `r`. */
+  problemAt(r: RowAt, field: string, p: ProblemWords): PlanProblem {
+    const { kind, message, ...coded } = p;
+    return { kind, sheet: r.sheetName, cell: this.wb.cell(r.sheet, field, r.row), row: r.row, field, message, ...coded };
+  }
+
+  /**
+   * A code of `kind` the service does not know (or could not list), at the cell of `field`: `detail` says so
+   * unless the service's list was unreadable.
+   */
+  unresolvedAt(
+    r: RowAt,
+    field: string,
+    kind: keyof ServiceIndex['unreadable'],
+    detail: string,
+    code: PlanProblemCode,
+    params: IssueParams,
+    problemKind: 'unresolved' | 'unreadable' = 'unresolved',
+  ): PlanProblem {
+    return this.problemAt(r, field, {
+      kind: problemKind,
+      message: `${field}: ${this.svc.unreadable[kind] ?? detail}`,
+      ...this.unknownCode(kind, code, params),
+    });
+  }
+
+  /** A reference cell → the value for the body (id or Pending), or a problem at the cell. */
+  refValue(
+    d: { problems: PlanProblem[] },
+    r: WbRow<unknown>,
+    field: string,
+    kind: IdentifiedKind,
+    code: string,
+  ): string | Pending | undefined {
+    const ref = this.ref(kind, code);
+    if (ref.state === 'id') return ref.id;
+    if (ref.state === 'pending') return pending(ref.key, code);
+    if (ref.state === 'blocked') {
+      const target = this.byKey.get(ref.key);
+      d.problems.push(
+        this.problemAt(r, field, {
+          kind: 'dependency_blocked',
+          message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked`,
+          ...(target
+            ? {
+                code: 'reference_blocked' as const,
+                params: target.externalId
+                  ? {
+                      value: code,
+                      targetKind: target.kind,
+                      targetCode: target.externalId,
+                      targetSheet: target.sheet,
+                      targetRow: target.row,
+                    }
+                  : {
+                      value: code,
+                      targetLabel: target.label,
+                      targetSheet: target.sheet,
+                      targetRow: target.row,
+                      variant: 'row',
+                    },
+              }
+            : {}),
+        }),
+      );
+    } else
+      d.problems.push(
+        this.problemAt(r, field, { kind: 'unresolved', message: `${field}: ${ref.reason}`, code: ref.code, params: ref.params }),
+      );
+    return undefined;
+  }
+
+  /**
+   * A plant, material or product code → what the service index has for it (a mapping sheet, the profile or the
+   * service), or a problem at the cell: `why` says what is unknown (made only then: its hint is not cheap).
+   */
+  lookup<K extends 'plant' | 'material' | 'product'>(
+    d: { problems: PlanProblem[] },
+    r: RowAt,
+    field: string,
+    kind: K,
+    code: string,
+    why: () => { detail: string; code: PlanProblemCode; params: IssueParams },
+  ): Found<K> | undefined {
+    const found = (this.svc[kind] as Map<string, Found<K>>).get(code);
+    if (!found) {
+      const w = why();
+      d.problems.push(this.unresolvedAt(r, field, kind, w.detail, w.code, w.params));
+    }
+    return found;
+  }
+
+  /** A plant code → its id, or a problem at the cell. */
+  plantValue(d: { problems: PlanProblem[] }, r: RowAt, field: string, code: string): string | undefined {
+    return this.lookup(d, r, field, 'plant', code, () => ({
+      detail: `plant code "${code}" is not in the plants sheet, the profile's mappings or among the plants this API key can see (the key may not reach that plant)${didYouMean(code, this.svc.plant.keys())}`,
+      code: 'plant_unknown',
+      params: { value: code, ...hintParam(code, this.svc.plant.keys()) },
+    }))?.id;
+  }
+
+  /** The plant of a component (from its row in this import, else the service's entity). */
+  plantOfComponent(kind: IdentifiedKind, code: string): string | null {
+    const key = this.defining.get(`${kind}:${code}`);
+    if (key) return this.entryPlant.get(key) ?? null;
+    const e = this.svc[kind].get(code) as { plant_id?: string } | undefined;
+    return e?.plant_id ? e.plant_id.toLowerCase() : null;
+  }
+
+  /** A product instance's entry in this import (when a row defines it) and the plant it is at. */
+  instance(code: string): { entry: EntryRef | undefined; plant: string | null | undefined } {
+    const entry = this.definingEntry('product_instance', code);
+    const plant = entry
+      ? this.entryPlant.get(entry.key)
+      : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+    return { entry, plant };
+  }
+
+  /** `after create of X (sheet row N)` for each entry a write waits for. */
+  afterNotes(keys: readonly string[]): string[] {
+    return [...new Set(keys)].map((k) => {
+      const e = this.byKey.get(k);
+      return `after create of ${e?.label ?? k} (${rowName(e)})`;
+    });
+  }
+
+  plantLabel(id: string | undefined): string {
+    if (!id) return '?';
+    for (const [code, p] of this.svc.plant) if (p.id === id) return `${code} (${id})`;
+    return id;
+  }
+
+  /** The entry every kind starts from: blocked until decided. */
+  newEntry(
+    kind: EntityKind,
+    key: string,
+    at: { sheet: PlanEntry['sheet']; row: number; rows: PlanEntry['rows'] },
+    externalId: string | null,
+    label: string,
+    id: string | null = null,
+    level = LEVEL[kind],
+  ): PlanEntry {
+    return { key, kind, level, sheet: at.sheet, row: at.row, rows: at.rows, externalId, label, action: 'blocked', id };
+  }
+}
+
+export function rowName(e: EntryRef | undefined): string {
+  return e ? `${e.sheet} row ${e.row}` : 'another row';
+}
+
+/** ` (did you mean MAT-SAND?)` for an unknown code, when a known one is a near miss (issue 12 §1). */
+export function didYouMean(code: string, known: Iterable<string>): string {
+  const hits = closestCodes(code, known);
+  return hits.length ? ` (did you mean ${hits.join(' or ')}?)` : '';
+}
+
+export function hintParam(code: string, known: Iterable<string>): { hint?: string } {
+  const hits = closestCodes(code, known);
+  return hits.length ? { hint: hits.join(', ') } : {};
+}
