@@ -65,8 +65,9 @@ const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
 
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
   const sink = new ArrayPlanSink(isDeleteEntry);
-  const head = await planInto(parsed, ctx, sink);
-  return { ...head, entries: sink.entries };
+  // The entries before the summary, as a plan has always been laid out (saved plans, --json, snapshots).
+  const { summary, requests, preflight, ...head } = await planInto(parsed, ctx, sink);
+  return { ...head, entries: sink.entries, summary, requests, preflight };
 }
 
 /**
