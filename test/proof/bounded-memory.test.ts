@@ -68,19 +68,25 @@ async function sheetRows(path: string): Promise<Map<string, Record<string, unkno
   return out;
 }
 
+/** The CLI as a child process under a V8 heap of `heapMib`: it must not run out of heap; its exit code and output. */
+async function runUnderHeap(args: string[], heapMib: number, jobs: string) {
+  const c = spawnCli(args, {
+    key: sb.ownerKey,
+    baseUrl: sb.baseUrl,
+    jobsDir: join(root, jobs),
+    env: { NODE_OPTIONS: `--max-old-space-size=${heapMib}` },
+  });
+  const { code, signal } = await c.exit;
+  const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
+  expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
+  return { code, why, stdout: c.stdout(), stderr: c.stderr() };
+}
+
 describe('bounded memory (issue 11)', () => {
   it(`plans ${ROWS.toLocaleString('en')} rows with --json under --max-old-space-size=${PLAN_HEAP_MIB}`, async () => {
-    const c = spawnCli(['plan', file, '--json'], {
-      key: sb.ownerKey,
-      baseUrl: sb.baseUrl,
-      jobsDir: join(root, 'jobs-plan'),
-      env: { NODE_OPTIONS: `--max-old-space-size=${PLAN_HEAP_MIB}` },
-    });
-    const { code, signal } = await c.exit;
-    const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
-    expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
-    expect(code, why).toBe(0);
-    const plan = JSON.parse(c.stdout()) as {
+    const c = await runUnderHeap(['plan', file, '--json'], PLAN_HEAP_MIB, 'jobs-plan');
+    expect(c.code, c.why).toBe(0);
+    const plan = JSON.parse(c.stdout) as {
       entries: { sheet: string; action: string; externalId: string | null }[];
       summary: { entries: number; rows: number; byAction: Record<string, number> };
     };
@@ -101,18 +107,10 @@ describe('bounded memory (issue 11)', () => {
 
     const report = join(root, 'report.xlsx');
     const failed = join(root, 'failed.xlsx');
-    const c = spawnCli(['import', file, '--report', report, '--failed', failed], {
-      key: sb.ownerKey,
-      baseUrl: sb.baseUrl,
-      jobsDir: join(root, 'jobs'),
-      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` },
-    });
-    const { code, signal } = await c.exit;
-    const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
-    expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
+    const c = await runUnderHeap(['import', file, '--report', report, '--failed', failed], HEAP_MIB, 'jobs');
     // 1: some rows failed (the licence), the rest landed
-    expect(code, why).toBe(1);
-    expect(c.stderr(), why).not.toMatch(/warning: the (results|failed-rows) workbook could not be written/);
+    expect(c.code, c.why).toBe(1);
+    expect(c.stderr, c.why).not.toMatch(/warning: the (results|failed-rows) workbook could not be written/);
 
     const results = await sheetRows(report);
     const byName = (name: string) => results.get(name) ?? [];

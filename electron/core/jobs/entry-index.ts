@@ -30,37 +30,29 @@ const OUTCOME_CODE = new Map<RowOutcome, number>(ROW_OUTCOMES.map((o, i) => [o, 
 const SHEET_CODE = new Map<DataSheetName, number>(DATA_SHEET_NAMES.map((s, i) => [s, i]));
 const SUCCESS_CODES = new Set(SUCCESS_OUTCOMES.map((o) => OUTCOME_CODE.get(o)!));
 
-/** Growable typed arrays (doubling), trimmed once the index is built. */
-class U32 {
-  a = new Uint32Array(1024);
+/** A growable typed array (doubling), trimmed once the index is built. */
+class Growable<A extends Uint32Array | Float64Array> {
   n = 0;
+  constructor(
+    private a: A,
+    private readonly make: (length: number) => A,
+  ) {}
   push(v: number): void {
     if (this.n === this.a.length) {
-      const b = new Uint32Array(this.a.length * 2);
+      const b = this.make(this.a.length * 2);
       b.set(this.a);
       this.a = b;
     }
     this.a[this.n++] = v;
   }
-  done(): Uint32Array {
-    return this.a.slice(0, this.n);
+  done(): A {
+    return this.a.slice(0, this.n) as A;
   }
 }
-class F64 {
-  a = new Float64Array(1024);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-  done(): Float64Array {
-    return this.a.slice(0, this.n);
-  }
-}
+type U32 = Growable<Uint32Array>;
+type F64 = Growable<Float64Array>;
+const u32 = (): U32 => new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
+const f64 = (): F64 => new Growable(new Float64Array(1024), (n) => new Float64Array(n));
 
 interface Building {
   keys: string[];
@@ -79,16 +71,16 @@ interface Building {
 function building(): Building {
   return {
     keys: [],
-    level: new U32(),
-    action: new U32(),
-    depStart: new U32(),
+    level: u32(),
+    action: u32(),
+    depStart: u32(),
     depKeys: [],
-    rowStart: new U32(),
-    rowSheet: new U32(),
-    rowNum: new U32(),
+    rowStart: u32(),
+    rowSheet: u32(),
+    rowNum: u32(),
     ids: [],
-    offset: new F64(),
-    length: new U32(),
+    offset: f64(),
+    length: u32(),
   };
 }
 
