@@ -189,8 +189,11 @@ export const PlanRowView = z.object({
   kind: z.enum(ENTITY_KINDS),
   sheet: Text,
   row: Int,
-  /** worksheet rows of the entry (a BOM's rows, a silo's item rows); at most 20 listed */
-  rows: z.array(z.object({ sheet: Text, row: Int })),
+  /** where the row is in the source: a CSV's file name or a workbook's own sheet name, and its row there */
+  source: Text,
+  sourceRow: Int,
+  /** worksheet rows of the entry (a BOM's rows, a silo's item rows) at their source; at most 20 listed */
+  rows: z.array(z.object({ sheet: Text, row: Int, source: Text })),
   moreRows: NonNegInt,
   label: Text,
   externalId: Text.nullable(),
@@ -279,6 +282,8 @@ export const JobView = JobListItem.extend({
   resultsFormat: z.enum(['xlsx', 'csv']),
   /** the CSV sources the job kept (their file names), one results file each */
   csvSources: z.array(Text),
+  /** a workbook the job read beside its CSV sources (mixed): its name, for jobs.resultsWorkbook's `source`; its results are a workbook */
+  workbookSource: Text.nullable(),
   createOnly: z.boolean(),
   /** why the job could not go on, in words, when it stopped with an error of this app */
   error: Text.nullable(),

@@ -174,8 +174,9 @@ export const procedures = {
   },
   'files.pickWorkbook': {
     summary: 'Let the user choose a workbook with the native dialog (desktop only: supported=false in browser mode)',
-    input: Empty,
-    output: z.object({ supported: z.boolean(), file: PickedFile.nullable() }),
+    /** multiple: several sources at once (.xlsx and .csv files of one import); `files` holds them */
+    input: z.object({ multiple: z.boolean().default(false) }).strict(),
+    output: z.object({ supported: z.boolean(), file: PickedFile.nullable(), files: z.array(PickedFile) }),
   },
   'files.upload': {
     summary: 'Hand a workbook to the app as bytes (browser mode, drag and drop); returns its opaque id',

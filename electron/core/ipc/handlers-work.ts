@@ -7,7 +7,7 @@ import { copyFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportToWorkbook } from '../app/export.js';
-import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, readMeta } from '../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
@@ -37,7 +37,7 @@ function baseName(file: string): string {
 }
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
-async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
+async function jobInput(app: AppServices, jobId: string, source?: string): Promise<{ input: string; file: string }> {
   const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
@@ -54,7 +54,8 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
       'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.',
     );
   }
-  return { input, file: meta.file };
+  // the workbook among several sources is named by `source` (meta.file names them all)
+  return { input, file: source ?? meta.file };
 }
 
 /**
@@ -69,8 +70,11 @@ async function jobCsvSource(
   const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
-  const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
+  const dir = jobDir(w.jobs.jobsDir, jobId);
+  const kept = await keptCsvSources(dir);
   if (kept.length === 0) return undefined;
+  // a workbook among the sources (mixed): its results are a workbook
+  if (source !== undefined && source === (await keptWorkbookName(dir))) return undefined;
   const names = kept.map((k) => k.file).join(', ');
   if (source === undefined && kept.length > 1)
     throw new AppError(
@@ -141,7 +145,7 @@ const handlers: WorkHandlers = {
     const s = imports.get(input.importId);
     const indices = imports.filtered(s, input.filter);
     const plan = s.plan!;
-    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
+    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf, plan));
   },
 
   'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
@@ -197,7 +201,7 @@ const handlers: WorkHandlers = {
       await writeCsvSourceResults(csv, plan, result, { results: out });
       return w.downloads.register(out, name, CSV_MIME);
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',
@@ -219,7 +223,7 @@ const handlers: WorkHandlers = {
       const { failedRows } = await writeCsvSourceResults(csv, plan, result, { failed: out });
       return { ...w.downloads.register(out, name, CSV_MIME), rows: failedRows };
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',

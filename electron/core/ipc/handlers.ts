@@ -110,10 +110,15 @@ export const handlers: HandlerTable = {
     };
   },
 
-  'files.pickWorkbook': async (_input, app) => {
-    if (!app.dialogs) return { supported: false, file: null };
+  'files.pickWorkbook': async (input, app) => {
+    if (!app.dialogs) return { supported: false, file: null, files: [] };
+    if (input.multiple && app.dialogs.openWorkbooks) {
+      const files = (await app.dialogs.openWorkbooks()).map((p) => app.files.registerPath(p));
+      return { supported: true, file: files[0] ?? null, files };
+    }
     const chosen = await app.dialogs.openWorkbook();
-    return { supported: true, file: chosen ? app.files.registerPath(chosen) : null };
+    const file = chosen ? app.files.registerPath(chosen) : null;
+    return { supported: true, file, files: file ? [file] : [] };
   },
 
   'files.upload': async (input, app) => app.files.registerUpload(input.name, Buffer.from(input.dataBase64, 'base64')),

@@ -11,11 +11,12 @@
  * The entries go to a `PlanSink` as they are decided: in memory (`planImport`) or a job folder's
  * plan-entries.jsonl (`planImportToFile`, issue 11: what grows with the rows stays on disk).
  */
+import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { resolveCodes, type ProfileMappings } from './resolve.js';
-import type { Plan, PlanAction, PlanEntry, PlanHeader } from './types.js';
+import type { Plan, PlanAction, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
 import { ArrayPlanSink, JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
@@ -100,11 +101,21 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
     );
   }
   const wb = indexWorkbook(parsed, ctx.validation);
+  const sheetNames: Plan['sheetNames'] = {};
+  const sheetColumns: Plan['sheetColumns'] = {};
+  const sheetParts: NonNullable<Plan['sheetParts']> = {};
+  for (const [name, s] of wb.sheets) {
+    sheetNames[name] = s.sheetName;
+    sheetColumns[name] = { ...s.columns };
+    const parts = plannedParts(s);
+    if (parts) sheetParts[name] = parts;
+  }
   progress({ phase: 'resolving', done: 0, total: 1 });
   const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
   signal?.throwIfAborted();
 
-  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, sink);
+  const hasParts = Object.keys(sheetParts).length > 0;
+  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, hasParts ? sourceRows(sink) : sink);
   const serverBoms = await readBoms(wb, svc, client, signal, progress);
   const serverProduction = await readProduction(wb, svc, client, signal);
   progress({ phase: 'planning', done: 0, total: 1 });
@@ -123,18 +134,13 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   progress({ phase: 'planning', done: 1, total: 1 });
   const ignored = ignoredRows(planner);
 
-  const sheetNames: Plan['sheetNames'] = {};
-  const sheetColumns: Plan['sheetColumns'] = {};
-  for (const [name, s] of wb.sheets) {
-    sheetNames[name] = s.sheetName;
-    sheetColumns[name] = { ...s.columns };
-  }
   return {
     format: 'supply-loader/plan@1',
     createdAt: new Date().toISOString(),
     file: parsed.file,
     sheetNames,
     sheetColumns,
+    ...(Object.keys(sheetParts).length && { sheetParts }),
     baseUrl: client.baseUrl,
     manufacturerId: me.manufacturer_id,
     maskedKey: client.maskedKey,
@@ -153,6 +159,25 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
       plant_ids: [...me.plant_ids],
       problems: planner.preflightProblems,
       warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
+    },
+  };
+}
+
+/** A problem of a row of a second source says the row of that source (its sheet and cell already do). */
+function toSourceRow(p: PlanProblem): void {
+  if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
+}
+
+/** The sink of a plan whose sheets have several sources: each entry's problems at their source's rows. */
+function sourceRows(sink: PlanSink): PlanSink {
+  return {
+    add: (e) => {
+      for (const p of e.problems ?? []) toSourceRow(p);
+      sink.add(e);
+    },
+    finish: () => sink.finish(),
+    get count() {
+      return sink.count;
     },
   };
 }

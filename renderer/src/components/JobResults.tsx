@@ -12,7 +12,13 @@ import { useApi } from '../ApiContext.js';
 import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
-import { DIMENSION_MESSAGE, ENTITY_KIND_MESSAGE, OUTCOME_MESSAGE, SKIP_REASON_MESSAGE, wordsOf } from '../i18n/names.js';
+import {
+  DIMENSION_MESSAGE,
+  ENTITY_KIND_MESSAGE,
+  OUTCOME_MESSAGE,
+  SKIP_REASON_MESSAGE,
+  wordsOf,
+} from '../i18n/names.js';
 import type { EntityKind } from '../../../electron/core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
@@ -160,14 +166,16 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
     [api, jobId, stamp, filter.outcome, filter.sheet, filter.search],
   );
 
-  const make = async (kind: 'results' | 'failed', open = false) => {
-    setBusy(kind + (open ? '-open' : ''));
+  /** `source`: the file of a job of several sources whose results (or failed rows) are made */
+  const make = async (kind: 'results' | 'failed', open = false, source?: string) => {
+    setBusy(kind + (open ? '-open' : '') + (source ?? ''));
     setError(null);
     try {
+      const which = { jobId, ...(source !== undefined && { source }) };
       const ticket =
         kind === 'results'
-          ? await api.call('jobs.resultsWorkbook', { jobId })
-          : await api.call('jobs.failedWorkbook', { jobId });
+          ? await api.call('jobs.resultsWorkbook', which)
+          : await api.call('jobs.failedWorkbook', which);
       setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
       if (open) await openDownload(api, ticket);
       else await saveDownload(api, ticket);
@@ -182,6 +190,10 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
   const csv = view.resultsFormat === 'csv';
+  /** a job of several sources (a workbook and CSV files, or several CSV files): results and failed rows per file */
+  const sources = [...(view.workbookSource ? [view.workbookSource] : []), ...view.csvSources];
+  const perSource = sources.length > 1;
+  const madeCsv = made ? made.ticket.fileName.toLowerCase().endsWith('.csv') : csv;
   const stopped = !view.running;
   const words = jobStatusWords(view);
 
@@ -247,9 +259,57 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
         {made && (
           <Notice kind="success">
             {made.kind === 'results'
-              ? t(csv ? 'results.madeResultsCsv' : 'results.madeResults', { file: made.ticket.fileName })
-              : t(csv ? 'results.madeFailedCsv' : 'results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
+              ? t(madeCsv ? 'results.madeResultsCsv' : 'results.madeResults', { file: made.ticket.fileName })
+              : t(madeCsv ? 'results.madeFailedCsv' : 'results.madeFailed', {
+                  file: made.ticket.fileName,
+                  rows: made.rows ?? 0,
+                })}
           </Notice>
+        )}
+        {perSource && (
+          <ul className="source-downloads" aria-label={t('results.perSource')}>
+            {sources.map((src) => {
+              const srcCsv = src !== view.workbookSource;
+              const results = srcCsv
+                ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
+                : t(electron ? 'results.saveResults' : 'results.downloadResults');
+              const off = !stopped || !view.inputAvailable || busy !== null;
+              return (
+                <li key={src}>
+                  <code>{src}</code>{' '}
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={off}
+                    aria-label={`${results} – ${src}`}
+                    onClick={() => void make('results', false, src)}
+                  >
+                    {busy === `results${src}` ? t('common.preparing') : results}
+                  </button>{' '}
+                  {electron && (
+                    <button
+                      type="button"
+                      className="btn"
+                      disabled={off}
+                      aria-label={`${t(srcCsv ? 'results.openResultsCsv' : 'results.openResults')} – ${src}`}
+                      onClick={() => void make('results', true, src)}
+                    >
+                      {t(srcCsv ? 'results.openResultsCsv' : 'results.openResults')}
+                    </button>
+                  )}{' '}
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={off || view.failedRows === 0}
+                    aria-label={`${t('results.sourceFailed')} – ${src}`}
+                    onClick={() => void make('failed', false, src)}
+                  >
+                    {busy === `failed${src}` ? t('common.preparing') : t('results.sourceFailed')}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
         )}
         <div className="form-actions">
           {view.resumable && onResume && (
@@ -257,38 +317,42 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               {t('results.resume')}
             </button>
           )}
-          <button
-            type="button"
-            className="btn"
-            disabled={!stopped || !view.inputAvailable || busy !== null}
-            onClick={() => void make('results')}
-          >
-            {busy === 'results'
-              ? t('common.preparing')
-              : csv
-                ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
-                : t(electron ? 'results.saveResults' : 'results.downloadResults')}
-          </button>
-          {electron && (
-            <button
-              type="button"
-              className="btn"
-              disabled={!stopped || !view.inputAvailable || busy !== null}
-              onClick={() => void make('results', true)}
-            >
-              {t(csv ? 'results.openResultsCsv' : 'results.openResults')}
-            </button>
+          {!perSource && (
+            <>
+              <button
+                type="button"
+                className="btn"
+                disabled={!stopped || !view.inputAvailable || busy !== null}
+                onClick={() => void make('results')}
+              >
+                {busy === 'results'
+                  ? t('common.preparing')
+                  : csv
+                    ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
+                    : t(electron ? 'results.saveResults' : 'results.downloadResults')}
+              </button>
+              {electron && (
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!stopped || !view.inputAvailable || busy !== null}
+                  onClick={() => void make('results', true)}
+                >
+                  {t(csv ? 'results.openResultsCsv' : 'results.openResults')}
+                </button>
+              )}
+              <button
+                type="button"
+                className="btn"
+                disabled={!stopped || !view.inputAvailable || view.failedRows === 0 || busy !== null}
+                onClick={() => void make('failed')}
+              >
+                {busy === 'failed'
+                  ? t('common.preparing')
+                  : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.failedRows })}
+              </button>
+            </>
           )}
-          <button
-            type="button"
-            className="btn"
-            disabled={!stopped || !view.inputAvailable || view.failedRows === 0 || busy !== null}
-            onClick={() => void make('failed')}
-          >
-            {busy === 'failed'
-              ? t('common.preparing')
-              : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.failedRows })}
-          </button>
           {onRerun && offersRerun(view) && (
             <button
               type="button"

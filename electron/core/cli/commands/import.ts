@@ -20,6 +20,7 @@ import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runPlannedJob, withEntries } from '../../jobs/run.js';
+import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import { newJobDir, newJobId, readEntriesSync, readPlan, writePlanHeader } from '../../jobs/job-store.js';
 import { indexRowMarks } from '../../jobs/results.js';
 import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
@@ -62,17 +63,14 @@ function outputDirs(values: Record<string, unknown>, rc: RunContext, command: st
   return out;
 }
 
-function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetName): number {
-  return mapping?.sheets[sheet]?.header_row ?? 1;
-}
-
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
   usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
-  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
+  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv; a
+  workbook among the sources gets <name>.results.xlsx / <name>.failed.xlsx there.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -90,8 +88,6 @@ ${MIRROR_USAGE}
     const mapping = mappingOption(rc, values, 'import');
     // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
     const csvMode = sources.some((s) => isTextSource(s));
-    if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
-      throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
     const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', sources[0]);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
     const r = await importFile(rc, sources, {
@@ -132,6 +128,8 @@ export interface ImportFileResult {
   files: ResultFiles;
   /** CSV results written (CSV sources). */
   csvFiles: string[];
+  /** Results and failed-rows workbooks of the workbooks among mixed sources (written into the folders). */
+  workbookFiles: string[];
   /** What `import --json` prints. */
   document: Record<string, unknown>;
 }
@@ -159,6 +157,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: {
         ok: false,
         exit_code: EXIT.usage,
@@ -192,11 +191,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     throw e;
   }
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-  const csvSheets = csvMode
-    ? w.parsed.sheets
-        .filter((s) => s.csv)
-        .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
-    : [];
+  const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
   const sheetSummary = sheetLines(w);
   // Mapping memory (app/import.ts; off for the CLI): read now, applied to the --profile once the job completed.
   const remember = REMEMBERS_MAPPINGS.cli ? mappingMemory(w.parsed, w.report) : undefined;
@@ -207,7 +202,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     fs.rmSync(dir, { recursive: true, force: true });
     if (say) {
       for (const e of entries.filter((x) => x.action === 'blocked' || x.action === 'conflict').slice(0, 200))
-        say.stderr(`${entryLines(e).join('\n')}\n`);
+        say.stderr(`${entryLines(e, plan).join('\n')}\n`);
       say.stderr(
         `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
       );
@@ -216,6 +211,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan: { ...plan, entries } },
     };
   }
@@ -252,8 +248,27 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   }
   let files: ResultFiles = {};
   let csvFiles: string[] = [];
+  // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
+  const workbookFiles: string[] = [];
   if (csvMode) {
     const [full, result] = [await readPlan(rc.jobsDir, jobId), await withEntries(run)];
+    const wbSources = sources.filter((s) => !isTextSource(s));
+    const marks = wbSources.length && (o.outs.report || o.outs.failed) ? await indexRowMarks(run.index) : undefined;
+    for (const wbPath of wbSources) {
+      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
+      const w = await writeResultFiles(
+        rc,
+        wbPath,
+        plan,
+        summary,
+        {
+          ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
+          ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
+        },
+        marks,
+      );
+      workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
+    }
     csvFiles = await writeCsvResultFiles(rc, csvSheets, full, result, o.outs);
   } else if (o.outs.report || o.outs.failed) {
     files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
@@ -263,7 +278,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
-    for (const f of csvFiles) say.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
+    for (const f of [...workbookFiles, ...csvFiles]) say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
     if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${summary.jobId}\n`);
   }
   // `import --json` prints every entry's outcome; otherwise they stay in the job folder.
@@ -275,13 +290,14 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     result,
     files,
     csvFiles,
+    workbookFiles,
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
       job_id: summary.jobId,
       plan_summary: plan.summary,
       result,
-      files: csvMode ? { csv: csvFiles } : files,
+      files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,
     },
   };
 }
