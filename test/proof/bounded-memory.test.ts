@@ -8,6 +8,11 @@
  *
  * The licence allows 10 more product instances than the sandbox holds, so some instances fail and the rows
  * that depend on them are skipped: the failed-rows workbook has rows too.
+ *
+ * `plan --json` of the same rows first, under a heap smaller still (PLAN_HEAP_MIB): the planner writes its
+ * entries to a file as it decides them and the command prints them from there entry by entry, so neither the
+ * plan's ~20,000 entries (≈ 1.2–2 KB each with body, refs and notes) nor the whole JSON text are ever in memory
+ * at once. Holding them (the plan as an array, then `JSON.stringify` of it) needs several times this heap.
  */
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
@@ -19,14 +24,24 @@ import { control, sandbox, sandboxState, spawnCli, tmp, type Sandbox } from './h
 /** V8 old-space limit of the CLI process, MiB: enough for the plan and the job, not for a whole-workbook load. */
 // It passed at 128 too (08:07 UTC, 2026-11-24); 192 leaves a margin, the whole-workbook load died at 192.
 const HEAP_MIB = 192;
+/** V8 old-space limit of `plan --json`, MiB: the parsed workbook and the service index, not the plan. */
+const PLAN_HEAP_MIB = 64;
 const ROWS = 20_000;
 
 let sb: Sandbox;
 let root: string;
+let data: ReturnType<typeof buildDataset>;
+let file: string;
 beforeAll(async () => {
   sb = await sandbox({ seed: 'demo' });
   root = tmp('sl-bounded-');
-});
+  data = buildDataset(
+    { companies: ROWS / 200, products: Math.round(ROWS * 0.845), silos: ROWS / 1000, instances: 20, prechain: 10 },
+    'BND',
+  );
+  file = join(root, 'big.xlsx');
+  await writeDataWorkbook(file, data);
+}, 120_000);
 afterAll(async () => {
   await sb?.close();
 });
@@ -53,32 +68,49 @@ async function sheetRows(path: string): Promise<Map<string, Record<string, unkno
   return out;
 }
 
+/** The CLI as a child process under a V8 heap of `heapMib`: it must not run out of heap; its exit code and output. */
+async function runUnderHeap(args: string[], heapMib: number, jobs: string) {
+  const c = spawnCli(args, {
+    key: sb.ownerKey,
+    baseUrl: sb.baseUrl,
+    jobsDir: join(root, jobs),
+    env: { NODE_OPTIONS: `--max-old-space-size=${heapMib}` },
+  });
+  const { code, signal } = await c.exit;
+  const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
+  expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
+  return { code, why, stdout: c.stdout(), stderr: c.stderr() };
+}
+
 describe('bounded memory (issue 11)', () => {
+  it(`plans ${ROWS.toLocaleString('en')} rows with --json under --max-old-space-size=${PLAN_HEAP_MIB}`, async () => {
+    const c = await runUnderHeap(['plan', file, '--json'], PLAN_HEAP_MIB, 'jobs-plan');
+    expect(c.code, c.why).toBe(0);
+    const plan = JSON.parse(c.stdout) as {
+      entries: { sheet: string; action: string; externalId: string | null }[];
+      summary: { entries: number; rows: number; byAction: Record<string, number> };
+    };
+    // every entry printed, in plan order, matching the summary counted as they were decided
+    expect(plan.entries).toHaveLength(plan.summary.entries);
+    expect(plan.summary.rows).toBe(countRows(data));
+    expect(plan.summary.byAction.create).toBe(plan.entries.filter((e) => e.action === 'create').length);
+    const products = plan.entries.filter((e) => e.sheet === 'supplier-products');
+    expect(products).toHaveLength(data['supplier-products']!.length);
+    expect(products.map((e) => e.externalId)).toEqual(data['supplier-products']!.map((r) => r.external_id));
+    expect(products.every((e) => e.action === 'create')).toBe(true);
+  }, 300_000);
+
   it(`imports ${ROWS.toLocaleString('en')} rows with --report and --failed under --max-old-space-size=${HEAP_MIB}`, async () => {
-    const data = buildDataset(
-      { companies: ROWS / 200, products: Math.round(ROWS * 0.845), silos: ROWS / 1000, instances: 20, prechain: 10 },
-      'BND',
-    );
     const rows = countRows(data);
-    const file = join(root, 'big.xlsx');
-    await writeDataWorkbook(file, data);
     const active = (await sandboxState(sb.baseUrl)).product_instances!.active;
     await control(sb.baseUrl, 'PUT', '/entitlements', { product_instances: active + 10 });
 
     const report = join(root, 'report.xlsx');
     const failed = join(root, 'failed.xlsx');
-    const c = spawnCli(['import', file, '--report', report, '--failed', failed], {
-      key: sb.ownerKey,
-      baseUrl: sb.baseUrl,
-      jobsDir: join(root, 'jobs'),
-      env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` },
-    });
-    const { code, signal } = await c.exit;
-    const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
-    expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
+    const c = await runUnderHeap(['import', file, '--report', report, '--failed', failed], HEAP_MIB, 'jobs');
     // 1: some rows failed (the licence), the rest landed
-    expect(code, why).toBe(1);
-    expect(c.stderr(), why).not.toMatch(/warning: the (results|failed-rows) workbook could not be written/);
+    expect(c.code, c.why).toBe(1);
+    expect(c.stderr, c.why).not.toMatch(/warning: the (results|failed-rows) workbook could not be written/);
 
     const results = await sheetRows(report);
     const byName = (name: string) => results.get(name) ?? [];

@@ -5,9 +5,9 @@
  * mapping rows in the profile once the job completed. The adapters only say it in their words.
  */
 import type { ApiClient } from '../api/index.js';
-import { planImport, type PlanProgress } from '../jobs/plan.js';
+import { planImport, planImportToFile, type PlanContext, type PlanProgress } from '../jobs/plan.js';
 import type { ProfileMappings } from '../jobs/resolve.js';
-import type { JobResult, Plan } from '../jobs/types.js';
+import type { JobResult, Plan, PlanHeader } from '../jobs/types.js';
 import { countMappings, getProfileMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { SettingsStore } from '../settings/settings.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
@@ -48,7 +48,29 @@ export async function makePlan(
   s: PlanServices,
   o: PlanOptions,
 ): Promise<{ plan: Plan; excluded: number }> {
-  const plan = await planImport(w.parsed, {
+  const plan = await planImport(w.parsed, planContext(w, s, o));
+  return o.previous ? restrictPlanToFailed(plan, o.previous) : { plan, excluded: 0 };
+}
+
+/**
+ * makePlan with the entries written to `entriesPath` (a job folder's plan-entries.jsonl) as they are decided,
+ * not held in memory (issue 11); the plan's header is returned.
+ */
+export async function makePlanToFile(
+  w: { parsed: ParsedWorkbook; report: ValidationReport },
+  s: PlanServices,
+  o: Omit<PlanOptions, 'previous'>,
+  entriesPath: string,
+): Promise<PlanHeader> {
+  return planImportToFile(w.parsed, planContext(w, s, o), entriesPath);
+}
+
+function planContext(
+  w: { parsed: ParsedWorkbook; report: ValidationReport },
+  s: PlanServices,
+  o: Omit<PlanOptions, 'previous'>,
+): PlanContext {
+  return {
     client: s.client,
     ...(s.manufacturerId !== undefined ? { manufacturerId: s.manufacturerId } : {}),
     ...(s.mappings ? { mappings: s.mappings } : {}),
@@ -60,12 +82,11 @@ export async function makePlan(
     },
     ...(s.signal ? { signal: s.signal } : {}),
     ...(s.onProgress ? { onProgress: s.onProgress } : {}),
-  });
-  return o.previous ? restrictPlanToFailed(plan, o.previous) : { plan, excluded: 0 };
+  };
 }
 
 /** Entries an import would not send: blocked (validation, unresolved code, preflight) or in conflict. */
-export function blockedCount(plan: Plan): number {
+export function blockedCount(plan: Pick<PlanHeader, 'summary'>): number {
   return (plan.summary.byAction.blocked ?? 0) + (plan.summary.byAction.conflict ?? 0);
 }
 
@@ -74,7 +95,7 @@ export function blockedCount(plan: Plan): number {
  * imported without them (`--skip-blocked`, the app's confirmation). Returns the number of blocked entries when
  * the run is refused, else null.
  */
-export function refusedForBlocked(plan: Plan, skipBlocked: boolean): number | null {
+export function refusedForBlocked(plan: Pick<PlanHeader, 'summary'>, skipBlocked: boolean): number | null {
   const blocked = blockedCount(plan);
   return blocked > 0 && !skipBlocked ? blocked : null;
 }

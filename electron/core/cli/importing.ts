@@ -2,30 +2,35 @@
  * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
  * with a progress bar, results workbooks, and the exit code of a job.
  */
-import { makePlan as makeAppPlan } from '../app/import.js';
+import { makePlanToFile as makeAppPlanToFile } from '../app/import.js';
 import { ENTITY_SHEETS } from '../jobs/plan.js';
 import { normaliseSheetName } from '../workbook/registry.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { intOption, str } from './args.js';
 import { CliUsageError } from './errors.js';
-import type { JobProgress, JobResult, Plan } from '../jobs/types.js';
+import type { IndexedJobResult } from '../jobs/run.js';
+import type { JobProgress, JobResult, PlanHeader } from '../jobs/types.js';
 import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 
-/** The plan (app/import.ts makePlan) with the profile's saved mappings and a progress bar per phase. */
-export async function makePlan(
+/**
+ * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its
+ * entries written to `entriesPath` as they are decided (a job folder's plan-entries.jsonl), its header returned.
+ */
+export async function makePlanToFile(
   ctx: RunContext,
   w: LoadedWorkbook,
   o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
-): Promise<Plan> {
+  entriesPath: string,
+): Promise<PlanHeader> {
   await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
   const mappings = savedMappingsFor(ctx);
-  const { plan } = await makeAppPlan(
+  const plan = await makeAppPlanToFile(
     w,
     {
       client: ctx.client,
@@ -48,6 +53,7 @@ export async function makePlan(
       ...(o.mirror ? { mirror: o.mirror } : {}),
       ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
     },
+    entriesPath,
   );
   bar?.done();
   return plan;
@@ -82,6 +88,14 @@ export function exitCodeOf(result: JobResult): ExitCode {
       (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
   );
   return bad ? EXIT.partial : EXIT.ok;
+}
+
+/** exitCodeOf for a job whose outcomes are in its compact index. */
+export function exitCodeOfIndexed(r: IndexedJobResult): ExitCode {
+  if (r.result.status !== 'completed') return EXIT.aborted;
+  if ((r.result.counts.failed ?? 0) > 0 || (r.result.counts.pending ?? 0) > 0) return EXIT.partial;
+  for (const [, o] of r.index.notPlain()) if (o.outcome === 'skipped' && o.reason !== 'create_only') return EXIT.partial;
+  return EXIT.ok;
 }
 
 /** `--mirror SHEET[,SHEET]` and `--max-deletes N` of plan and import. */

@@ -1,9 +1,9 @@
 /** The results and failed-rows workbooks of import / resume (written by the import engine's writers). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import { writeFailedRowsWorkbook, writeResultsWorkbook, type RowMarks } from '../jobs/results.js';
 import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
-import type { JobResult, Plan } from '../jobs/types.js';
+import type { JobResult, JobResultSummary, Plan, PlanHeader } from '../jobs/types.js';
 import type { RunContext } from './context.js';
 
 export interface ResultFiles {
@@ -15,9 +15,10 @@ export interface ResultFiles {
 export async function writeResultFiles(
   ctx: RunContext,
   inputPath: string | undefined,
-  plan: Plan,
-  result: JobResult,
+  plan: PlanHeader,
+  result: JobResultSummary,
   outs: ResultFiles,
+  marks?: RowMarks,
 ): Promise<ResultFiles> {
   const written: ResultFiles = {};
   if (!outs.report && !outs.failed) return written;
@@ -29,7 +30,7 @@ export async function writeResultFiles(
   }
   if (outs.report) {
     try {
-      await writeResultsWorkbook(inputPath, plan, result, outs.report);
+      await writeResultsWorkbook(inputPath, plan, result, outs.report, marks);
       written.report = outs.report;
     } catch (e) {
       ctx.stderr(`warning: the results workbook could not be written to ${outs.report}: ${(e as Error).message}\n`);
@@ -37,7 +38,7 @@ export async function writeResultFiles(
   }
   if (outs.failed) {
     try {
-      await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed);
+      await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed, marks);
       written.failed = outs.failed;
     } catch (e) {
       ctx.stderr(`warning: the failed-rows workbook could not be written to ${outs.failed}: ${(e as Error).message}\n`);

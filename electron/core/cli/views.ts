@@ -4,13 +4,17 @@
  */
 import { decodeRow } from '../workbook/sheet-parts.js';
 import type { DataSheetName, Issue } from '../workbook/types.js';
+import type { IndexedJobResult } from '../jobs/run.js';
 import type {
+  EntryOutcome,
   JobResult,
+  JobResultSummary,
   JobStatus,
   JobSummary,
   OutcomeCounts,
   Plan,
   PlanEntry,
+  PlanHeader,
   PlanProblem,
   StopReason,
 } from '../jobs/types.js';
@@ -99,7 +103,15 @@ export function entryLines(e: PlanEntry, plan?: PlanSources): string[] {
   return lines;
 }
 
-export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
+/**
+ * The plan in words: counts per sheet and action, then (up to `max`) the entries. `entries` is read once, in
+ * order, and only the entries shown are kept (a plan's entries may be read from its file: readEntriesSync).
+ */
+export function formatPlan(
+  plan: PlanHeader,
+  max = MAX_DETAILS,
+  entries: Iterable<PlanEntry> = (plan as Partial<Plan>).entries ?? [],
+): string[] {
   const out: string[] = [];
   const sheets = Object.entries(plan.summary.bySheet);
   const used = PLAN_ACTIONS.filter((a) => (plan.summary.byAction[a] ?? 0) > 0 || a === 'create' || a === 'unchanged');
@@ -130,23 +142,30 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
       `  ignored rows (action ignore): ${plan.ignoredRows.map((r) => rowAt(plan, r.sheet, r.row)).join(', ')}`,
     );
   if (max <= 0) return out;
-  const deletes = plan.entries.filter((e) => e.level > 6 && (e.action === 'delete' || e.action === 'blocked'));
+  // One pass: every delete (they run last, in this order), then up to `max` others, changes before creates.
+  const deletes: PlanEntry[] = [];
+  const detailed: PlanEntry[] = [];
+  const creates: PlanEntry[] = [];
+  let others = 0;
+  for (const e of entries) {
+    if (e.level > 6 && (e.action === 'delete' || e.action === 'blocked')) deletes.push(e);
+    else if (e.action === 'unchanged') continue;
+    else {
+      others++;
+      if (e.action === 'create') {
+        if (creates.length < max) creates.push(e);
+      } else if (detailed.length < max) detailed.push(e);
+    }
+  }
   if (deletes.length) {
     // Every delete as its own line, with the entity's name (they run last, in this order).
     out.push('', 'deletes (after every create and update, in this order):');
     for (const e of deletes) out.push(...entryLines(e, plan));
   }
-  const detailed = plan.entries.filter(
-    (e) => e.action !== 'unchanged' && e.action !== 'create' && !deletes.includes(e),
-  );
-  const creates = plan.entries.filter((e) => e.action === 'create');
-  if (detailed.length > 0 || creates.length > 0) out.push('');
+  if (others > 0) out.push('');
   let n = 0;
   for (const e of [...detailed, ...creates]) {
-    if (n >= max) {
-      out.push(`… and ${detailed.length + creates.length - n} more entries (use --json for all)`);
-      break;
-    }
+    if (n >= max) break;
     out.push(
       // An undo's re-creates say they get a new id: their notes are shown.
       ...(e.action === 'create' && !plan.undoes
@@ -157,6 +176,7 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
     );
     n++;
   }
+  if (others > n) out.push(`… and ${others - n} more entries (use --json for all)`);
   return out;
 }
 
@@ -200,6 +220,34 @@ export function jobStatusText(
 }
 
 export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
+  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
+  const bad = result.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'skipped');
+  return resultLines(
+    result,
+    bad.slice(0, Math.max(max, 0)).map((r) => [byKey.get(r.key), r]),
+    bad.length,
+    max,
+  );
+}
+
+/** formatResult of a job whose outcomes are in its compact index: only the rows shown are read back. */
+export async function formatIndexedResult(r: IndexedJobResult, max = MAX_DETAILS): Promise<string[]> {
+  const shown: [PlanEntry | undefined, EntryOutcome][] = [];
+  let count = 0;
+  for (const [i, o] of r.index.notPlain()) {
+    if (o.outcome !== 'failed' && o.outcome !== 'skipped') continue;
+    if (shown.length < max) shown.push([await r.index.entry(i), o]);
+    count++;
+  }
+  return resultLines(r.result, shown, count, max);
+}
+
+function resultLines(
+  result: JobResultSummary,
+  bad: readonly (readonly [PlanEntry | undefined, JobResult['entries'][number]])[],
+  badCount: number,
+  max: number,
+): string[] {
   const out: string[] = [];
   // The message (when there is one) says why the job stopped and what to do: the status line does not repeat it.
   // Counted in worksheet rows, like the table below and the results workbook (a BOM is one entry, many rows).
@@ -225,15 +273,9 @@ export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): 
   for (const l of result.entitlementLimits) {
     out.push(`  entitlement limit reached: ${l.dimension} ${l.usage} / ${l.limit}`);
   }
-  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
-  const bad = result.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'skipped');
   let n = 0;
-  for (const r of bad) {
-    if (n >= max) {
-      out.push(`… and ${bad.length - n} more (see the results workbook or use --json)`);
-      break;
-    }
-    const e = byKey.get(r.key);
+  for (const [e, r] of bad) {
+    if (n >= max) break;
     const o = r as { err_code?: string; msg?: string; explanation?: string; reason?: string; status?: number };
     const why =
       r.outcome === 'failed'
@@ -244,6 +286,7 @@ export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): 
     out.push(`  ${r.outcome.padEnd(8)} ${e ? `${e.label} (${where(e)})` : r.key}  ${why}`);
     n++;
   }
+  if (badCount > n) out.push(`… and ${badCount - n} more (see the results workbook or use --json)`);
   return out;
 }
 

@@ -11,11 +11,13 @@
  * with a message saying so.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
-import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan } from './types.js';
+import { EntryIndex } from './entry-index.js';
+import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan, type PlanEntry, type PlanHeader } from './types.js';
 import { writeTextAtomic } from '../fs/atomic.js';
 
 export const PLAN_FILE = 'plan.json';
@@ -50,21 +52,40 @@ export async function writeJsonAtomic(path: string, value: unknown): Promise<voi
 }
 
 /** plan.json of a job folder of this version: the plan without its entries. */
-export type JobPlanHeader = Omit<Plan, 'format' | 'entries'> & {
+export type JobPlanHeader = Omit<PlanHeader, 'format'> & {
   format: typeof JOB_PLAN_FORMAT;
   plan_format: Plan['format'];
   entries_file: string;
   entry_count: number;
 };
 
+/** A new job folder; the path its plan's entries go to (planImportToFile writes them there as it plans). */
+export async function newJobDir(jobsDir: string, jobId: string): Promise<{ dir: string; entriesPath: string }> {
+  const dir = jobDir(jobsDir, jobId);
+  await mkdir(dir, { recursive: true });
+  return { dir, entriesPath: join(dir, PLAN_ENTRIES_FILE) };
+}
+
+/** plan.json of a job folder, written atomically once plan-entries.jsonl is complete and synced. */
+export async function writePlanHeader(jobsDir: string, jobId: string, plan: PlanHeader): Promise<void> {
+  const { format, ...rest } = plan;
+  const header: JobPlanHeader = {
+    ...rest,
+    format: JOB_PLAN_FORMAT,
+    plan_format: format,
+    entries_file: PLAN_ENTRIES_FILE,
+    entry_count: plan.summary.entries,
+  };
+  await writeJsonAtomic(join(jobDir(jobsDir, jobId), PLAN_FILE), header);
+}
+
 /**
  * Write the plan into a new job folder: the entries line by line into plan-entries.jsonl (buffered, with
  * backpressure, then fsynced), then plan.json atomically — its presence says the entries are complete.
  */
 export async function createJobDir(jobsDir: string, jobId: string, plan: Plan): Promise<string> {
-  const dir = jobDir(jobsDir, jobId);
-  await mkdir(dir, { recursive: true });
-  const fh = await open(join(dir, PLAN_ENTRIES_FILE), 'w');
+  const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
+  const fh = await open(entriesPath, 'w');
   try {
     let buf = '';
     for (const e of plan.entries) {
@@ -79,15 +100,8 @@ export async function createJobDir(jobsDir: string, jobId: string, plan: Plan): 
   } finally {
     await fh.close();
   }
-  const { entries, format, ...rest } = plan;
-  const header: JobPlanHeader = {
-    ...rest,
-    format: JOB_PLAN_FORMAT,
-    plan_format: format,
-    entries_file: PLAN_ENTRIES_FILE,
-    entry_count: entries.length,
-  };
-  await writeJsonAtomic(join(dir, PLAN_FILE), header);
+  const { entries, ...head } = plan;
+  await writePlanHeader(jobsDir, jobId, { ...head, summary: { ...head.summary, entries: entries.length } });
   return dir;
 }
 
@@ -110,7 +124,8 @@ export async function* jsonLines<T>(path: string): AsyncGenerator<T | null> {
   }
 }
 
-export async function readPlan(jobsDir: string, jobId: string): Promise<Plan> {
+/** plan.json of a job: the header of this version, or the whole plan of the previous format. */
+async function readPlanFile(jobsDir: string, jobId: string): Promise<JobPlanHeader | Plan> {
   const dir = jobDir(jobsDir, jobId);
   const text = await readFile(join(dir, PLAN_FILE), 'utf8').catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') throw new Error(`No job ${jobId} in ${jobsDir}`);
@@ -129,18 +144,76 @@ export async function readPlan(jobsDir: string, jobId: string): Promise<Plan> {
       `Job ${jobId} was written in a plan format this version of Supply Loader does not know (${String(head.format ?? 'none')}); it cannot be resumed or shown here. Plan the workbook again and start a new import.`,
     );
   }
-  const { format: _f, plan_format, entries_file, entry_count, ...rest } = head as JobPlanHeader;
+  return head as JobPlanHeader;
+}
+
+function headerOf(h: JobPlanHeader): PlanHeader {
+  const { format: _f, plan_format, entries_file: _e, entry_count: _c, ...rest } = h;
+  return { format: plan_format, ...rest };
+}
+
+/** Each entry of a plan-entries file, read synchronously in 1 MB chunks (for synchronous callers: formatPlan). */
+export function* readEntriesSync(path: string): Generator<PlanEntry> {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const utf8 = new StringDecoder('utf8'); // a character split between two chunks stays whole
+    let carry = '';
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) {
+      const lines = (carry + utf8.write(buf.subarray(0, n))).split('\n');
+      carry = lines.pop() ?? '';
+      for (const l of lines) if (l.trim()) yield JSON.parse(l) as PlanEntry;
+    }
+    if (carry.trim()) yield JSON.parse(carry) as PlanEntry;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function readPlan(jobsDir: string, jobId: string): Promise<Plan> {
+  const head = await readPlanFile(jobsDir, jobId);
+  if (head.format === PREVIOUS_PLAN_FORMAT) return head as Plan;
+  const h = head as JobPlanHeader;
   const entries: Plan['entries'] = [];
-  for await (const e of jsonLines<Plan['entries'][number]>(join(dir, entries_file))) {
-    if (e === null) throw new Error(`The plan of job ${jobId} is damaged: a line of ${entries_file} is not JSON`);
+  for await (const e of jsonLines<Plan['entries'][number]>(join(jobDir(jobsDir, jobId), h.entries_file))) {
+    if (e === null) throw new Error(`The plan of job ${jobId} is damaged: a line of ${h.entries_file} is not JSON`);
     entries.push(e);
   }
-  if (entries.length !== entry_count) {
+  if (entries.length !== h.entry_count) {
     throw new Error(
-      `The plan of job ${jobId} is incomplete: ${entries_file} holds ${entries.length} of ${entry_count} entries`,
+      `The plan of job ${jobId} is incomplete: ${h.entries_file} holds ${entries.length} of ${h.entry_count} entries`,
     );
   }
-  return { format: plan_format, ...rest, entries };
+  return { ...headerOf(h), entries };
+}
+
+/**
+ * A job's plan as its header and the compact index of its entries (read in one pass; the entries stay on disk).
+ * `each` sees every entry as it passes (not to be kept). A job of the previous format is read whole, once.
+ */
+export async function readJobIndex(
+  jobsDir: string,
+  jobId: string,
+  each?: (e: PlanEntry, i: number) => void,
+): Promise<{ header: PlanHeader; index: EntryIndex }> {
+  const head = await readPlanFile(jobsDir, jobId);
+  if (head.format === PREVIOUS_PLAN_FORMAT) {
+    const { entries, ...header } = head as Plan;
+    entries.forEach((e, i) => each?.(e, i));
+    return { header, index: EntryIndex.fromEntries(entries) };
+  }
+  const h = head as JobPlanHeader;
+  const index = await EntryIndex.fromFile(
+    join(jobDir(jobsDir, jobId), h.entries_file),
+    each,
+    (n) => new Error(`The plan of job ${jobId} is damaged: line ${n} of ${h.entries_file} is not JSON`),
+  );
+  if (index.size !== h.entry_count) {
+    throw new Error(
+      `The plan of job ${jobId} is incomplete: ${h.entries_file} holds ${index.size} of ${h.entry_count} entries`,
+    );
+  }
+  return { header: headerOf(h), index };
 }
 
 export async function readMeta(jobsDir: string, jobId: string): Promise<JobMeta> {

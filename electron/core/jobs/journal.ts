@@ -139,7 +139,22 @@ export interface JournalState {
 
 /** Read line by line (a journal grows with the rows: never one string of it all). */
 export async function readJournal(path: string): Promise<JournalState> {
-  const state: JournalState = { outcomes: new Map(), openIntents: new Map(), sessions: [], badLines: 0 };
+  const outcomes = new Map<string, EntryOutcome>();
+  const rest = await scanJournal(path, (o) => outcomes.set(o.key, o));
+  for (const k of rest.openIntents.keys()) if (outcomes.has(k)) rest.openIntents.delete(k);
+  return { outcomes, ...rest };
+}
+
+/**
+ * The journal line by line, each outcome handed to `onOutcome` in order (a later one for the same key replaces
+ * an earlier one) and not kept: the sessions and the intents not followed by an outcome are returned (an intent
+ * written after its entry's outcome is among them: the caller drops the entries that have an outcome).
+ */
+export async function scanJournal(
+  path: string,
+  onOutcome: (o: EntryOutcome) => void,
+): Promise<Omit<JournalState, 'outcomes'>> {
+  const state: Omit<JournalState, 'outcomes'> = { openIntents: new Map(), sessions: [], badLines: 0 };
   try {
     await access(path);
   } catch (e) {
@@ -152,14 +167,15 @@ export async function readJournal(path: string): Promise<JournalState> {
       state.badLines++;
       continue;
     }
-    if (line.t === 'intent') intents.set(line.key, line);
-    else if (line.t === 'outcome') {
+    if (line.t === 'intent') {
+      intents.set(line.key, line);
+    } else if (line.t === 'outcome') {
       intents.delete(line.key);
       const { t: _t, ...o } = line;
-      state.outcomes.set(line.key, o);
+      onOutcome(o);
     } else if (line.t === 'session') state.sessions.push(line);
   }
-  for (const [k, i] of intents) if (!state.outcomes.has(k)) state.openIntents.set(k, i);
+  state.openIntents = intents;
   return state;
 }
 

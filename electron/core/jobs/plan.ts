@@ -8,14 +8,18 @@
  *
  * This module is the entry: `plan/` holds one planner per entity kind, the state they share (`context.ts`:
  * references, lookups, and `emit`, the one place an entry enters the plan) and the decision step (`decide.ts`).
+ * The entries go to a `PlanSink` as they are decided: in memory (`planImport`) or a job folder's
+ * plan-entries.jsonl (`planImportToFile`, issue 11: what grows with the rows stays on disk).
  */
 import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { resolveCodes, type ProfileMappings } from './resolve.js';
-import type { Plan, PlanCounts, PlanEntry } from './types.js';
+import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
+import { LEVEL } from './entities.js';
+import { ArrayPlanSink, JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
 import { planBoms, readBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { planCompanies } from './plan/companies.js';
@@ -52,19 +56,36 @@ export interface PlanContext {
 
 /** Counts of a plan's entries per sheet and action, and the worksheet rows they cover (the plan's summary). */
 export function planSummary(entries: readonly PlanEntry[]): Plan['summary'] {
-  const bySheet: Plan['summary']['bySheet'] = {};
-  const byAction: PlanCounts = {};
-  let rows = 0;
-  for (const e of entries) {
-    const s = (bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
-    rows += e.rows.length;
-  }
-  return { bySheet, byAction, entries: entries.length, rows };
+  const c = new SummaryCounter();
+  for (const e of entries) c.add(e);
+  return c.summary();
 }
 
+/** Deletes run after every other entry (the sinks hold them back and write them last). */
+const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
+
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
+  const sink = new ArrayPlanSink(isDeleteEntry);
+  // The entries before the summary, as a plan has always been laid out (saved plans, --json, snapshots).
+  const { summary, requests, preflight, ...head } = await planInto(parsed, ctx, sink);
+  return { ...head, entries: sink.entries, summary, requests, preflight };
+}
+
+/**
+ * The plan with its entries written to `path` as JSON lines as they are decided (in plan order), not held in
+ * memory (a job folder's plan-entries.jsonl): what grows with the rows stays on disk.
+ */
+export async function planImportToFile(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
+  const sink = new JsonlPlanSink(path, isDeleteEntry);
+  try {
+    return await planInto(parsed, ctx, sink);
+  } catch (e) {
+    sink.abort();
+    throw e;
+  }
+}
+
+async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink): Promise<PlanHeader> {
   if (!parsed.readable) {
     const first = parsed.issues.find((i) => i.severity === 'error');
     throw new Error(`The workbook could not be read${first ? `: ${first.message}` : ''}`);
@@ -80,11 +101,21 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     );
   }
   const wb = indexWorkbook(parsed, ctx.validation);
+  const sheetNames: Plan['sheetNames'] = {};
+  const sheetColumns: Plan['sheetColumns'] = {};
+  const sheetParts: NonNullable<Plan['sheetParts']> = {};
+  for (const [name, s] of wb.sheets) {
+    sheetNames[name] = s.sheetName;
+    sheetColumns[name] = { ...s.columns };
+    const parts = plannedParts(s);
+    if (parts) sheetParts[name] = parts;
+  }
   progress({ phase: 'resolving', done: 0, total: 1 });
   const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
   signal?.throwIfAborted();
 
-  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false);
+  const hasParts = Object.keys(sheetParts).length > 0;
+  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, hasParts ? sourceRows(sink) : sink);
   const serverBoms = await readBoms(wb, svc, client, signal, progress);
   const serverProduction = await readProduction(wb, svc, client, signal);
   progress({ phase: 'planning', done: 0, total: 1 });
@@ -99,23 +130,10 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   planProduction(planner, serverProduction);
   planDeleteRows(planner);
   const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
-  planner.sortDeletes();
+  const summary = sink.finish();
   progress({ phase: 'planning', done: 1, total: 1 });
   const ignored = ignoredRows(planner);
 
-  const entries = planner.entries;
-  const sheetNames: Plan['sheetNames'] = {};
-  const sheetColumns: Plan['sheetColumns'] = {};
-  const sheetParts: NonNullable<Plan['sheetParts']> = {};
-  for (const [name, s] of wb.sheets) {
-    sheetNames[name] = s.sheetName;
-    sheetColumns[name] = { ...s.columns };
-    const parts = plannedParts(s);
-    if (parts) sheetParts[name] = parts;
-  }
-  // A problem of a row of a second source says the row of that source (its sheet and cell already do).
-  if (Object.keys(sheetParts).length)
-    for (const e of entries) for (const p of e.problems ?? []) if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
   return {
     format: 'supply-loader/plan@1',
     createdAt: new Date().toISOString(),
@@ -133,8 +151,7 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     },
     ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
     ...(ignored.length ? { ignoredRows: ignored } : {}),
-    entries,
-    summary: planSummary(entries),
+    summary,
     requests: client.stats().requests - startRequests,
     preflight: {
       ok: planner.preflightProblems.length === 0,
@@ -145,3 +162,23 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
     },
   };
 }
+
+/** A problem of a row of a second source says the row of that source (its sheet and cell already do). */
+function toSourceRow(p: PlanProblem): void {
+  if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
+}
+
+/** The sink of a plan whose sheets have several sources: each entry's problems at their source's rows. */
+function sourceRows(sink: PlanSink): PlanSink {
+  return {
+    add: (e) => {
+      for (const p of e.problems ?? []) toSourceRow(p);
+      sink.add(e);
+    },
+    finish: () => sink.finish(),
+    get count() {
+      return sink.count;
+    },
+  };
+}
+

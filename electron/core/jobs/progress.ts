@@ -1,10 +1,16 @@
 /** Progress of a running job: rows settled, rate, ETA and outcomes so far, throttled to ≤ 10 events per second. */
 import { Throttle } from '../throttle.js';
-import type { EntryOutcome, JobProgress, JobStatus, OutcomeCounts, Plan } from './types.js';
+import type { JobProgress, JobStatus, OutcomeCounts } from './types.js';
+
+/** What the meter reads of a job: the worksheet rows in all and settled, the entries per outcome (EntryIndex). */
+export interface ProgressSource {
+  readonly totalRows: number;
+  readonly settledRows: number;
+  outcomeCounts(): OutcomeCounts;
+}
 
 export class ProgressMeter {
   level = 0;
-  private readonly rowsOf = new Map<string, number>();
   private readonly total: number;
   private readonly startDone: number;
   private readonly started = Date.now();
@@ -12,24 +18,16 @@ export class ProgressMeter {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    plan: Plan,
+    private readonly source: ProgressSource,
     private readonly jobId: string,
-    private readonly outcomes: Map<string, EntryOutcome>,
     private readonly listener?: (p: JobProgress) => void,
   ) {
-    let total = 0;
-    for (const e of plan.entries) {
-      this.rowsOf.set(e.key, e.rows.length);
-      total += e.rows.length;
-    }
-    this.total = total;
+    this.total = source.totalRows;
     this.startDone = this.done();
   }
 
   private done(): number {
-    let d = 0;
-    for (const k of this.outcomes.keys()) d += this.rowsOf.get(k) ?? 0;
-    return d;
+    return this.source.settledRows;
   }
 
   /** Something settled: emit now if the last event is old enough, else once the interval is over. */
@@ -56,8 +54,7 @@ export class ProgressMeter {
     const done = this.done();
     const seconds = (Date.now() - this.started) / 1000;
     const rate = seconds > 0 ? (done - this.startDone) / seconds : 0;
-    const byOutcome: OutcomeCounts = {};
-    for (const o of this.outcomes.values()) byOutcome[o.outcome] = (byOutcome[o.outcome] ?? 0) + 1;
+    const { pending: _pending, ...byOutcome } = this.source.outcomeCounts();
     this.listener({
       jobId: this.jobId,
       status,

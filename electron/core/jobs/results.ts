@@ -17,13 +17,16 @@ import { writeFormatWorkbook } from '../workbook/template.js';
 import { writeAtomic } from '../fs/atomic.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
+import type { EntryIndex } from './entry-index.js';
 import {
   SUCCESS_OUTCOMES,
   type EntryOutcome,
   type JobResult,
+  type JobResultSummary,
   type OutcomeCounts,
   type Plan,
   type PlanEntry,
+  type PlanHeader,
   type RowOutcome,
 } from './types.js';
 import { RESULT_COLUMNS } from '../names.js';
@@ -79,32 +82,101 @@ export interface RowMark {
   succeeded: boolean;
 }
 
+/** The marks of the rows of a job, per registry sheet (in memory: rowMarks; from the job's index: indexRowMarks). */
+export interface RowMarks {
+  sheet(name: DataSheetName): { get(row: number): RowMark | undefined };
+  /** Some row did not succeed (failed, skipped, pending). */
+  readonly anyNotSucceeded: boolean;
+}
+
 /** worksheet row → its mark, per registry sheet: the compact per-row state of the results workbooks. */
-export function rowMarks(plan: Plan, result: JobResult): Map<DataSheetName, Map<number, RowMark>> {
+export function rowMarks(plan: Plan, result: JobResult): RowMarks {
   const outcomes = new Map(result.entries.map((o) => [o.key, o]));
   const idx = new Map<DataSheetName, Map<number, RowMark>>();
+  let bad = false;
   for (const entry of plan.entries) {
     const o = outcomes.get(entry.key) ?? { key: entry.key, outcome: 'pending' as const };
-    const full = o as EntryOutcome;
-    const mark: RowMark = {
-      outcome: o.outcome,
-      id: full.id ?? entry.id ?? '',
-      errCode: full.err_code ?? '',
-      message: outcomeMessage(entry, o),
-      failedCode: full.err_code ?? (o.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : o.outcome),
-      succeeded: succeeded(o),
-    };
+    const mark = markOf(entry, o, entry.id);
+    if (!mark.succeeded) bad = true;
     for (const r of entry.rows) {
       let m = idx.get(r.sheet);
       if (!m) idx.set(r.sheet, (m = new Map()));
       m.set(r.row, mark);
     }
   }
-  return idx;
+  const none = new Map<number, RowMark>();
+  return { sheet: (name) => idx.get(name) ?? none, anyNotSucceeded: bad };
+}
+
+function markOf(
+  entry: PlanEntry | null,
+  o: EntryOutcome | { key: string; outcome: 'pending' },
+  plannedId: string | null | undefined,
+  message?: string,
+): RowMark {
+  const full = o as EntryOutcome;
+  return {
+    outcome: o.outcome,
+    id: full.id ?? plannedId ?? '',
+    errCode: full.err_code ?? '',
+    message: message ?? outcomeMessage(entry, o),
+    failedCode: full.err_code ?? (o.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : o.outcome),
+    succeeded: succeeded(o),
+  };
+}
+
+/** Outcomes whose message is made from the entry's changes or BOM difference (read from the plan's entries). */
+function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
+  const full = o as EntryOutcome;
+  return o.outcome === 'updated' || o.outcome === 'replaced' || (o.outcome === 'skipped' && full.reason === 'create_only');
+}
+
+/**
+ * The row marks of a job from its compact index (issue 11): per sheet a typed array worksheet row → entry, a
+ * mark made when a row is written. One pass over plan-entries.jsonl keeps the messages that need the entry
+ * (what an update changed, a BOM's difference); nothing else is held per row.
+ */
+export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
+  const rowsOf = new Map<DataSheetName, Int32Array>();
+  const maxRow = new Map<DataSheetName, number>();
+  let bad = false;
+  for (let i = 0; i < index.size; i++) {
+    if (!index.succeeded(i)) bad = true;
+    index.forEachRow(i, (sheet, row) => maxRow.set(sheet, Math.max(maxRow.get(sheet) ?? 0, row)));
+  }
+  for (const [sheet, max] of maxRow) rowsOf.set(sheet, new Int32Array(max + 1));
+  for (let i = 0; i < index.size; i++) index.forEachRow(i, (sheet, row) => (rowsOf.get(sheet)![row] = i + 1));
+  const messages = new Map<number, string>();
+  await index.forEachEntry((e, i) => {
+    const o = index.outcomeOf(i);
+    if (!messageNeedsEntry(o)) return;
+    const m = outcomeMessage(e, o);
+    if (m) messages.set(i, m);
+  });
+  return {
+    anyNotSucceeded: bad,
+    sheet: (name) => {
+      const rows = rowsOf.get(name);
+      return {
+        get: (row) => {
+          const i = rows && row < rows.length ? rows[row] - 1 : -1;
+          if (i < 0) return undefined;
+          const o = index.outcomeOf(i);
+          return markOf(null, o, index.id(i), messages.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
+        },
+      };
+    },
+  };
+}
+
+function marksOf(plan: PlanHeader, result: JobResultSummary, marks: RowMarks | undefined): RowMarks {
+  if (marks) return marks;
+  if ('entries' in plan && 'entries' in result) return rowMarks(plan as Plan, result as JobResult);
+  throw new Error('The results workbook needs the outcome of each row: give the row marks of the job.');
 }
 
 /** The message a row gets: the error with the catalog's explanation, the skip reason, or what changed. */
-export function outcomeMessage(entry: PlanEntry, o: EntryOutcome | { key: string; outcome: 'pending' }): string {
+export function outcomeMessage(entry: PlanEntry | null, o: EntryOutcome | { key: string; outcome: 'pending' }): string {
   if (o.outcome === 'pending') return 'not run yet: resume the job';
   const full = o as EntryOutcome;
   if (full.outcome === 'failed') {
@@ -118,11 +190,11 @@ export function outcomeMessage(entry: PlanEntry, o: EntryOutcome | { key: string
     return parts.filter(Boolean).join(' — ');
   }
   if (full.outcome === 'skipped') {
-    if (full.reason === 'create_only' && entry.changes) return `${full.msg ?? 'skipped'}: ${changesText(entry)}`;
+    if (full.reason === 'create_only' && entry?.changes) return `${full.msg ?? 'skipped'}: ${changesText(entry)}`;
     return full.msg ?? 'skipped';
   }
-  if (full.outcome === 'updated' && entry.changes) return changesText(entry);
-  if (full.outcome === 'replaced' && entry.bomDiff) {
+  if (full.outcome === 'updated' && entry?.changes) return changesText(entry);
+  if (full.outcome === 'replaced' && entry?.bomDiff) {
     const d = entry.bomDiff;
     return `BOM replaced: ${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} mass changed, ${d.unchanged} unchanged`;
   }
@@ -292,7 +364,7 @@ function copyValue(v: ExcelJS.CellValue): ExcelJS.CellValue {
   return v;
 }
 
-function registryNameOf(plan: Plan, sheetName: string): DataSheetName | null {
+function registryNameOf(plan: PlanHeader, sheetName: string): DataSheetName | null {
   for (const name of DATA_SHEET_NAMES) if (plan.sheetNames[name] === sheetName) return name;
   return null;
 }
@@ -368,15 +440,20 @@ function copyRow(
   }
 }
 
+/**
+ * `plan` and `result` with their entries (rowMarks is made from them), or without and `rowMarksOf` given
+ * (indexRowMarks of the job's index).
+ */
 export async function writeResultsWorkbook(
   inputPath: string,
-  plan: Plan,
-  result: JobResult,
+  plan: PlanHeader,
+  result: JobResultSummary,
   outPath: string,
+  rowMarksOf?: RowMarks,
 ): Promise<void> {
   if (sameFile(inputPath, outPath))
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
-  const marks = rowMarks(plan, result);
+  const marks = marksOf(plan, result, rowMarksOf);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
   // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.
@@ -385,7 +462,7 @@ export async function writeResultsWorkbook(
     const kept = new Set<string>();
     for await (const sheet of sourceSheets(inputPath, () => true)) {
       const name = registryNameOf(plan, sheet.name);
-      const rows = name ? (marks.get(name) ?? new Map<number, RowMark>()) : null;
+      const rows = name ? marks.sheet(name) : null;
       const mapping = name === 'plants' || name === 'materials';
       let out: ExcelJS.Worksheet | null = null;
       const at: { layout: ReturnType<typeof resultColumns> | null } = { layout: null };
@@ -493,7 +570,7 @@ function headerCells(
   return o;
 }
 
-function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: Plan, result: JobResult, name: string): void {
+function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: PlanHeader, result: JobResultSummary, name: string): void {
   const ws = wb.addWorksheet(name);
   ws.getColumn(1).width = 24;
   for (let c = 2; c <= OUTCOME_ORDER.length + 2; c++) ws.getColumn(c).width = 15;
@@ -547,15 +624,16 @@ function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boole
 
 export async function writeFailedRowsWorkbook(
   inputPath: string,
-  plan: Plan,
-  result: JobResult,
+  plan: PlanHeader,
+  result: JobResultSummary,
   outPath: string,
+  rowMarksOf?: RowMarks,
 ): Promise<{ rows: number }> {
   if (sameFile(inputPath, outPath))
     throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
-  const marks = rowMarks(plan, result);
+  const marks = marksOf(plan, result, rowMarksOf);
   // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
-  if (![...marks.values()].some((rows) => [...rows.values()].some((m) => !m.succeeded))) {
+  if (!marks.anyNotSucceeded) {
     const empty = await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], {
       instructionsFor: [],
     });
@@ -578,7 +656,7 @@ export async function writeFailedRowsWorkbook(
       .filter((f) => letters[f])
       .map((f) => [f, columnNumber(letters[f]!)] as const);
     const mapping = name === 'plants' || name === 'materials';
-    const rows = marks.get(name) ?? new Map<number, RowMark>();
+    const rows = marks.sheet(name);
     const out: WritableRow[] = [];
     for await (const row of sheet.rows()) {
       if (row.number <= 1) continue;

@@ -23,7 +23,8 @@ import {
 import { explainErrCode } from '../api/errors.js';
 import { join } from 'node:path';
 import { fillRefs } from './diff.js';
-import { Journal, readJournal, skippedOutcome, type IntentLine } from './journal.js';
+import { EntryIndex } from './entry-index.js';
+import { Journal, scanJournal, skippedOutcome, type IntentLine } from './journal.js';
 import {
   createJobDir,
   effectiveStatus,
@@ -31,6 +32,7 @@ import {
   jobDir,
   newJobId,
   readMeta,
+  readJobIndex,
   readPlan,
   writeMeta,
 } from './job-store.js';
@@ -38,17 +40,17 @@ import { Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
 import {
   RESUMABLE_STATUSES,
-  SUCCESS_OUTCOMES,
   type EntitlementInfo,
   type EntityKind, type IdentifiedKind,
   type EntryOutcome,
   type JobMeta,
   type JobProgress,
   type JobResult,
+  type JobResultSummary,
   type JobStatus,
-  type OutcomeCounts,
   type Plan,
   type PlanEntry,
+  type PlanHeader,
   type StopReason,
 } from './types.js';
 
@@ -102,10 +104,14 @@ const STATUS_MESSAGE: Record<StopReason, string> = {
   cancelled: 'Cancelled. Rows already written stay; resume the job to finish the rest.',
 };
 
-export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
-  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
-  const jobId = opts.jobId ?? newJobId();
-  await createJobDir(opts.jobsDir, jobId, plan);
+/** A job's result with its outcomes in the compact index (the entries' outcomes are not materialised). */
+export interface IndexedJobResult {
+  result: JobResultSummary;
+  header: PlanHeader;
+  index: EntryIndex;
+}
+
+function newMeta(plan: PlanHeader, jobId: string, opts: RunOptions): JobMeta {
   const now = new Date().toISOString();
   const meta: JobMeta = {
     format: 'supply-loader/job@1',
@@ -120,33 +126,64 @@ export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
     finishedAt: null,
     updatedAt: now,
     pid: process.pid,
-    entries: plan.entries.length,
+    entries: plan.summary.entries,
     rows: plan.summary.rows,
     counts: {},
     sessions: [],
   };
   if (opts.inputPath) meta.inputPath = opts.inputPath;
   if (plan.undoes) meta.undoes = plan.undoes;
+  return meta;
+}
+
+/** Run a plan held in memory (the desktop app, undo): the job folder is written first, then run. */
+export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
+  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
+  const jobId = opts.jobId ?? newJobId();
+  await createJobDir(opts.jobsDir, jobId, plan);
+  const meta = newMeta(plan, jobId, opts);
   await writeMeta(opts.jobsDir, meta);
   opts.onStart?.(jobId);
-  const run = new JobRun(plan, meta, opts, new Map(), new Map());
-  return run.execute();
+  const index = EntryIndex.fromEntries(plan.entries);
+  plan.entries.forEach((e, i) => {
+    const o = staticOutcome(e);
+    if (o) index.setOutcome(i, o);
+  });
+  const { entries: _e, ...header } = plan;
+  return withEntries(await new JobRun(header, index, meta, opts, new Map()).execute());
+}
+
+/**
+ * Run a job whose folder holds its plan already (planned into it with planImportToFile and writePlanHeader):
+ * the CLI's import. The entries are read back from plan-entries.jsonl; only the compact index is in memory.
+ */
+export async function runPlannedJob(jobId: string, opts: Omit<RunOptions, 'jobId'>): Promise<IndexedJobResult> {
+  const { header, index } = await readIndexWithStatics(opts.jobsDir, jobId);
+  const meta = newMeta(header, jobId, opts);
+  await writeMeta(opts.jobsDir, meta);
+  opts.onStart?.(jobId);
+  return new JobRun(header, index, meta, opts, new Map()).execute();
 }
 
 export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<JobResult> {
-  const plan = await readPlan(opts.jobsDir, jobId);
+  return withEntries(await resumeIndexed(jobId, opts));
+}
+
+/** resumeJob with the outcomes left in the compact index (the CLI's resume of a large job). */
+export async function resumeIndexed(jobId: string, opts: ResumeOptions): Promise<IndexedJobResult> {
   const meta = await readMeta(opts.jobsDir, jobId);
   const status = effectiveStatus(meta);
-  if (status === 'completed') return loadJobResult(opts.jobsDir, jobId);
+  if (status === 'completed') return loadIndexed(opts.jobsDir, jobId);
   if (status === 'running')
     throw new Error(`Job ${jobId} is running in another process (pid ${meta.pid}); it cannot be resumed twice.`);
   if (!RESUMABLE_STATUSES.includes(status)) throw new Error(`Job ${jobId} cannot be resumed (status ${status}).`);
+  const head = await readIndexWithStatics(opts.jobsDir, jobId);
   opts.onStart?.(jobId);
   try {
     const me = await opts.client.me({ signal: opts.signal });
-    if (me.manufacturer_id.toLowerCase() !== plan.manufacturerId.toLowerCase()) {
+    if (me.manufacturer_id.toLowerCase() !== head.header.manufacturerId.toLowerCase()) {
       throw new Error(
-        `The API key belongs to another manufacturer than job ${jobId} (${plan.manufacturerId}); use a key of that manufacturer.`,
+        `The API key belongs to another manufacturer than job ${jobId} (${head.header.manufacturerId}); use a key of that manufacturer.`,
       );
     }
   } catch (e) {
@@ -157,13 +194,36 @@ export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<Job
       meta.maskedKey = opts.client.maskedKey;
       meta.updatedAt = new Date().toISOString();
       await writeMeta(opts.jobsDir, meta);
-      return loadJobResult(opts.jobsDir, jobId);
+      return loadIndexed(opts.jobsDir, jobId);
     }
     throw e;
   }
-  const state = await readJournal(join(jobDir(opts.jobsDir, jobId), JOURNAL_FILE));
-  const run = new JobRun(plan, meta, opts, state.outcomes, state.openIntents);
-  return run.execute();
+  const openIntents = await applyJournal(opts.jobsDir, jobId, head.index);
+  return new JobRun(head.header, head.index, meta, opts, openIntents).execute();
+}
+
+/** The job's plan index with the static outcomes (entries settled without sending anything) recorded. */
+async function readIndexWithStatics(jobsDir: string, jobId: string): Promise<{ header: PlanHeader; index: EntryIndex }> {
+  const statics: [number, EntryOutcome][] = [];
+  const r = await readJobIndex(jobsDir, jobId, (e, i) => {
+    const o = staticOutcome(e);
+    if (o) statics.push([i, o]);
+  });
+  for (const [i, o] of statics) r.index.setOutcome(i, o);
+  return r;
+}
+
+/** The journal's outcomes into the index (they replace static ones); the open intents of unsettled entries. */
+async function applyJournal(jobsDir: string, jobId: string, index: EntryIndex): Promise<Map<string, IntentLine>> {
+  const state = await scanJournal(join(jobDir(jobsDir, jobId), JOURNAL_FILE), (o) => {
+    const i = index.indexOf(o.key);
+    if (i !== undefined) index.setOutcome(i, o);
+  });
+  for (const k of [...state.openIntents.keys()]) {
+    const i = index.indexOf(k);
+    if (i === undefined || index.hasOutcome(i)) state.openIntents.delete(k);
+  }
+  return state.openIntents;
 }
 
 type Writable = {
@@ -218,8 +278,6 @@ export function staticOutcome(e: PlanEntry): EntryOutcome | null {
 }
 
 class JobRun {
-  private readonly ids = new Map<string, string>();
-  private readonly byKey = new Map<string, PlanEntry>();
   private readonly exhausted = new Map<string, EntitlementInfo>();
   private stopReason: StopReason | null = null;
   private journal!: Journal;
@@ -232,24 +290,25 @@ class JobRun {
   private fatal: unknown;
 
   constructor(
-    private readonly plan: Plan,
+    private readonly plan: PlanHeader,
+    private readonly index: EntryIndex,
     private readonly meta: JobMeta,
     private readonly opts: ResumeOptions,
-    private readonly outcomes: Map<string, EntryOutcome>,
     private readonly openIntents: Map<string, IntentLine>,
   ) {
     this.concurrency = Math.max(1, Math.floor(opts.concurrency ?? 16));
     this.writeSlots = new Semaphore(this.concurrency);
     this.startRequests = opts.client.stats().requests;
-    for (const e of plan.entries) {
-      this.byKey.set(e.key, e);
-      if (e.id) this.ids.set(e.key, e.id);
-    }
-    for (const [k, o] of outcomes) if (o.id) this.ids.set(k, o.id);
   }
 
   private get jobId(): string {
     return this.meta.jobId;
+  }
+
+  /** The service id of the entry with this key (planned, or from its outcome). */
+  private idOf(key: string): string | undefined {
+    const i = this.index.indexOf(key);
+    return i === undefined ? undefined : this.index.id(i);
   }
 
   private stopping(): boolean {
@@ -259,7 +318,7 @@ class JobRun {
     return this.stopReason !== null;
   }
 
-  async execute(): Promise<JobResult> {
+  async execute(): Promise<IndexedJobResult> {
     const { jobsDir, client } = this.opts;
     this.journal = await Journal.open(join(jobDir(jobsDir, this.jobId), JOURNAL_FILE));
     this.meta.status = 'running';
@@ -279,25 +338,29 @@ class JobRun {
     await writeMeta(jobsDir, this.meta);
     await this.journal.session({ event: 'start', maskedKey: client.maskedKey });
 
-    for (const e of this.plan.entries) {
-      if (this.outcomes.has(e.key)) continue;
-      const o = staticOutcome(e);
-      if (o) this.outcomes.set(e.key, o);
-    }
-    this.meter = new ProgressMeter(this.plan, this.jobId, this.outcomes, this.opts.onProgress);
+    this.meter = new ProgressMeter(this.index, this.jobId, this.opts.onProgress);
     this.meter.emit('running', 0, true);
 
-    const levels = [...new Set(this.plan.entries.map((e) => e.level))].sort((a, b) => a - b);
+    const { index } = this;
+    let maxLevel = 0;
+    const writes: number[] = [];
+    const deletes = new Map<number, number[]>();
+    for (let i = 0; i < index.size; i++) {
+      maxLevel = Math.max(maxLevel, index.level[i]);
+      if (index.actionOf(i) !== 'delete') writes.push(i);
+      else {
+        const l = deletes.get(index.level[i]);
+        if (l) l.push(i);
+        else deletes.set(index.level[i], [i]);
+      }
+    }
     try {
       // Creates, updates and BOM changes first; then the deletes, level by level in reverse dependency order
       // (prechain products … companies), so a delete whose references this job removed finds them gone.
-      await this.runByDependencies(this.plan.entries.filter((e) => e.action !== 'delete'));
-      const deleteLevels = [
-        ...new Set(this.plan.entries.filter((e) => e.action === 'delete').map((e) => e.level)),
-      ].sort((a, b) => a - b);
-      for (const level of deleteLevels) {
+      await this.runByDependencies(writes);
+      for (const level of [...deletes.keys()].sort((a, b) => a - b)) {
         if (this.stopping()) break;
-        await this.runByDependencies(this.plan.entries.filter((e) => e.action === 'delete' && e.level === level));
+        await this.runByDependencies(deletes.get(level)!);
       }
     } finally {
       const status = this.finalStatus();
@@ -309,7 +372,7 @@ class JobRun {
       const end = new Date().toISOString();
       this.meta.updatedAt = end;
       this.meta.finishedAt = status === 'completed' ? end : null;
-      this.meta.counts = countOutcomes(this.plan, this.outcomes);
+      this.meta.counts = index.outcomeCounts();
       if (this.exhausted.size)
         this.meta.entitlementLimits = mergeLimits(this.meta.entitlementLimits, [...this.exhausted.values()]);
       const session = this.meta.sessions[this.meta.sessions.length - 1];
@@ -326,65 +389,86 @@ class JobRun {
         .catch(() => {});
       await this.journal.close();
       await writeMeta(jobsDir, this.meta);
-      this.meter.emit(status, levels[levels.length - 1] ?? 0, true);
+      this.meter.emit(status, maxLevel, true);
     }
-    if (this.fatal !== undefined) throw this.fatal;
-    return buildResult(this.plan, this.meta, this.outcomes, client.stats().requests - this.startRequests);
+    if (this.fatal !== undefined) {
+      await index.close();
+      throw this.fatal;
+    }
+    return {
+      result: resultSummary(index, this.meta, client.stats().requests - this.startRequests),
+      header: this.plan,
+      index,
+    };
   }
 
   /**
    * Each entry starts as soon as every entry it depends on has settled, not when its whole level has: a
    * supplier product whose plant exists goes while other plants are still being created (levels are no
    * barriers). At most concurrency × 2 entries are under way (writes in flight are bounded by writeSlots);
-   * ready entries start in plan order (level, then row).
+   * ready entries start in plan order (level, then row). The waiting lists are typed arrays over entry
+   * indices (no object per entry).
    */
-  private async runByDependencies(entries: readonly PlanEntry[]): Promise<void> {
-    const todo = entries.filter((e) => !this.outcomes.has(e.key));
-    const inJob = new Set(todo.map((e) => e.key));
-    const waiting = new Map<string, PlanEntry[]>();
-    const missing = new Map<PlanEntry, number>();
-    const ready: PlanEntry[] = [];
-    for (const e of todo) {
-      const deps = (e.dependsOn ?? []).filter((d) => inJob.has(d) && d !== e.key);
-      if (deps.length === 0) ready.push(e);
-      else {
-        missing.set(e, deps.length);
-        for (const d of deps) {
-          const w = waiting.get(d);
-          if (w) w.push(e);
-          else waiting.set(d, [e]);
+  private async runByDependencies(entries: readonly number[]): Promise<void> {
+    const { index } = this;
+    const todo = entries.filter((i) => !index.hasOutcome(i));
+    if (todo.length === 0) return;
+    const inJob = new Uint8Array(index.size);
+    for (const i of todo) inJob[i] = 1;
+    /** Dependencies not settled yet, per entry; -1 once the entry is ready or started. */
+    const missing = new Int32Array(index.size);
+    const dependents = new Uint32Array(index.size + 1);
+    for (const i of todo)
+      for (const d of index.dependencies(i))
+        if (d >= 0 && d !== i && inJob[d]) {
+          missing[i]++;
+          dependents[d + 1]++;
         }
+    for (let k = 0; k < index.size; k++) dependents[k + 1] += dependents[k];
+    const fill = dependents.slice(0, index.size);
+    const waiting = new Uint32Array(dependents[index.size]);
+    for (const i of todo)
+      for (const d of index.dependencies(i)) if (d >= 0 && d !== i && inJob[d]) waiting[fill[d]++] = i;
+    const ready = new Int32Array(todo.length);
+    let tail = 0;
+    for (const i of todo)
+      if (missing[i] === 0) {
+        ready[tail++] = i;
+        missing[i] = -1;
       }
-    }
     let head = 0;
+    let started = 0;
     let inFlight = 0;
     const width = this.concurrency * 2;
     await new Promise<void>((resolve) => {
       const pump = () => {
-        while (inFlight < width && head < ready.length && !this.stopping()) {
-          const e = ready[head++];
+        while (inFlight < width && head < tail && !this.stopping()) {
+          const i = ready[head++];
           inFlight++;
-          void this.runEntry(e, e.level).finally(() => {
+          started++;
+          void this.runEntry(i).finally(() => {
             inFlight--;
-            for (const next of waiting.get(e.key) ?? []) {
-              const n = (missing.get(next) ?? 1) - 1;
-              if (n === 0) {
-                missing.delete(next);
-                ready.push(next);
-              } else missing.set(next, n);
+            for (let w = dependents[i]; w < dependents[i + 1]; w++) {
+              const next = waiting[w];
+              if (missing[next] > 0 && --missing[next] === 0) {
+                missing[next] = -1;
+                ready[tail++] = next;
+              }
             }
-            waiting.delete(e.key);
             pump();
           });
         }
         if (inFlight > 0) return;
-        if (head >= ready.length && missing.size > 0 && !this.stopping()) {
-          // Only a dependency cycle can leave entries waiting with nothing under way: run the first of them, it is
-          // skipped for its dependency that did not run (as a level barrier did).
-          const [first] = [...missing.keys()].sort((a, b) => a.level - b.level);
-          missing.delete(first);
-          ready.push(first);
-          return pump();
+        if (head === tail && started < todo.length && !this.stopping()) {
+          // Only a dependency cycle can leave entries waiting with nothing under way: run the first of them (lowest
+          // level), it is skipped for its dependency that did not run (as a level barrier did).
+          let first = -1;
+          for (const i of todo) if (missing[i] > 0 && (first < 0 || index.level[i] < index.level[first])) first = i;
+          if (first >= 0) {
+            missing[first] = -1;
+            ready[tail++] = first;
+            return pump();
+          }
         }
         resolve();
       };
@@ -393,7 +477,7 @@ class JobRun {
   }
 
   private finalStatus(): JobStatus {
-    const all = this.plan.entries.every((e) => this.outcomes.has(e.key));
+    const all = this.index.outcomeCounts().pending === undefined;
     if (all && this.fatal === undefined) return 'completed';
     switch (this.stopReason) {
       case 'auth':
@@ -408,45 +492,49 @@ class JobRun {
     }
   }
 
-  private async settle(o: EntryOutcome): Promise<void> {
+  private async settle(i: number, o: EntryOutcome): Promise<void> {
     const at = new Date().toISOString();
     await this.journal.outcome({ ...o, at });
-    this.outcomes.set(o.key, { ...o, at });
-    if (o.id) this.ids.set(o.key, o.id);
+    this.index.setOutcome(i, { ...o, at });
     this.meter.tick();
   }
 
-  private async runEntry(e: PlanEntry, level: number): Promise<void> {
-    this.meter.level = level;
+  private async runEntry(i: number): Promise<void> {
+    this.meter.level = this.index.level[i];
+    let e: PlanEntry | undefined;
     try {
+      e = await this.index.entry(i);
       // Dependencies: every row this one refers to must have succeeded.
       for (const dep of e.dependsOn ?? []) {
-        const o = this.outcomes.get(dep);
-        if (!o || !SUCCESS_OUTCOMES.includes(o.outcome) || !this.ids.has(dep)) {
-          const d = this.byKey.get(dep);
-          const what = d ? `${d.label} (${d.sheet} row ${d.row})` : dep;
+        const d = this.index.indexOf(dep);
+        const outcome = d === undefined ? 'pending' : this.index.outcomeName(d);
+        if (d === undefined || !this.index.succeeded(d) || !this.index.id(d)) {
+          const de = d === undefined ? undefined : await this.index.entry(d);
+          const what = de ? `${de.label} (${de.sheet} row ${de.row})` : dep;
           return await this.settle(
+            i,
             skippedOutcome(
               e.key,
               'dependency',
-              `not sent: ${what} ${o ? (o.outcome === 'failed' ? 'failed' : `was ${o.outcome}`) : 'did not run'}`,
+              `not sent: ${what} ${outcome !== 'pending' ? (outcome === 'failed' ? 'failed' : `was ${outcome}`) : 'did not run'}`,
             ),
           );
         }
       }
       // Checked once a write slot is held: an entitlement refusal of a write in flight counts for this one.
+      const entry = e;
       const outcome = await this.writeSlots.use(async () => {
         if (this.stopping()) return null;
-        const skip = this.entitlementSkip(e);
+        const skip = this.entitlementSkip(entry);
         if (skip) return skip;
         try {
-          return await this.write(e);
+          return await this.write(entry);
         } catch (err) {
           this.noteEntitlement(err); // before the slot is released
           throw err;
         }
       });
-      if (outcome) await this.settle(outcome);
+      if (outcome) await this.settle(i, outcome);
     } catch (err) {
       if (err instanceof JournalFailure) {
         this.fatal ??= err.cause;
@@ -457,8 +545,13 @@ class JobRun {
         this.stopReason ??= stop;
         return;
       }
+      if (!e) {
+        // the entry could not be read back from the job folder: nothing was sent; the job cannot go on
+        this.fatal ??= err;
+        return;
+      }
       try {
-        await this.settle(this.failure(e, err));
+        await this.settle(i, this.failure(e, err));
       } catch (je) {
         this.fatal ??= je;
       }
@@ -531,9 +624,9 @@ class JobRun {
   /** Send the entry's write; null when the job is stopping and nothing was sent. */
   private async write(e: PlanEntry): Promise<EntryOutcome | null> {
     const { client, signal } = this.opts;
-    const body = fillRefs(e.body ?? {}, e.refs ?? [], (k) => this.ids.get(k));
+    const body = fillRefs(e.body ?? {}, e.refs ?? [], (k) => this.idOf(k));
     const idRef = e.refs?.find((r) => r.path[0] === '$id');
-    const targetId = e.id ?? (idRef ? this.ids.get(idRef.key) : undefined);
+    const targetId = e.id ?? (idRef ? this.idOf(idRef.key) : undefined);
     const o = { signal };
 
     if (e.kind === 'bom') {
@@ -686,39 +779,16 @@ function mergeLimits(a: EntitlementInfo[] | undefined, b: EntitlementInfo[]): En
   return [...m.values()];
 }
 
-export function countOutcomes(plan: Plan, outcomes: Map<string, EntryOutcome>): OutcomeCounts {
-  const c: OutcomeCounts = {};
-  for (const e of plan.entries) {
-    const o = outcomes.get(e.key)?.outcome ?? 'pending';
-    c[o] = (c[o] ?? 0) + 1;
-  }
-  return c;
-}
-
-export function buildResult(
-  plan: Plan,
-  meta: JobMeta,
-  outcomes: Map<string, EntryOutcome>,
-  requests: number,
-): JobResult {
-  const bySheet: JobResult['bySheet'] = {};
-  const entries: JobResult['entries'] = [];
+/** The job's result from its index: counts, rows per sheet, licence limits; not the outcome of every entry. */
+export function resultSummary(index: EntryIndex, meta: JobMeta, requests: number): JobResultSummary {
   const limits = new Map<string, EntitlementInfo>();
   for (const l of meta.entitlementLimits ?? []) limits.set(l.dimension, l);
-  for (const e of plan.entries) {
-    const o = outcomes.get(e.key);
-    entries.push(o ?? { key: e.key, outcome: 'pending' });
-    const name = o?.outcome ?? 'pending';
-    for (const r of e.rows) {
-      const s = (bySheet[r.sheet] ??= {});
-      s[name] = (s[name] ?? 0) + 1;
-    }
-    if (o?.entitlement_limit) limits.set(o.entitlement_limit.dimension, o.entitlement_limit);
-  }
+  for (const [, o] of index.notPlain())
+    if (o.entitlement_limit) limits.set(o.entitlement_limit.dimension, o.entitlement_limit);
   const startedAt = meta.startedAt;
   const finishedAt = meta.finishedAt;
   const end = finishedAt ?? meta.updatedAt;
-  const result: JobResult = {
+  const result: JobResultSummary = {
     jobId: meta.jobId,
     status: effectiveStatus(meta),
     baseUrl: meta.baseUrl,
@@ -726,9 +796,8 @@ export function buildResult(
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(end) - Date.parse(startedAt)),
-    entries,
-    counts: countOutcomes(plan, outcomes),
-    bySheet,
+    counts: index.outcomeCounts(),
+    bySheet: index.rowsBySheet(),
     entitlementLimits: [...limits.values()],
     requests,
   };
@@ -737,18 +806,27 @@ export function buildResult(
   return result;
 }
 
+/** The JobResult with every entry's outcome, in plan order (for callers that hold the plan anyway). */
+export async function withEntries(r: IndexedJobResult): Promise<JobResult> {
+  const { index } = r;
+  const entries: JobResult['entries'] = [];
+  for (let i = 0; i < index.size; i++) entries.push(index.outcomeOf(i));
+  await index.close();
+  const { counts, bySheet, entitlementLimits, requests, ...head } = r.result;
+  return { ...head, entries, counts, bySheet, entitlementLimits, requests };
+}
+
+/** A job as it stands on disk (any status), its outcomes in the compact index. */
+export async function loadIndexed(jobsDir: string, jobId: string): Promise<IndexedJobResult> {
+  const { header, index } = await readIndexWithStatics(jobsDir, jobId);
+  const meta = await readMeta(jobsDir, jobId);
+  await applyJournal(jobsDir, jobId, index);
+  return { result: resultSummary(index, meta, 0), header, index };
+}
+
 /** The result of a job as it stands on disk (any status). */
 export async function loadJobResult(jobsDir: string, jobId: string): Promise<JobResult> {
-  const plan = await readPlan(jobsDir, jobId);
-  const meta = await readMeta(jobsDir, jobId);
-  const state = await readJournal(join(jobDir(jobsDir, jobId), JOURNAL_FILE));
-  const outcomes = new Map(state.outcomes);
-  for (const e of plan.entries) {
-    if (outcomes.has(e.key)) continue;
-    const o = staticOutcome(e);
-    if (o) outcomes.set(e.key, o);
-  }
-  return buildResult(plan, meta, outcomes, 0);
+  return withEntries(await loadIndexed(jobsDir, jobId));
 }
 
 /** Plan and result of a job on disk, e.g. to write its results workbook later. */

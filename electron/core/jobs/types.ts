@@ -225,6 +225,9 @@ export interface Plan {
   preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[]; warnings: string[] };
 }
 
+/** A plan without its entries (those are in a job folder's plan-entries.jsonl: planImportToFile, readJobIndex). */
+export type PlanHeader = Omit<Plan, 'entries'>;
+
 // ---------------------------------------------------------------- running
 
 /** Outcomes that count as success (the row's data is on the service). */
@@ -325,6 +328,9 @@ export interface JobResult {
   /** Requests sent in the last session. */
   requests: number;
 }
+
+/** A job's result without the outcome of every entry (those stay in the job's EntryIndex). */
+export type JobResultSummary = Omit<JobResult, 'entries'>;
 
 export interface JobProgress {
   jobId: string;

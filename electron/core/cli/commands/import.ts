@@ -9,19 +9,21 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { exitCodeOf, jobProgress, makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, type CliCommand, type ExitCode } from '../types.js';
-import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.js';
+import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
-import { runJob } from '../../jobs/run.js';
+import { runPlannedJob, withEntries } from '../../jobs/run.js';
 import { csvSourcesOf } from '../../jobs/csv-sources.js';
-import type { JobResult } from '../../jobs/types.js';
+import { newJobDir, newJobId, readEntriesSync, readPlan, writePlanHeader } from '../../jobs/job-store.js';
+import { indexRowMarks } from '../../jobs/results.js';
+import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -122,7 +124,7 @@ export interface ImportFileResult {
   code: ExitCode;
   /** The job, when one was started (not for a workbook with errors or a blocked plan). */
   jobId?: string;
-  result?: JobResult;
+  result?: JobResultSummary | JobResult;
   files: ResultFiles;
   /** CSV results written (CSV sources). */
   csvFiles: string[];
@@ -167,13 +169,27 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     };
   }
 
-  // 2. The plan (reads only).
-  const plan = await makePlan(rc, w, {
-    createOnly: o.createOnly,
-    ...(o.mirror ? { mirror: o.mirror } : {}),
-    ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
-    ...(concurrency ? { maxConcurrency: concurrency } : {}),
-  });
+  // 2. The plan (reads only), its entries written into the new job's folder as they are decided (a 200,000-row
+  // plan is not held in memory); the folder is removed again when nothing is sent.
+  const jobId = o.jobId ?? newJobId();
+  const { dir, entriesPath } = await newJobDir(rc.jobsDir, jobId);
+  let plan: PlanHeader;
+  try {
+    plan = await makePlanToFile(
+      rc,
+      w,
+      {
+        createOnly: o.createOnly,
+        ...(o.mirror ? { mirror: o.mirror } : {}),
+        ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+        ...(concurrency ? { maxConcurrency: concurrency } : {}),
+      },
+      entriesPath,
+    );
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
   const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
   const sheetSummary = sheetLines(w);
@@ -182,8 +198,11 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   w = null;
   const blocked = refusedForBlocked(plan, o.skipBlocked);
   if (blocked !== null) {
+    const entries = [...readEntriesSync(entriesPath)];
+    fs.rmSync(dir, { recursive: true, force: true });
     if (say) {
-      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e, plan).join('\n')}\n`);
+      for (const e of entries.filter((x) => x.action === 'blocked' || x.action === 'conflict').slice(0, 200))
+        say.stderr(`${entryLines(e, plan).join('\n')}\n`);
       say.stderr(
         `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
       );
@@ -193,32 +212,31 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       files: {},
       csvFiles: [],
       workbookFiles: [],
-      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
+      document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan: { ...plan, entries } },
     };
   }
+  await writePlanHeader(rc.jobsDir, jobId, plan);
   if (say) {
     for (const line of sheetSummary) say.stdout(`${line}\n`);
     say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
   }
 
-  // 3. The job.
+  // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
-  const result = await runJob(plan, {
+  const run = await runPlannedJob(jobId, {
     client: rc.client,
     jobsDir: rc.jobsDir,
     signal: rc.signal,
     onProgress: progress.onProgress,
     inputPath: input,
     ...(concurrency ? { concurrency } : {}),
-    ...(o.jobId ? { jobId: o.jobId } : {}),
-    onStart: (jobId) => {
-      say?.stderr(
-        `job ${jobId} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${jobId}\n`,
-      );
+    onStart: (id) => {
+      say?.stderr(`job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
     },
   });
   progress.done();
-  const profile = result.status === 'completed' && remember ? connectedProfile(rc) : undefined;
+  const summary = run.result;
+  const profile = summary.status === 'completed' && remember ? connectedProfile(rc) : undefined;
   if (profile && remember) {
     try {
       const r = remember(profile.settings, profile.profile.id);
@@ -228,30 +246,47 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       say?.stderr(`warning: the workbook's mappings were not remembered in profile "${profile.profile.name}": ${e instanceof Error ? e.message : String(e)}\n`);
     }
   }
-  const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, o.outs);
+  let files: ResultFiles = {};
+  let csvFiles: string[] = [];
   // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
   const workbookFiles: string[] = [];
-  if (csvMode)
-    for (const wbPath of sources.filter((s) => !isTextSource(s))) {
+  if (csvMode) {
+    const [full, result] = [await readPlan(rc.jobsDir, jobId), await withEntries(run)];
+    const wbSources = sources.filter((s) => !isTextSource(s));
+    const marks = wbSources.length && (o.outs.report || o.outs.failed) ? await indexRowMarks(run.index) : undefined;
+    for (const wbPath of wbSources) {
       const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
-      const w = await writeResultFiles(rc, wbPath, plan, result, {
-        ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
-        ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
-      });
+      const w = await writeResultFiles(
+        rc,
+        wbPath,
+        plan,
+        summary,
+        {
+          ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
+          ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
+        },
+        marks,
+      );
       workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
     }
-  const csvFiles = csvMode ? await writeCsvResultFiles(rc, csvSheets, plan, result, o.outs) : [];
-  const code = exitCodeOf(result);
+    csvFiles = await writeCsvResultFiles(rc, csvSheets, full, result, o.outs);
+  } else if (o.outs.report || o.outs.failed) {
+    files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
+  }
+  const code = exitCodeOfIndexed(run);
   if (say) {
-    say.stdout(`${formatResult(plan, result).join('\n')}\n`);
+    say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
     for (const f of [...workbookFiles, ...csvFiles]) say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
-    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
+    if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${summary.jobId}\n`);
   }
+  // `import --json` prints every entry's outcome; otherwise they stay in the job folder.
+  const result: JobResultSummary | JobResult = rc.json ? await withEntries(run) : summary;
+  await run.index.close();
   return {
     code,
-    jobId: result.jobId,
+    jobId: summary.jobId,
     result,
     files,
     csvFiles,
@@ -259,7 +294,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
-      job_id: result.jobId,
+      job_id: summary.jobId,
       plan_summary: plan.summary,
       result,
       files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,

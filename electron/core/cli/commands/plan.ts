@@ -1,10 +1,15 @@
 /** `supply-loader plan FILE [--json] [--create-only]`: the dry run — what an import would do, row by row. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { blockedCount } from '../../app/import.js';
+import { readEntriesSync } from '../../jobs/job-store.js';
+import type { PlanEntry } from '../../jobs/types.js';
 import { flag } from '../args.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
 import { checkSourceFiles } from '../files.js';
-import { makePlan, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
 import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
@@ -35,25 +40,57 @@ ${MIRROR_USAGE}
       const first = w.report.issues.find((i) => i.severity === 'error');
       throw new CliUsageError(`the workbook cannot be read${first ? `: ${first.message}` : ''}`, 'plan');
     }
-    const plan = await makePlan(rc, w, { createOnly: flag(values, 'create-only'), ...mirror });
-    const blocked = blockedCount(plan);
-    if (ctx.json) {
-      rc.printJson({
-        ...plan,
-        workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues, sheets: sheetsJson(w) },
-      });
-    } else {
-      // Every problem of the sources (header errors included), then what each sheet is read as.
-      printIssues(rc, w);
-      for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
-      ctx.stdout(`${formatPlan(plan).join('\n')}\n`);
-      if (w.report.errors > 0)
-        ctx.stdout(`\nThe sources have ${w.report.errors} error(s) (above): an import would refuse them.\n`);
-      if (blocked > 0)
-        ctx.stdout(
-          `\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`,
+    // The entries go to a file as they are decided and are read back once to be shown (a 200,000-row plan is
+    // not held in memory).
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'supply-loader-plan-'));
+    try {
+      const entriesPath = path.join(tmp, 'plan-entries.jsonl');
+      const plan = await makePlanToFile(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, entriesPath);
+      const blocked = blockedCount(plan);
+      if (ctx.json) {
+        printPlanJson(
+          ctx.stdout,
+          {
+            ...plan,
+            workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues, sheets: sheetsJson(w) },
+          },
+          readEntriesSync(entriesPath),
         );
+      } else {
+        // Every problem of the sources (header errors included), then what each sheet is read as.
+        printIssues(rc, w);
+        for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
+        ctx.stdout(`${formatPlan(plan, undefined, readEntriesSync(entriesPath)).join('\n')}\n`);
+        if (w.report.errors > 0)
+          ctx.stdout(`\nThe sources have ${w.report.errors} error(s) (above): an import would refuse them.\n`);
+        if (blocked > 0)
+          ctx.stdout(
+            `\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`,
+          );
+      }
+      return blocked > 0 || w.report.errors > 0 ? EXIT.usage : EXIT.ok;
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
-    return blocked > 0 || w.report.errors > 0 ? EXIT.usage : EXIT.ok;
   },
 };
+
+/**
+ * The plan as one JSON document (as printJson would print it, the entries last), written entry by entry so the
+ * whole text of a large plan is never one string.
+ */
+function printPlanJson(write: (s: string) => void, head: Record<string, unknown>, entries: Iterable<PlanEntry>): void {
+  const text = JSON.stringify(head, null, 2);
+  write(`${text.slice(0, text.lastIndexOf('}')).trimEnd()},\n  "entries": [`);
+  let buf = '';
+  let first = true;
+  for (const e of entries) {
+    buf += `${first ? '' : ','}\n    ${JSON.stringify(e, null, 2).replace(/\n/g, '\n    ')}`;
+    first = false;
+    if (buf.length >= 1 << 20) {
+      write(buf);
+      buf = '';
+    }
+  }
+  write(`${buf}${first ? '' : '\n  '}]\n}\n`);
+}

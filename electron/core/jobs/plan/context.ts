@@ -1,7 +1,8 @@
 /**
  * What the planners of every kind share: the workbook, the service index and key, the entries made so far (the
- * one place an entry enters the plan: `emit`), which row defines which code, and the references between rows —
- * a code becomes a service id, a pending id (created in this import), or a problem at its cell.
+ * one place an entry enters the plan: `emit`, which hands it to the plan's sink and keeps only its compact
+ * `EntryRef`), which row defines which code, and the references between rows — a code becomes a service id, a
+ * pending id (created in this import), or a problem at its cell.
  */
 import type { Me } from '../../api/index.js';
 import type { PlanPhase } from '../../names.js';
@@ -9,6 +10,7 @@ import type { IssueParams } from '../../workbook/types.js';
 import { closestCodes } from '../../workbook/similar.js';
 import { pending, type Pending } from '../diff.js';
 import { LEVEL, nounOf } from '../entities.js';
+import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
 import type { ServiceIndex } from '../resolve.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
 import type { WbRow, WorkbookRows } from '../workbook-rows.js';
@@ -49,9 +51,9 @@ interface ProblemWords {
 }
 
 export class PlanState {
-  readonly entries: PlanEntry[] = [];
   readonly preflightProblems: PlanProblem[] = [];
-  private readonly byKey = new Map<string, PlanEntry>();
+  /** Compact refs of the entries emitted (the entries themselves are in the sink: memory or a file). */
+  private readonly byKey = new Map<string, EntryRef>();
   /** `${kind}:${code}` → key of the entry (first row) that defines the code in this workbook. */
   readonly defining = new Map<string, string>();
   readonly productFacts = new Map<string, ProductFacts>();
@@ -65,32 +67,25 @@ export class PlanState {
     readonly me: Me,
     readonly maskedKey: string,
     readonly createOnly: boolean,
+    /** Where the entries go, in plan order (deletes held back and written last: see plan-sink.ts). */
+    readonly sink: PlanSink,
   ) {
     this.codeOfId = (id) => svc.codeOfId.get(id.toLowerCase());
   }
 
   /** The one place an entry enters the plan. */
   emit(e: PlanEntry): void {
-    this.entries.push(e);
-    this.byKey.set(e.key, e);
+    this.sink.add(e);
+    this.byKey.set(e.key, entryRef(e));
   }
 
-  entry(key: string): PlanEntry | undefined {
+  entry(key: string): EntryRef | undefined {
     return this.byKey.get(key);
   }
 
   /** The entry of the row that defines `code` of `kind` in this workbook. */
-  definingEntry(kind: IdentifiedKind, code: string): PlanEntry | undefined {
+  definingEntry(kind: IdentifiedKind, code: string): EntryRef | undefined {
     return this.byKey.get(this.defining.get(`${kind}:${code}`) ?? '');
-  }
-
-  /** Deletes last, by their level (reverse dependency order), then sheet row. */
-  sortDeletes(): void {
-    const isDelete = (e: PlanEntry) => e.level > LEVEL.bom;
-    const deletes = this.entries.filter(isDelete).sort((a, b) => a.level - b.level || a.row - b.row);
-    const rest = this.entries.filter((e) => !isDelete(e));
-    this.entries.length = 0;
-    this.entries.push(...rest, ...deletes);
   }
 
   // ------------------------------------------------------------ references
@@ -242,7 +237,7 @@ export class PlanState {
   }
 
   /** A product instance's entry in this import (when a row defines it) and the plant it is at. */
-  instance(code: string): { entry: PlanEntry | undefined; plant: string | null | undefined } {
+  instance(code: string): { entry: EntryRef | undefined; plant: string | null | undefined } {
     const entry = this.definingEntry('product_instance', code);
     const plant = entry
       ? this.entryPlant.get(entry.key)
@@ -278,7 +273,7 @@ export class PlanState {
   }
 }
 
-export function rowName(e: PlanEntry | undefined): string {
+export function rowName(e: EntryRef | undefined): string {
   return e ? `${e.sheet} row ${e.row}` : 'another row';
 }
 

@@ -10,6 +10,7 @@ import { nounOf } from '../entities.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, RowRef } from '../types.js';
 import { rawCode, type WbRow } from '../workbook-rows.js';
 import { rowName, type Obj, type PlanState } from './context.js';
+import type { EntryRef } from '../plan-sink.js';
 
 export interface Draft {
   kind: IdentifiedKind;
@@ -81,7 +82,7 @@ export function draft(ctx: PlanState, kind: IdentifiedKind, r: WbRow<unknown>): 
 }
 
 /** Params of a duplicate external_id: where the first row is (variant `elsewhere` when unknown). */
-function firstRowParams(code: string, first: PlanEntry | undefined): IssueParams {
+function firstRowParams(code: string, first: EntryRef | undefined): IssueParams {
   return first ? { value: code, firstSheet: first.sheet, firstRow: first.row } : { value: code, variant: 'elsewhere' };
 }
 

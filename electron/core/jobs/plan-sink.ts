@@ -1,0 +1,146 @@
+/**
+ * Where the planner puts its entries as it decides them (issue 11: a 200,000-row plan is ~200 MB of entries).
+ *
+ * - `ArrayPlanSink`: in memory (the desktop app's dry run, undo plans, tests): `entries` once finished.
+ * - `JsonlPlanSink`: each entry one JSON line of a file (a job folder's `plan-entries.jsonl`), written as it is
+ *   added (buffered, synchronous writes of ~1 MB); nothing of the entry stays in memory.
+ *
+ * Both keep the plan's order: entries in the order they are added (by level, then sheet row), except deletes,
+ * which are held back and come last, by level (reverse dependency order) then row. Both count the summary as the
+ * entries pass, so the plan's summary needs no second pass over the entries.
+ *
+ * What the planner itself needs of an entry after adding it (its action, id, label, where it is) is the compact
+ * `EntryRef` (see `entryRef`), not the entry with its body, changes and notes.
+ */
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import type { Plan, PlanCounts, PlanEntry } from './types.js';
+
+export interface PlanSink {
+  add(e: PlanEntry): void;
+  /** Every entry added: the held-back deletes go out, the file is synced and closed. */
+  finish(): Plan['summary'];
+  /** Entries added so far. */
+  readonly count: number;
+}
+
+/** What the planner keeps of an entry once it is added: enough to refer to it, name it and see its action. */
+export type EntryRef = Pick<PlanEntry, 'key' | 'kind' | 'level' | 'sheet' | 'row' | 'externalId' | 'label' | 'action' | 'id'> & {
+  /** Kept for product instances only (their production period is read by the production-figures entries). */
+  body?: PlanEntry['body'];
+};
+
+export function entryRef(e: PlanEntry): EntryRef {
+  const r: EntryRef = {
+    key: e.key,
+    kind: e.kind,
+    level: e.level,
+    sheet: e.sheet,
+    row: e.row,
+    externalId: e.externalId,
+    label: e.label,
+    action: e.action,
+    id: e.id,
+  };
+  if (e.kind === 'product_instance' && e.body) r.body = e.body;
+  return r;
+}
+
+/** Counts per sheet and action and the rows covered, added to entry by entry. */
+export class SummaryCounter {
+  private readonly bySheet: Plan['summary']['bySheet'] = {};
+  private readonly byAction: PlanCounts = {};
+  private entries = 0;
+  private rows = 0;
+
+  add(e: Pick<PlanEntry, 'sheet' | 'action' | 'rows'>): void {
+    const s = (this.bySheet[e.sheet] ??= {});
+    s[e.action] = (s[e.action] ?? 0) + 1;
+    this.byAction[e.action] = (this.byAction[e.action] ?? 0) + 1;
+    this.rows += e.rows.length;
+    this.entries++;
+  }
+
+  summary(): Plan['summary'] {
+    return { bySheet: this.bySheet, byAction: this.byAction, entries: this.entries, rows: this.rows };
+  }
+}
+
+/** Deletes last: by level, then sheet row (a stable sort keeps the order they were added in otherwise). */
+function sortedDeletes(deletes: PlanEntry[]): PlanEntry[] {
+  return deletes.sort((a, b) => a.level - b.level || a.row - b.row);
+}
+
+abstract class BaseSink implements PlanSink {
+  protected readonly deletes: PlanEntry[] = [];
+  private readonly counter = new SummaryCounter();
+  count = 0;
+
+  /** @param isDelete entries that run after every other one (held back, sorted, written last) */
+  constructor(private readonly isDelete: (e: PlanEntry) => boolean) {}
+
+  add(e: PlanEntry): void {
+    this.count++;
+    this.counter.add(e);
+    if (this.isDelete(e)) this.deletes.push(e);
+    else this.put(e);
+  }
+
+  finish(): Plan['summary'] {
+    for (const e of sortedDeletes(this.deletes)) this.put(e);
+    this.deletes.length = 0;
+    this.close();
+    return this.counter.summary();
+  }
+
+  protected abstract put(e: PlanEntry): void;
+  protected abstract close(): void;
+}
+
+export class ArrayPlanSink extends BaseSink {
+  readonly entries: PlanEntry[] = [];
+  protected put(e: PlanEntry): void {
+    this.entries.push(e);
+  }
+  protected close(): void {}
+}
+
+const FLUSH_AT = 1 << 20;
+
+export class JsonlPlanSink extends BaseSink {
+  private fd: number | null;
+  private buf = '';
+
+  /** Creates (truncates) `path`. */
+  constructor(
+    readonly path: string,
+    isDelete: (e: PlanEntry) => boolean,
+  ) {
+    super(isDelete);
+    this.fd = openSync(path, 'w');
+  }
+
+  protected put(e: PlanEntry): void {
+    this.buf += `${JSON.stringify(e)}\n`;
+    if (this.buf.length >= FLUSH_AT) this.flush();
+  }
+
+  private flush(): void {
+    if (this.fd === null) throw new Error(`the plan entries file ${this.path} is closed`);
+    if (this.buf) writeSync(this.fd, this.buf);
+    this.buf = '';
+  }
+
+  protected close(): void {
+    this.flush();
+    fdatasyncSync(this.fd!);
+    closeSync(this.fd!);
+    this.fd = null;
+  }
+
+  /** Close without finishing (planning failed): what was written stays, incomplete (no plan.json names it). */
+  abort(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}
