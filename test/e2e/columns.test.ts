@@ -261,6 +261,7 @@ describe('nothing silently ignored, shown at its cell in the app (issue 12 §1)'
     const picker = page.getByLabel('Field for column truck_distance_km');
     expect(await picker.inputValue()).toBe('?');
     await page.getByRole('button', { name: 'Maybe truck_km? (70 %) Use it' }).waitFor();
+    await page.getByRole('table', { name: 'First rows as they will be read' }).getByRole('cell', { name: 'E2E-S1' }).waitFor();
     await shot('43-columns-undecided-column');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByRole('heading', { name: 'Check of misnamed.xlsx' }).waitFor();

@@ -311,7 +311,9 @@ export function ImportScreen() {
               />
               <div className="form-actions">
                 <button type="button" className="btn btn-primary" onClick={() => void read(w.files, null)}>
-                  {t('import.readFiles', { count: w.files.length })}
+                  {w.files.length === 1
+                    ? t('import.readOne', { file: w.files[0].name })
+                    : t('import.readFiles', { count: w.files.length })}
                 </button>
                 <button type="button" className="btn" onClick={reset}>
                   {t('common.cancel')}
