@@ -126,12 +126,14 @@ export function ImportScreen() {
   const list = useCallback(
     async (fs: PickedFile[]) => {
       setError(null);
-      dispatch({ type: 'list', files: fs, sheets: null });
+      dispatch({ type: 'list', files: fs });
       if (fs.length === 0) return;
       try {
         const view = await api.call('import.columns', sourceIds(fs));
-        dispatch({ type: 'list', files: fs, sheets: view.sources });
+        dispatch({ type: 'listed', files: fs, sheets: view.sources });
       } catch (e) {
+        // the check says what a file is (a PDF, an .xls); listed as feeding no sheet meanwhile
+        dispatch({ type: 'listed', files: fs, sheets: [] });
         fail(e);
       }
     },
