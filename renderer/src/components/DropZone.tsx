@@ -6,9 +6,9 @@ import { useState } from 'react';
 import type { DragEvent } from 'react';
 import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
-import { toRpcError } from '../errors.js';
 import { chooseSources, chooseWorkbook, uploadWorkbook } from '../files.js';
 import { useI18n } from '../i18n/index.js';
+import { useRpc } from '../useRpc.js';
 
 export function DropZone({
   onFile,
@@ -29,32 +29,21 @@ export function DropZone({
   const api = useApi();
   const { t } = useI18n();
   const [over, setOver] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  const upload = useRpc(onError);
+  const uploading = upload.busy !== null;
 
-  const take = async (get: () => Promise<PickedFile | null>) => {
-    setUploading(true);
-    try {
+  const take = (get: () => Promise<PickedFile | null>) =>
+    upload.run(async () => {
       const f = await get();
       if (f) onFile(f);
-    } catch (e) {
-      onError(toRpcError(e));
-    } finally {
-      setUploading(false);
-    }
-  };
+    });
 
-  const takeAll = async (get: () => Promise<PickedFile[]>) => {
-    setUploading(true);
-    try {
+  const takeAll = (get: () => Promise<PickedFile[]>) =>
+    upload.run(async () => {
       const files = await get();
       if (files.length === 1) onFile(files[0]);
       else if (files.length > 1) onFiles?.(files);
-    } catch (e) {
-      onError(toRpcError(e));
-    } finally {
-      setUploading(false);
-    }
-  };
+    });
 
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
     e.preventDefault();

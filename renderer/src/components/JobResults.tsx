@@ -6,10 +6,9 @@
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
-import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { PickedFile } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -22,7 +21,6 @@ import {
 import type { EntityKind } from '../../../electron/core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
-import { ErrorNotice } from './ErrorNotice.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
 import { DropZone } from './DropZone.js';
@@ -30,8 +28,11 @@ import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
+import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
+import { DataTable } from './DataTable.js';
+import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
@@ -64,6 +65,15 @@ export function engineDetail(msg: string): string {
   return msg.replace(/^(not sent|blocked|not applied)\s*:\s*/i, '');
 }
 
+/** The licence limit a row ran into (usage of limit), when it ran into one. */
+function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
+  if (!row.entitlement) return null;
+  const { dimension, usage, limit } = row.entitlement;
+  return (
+    <span className="detail-line">{t('results.entitlement', { dimension: dimensionLabel(t, dimension), usage, limit })}</span>
+  );
+}
+
 /** What happened to a row, in the user's language: err_code explained, skip reason, changes. */
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
@@ -71,15 +81,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {info && (locale === 'de' ? info.action_de : info.action) && (
           <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>
         )}
@@ -95,15 +97,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
       </>
     );
@@ -134,8 +128,9 @@ export function offersRerun(v: Pick<JobView, 'running' | 'resumable' | 'notSucce
 export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobResultsProps) {
   const api = useApi();
   const { t, locale } = useI18n();
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  /** busy: the download being made — `results`/`failed`, `-open`, and the source file of a job of several */
+  const rpc = useRpc<string>();
+  const busy = rpc.busy;
   const [made, setMade] = useState<{ kind: 'results' | 'failed'; ticket: DownloadTicket; rows?: number } | null>(null);
   const [filter, setFilter] = useState<{ outcome: OutcomeFilter; sheet: string; search: string }>({
     outcome: view.notSucceeded > 0 ? 'problems' : '',
@@ -167,24 +162,20 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
   );
 
   /** `source`: the file of a job of several sources whose results (or failed rows) are made */
-  const make = async (kind: 'results' | 'failed', open = false, source?: string) => {
-    setBusy(kind + (open ? '-open' : '') + (source ?? ''));
-    setError(null);
-    try {
-      const which = { jobId, ...(source !== undefined && { source }) };
-      const ticket =
-        kind === 'results'
-          ? await api.call('jobs.resultsWorkbook', which)
-          : await api.call('jobs.failedWorkbook', which);
-      setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
-      if (open) await openDownload(api, ticket);
-      else await saveDownload(api, ticket);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const make = (kind: 'results' | 'failed', open = false, source?: string) =>
+    rpc.run(
+      async () => {
+        const which = { jobId, ...(source !== undefined && { source }) };
+        const ticket =
+          kind === 'results'
+            ? await api.call('jobs.resultsWorkbook', which)
+            : await api.call('jobs.failedWorkbook', which);
+        setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
+        if (open) await openDownload(api, ticket);
+        else await saveDownload(api, ticket);
+      },
+      kind + (open ? '-open' : '') + (source ?? ''),
+    );
 
   const sheets = countRows(view.bySheet);
   const cols = outcomeColumns(sheets.totals);
@@ -210,28 +201,30 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             {t('results.stoppedWithError')} {view.error}
           </Notice>
         )}
-        <dl className="facts facts-inline">
-          <dt>{t('results.job')}</dt>
-          <dd>
-            <code>{view.jobId}</code>
-          </dd>
-          <dt>{t('results.connection')}</dt>
-          <dd>
-            {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
-          </dd>
-          <dt>{t('results.started')}</dt>
-          <dd>{formatDateTime(view.startedAt, locale)}</dd>
-          <dt>{t('results.duration')}</dt>
-          <dd>{formatMs(view.durationMs)}</dd>
-          <dt>{t('results.rows')}</dt>
-          <dd>
-            {t('results.rowsEntries', {
-              rows: formatNumber(view.rows, locale),
-              entries: formatNumber(view.entries, locale),
-            })}
-            {view.createOnly && <> · {t('results.createOnly')}</>}
-          </dd>
-        </dl>
+        <Facts
+          inline
+          facts={[
+            [t('results.job'), <code>{view.jobId}</code>],
+            [
+              t('results.connection'),
+              <>
+                {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
+              </>,
+            ],
+            [t('results.started'), formatDateTime(view.startedAt, locale)],
+            [t('results.duration'), formatMs(view.durationMs)],
+            [
+              t('results.rows'),
+              <>
+                {t('results.rowsEntries', {
+                  rows: formatNumber(view.rows, locale),
+                  entries: formatNumber(view.entries, locale),
+                })}
+                {view.createOnly && <> · {t('results.createOnly')}</>}
+              </>,
+            ],
+          ]}
+        />
         <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
           {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
             <li key={o}>
@@ -255,7 +248,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             <p>{t('results.limitsHint')}</p>
           </Notice>
         )}
-        {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+        {rpc.notice}
         {made && (
           <Notice kind="success">
             {made.kind === 'results'
@@ -389,39 +382,17 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               </button>
             </p>
           )}
-          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={setError} />
+          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={rpc.fail} />
         </section>
       )}
 
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
           <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
-          <table className="data counts">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                {cols.map((c) => (
-                  <th scope="col" key={c} className="num">
-                    {t(OUTCOME_MESSAGE[c])}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sheets.rows.map((r) => (
-                <tr key={r.sheet}>
-                  <th scope="row">
-                    <code>{r.sheet}</code>
-                  </th>
-                  {cols.map((c) => (
-                    <td key={c} className="num">
-                      {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
+          <DataTable
+            className="counts"
+            columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(OUTCOME_MESSAGE[c]), num: true }))]}
+            foot={
               <tr>
                 <th scope="row">{t('plan.total')}</th>
                 {cols.map((c) => (
@@ -430,8 +401,21 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
                   </td>
                 ))}
               </tr>
-            </tfoot>
-          </table>
+            }
+          >
+            {sheets.rows.map((r) => (
+              <tr key={r.sheet}>
+                <th scope="row">
+                  <code>{r.sheet}</code>
+                </th>
+                {cols.map((c) => (
+                  <td key={c} className="num">
+                    {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </DataTable>
           <p className="field-hint">{t('results.rowsHint')}</p>
         </section>
       )}
@@ -485,7 +469,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           loadingText={t('common.loading')}
           empty={<p className="muted">{t('results.noRows')}</p>}
           onTotal={setShown}
-          onError={(e) => setError(toRpcError(e))}
+          onError={rpc.fail}
           header={
             <>
               <div role="columnheader">{t('plan.row')}</div>
