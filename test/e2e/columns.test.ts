@@ -213,6 +213,13 @@ describe('several files of one ERP export at once', () => {
     await listed.getByText('feeds supplier-companies').waitFor();
     await listed.getByText('feeds supplier-products').waitFor();
     await shot('40-sources-listed');
+    await page.getByLabel('Colours').selectOption('dark');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('list', { name: 'Dateien dieses Imports' }).getByText('liefert supplier-companies').waitFor();
+    await page.getByRole('button', { name: 'Diese 2 Dateien lesen' }).waitFor();
+    await shot('40-sources-listed-de-dark');
+    await page.getByLabel('Farben').selectOption('light');
+    await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('button', { name: 'Read these 2 files' }).click();
 
     await page.getByRole('region', { name: 'Lieferanten_2026-02.csv → supplier-companies' }).waitFor();
@@ -246,6 +253,10 @@ describe('several files of one ERP export at once', () => {
       expect(iconv.decode(fs.readFileSync(saved), 'windows-1252').split('\r\n')[2]).toMatch(first);
     }
     await shot('42-results-per-source');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('list', { name: 'Ergebnisse je Quelldatei' }).getByRole('button', { name: 'Ergebnis-CSV herunterladen – MAT_2026-02.csv' }).waitFor();
+    await shot('42-results-per-source-de');
+    await page.getByLabel('Sprache').selectOption('en');
   }, 120_000);
 });
 
@@ -261,6 +272,7 @@ describe('nothing silently ignored, shown at its cell in the app (issue 12 §1)'
     const picker = page.getByLabel('Field for column truck_distance_km');
     expect(await picker.inputValue()).toBe('?');
     await page.getByRole('button', { name: 'Maybe truck_km? (70 %) Use it' }).waitFor();
+    await page.getByRole('table', { name: 'First rows as they will be read' }).getByRole('cell', { name: 'E2E-S1' }).waitFor();
     await shot('43-columns-undecided-column');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByRole('heading', { name: 'Check of misnamed.xlsx' }).waitFor();

@@ -237,6 +237,15 @@ describe('several source files in one import (moreFileIds)', () => {
     );
     const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
     expect((await waitForJob(jobId)).status).toBe('completed');
+    // the job's rows too are named at their file and row there (not the internal number of a second source)
+    const jr = await call('jobs.rows', { jobId, offset: 0, limit: 50, filter: {} });
+    expect(jr.rows.map((r) => [r.externalId, r.source, r.row, r.outcome])).toEqual(
+      expect.arrayContaining([
+        ['COL-M1', 'MAT_2026-03.csv', 3, 'created'],
+        ['COL-A1', 'MAT_2026-04.csv', 3, 'created'],
+        ['COL-A2', 'MAT_2026-04.csv', 4, 'created'],
+      ]),
+    );
     const m = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-03.csv' }))).text.split(
       '\r\n',
     );

@@ -106,13 +106,18 @@ describe('the wizard: one state per step', () => {
   });
 
   it('several files chosen are listed (their sheets once known) before they are read', () => {
-    const listed = run({ type: 'list', files: [csvA, book], sheets: null });
+    const listed = run({ type: 'list', files: [csvA, book] });
     expect(listed).toEqual({ step: 'choose', files: [csvA, book], sheets: null });
-    expect(wizard(listed, { type: 'list', files: [csvA, book], sheets: columns.sources })).toEqual({
+    expect(wizard(listed, { type: 'listed', files: [csvA, book], sheets: columns.sources })).toEqual({
       step: 'choose',
       files: [csvA, book],
       sheets: columns.sources,
     });
+    // the answer for the list before a file was added, or after the files were read, changes nothing
+    const more = wizard(listed, { type: 'list', files: [csvA, book, csvB] });
+    expect(wizard(more, { type: 'listed', files: [csvA, book], sheets: columns.sources })).toBe(more);
+    const reading = wizard(more, { type: 'read', files: [csvA, book, csvB], onlyFailedOf: null });
+    expect(wizard(reading, { type: 'listed', files: [csvA, book, csvB], sheets: columns.sources })).toBe(reading);
   });
 });
 

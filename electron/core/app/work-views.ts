@@ -169,13 +169,15 @@ function outcomeText(e: PlanEntry, o: AnyOutcome): string {
   return '';
 }
 
-export function jobRowView(e: PlanEntry, o: AnyOutcome): JobRowView {
+export function jobRowView(e: PlanEntry, o: AnyOutcome, plan?: PlanSources): JobRowView {
   const full = o.outcome === 'pending' ? null : (o as EntryOutcome);
+  const at = sourceOf(plan, e.sheet, e.row);
   return {
     key: e.key,
     kind: e.kind,
     sheet: e.sheet,
-    row: e.row,
+    row: at.row,
+    source: at.sheetName,
     rowCount: e.rows.length,
     label: e.label,
     externalId: e.externalId,

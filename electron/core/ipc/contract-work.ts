@@ -320,7 +320,9 @@ export const JobRowView = z.object({
   key: Text,
   kind: z.enum(ENTITY_KINDS),
   sheet: Text,
+  /** the row at its source: `source` is the CSV file or the workbook's own sheet name (several sources decoded) */
   row: Int,
+  source: Text.optional(),
   rowCount: NonNegInt,
   label: Text,
   externalId: Text.nullable(),

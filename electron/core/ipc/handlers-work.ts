@@ -169,7 +169,7 @@ const handlers: WorkHandlers = {
     const indices = filterJobEntries(loaded.index, input.filter);
     return page(indices, input.offset, input.limit, (i) => {
       const e = loaded.plan.entries[i];
-      return jobRowView(e, loaded.index.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' });
+      return jobRowView(e, loaded.index.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' }, loaded.plan);
     });
   },
 

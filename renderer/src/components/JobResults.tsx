@@ -477,7 +477,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           renderRow={(row) => (
             <>
               <div role="cell" className="cell-row">
-                <code>{row.sheet}</code>
+                <code>{row.source ?? row.sheet}</code>
                 <span className="small muted">
                   {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
                   {row.rowCount > 1 && <> {t('plan.moreRows', { count: row.rowCount })}</>}

@@ -126,12 +126,14 @@ export function ImportScreen() {
   const list = useCallback(
     async (fs: PickedFile[]) => {
       setError(null);
-      dispatch({ type: 'list', files: fs, sheets: null });
+      dispatch({ type: 'list', files: fs });
       if (fs.length === 0) return;
       try {
         const view = await api.call('import.columns', sourceIds(fs));
-        dispatch({ type: 'list', files: fs, sheets: view.sources });
+        dispatch({ type: 'listed', files: fs, sheets: view.sources });
       } catch (e) {
+        // the check says what a file is (a PDF, an .xls); listed as feeding no sheet meanwhile
+        dispatch({ type: 'listed', files: fs, sheets: [] });
         fail(e);
       }
     },
@@ -311,7 +313,9 @@ export function ImportScreen() {
               />
               <div className="form-actions">
                 <button type="button" className="btn btn-primary" onClick={() => void read(w.files, null)}>
-                  {t('import.readFiles', { count: w.files.length })}
+                  {w.files.length === 1
+                    ? t('import.readOne', { file: w.files[0].name })
+                    : t('import.readFiles', { count: w.files.length })}
                 </button>
                 <button type="button" className="btn" onClick={reset}>
                   {t('common.cancel')}

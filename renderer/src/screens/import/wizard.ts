@@ -35,8 +35,10 @@ export type WizardState =
 
 export type WizardAction =
   | { type: 'reset' }
-  /** several sources chosen: listed (their sheets once known) before they are read */
-  | { type: 'list'; files: PickedFile[]; sheets: ColumnsView['sources'] | null }
+  /** several sources chosen: listed before they are read */
+  | { type: 'list'; files: PickedFile[] }
+  /** the sheets the listed files feed (an answer for other files, or after the list was read, changes nothing) */
+  | { type: 'listed'; files: PickedFile[]; sheets: ColumnsView['sources'] }
   /** the sources are being read (peeked for the Columns step, then checked) */
   | { type: 'read'; files: PickedFile[]; onlyFailedOf: string | null }
   /** the Columns step is needed */
@@ -69,7 +71,9 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
     case 'reset':
       return INITIAL;
     case 'list':
-      return { step: 'choose', files: a.files, sheets: a.sheets };
+      return { step: 'choose', files: a.files, sheets: null };
+    case 'listed':
+      return s.step === 'choose' && sameFiles(s.files, a.files) ? { ...s, sheets: a.sheets } : s;
     case 'read':
       return {
         step: 'check',
@@ -109,6 +113,10 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
     case 'resumed':
       return s.step === 'results' && src ? { ...src, step: 'run', jobId: s.jobId } : s;
   }
+}
+
+function sameFiles(a: readonly PickedFile[], b: readonly PickedFile[]): boolean {
+  return a.length === b.length && a.every((f, i) => f.fileId === b[i].fileId);
 }
 
 /** The ids of the import's files as the procedures take them: the first, and the others beside it. */
