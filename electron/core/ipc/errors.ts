@@ -1,5 +1,6 @@
 /** Errors a handler may throw on purpose, and the mapping of any thrown value to the contract's RpcError. */
 import { ZodError } from 'zod';
+import { Refusal } from '../app/errors.js';
 import { SettingsError } from '../settings/settings.js';
 import type { RpcError, RpcErrorCode } from './contract.js';
 
@@ -52,6 +53,7 @@ function networkCode(err: unknown): string | undefined {
  */
 export function toRpcError(err: unknown, report: (err: unknown) => void): RpcError {
   if (err instanceof AppError) return { code: err.code, message: err.message, ...err.extra };
+  if (err instanceof Refusal) return { code: err.kind, message: err.message };
   if (err instanceof SettingsError) return { code: 'invalid_input', message: err.message };
   if (err instanceof ZodError) return { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(err) };
   if (isApiErrorLike(err)) {

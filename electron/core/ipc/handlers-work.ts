@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { exportToWorkbook } from '../app/export.js';
 import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
-import { jobDir, readMeta } from '../jobs/job-store.js';
+import { jobDir } from '../jobs/job-store.js';
+import { findJob } from '../app/jobs.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { isTextSource } from '../workbook/sources/index.js';
@@ -41,12 +42,7 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
   const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
-  let meta;
-  try {
-    meta = await readMeta(w.jobs.jobsDir, jobId);
-  } catch {
-    throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
-  }
+  const meta = await findJob(w.jobs.jobsDir, jobId);
   const input = w.jobs.inputPath(jobId) ?? meta.inputPath;
   if (!input || !fs.existsSync(input)) {
     throw new AppError(
