@@ -11,7 +11,14 @@ import { COMBINED_TEMPLATE_FILE, templateFileName } from '../workbook/template.j
 import type { DataSheetName } from '../workbook/types.js';
 import { checkConnection, keyRefusal } from '../app/connection-check.js';
 import { AppError } from './errors.js';
-import { profilesState, profileView, resolveConnection, withClient } from '../app/profiles.js';
+import {
+  profilesState,
+  profileView,
+  removeProfile,
+  resolveConnection,
+  saveProfileWithKey,
+  withClient,
+} from '../app/profiles.js';
 import { generateTemplate } from '../app/template.js';
 import type { AppServices } from './services.js';
 import { workHandlers } from './handlers-work.js';
@@ -60,16 +67,19 @@ export const handlers: HandlerTable = {
           { errCode: refused.errCode, status: refused.status },
         );
     }
-    const saved = app.settings.saveProfile({ id: input.profileId, name: input.name, baseUrl: input.baseUrl });
-    if (input.apiKey !== undefined) await app.secrets.set(saved.id, input.apiKey);
-    else if (input.removeKey) await app.secrets.delete(saved.id);
+    const saved = await saveProfileWithKey(app, {
+      ...(input.profileId !== undefined ? { id: input.profileId } : {}),
+      name: input.name,
+      baseUrl: input.baseUrl,
+      ...(input.apiKey !== undefined ? { apiKey: input.apiKey } : {}),
+      ...(input.removeKey ? { removeKey: true } : {}),
+    });
     await emitProfiles(app);
     return profileView(app, saved.id);
   },
 
   'profiles.delete': async (input, app) => {
-    app.settings.deleteProfile(input.profileId);
-    await app.secrets.delete(input.profileId);
+    await removeProfile(app, input.profileId);
     return emitProfiles(app);
   },
 
