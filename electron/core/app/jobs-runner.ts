@@ -22,7 +22,7 @@ import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../j
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
-import type { JobListItem, JobProgressView, JobView } from '../ipc/contract-work.js';
+import type { JobListItem, JobProgressView, JobView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';

@@ -5,8 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
-import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { JobRowView, JobView, PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
 import { toRpcError } from '../errors.js';

@@ -5,8 +5,7 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportValidation, JobView, MirrorSheet, PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
-import type { PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { ImportValidation, JobView, MirrorSheet, PickedFile, PlanOverview, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -3,8 +3,7 @@
  * its report; a job that stopped — paused, cancelled, refused key, or interrupted by a crash — offers Resume.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { JobListItem, JobView } from '../../../../electron/core/ipc/contract-work.js';
-import type { RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { JobListItem, JobView, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatDateTime, formatNumber, outcomeTone, safeKeyText } from '../../components/format.js';

@@ -4,8 +4,7 @@
  * who must act, and export it all to Excel.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
-import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { LcaInstanceView, LcaRunView, ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
 import { LCA_SELECTORS } from '../../../../electron/core/names.js';
 import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';
