@@ -119,7 +119,7 @@ export interface MenuStatic {
 export interface DialogLike {
   showOpenDialog(options: {
     title?: string;
-    properties: 'openFile'[];
+    properties: ('openFile' | 'multiSelections')[];
     filters: { name: string; extensions: string[] }[];
   }): Promise<{ canceled: boolean; filePaths: string[] }>;
   showSaveDialog?(options: { title?: string; defaultPath?: string; filters: { name: string; extensions: string[] }[] }): Promise<{ canceled: boolean; filePath?: string }>;

@@ -4,7 +4,7 @@
  */
 import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
 import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
-import { FileRegistry, workbookArgs } from '../core/app/files.js';
+import { FileRegistry, SOURCE_EXTENSIONS, workbookArgs } from '../core/app/files.js';
 import type { HandlerTable } from '../core/ipc/contract.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
@@ -49,6 +49,9 @@ export interface MainHandle {
   renderer: RendererLocation;
   shutdown(): Promise<void>;
 }
+
+/** What the open dialogs offer: workbooks and CSV files (issue 12). */
+const SOURCE_FILTERS = [{ name: 'Excel workbook or CSV', extensions: SOURCE_EXTENSIONS.map((e) => e.slice(1)) }];
 
 export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
   const { app, BrowserWindow, ipcMain, Menu, shell, safeStorage, session, dialog } = deps.electron;
@@ -133,9 +136,18 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       const r = await dialog.showOpenDialog({
         title: 'Open a workbook',
         properties: ['openFile'],
-        filters: [{ name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] }],
+        filters: SOURCE_FILTERS,
       });
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+    },
+    // Several sources of one import (a workbook and CSV files of an ERP export)
+    openWorkbooks: async () => {
+      const r = await dialog.showOpenDialog({
+        title: 'Open workbooks or CSV files',
+        properties: ['openFile', 'multiSelections'],
+        filters: SOURCE_FILTERS,
+      });
+      return r.canceled ? [] : r.filePaths;
     },
     // Files the app made (results, failed rows, exports, LCA workbooks): saved where the user says, opened with
     // the program the system uses for .xlsx (.csv for the results of a CSV source).

@@ -18,21 +18,29 @@ export async function uploadWorkbook(api: Api, file: Pick<File, 'name' | 'arrayB
   return api.call('files.upload', { name: file.name, dataBase64: bytesToBase64(bytes) });
 }
 
-function pickWithInput(): Promise<File | null> {
+function pickWithInput(multiple: boolean): Promise<File[]> {
   return new Promise((resolve) => {
     const input = document.createElement('input');
     input.type = 'file';
+    input.multiple = multiple;
     input.accept = '.xlsx,.xlsm,.csv,.txt,.tsv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv';
-    input.addEventListener('change', () => resolve(input.files?.[0] ?? null), { once: true });
-    input.addEventListener('cancel', () => resolve(null), { once: true });
+    input.addEventListener('change', () => resolve([...(input.files ?? [])]), { once: true });
+    input.addEventListener('cancel', () => resolve([]), { once: true });
     input.click();
   });
 }
 
 /** Ask the user for a workbook; null when they cancel. */
 export async function chooseWorkbook(api: Api): Promise<PickedFile | null> {
-  const native = await api.call('files.pickWorkbook', {});
-  if (native.supported) return native.file;
-  const file = await pickWithInput();
-  return file ? uploadWorkbook(api, file) : null;
+  return (await chooseSources(api, false))[0] ?? null;
+}
+
+/** Ask the user for one or (multiple) several sources: .xlsx workbooks and CSV files; [] when they cancel. */
+export async function chooseSources(api: Api, multiple: boolean): Promise<PickedFile[]> {
+  const native = await api.call('files.pickWorkbook', { multiple });
+  if (native.supported) return native.files;
+  const files = await pickWithInput(multiple);
+  const out: PickedFile[] = [];
+  for (const f of files) out.push(await uploadWorkbook(api, f));
+  return out;
 }

@@ -256,6 +256,81 @@ describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () 
     expect(again.stdout).toContain('supplier-products (MAT_2026-01.failed.csv): 1 row(s)');
   });
 
+  it('a workbook and CSV files mixed: the mapping\'s csv settings apply to the CSVs (a BOM and a delimiter of the file\'s own win); --report DIR / --failed DIR get the workbook\'s results workbooks and each CSV\'s results CSVs', async () => {
+    const book = await xlsx('suppliers-mixed.xlsx', {
+      'supplier-companies': [fieldsOf('supplier-companies'), [`${P}-MX1`, 'Mischwerk GmbH', 'DE']],
+    });
+    // Excel's "CSV UTF-8" (BOM) with "," among the Windows-1252 ";" exports of the mapping
+    const plants = path.join(dir, 'supplier-plants.csv');
+    fs.writeFileSync(plants, `\uFEFFexternal_id,name,supplier_company_external_id,country,city\r\n${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm\r\n`);
+    const mat = writeCsv('MAT_2026-03.csv', [
+      'Materialstamm März',
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      `${P}-MX-M1;Sand 0/4;PL-MUC;MAT-SAND;${P}-MXW1;kg;4,5;;;`,
+      `${P}-MX-M2;Sand;PL-NOWHERE;MAT-SAND;${P}-MXW1;kg;3;;;falsches Werk`,
+    ]);
+    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    fs.writeFileSync(path.join(dir, 'mixed.json'), JSON.stringify(m));
+    const out = path.join(dir, 'out-mixed');
+    fs.mkdirSync(out);
+    const r = await run(['import', book, plants, mat, '--mapping', 'mixed.json', '--skip-blocked', '--report', 'out-mixed', '--failed', 'out-mixed']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    expect(fs.readdirSync(out).sort()).toEqual([
+      'MAT_2026-03.failed.csv',
+      'MAT_2026-03.results.csv',
+      'supplier-plants.failed.csv',
+      'supplier-plants.results.csv',
+      'suppliers-mixed.failed.xlsx',
+      'suppliers-mixed.results.xlsx',
+    ]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(out, 'suppliers-mixed.results.xlsx'));
+    const ws = wb.getWorksheet('supplier-companies')!;
+    const header = (ws.getRow(1).values as unknown[]).map(String);
+    expect(String(ws.getRow(2).getCell(header.indexOf('_result')).value)).toBe('created');
+    // the CSV written as it came: UTF-8 with its BOM and ","
+    const pr = fs.readFileSync(path.join(out, 'supplier-plants.results.csv'));
+    expect([...pr.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(pr.toString('utf8').slice(1).split('\r\n')[1]).toMatch(new RegExp(`^${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm,created,[0-9a-f-]{36},,$`));
+    const mr = iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.results.csv')), 'windows-1252').split('\r\n');
+    expect(mr[2]).toMatch(/;created;/);
+    expect(mr[3]).toMatch(/;skipped;/);
+    expect(iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.failed.csv')), 'windows-1252').split('\r\n')[2]).toBe(mr[3]);
+    expect(r.stdout).toContain(`results: ${path.join(out, 'suppliers-mixed.results.xlsx')}`);
+    const state = await serviceState(apiClient(sb), P);
+    expect(state['supplier-plants']).toEqual(expect.arrayContaining(normalised({ 'supplier-plants': [{ external_id: `${P}-MXW1`, name: 'Kieswerk Süd', supplier_company_external_id: `${P}-MX1`, country: 'DE', city: 'Ulm' }] })['supplier-plants']!));
+  });
+
+  it('two months of the same export (MAT_2026-04.csv, MAT_2026-05.csv by one glob) feed one sheet: plan names each row at its file, results go back to each file; a duplicate across them is refused at both cells', async () => {
+    const header = 'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar';
+    const apr = writeCsv('MAT_2026-04.csv', ['Materialstamm April', header, `${P}-A1;Sand April;PL-MUC;MAT-SAND;;kg;1,5;;;`]);
+    const may = writeCsv('MAT_2026-05.csv', ['Materialstamm Mai', header, `${P}-B1;Kies Mai;PL-MUC;MAT-GRAVEL;;kg;2,5;;;`, `${P}-B2;Sand Mai;PL-NOWHERE;MAT-SAND;;kg;3;;;`]);
+    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    fs.writeFileSync(path.join(dir, 'months.json'), JSON.stringify(m));
+    const plan = await run(['plan', apr, may, '--mapping', 'months.json']);
+    expect(plan.stdout).toContain('supplier-products (MAT_2026-04.csv + MAT_2026-05.csv): 3 row(s); ignored columns: Kommentar\n');
+    expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-A1 +\\(MAT_2026-04\\.csv!3\\)`));
+    expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-B1 +\\(MAT_2026-05\\.csv!3\\)`));
+    expect(plan.stdout).toMatch(/blocked .*\(MAT_2026-05\.csv!4\)/);
+    const out = path.join(dir, 'out-months');
+    fs.mkdirSync(out);
+    const r = await run(['import', apr, may, '--mapping', 'months.json', '--skip-blocked', '--report', 'out-months']);
+    expect(r.code, r.stderr + r.stdout).toBe(1);
+    const read = (f: string) => iconv.decode(fs.readFileSync(path.join(out, f)), 'windows-1252').split('\r\n');
+    const a = read('MAT_2026-04.results.csv');
+    expect(a[2]).toMatch(new RegExp(`^${P}-A1;.*;created;[0-9a-f-]{36};;$`));
+    expect(a[3]).toBe('');
+    const b = read('MAT_2026-05.results.csv');
+    expect(b[2]).toMatch(new RegExp(`^${P}-B1;.*;created;[0-9a-f-]{36};;$`));
+    expect(b[3]).toMatch(new RegExp(`^${P}-B2;.*;skipped;;;.*PL-NOWHERE`));
+    // the same external_id in both files: the duplicate rule, at each file's cell
+    const dup = writeCsv('MAT_2026-06.csv', ['Juni', header, `${P}-A1;Sand Juni;PL-MUC;MAT-SAND;;kg;1;;;`]);
+    const v = await run(['validate', apr, dup, '--mapping', 'months.json']);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain(`MAT_2026-04.csv!A3 (external_id): external_id "${P}-A1" appears 2 times in supplier-products (rows MAT_2026-04.csv!3, MAT_2026-06.csv!3)`);
+    expect(v.stderr).toContain('MAT_2026-06.csv!A3 (external_id)');
+  });
+
   it('an error in a CSV source points at the source file and cell', async () => {
     const bad = writeCsv('MAT_2025-12.csv', [
       'Materialstamm',

@@ -5,9 +5,13 @@
  * mapping is saved as "SAP MM monthly", then check → dry run → run. The next month's file is mapped by the saved
  * mapping without asking ("Mapping 'SAP MM monthly' applied", the step collapsed). Screenshots in light and
  * dark, English and German: test-artifacts/screenshots/30-*.png; the results CSV downloaded after the run (38-, 39-).
+ * Several files of one export at once (40-42: listed with the sheet each feeds, one Columns step, results per
+ * file), and each point of issue 12 §1 where the app shows it (43-47). The README's docs/images/import-columns.png
+ * is 30-columns-en-light, docs/images/import-check-misnamed.png is 44-check-misnamed-column.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,9 +32,24 @@ async function shot(name: string) {
   await page.screenshot({ path: screenshotPath(name), fullPage: true });
 }
 
-async function chooseFile(file: string) {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Choose workbook…' }).click()]);
+async function chooseFile(file: string | string[], button = 'Choose workbook…') {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()]);
   await chooser.setFiles(file);
+}
+
+/** A workbook of one supplier-products sheet with these rows (row 1: the header). */
+async function productsWorkbook(name: string, rows: (string | number)[][]): Promise<string> {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('supplier-products').addRows(rows);
+  const p = path.join(env.dir, name);
+  await wb.xlsx.writeFile(p);
+  return p;
+}
+
+/** Start over on the Import screen (a fresh page: whatever step the last test left). */
+async function importScreen() {
+  await page.goto(env.mode.url);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
 }
 
 beforeAll(async () => {
@@ -175,4 +194,131 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByText('No problems found in 1 rows.').waitFor();
   }, 120_000);
+});
+
+describe('several files of one ERP export at once', () => {
+  it('a supplier list and a material list dropped together: listed with the sheet each feeds, one Columns step, results per file', async () => {
+    const lief = path.join(env.dir, 'Lieferanten_2026-02.csv');
+    fs.writeFileSync(
+      lief,
+      iconv.encode(
+        ['Lieferantenstamm – Stand 28.02.2026', 'Lieferantennummer;Firmenname;Land;Bemerkung', 'E2E-L1;Kieswerk Süd GmbH;DE;neu', 'E2E-L2;Österreichische Sand AG;AT;'].join('\r\n') + '\r\n',
+        'windows-1252',
+      ),
+    );
+    const mat = erpFile('MAT_2026-02.csv', 'Materialstamm Werk München – Stand 28.02.2026', ['E2E-M6;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;']);
+    await importScreen();
+    await chooseFile([lief, mat]);
+    const listed = page.getByRole('list', { name: 'Files of this import' });
+    await listed.getByText('feeds supplier-companies').waitFor();
+    await listed.getByText('feeds supplier-products').waitFor();
+    await shot('40-sources-listed');
+    await page.getByRole('button', { name: 'Read these 2 files' }).click();
+
+    await page.getByRole('region', { name: 'Lieferanten_2026-02.csv → supplier-companies' }).waitFor();
+    await page.getByRole('region', { name: 'MAT_2026-02.csv → supplier-products' }).waitFor();
+    expect(await page.getByLabel('Field for column Land').inputValue()).toBe('country');
+    // each file's first rows as they will be read
+    const previews = page.getByRole('table', { name: 'First rows as they will be read' });
+    await previews.nth(0).getByRole('cell', { name: 'Kieswerk Süd GmbH' }).waitFor();
+    await previews.nth(1).getByRole('cell', { name: '3.5', exact: true }).waitFor();
+    await shot('41-columns-two-sources');
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByRole('heading', { name: 'Check of Lieferanten_2026-02.csv + MAT_2026-02.csv' }).waitFor();
+    await page.getByText('No problems found in 3 rows.').waitFor();
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('button', { name: 'Run the import (3 to write)' }).click();
+    await page.getByText('Completed: every row succeeded.').waitFor({ timeout: 30_000 });
+
+    // One results file per source, each in its own layout.
+    const perSource = page.getByRole('list', { name: 'Results per source file' });
+    for (const [file, first] of [
+      ['Lieferanten_2026-02.csv', /^E2E-L1;Kieswerk Süd GmbH;DE;neu;created;[^;]+;;$/],
+      ['MAT_2026-02.csv', /^E2E-M6;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;;created;[^;]+;;$/],
+    ] as const) {
+      const [d] = await Promise.all([
+        page.waitForEvent('download'),
+        perSource.getByRole('button', { name: `Download results CSV – ${file}` }).click(),
+      ]);
+      expect(d.suggestedFilename()).toBe(file.replace('.csv', '.results.csv'));
+      const saved = path.join(env.dir, d.suggestedFilename());
+      await d.saveAs(saved);
+      expect(iconv.decode(fs.readFileSync(saved), 'windows-1252').split('\r\n')[2]).toMatch(first);
+    }
+    await shot('42-results-per-source');
+  }, 120_000);
+});
+
+describe('nothing silently ignored, shown at its cell in the app (issue 12 §1)', () => {
+  const header = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];
+  const row = (i: number, material = 'MAT-SAND') => [`E2E-S${i}`, `Produkt ${i}`, 'PL-MUC', material, 'KG'];
+  const issues = () => page.getByRole('table', { name: 'Problems by cell' });
+
+  it('a misnamed column is an error at its header cell with "did you mean"; another unknown column is named as ignored, in the check and the dry run', async () => {
+    await importScreen();
+    await chooseFile(await productsWorkbook('misnamed.xlsx', [[...header, 'truck_distance_km', 'Kommentar'], [...row(1), 22, 'x']]));
+    // Its headers are not all the template's: the Columns step. The near miss is offered, not applied, nor ignored.
+    const picker = page.getByLabel('Field for column truck_distance_km');
+    expect(await picker.inputValue()).toBe('?');
+    await page.getByRole('button', { name: 'Maybe truck_km? (70 %) Use it' }).waitFor();
+    await shot('43-columns-undecided-column');
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByRole('heading', { name: 'Check of misnamed.xlsx' }).waitFor();
+    await page.getByText('1 error(s) and 0 warning(s) in 1 rows.', { exact: false }).waitFor();
+    const line = issues().getByRole('row').filter({ hasText: 'F1' });
+    expect(await line.textContent()).toMatch(/truck_distance_km.*did you mean .?truck_km/);
+    const ignored = 'Ignored columns of supplier-products: Kommentar (G1, not imported by the mapping)';
+    await page.getByText(ignored).waitFor();
+    await shot('44-check-misnamed-column');
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of misnamed.xlsx' }).waitFor();
+    await page.getByText(ignored).waitFor();
+  }, 60_000);
+
+  it('a missing required column: the header error is shown and the 3 filled rows are counted as not read', async () => {
+    await importScreen();
+    await chooseFile(await productsWorkbook('missing.xlsx', [header.slice(0, 4), ...[1, 2, 3].map((i) => row(i).slice(0, 4))]));
+    await page.getByRole('heading', { name: 'Check of missing.xlsx' }).waitFor();
+    const sheetRow = page.getByRole('row', { name: /supplier-products/ }).first();
+    expect((await sheetRow.getByRole('cell').allTextContents()).map((c) => c.trim())).toEqual(['0', '0', '3']);
+    await page.getByText('Rows not read: the sheet’s header has an error', { exact: false }).waitFor();
+    expect(await issues().textContent()).toMatch(/unit/);
+    await shot('45-check-missing-column');
+  }, 60_000);
+
+  it('a workbook with headers only is an error, never "No problems found"', async () => {
+    await importScreen();
+    await chooseFile(await productsWorkbook('empty.xlsx', [header]));
+    await page.getByRole('heading', { name: 'Check of empty.xlsx' }).waitFor();
+    await page.getByText('No data rows', { exact: false }).first().waitFor();
+    expect(await page.getByText('No problems found', { exact: false }).count()).toBe(0);
+  }, 60_000);
+
+  it('an unknown material code is blocked at its cell in the dry run with the closest known code', async () => {
+    await importScreen();
+    // known codes: those of the import and the ones the service resolved for it (MAT-SAND, on row 2)
+    await chooseFile(await productsWorkbook('typo.xlsx', [header, row(7), row(8, 'MAT-SNAD')]));
+    await page.getByRole('heading', { name: 'Check of typo.xlsx' }).waitFor();
+    await page.getByRole('button', { name: 'Make the dry run' }).click();
+    await page.getByRole('heading', { name: 'Dry run of typo.xlsx' }).waitFor();
+    const blocked = page.getByRole('table', { name: 'Rows of the dry run' }).getByRole('row').filter({ hasText: 'E2E-S8' });
+    expect(await blocked.textContent()).toMatch(/supplier-products!D3.*MAT-SNAD.*\(did you mean MAT-SAND\?\)/);
+    await shot('46-dry-run-unknown-code');
+  }, 60_000);
+
+  it('each file kind is said for what it is: a PDF, an old .xls saved as .xlsx', async () => {
+    await importScreen();
+    const pdf = path.join(env.dir, 'Bericht.csv');
+    fs.writeFileSync(pdf, '%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n%%EOF\n');
+    await chooseFile(pdf);
+    await page.getByText('This is a PDF document', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: 'Choose another workbook' }).click();
+    const xls = path.join(env.dir, 'Altbestand.xlsx');
+    const cfb = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(cfb);
+    fs.writeFileSync(xls, cfb);
+    await chooseFile(xls);
+    await page.getByText('Excel Workbook (.xlsx)', { exact: false }).first().waitFor();
+    await shot('47-check-file-kind');
+  }, 60_000);
 });

@@ -276,7 +276,7 @@ describe('profiles and keys in browser mode', () => {
 
 describe('workbooks in browser mode', () => {
   it('has no native dialog: the page uploads the bytes and gets an opaque id', async () => {
-    expect(JSON.parse((await rpc('files.pickWorkbook', {})).body)).toEqual({ ok: true, data: { supported: false, file: null } });
+    expect(JSON.parse((await rpc('files.pickWorkbook', {})).body)).toEqual({ ok: true, data: { supported: false, file: null, files: [] } });
     const bytes = Buffer.from('PK\u0003\u0004 not really a workbook');
     const up = JSON.parse((await rpc('files.upload', { name: '../../etc/passwd.xlsx', dataBase64: bytes.toString('base64') })).body);
     expect(up).toMatchObject({ ok: true, data: { name: 'passwd.xlsx', size: bytes.length } });

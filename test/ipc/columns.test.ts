@@ -137,4 +137,17 @@ describe('Columns step through the contract', () => {
     const g = await upload('MAT_2026-01.csv', withNew);
     expect((await call('import.columns', { fileId: g.fileId })).saved).toBeNull();
   });
+
+  it('a saved mapping that fits one file but not another dropped with it (a supplier list) is not applied: the Columns step opens', async () => {
+    const f = await upload('MAT_2026-02.csv', erpCsv('Materialstamm', [['COL-M5', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]));
+    expect((await call('import.columns', { fileId: f.fileId })).saved?.name).toBe('SAP MM monthly');
+    const lief = await upload('Lieferanten_2026-02.csv', Buffer.from('Lieferantenstamm\r\nLieferantennummer;Firmenname;Land\r\nCOL-L1;Kieswerk Süd;DE\r\n', 'latin1'));
+    const both = await call('import.columns', { fileId: f.fileId, moreFileIds: [lief.fileId] });
+    expect(both.saved).toBeNull();
+    expect(both.needed).toBe(true);
+    expect(both.sources.map((s) => [s.source, s.sheet])).toEqual([
+      ['MAT_2026-02.csv', 'supplier-products'],
+      ['Lieferanten_2026-02.csv', 'supplier-companies'],
+    ]);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
@@ -21,6 +22,9 @@ let mode: BrowserMode;
 let dir: string;
 
 const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
+/** An ERP CSV (title row, German headers, Windows-1252) handed to the app under `name`. */
+const uploadErp = (name: string, title: string, rows: string[][]) =>
+  call('files.upload', { name, dataBase64: erpCsv(title, rows).toString('base64') });
 
 async function download(t: {
   downloadId: string;
@@ -137,16 +141,15 @@ describe('results of a CSV job in the app', () => {
 
 describe('several source files in one import (moreFileIds)', () => {
   it('an ERP CSV and a template-named CSV (materials.csv with the template’s headers, same CSV settings): one Columns view with both, validate/plan/run read both files', async () => {
-    const a = await call('files.upload', {
-      name: 'MAT_2026-02.csv',
-      dataBase64: erpCsv('Materialstamm Februar', [
-        ['COL-F1', 'Sand fein', 'PL-MUC', 'MAT-SAND', 'kg', '3,5', '', ''],
-        ['COL-F2', 'Kies fein', 'PL-MUC', 'MAT-GRAVEL', 'to', '4,5', '', ''],
-      ]).toString('base64'),
-    });
+    const a = await uploadErp('MAT_2026-02.csv', 'Materialstamm Februar', [
+      ['COL-F1', 'Sand fein', 'PL-MUC', 'MAT-SAND', 'kg', '3,5', '', ''],
+      ['COL-F2', 'Kies fein', 'PL-MUC', 'MAT-GRAVEL', 'to', '4,5', '', ''],
+    ]);
     const b = await call('files.upload', {
       name: 'materials.csv',
-      dataBase64: iconv.encode('material_code;category\r\nMAT-SAND;\r\nMAT-GRAVEL;\r\n', 'windows-1252').toString('base64'),
+      dataBase64: iconv
+        .encode('material_code;category\r\nMAT-SAND;\r\nMAT-GRAVEL;\r\n', 'windows-1252')
+        .toString('base64'),
     });
     const cols = await call('import.columns', { fileId: a.fileId, moreFileIds: [b.fileId] });
     expect(cols.sources.map((s) => [s.source, s.isCsv, s.sheet, s.headerRow])).toEqual([
@@ -175,7 +178,11 @@ describe('several source files in one import (moreFileIds)', () => {
     const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
     expect((await waitForJob(jobId)).status).toBe('completed');
     const j = await call('jobs.get', { jobId });
-    expect(j).toMatchObject({ counts: { created: 2 }, resultsFormat: 'csv', csvSources: ['MAT_2026-02.csv', 'materials.csv'] });
+    expect(j).toMatchObject({
+      counts: { created: 2 },
+      resultsFormat: 'csv',
+      csvSources: ['MAT_2026-02.csv', 'materials.csv'],
+    });
     // one results file per source: which one is said by its name
     const none = await dispatch('jobs.resultsWorkbook', { jobId }, mode.app);
     expect(none.ok).toBe(false);
@@ -186,8 +193,97 @@ describe('several source files in one import (moreFileIds)', () => {
     expect(lines[0]).toBe('Materialstamm Februar');
     expect(lines[2]).toMatch(/^COL-F1;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;;created;[^;]+;;$/);
     expect(lines[3]).toMatch(/^COL-F2;Kies fein;PL-MUC;MAT-GRAVEL;to;4,5;;;created;[^;]+;;$/);
+    // materials.csv fed the code mapping: its rows say so (they were used), never "not imported"
+    const m = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'materials.csv' }))).text.split(
+      '\r\n',
+    );
+    expect(m[0]).toBe('material_code;category;_result;_id;_err_code;_message');
+    expect(m[1]).toMatch(/^MAT-SAND;;mapping;;;used to resolve the material codes/);
+    expect(m[2]).toMatch(/^MAT-GRAVEL;;mapping;/);
+    expect((await call('jobs.failedWorkbook', { jobId, source: 'materials.csv' })).rows).toBe(0);
     const unknown = await dispatch('jobs.failedWorkbook', { jobId, source: 'other.csv' }, mode.app);
     expect(unknown.ok).toBe(false);
+  });
+
+  it('two months of one export (MAT_2026-03.csv, MAT_2026-04.csv) feed one sheet: the plan rows name their file and row, each file gets its own results', async () => {
+    const a = await uploadErp('MAT_2026-03.csv', 'März', [
+      ['COL-M1', 'Sand März', 'PL-MUC', 'MAT-SAND', 'kg', '1,5', '', ''],
+    ]);
+    const b = await uploadErp('MAT_2026-04.csv', 'April', [
+      ['COL-A1', 'Sand April', 'PL-MUC', 'MAT-SAND', 'kg', '2,5', '', ''],
+      ['COL-A2', 'Kies April', 'PL-MUC', 'MAT-GRAVEL', 'kg', '3', '', ''],
+    ]);
+    const cols = await call('import.columns', { fileId: a.fileId, moreFileIds: [b.fileId] });
+    expect(cols.sources.map((s) => [s.source, s.sheet])).toEqual([
+      ['MAT_2026-03.csv', 'supplier-products'],
+      ['MAT_2026-04.csv', 'supplier-products'],
+    ]);
+    const mapping = cols.draft;
+    expect(mapping.sheets['supplier-products']?.source).toBe('MAT_*.csv');
+    const v = await call('import.validate', { fileId: a.fileId, moreFileIds: [b.fileId], mapping });
+    expect(v.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(v.sheets.map((s) => [s.name, s.sheetName, s.rows])).toEqual([
+      ['supplier-products', 'MAT_2026-03.csv + MAT_2026-04.csv', 3],
+    ]);
+    const ov = await call('import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.byAction).toMatchObject({ create: 3 });
+    const rows = await call('import.planRows', { importId: v.importId, offset: 0, limit: 50 });
+    expect(rows.rows.map((r) => [r.externalId, r.source, r.sourceRow])).toEqual(
+      expect.arrayContaining([
+        ['COL-M1', 'MAT_2026-03.csv', 3],
+        ['COL-A1', 'MAT_2026-04.csv', 3],
+        ['COL-A2', 'MAT_2026-04.csv', 4],
+      ]),
+    );
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    expect((await waitForJob(jobId)).status).toBe('completed');
+    const m = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-03.csv' }))).text.split(
+      '\r\n',
+    );
+    expect(m[2]).toMatch(/^COL-M1;.*;created;[0-9a-f-]{36};;$/);
+    expect(m[3]).toBe('');
+    const ap = (await download(await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-04.csv' }))).text.split(
+      '\r\n',
+    );
+    expect(ap[2]).toMatch(/^COL-A1;.*;created;[0-9a-f-]{36};;$/);
+    expect(ap[3]).toMatch(/^COL-A2;.*;created;[0-9a-f-]{36};;$/);
+  });
+
+  it('a workbook and a CSV mixed: the job offers the workbook’s results workbook and the CSV’s results CSV, each by its source', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('supplier-companies').addRows([
+      ['external_id', 'name', 'country'],
+      ['COL-MIX-C1', 'Mischwerk GmbH', 'DE'],
+    ]);
+    const book = await call('files.upload', {
+      name: 'Lieferanten.xlsx',
+      dataBase64: Buffer.from(await wb.xlsx.writeBuffer()).toString('base64'),
+    });
+    const csv = await uploadErp('MAT_2026-05.csv', 'Mai', [
+      ['COL-MIX-1', 'Sand Mai', 'PL-MUC', 'MAT-SAND', 'kg', '1,5', '', ''],
+    ]);
+    const cols = await call('import.columns', { fileId: csv.fileId, moreFileIds: [book.fileId] });
+    const v = await call('import.validate', { fileId: csv.fileId, moreFileIds: [book.fileId], mapping: cols.draft });
+    expect(v.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    await call('import.plan', { importId: v.importId, createOnly: false });
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    expect((await waitForJob(jobId)).status).toBe('completed');
+    const j = await call('jobs.get', { jobId });
+    expect(j).toMatchObject({
+      csvSources: ['MAT_2026-05.csv'],
+      workbookSource: 'Lieferanten.xlsx',
+      inputAvailable: true,
+    });
+    const r = await call('jobs.resultsWorkbook', { jobId, source: 'Lieferanten.xlsx' });
+    expect(r.fileName).toBe('Lieferanten-results.xlsx');
+    const out = new ExcelJS.Workbook();
+    await out.xlsx.load((await download(r)).bytes as unknown as ArrayBuffer);
+    const ws = out.getWorksheet('supplier-companies')!;
+    const header = (ws.getRow(1).values as unknown[]).map(String);
+    expect(String(ws.getRow(2).getCell(header.indexOf('_result')).value)).toBe('created');
+    const c = await call('jobs.resultsWorkbook', { jobId, source: 'MAT_2026-05.csv' });
+    expect(c.fileName).toBe('MAT_2026-05.results.csv');
+    expect((await download(c)).text.split('\r\n')[2]).toMatch(/^COL-MIX-1;.*;created;/);
   });
 
   it('two files of the same name are refused in words', async () => {

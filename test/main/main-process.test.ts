@@ -290,7 +290,7 @@ describe('workbooks handed to the app', () => {
     expect(handle.services.files.path(r.data.file.fileId)).toBe(file);
     expect(electron.openDialog.calls[0].filters).toEqual([{ name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] }]);
     electron.openDialog.next = null;
-    expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({ supported: true, file: null });
+    expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({ supported: true, file: null, files: [] });
   });
 
   it('takes workbooks the OS opened with the app: at start (argv), from a second instance and via open-file', async () => {

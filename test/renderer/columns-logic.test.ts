@@ -6,6 +6,7 @@ import {
   duplicateFields,
   initialChoices,
   missingRequired,
+  UNDECIDED,
   valuesToTranslate,
   type ColumnsView,
 } from '../../renderer/src/screens/import/columnsLogic.js';
@@ -45,8 +46,18 @@ const view: ColumnsView = {
 const src = view.sources[0];
 
 describe('Columns step logic', () => {
-  it('pre-selects only suggestions of high confidence; a low one is not applied silently', () => {
-    expect(initialChoices(src, 0.8)).toEqual({ Materialnummer: 'external_id', Bez: '', ME: 'unit', Kommentar: '' });
+  it('pre-selects only suggestions of high confidence; a low one is not applied silently, nor ignored: left undecided', () => {
+    expect(initialChoices(src, 0.8)).toEqual({ Materialnummer: 'external_id', Bez: UNDECIDED, ME: 'unit', Kommentar: '' });
+  });
+
+  it('an undecided column is neither mapped nor ignored (the check says what it is, at its header cell), nor a duplicate field', () => {
+    const ch = { ...initialChoices(src, 0.8), ME: UNDECIDED };
+    expect(duplicateFields(ch)).toEqual([]);
+    const sm = buildMapping(view, { [src.source]: ch }, {}).sheets['supplier-products']!;
+    expect(sm.columns).toEqual({ Materialnummer: 'external_id' });
+    expect(sm.ignore).toEqual(['Kommentar']);
+    // read back: still undecided (a saved mapping's ignored column stays not imported)
+    expect(choicesFromMapping(src, buildMapping(view, { [src.source]: ch }, {}))).toEqual(ch);
   });
 
   it('ticks off required fields and finds a field chosen twice', () => {

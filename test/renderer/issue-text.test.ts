@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTITIES, IDENTIFIED_KINDS } from '../../electron/core/jobs/entities.js';
 import { PLAN_PROBLEM_CODES, type PlanProblem } from '../../electron/core/jobs/types.js';
 import { ISSUE_CODES } from '../../electron/core/workbook/issues.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
@@ -32,9 +33,13 @@ function workbookSources(): string {
     .join('\n');
 }
 
-/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself). */
+/** The planner's sources that build PlanProblems (jobs/types.ts holds the list itself): the entry, the per-kind
+ * planners in plan/ and the workbook index. */
 function jobsSources(): string {
-  return ['plan.ts', 'workbook-rows.ts'].map((f) => readFileSync(join(JOBS_SRC, f), 'utf8')).join('\n');
+  const planners = readdirSync(join(JOBS_SRC, 'plan'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join('plan', f));
+  return ['plan.ts', 'workbook-rows.ts', ...planners].map((f) => readFileSync(join(JOBS_SRC, f), 'utf8')).join('\n');
 }
 
 describe('issue templates', () => {
@@ -218,6 +223,26 @@ describe('fallbacks', () => {
     expect(problemText(unresolved, 'de')).toBe('Unbekannter Code: no silo "S-9"');
     expect(problemText(unresolved, 'en')).toBe('no silo "S-9"');
   });
+
+  it('an unknown code keeps its closest known codes in both languages ("did you mean MAT-SAND?", issue 12 §1)', () => {
+    const message =
+      'material_code: material code "MAT-SNAD" is not in the materials sheet, the profile\'s mappings or among the service\'s elementaries and composites (did you mean MAT-SAND?)';
+    const typo = {
+      kind: 'unresolved',
+      sheet: 'supplier-products',
+      cell: 'D2',
+      row: 2,
+      field: 'material_code',
+      message,
+      errCode: null,
+      code: 'material_unknown',
+      params: { value: 'MAT-SNAD', hint: 'MAT-SAND' },
+    };
+    expect(problemText(typo, 'en')).toBe(message);
+    expect(problemText(typo, 'de')).toMatch(/MAT-SNAD.*\(meinten Sie MAT-SAND\?\)$/);
+    // without a near miss, no suffix
+    expect(problemText({ ...typo, params: { value: 'MAT-SNAD' } }, 'en')).not.toContain('did you mean');
+  });
 });
 
 describe('planner problem templates', () => {
@@ -267,9 +292,14 @@ describe('planner problem templates', () => {
         expect(de, kind).toHaveProperty([`${prefix}.${kind}`]);
       }
     }
-    // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies)
+    // resource slugs of the lists resolve.ts reads ('supplier companies' → supplier_companies): the identified
+    // kinds under their entity table's nouns, the others named in resolve.ts itself
     const resolveSrc = readFileSync(join(JOBS_SRC, 'resolve.ts'), 'utf8');
-    const whats = [...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]);
+    const whats = [
+      ...IDENTIFIED_KINDS.map((k) => ENTITIES[k].nouns),
+      ...[...resolveSrc.matchAll(/bulk\(\s*'\w+',\s*'([^']+)'/g)].map((m) => m[1]!),
+    ];
+    expect(resolveSrc).toContain('IDENTIFIED_KINDS.map');
     expect(whats.length).toBeGreaterThan(8);
     for (const w of whats) {
       const slug = w.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');

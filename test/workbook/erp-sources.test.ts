@@ -117,6 +117,17 @@ describe('nothing silently ignored (issue 12 §1)', () => {
     expect((await readSource(xls)).issues[0]).toMatchObject({ code: 'legacy_xls' });
     expect((await readSource(xls)).issues[0].message).toMatch(/save it as "Excel Workbook \(\.xlsx\)"/);
   });
+
+  it('a PDF or an old .xls named .csv is not peeked as text for the Columns step: it is diagnosed as the reader does', async () => {
+    const pdf = tmp.file('Bericht.csv');
+    await writeFile(pdf, '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer\n%%EOF\n');
+    await expect(peekSource(pdf)).rejects.toThrow(/Bericht\.csv: .*PDF/);
+    const xls = tmp.file('Alt.csv');
+    const cfb = Buffer.alloc(4096);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(cfb);
+    await writeFile(xls, cfb);
+    await expect(peekSource(xls)).rejects.toThrow(/Alt\.csv: .*\.xlsx/);
+  });
 });
 
 describe('CSV sources (issue 12 §3)', () => {
@@ -193,6 +204,28 @@ describe('CSV sources (issue 12 §3)', () => {
     expect(p.sheets[0].rows.map((r) => r.values.year)).toEqual([2025, 2024, 2024]);
   });
 
+  it('csv.date is applied: DD.MM.YYYY, DD/MM/YYYY and MM/DD/YYYY read in that order (ISO always); a date not in it is an error at its cell', async () => {
+    const path = tmp.file('silo-items.csv');
+    const rows = (dates: string[]) => ['silo_external_id;supplier_product_external_id;year;amount', ...dates.map((d, i) => `S1;SP-${i};${d};5`)].join('\n') + '\n';
+    const read = async (date: string, dates: string[]) => {
+      await writeFile(path, rows(dates));
+      const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date } }) });
+      return { years: p.sheets[0].rows.map((r) => r.values.year), errors: at(p.issues, 'wrong_type') };
+    };
+    expect(await read('DD.MM.YYYY', ['31.12.2025', '2024-02-29', '12/31/2025', '31.02.2025'])).toEqual({
+      years: [2025, 2024, undefined, undefined],
+      errors: ['silo-items.csv!C4', 'silo-items.csv!C5'],
+    });
+    expect(await read('MM/DD/YYYY', ['12/31/2025', '31/12/2025', '01.03.2025'])).toEqual({ years: [2025, undefined, undefined], errors: ['silo-items.csv!C3', 'silo-items.csv!C4'] });
+    expect(await read('DD/MM/YYYY', ['31/12/2025', '12/31/2025'])).toEqual({ years: [2025, undefined], errors: ['silo-items.csv!C3'] });
+    await writeFile(path, rows(['31.02.2025']));
+    const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date: 'DD.MM.YYYY' } }) });
+    expect(p.issues.find((i) => i.code === 'wrong_type')?.message).toContain('a date as DD.MM.YYYY');
+    // without csv.date: as before (ISO or day-first text)
+    const none = await readSource(path);
+    expect(none.sheets[0].rows[0].values.year).toBe(2025);
+  });
+
   it('the same guards: empty file, row limit (reading stops)', async () => {
     const empty = await companies('supplier-companies.csv', Buffer.alloc(0));
     expect(empty.issues[0].code).toBe('file_empty');
@@ -203,17 +236,46 @@ describe('CSV sources (issue 12 §3)', () => {
     expect(p.issues[0].code).toBe('too_many_rows');
   });
 
-  it('sources mixed: a workbook and CSV files as one; a second source of the same sheet is an error', async () => {
+  it('sources mixed: a workbook and CSV files as one', async () => {
     const wb = tmp.file('mixed.xlsx');
     await writeXlsx(wb, { silos: [headerOf('silos'), rowOf('silos', { external_id: 'S1', name: 'Silo', plant_code: 'P1' })] });
     const csv = tmp.file('supplier-companies.csv');
     await writeFile(csv, text);
     const p = await readSources([wb, csv]);
     expect(p.sheets.map((s) => `${s.name}:${s.sheetName}`)).toEqual(['silos:silos', 'supplier-companies:supplier-companies.csv']);
-    const csv2 = tmp.file('Supplier Companies.csv');
-    await writeFile(csv2, text);
-    const q = await readSources([csv, csv2]);
-    expect(q.issues.find((i) => i.code === 'duplicate_sheet')).toMatchObject({ sheet: 'Supplier Companies.csv' });
+  });
+
+  it('two sources of the same sheet (MAT_2025-10.csv, MAT_2025-11.csv by one glob): the rows of both, each at its own file and cell; a duplicate external_id across them is the duplicate rule at both cells', async () => {
+    const m = mapping({
+      version: 1,
+      sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, columns: { Nr: 'external_id', Text: 'name', Werk: 'plant_code', Art: 'material_code', ME: 'unit', LKW: 'truck_km' } } },
+      csv: { delimiter: ';', decimal: ',' },
+    });
+    const oct = tmp.file('MAT_2025-10.csv');
+    await writeFile(oct, 'Oktober\nNr;Text;Werk;Art;ME;LKW\nM-1;Sand;PL-1;MAT-SAND;KG;1,5\nM-2;Kies;PL-1;MAT-GRAVEL;KG;viel\n');
+    const nov = tmp.file('MAT_2025-11.csv');
+    // another column order: each file's own letters
+    await writeFile(nov, 'November\nText;Nr;Werk;Art;ME;LKW\nSplitt;M-3;PL-1;MAT-SAND;KG;2,5\nSand neu;M-1;PL-1;MAT-SAND;KG;3\n');
+    const p = await readSources([oct, nov], { mapping: m });
+    expect(p.issues.filter((i) => i.code === 'duplicate_sheet')).toEqual([]);
+    expect(p.sheets).toHaveLength(1);
+    expect(p.sheets[0].rows.map((r) => [r.values.external_id, r.values.truck_km])).toEqual([
+      ['M-1', 1.5],
+      ['M-2', undefined],
+      ['M-3', 2.5],
+      ['M-1', 3],
+    ]);
+    expect(at(p.issues, 'wrong_type')).toEqual(['MAT_2025-10.csv!F4']);
+    const v = await check(p);
+    const dup = v.issues.filter((i) => i.code === 'duplicate_key');
+    expect(dup.map((i) => `${i.sheet}!${i.cell}`)).toEqual(['MAT_2025-10.csv!A3', 'MAT_2025-11.csv!B4']);
+    expect(dup.map((i) => i.row)).toEqual([3, 4]);
+    expect(dup[0].message).toContain('(rows MAT_2025-10.csv!3, MAT_2025-11.csv!4)');
+    expect(v.sheets).toEqual([expect.objectContaining({ name: 'supplier-products', sheetName: 'MAT_2025-10.csv + MAT_2025-11.csv', rows: 4 })]);
+    // a row rule of a row of the second file is at that file's cell
+    const q = await readSources([oct, nov], { mapping: mapping({ ...m, sheets: { 'supplier-products': { ...m.sheets['supplier-products'], constants: { secondary_percentage: 130 } } } }) });
+    const range = (await check(q)).issues.filter((i) => i.field === 'secondary_percentage' && i.sheet === 'MAT_2025-11.csv');
+    expect(range.map((i) => i.row)).toEqual([3, 4]);
   });
 });
 
@@ -227,8 +289,7 @@ describe('the column-mapping contract (issue 12 §2)', () => {
     const f = parseColumnMapping({ version: 1, sheets: { 'supplier-products': { columns: { Werk: 'plant' } } } });
     expect(!f.ok && f.errors[0]).toMatch(/^sheets\.supplier-products\.columns\.Werk: "plant" is not a field of supplier-products/);
     expect(parseColumnMapping({ version: 1, sheets: { nonsense: {} } }).ok).toBe(false);
-    expect(
-      parseColumnMapping({
+    const issueExample = parseColumnMapping({
         version: 1,
         name: 'SAP MM monthly',
         sheets: {
@@ -242,8 +303,16 @@ describe('the column-mapping contract (issue 12 §2)', () => {
           },
         },
         csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',', date: 'DD.MM.YYYY' },
-      }).ok,
-    ).toBe(false); // country is no field of supplier-products: the constant is refused with its path
+      });
+    // country is no field of supplier-products: refused with its path and exactly where it belongs instead
+    expect(!issueExample.ok && issueExample.errors).toEqual([
+      'sheets.supplier-products.constants.country: "country" is not a field of supplier-products: it belongs to the supplier-plants and the supplier-companies its rows refer to. ' +
+        'Give the constant where those rows are read: "sheets": { "supplier-plants": { "constants": { "country": "DE" } } } and "sheets": { "supplier-companies": { "constants": { "country": "DE" } } } ' +
+        '(a sheet entry without "source" applies to the source named after the sheet)',
+    ]);
+    // done as it says, the example is accepted
+    expect(parseColumnMapping({ version: 1, sheets: { 'supplier-products': { source: 'MAT_*.csv' }, 'supplier-plants': { constants: { country: 'DE' } }, 'supplier-companies': { constants: { country: 'DE' } } } }).ok).toBe(true);
+    expect(!parseColumnMapping({ version: 1, sheets: { silos: { constants: { colour: 'red' } } } }).ok).toBe(true);
   });
 
   it('source glob, header_row with a title above, values and constants', async () => {

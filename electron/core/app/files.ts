@@ -21,6 +21,8 @@ export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSI
 export interface HostDialogs {
   /** absolute path of the chosen workbook, or null when cancelled */
   openWorkbook(): Promise<string | null>;
+  /** absolute paths of the chosen sources (several .xlsx/.csv at once), [] when cancelled */
+  openWorkbooks?(): Promise<string[]>;
   /** where to save a file the app made (native save dialog), or null when cancelled */
   saveFile?(suggestedName: string): Promise<string | null>;
   /** open a file with the program the system uses for it; false when that failed */

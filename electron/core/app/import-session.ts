@@ -4,6 +4,8 @@
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  */
+import { isTextSource } from '../workbook/sources/index.js';
+import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
@@ -40,6 +42,8 @@ export interface ImportSession {
   inputPath: string;
   /** the CSV sources the sheets were read from (their results are written in their own layout) */
   csvSources: CsvSource[];
+  /** a workbook among CSV sources (mixed): its name; its results are a workbook */
+  workbookName: string | null;
   parsed: ParsedWorkbook;
   report: ValidationReport;
   rowOf: RowLookup;
@@ -134,8 +138,10 @@ export class ImportSessions {
   async validate(app: AppServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
     const fileId = fileIds[0];
     const paths = fileIds.map((id) => app.files.path(id));
-    const inputPath = paths[0];
     const infos = fileIds.map((id) => app.files.info(id));
+    // The workbook among the sources (its copy makes the job's results workbook), else the first source.
+    const wb = infos.findIndex((i) => !isTextSource(i.name));
+    const inputPath = paths[Math.max(0, wb)];
     // One name for the import: the file's, or the files' joined (shown in the plan, the job and its results).
     const info = { name: infos.map((i) => i.name).join(' + '), size: infos.reduce((n, i) => n + i.size, 0) };
     if (new Set(infos.map((i) => i.name)).size < infos.length)
@@ -175,6 +181,7 @@ export class ImportSessions {
         fileSize: info.size,
         inputPath,
         csvSources,
+        workbookName: wb >= 0 && csvSources.length > 0 ? infos[wb].name : null,
         parsed,
         report,
         rowOf: rowLookup(parsed),
@@ -191,7 +198,10 @@ export class ImportSessions {
         readable: parsed.readable,
         sheets: parsed.sheets.map((s) => ({
           name: s.name,
-          sheetName: s.sheetName,
+          // several sources of one sheet: all their names (MAT_2025-10.csv + MAT_2025-11.csv)
+          sheetName: partsOf(s)
+            .map((p) => p.sheetName)
+            .join(' + '),
           rows: s.rows.length,
           blockedRows: blocked.get(s.name) ?? 0,
           ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),
@@ -369,6 +379,7 @@ export async function runSession(app: AppServices, importId: string, skipBlocked
     conn,
     inputPath: s.inputPath,
     csvSources: s.csvSources,
+    ...(s.workbookName && { workbookName: s.workbookName }),
     ...(onCompleted ? { onCompleted } : {}),
   });
 }

@@ -16,7 +16,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
-import { keepCsvSources, keptCsvSources, type CsvSource } from '../jobs/csv-sources.js';
+import { keepCsvSources, keptCsvSources, keptWorkbookName, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
 import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
@@ -108,6 +108,8 @@ export class JobsRunner {
       inputPath: string;
       /** CSV sources: kept in the job's folder under their own names (their results are made from the copies) */
       csvSources?: readonly CsvSource[];
+      /** a workbook among the CSV sources (mixed): its name; `inputPath` is it, kept as the job's input copy */
+      workbookName?: string;
       /** called once the job has completed (not when it stopped) */
       onCompleted?: () => void;
     },
@@ -117,9 +119,10 @@ export class JobsRunner {
     const dir = jobDir(this.jobsDir, jobId);
     await mkdir(dir, { recursive: true });
     let input = o.inputPath;
-    if (o.csvSources?.length) {
+    if (o.csvSources?.length && !o.workbookName) {
       await keepCsvSources(dir, o.csvSources);
     } else {
+      if (o.csvSources?.length) await keepCsvSources(dir, o.csvSources, o.workbookName);
       const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
       input = path.join(dir, `${INPUT_COPY}${ext}`);
       await copyFile(o.inputPath, input);
@@ -347,6 +350,7 @@ export class JobsRunner {
         (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       resultsFormat: csvSources ? 'csv' : 'xlsx',
       csvSources: kept.map((k) => k.file),
+      workbookSource: csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
       createOnly: plan.options.createOnly,
       error: this.errors.get(jobId) ?? null,
       undoes: meta.undoes ?? null,

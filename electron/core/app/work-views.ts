@@ -5,7 +5,8 @@
  */
 import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
-import type { ParsedRow } from '../workbook/types.js';
+import { decodeRow } from '../workbook/sheet-parts.js';
+import type { DataSheetName, ParsedRow } from '../workbook/types.js';
 import type {
   JobRowFilter,
   JobRowView,
@@ -71,7 +72,14 @@ export function childFields(
   return Object.entries(values).map(([k, v]) => ({ field: `${sheet}!${row}.${k}`, value: toScalar(v) }));
 }
 
-export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
+/** The source's name and row of a plan row (a CSV's file, a workbook's own sheet name; several sources decoded). */
+function sourceOf(plan: PlanSources | undefined, sheet: DataSheetName, row: number): { sheetName: string; row: number } {
+  return decodeRow(plan?.sheetParts?.[sheet], plan?.sheetNames[sheet] ?? sheet, row);
+}
+
+type PlanSources = Pick<Plan, 'sheetNames' | 'sheetParts'>;
+
+export function planRowView(e: PlanEntry, rowOf: RowLookup, plan?: PlanSources): PlanRowView {
   const fields: PlanRowView['fields'] = [];
   if (e.action === 'create' || (e.kind !== 'bom' && (e.action === 'blocked' || e.action === 'conflict'))) {
     const main = rowOf(e.sheet, e.row);
@@ -89,12 +97,18 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup): PlanRowView {
   // A delete names the entity it removes (its name on the service, read by the plan), beside the code.
   if (e.action === 'delete' && typeof e.before?.name === 'string') fields.push({ field: 'name', value: e.before.name });
   const d = e.bomDiff;
+  const main = sourceOf(plan, e.sheet, e.row);
   return {
     key: e.key,
     kind: e.kind,
     sheet: e.sheet,
     row: e.row,
-    rows: e.rows.slice(0, MAX_ROWS_LISTED).map((r) => ({ sheet: r.sheet, row: r.row })),
+    source: main.sheetName,
+    sourceRow: main.row,
+    rows: e.rows.slice(0, MAX_ROWS_LISTED).map((r) => {
+      const at = sourceOf(plan, r.sheet, r.row);
+      return { sheet: r.sheet, row: at.row, source: at.sheetName };
+    }),
     moreRows: Math.max(0, e.rows.length - MAX_ROWS_LISTED),
     label: e.label,
     externalId: e.externalId,
@@ -298,7 +312,7 @@ export function undoPlanView(jobId: string, plan: Plan): UndoPlanView {
     writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
     blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
     requests: plan.requests,
-    rows: ordered.slice(0, UNDO_ROWS_SHOWN).map((e) => planRowView(e, rowOf)),
+    rows: ordered.slice(0, UNDO_ROWS_SHOWN).map((e) => planRowView(e, rowOf, plan)),
     moreRows: Math.max(0, ordered.length - UNDO_ROWS_SHOWN),
   };
 }

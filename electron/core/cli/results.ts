@@ -2,9 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { csvResultBase, writeCsvSourceResults } from '../jobs/csv-sources.js';
+import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import type { JobResult, Plan } from '../jobs/types.js';
-import type { ParsedSheet } from '../workbook/types.js';
 import type { RunContext } from './context.js';
 
 export interface ResultFiles {
@@ -53,20 +52,19 @@ export async function writeResultFiles(
  */
 export async function writeCsvResultFiles(
   ctx: RunContext,
-  sources: readonly { path: string; sheet: ParsedSheet; headerRow: number }[],
+  sources: readonly CsvSource[],
   plan: Plan,
   result: JobResult,
   dirs: ResultFiles,
 ): Promise<string[]> {
   const written: string[] = [];
   for (const s of sources) {
-    if (!s.sheet.csv) continue;
     const base = csvResultBase(s.path);
     const results = dirs.report ? path.join(dirs.report, `${base}.results.csv`) : undefined;
     const failed = dirs.failed ? path.join(dirs.failed, `${base}.failed.csv`) : undefined;
     try {
       await writeCsvSourceResults(
-        { path: s.path, sheet: s.sheet.name, headerRow: s.headerRow, format: s.sheet.csv },
+        s,
         plan,
         result,
         {

@@ -2,7 +2,8 @@
  * How the CLI prints workbook issues, plans and job results for people (tables and lines; --json prints the
  * data itself instead).
  */
-import type { Issue } from '../workbook/types.js';
+import { decodeRow } from '../workbook/sheet-parts.js';
+import type { DataSheetName, Issue } from '../workbook/types.js';
 import type {
   JobResult,
   JobStatus,
@@ -67,14 +68,25 @@ function problemLine(p: PlanProblem): string {
   return `${at}${p.message}${p.err_code ? ` [${p.err_code}]` : ''}`;
 }
 
-function where(e: PlanEntry): string {
-  if (e.kind === 'bom') return `bom (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${e.row})`;
-  return e.rows.length === 0 ? `not in ${e.sheet}: mirror` : `${e.sheet}!${e.row}`;
+/** The source's names of a plan's sheets (a CSV's file name, a workbook's own sheet name), when known. */
+type PlanSources = Pick<Plan, 'sheetNames' | 'sheetParts'>;
+
+/** A plan row at its source: `MAT_2025-11.csv!3`. */
+function rowAt(plan: PlanSources | undefined, sheet: DataSheetName, row: number): string {
+  const at = decodeRow(plan?.sheetParts?.[sheet], plan?.sheetNames[sheet] ?? sheet, row);
+  return `${at.sheetName}!${at.row}`;
 }
 
-/** Details of one entry: the action, where, what, and field-level before → after. */
-export function entryLines(e: PlanEntry): string[] {
-  const lines = [`${e.action.padEnd(14)} ${e.label}  (${where(e)})`];
+/** Where an entry's row is in its source: `MAT_2025-11.csv!3`, `Items!5` (the sheet's name without a plan). */
+function where(e: PlanEntry, plan?: PlanSources): string {
+  const at = decodeRow(plan?.sheetParts?.[e.sheet], plan?.sheetNames[e.sheet] ?? e.sheet, e.row);
+  if (e.kind === 'bom') return `${at.sheetName === e.sheet ? 'bom' : at.sheetName} (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${at.row})`;
+  return e.rows.length === 0 ? `not in ${plan?.sheetNames[e.sheet] ?? e.sheet}: mirror` : rowAt(plan, e.sheet, e.row);
+}
+
+/** Details of one entry: the action, where (at its source, with the plan), what, and field-level before → after. */
+export function entryLines(e: PlanEntry, plan?: PlanSources): string[] {
+  const lines = [`${e.action.padEnd(14)} ${e.label}  (${where(e, plan)})`];
   for (const c of e.changes ?? []) lines.push(`                 ${c.field}: ${show(c.before)} → ${show(c.after)}`);
   if (e.bomDiff) {
     const d = e.bomDiff;
@@ -115,14 +127,14 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
   }
   if (plan.ignoredRows?.length)
     out.push(
-      `  ignored rows (action ignore): ${plan.ignoredRows.map((r) => `${plan.sheetNames[r.sheet] ?? r.sheet}!${r.row}`).join(', ')}`,
+      `  ignored rows (action ignore): ${plan.ignoredRows.map((r) => rowAt(plan, r.sheet, r.row)).join(', ')}`,
     );
   if (max <= 0) return out;
   const deletes = plan.entries.filter((e) => e.level > 6 && (e.action === 'delete' || e.action === 'blocked'));
   if (deletes.length) {
     // Every delete as its own line, with the entity's name (they run last, in this order).
     out.push('', 'deletes (after every create and update, in this order):');
-    for (const e of deletes) out.push(...entryLines(e));
+    for (const e of deletes) out.push(...entryLines(e, plan));
   }
   const detailed = plan.entries.filter(
     (e) => e.action !== 'unchanged' && e.action !== 'create' && !deletes.includes(e),
@@ -139,9 +151,9 @@ export function formatPlan(plan: Plan, max = MAX_DETAILS): string[] {
       // An undo's re-creates say they get a new id: their notes are shown.
       ...(e.action === 'create' && !plan.undoes
         ? [
-            `create         ${e.label}  (${where(e)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`,
+            `create         ${e.label}  (${where(e, plan)})${e.dependsOn?.length ? `  ${e.notes?.find((x) => x.startsWith('after')) ?? ''}` : ''}`,
           ]
-        : entryLines(e)),
+        : entryLines(e, plan)),
     );
     n++;
   }

@@ -2,6 +2,7 @@
  * Reading and validating an input workbook for validate / plan / import: streaming read with a progress bar,
  * workbook-local validation, and the issues printed by cell. Nothing here talks to the service.
  */
+import { partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { readAndValidate } from '../app/validate.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
@@ -62,12 +63,14 @@ export function issueSummary(w: LoadedWorkbook): string {
  */
 export function sheetLines(w: LoadedWorkbook): string[] {
   return w.parsed.sheets.map((s) => {
-    const where = s.sheetName === s.name ? s.name : `${s.name} (${s.sheetName})`;
-    const parts = [
-      s.unreadRows !== undefined
-        ? `header error: ${s.unreadRows} filled row(s) not read`
-        : `${s.rows.length} row(s)`,
-    ];
+    const names = partsOf(s).map((p) => p.sheetName);
+    const where = names.length === 1 && s.sheetName === s.name ? s.name : `${s.name} (${names.join(' + ')})`;
+    const parts =
+      s.unreadRows === undefined
+        ? [`${s.rows.length} row(s)`]
+        : s.parts && s.rows.length // several sources: the others' rows were read
+          ? [`${s.rows.length} row(s)`, `header error: ${s.unreadRows} filled row(s) not read`]
+          : [`header error: ${s.unreadRows} filled row(s) not read`];
     const ignored = s.ignoredColumns ?? [];
     if (ignored.length) parts.push(`ignored columns: ${ignored.map((c) => c.header).join(', ')}`);
     return `${where}: ${parts.join('; ')}`;
@@ -79,6 +82,7 @@ export function sheetsJson(w: LoadedWorkbook): Record<string, unknown>[] {
   return w.parsed.sheets.map((s) => ({
     sheet: s.name,
     name_in_file: s.sheetName,
+    ...(s.parts && { sources: s.parts.map((p) => p.sheetName) }),
     rows: s.rows.length,
     ...(s.unreadRows !== undefined && { unread_rows: s.unreadRows }),
     ignored_columns: (s.ignoredColumns ?? []).map((c) => ({ header: c.header, cell: c.cell, reason: c.reason })),

@@ -11,8 +11,9 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
+import { PART_ROW_OFFSET, partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
-import type { CsvFormat, DataSheetName, ParsedWorkbook } from '../workbook/types.js';
+import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
 import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
 import { writeTextAtomic } from '../fs/atomic.js';
 
@@ -22,6 +23,8 @@ export interface CsvSource {
   sheet: DataSheetName;
   headerRow: number;
   format: CsvFormat;
+  /** Offset of its row numbers in the sheet when several sources feed it (workbook/sheet-parts.ts); 0 else. */
+  offset?: number;
 }
 
 export const CSV_SOURCES_FILE = 'csv-sources.json';
@@ -33,13 +36,14 @@ interface StoredCsvSource {
   sheet: DataSheetName;
   headerRow: number;
   format: CsvFormat;
+  offset?: number;
 }
 
 /**
  * The outcome of every source row of one sheet, from the plan and the job. Rows covered by an entry get that
  * entry's outcome (hazardous substances with their product, BOM rows with their BOM).
  */
-export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName): Map<number, SourceRowOutcome> {
+export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName, offset = 0): Map<number, SourceRowOutcome> {
   const byKey = new Map(result.entries.map((e) => [e.key, e]));
   const out = new Map<number, SourceRowOutcome>();
   for (const e of plan.entries) {
@@ -58,7 +62,7 @@ export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetNam
       failed: !(SUCCESS_OUTCOMES as readonly string[]).includes(outcome),
     };
     for (const ref of e.rows.length ? e.rows : [{ sheet: e.sheet, row: e.row }])
-      if (ref.sheet === sheet) out.set(ref.row, row);
+      if (ref.sheet === sheet && ref.row - (ref.row % PART_ROW_OFFSET) === offset) out.set(ref.row - offset, row);
   }
   return out;
 }
@@ -79,7 +83,12 @@ export async function writeCsvSourceResults(
     source: source.path,
     format: source.format,
     headerRow: source.headerRow,
-    outcomes: rowOutcomesOf(plan, result, source.sheet),
+    outcomes: rowOutcomesOf(plan, result, source.sheet, source.offset ?? 0),
+    // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
+    // resolve codes (the results workbook marks them `mapping` too), never "not imported".
+    ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {
+      otherRows: { result: 'mapping', failed: false, message: `used to resolve the ${source.sheet === 'plants' ? 'plant' : 'material'} codes of the other sources` },
+    }),
     ...(outs.results && { results: outs.results }),
     ...(outs.failed && { failed: outs.failed }),
   });
@@ -95,17 +104,18 @@ export function csvSourcesOf(
   pathOf: (sourceName: string) => string | undefined,
 ): CsvSource[] {
   const out: CsvSource[] = [];
-  for (const s of parsed.sheets) {
-    if (!s.csv) continue;
-    const p = pathOf(s.sheetName);
-    if (!p) throw new Error(`The source file of ${s.sheetName} is not known.`);
-    out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: s.csv });
-  }
+  for (const s of parsed.sheets)
+    for (const part of partsOf(s)) {
+      if (!part.csv) continue;
+      const p = pathOf(part.sheetName);
+      if (!p) throw new Error(`The source file of ${part.sheetName} is not known.`);
+      out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: part.csv, ...(part.offset && { offset: part.offset }) });
+    }
   return out;
 }
 
 /** Copy the CSV sources into a job's folder (under their own names) with what is needed to write their results. */
-export async function keepCsvSources(dir: string, sources: readonly CsvSource[]): Promise<void> {
+export async function keepCsvSources(dir: string, sources: readonly CsvSource[], workbook?: string): Promise<void> {
   if (sources.length === 0) return;
   await mkdir(path.join(dir, SOURCES_DIR), { recursive: true });
   const stored: StoredCsvSource[] = [];
@@ -113,9 +123,12 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[])
     const file = path.basename(s.path);
     if (stored.some((x) => x.file === file)) throw new Error(`Two sources are named ${file}: rename one of them.`);
     await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
-    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format });
+    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format, ...(s.offset && { offset: s.offset }) });
   }
-  await writeTextAtomic(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify({ version: 1, sources: stored }, null, 2)}\n`);
+  // `workbook`: the name of a workbook among the sources (its copy is kept by the caller; its results are a workbook)
+  const doc = { version: 1, sources: stored, ...(workbook && { workbook }) };
+  await writeTextAtomic(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify(doc, null, 2)}
+`);
 }
 
 /** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */
@@ -124,4 +137,12 @@ export async function keptCsvSources(dir: string): Promise<(CsvSource & { file: 
   if (!fs.existsSync(f)) return [];
   const doc = JSON.parse(await readFile(f, 'utf8')) as { sources: StoredCsvSource[] };
   return doc.sources.map((s) => ({ ...s, path: path.join(dir, SOURCES_DIR, path.basename(s.file)) }));
+}
+
+/** The name of the workbook a job of mixed sources read beside its CSV files (null: none). */
+export async function keptWorkbookName(dir: string): Promise<string | null> {
+  const f = path.join(dir, CSV_SOURCES_FILE);
+  if (!fs.existsSync(f)) return null;
+  const doc = JSON.parse(await readFile(f, 'utf8')) as { workbook?: string };
+  return typeof doc.workbook === 'string' ? doc.workbook : null;
 }

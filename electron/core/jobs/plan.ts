@@ -9,6 +9,7 @@
  * This module is the entry: `plan/` holds one planner per entity kind, the state they share (`context.ts`:
  * references, lookups, and `emit`, the one place an entry enters the plan) and the decision step (`decide.ts`).
  */
+import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
@@ -105,16 +106,23 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
   const entries = planner.entries;
   const sheetNames: Plan['sheetNames'] = {};
   const sheetColumns: Plan['sheetColumns'] = {};
+  const sheetParts: NonNullable<Plan['sheetParts']> = {};
   for (const [name, s] of wb.sheets) {
     sheetNames[name] = s.sheetName;
     sheetColumns[name] = { ...s.columns };
+    const parts = plannedParts(s);
+    if (parts) sheetParts[name] = parts;
   }
+  // A problem of a row of a second source says the row of that source (its sheet and cell already do).
+  if (Object.keys(sheetParts).length)
+    for (const e of entries) for (const p of e.problems ?? []) if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
   return {
     format: 'supply-loader/plan@1',
     createdAt: new Date().toISOString(),
     file: parsed.file,
     sheetNames,
     sheetColumns,
+    ...(Object.keys(sheetParts).length && { sheetParts }),
     baseUrl: client.baseUrl,
     manufacturerId: me.manufacturer_id,
     maskedKey: client.maskedKey,

@@ -191,6 +191,11 @@ export interface Plan {
   sheetNames: Partial<Record<DataSheetName, string>>;
   /** Column letters of each field as they are in the file. */
   sheetColumns: Partial<Record<DataSheetName, Record<string, string>>>;
+  /**
+   * Sheets fed by several sources (workbook/sheet-parts.ts): each source's name and the offset of its row
+   * numbers, so an entry's row is shown at its source (`MAT_2025-11.csv!3`). Absent when no sheet has several.
+   */
+  sheetParts?: Partial<Record<DataSheetName, { sheetName: string; offset: number }[]>>;
   baseUrl: string;
   manufacturerId: string;
   /** Masked key (svc-<key_id>-****) the plan was made with. */

@@ -15,6 +15,7 @@ import {
   type ValidationReport,
 } from '../workbook/types.js';
 import { fieldOfRulePath } from '../workbook/sheet-def.js';
+import { sourceCellOf, sourceRowOf } from '../workbook/sheet-parts.js';
 import { SNAPSHOT_COLUMN } from './snapshot.js';
 import type { PlanProblem } from './types.js';
 
@@ -84,9 +85,10 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
   for (const s of validation?.sheets ?? []) blockedBySheet.set(s.name, new Set(s.blockedRows));
   const cache = new Map<DataSheetName, WbRow<unknown>[]>();
 
+  // At the source's own address (a sheet fed by several sources: the file the row came from).
   const cell = (sheet: DataSheetName, field: string, row: number): string | null => {
-    const letter = sheets.get(sheet)?.columns[field];
-    return letter ? `${letter}${row}` : null;
+    const s = sheets.get(sheet);
+    return s ? sourceCellOf(s, field, row).cell : null;
   };
 
   const build = (name: DataSheetName): WbRow<unknown>[] => {
@@ -96,13 +98,15 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     const fields = new Set(Object.keys(def.columns));
     const allowed = def.columns.action?.allowed ?? [];
     return s.rows.map((r) => {
-      const problems = (errorsAt.get(`${s.sheetName}\u0000${r.row}`) ?? []).map(issueToProblem);
+      const at = sourceRowOf(s, r.row);
+      const sheetName = at.part.sheetName;
+      const problems = (errorsAt.get(`${sheetName}\u0000${at.row}`) ?? []).map(issueToProblem);
       const declared = rowActionOf(r);
       const action: RowAction = allowed.includes(declared) ? declared : 'upsert';
       if (action === 'delete' || action === 'ignore') {
         // Only the external_id is used: problems elsewhere in the row do not block a delete.
         const own = problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field));
-        return { sheet: name, sheetName: s.sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
+        return { sheet: name, sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
       }
       const own: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(r.values)) if (fields.has(k)) own[k] = v;
@@ -115,9 +119,9 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
             const field = fieldOfRulePath(v.path);
             problems.push({
               kind: 'validation',
-              sheet: s.sheetName,
+              sheet: sheetName,
               cell: cell(name, field, r.row),
-              row: r.row,
+              row: at.row,
               field,
               message: v.msg,
               code: 'row_rule',
@@ -130,9 +134,9 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
             const field = typeof iss.path[0] === 'string' ? iss.path[0] : null;
             problems.push({
               kind: 'validation',
-              sheet: s.sheetName,
+              sheet: sheetName,
               cell: field ? cell(name, field, r.row) : null,
-              row: r.row,
+              row: at.row,
               field,
               message: `${field ?? 'row'}: ${iss.message}`,
               code: 'row_rule',
@@ -143,9 +147,9 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
       } else if (problems.length === 0) {
         problems.push({
           kind: 'validation',
-          sheet: s.sheetName,
+          sheet: sheetName,
           cell: null,
-          row: r.row,
+          row: at.row,
           field: null,
           message: 'the row has errors (see the validation report)',
           code: 'row_has_errors',
@@ -153,7 +157,7 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
       }
       const out: WbRow<unknown> = {
         sheet: name,
-        sheetName: s.sheetName,
+        sheetName,
         row: r.row,
         values: r.values,
         typed,

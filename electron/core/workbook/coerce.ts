@@ -198,12 +198,33 @@ export function parseLocaleNumber(text: string, decimal: '.' | ','): { value: nu
 const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+Z?)?$/;
 const DMY_DATE = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/;
 
-function yearOfDateText(s: string): number | undefined {
+/** Text date orders a source may declare (the column mapping's `csv.date`). */
+export const DATE_ORDERS = ['DD.MM.YYYY', 'DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
+
+function validDay(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * The year of a date typed as text. Without a declared order: ISO or day-first (`01.03.2025`, `01/03/2025`),
+ * as today. With one (`csv.date`): ISO (unambiguous) or exactly that order, and a real calendar day —
+ * `31.02.2025` or `03/25/2025` under DD/MM/YYYY is no date. `null`: date-shaped but not one in that order.
+ */
+function yearOfDateText(s: string, order?: DateOrder): number | null | undefined {
   const iso = ISO_DATE.exec(s);
-  if (iso) return Number(iso[1]);
+  if (iso) return !order || validDay(Number(iso[1]), Number(iso[2]), Number(iso[3])) ? Number(iso[1]) : null;
   const dmy = DMY_DATE.exec(s);
-  if (dmy) return Number(dmy[3]);
-  return undefined;
+  if (!dmy) return undefined;
+  if (!order) return Number(dmy[3]);
+  const sep = s.includes('.') ? '.' : '/';
+  const [a, b, y] = [Number(dmy[1]), Number(dmy[2]), Number(dmy[3])];
+  const fits =
+    (order === 'DD.MM.YYYY' && sep === '.' && validDay(y, b, a)) ||
+    (order === 'DD/MM/YYYY' && sep === '/' && validDay(y, b, a)) ||
+    (order === 'MM/DD/YYYY' && sep === '/' && validDay(y, a, b));
+  return fits ? y : null;
 }
 
 export interface CoerceContext {
@@ -214,6 +235,8 @@ export interface CoerceContext {
   date1904: boolean;
   /** The source's decimal mark (a CSV's locale, from the column mapping): resolves "1,250" / "1.250". */
   decimal?: '.' | ',';
+  /** The source's date order (a CSV's locale, from the column mapping's `csv.date`): how a date in text is read. */
+  dateOrder?: DateOrder;
 }
 
 function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type'): Coerced {
@@ -303,7 +326,16 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
       case 'year': {
         const n = parseNumberText(s);
         if (n) return yearFromNumber(n.value, ctx);
-        const y = yearOfDateText(s);
+        const y = yearOfDateText(s, ctx.dateOrder);
+        if (y === null)
+          return {
+            kind: 'error',
+            error: {
+              code: 'wrong_type',
+              message: `${ctx.field}: expected ${ctx.expected} or a date as ${ctx.dateOrder} (the column mapping's csv.date), got ${show(s)}`,
+              params: { ...ctx.expectedParams, got: show(s) },
+            },
+          };
         if (y !== undefined)
           return {
             kind: 'value',

@@ -34,6 +34,8 @@ export interface CsvResultsOptions {
   headerRow: number;
   /** Outcome per 1-based source row (record number). Data rows without one are "not imported". */
   outcomes: ReadonlyMap<number, SourceRowOutcome>;
+  /** The outcome of a data row without one (default: "not imported", a failed row). */
+  otherRows?: SourceRowOutcome;
   results?: string;
   failed?: string;
 }
@@ -77,7 +79,7 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
         cb();
         return;
       }
-      const oc = o.outcomes.get(recordNo) ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
+      const oc = o.outcomes.get(recordNo) ?? o.otherRows ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
       const padded = record.length < width ? [...record, ...Array<string>(width - record.length).fill('')] : record;
       const row = [...padded, oc.result, oc.id ?? '', oc.err_code ?? '', safe(oc.message)];
       if (oc.failed && o.failed) failedRows++;

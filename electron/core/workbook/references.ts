@@ -5,6 +5,7 @@
  * sheet gives its service id) or must be resolved on the service by the planner.
  */
 import { getSheet } from './registry.js';
+import { sourceCellOf } from './sheet-parts.js';
 import {
   DATA_SHEET_NAMES,
   type DataSheetName,
@@ -88,7 +89,7 @@ export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
         resolution: 'service',
         target: null,
         uses: 1,
-        first: { sheet: sheet.name, row, field, cell: `${sheet.columns[field]}${row}` },
+        first: { sheet: sheet.name, row, field, cell: sourceCellOf(sheet, field, row).cell ?? '' },
       });
   });
   // Where each referenced code is defined in the workbook (only the entity types referred to are indexed).
@@ -126,7 +127,7 @@ export function* listReferences(parsed: ParsedWorkbook): Generator<WorkbookRefer
         sheet: s.name,
         row,
         field,
-        cell: `${s.columns[field]}${row}`,
+        cell: sourceCellOf(s, field, row).cell ?? '',
         entityType,
         code,
         resolution: targetRow !== undefined ? 'workbook' : 'service',

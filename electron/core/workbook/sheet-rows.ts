@@ -5,7 +5,7 @@
  * columns; then each row's cells coerced by column type, value translations and constants of the mapping
  * applied, and every problem as an Issue at its cell of the source.
  */
-import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext } from './coerce.js';
+import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext, type DateOrder } from './coerce.js';
 import { expectation, expectationParams, type Column } from './columns.js';
 import type { IssueList } from './issues.js';
 import type { SheetMapping } from './mapping/schema.js';
@@ -35,6 +35,8 @@ export interface SheetRowsOptions {
   date1904?: boolean;
   /** Decimal mark of numbers typed as text (a CSV's locale); absent: guessed, ambiguous ones refused. */
   decimal?: '.' | ',';
+  /** Order of dates typed as text (a CSV's locale, `csv.date`); absent: ISO or day-first. */
+  dateOrder?: DateOrder;
   /** Cell → cached formula error text (xlsx feed). */
   errorCells?: Map<string, string>;
   /** Cell → date/percent number format (xlsx feed). */
@@ -238,6 +240,7 @@ export class SheetRowReader {
         expectedParams: expectationParams(column),
         date1904: this.o.date1904 ?? false,
         ...(this.o.decimal && { decimal: this.o.decimal }),
+        ...(this.o.dateOrder && { dateOrder: this.o.dateOrder }),
       },
       allowed: column.allowed ? new Set(column.allowed) : undefined,
       ...(translations && {

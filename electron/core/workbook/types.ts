@@ -19,6 +19,8 @@ export const DATA_SHEET_NAMES = [
   'production',
 ] as const;
 export type DataSheetName = (typeof DATA_SHEET_NAMES)[number];
+/** The code-mapping sheets: their rows map plant / material codes to service ids (no entities of their own). */
+export const CODE_MAPPING_SHEETS = ['plants', 'materials'] as const satisfies readonly DataSheetName[];
 
 /** Reference sheet written by templates/exports only; ignored on import. */
 export const PRODUCTS_SHEET = 'products' as const;
@@ -202,9 +204,23 @@ export interface ParsedSheet {
   source?: string;
   /** How a CSV source was read (results are written back in its own encoding and delimiter). */
   csv?: CsvFormat;
+  /**
+   * Present when several sources feed this sheet (workbook/sheet-parts.ts): each source with its name, columns
+   * and the offset of its row numbers; `sheetName`, `source`, `csv` and `columns` above are the first one's.
+   */
+  parts?: SheetPart[];
 }
 
 export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/** One source of a sheet fed by several (see ParsedSheet.parts). */
+export interface SheetPart {
+  sheetName: string;
+  source?: string;
+  csv?: CsvFormat;
+  columns: Record<string, string>;
+  offset: number;
+}
 
 export interface CsvFormat {
   encoding: CsvEncoding;

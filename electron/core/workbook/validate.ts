@@ -14,6 +14,7 @@ import { referencedCodes } from './references.js';
 import { closestCodes } from './similar.js';
 import { DATA_SHEETS, getSheet } from './registry.js';
 import { fieldOfRulePath, type SheetDef } from './sheet-def.js';
+import { partsOf, sourceCellOf, sourceRowOf } from './sheet-parts.js';
 import {
   type DataSheetName,
   type Issue,
@@ -58,18 +59,15 @@ class Context {
     set.add(row);
   }
 
-  cell(sheet: ParsedSheet, field: string, row: number): string | null {
-    const letter = sheet.columns[field];
-    return letter ? `${letter}${row}` : null;
-  }
-
   error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    // At the source's own address (a sheet fed by several sources: the file the row came from).
+    const at = sourceCellOf(sheet, field, row);
     this.issues.add({
       severity: 'error',
       code,
-      sheet: sheet.sheetName,
-      cell: field ? this.cell(sheet, field, row) : null,
-      row,
+      sheet: at.sheet,
+      cell: at.cell,
+      row: at.row,
       field,
       message,
       ...(params && { params }),
@@ -78,12 +76,13 @@ class Context {
   }
 
   warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    const at = sourceCellOf(sheet, field, row);
     this.issues.add({
       severity: 'warning',
       code,
-      sheet: sheet.sheetName,
-      cell: field ? this.cell(sheet, field, row) : null,
-      row,
+      sheet: at.sheet,
+      cell: at.cell,
+      row: at.row,
       field,
       message,
       ...(params && { params }),
@@ -145,7 +144,9 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
     name: s.name,
     rows: s.rows.length,
     blockedRows: [...(ctx.blocked.get(s.name) ?? [])].sort((a, b) => a - b),
-    sheetName: s.sheetName,
+    sheetName: partsOf(s)
+      .map((p) => p.sheetName)
+      .join(' + '),
     ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),
     ...(s.ignoredColumns && { ignoredColumns: s.ignoredColumns }),
   }));
@@ -158,7 +159,10 @@ function readerIssues(parsed: ParsedWorkbook): Issue[] {
   for (const s of parsed.sheets)
     for (const r of s.rows) {
       const a = rowActionOf(r);
-      if (a === 'delete' || a === 'ignore') special.set(`${s.sheetName}\u0000${r.row}`, a);
+      if (a === 'delete' || a === 'ignore') {
+        const at = sourceRowOf(s, r.row);
+        special.set(`${at.part.sheetName}\u0000${at.row}`, a);
+      }
     }
   if (special.size === 0) return parsed.issues;
   return parsed.issues.filter((i) => {
@@ -326,7 +330,13 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
   for (const rows of groups.values()) {
     if (!Array.isArray(rows)) continue;
     const label = keyLabel(def, key.map((k) => rows[0].values[k]));
-    const where = rows.map((r) => r.row).join(', ');
+    // Rows of one source by number; of several sources with their file (`MAT_2025-10.csv!3, MAT_2025-11.csv!3`).
+    const where = rows
+      .map((r) => {
+        const at = sourceRowOf(sheet, r.row);
+        return sheet.parts ? `${at.part.sheetName}!${at.row}` : String(at.row);
+      })
+      .join(', ');
     for (const r of rows)
       ctx.error(sheet, r.row, key[0], 'duplicate_key', `${label} appears ${rows.length} times in ${def.name} (rows ${where}); each must be unique`, {
         key: label,
@@ -542,7 +552,7 @@ function colNumber(cell: string | null): number {
 
 function sortIssues(parsed: ParsedWorkbook, issues: Issue[]): Issue[] {
   const order = new Map<string, number>();
-  orderedSheets(parsed).forEach((s, i) => order.set(s.sheetName, i));
+  for (const s of orderedSheets(parsed)) for (const p of partsOf(s)) order.set(p.sheetName, order.size);
   const rank = (i: Issue) => (i.sheet === null ? -1 : (order.get(i.sheet) ?? 1000));
   return issues
     .map((issue, idx) => ({ issue, idx }))

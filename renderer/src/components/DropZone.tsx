@@ -6,18 +6,21 @@ import { useState } from 'react';
 import type { DragEvent } from 'react';
 import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
-import { toRpcError } from '../errors.js';
-import { chooseWorkbook, uploadWorkbook } from '../files.js';
+import { chooseSources, chooseWorkbook, uploadWorkbook } from '../files.js';
 import { useI18n } from '../i18n/index.js';
+import { useRpc } from '../useRpc.js';
 
 export function DropZone({
   onFile,
+  onFiles,
   onError,
   label,
   hint,
   busy,
 }: {
   onFile(f: PickedFile): void;
+  /** several sources at once (dropped or chosen together): given, the zone takes several files */
+  onFiles?(files: PickedFile[]): void;
   onError(e: RpcError): void;
   label: string;
   hint: string;
@@ -26,25 +29,33 @@ export function DropZone({
   const api = useApi();
   const { t } = useI18n();
   const [over, setOver] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  const upload = useRpc(onError);
+  const uploading = upload.busy !== null;
 
-  const take = async (get: () => Promise<PickedFile | null>) => {
-    setUploading(true);
-    try {
+  const take = (get: () => Promise<PickedFile | null>) =>
+    upload.run(async () => {
       const f = await get();
       if (f) onFile(f);
-    } catch (e) {
-      onError(toRpcError(e));
-    } finally {
-      setUploading(false);
-    }
-  };
+    });
+
+  const takeAll = (get: () => Promise<PickedFile[]>) =>
+    upload.run(async () => {
+      const files = await get();
+      if (files.length === 1) onFile(files[0]);
+      else if (files.length > 1) onFiles?.(files);
+    });
 
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
     e.preventDefault();
     setOver(false);
-    const file = e.dataTransfer.files[0];
-    if (file) void take(() => uploadWorkbook(api, file));
+    const files = [...e.dataTransfer.files];
+    if (onFiles && files.length > 1)
+      void takeAll(async () => {
+        const out: PickedFile[] = [];
+        for (const f of files) out.push(await uploadWorkbook(api, f));
+        return out;
+      });
+    else if (files[0]) void take(() => uploadWorkbook(api, files[0]));
   };
 
   const disabled = busy || uploading;
@@ -62,7 +73,7 @@ export function DropZone({
       <button
         type="button"
         className="btn btn-primary"
-        onClick={() => void take(() => chooseWorkbook(api))}
+        onClick={() => void (onFiles ? takeAll(() => chooseSources(api, true)) : take(() => chooseWorkbook(api)))}
         disabled={disabled}
       >
         {uploading ? t('import.uploading') : label}

@@ -5,17 +5,21 @@
  */
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { JobRowView, JobView, PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { JobRowView, JobView, PickedFile } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
-import { DIMENSION_MESSAGE, ENTITY_KIND_MESSAGE, OUTCOME_MESSAGE, SKIP_REASON_MESSAGE, wordsOf } from '../i18n/names.js';
+import {
+  DIMENSION_MESSAGE,
+  ENTITY_KIND_MESSAGE,
+  OUTCOME_MESSAGE,
+  SKIP_REASON_MESSAGE,
+  wordsOf,
+} from '../i18n/names.js';
 import type { EntityKind } from '../../../electron/core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
-import { ErrorNotice } from './ErrorNotice.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
 import { DropZone } from './DropZone.js';
@@ -23,8 +27,11 @@ import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
+import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
+import { DataTable } from './DataTable.js';
+import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
@@ -57,6 +64,15 @@ export function engineDetail(msg: string): string {
   return msg.replace(/^(not sent|blocked|not applied)\s*:\s*/i, '');
 }
 
+/** The licence limit a row ran into (usage of limit), when it ran into one. */
+function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
+  if (!row.entitlement) return null;
+  const { dimension, usage, limit } = row.entitlement;
+  return (
+    <span className="detail-line">{t('results.entitlement', { dimension: dimensionLabel(t, dimension), usage, limit })}</span>
+  );
+}
+
 /** What happened to a row, in the user's language: err_code explained, skip reason, changes. */
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
@@ -64,15 +80,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {info && (locale === 'de' ? info.action_de : info.action) && (
           <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>
         )}
@@ -88,15 +96,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     return (
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
-        {row.entitlement && (
-          <span className="detail-line">
-            {t('results.entitlement', {
-              dimension: dimensionLabel(t, row.entitlement.dimension),
-              usage: row.entitlement.usage,
-              limit: row.entitlement.limit,
-            })}
-          </span>
-        )}
+        <EntitlementLine t={t} row={row} />
         {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
       </>
     );
@@ -127,8 +127,9 @@ export function offersRerun(v: Pick<JobView, 'running' | 'resumable' | 'notSucce
 export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobResultsProps) {
   const api = useApi();
   const { t, locale } = useI18n();
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  /** busy: the download being made — `results`/`failed`, `-open`, and the source file of a job of several */
+  const rpc = useRpc<string>();
+  const busy = rpc.busy;
   const [made, setMade] = useState<{ kind: 'results' | 'failed'; ticket: DownloadTicket; rows?: number } | null>(null);
   const [filter, setFilter] = useState<{ outcome: OutcomeFilter; sheet: string; search: string }>({
     outcome: view.notSucceeded > 0 ? 'problems' : '',
@@ -159,28 +160,30 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
     [api, jobId, stamp, filter.outcome, filter.sheet, filter.search],
   );
 
-  const make = async (kind: 'results' | 'failed', open = false) => {
-    setBusy(kind + (open ? '-open' : ''));
-    setError(null);
-    try {
-      const ticket =
-        kind === 'results'
-          ? await api.call('jobs.resultsWorkbook', { jobId })
-          : await api.call('jobs.failedWorkbook', { jobId });
-      setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
-      if (open) await openDownload(api, ticket);
-      else await saveDownload(api, ticket);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+  /** `source`: the file of a job of several sources whose results (or failed rows) are made */
+  const make = (kind: 'results' | 'failed', open = false, source?: string) =>
+    rpc.run(
+      async () => {
+        const which = { jobId, ...(source !== undefined && { source }) };
+        const ticket =
+          kind === 'results'
+            ? await api.call('jobs.resultsWorkbook', which)
+            : await api.call('jobs.failedWorkbook', which);
+        setMade({ kind, ticket, rows: 'rows' in ticket ? (ticket as { rows: number }).rows : undefined });
+        if (open) await openDownload(api, ticket);
+        else await saveDownload(api, ticket);
+      },
+      kind + (open ? '-open' : '') + (source ?? ''),
+    );
 
   const sheets = countRows(view.bySheet);
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
   const csv = view.resultsFormat === 'csv';
+  /** a job of several sources (a workbook and CSV files, or several CSV files): results and failed rows per file */
+  const sources = [...(view.workbookSource ? [view.workbookSource] : []), ...view.csvSources];
+  const perSource = sources.length > 1;
+  const madeCsv = made ? made.ticket.fileName.toLowerCase().endsWith('.csv') : csv;
   const stopped = !view.running;
   const words = jobStatusWords(view);
 
@@ -197,28 +200,30 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             {t('results.stoppedWithError')} {view.error}
           </Notice>
         )}
-        <dl className="facts facts-inline">
-          <dt>{t('results.job')}</dt>
-          <dd>
-            <code>{view.jobId}</code>
-          </dd>
-          <dt>{t('results.connection')}</dt>
-          <dd>
-            {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
-          </dd>
-          <dt>{t('results.started')}</dt>
-          <dd>{formatDateTime(view.startedAt, locale)}</dd>
-          <dt>{t('results.duration')}</dt>
-          <dd>{formatMs(view.durationMs)}</dd>
-          <dt>{t('results.rows')}</dt>
-          <dd>
-            {t('results.rowsEntries', {
-              rows: formatNumber(view.rows, locale),
-              entries: formatNumber(view.entries, locale),
-            })}
-            {view.createOnly && <> · {t('results.createOnly')}</>}
-          </dd>
-        </dl>
+        <Facts
+          inline
+          facts={[
+            [t('results.job'), <code>{view.jobId}</code>],
+            [
+              t('results.connection'),
+              <>
+                {view.baseUrl} · <code>{safeKeyText(view.maskedKey)}</code>
+              </>,
+            ],
+            [t('results.started'), formatDateTime(view.startedAt, locale)],
+            [t('results.duration'), formatMs(view.durationMs)],
+            [
+              t('results.rows'),
+              <>
+                {t('results.rowsEntries', {
+                  rows: formatNumber(view.rows, locale),
+                  entries: formatNumber(view.entries, locale),
+                })}
+                {view.createOnly && <> · {t('results.createOnly')}</>}
+              </>,
+            ],
+          ]}
+        />
         <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
           {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
             <li key={o}>
@@ -242,13 +247,61 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             <p>{t('results.limitsHint')}</p>
           </Notice>
         )}
-        {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+        {rpc.notice}
         {made && (
           <Notice kind="success">
             {made.kind === 'results'
-              ? t(csv ? 'results.madeResultsCsv' : 'results.madeResults', { file: made.ticket.fileName })
-              : t(csv ? 'results.madeFailedCsv' : 'results.madeFailed', { file: made.ticket.fileName, rows: made.rows ?? 0 })}
+              ? t(madeCsv ? 'results.madeResultsCsv' : 'results.madeResults', { file: made.ticket.fileName })
+              : t(madeCsv ? 'results.madeFailedCsv' : 'results.madeFailed', {
+                  file: made.ticket.fileName,
+                  rows: made.rows ?? 0,
+                })}
           </Notice>
+        )}
+        {perSource && (
+          <ul className="source-downloads" aria-label={t('results.perSource')}>
+            {sources.map((src) => {
+              const srcCsv = src !== view.workbookSource;
+              const results = srcCsv
+                ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
+                : t(electron ? 'results.saveResults' : 'results.downloadResults');
+              const off = !stopped || !view.inputAvailable || busy !== null;
+              return (
+                <li key={src}>
+                  <code>{src}</code>{' '}
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={off}
+                    aria-label={`${results} – ${src}`}
+                    onClick={() => void make('results', false, src)}
+                  >
+                    {busy === `results${src}` ? t('common.preparing') : results}
+                  </button>{' '}
+                  {electron && (
+                    <button
+                      type="button"
+                      className="btn"
+                      disabled={off}
+                      aria-label={`${t(srcCsv ? 'results.openResultsCsv' : 'results.openResults')} – ${src}`}
+                      onClick={() => void make('results', true, src)}
+                    >
+                      {t(srcCsv ? 'results.openResultsCsv' : 'results.openResults')}
+                    </button>
+                  )}{' '}
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={off || view.failedRows === 0}
+                    aria-label={`${t('results.sourceFailed')} – ${src}`}
+                    onClick={() => void make('failed', false, src)}
+                  >
+                    {busy === `failed${src}` ? t('common.preparing') : t('results.sourceFailed')}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
         )}
         <div className="form-actions">
           {view.resumable && onResume && (
@@ -256,38 +309,42 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               {t('results.resume')}
             </button>
           )}
-          <button
-            type="button"
-            className="btn"
-            disabled={!stopped || !view.inputAvailable || busy !== null}
-            onClick={() => void make('results')}
-          >
-            {busy === 'results'
-              ? t('common.preparing')
-              : csv
-                ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
-                : t(electron ? 'results.saveResults' : 'results.downloadResults')}
-          </button>
-          {electron && (
-            <button
-              type="button"
-              className="btn"
-              disabled={!stopped || !view.inputAvailable || busy !== null}
-              onClick={() => void make('results', true)}
-            >
-              {t(csv ? 'results.openResultsCsv' : 'results.openResults')}
-            </button>
+          {!perSource && (
+            <>
+              <button
+                type="button"
+                className="btn"
+                disabled={!stopped || !view.inputAvailable || busy !== null}
+                onClick={() => void make('results')}
+              >
+                {busy === 'results'
+                  ? t('common.preparing')
+                  : csv
+                    ? t(electron ? 'results.saveResultsCsv' : 'results.downloadResultsCsv')
+                    : t(electron ? 'results.saveResults' : 'results.downloadResults')}
+              </button>
+              {electron && (
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!stopped || !view.inputAvailable || busy !== null}
+                  onClick={() => void make('results', true)}
+                >
+                  {t(csv ? 'results.openResultsCsv' : 'results.openResults')}
+                </button>
+              )}
+              <button
+                type="button"
+                className="btn"
+                disabled={!stopped || !view.inputAvailable || view.failedRows === 0 || busy !== null}
+                onClick={() => void make('failed')}
+              >
+                {busy === 'failed'
+                  ? t('common.preparing')
+                  : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.failedRows })}
+              </button>
+            </>
           )}
-          <button
-            type="button"
-            className="btn"
-            disabled={!stopped || !view.inputAvailable || view.failedRows === 0 || busy !== null}
-            onClick={() => void make('failed')}
-          >
-            {busy === 'failed'
-              ? t('common.preparing')
-              : t(view.resumable ? 'results.saveNotDone' : 'results.saveFailed', { count: view.failedRows })}
-          </button>
           {onRerun && offersRerun(view) && (
             <button
               type="button"
@@ -324,39 +381,17 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               </button>
             </p>
           )}
-          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={setError} />
+          <DropZone label={t('rerun.choose')} hint={t('rerun.hint')} onFile={onRerun} onError={rpc.fail} />
         </section>
       )}
 
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
           <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
-          <table className="data counts">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                {cols.map((c) => (
-                  <th scope="col" key={c} className="num">
-                    {t(OUTCOME_MESSAGE[c])}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sheets.rows.map((r) => (
-                <tr key={r.sheet}>
-                  <th scope="row">
-                    <code>{r.sheet}</code>
-                  </th>
-                  {cols.map((c) => (
-                    <td key={c} className="num">
-                      {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
+          <DataTable
+            className="counts"
+            columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(OUTCOME_MESSAGE[c]), num: true }))]}
+            foot={
               <tr>
                 <th scope="row">{t('plan.total')}</th>
                 {cols.map((c) => (
@@ -365,8 +400,21 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
                   </td>
                 ))}
               </tr>
-            </tfoot>
-          </table>
+            }
+          >
+            {sheets.rows.map((r) => (
+              <tr key={r.sheet}>
+                <th scope="row">
+                  <code>{r.sheet}</code>
+                </th>
+                {cols.map((c) => (
+                  <td key={c} className="num">
+                    {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </DataTable>
           <p className="field-hint">{t('results.rowsHint')}</p>
         </section>
       )}
@@ -420,7 +468,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           loadingText={t('common.loading')}
           empty={<p className="muted">{t('results.noRows')}</p>}
           onTotal={setShown}
-          onError={(e) => setError(toRpcError(e))}
+          onError={rpc.fail}
           header={
             <>
               <div role="columnheader">{t('plan.row')}</div>

@@ -18,6 +18,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'expect.range.min': ' ≥ {min}',
   'expect.range.max': ' ≤ {max}',
   'issue.gotSuffix': ' (eingetragen: {got})',
+  'issue.hintSuffix': ' (meinten Sie {hint}?)',
 
   // ------------------------------------------------ die Datei
   'issue.file_not_found': 'Die Datei existiert nicht oder lässt sich nicht öffnen.',

@@ -22,6 +22,7 @@ export const enIssues = {
   'expect.range.min': ' ≥ {min}',
   'expect.range.max': ' ≤ {max}',
   'issue.gotSuffix': ' (got {got})',
+  'issue.hintSuffix': ' (did you mean {hint}?)',
 
   // ------------------------------------------------ the file
   'issue.file_not_found': 'The file does not exist or cannot be opened.',

@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { FormEvent, InputHTMLAttributes } from 'react';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import type { KeyStoreWarning } from '../../../electron/core/names.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import type { T } from '../i18n/index.js';
 import { validateProfileForm } from '../profileForm.js';
 import { KeyCheck } from './KeyCheck.js';
 import type { ProfileFormErrors, ProfileFormValues } from '../profileForm.js';
+import { useProfiles, type ProfileView } from '../useProfiles.js';
+import { useRpc } from '../useRpc.js';
+import { Facts } from '../components/Facts.js';
 
-type ProfilesState = ProcedureOutput<'profiles.list'>;
-type ProfileView = ProfilesState['profiles'][number];
 type SandboxStatus = ProcedureOutput<'sandbox.status'>;
 type AppInfo = ProcedureOutput<'app.info'>;
 
@@ -21,56 +21,37 @@ export function ConnectionScreen() {
   const api = useApi();
   const { t } = useI18n();
   const [info, setInfo] = useState<AppInfo | null>(null);
-  const [profiles, setProfiles] = useState<ProfilesState | null>(null);
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc();
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
   /** the profile whose key is shown checked: the active one, or the one just saved */
   const [checkedId, setCheckedId] = useState<string | null>(null);
 
+  const { profiles, active, reload, set: setProfiles } = useProfiles(rpc.fail);
+
   useEffect(() => {
-    let live = true;
-    Promise.all([api.call('app.info', {}), api.call('profiles.list', {}), api.call('sandbox.status', {})])
-      .then(([i, p, s]) => {
-        if (!live) return;
-        setInfo(i);
-        setProfiles(p);
-        setSandbox(s);
-      })
-      .catch((e: unknown) => live && setError(toRpcError(e)));
-    const offP = api.on('profiles.changed', (p) => setProfiles(p));
-    const offS = api.on('sandbox.changed', (s) => {
-      setSandbox(s);
-      void api.call('profiles.list', {}).then(setProfiles, () => {});
-    });
-    return () => {
-      live = false;
-      offP();
-      offS();
-    };
-  }, [api]);
+    void api.call('app.info', {}).then(setInfo, rpc.fail);
+    void api.call('sandbox.status', {}).then(setSandbox, rpc.fail);
+    return api.on('sandbox.changed', setSandbox);
+  }, [api, rpc.fail]);
 
   const select = useCallback(
     async (profileId: string) => {
-      setError(null);
-      try {
-        setProfiles(await api.call('profiles.select', { profileId }));
-        setCheckedId(null);
-      } catch (e) {
-        setError(toRpcError(e));
-      }
+      const p = await rpc.run(() => api.call('profiles.select', { profileId }));
+      if (!p) return;
+      setProfiles(p);
+      setCheckedId(null);
     },
-    [api],
+    [api, rpc.run, setProfiles],
   );
 
-  const active = profiles?.profiles.find((p) => p.profileId === profiles.activeProfileId) ?? null;
   const checked = profiles?.profiles.find((p) => p.profileId === (checkedId ?? profiles.activeProfileId)) ?? active;
 
   return (
     <div className="stack">
       <p className="lead">{t('connection.intro')}</p>
       {info?.secretStorage.warning && <SecretStorageWarning warning={info.secretStorage.warning} t={t} />}
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
 
       <section className="card" aria-labelledby="profiles-heading">
         <div className="card-head">
@@ -105,7 +86,7 @@ export function ConnectionScreen() {
             setEditing(null);
             if (saved) {
               setCheckedId(saved.hasKey ? saved.profileId : null);
-              void api.call('profiles.list', {}).then(setProfiles, () => {});
+              reload();
             }
           }}
         />
@@ -188,45 +169,37 @@ function ProfileEditor({
   const [values, setValues] = useState<ProfileFormValues>({ name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? 'https://', apiKey: '' });
   const [removeKey, setRemoveKey] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<ProfileFormErrors>({});
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc();
+  const busy = rpc.busy !== null;
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const ids = { name: useId(), url: useId(), key: useId(), keyHint: useId() };
+  const ids: Record<keyof ProfileFormValues, string> = { name: useId(), baseUrl: useId(), apiKey: useId() };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const errs = validateProfileForm(values, { keyRequired: false });
     setFieldErrors(errs);
     if (Object.keys(errs).length > 0) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const saved = await api.call('profiles.save', {
+    const saved = await rpc.run(() =>
+      api.call('profiles.save', {
         profileId: profile?.profileId,
         name: values.name.trim(),
         baseUrl: values.baseUrl.trim(),
         ...(values.apiKey.trim() ? { apiKey: values.apiKey.trim() } : {}),
         ...(removeKey && !values.apiKey.trim() ? { removeKey: true } : {}),
-      });
-      setValues((v) => ({ ...v, apiKey: '' }));
-      onDone(saved);
-    } catch (err) {
-      setError(toRpcError(err));
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
+    if (!saved) return;
+    setValues((v) => ({ ...v, apiKey: '' }));
+    onDone(saved);
   };
 
   const remove = async () => {
     if (!profile) return;
-    setBusy(true);
-    try {
+    const deleted = await rpc.run(async () => {
       await api.call('profiles.delete', { profileId: profile.profileId });
-      onDone(null);
-    } catch (err) {
-      setError(toRpcError(err));
-      setBusy(false);
-    }
+      return true;
+    });
+    if (deleted) onDone(null);
   };
 
   const fieldError = (k: keyof ProfileFormErrors) => {
@@ -234,56 +207,53 @@ function ProfileEditor({
     return code ? t(`profileForm.${code}`) : null;
   };
 
+  /** One field of the form: its label, the input, a hint (described by) and its error in words. */
+  const field = (
+    k: keyof ProfileFormValues,
+    label: string,
+    input: InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
+    <div className="field">
+      <label htmlFor={ids[k]}>{label}</label>
+      <input
+        id={ids[k]}
+        value={values[k]}
+        onChange={(e) => setValues({ ...values, [k]: e.target.value })}
+        aria-invalid={fieldErrors[k] ? true : undefined}
+        aria-describedby={hint ? `${ids[k]}-hint` : undefined}
+        autoComplete="off"
+        {...input}
+      />
+      {hint && (
+        <p className="field-hint" id={`${ids[k]}-hint`}>
+          {hint}
+        </p>
+      )}
+      {fieldError(k) && <p className="field-error">{fieldError(k)}</p>}
+    </div>
+  );
+
   return (
     <section className="card" aria-labelledby="editor-heading">
       <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
-      {error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
+      {rpc.notice}
+      {rpc.error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="field">
-          <label htmlFor={ids.name}>{t('connection.profileName')}</label>
-          <input
-            id={ids.name}
-            value={values.name}
-            onChange={(e) => setValues({ ...values, name: e.target.value })}
-            aria-invalid={fieldErrors.name ? true : undefined}
-            autoComplete="off"
-            required
-          />
-          {fieldError('name') && <p className="field-error">{fieldError('name')}</p>}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.url}>{t('connection.baseUrl')}</label>
-          <input
-            id={ids.url}
-            value={values.baseUrl}
-            onChange={(e) => setValues({ ...values, baseUrl: e.target.value })}
-            aria-invalid={fieldErrors.baseUrl ? true : undefined}
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            required
-          />
-          {fieldError('baseUrl') && <p className="field-error">{fieldError('baseUrl')}</p>}
-        </div>
-        <div className="field">
-          <label htmlFor={ids.key}>{t('connection.apiKey')}</label>
-          <input
-            id={ids.key}
-            type="password"
-            value={values.apiKey}
-            onChange={(e) => setValues({ ...values, apiKey: e.target.value })}
-            aria-invalid={fieldErrors.apiKey ? true : undefined}
-            aria-describedby={ids.keyHint}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={profile?.hasKey ? t('connection.keyKeepPlaceholder', { masked: profile.maskedKey ?? '' }) : 'svc-…'}
-          />
-          <p className="field-hint" id={ids.keyHint}>
-            {keysEncrypted ? t('connection.keyHintEncrypted') : t('connection.keyHintFile')}
-          </p>
-          {fieldError('apiKey') && <p className="field-error">{fieldError('apiKey')}</p>}
-        </div>
+        {field('name', t('connection.profileName'), { required: true })}
+        {field('baseUrl', t('connection.baseUrl'), { inputMode: 'url', spellCheck: false, required: true })}
+        {field(
+          'apiKey',
+          t('connection.apiKey'),
+          {
+            type: 'password',
+            spellCheck: false,
+            placeholder: profile?.hasKey
+              ? t('connection.keyKeepPlaceholder', { masked: profile.maskedKey ?? '' })
+              : 'svc-…',
+          },
+          keysEncrypted ? t('connection.keyHintEncrypted') : t('connection.keyHintFile'),
+        )}
         {profile?.hasKey && (
           <label className="checkbox">
             <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />
@@ -323,54 +293,32 @@ function SandboxCard({ status }: { status: SandboxStatus | null }) {
   const api = useApi();
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc();
+  const busy = rpc.busy !== null;
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<RpcError | null>(null);
 
-  const reset = async () => {
-    setBusy(true);
-    setError(null);
-    setDone(false);
-    try {
+  const reset = () =>
+    rpc.run(async () => {
+      setDone(false);
       await api.call('sandbox.reset', { seed: 'demo' });
       setDone(true);
       setConfirming(false);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const state = status?.state ?? 'starting';
   return (
     <section className="card" aria-labelledby="sandbox-heading">
       <h2 id="sandbox-heading">{t('sandbox.title')}</h2>
       <p>{t('sandbox.explain')}</p>
-      <dl className="facts">
-        <dt>{t('sandbox.state')}</dt>
-        <dd>
-          <span className={`status status-${state}`}>{t(`sandbox.state.${state}`)}</span>
-        </dd>
-        {status?.baseUrl && (
-          <>
-            <dt>{t('connection.baseUrl')}</dt>
-            <dd>
-              <code>{status.baseUrl}</code>
-            </dd>
-          </>
-        )}
-        {status?.maskedKey && (
-          <>
-            <dt>{t('connection.apiKey')}</dt>
-            <dd>
-              <code>{status.maskedKey}</code>
-            </dd>
-          </>
-        )}
-      </dl>
+      <Facts
+        facts={[
+          [t('sandbox.state'), <span className={`status status-${state}`}>{t(`sandbox.state.${state}`)}</span>],
+          status?.baseUrl && [t('connection.baseUrl'), <code>{status.baseUrl}</code>],
+          status?.maskedKey && [t('connection.apiKey'), <code>{status.maskedKey}</code>],
+        ]}
+      />
       {status?.state === 'failed' && status.message && <ErrorNotice error={{ code: 'unavailable', message: status.message }} />}
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {done && <Notice kind="success">{t('sandbox.resetDone')}</Notice>}
       {!confirming ? (
         <button type="button" className="btn" onClick={() => setConfirming(true)} disabled={state !== 'running'}>

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import { SCOPES } from '../../../electron/core/spec/scopes.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
+import { useRpc } from '../useRpc.js';
+import { DataTable } from '../components/DataTable.js';
+import { Facts } from '../components/Facts.js';
 
 type Report = ProcedureOutput<'connection.check'>;
 
@@ -27,21 +29,18 @@ export function KeyCheck({
   const api = useApi();
   const { t, locale } = useI18n();
   const [report, setReport] = useState<Report | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy: checking, error, run: runRpc } = useRpc();
+  const busy = checking !== null;
 
   const run = useCallback(async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setReport(await api.call('connection.check', { profileId }));
-    } catch (e) {
-      setReport(null);
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [api, profileId]);
+    const r = await runRpc(() =>
+      api.call('connection.check', { profileId }).catch((e: unknown) => {
+        setReport(null);
+        throw e;
+      }),
+    );
+    if (r) setReport(r);
+  }, [api, profileId, runRpc]);
 
   useEffect(() => {
     void run();
@@ -87,22 +86,17 @@ export function KeyCheck({
           ) : (
             <Notice kind="success">{t('keyCheck.allScopes')}</Notice>
           )}
-          <dl className="facts">
-            <dt>{t('connection.apiKey')}</dt>
-            <dd>
-              <code>{report.maskedKey}</code>
-            </dd>
-            <dt>{t('keyCheck.keyId')}</dt>
-            <dd>
-              <code>{report.apiKeyId}</code>
-            </dd>
-            <dt>{t('keyCheck.manufacturer')}</dt>
-            <dd>
-              <code>{report.manufacturerId}</code>
-            </dd>
-            <dt>{t('keyCheck.expires')}</dt>
-            <dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString(locale) : t('keyCheck.noExpiry')}</dd>
-          </dl>
+          <Facts
+            facts={[
+              [t('connection.apiKey'), <code>{report.maskedKey}</code>],
+              [t('keyCheck.keyId'), <code>{report.apiKeyId}</code>],
+              [t('keyCheck.manufacturer'), <code>{report.manufacturerId}</code>],
+              [
+                t('keyCheck.expires'),
+                report.expiresAt ? new Date(report.expiresAt).toLocaleString(locale) : t('keyCheck.noExpiry'),
+              ],
+            ]}
+          />
           <h3>{t('keyCheck.scopes')}</h3>
           <ul className="chips" aria-label={t('keyCheck.scopes')}>
             {SCOPES.map((s) => {
@@ -120,26 +114,17 @@ export function KeyCheck({
           {report.plants.length === 0 ? (
             <p>{t('keyCheck.noPlants')}</p>
           ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">{t('keyCheck.plantCode')}</th>
-                  <th scope="col">{t('keyCheck.plantName')}</th>
-                  <th scope="col">{t('keyCheck.plantId')}</th>
+            <DataTable columns={[t('keyCheck.plantCode'), t('keyCheck.plantName'), t('keyCheck.plantId')]}>
+              {report.plants.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.code ?? '–'}</td>
+                  <td>{p.name ?? '–'}</td>
+                  <td>
+                    <code>{p.id}</code>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {report.plants.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.code ?? '–'}</td>
-                    <td>{p.name ?? '–'}</td>
-                    <td>
-                      <code>{p.id}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
           )}
           {!report.plantsReadable && <p className="field-hint">{t('keyCheck.plantsUnreadable')}</p>}
         </>

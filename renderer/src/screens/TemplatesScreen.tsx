@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
-import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';
 import { downloadBytes, formatBytes } from '../download.js';
-import { toRpcError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
+import { useProfiles } from '../useProfiles.js';
+import { useRpc } from '../useRpc.js';
+import { DataTable } from '../components/DataTable.js';
 
 type TemplatesList = ProcedureOutput<'templates.list'>;
 type SheetName = TemplatesList['sheets'][number]['name'];
@@ -16,46 +17,30 @@ export function TemplatesScreen() {
   const api = useApi();
   const { t, locale } = useI18n();
   const [list, setList] = useState<TemplatesList | null>(null);
-  const [activeName, setActiveName] = useState<string | null>(null);
   const [prefill, setPrefill] = useState(false);
-  const [busy, setBusy] = useState<SheetName | 'all' | null>(null);
   const [done, setDone] = useState<Generated | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc<SheetName | 'all'>();
+  const busy = rpc.busy;
   const prefillHint = useId();
 
-  useEffect(() => {
-    let live = true;
-    Promise.all([api.call('templates.list', {}), api.call('profiles.list', {})])
-      .then(([l, p]) => {
-        if (!live) return;
-        setList(l);
-        setActiveName(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null);
-      })
-      .catch((e: unknown) => live && setError(toRpcError(e)));
-    return () => {
-      live = false;
-    };
-  }, [api]);
+  const activeName = useProfiles(rpc.fail).active?.name ?? null;
 
-  const download = async (sheet: SheetName | 'all') => {
-    setBusy(sheet);
-    setError(null);
-    setDone(null);
-    try {
+  useEffect(() => {
+    void api.call('templates.list', {}).then(setList, rpc.fail);
+  }, [api, rpc.fail]);
+
+  const download = (sheet: SheetName | 'all') =>
+    rpc.run(async () => {
+      setDone(null);
       const g = await api.call('templates.generate', { sheet, withReferenceData: prefill });
       downloadBytes(g.fileName, g.mimeType, g.dataBase64);
       setDone(g);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+    }, sheet);
 
   return (
     <div className="stack">
       <p className="lead">{t('templates.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {done && (
         <Notice kind="success">
           {t('templates.downloaded', { file: done.fileName, size: formatBytes(done.byteLength, locale) })}
@@ -106,38 +91,29 @@ export function TemplatesScreen() {
         {!list ? (
           <p aria-busy="true">{t('common.loading')}</p>
         ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('templates.sheet')}</th>
-                <th scope="col">{t('templates.contents')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('templates.download')}</span>
-                </th>
+          <DataTable
+            columns={[t('templates.sheet'), t('templates.contents'), { head: t('templates.download'), hidden: true }]}
+          >
+            {list.sheets.map((s) => (
+              <tr key={s.name}>
+                <td>
+                  <code>{s.name}</code>
+                </td>
+                <td>{t(`sheet.${s.name}`)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => void download(s.name)}
+                    disabled={busy !== null}
+                    aria-label={t('templates.downloadSheet', { sheet: s.name })}
+                  >
+                    {busy === s.name ? t('templates.preparing') : t('templates.download')}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.sheets.map((s) => (
-                <tr key={s.name}>
-                  <td>
-                    <code>{s.name}</code>
-                  </td>
-                  <td>{t(`sheet.${s.name}`)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn"
-                      onClick={() => void download(s.name)}
-                      disabled={busy !== null}
-                      aria-label={t('templates.downloadSheet', { sheet: s.name })}
-                    >
-                      {busy === s.name ? t('templates.preparing') : t('templates.download')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </section>
     </div>

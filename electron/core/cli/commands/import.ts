@@ -20,6 +20,7 @@ import { entryLines, blockedEntries, formatPlan, formatResult } from '../views.j
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runJob } from '../../jobs/run.js';
+import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import type { JobResult } from '../../jobs/types.js';
 
 export const IMPORT_OPTIONS = {
@@ -60,17 +61,14 @@ function outputDirs(values: Record<string, unknown>, rc: RunContext, command: st
   return out;
 }
 
-function mappingHeaderRow(mapping: ColumnMapping | undefined, sheet: DataSheetName): number {
-  return mapping?.sheets[sheet]?.header_row ?? 1;
-}
-
 export const importCommand: CliCommand = {
   name: 'import',
   summary: 'Import a workbook: validate, plan, then create/update in dependency order as a resumable job',
   usage: `supply-loader import SOURCE... [--mapping FILE.json|NAME] [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only] [--skip-blocked] [--mirror SHEET[,SHEET]] [--max-deletes N]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   With CSV sources --report DIR and --failed DIR name folders: <source name>.results.csv (the source's rows and
-  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv.
+  columns + _result, _id, _err_code, _message, in its encoding and delimiter) and <source name>.failed.csv; a
+  workbook among the sources gets <name>.results.xlsx / <name>.failed.xlsx there.
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
@@ -88,8 +86,6 @@ ${MIRROR_USAGE}
     const mapping = mappingOption(rc, values, 'import');
     // With CSV sources --report / --failed name folders: <source name>.results.csv / .failed.csv per CSV file.
     const csvMode = sources.some((s) => isTextSource(s));
-    if (csvMode && sources.some((s) => !isTextSource(s)) && (str(values, 'report') || str(values, 'failed')))
-      throw new CliUsageError('--report and --failed: give either one .xlsx workbook or CSV files (results of mixed sources are not written yet)', 'import');
     const outs = csvMode ? outputDirs(values, rc, 'import') : outputPaths(values, rc, 'import', sources[0]);
     const concurrency = intOption(values, 'concurrency', 1, 256, 'import');
     const r = await importFile(rc, sources, {
@@ -130,6 +126,8 @@ export interface ImportFileResult {
   files: ResultFiles;
   /** CSV results written (CSV sources). */
   csvFiles: string[];
+  /** Results and failed-rows workbooks of the workbooks among mixed sources (written into the folders). */
+  workbookFiles: string[];
   /** What `import --json` prints. */
   document: Record<string, unknown>;
 }
@@ -157,6 +155,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: {
         ok: false,
         exit_code: EXIT.usage,
@@ -176,11 +175,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     ...(concurrency ? { maxConcurrency: concurrency } : {}),
   });
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-  const csvSheets = csvMode
-    ? w.parsed.sheets
-        .filter((s) => s.csv)
-        .map((s) => ({ path: sources.find((p) => path.basename(p) === s.sheetName)!, sheet: s, headerRow: mappingHeaderRow(mapping, s.name) }))
-    : [];
+  const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
   const sheetSummary = sheetLines(w);
   // Mapping memory (app/import.ts; off for the CLI): read now, applied to the --profile once the job completed.
   const remember = REMEMBERS_MAPPINGS.cli ? mappingMemory(w.parsed, w.report) : undefined;
@@ -188,7 +183,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   const blocked = refusedForBlocked(plan, o.skipBlocked);
   if (blocked !== null) {
     if (say) {
-      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e).join('\n')}\n`);
+      for (const e of blockedEntries(plan).slice(0, 200)) say.stderr(`${entryLines(e, plan).join('\n')}\n`);
       say.stderr(
         `${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked (above). Nothing was sent: fix them, or import the rest with --skip-blocked.\n`,
       );
@@ -197,6 +192,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       code: EXIT.usage,
       files: {},
       csvFiles: [],
+      workbookFiles: [],
       document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan },
     };
   }
@@ -233,13 +229,24 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     }
   }
   const files = csvMode ? {} : await writeResultFiles(rc, input, plan, result, o.outs);
+  // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
+  const workbookFiles: string[] = [];
+  if (csvMode)
+    for (const wbPath of sources.filter((s) => !isTextSource(s))) {
+      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
+      const w = await writeResultFiles(rc, wbPath, plan, result, {
+        ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
+        ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
+      });
+      workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
+    }
   const csvFiles = csvMode ? await writeCsvResultFiles(rc, csvSheets, plan, result, o.outs) : [];
   const code = exitCodeOf(result);
   if (say) {
     say.stdout(`${formatResult(plan, result).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
-    for (const f of csvFiles) say.stdout(`${f.endsWith('.failed.csv') ? 'failed rows' : 'results'}: ${f}\n`);
+    for (const f of [...workbookFiles, ...csvFiles]) say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
     if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${result.jobId}\n`);
   }
   return {
@@ -248,13 +255,14 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     result,
     files,
     csvFiles,
+    workbookFiles,
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
       job_id: result.jobId,
       plan_summary: plan.summary,
       result,
-      files: csvMode ? { csv: csvFiles } : files,
+      files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,
     },
   };
 }

@@ -77,17 +77,13 @@ function cliImportDrop(rc: RunContext, concurrency: number | undefined, mapping:
       return done({ code: EXIT.usage, outputs: [] });
     }
     // A workbook gets <name>.results.xlsx / .failed.xlsx; CSV sources <name>.results.csv / .failed.csv each, in
-    // their own layout (the folder is given, the names come from the sources); a drop mixing both gets none.
+    // their own layout (the folder is given, the names come from the sources); a drop mixing both gets both.
     const csv = files.filter(isTextSource);
     const base = path.basename(input).replace(/\.[^.]+$/, '');
     const outs: ResultFiles =
       csv.length === 0
         ? { report: path.join(outDir, `${base}.results.xlsx`), failed: path.join(outDir, `${base}.failed.xlsx`) }
-        : csv.length === files.length
-          ? { report: outDir, failed: outDir }
-          : {};
-    if (csv.length > 0 && csv.length < files.length)
-      say.stderr('a drop mixing a workbook and CSV files gets no results files (not written for mixed sources yet)\n');
+        : { report: outDir, failed: outDir };
     const written = (f: ResultFiles) => [f.report, f.failed].filter((x): x is string => typeof x === 'string');
     try {
       if (control.resume && (await jobFolderExists(rc, control.jobId))) {
@@ -133,7 +129,7 @@ function cliImportDrop(rc: RunContext, concurrency: number | undefined, mapping:
         code: r.code,
         ...(r.jobId ? { jobId: r.jobId } : {}),
         ...(r.result ? { counts: { ...r.result.counts } } : {}),
-        outputs: [...written(r.files), ...r.csvFiles],
+        outputs: [...written(r.files), ...r.workbookFiles, ...r.csvFiles],
       });
     } catch (e) {
       const d = describeError(e, 'watch');

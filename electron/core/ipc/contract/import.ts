@@ -152,8 +152,11 @@ export const PlanRowView = z.object({
   kind: z.enum(ENTITY_KINDS),
   sheet: Text,
   row: Int,
-  /** worksheet rows of the entry (a BOM's rows, a silo's item rows); at most 20 listed */
-  rows: z.array(z.object({ sheet: Text, row: Int })),
+  /** where the row is in the source: a CSV's file name or a workbook's own sheet name, and its row there */
+  source: Text,
+  sourceRow: Int,
+  /** worksheet rows of the entry (a BOM's rows, a silo's item rows) at their source; at most 20 listed */
+  rows: z.array(z.object({ sheet: Text, row: Int, source: Text })),
   moreRows: NonNegInt,
   label: Text,
   externalId: Text.nullable(),
@@ -188,8 +191,9 @@ export type PlanRowFilter = z.infer<typeof PlanRowFilter>;
 export const importProcedures = {
   'files.pickWorkbook': {
     summary: 'Let the user choose a workbook with the native dialog (desktop only: supported=false in browser mode)',
-    input: Empty,
-    output: z.object({ supported: z.boolean(), file: PickedFile.nullable() }),
+    /** multiple: several sources at once (.xlsx and .csv files of one import); `files` holds them */
+    input: z.object({ multiple: z.boolean().default(false) }).strict(),
+    output: z.object({ supported: z.boolean(), file: PickedFile.nullable(), files: z.array(PickedFile) }),
   },
   'files.upload': {
     summary: 'Hand a workbook to the app as bytes (browser mode, drag and drop); returns its opaque id',

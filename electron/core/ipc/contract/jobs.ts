@@ -62,6 +62,8 @@ export const JobView = JobListItem.extend({
   resultsFormat: z.enum(['xlsx', 'csv']),
   /** the CSV sources the job kept (their file names), one results file each */
   csvSources: z.array(Text),
+  /** a workbook the job read beside its CSV sources (mixed): its name, for jobs.resultsWorkbook's `source`; its results are a workbook */
+  workbookSource: Text.nullable(),
   createOnly: z.boolean(),
   /** why the job could not go on, in words, when it stopped with an error of this app */
   error: Text.nullable(),

@@ -12,10 +12,15 @@ import type { AppServices } from '../services.js';
 type Table = NamespaceHandlers<keyof typeof importProcedures, AppServices>;
 
 export const importHandlers: Table = withWords<Table>({
-  'files.pickWorkbook': async (_input, app) => {
-    if (!app.dialogs) return { supported: false, file: null };
+  'files.pickWorkbook': async (input, app) => {
+    if (!app.dialogs) return { supported: false, file: null, files: [] };
+    if (input.multiple && app.dialogs.openWorkbooks) {
+      const files = (await app.dialogs.openWorkbooks()).map((p) => app.files.registerPath(p));
+      return { supported: true, file: files[0] ?? null, files };
+    }
     const chosen = await app.dialogs.openWorkbook();
-    return { supported: true, file: chosen ? app.files.registerPath(chosen) : null };
+    const file = chosen ? app.files.registerPath(chosen) : null;
+    return { supported: true, file, files: file ? [file] : [] };
   },
 
   'files.upload': async (input, app) => app.files.registerUpload(input.name, Buffer.from(input.dataBase64, 'base64')),
@@ -52,7 +57,7 @@ export const importHandlers: Table = withWords<Table>({
     const s = imports.get(input.importId);
     const indices = imports.filtered(s, input.filter);
     const plan = s.plan!;
-    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf));
+    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf, plan));
   },
 
   'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),

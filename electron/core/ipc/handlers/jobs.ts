@@ -5,7 +5,7 @@ import { CSV_MIME } from '../../app/downloads.js';
 import { findJob } from '../../app/jobs.js';
 import { resolveConnection } from '../../app/profiles.js';
 import { filterJobEntries, jobRowView, page, undoPlanView } from '../../app/work-views.js';
-import { csvResultBase, keptCsvSources, writeCsvSourceResults, type CsvSource } from '../../jobs/csv-sources.js';
+import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../../jobs/csv-sources.js';
 import { jobDir } from '../../jobs/job-store.js';
 import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../../jobs/results.js';
 import { isTextSource } from '../../workbook/sources/index.js';
@@ -19,7 +19,7 @@ function baseName(file: string): string {
 }
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */
-async function jobInput(app: AppServices, jobId: string): Promise<{ input: string; file: string }> {
+async function jobInput(app: AppServices, jobId: string, source?: string): Promise<{ input: string; file: string }> {
   const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
@@ -31,7 +31,8 @@ async function jobInput(app: AppServices, jobId: string): Promise<{ input: strin
       'The workbook this job was made from is no longer there, so no results workbook can be made. The outcomes are still listed here.',
     );
   }
-  return { input, file: meta.file };
+  // the workbook among several sources is named by `source` (meta.file names them all)
+  return { input, file: source ?? meta.file };
 }
 
 /**
@@ -46,8 +47,11 @@ async function jobCsvSource(
   const w = app.work;
   if (w.jobs.isRunning(jobId))
     throw new AppError('invalid_input', 'The job is still running. Wait until it stops, or pause it.');
-  const kept = await keptCsvSources(jobDir(w.jobs.jobsDir, jobId));
+  const dir = jobDir(w.jobs.jobsDir, jobId);
+  const kept = await keptCsvSources(dir);
   if (kept.length === 0) return undefined;
+  // a workbook among the sources (mixed): its results are a workbook
+  if (source !== undefined && source === (await keptWorkbookName(dir))) return undefined;
   const names = kept.map((k) => k.file).join(', ');
   if (source === undefined && kept.length > 1)
     throw new AppError(
@@ -106,7 +110,7 @@ export const jobsHandlers: Table = withWords<Table>({
       await writeCsvSourceResults(csv, plan, result, { results: out });
       return w.downloads.register(out, name, CSV_MIME);
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',
@@ -128,7 +132,7 @@ export const jobsHandlers: Table = withWords<Table>({
       const { failedRows } = await writeCsvSourceResults(csv, plan, result, { failed: out });
       return { ...w.downloads.register(out, name, CSV_MIME), rows: failedRows };
     }
-    const { input: src, file } = await jobInput(app, input.jobId);
+    const { input: src, file } = await jobInput(app, input.jobId, input.source);
     if (isTextSource(file))
       throw new AppError(
         'not_found',

@@ -41,13 +41,17 @@ function headersAt(src: PeekedSource, row: number): string[] {
 }
 
 /**
- * A saved mapping fits the sources when every sheet entry finds its source (by `source` or by name), and every
- * column it maps and every column it ignores is a header of that source's header row, and the source has no
- * header the mapping does not account for (a new column must be decided by a person).
+ * A saved mapping fits the sources when every source file finds its sheet, every sheet entry finds its source
+ * (by `source` or by name), every column it maps and every column it ignores is a header of that source's
+ * header row, and the source has no header the mapping does not account for (a new column must be decided by a
+ * person).
  */
 export function mappingFits(mapping: ColumnMapping, sources: readonly PeekedSource[]): boolean {
   const entries = Object.entries(mapping.sheets);
   if (entries.length === 0) return false;
+  // Every source file must find its sheet: a file the mapping does not know (a supplier list dropped beside the
+  // monthly material list) opens the Columns step rather than being left unread.
+  if (sources.some((s) => s.isFile && !targetOf(s.name, mapping, true))) return false;
   for (const [sheet, sm] of entries) {
     if (!sm) return false;
     const src = sources.find((s) => targetOf(s.name, mapping, s.isFile)?.sheet === sheet);
@@ -138,6 +142,7 @@ export function previewMapping(sources: readonly PeekedSource[], mapping: Column
       headerRow: target.mapping?.header_row ?? 1,
       ...(target.mapping && { mapping: target.mapping }),
       ...(src.csv && mapping.csv?.decimal && { decimal: mapping.csv.decimal }),
+      ...(src.csv && mapping.csv?.date && { dateOrder: mapping.csv.date }),
     });
     let read = 0;
     for (const [i, cells] of src.rows.entries()) {

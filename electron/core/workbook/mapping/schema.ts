@@ -7,6 +7,8 @@
  * Not to be confused with the *code* mappings of settings/mappings.ts (plant/material codes → service ids).
  */
 import { z } from 'zod';
+import { DATE_ORDERS } from '../coerce.js';
+import { DEFINED_IN } from '../references.js';
 import { columnsOf, getSheet } from '../registry.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../types.js';
 
@@ -15,7 +17,6 @@ export const COLUMN_MAPPING_VERSION = 1;
 export const CSV_DELIMITERS = [';', ',', '\t', '|'] as const;
 export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'windows-1252'] as const;
 export const DECIMAL_MARKS = ['.', ','] as const;
-export const DATE_ORDERS = ['DD.MM.YYYY', 'YYYY-MM-DD'] as const;
 export const SUGGESTION_METHODS = ['exact', 'lenient', 'synonym', 'similar'] as const;
 
 const cellValue = z.union([z.string(), z.number()]);
@@ -74,10 +75,43 @@ export const columnMappingSchema = z
         seen.set(field, header);
       }
       for (const field of Object.keys(sm.values ?? {})) check(field, ['values', field]);
-      for (const field of Object.keys(sm.constants ?? {})) check(field, ['constants', field]);
+      for (const field of Object.keys(sm.constants ?? {})) {
+        if (fields.has(field)) continue;
+        const owners = reachedSheetsWith(sheet, field);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sheets', sheet, 'constants', field],
+          message: owners.length
+            ? `"${field}" is not a field of ${sheet}: it belongs to the ${owners.join(' and the ')} its rows refer to. ` +
+              `Give the constant where those rows are read: ${owners.map((o) => `"sheets": { "${o}": { "constants": { "${field}": ${JSON.stringify(sm.constants![field])} } } }`).join(' and ')} ` +
+              `(a sheet entry without "source" applies to the source named after the sheet)`
+            : `"${field}" is not a field of ${sheet} (fields: ${known})`,
+        });
+      }
     }
   });
 export type ColumnMapping = z.infer<typeof columnMappingSchema>;
+
+/**
+ * The sheets a row of `sheet` reaches through its references (a supplier product → its supplier plant → that
+ * plant's supplier company) that have `field`: where a constant the sheet itself has no field for belongs.
+ */
+function reachedSheetsWith(sheet: DataSheetName, field: string): DataSheetName[] {
+  const out: DataSheetName[] = [];
+  const seen = new Set<DataSheetName>([sheet]);
+  const queue: DataSheetName[] = [sheet];
+  while (queue.length) {
+    const s = queue.shift()!;
+    for (const [, c] of columnsOf(getSheet(s))) {
+      const target = c.refersTo && c.refersTo !== 'by_component_type' ? DEFINED_IN[c.refersTo]?.sheet : undefined;
+      if (!target || seen.has(target)) continue;
+      seen.add(target);
+      queue.push(target);
+      if (columnsOf(getSheet(target)).some(([f]) => f === field)) out.push(target);
+    }
+  }
+  return out;
+}
 
 export type ParseMappingResult = { ok: true; mapping: ColumnMapping } | { ok: false; errors: string[] };
 

@@ -138,8 +138,13 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
   }
   const settings: CsvSettings = mapping?.csv ?? {};
   const detected = detectEncoding(head, head.length >= st.size);
-  const encoding: CsvEncoding = settings.encoding ?? detected.encoding;
-  const format: CsvFormat = { encoding, bom: detected.bom, delimiter: settings.delimiter ?? '' };
+  // The mapping's settings apply to every CSV source, except where a file says otherwise itself: a byte-order
+  // mark names its encoding (Excel's "CSV UTF-8" among Windows-1252 exports), and a delimiter that does not
+  // occur in the file's first lines is detected instead (a file written with "," beside ";" exports).
+  const encoding: CsvEncoding = detected.bom ? detected.encoding : (settings.encoding ?? detected.encoding);
+  const sampleText = iconv.decode(head.subarray(0, 64 * 1024), encoding);
+  const delimiter = settings.delimiter && sampleText.includes(settings.delimiter) ? settings.delimiter : '';
+  const format: CsvFormat = { encoding, bom: detected.bom, delimiter };
 
   const parsed: ParsedSheet = { name: target.sheet, sheetName: file, hidden: false, columns: {}, rows: [], source: file };
   result.sheets.push(parsed);
@@ -147,6 +152,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
     headerRow: target.mapping?.header_row ?? 1,
     ...(target.mapping && { mapping: target.mapping }),
     ...(settings.decimal && { decimal: settings.decimal }),
+    ...(settings.date && { dateOrder: settings.date }),
   });
   if (target.normalised && target.by === 'name')
     issues.add({
@@ -160,7 +166,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
       params: { registryName: target.sheet },
     });
 
-  format.delimiter ||= detectDelimiter(iconv.decode(head.subarray(0, 64 * 1024), encoding));
+  format.delimiter ||= detectDelimiter(sampleText);
   const parser = parse({
     delimiter: format.delimiter,
     relax_column_count: true,

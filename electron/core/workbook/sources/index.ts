@@ -1,13 +1,14 @@
 /**
  * Any number of sources read as one workbook (issue 12): .xlsx workbooks and .csv/.txt files, mixed. Each
  * sheet keeps the name it has in its source (a CSV's file name), so every issue points at the source file and
- * cell. Two sources feeding the same target sheet are an error (put the rows into one file).
+ * cell. Several sources feeding the same target sheet are read as one sheet (workbook/sheet-parts.ts).
  */
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { readWorkbook, type ReadOptions } from '../reader.js';
 import { readCsv } from './csv.js';
-import type { ParsedWorkbook } from '../types.js';
+import { PART_ROW_OFFSET, partsOf } from '../sheet-parts.js';
+import type { ParsedSheet, ParsedWorkbook } from '../types.js';
 
 export { readCsv, detectEncoding } from './csv.js';
 
@@ -19,7 +20,7 @@ export function isTextSource(path: string): boolean {
 }
 
 /** A .csv whose bytes are a zip (an .xlsx renamed), an OLE2 file or a PDF/image: diagnosed as a workbook. */
-async function looksBinary(path: string): Promise<boolean> {
+export async function looksBinary(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(512);
@@ -53,29 +54,41 @@ export async function readSources(paths: readonly string[], options: ReadOptions
     issues: [],
     stats: { rows: parts.reduce((n, p) => n + p.stats.rows, 0), ms: parts.reduce((n, p) => n + p.stats.ms, 0) },
   };
-  const seen = new Map<string, string>();
-  for (const [i, part] of parts.entries()) {
+  const seen = new Map<string, ParsedSheet>();
+  // Workbooks first: a workbook's sheet is then the first source of its target sheet (its rows keep their
+  // numbers, which its results workbook marks); CSV sources' results are written per file at any offset.
+  const order = [...parts.keys()].sort((a, b) => Number(isTextSource(paths[a])) - Number(isTextSource(paths[b])));
+  for (const i of order) {
+    const part = parts[i];
     // A file-level error names its file (the issue has no sheet of its own).
     for (const issue of part.issues)
       out.issues.push(issue.sheet === null && issue.code !== 'no_known_sheet' ? { ...issue, message: `${basename(paths[i])}: ${issue.message}` } : issue);
     for (const s of part.sheets) {
       const first = seen.get(s.name);
-      if (first !== undefined) {
-        out.ignoredSheets.push({ sheet: s.sheetName, reason: `a second ${s.name} source` });
-        out.issues.push({
-          severity: 'error',
-          code: 'duplicate_sheet',
-          sheet: s.sheetName,
-          cell: null,
-          row: null,
-          field: null,
-          message: `"${s.sheetName}" feeds ${s.name} as "${first}" does; put all rows into one source.`,
-          params: { registryName: s.name, first },
-        });
+      if (first === undefined) {
+        seen.set(s.name, s);
+        out.sheets.push(s);
         continue;
       }
-      seen.set(s.name, s.sheetName);
-      out.sheets.push(s);
+      // A second source of the same sheet (MAT_2025-10.csv and MAT_2025-11.csv): its rows join the sheet,
+      // numbered after the others' (each keeps its source address: workbook/sheet-parts.ts).
+      const all = partsOf(first);
+      const offset = all.length * PART_ROW_OFFSET;
+      first.parts = [
+        ...all,
+        {
+          sheetName: s.sheetName,
+          ...(s.source !== undefined && { source: s.source }),
+          ...(s.csv && { csv: s.csv }),
+          columns: s.columns,
+          offset,
+        },
+      ];
+      for (const r of s.rows) first.rows.push({ ...r, row: r.row + offset });
+      if (s.unreadRows !== undefined) first.unreadRows = (first.unreadRows ?? 0) + s.unreadRows;
+      // A column ignored in each file is one ignored column.
+      const ignored = (s.ignoredColumns ?? []).filter((c) => !first.ignoredColumns?.some((x) => x.header === c.header));
+      if (ignored.length) first.ignoredColumns = [...(first.ignoredColumns ?? []), ...ignored];
     }
   }
   // "no Supply Loader sheet" of one workbook is no error when another source has sheets.

@@ -11,7 +11,7 @@ import { unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile } from '../guards.js';
 import type { CsvFormat } from '../types.js';
 import { detectDelimiter, detectEncoding } from './csv.js';
-import { isTextSource } from './index.js';
+import { isTextSource, looksBinary } from './index.js';
 
 export interface PeekedSource {
   /** Sheet name (workbook) or file name (CSV): what a mapping's `source` names. */
@@ -33,7 +33,8 @@ function text(v: unknown): string {
 
 export async function peekSource(path: string, maxRows = 30): Promise<PeekedSource[]> {
   const file = basename(path);
-  if (isTextSource(path)) {
+  // A .csv whose bytes are a PDF, a zip or an old .xls is diagnosed as the reader does (below), never peeked as text.
+  if (isTextSource(path) && !(await looksBinary(path))) {
     const size = (await stat(path)).size;
     const fh = await open(path, 'r');
     let head: Buffer;

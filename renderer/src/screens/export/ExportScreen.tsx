@@ -4,18 +4,19 @@
  * as a conflict instead of being overwritten).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatBytes } from '../../download.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatNumber } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import { EXPORT_TEXT_MESSAGE, EXPORT_TITLE_MESSAGE } from '../../i18n/names.js';
 import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../electron/core/names.js';
+import { useProfiles } from '../../useProfiles.js';
+import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** The choices in the order shown: everything, the core's collections, the products (reference data) last. */
 export const COLLECTIONS: readonly ExportSelection[] = [
@@ -30,11 +31,11 @@ export function ExportScreen() {
   const api = useApi();
   const { t, locale } = useI18n();
   const [collection, setCollection] = useState<Collection>('all');
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc();
+  const profile = useProfiles(rpc.fail).active?.name ?? null;
+  const busy = rpc.busy !== null;
   const [progress, setProgress] = useState<{ collection: string; done: number } | null>(null);
   const [result, setResult] = useState<Exported | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
-  const [profile, setProfile] = useState<string | null>(null);
   const ref = useRef<string>('');
   const groupId = useId();
 
@@ -42,40 +43,23 @@ export function ExportScreen() {
     const off = api.on('export.progress', (p) => {
       if (p.ref === ref.current) setProgress({ collection: p.collection, done: p.done });
     });
-    void api.call('profiles.list', {}).then(
-      (p) => setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
-      () => {},
-    );
-    const offP = api.on('profiles.changed', (p) =>
-      setProfile(p.profiles.find((x) => x.profileId === p.activeProfileId)?.name ?? null),
-    );
-    return () => {
-      off();
-      offP();
-    };
+    return off;
   }, [api]);
 
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    setResult(null);
-    setProgress(null);
-    ref.current = `${collection}-${Date.now()}`;
-    try {
+  const run = () =>
+    rpc.run(async () => {
+      setResult(null);
+      setProgress(null);
+      ref.current = `${collection}-${Date.now()}`;
       const r = await api.call('export.run', { collection, ref: ref.current });
       setResult(r);
       await saveDownload(api, r.download);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <div className="stack">
       <p className="lead">{t('export.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       <section className="card" aria-labelledby="export-heading">
         <h2 id="export-heading">{t('export.title', { profile: profile ?? '…' })}</h2>
         <fieldset className="choices" aria-describedby={`${groupId}-hint`}>
@@ -125,26 +109,16 @@ export function ExportScreen() {
               requests: result.requests,
             })}
           </Notice>
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                <th scope="col" className="num">
-                  {t('check.rows')}
+          <DataTable className="compact" columns={[t('plan.sheet'), { head: t('check.rows'), num: true }]}>
+            {result.sheets.map((s) => (
+              <tr key={s.sheet}>
+                <th scope="row">
+                  <code>{s.sheet}</code>
                 </th>
+                <td className="num">{formatNumber(s.rows, locale)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {result.sheets.map((s) => (
-                <tr key={s.sheet}>
-                  <th scope="row">
-                    <code>{s.sheet}</code>
-                  </th>
-                  <td className="num">{formatNumber(s.rows, locale)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {result.warnings.length > 0 && (
             <Notice kind="warning">
               <strong>{t('export.warnings', { count: result.warnings.length })}</strong>
@@ -159,7 +133,7 @@ export function ExportScreen() {
             <button
               type="button"
               className="btn"
-              onClick={() => void saveDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}
+              onClick={() => void saveDownload(api, result.download).catch(rpc.fail)}
             >
               {t(api.transport === 'electron' ? 'export.saveAgain' : 'export.downloadAgain')}
             </button>
@@ -167,7 +141,7 @@ export function ExportScreen() {
               <button
                 type="button"
                 className="btn"
-                onClick={() => void openDownload(api, result.download).catch((e: unknown) => setError(toRpcError(e)))}
+                onClick={() => void openDownload(api, result.download).catch(rpc.fail)}
               >
                 {t('results.openResults')}
               </button>

@@ -14,6 +14,7 @@ import {
   choicesFromMapping,
   duplicateFields,
   IGNORE,
+  UNDECIDED,
   initialChoices,
   missingRequired,
   valueMapsFromMapping,
@@ -127,6 +128,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
                             value={ch[c.column] ?? IGNORE}
                             onChange={(e) => setField(c.column, e.target.value)}
                           >
+                            {ch[c.column] === UNDECIDED && <option value={UNDECIDED}>{t('columns.undecided')}</option>}
                             <option value={IGNORE}>{t('columns.notImported')}</option>
                             {src.fields.map((f) => (
                               <option key={f.field} value={f.field}>

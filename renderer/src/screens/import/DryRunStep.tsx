@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
-import type { MirrorSheet, PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract.js';
+import type { ImportValidation, MirrorSheet, PlanOverview, PlanRowView } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
@@ -17,6 +17,7 @@ import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale, T } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, PLAN_ACTION_MESSAGE, wordsOf } from '../../i18n/names.js';
+import { IgnoredColumns } from './IgnoredColumns.js';
 import { problemText } from './issueText.js';
 import { actionColumns, countRows, rowLabel, runReadiness } from './planView.js';
 import type { ActionColumn } from './planView.js';
@@ -33,8 +34,11 @@ export function DryRunStep({
   onBack,
   busy,
   onError,
+  sheets = [],
 }: {
   overview: PlanOverview;
+  /** the check's sheets: the columns not read are named here too */
+  sheets?: ImportValidation['sheets'];
   createOnly: boolean;
   onCreateOnly(v: boolean): void;
   /** Sheets mirrored by this dry run, and a new dry run with another set. */
@@ -88,6 +92,7 @@ export function DryRunStep({
           {t('plan.comparedWith', { profile: ov.profileName, url: ov.baseUrl })}{' '}
           <code>{safeKeyText(ov.maskedKey)}</code>
         </p>
+        <IgnoredColumns sheets={sheets} />
         {ov.onlyFailedOf && (
           <Notice kind="info">
             {t('plan.onlyFailed', { job: ov.onlyFailedOf, excluded: formatNumber(ov.excluded, locale) })}
@@ -296,13 +301,14 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
   return (
     <>
       <div role="cell" className="cell-row">
-        <code>{row.sheet}</code>
+        {/* the row at its source: the CSV file or the workbook's own sheet, and its row there */}
+        <code>{row.source}</code>
         <span className="small muted">
           {row.rows.length === 0
             ? t('plan.noSheetRow')
             : rowLabel(
                 t,
-                row.rows.filter((r) => r.sheet === row.sheet),
+                row.rows.filter((r) => r.source === row.source),
                 row.moreRows,
               )}
         </span>

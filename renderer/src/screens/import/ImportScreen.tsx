@@ -4,8 +4,8 @@
  * screen holds ids and what to show. It stays mounted while the user visits other screens, so a running import
  * is still here when they come back.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ImportValidation, JobView, MirrorSheet, PickedFile, PlanOverview, RpcError } from '../../../../electron/core/ipc/contract.js';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { MirrorSheet, PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';
@@ -22,9 +22,9 @@ import { DryRunStep } from './DryRunStep.js';
 import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
+import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, wizard, withFiles } from './wizard.js';
 
-export const STEPS = ['choose', 'columns', 'check', 'plan', 'run', 'results'] as const;
-export type Step = (typeof STEPS)[number];
+export { STEPS, type Step } from './wizard.js';
 
 interface Progress {
   phase: ImportPhase;
@@ -35,24 +35,26 @@ interface Progress {
 export function ImportScreen() {
   const api = useApi();
   const { t, locale } = useI18n();
-  const [step, setStep] = useState<Step>('choose');
-  const [file, setFile] = useState<PickedFile | null>(null);
-  const [validation, setValidation] = useState<ImportValidation | null>(null);
-  const [overview, setOverview] = useState<PlanOverview | null>(null);
+  /** one state per step (wizard.ts); what is in flight, its progress and the last error beside it */
+  const [w, dispatch] = useReducer(wizard, INITIAL);
+  const step = w.step;
+  const files = w.files;
+  const file = files[0] ?? null;
+  const validation = w.step === 'check' || w.step === 'plan' ? w.validation : null;
+  const overview = w.step === 'plan' ? w.overview : null;
+  const onlyFailedOf = w.step === 'choose' ? null : w.onlyFailedOf;
+  const jobId = w.step === 'run' || w.step === 'results' ? w.jobId : null;
+  const job = w.step === 'results' ? w.job : null;
+  const columns = w.step === 'choose' ? null : w.columns;
+  const mapping = w.step === 'choose' ? null : w.mapping;
+  const applied = w.step === 'choose' ? null : w.applied;
   const [createOnly, setCreateOnly] = useState(false);
   /** Sheets the dry run mirrors (issue 13 §2): what they no longer have is deleted, under the cap. */
   const [mirror, setMirror] = useState<MirrorSheet[]>([]);
-  const [onlyFailedOf, setOnlyFailedOf] = useState<string | null>(null);
-  const [jobId, setJobId] = useState<string | null>(null);
-  const [job, setJob] = useState<JobView | null>(null);
   const [busy, setBusy] = useState<'reading' | 'planning' | 'starting' | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<RpcError | null>(null);
   const refs = useRef<{ ref: string | null }>({ ref: null });
-  /** the Columns step of the file (null: not needed), the mapping the check reads with and a saved one applied */
-  const [columns, setColumns] = useState<ColumnsView | null>(null);
-  const [mapping, setMapping] = useState<ColumnMappingDoc | null>(null);
-  const [applied, setApplied] = useState<string | null>(null);
 
   const fail = useCallback((e: unknown) => setError(toRpcError(e)), []);
 
@@ -66,21 +68,20 @@ export function ImportScreen() {
   );
 
   const previewOf = useCallback(
-    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { fileId: file?.fileId ?? '', mapping: m }),
-    [api, file],
+    (m: ColumnMappingDoc) => api.call('import.columnsPreview', { ...sourceIds(files), mapping: m }),
+    [api, files],
   );
 
   const validate = useCallback(
-    async (f: PickedFile, m: ColumnMappingDoc | null) => {
+    async (fs: PickedFile[], view: ColumnsView | null, m: ColumnMappingDoc | null, savedName: string | null = null) => {
       setError(null);
-      setValidation(null);
-      setOverview(null);
-      setStep('check');
+      dispatch({ type: 'check', columns: view, mapping: m, applied: savedName });
       setBusy('reading');
       setProgress(null);
-      refs.current.ref = f.fileId;
+      refs.current.ref = fs[0].fileId;
       try {
-        setValidation(await api.call('import.validate', { fileId: f.fileId, ...(m ? { mapping: m } : {}) }));
+        const v = await api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}) });
+        dispatch({ type: 'checked', validation: v });
       } catch (e) {
         fail(e);
       } finally {
@@ -92,42 +93,48 @@ export function ImportScreen() {
   );
 
   const read = useCallback(
-    async (f: PickedFile, failedOf: string | null) => {
+    async (f: PickedFile | PickedFile[], failedOf: string | null) => {
+      const fs = Array.isArray(f) ? f : [f];
       setError(null);
-      setFile(f);
-      setValidation(null);
-      setOverview(null);
-      setOnlyFailedOf(failedOf);
-      setColumns(null);
-      setMapping(null);
-      setApplied(null);
-      setStep('check');
+      dispatch({ type: 'read', files: fs, onlyFailedOf: failedOf });
       setBusy('reading');
       setProgress(null);
       // The Columns step first: a saved mapping whose headers match is applied; a CSV or headers that are not
       // the template's open the step; a file that cannot be peeked goes to the check, which says why.
       let view: ColumnsView | null = null;
       try {
-        view = await api.call('import.columns', { fileId: f.fileId });
+        view = await api.call('import.columns', sourceIds(fs));
       } catch {
         view = null;
       }
       if (view?.saved) {
-        setColumns(view);
-        setMapping(view.saved.mapping);
-        setApplied(view.saved.name);
-        await validate(f, view.saved.mapping);
+        await validate(fs, view, view.saved.mapping, view.saved.name);
         return;
       }
       if (view?.needed) {
-        setColumns(view);
+        dispatch({ type: 'columns', columns: view });
         setBusy(null);
-        setStep('columns');
         return;
       }
-      await validate(f, null);
+      await validate(fs, view, null);
     },
     [api, validate],
+  );
+
+  /** Several sources chosen (or one added to, or removed from, the list): listed with the sheets they feed. */
+  const list = useCallback(
+    async (fs: PickedFile[]) => {
+      setError(null);
+      dispatch({ type: 'list', files: fs, sheets: null });
+      if (fs.length === 0) return;
+      try {
+        const view = await api.call('import.columns', sourceIds(fs));
+        dispatch({ type: 'list', files: fs, sheets: view.sources });
+      } catch (e) {
+        fail(e);
+      }
+    },
+    [api, fail],
   );
 
   // A re-run of failed rows asked for on the Jobs screen: the corrected workbook comes here.
@@ -179,8 +186,7 @@ export function ImportScreen() {
         mirror: mi,
         ...(onlyFailedOf ? { onlyFailedOf } : {}),
       });
-      setOverview(ov);
-      setStep('plan');
+      dispatch({ type: 'planned', overview: ov });
     } catch (e) {
       fail(e);
     } finally {
@@ -192,12 +198,9 @@ export function ImportScreen() {
   const loadJob = useCallback(
     async (id: string) => {
       try {
-        const v = await api.call('jobs.get', { jobId: id });
-        setJob(v);
-        return v;
+        dispatch({ type: 'finished', job: await api.call('jobs.get', { jobId: id }) });
       } catch (e) {
         fail(e);
-        return null;
       }
     },
     [api, fail],
@@ -208,7 +211,7 @@ export function ImportScreen() {
     () =>
       api.on('jobs.changed', (c) => {
         if (c.jobId !== jobId) return;
-        if (!c.running) void loadJob(c.jobId).then((v) => v && setStep('results'));
+        if (!c.running) void loadJob(c.jobId);
       }),
     [api, jobId, loadJob],
   );
@@ -219,15 +222,10 @@ export function ImportScreen() {
     setBusy('starting');
     try {
       const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
-      setJobId(r.jobId);
-      setJob(null);
-      setStep('run');
+      dispatch({ type: 'started', jobId: r.jobId });
       // The job may already be over (a tiny plan): check once.
       const v = await api.call('jobs.get', { jobId: r.jobId });
-      if (!v.running) {
-        setJob(v);
-        setStep('results');
-      }
+      if (!v.running) dispatch({ type: 'finished', job: v });
     } catch (e) {
       fail(e);
     } finally {
@@ -240,12 +238,9 @@ export function ImportScreen() {
     setError(null);
     try {
       await api.call('jobs.resume', { jobId });
-      setStep('run');
+      dispatch({ type: 'resumed' });
       const v = await api.call('jobs.get', { jobId });
-      if (!v.running) {
-        setJob(v);
-        setStep('results');
-      }
+      if (!v.running) dispatch({ type: 'finished', job: v });
     } catch (e) {
       fail(e);
     }
@@ -253,17 +248,8 @@ export function ImportScreen() {
 
   const reset = () => {
     if (validation) void api.call('import.close', { importId: validation.importId }).catch(() => {});
-    setStep('choose');
-    setFile(null);
-    setValidation(null);
-    setOverview(null);
-    setOnlyFailedOf(null);
+    dispatch({ type: 'reset' });
     setMirror([]);
-    setColumns(null);
-    setMapping(null);
-    setApplied(null);
-    setJobId(null);
-    setJob(null);
     setError(null);
   };
 
@@ -287,22 +273,69 @@ export function ImportScreen() {
         <section className="card" aria-labelledby="choose-heading">
           <h2 id="choose-heading">{t('import.chooseTitle')}</h2>
           <p>{t('import.chooseText')}</p>
-          <DropZone
-            label={t('import.choose')}
-            hint={t('import.chooseHint')}
-            onFile={(f) => void read(f, null)}
-            onError={setError}
-          />
+          {w.step === 'choose' && w.files.length > 0 ? (
+            <>
+              <h3>{t('import.filesTitle')}</h3>
+              <ul className="source-files" aria-label={t('import.filesTitle')}>
+                {w.files.map((f) => {
+                  const feeds = sheetsOfFile(f, w.sheets);
+                  return (
+                    <li key={f.fileId}>
+                      <code>{f.name}</code>{' '}
+                      <span className="field-hint">
+                        {w.sheets === null
+                          ? t('common.loading')
+                          : feeds.length === 0 || feeds.every((x) => x === null)
+                            ? t('import.feedsNothing')
+                            : t('import.feeds', { sheets: feeds.filter((x) => x !== null).join(', ') })}
+                      </span>{' '}
+                      <button
+                        type="button"
+                        className="btn btn-quiet"
+                        aria-label={t('import.removeFile', { file: f.name })}
+                        onClick={() => void list(w.files.filter((x) => x.fileId !== f.fileId))}
+                      >
+                        ✕
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+              <DropZone
+                label={t('import.addFiles')}
+                hint={t('import.chooseHint')}
+                onFile={(f) => void list(withFiles(w.files, [f]))}
+                onFiles={(fs) => void list(withFiles(w.files, fs))}
+                onError={setError}
+              />
+              <div className="form-actions">
+                <button type="button" className="btn btn-primary" onClick={() => void read(w.files, null)}>
+                  {t('import.readFiles', { count: w.files.length })}
+                </button>
+                <button type="button" className="btn" onClick={reset}>
+                  {t('common.cancel')}
+                </button>
+              </div>
+            </>
+          ) : (
+            <DropZone
+              label={t('import.choose')}
+              hint={t('import.chooseHint')}
+              onFile={(f) => void read(f, null)}
+              onFiles={(fs) => void list(fs)}
+              onError={setError}
+            />
+          )}
         </section>
       )}
 
       {step === 'check' && busy === 'reading' && (
         <section className="card" aria-labelledby="reading-heading">
-          <h2 id="reading-heading">{t('import.reading', { file: file?.name ?? '' })}</h2>
+          <h2 id="reading-heading">{t('import.reading', { file: sourcesName(files) })}</h2>
           <ProgressBar
             value={progress?.done ?? 0}
             max={progress?.total ?? null}
-            label={t('import.reading', { file: file?.name ?? '' })}
+            label={t('import.reading', { file: sourcesName(files) })}
           />
           <p className="field-hint" aria-live="polite">
             {progress
@@ -330,11 +363,7 @@ export function ImportScreen() {
           busy={busy !== null}
           preview={previewOf}
           onBack={reset}
-          onApply={(m) => {
-            setMapping(m);
-            setApplied(null);
-            void validate(file, m);
-          }}
+          onApply={(m) => void validate(files, columns, m)}
           onSave={async (name, m) => {
             try {
               await api.call('mappings.save', { name, mapping: m });
@@ -354,14 +383,7 @@ export function ImportScreen() {
               ✓ {t('columns.applied', { name: applied })}
             </p>
             {step === 'check' && (
-              <button
-                type="button"
-                className="btn btn-quiet"
-                onClick={() => {
-                  setApplied(null);
-                  setStep('columns');
-                }}
-              >
+              <button type="button" className="btn btn-quiet" onClick={() => dispatch({ type: 'changeColumns' })}>
                 {t('columns.change')}
               </button>
             )}
@@ -417,14 +439,15 @@ export function ImportScreen() {
               void plan(createOnly, sheets);
             }}
             onRun={(skip) => void run(skip)}
-            onBack={() => setStep('check')}
+            onBack={() => dispatch({ type: 'backToCheck' })}
             busy={busy !== null}
             onError={fail}
+            sheets={validation?.sheets ?? []}
           />
         </>
       )}
 
-      {step === 'run' && jobId && <RunStep jobId={jobId} file={file?.name ?? ''} onError={fail} />}
+      {step === 'run' && jobId && <RunStep jobId={jobId} file={sourcesName(files)} onError={fail} />}
 
       {step === 'results' && job && (
         <JobResults
@@ -434,7 +457,7 @@ export function ImportScreen() {
           onRerun={(f) => void read(f, job.jobId)}
           rerunSame={
             api.transport === 'electron' && file
-              ? { label: t('rerun.same', { file: file.name }), onClick: () => void read(file, job.jobId) }
+              ? { label: t('rerun.same', { file: sourcesName(files) }), onClick: () => void read(files, job.jobId) }
               : undefined
           }
           actions={

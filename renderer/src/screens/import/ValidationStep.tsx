@@ -9,6 +9,7 @@ import { SearchField } from '../../components/SearchField.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
+import { IgnoredColumns } from './IgnoredColumns.js';
 import { issueGroupTitle, issueText } from './issueText.js';
 import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
@@ -57,6 +58,8 @@ export function ValidationStep({
   const sheets = issueSheets(v.issues);
   // The template's own sheets (Instructions, the hidden lists, the products reference) are not worth a mention.
   const ignored = v.ignoredSheets.filter((s) => !TEMPLATE_SHEETS.includes(s.sheet.toLowerCase()));
+  // Filled rows of a sheet whose header has an error are not read: counted, never shown as "0 rows".
+  const unread = v.sheets.some((s) => (s.unreadRows ?? 0) > 0);
 
   return (
     <div className="stack">
@@ -97,6 +100,11 @@ export function ValidationStep({
                 <th scope="col" className="num">
                   {t('check.rowsWithErrors')}
                 </th>
+                {unread && (
+                  <th scope="col" className="num">
+                    {t('check.unreadRows')}
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -109,11 +117,18 @@ export function ValidationStep({
                   <td className="num">
                     {s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}
                   </td>
+                  {unread && (
+                    <td className="num">
+                      {s.unreadRows ? <Tag tone="bad">{formatNumber(s.unreadRows, locale)}</Tag> : '0'}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
           </table>
         )}
+        {unread && <p className="field-hint">{t('check.unreadHint')}</p>}
+        <IgnoredColumns sheets={v.sheets} />
         {ignored.length > 0 && (
           <p className="field-hint">
             {t('check.ignored')} {ignored.map((s) => `${s.sheet} (${s.reason})`).join('; ')}

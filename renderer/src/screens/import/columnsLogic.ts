@@ -15,19 +15,34 @@ export type Choices = Record<string, string>;
 export type ValueMaps = Record<string, Record<string, string>>;
 
 export const IGNORE = '';
+/**
+ * A column with a suggestion of low confidence, not yet decided: the mapping neither maps nor ignores it, so the
+ * check treats it as an unknown header — an error at its header cell ("did you mean …?") when it resembles a
+ * field (issue 12 §1). Never a field name (those are snake_case).
+ */
+export const UNDECIDED = '?';
 
-/** High-confidence suggestions pre-selected; lower ones are left for the user to confirm. */
+/** High-confidence suggestions pre-selected; lower ones are left for the user to decide (not ignored silently). */
 export function initialChoices(src: ColumnsSource, highConfidence: number): Choices {
   const out: Choices = {};
-  for (const c of src.columns) out[c.column] = c.suggestion && c.suggestion.confidence >= highConfidence ? c.suggestion.field : IGNORE;
+  for (const c of src.columns)
+    out[c.column] = !c.suggestion ? IGNORE : c.suggestion.confidence >= highConfidence ? c.suggestion.field : UNDECIDED;
   return out;
 }
 
-/** Choices from a mapping (a saved one): its columns, every other column not imported. */
+/** A choice that is a field of the sheet (neither "not imported" nor undecided). */
+function isField(f: string): boolean {
+  return f !== IGNORE && f !== UNDECIDED;
+}
+
+/** Choices from a mapping (a saved one): its columns, its ignored ones not imported, others undecided when suggested. */
 export function choicesFromMapping(src: ColumnsSource, mapping: ColumnMappingDoc): Choices {
   const sm = src.sheet ? mapping.sheets[src.sheet as keyof ColumnMappingDoc['sheets']] : undefined;
   const out: Choices = {};
-  for (const c of src.columns) out[c.column] = sm?.columns?.[c.column] ?? (src.fields.some((f) => f.field === c.column) ? c.column : IGNORE);
+  for (const c of src.columns)
+    out[c.column] =
+      sm?.columns?.[c.column] ??
+      (src.fields.some((f) => f.field === c.column) ? c.column : c.suggestion && !sm?.ignore?.includes(c.column) ? UNDECIDED : IGNORE);
   return out;
 }
 
@@ -40,14 +55,14 @@ export function valueMapsFromMapping(src: ColumnsSource, mapping: ColumnMappingD
 
 /** Required fields of the target sheet with no column chosen (in the sheet's order). */
 export function missingRequired(src: ColumnsSource, choices: Choices): string[] {
-  const chosen = new Set(Object.values(choices).filter((f) => f !== IGNORE));
+  const chosen = new Set(Object.values(choices).filter(isField));
   return src.fields.filter((f) => f.required && !chosen.has(f.field)).map((f) => f.field);
 }
 
 /** Fields chosen for more than one column (the mapping would be refused). */
 export function duplicateFields(choices: Choices): string[] {
   const seen = new Map<string, number>();
-  for (const f of Object.values(choices)) if (f !== IGNORE) seen.set(f, (seen.get(f) ?? 0) + 1);
+  for (const f of Object.values(choices)) if (isField(f)) seen.set(f, (seen.get(f) ?? 0) + 1);
   return [...seen].filter(([, n]) => n > 1).map(([f]) => f);
 }
 
@@ -78,7 +93,7 @@ export function buildMapping(view: ColumnsView, choices: Record<string, Choices>
     for (const c of src.columns) {
       const f = ch[c.column] ?? IGNORE;
       if (f === IGNORE) ignore.push(c.column);
-      else columns[c.column] = f;
+      else if (f !== UNDECIDED) columns[c.column] = f; // undecided: neither, the check says what it is
     }
     const vals: Record<string, Record<string, string>> = {};
     for (const [f, m] of Object.entries(values[src.source] ?? {})) {

@@ -3,15 +3,13 @@
  * its report; a job that stopped — paused, cancelled, refused key, or interrupted by a crash — offers Resume.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { JobListItem, JobView, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { JobListItem, JobView } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatDateTime, formatNumber, outcomeTone, safeKeyText } from '../../components/format.js';
 import { JobResults } from '../../components/JobResults.js';
 import { jobStatusWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import { OUTCOME_MESSAGE } from '../../i18n/names.js';
 import { OUTCOME_ORDER } from '../import/planView.js';
@@ -19,6 +17,8 @@ import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
 import { useReveal } from '../../components/reveal.js';
 import { UndoPanel } from './UndoPanel.js';
+import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
 function StatusTag({ item }: { item: JobListItem }) {
@@ -33,29 +33,23 @@ export function JobsScreen({ active }: { active: boolean }) {
   const [jobs, setJobs] = useState<JobListItem[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<JobView | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc();
+  const { fail } = rpc;
   /** the job whose undo dry run is shown */
   const [undoing, setUndoing] = useState<string | null>(null);
 
-  const refresh = useCallback(async () => {
-    try {
-      const r = await api.call('jobs.list', {});
-      setJobs(r.jobs);
-    } catch (e) {
-      setError(toRpcError(e));
-    }
-  }, [api]);
+  // refresh and open follow events too: a failure is shown, but they do not clear the error of an action
+  const refresh = useCallback(
+    () => api.call('jobs.list', {}).then((r) => setJobs(r.jobs), fail),
+    [api, fail],
+  );
 
   const open = useCallback(
     async (jobId: string) => {
       setSelected(jobId);
-      try {
-        setView(await api.call('jobs.get', { jobId }));
-      } catch (e) {
-        setError(toRpcError(e));
-      }
+      await api.call('jobs.get', { jobId }).then(setView, fail);
     },
-    [api],
+    [api, fail],
   );
 
   useEffect(() => {
@@ -91,17 +85,13 @@ export function JobsScreen({ active }: { active: boolean }) {
   const detailRef = useReveal<HTMLDivElement>(revealKey);
   const show = (jobId: string, how: 'report' | 'resume' | 'undo') => setRevealKey(`${jobId}|${how}|${Date.now()}`);
 
-  const resume = async (jobId: string) => {
-    setError(null);
-    try {
+  const resume = (jobId: string) =>
+    rpc.run(async () => {
       await api.call('jobs.resume', { jobId });
       await refresh();
       await open(jobId);
       show(jobId, 'resume');
-    } catch (e) {
-      setError(toRpcError(e));
-    }
-  };
+    });
 
   const undoStarted = async (undoJobId: string) => {
     setUndoing(null);
@@ -114,7 +104,7 @@ export function JobsScreen({ active }: { active: boolean }) {
   return (
     <div className="stack stack-wide">
       <p className="lead">{t('jobs.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {interrupted.length > 0 && (
         <Notice kind="warning">{t('jobs.interruptedNotice', { count: interrupted.length })}</Notice>
       )}
@@ -130,97 +120,86 @@ export function JobsScreen({ active }: { active: boolean }) {
         ) : jobs.length === 0 ? (
           <p className="muted">{t('jobs.none')}</p>
         ) : (
-          <table className="data jobs-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('jobs.started')}</th>
-                <th scope="col">{t('jobs.file')}</th>
-                <th scope="col">{t('jobs.status')}</th>
-                <th scope="col" className="num">
-                  {t('jobs.rows')}
-                </th>
-                <th scope="col">{t('jobs.outcomes')}</th>
-                <th scope="col">{t('jobs.connection')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('jobs.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.map((j) => (
-                <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
-                  <td>{formatDateTime(j.createdAt, locale)}</td>
-                  <td>
-                    <span className="entity">{j.file}</span>
-                    <br />
-                    <code className="muted">{j.jobId}</code>
-                    {j.undoes && (
-                      <>
-                        <br />
-                        <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <StatusTag item={j} />
-                  </td>
-                  <td className="num">{formatNumber(j.rows, locale)}</td>
-                  <td>
-                    <span className="chips-inline">
-                      {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
-                        <Tag key={o} tone={outcomeTone(o)}>
-                          {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
-                        </Tag>
-                      ))}
-                    </span>
-                  </td>
-                  <td className="conn">
-                    <span className="small">{j.baseUrl}</span>
-                    <br />
-                    <code className="small">{safeKeyText(j.maskedKey)}</code>
-                  </td>
-                  <td className="actions">
+          <DataTable
+            className="jobs-table"
+            columns={[
+              t('jobs.started'), t('jobs.file'), t('jobs.status'), { head: t('jobs.rows'), num: true },
+              t('jobs.outcomes'), t('jobs.connection'), { head: t('jobs.actions'), hidden: true },
+            ]}
+          >
+            {jobs.map((j) => (
+              <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
+                <td>{formatDateTime(j.createdAt, locale)}</td>
+                <td>
+                  <span className="entity">{j.file}</span>
+                  <br />
+                  <code className="muted">{j.jobId}</code>
+                  {j.undoes && (
+                    <>
+                      <br />
+                      <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
+                    </>
+                  )}
+                </td>
+                <td>
+                  <StatusTag item={j} />
+                </td>
+                <td className="num">{formatNumber(j.rows, locale)}</td>
+                <td>
+                  <span className="chips-inline">
+                    {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
+                      <Tag key={o} tone={outcomeTone(o)}>
+                        {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
+                      </Tag>
+                    ))}
+                  </span>
+                </td>
+                <td className="conn">
+                  <span className="small">{j.baseUrl}</span>
+                  <br />
+                  <code className="small">{safeKeyText(j.maskedKey)}</code>
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => {
+                      setUndoing(null);
+                      void open(j.jobId).then(() => show(j.jobId, 'report'));
+                    }}
+                    aria-label={t('jobs.reportOf', { job: j.jobId })}
+                  >
+                    {t('jobs.report')}
+                  </button>
+                  {j.resumable && (
+                    <button
+                      type="button"
+                      className="btn btn-primary"
+                      onClick={() => void resume(j.jobId)}
+                      aria-label={t('jobs.resumeJob', { job: j.jobId })}
+                    >
+                      {t('results.resume')}
+                    </button>
+                  )}
+                  {j.status === 'completed' && !j.running && (
                     <button
                       type="button"
                       className="btn"
                       onClick={() => {
-                        setUndoing(null);
-                        void open(j.jobId).then(() => show(j.jobId, 'report'));
+                        rpc.dismiss();
+                        setSelected(j.jobId);
+                        setUndoing(j.jobId);
+                        show(j.jobId, 'undo');
                       }}
-                      aria-label={t('jobs.reportOf', { job: j.jobId })}
+                      aria-label={t('jobs.undoJob', { job: j.jobId })}
                     >
-                      {t('jobs.report')}
+                      {t('jobs.undo')}
                     </button>
-                    {j.resumable && (
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        onClick={() => void resume(j.jobId)}
-                        aria-label={t('jobs.resumeJob', { job: j.jobId })}
-                      >
-                        {t('results.resume')}
-                      </button>
-                    )}
-                    {j.status === 'completed' && !j.running && (
-                      <button
-                        type="button"
-                        className="btn"
-                        onClick={() => {
-                          setError(null);
-                          setSelected(j.jobId);
-                          setUndoing(j.jobId);
-                          show(j.jobId, 'undo');
-                        }}
-                        aria-label={t('jobs.undoJob', { job: j.jobId })}
-                      >
-                        {t('jobs.undo')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
       </section>
@@ -234,7 +213,7 @@ export function JobsScreen({ active }: { active: boolean }) {
           />
         )}
         {!undoing && view && selected === view.jobId && view.running && (
-          <RunStep jobId={view.jobId} file={view.file} onError={(e) => setError(toRpcError(e))} />
+          <RunStep jobId={view.jobId} file={view.file} onError={fail} />
         )}
         {!undoing && view && selected === view.jobId && !view.running && (
           <JobResults

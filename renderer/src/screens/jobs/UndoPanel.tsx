@@ -4,20 +4,20 @@
  * block it unless the user ticks "undo the rest, skip the conflicts". The rules live in the core (planUndo).
  */
 import { useEffect, useState } from 'react';
-import type { RpcError, UndoPlanView } from '../../../../electron/core/ipc/contract.js';
+import type { UndoPlanView } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { actionTone, formatNumber } from '../../components/format.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { messageKeys, PLAN_ACTION_MESSAGE } from '../../i18n/names.js';
 import type { PlanAction } from '../../../../electron/core/names.js';
 import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
+import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
@@ -41,35 +41,20 @@ export function UndoPanel({
   const api = useApi();
   const { t, locale } = useI18n();
   const [plan, setPlan] = useState<UndoPlanView | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
   const [skip, setSkip] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const rpc = useRpc<'plan' | 'undo'>();
+  const { error, run: runRpc } = rpc;
+  const busy = rpc.busy === 'undo';
 
   useEffect(() => {
-    let live = true;
     setPlan(null);
     setSkip(false);
-    setError(null);
-    api.call('jobs.undoPlan', { jobId }).then(
-      (p) => live && setPlan(p),
-      (e: unknown) => live && setError(toRpcError(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, jobId]);
+    void runRpc(() => api.call('jobs.undoPlan', { jobId }), 'plan').then((p) => p && setPlan(p));
+  }, [api, jobId, runRpc]);
 
   const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await api.call('jobs.undo', { jobId, skipBlocked: skip });
-      onStarted(r.jobId);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(false);
-    }
+    const r = await runRpc(() => api.call('jobs.undo', { jobId, skipBlocked: skip }), 'undo');
+    if (r) onStarted(r.jobId);
   };
 
   const counts = plan ? UNDO_ACTIONS.filter((a) => (plan.summary.byAction[a] ?? 0) > 0) : [];
@@ -80,7 +65,7 @@ export function UndoPanel({
         <h2 id="undo-heading">{t('undo.title', { job: jobId })}</h2>
       </div>
       <p className="lead">{t('undo.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
       {plan === null ? (
         !error && <p aria-busy="true">{t('undo.planning')}</p>
       ) : (
@@ -102,39 +87,32 @@ export function UndoPanel({
             </Notice>
           )}
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
-          <table className="data undo-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.row')}</th>
-                <th scope="col">{t('plan.entity')}</th>
-                <th scope="col">{t('plan.action')}</th>
-                <th scope="col">{t('undo.details')}</th>
+          <DataTable
+            className="undo-table"
+            columns={[t('plan.row'), t('plan.entity'), t('plan.action'), t('undo.details')]}
+          >
+            {plan.rows.map((row) => (
+              <tr key={row.key}>
+                <td>
+                  <code>{row.sheet}</code>{' '}
+                  <span className="small muted">
+                    {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
+                  </span>
+                </td>
+                <td>
+                  <EntityName t={t} e={row} />
+                </td>
+                <td>
+                  <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
+                </td>
+                <td>
+                  <div className="cell-details">
+                    <PlanDetails row={row} t={t} locale={locale} />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {plan.rows.map((row) => (
-                <tr key={row.key}>
-                  <td>
-                    <code>{row.sheet}</code>{' '}
-                    <span className="small muted">
-                      {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
-                    </span>
-                  </td>
-                  <td>
-                    <EntityName t={t} e={row} />
-                  </td>
-                  <td>
-                    <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
-                  </td>
-                  <td>
-                    <div className="cell-details">
-                      <PlanDetails row={row} t={t} locale={locale} />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {plan.moreRows > 0 && (
             <p className="field-hint">{t('undo.moreRows', { count: formatNumber(plan.moreRows, locale) })}</p>
           )}

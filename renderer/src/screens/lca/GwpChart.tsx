@@ -18,6 +18,7 @@ import type { LcaChartView } from '../../../../electron/core/ipc/contract.js';
 import { formatCompact, formatNumber } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
 import { chartModel } from './chartData.js';
+import { DataTable } from '../../components/DataTable.js';
 
 /** `boxClassName`: the analysis card's chart is told apart from the GWP-total card's (E2E locators). */
 export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChartView; boxClassName?: string }) {
@@ -81,35 +82,26 @@ export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChar
       <figcaption className="field-hint">{t('lca.chartCaption')}</figcaption>
       <details className="chart-table">
         <summary>{t('lca.chartAsTable')}</summary>
-        <table className="data compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('lca.year')}</th>
+        <DataTable
+          className="compact"
+          columns={[t('lca.year'), ...m.series.map((s) => ({ head: s.name, num: true }))]}
+        >
+          {m.rows.map((r) => (
+            <tr key={String(r.year)}>
+              <th scope="row">
+                {r.year}
+                {r.year === m.partialYear ? ` (${t('lca.partialYear')})` : ''}
+              </th>
               {m.series.map((s) => (
-                <th scope="col" key={s.dataKey} className="num">
-                  {s.name}
-                </th>
+                <td key={s.dataKey} className="num">
+                  {r[s.dataKey] === null || r[s.dataKey] === undefined
+                    ? '—'
+                    : formatNumber(r[s.dataKey] as number, locale, 0)}
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody>
-            {m.rows.map((r) => (
-              <tr key={String(r.year)}>
-                <th scope="row">
-                  {r.year}
-                  {r.year === m.partialYear ? ` (${t('lca.partialYear')})` : ''}
-                </th>
-                {m.series.map((s) => (
-                  <td key={s.dataKey} className="num">
-                    {r[s.dataKey] === null || r[s.dataKey] === undefined
-                      ? '—'
-                      : formatNumber(r[s.dataKey] as number, locale, 0)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -8,12 +8,13 @@ import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
 import { LCA_BASES } from '../../../../electron/core/names.js';
 import { GwpChart } from './GwpChart.js';
+import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 type Basis = LcaAnalysisView['basis'];
 type Modules = LcaAnalysisView['modules'];
@@ -44,16 +45,11 @@ export function LcaAnalysis({
   });
   const [a, setA] = useState<LcaAnalysisView | null>(null);
 
+  // the latest query's answer only: an older one that comes late does not overwrite it
+  const { run } = useRpc(onError);
   useEffect(() => {
-    let live = true;
-    api.call('lca.analysis', { runId, ...q }).then(
-      (r) => live && setA(r),
-      (e: unknown) => live && onError(toRpcError(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, runId, q, onError]);
+    void run(() => api.call('lca.analysis', { runId, ...q })).then((r) => r && setA(r));
+  }, [api, runId, q, run]);
 
   if (!a) return <p aria-busy="true">{t('common.loading')}</p>;
   const label = (id: string) => {
@@ -194,36 +190,27 @@ export function LcaAnalysis({
               </li>
             ))}
           </ol>
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('lca.hs.component')}</th>
-                <th scope="col">{t('lca.hs.type')}</th>
-                <th scope="col">{t('lca.hs.supplier')}</th>
-                <th scope="col">{t('lca.hs.mass')}</th>
-                <th scope="col">{t('lca.hs.module')}</th>
-                <th scope="col">{t('lca.hs.value')}</th>
-                <th scope="col">{t('lca.hs.perUnit')}</th>
-                <th scope="col">{t('lca.hs.share')}</th>
+          <DataTable
+            columns={[
+              t('lca.hs.component'), t('lca.hs.type'), t('lca.hs.supplier'), t('lca.hs.mass'), t('lca.hs.module'),
+              t('lca.hs.value'), t('lca.hs.perUnit'), t('lca.hs.share'),
+            ]}
+          >
+            {hs.rows.map((r, k) => (
+              <tr key={k}>
+                <td>
+                  {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
+                </td>
+                <td>{r.component.componentType}</td>
+                <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
+                <td>{fmt(r.component.massKg, locale)}</td>
+                <td>{r.module}</td>
+                <td>{fmt(r.value, locale)}</td>
+                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                <td>{pct(r.share, locale)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {hs.rows.map((r, k) => (
-                <tr key={k}>
-                  <td>
-                    {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
-                  </td>
-                  <td>{r.component.componentType}</td>
-                  <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
-                  <td>{fmt(r.component.massKg, locale)}</td>
-                  <td>{r.module}</td>
-                  <td>{fmt(r.value, locale)}</td>
-                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                  <td>{pct(r.share, locale)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
           {hs.top.length > 0 && (
             <>
               <h3>{t('lca.topTitle', { year: hs.year ?? '' })}</h3>
@@ -243,43 +230,35 @@ export function LcaAnalysis({
       {a.trend.length > 0 && (
         <>
           <h3>{t('lca.trendTitle')}</h3>
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('lca.instance')}</th>
-                <th scope="col">{t('lca.tr.year')}</th>
-                <th scope="col">{t('lca.tr.value')}</th>
-                <th scope="col">{t('lca.tr.perUnit')}</th>
-                <th scope="col">{t('lca.tr.previous')}</th>
-                <th scope="col">{t('lca.tr.change')}</th>
-                <th scope="col">{t('lca.tr.changePerUnit')}</th>
+          <DataTable
+            columns={[
+              t('lca.instance'), t('lca.tr.year'), t('lca.tr.value'), t('lca.tr.perUnit'), t('lca.tr.previous'),
+              t('lca.tr.change'), t('lca.tr.changePerUnit'),
+            ]}
+          >
+            {a.trend.map((r) => (
+              <tr key={`${r.instanceId}-${r.year}`}>
+                <td>{label(r.instanceId)}</td>
+                <td>
+                  {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
+                </td>
+                <td>{fmt(r.value, locale)}</td>
+                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                <td>
+                  {r.previousYear ?? '—'}{' '}
+                  {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
+                </td>
+                <td>
+                  {fmt(r.changeAbs, locale)}
+                  {r.changePct !== null && ` (${formatNumber(r.changePct, locale, 1)} %)`}
+                </td>
+                <td>
+                  {fmt(r.changePerUnitAbs, locale)}
+                  {r.changePerUnitPct !== null && ` (${formatNumber(r.changePerUnitPct, locale, 1)} %)`}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {a.trend.map((r) => (
-                <tr key={`${r.instanceId}-${r.year}`}>
-                  <td>{label(r.instanceId)}</td>
-                  <td>
-                    {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
-                  </td>
-                  <td>{fmt(r.value, locale)}</td>
-                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                  <td>
-                    {r.previousYear ?? '—'}{' '}
-                    {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
-                  </td>
-                  <td>
-                    {fmt(r.changeAbs, locale)}
-                    {r.changePct !== null && ` (${formatNumber(r.changePct, locale, 1)} %)`}
-                  </td>
-                  <td>
-                    {fmt(r.changePerUnitAbs, locale)}
-                    {r.changePerUnitPct !== null && ` (${formatNumber(r.changePerUnitPct, locale, 1)} %)`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </>
       )}
     </section>

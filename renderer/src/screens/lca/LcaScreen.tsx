@@ -4,25 +4,26 @@
  * who must act, and export it all to Excel.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { LcaInstanceView, LcaRunView, ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { ReactNode } from 'react';
+import type { LcaInstanceView, LcaRunView, ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
 import { LCA_SELECTORS } from '../../../../electron/core/names.js';
 import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatMs, formatNumber } from '../../components/format.js';
 import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { Tag } from '../../components/Tag.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
 import type { T } from '../../i18n/index.js';
 import { LCA_ABORT_MESSAGE, LCA_SELECTOR_MESSAGE, LCA_UNKNOWN_MESSAGE } from '../../i18n/names.js';
 import { blockerLines, yearCounts } from './chartData.js';
 import { GwpChart } from './GwpChart.js';
 import { LcaAnalysis } from './LcaAnalysis.js';
+import { useRpc } from '../../useRpc.js';
+import { DataTable } from '../../components/DataTable.js';
 
 type By = 'products' | 'plant' | 'instances' | 'all';
 
@@ -62,6 +63,36 @@ function OutcomeTag({ i }: { i: LcaInstanceView }) {
   return w ? <Tag tone={w.tone}>{t(w.label)}</Tag> : null;
 }
 
+/** Checkboxes of codes to compute (products, plants): each its code and words; `children` go before them. */
+function PickList({
+  legend,
+  items,
+  picked,
+  toggle,
+  children,
+}: {
+  legend: string;
+  items: readonly { code: string; text: ReactNode }[];
+  picked: ReadonlySet<string>;
+  toggle(code: string): void;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset className="pick-list">
+      <legend className="visually-hidden">{legend}</legend>
+      {children}
+      {items.map(({ code, text }) => (
+        <label key={code} className="checkbox">
+          <input type="checkbox" checked={picked.has(code)} onChange={() => toggle(code)} />
+          <span>
+            <code>{code}</code> {text}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function LcaScreen({ active }: { active: boolean }) {
   const api = useApi();
   const { t, locale } = useI18n();
@@ -73,26 +104,25 @@ export function LcaScreen({ active }: { active: boolean }) {
   const [list, setList] = useState('');
   const [selection, setSelection] = useState<Selection | null>(null);
   const [run, setRun] = useState<LcaRunView | null>(null);
-  const [busy, setBusy] = useState<'options' | 'select' | 'start' | 'export' | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
+  const rpc = useRpc<'options' | 'select' | 'start' | 'export'>();
+  const { busy, fail, run: runRpc } = rpc;
   const [exported, setExported] = useState<string | null>(null);
   /** "Enter it here": the blocker being filled in (instanceId|year) and the quantity typed. */
   const [entering, setEntering] = useState<{ key: string; quantity: string; busy: boolean } | null>(null);
   const runId = run?.runId ?? null;
-  const onAnalysisError = useCallback((e: RpcError) => setError(e), []);
 
   const loadOptions = useCallback(async () => {
-    setBusy('options');
     setOptionsFailed(false);
-    try {
-      setOptions(await api.call('lca.options', {}));
-    } catch (e) {
-      setOptionsFailed(true);
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
-  }, [api]);
+    const o = await runRpc(
+      () =>
+        api.call('lca.options', {}).catch((e: unknown) => {
+          setOptionsFailed(true);
+          throw e;
+        }),
+      'options',
+    );
+    if (o) setOptions(o);
+  }, [api, runRpc]);
 
   useEffect(() => {
     if (active && options === null && !optionsFailed) void loadOptions();
@@ -122,7 +152,7 @@ export function LcaScreen({ active }: { active: boolean }) {
     });
     const offC = api.on('lca.changed', (c) => {
       if (c.runId === runId && c.state !== 'running')
-        void api.call('lca.report', { runId }).then(setRun, (e: unknown) => setError(toRpcError(e)));
+        void api.call('lca.report', { runId }).then(setRun, fail);
     });
     // A run that ended before this subscription existed (a fast recompute) sent its lca.changed already:
     // read its state once now, so the screen never waits for an event that has gone by.
@@ -134,7 +164,7 @@ export function LcaScreen({ active }: { active: boolean }) {
       offP();
       offC();
     };
-  }, [api, runId]);
+  }, [api, runId, fail]);
 
   const codes = useMemo(() => {
     if (by === 'instances')
@@ -147,61 +177,44 @@ export function LcaScreen({ active }: { active: boolean }) {
   }, [by, list, picked]);
 
   const find = async () => {
-    setBusy('select');
-    setError(null);
     setRun(null);
     setExported(null);
-    try {
-      setSelection(await api.call('lca.select', { by, codes }));
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+    const s = await runRpc(() => api.call('lca.select', { by, codes }), 'select');
+    if (s) setSelection(s);
   };
 
   const start = async (recompute: boolean) => {
     if (!selection) return;
-    setBusy('start');
-    setError(null);
     setExported(null);
-    try {
+    const report = await runRpc(async () => {
       const r = await api.call('lca.run', { selectionId: selection.selectionId, recompute });
-      setRun(await api.call('lca.report', { runId: r.runId }));
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+      return api.call('lca.report', { runId: r.runId });
+    }, 'start');
+    if (report) setRun(report);
   };
 
-  const exportIt = async (open: boolean) => {
+  const exportIt = (open: boolean) => {
     if (!run) return;
-    setBusy('export');
-    setError(null);
-    try {
+    return runRpc(async () => {
       const ticket = await api.call('lca.export', { runId: run.runId });
       if (open) await openDownload(api, ticket);
       else await saveDownload(api, ticket);
       setExported(ticket.fileName);
-    } catch (e) {
-      setError(toRpcError(e));
-    } finally {
-      setBusy(null);
-    }
+    }, 'export');
   };
 
+  // its own busy state (the form of one blocker), so the screen's actions stay usable meanwhile
   const enterProduction = async (instanceId: string, year: number, quantity: number) => {
     if (!run) return;
     setEntering((cur) => (cur ? { ...cur, busy: true } : cur));
-    setError(null);
+    rpc.dismiss();
     try {
       const r = await api.call('lca.enterProduction', { runId: run.runId, instanceId, year, quantity });
       setEntering(null);
       setRun(await api.call('lca.report', { runId: r.runId }));
     } catch (e) {
       setEntering((cur) => (cur ? { ...cur, busy: false } : cur));
-      setError(toRpcError(e));
+      fail(e);
     }
   };
 
@@ -217,7 +230,7 @@ export function LcaScreen({ active }: { active: boolean }) {
   return (
     <div className="stack stack-wide">
       <p className="lead">{t('lca.intro')}</p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
 
       <section className="card" aria-labelledby="lca-choose-heading">
         <div className="card-head">
@@ -249,32 +262,30 @@ export function LcaScreen({ active }: { active: boolean }) {
         ) : options === null ? (
           <p aria-busy="true">{t('common.loading')}</p>
         ) : by === 'products' ? (
-          <fieldset className="pick-list">
-            <legend className="visually-hidden">{t('lca.by.products')}</legend>
+          <PickList
+            legend={t('lca.by.products')}
+            picked={picked}
+            toggle={toggle}
+            items={options.products.map((p) => ({
+              code: p.article,
+              text: (
+                <>
+                  {p.name} <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
+                </>
+              ),
+            }))}
+          >
             {options.products.length === 0 && <p className="muted">{t('lca.noProducts')}</p>}
-            {options.products.map((p) => (
-              <label key={p.article} className="checkbox">
-                <input type="checkbox" checked={picked.has(p.article)} onChange={() => toggle(p.article)} />
-                <span>
-                  <code>{p.article}</code> {p.name}{' '}
-                  <span className="muted">({t('lca.instancesN', { count: p.instances })})</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          </PickList>
         ) : by === 'plant' ? (
-          <fieldset className="pick-list">
-            <legend className="visually-hidden">{t('lca.by.plant')}</legend>
+          <PickList
+            legend={t('lca.by.plant')}
+            picked={picked}
+            toggle={toggle}
+            items={options.plants.map((p) => ({ code: p.code, text: p.name ?? '' }))}
+          >
             {!options.plantsReadable && <Notice kind="warning">{t('lca.plantsUnreadable')}</Notice>}
-            {options.plants.map((p) => (
-              <label key={p.code} className="checkbox">
-                <input type="checkbox" checked={picked.has(p.code)} onChange={() => toggle(p.code)} />
-                <span>
-                  <code>{p.code}</code> {p.name ?? ''}
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          </PickList>
         ) : by === 'instances' ? (
           <div className="field">
             <label htmlFor="lca-list">{t('lca.listLabel')}</label>
@@ -340,7 +351,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                 type="button"
                 className="btn btn-danger"
                 onClick={() =>
-                  void api.call('lca.cancel', { runId: run.runId }).catch((e: unknown) => setError(toRpcError(e)))
+                  void api.call('lca.cancel', { runId: run.runId }).catch(fail)
                 }
               >
                 {t('common.cancel')}
@@ -384,75 +395,68 @@ export function LcaScreen({ active }: { active: boolean }) {
               )}
             </>
           )}
-          <table className="data lca-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('lca.instance')}</th>
-                <th scope="col">{t('lca.product')}</th>
-                <th scope="col">{t('lca.plant')}</th>
-                <th scope="col">{t('lca.years')}</th>
-                <th scope="col">{t('lca.state')}</th>
-                <th scope="col">{t('lca.result')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
-                const yc = yearCounts(i);
-                const info = i.errCode ? explainErrCode(i.errCode) : null;
-                return (
-                  <tr key={i.id}>
-                    <td>
-                      <code>{i.externalId ?? i.id}</code>
-                      {i.name && <div className="small muted">{i.name}</div>}
-                    </td>
-                    <td>
-                      {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
-                    </td>
-                    <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
-                    <td>
-                      {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
-                    </td>
-                    <td>
-                      <StateTag i={i} runStarted={run !== null} />
-                      {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
-                        <span className="small muted"> {i.jobStatus}</span>
+          <DataTable
+            className="lca-table"
+            columns={[
+              t('lca.instance'), t('lca.product'), t('lca.plant'), t('lca.years'), t('lca.state'), t('lca.result'),
+            ]}
+          >
+            {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
+              const yc = yearCounts(i);
+              const info = i.errCode ? explainErrCode(i.errCode) : null;
+              return (
+                <tr key={i.id}>
+                  <td>
+                    <code>{i.externalId ?? i.id}</code>
+                    {i.name && <div className="small muted">{i.name}</div>}
+                  </td>
+                  <td>
+                    {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
+                  </td>
+                  <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
+                  <td>
+                    {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
+                  </td>
+                  <td>
+                    <StateTag i={i} runStarted={run !== null} />
+                    {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
+                      <span className="small muted"> {i.jobStatus}</span>
+                    )}
+                  </td>
+                  <td>
+                    <div className="cell-details">
+                      <OutcomeTag i={i} />
+                      {i.outcome === 'completed' && (
+                        <span className="detail-line">
+                          {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
+                          {yc.latest && (
+                            <>
+                              {' · '}
+                              {t('lca.latest', {
+                                year: yc.latest.year,
+                                value: formatNumber(yc.latest.gwp, locale, 0),
+                                unit: run?.chart.unit ?? '',
+                              })}
+                            </>
+                          )}
+                        </span>
                       )}
-                    </td>
-                    <td>
-                      <div className="cell-details">
-                        <OutcomeTag i={i} />
-                        {i.outcome === 'completed' && (
-                          <span className="detail-line">
-                            {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
-                            {yc.latest && (
-                              <>
-                                {' · '}
-                                {t('lca.latest', {
-                                  year: yc.latest.year,
-                                  value: formatNumber(yc.latest.gwp, locale, 0),
-                                  unit: run?.chart.unit ?? '',
-                                })}
-                              </>
-                            )}
-                          </span>
-                        )}
-                        {i.errCode && (
-                          <span className="detail-line">
-                            <code>{i.errCode}</code>{' '}
-                            {info && (locale === 'de' ? info.explanation_de : info.explanation)}
-                            {info && (locale === 'de' ? info.action_de : info.action) && (
-                              <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
-                            )}
-                          </span>
-                        )}
-                        {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                      {i.errCode && (
+                        <span className="detail-line">
+                          <code>{i.errCode}</code>{' '}
+                          {info && (locale === 'de' ? info.explanation_de : info.explanation)}
+                          {info && (locale === 'de' ? info.action_de : info.action) && (
+                            <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
+                          )}
+                        </span>
+                      )}
+                      {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         </section>
       )}
 
@@ -530,7 +534,7 @@ export function LcaScreen({ active }: { active: boolean }) {
       )}
 
       {run && run.state === 'done' && (
-        <LcaAnalysis runId={run.runId} instances={run.instances} onError={onAnalysisError} />
+        <LcaAnalysis runId={run.runId} instances={run.instances} onError={fail} />
       )}
     </div>
   );

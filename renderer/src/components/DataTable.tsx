@@ -1,0 +1,41 @@
+/**
+ * A table of data (`table.data`): one heading per column (scope col), then the rows the screen renders, and an
+ * optional footer (totals). The screens' tables differ in their rows, not in this frame.
+ */
+import type { ReactNode } from 'react';
+
+/** A column's heading: its words, or with `num` (right-aligned figures) or `hidden` (read by screen readers only,
+ * for a column of buttons). */
+export type Column = string | { head: string; num?: boolean; hidden?: boolean };
+
+export function DataTable({
+  columns,
+  className,
+  foot,
+  children,
+}: {
+  columns: readonly Column[];
+  /** classes besides `data` */
+  className?: string;
+  foot?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <table className={className ? `data ${className}` : 'data'}>
+      <thead>
+        <tr>
+          {columns.map((c, i) => {
+            const { head, num, hidden } = typeof c === 'string' ? { head: c } : c;
+            return (
+              <th scope="col" key={i} className={num ? 'num' : undefined}>
+                {hidden ? <span className="visually-hidden">{head}</span> : head}
+              </th>
+            );
+          })}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+      {foot && <tfoot>{foot}</tfoot>}
+    </table>
+  );
+}
