@@ -103,18 +103,19 @@ export type LcaSelectorName = (typeof LCA_SELECTORS)[number];
 export const LCA_BASES = ['per_unit', 'total'] as const;
 export type LcaBasisName = (typeof LCA_BASES)[number];
 
-/** Collections an export can write, in onboarding order (`all` writes every one into one workbook). */
-export const EXPORT_COLLECTIONS = [
-  'products',
+/** The workbook's entity sheets: rows are entities with an external_id (what each takes: workbook/types.ts). */
+export const ENTITY_SHEET_NAMES = [
   'supplier-companies',
   'supplier-plants',
   'supplier-products',
   'silos',
   'product-instances',
   'prechain-products',
-  'bom',
-  'production',
 ] as const;
+export type EntitySheetName = (typeof ENTITY_SHEET_NAMES)[number];
+
+/** Collections an export can write, in onboarding order (`all` writes every one into one workbook). */
+export const EXPORT_COLLECTIONS = ['products', ...ENTITY_SHEET_NAMES, 'bom', 'production'] as const;
 export type ExportCollection = (typeof EXPORT_COLLECTIONS)[number];
 
 /** What an export may be asked for: one collection, or `all`. */

@@ -1,5 +1,4 @@
 /** The main window: secure preferences, guards, and the renderer loaded from the build (or the dev server). */
-import { pathToFileURL } from 'node:url';
 import type { BrowserWindowLike, BrowserWindowOptionsLike, MainElectron } from './electron-api.js';
 import type { RendererLocation } from './security.js';
 import { guardWebContents, secureWebPreferences } from './security.js';
@@ -15,10 +14,6 @@ export function mainWindowOptions(preload: string): BrowserWindowOptionsLike {
     backgroundColor: '#f6f7f9',
     webPreferences: secureWebPreferences(preload),
   };
-}
-
-export function rendererUrl(loc: RendererLocation): string {
-  return loc.devUrl ?? pathToFileURL(loc.file).href;
 }
 
 export function createMainWindow(

@@ -1,14 +1,12 @@
 /** Prechain products (preview): idempotent create (201), list, get, PATCH, DELETE (refused while in a BOM). */
 import type { FastifyInstance } from 'fastify';
-import { PrechainProductCreate, PrechainProductPatch } from '../../electron/core/spec/schemas.js';
-import { canReachPlant } from '../auth.js';
+import { PrechainProductCreate } from '../../electron/core/spec/schemas.js';
 import { ApiFailure, externalIdExists, notFound } from '../errors.js';
-import { idParam, requirePlant, v2Route, validate, type V2Call } from '../http.js';
+import { v2Route, validate } from '../http.js';
 import type { PrechainProductRecord } from '../model.js';
 import type { Store } from '../store.js';
 import { idempotentCreate } from './idempotent.js';
-import { deleteRoute } from './delete.js';
-import { listPage } from './list.js';
+import { byPlant, created, entityRoutes } from './entity.js';
 import { applyPatch } from './patch.js';
 import { closesPrechainLoop } from './product-instances.js';
 import { requireKnownPlant } from './supplier-products.js';
@@ -53,75 +51,40 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
         transport_impacts_per_kg: null,
         created_at: store.clock.iso(),
       };
-      coll.insert(rec);
-      store.changed();
-      return { status: 201, body: coll.json(rec.id) };
+      return created(store, coll, rec);
     }),
   );
 
-  v2Route(app, store, 'GET', '/v2/prechain-products', 'prechainProducts.list', (call) =>
-    listPage(call, coll, { visible: (e) => canReachPlant(call.access, e.plant_id) }),
-  );
-
-  const reachable = (call: V2Call, id: string): PrechainProductRecord => {
-    const pp = coll.get(id);
-    if (!pp) throw notFound('prechain product', id);
-    requirePlant(call.access, pp.plant_id);
-    return pp;
-  };
-
-  v2Route(app, store, 'GET', '/v2/prechain-products/:id', 'prechainProducts.get', (call) => {
-    const id = idParam(call.params);
-    reachable(call, id);
-    return { status: 200, body: coll.json(id) };
-  });
-
-  v2Route(app, store, 'PATCH', '/v2/prechain-products/:id', 'prechainProducts.update', (call) => {
-    const id = idParam(call.params);
-    const current = reachable(call, id);
-    const p = validate(PrechainProductPatch, call.body);
-    const patch: Partial<PrechainProductRecord> = {};
-    if (p.external_id !== undefined) patch.external_id = p.external_id;
-    if (p.product_instance_id !== undefined) {
-      patch.product_instance_id = p.product_instance_id.toLowerCase();
-      requireInstance(patch.product_instance_id);
-    }
-    if (p.plant_id !== undefined) {
-      patch.plant_id = p.plant_id.toLowerCase();
-      requireKnownPlant(call, patch.plant_id);
-    }
-    if (p.transport_route !== undefined) patch.transport_route = p.transport_route;
-    const next = applyPatch(current, patch);
-    const same = findSamePair(store, next.product_instance_id, next.plant_id, id);
-    if (same) throw exists(same);
-    if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('prechain product', next.external_id!);
-    if (next.product_instance_id !== current.product_instance_id || JSON.stringify(next.transport_route) !== JSON.stringify(current.transport_route)) {
-      next.impacts_per_kg = null;
-      next.transport_impacts_per_kg = null;
-    }
-    coll.replace(next);
-    if (next.product_instance_id !== current.product_instance_id) {
-      // The new input may close a loop through a BOM that uses this prechain product.
-      for (const [instanceId, bom] of store.boms) {
-        if (bom.some((c) => c.type === 'prechain_product' && c.ref === id) && closesPrechainLoop(store, instanceId, bom)) {
-          coll.replace(current);
-          throw new ApiFailure(
-            422,
-            'err_prechain_circular_reference',
-            `product instance ${next.product_instance_id} leads back to product instance ${instanceId}, whose BOM uses this prechain product`,
-          );
+  entityRoutes(app, store, 'prechainProducts', coll, {
+    plantOf: byPlant,
+    update: (call, current, p, id) => {
+      if (p.product_instance_id !== undefined) requireInstance(p.product_instance_id);
+      if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+      const next = applyPatch(current, p);
+      const same = findSamePair(store, next.product_instance_id, next.plant_id, id);
+      if (same) throw exists(same);
+      if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('prechain product', next.external_id!);
+      if (next.product_instance_id !== current.product_instance_id || JSON.stringify(next.transport_route) !== JSON.stringify(current.transport_route)) {
+        next.impacts_per_kg = null;
+        next.transport_impacts_per_kg = null;
+      }
+      // Stored now: the loop check reads the store (the old entity is put back on refusal).
+      coll.replace(next);
+      if (next.product_instance_id !== current.product_instance_id) {
+        // The new input may close a loop through a BOM that uses this prechain product.
+        for (const [instanceId, bom] of store.boms) {
+          if (bom.some((c) => c.type === 'prechain_product' && c.ref === id) && closesPrechainLoop(store, instanceId, bom)) {
+            coll.replace(current);
+            throw new ApiFailure(
+              422,
+              'err_prechain_circular_reference',
+              `product instance ${next.product_instance_id} leads back to product instance ${instanceId}, whose BOM uses this prechain product`,
+            );
+          }
         }
       }
-    }
-    store.changed();
-    return { status: 200, body: coll.json(id) };
+      return next;
+    },
   });
 
-  deleteRoute(app, store, {
-    url: '/v2/prechain-products/:id',
-    op: 'prechainProducts.delete',
-    noun: 'prechain product',
-    coll,
-    reachable,
-  });
 }

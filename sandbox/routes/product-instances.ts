@@ -10,15 +10,14 @@ import {
   findDuplicateBomComponents,
   sameBom,
 } from '../../electron/core/spec/rules.js';
-import { BomPut, ProductInstanceCreate, ProductInstancePatch, ProductionFiguresPut } from '../../electron/core/spec/schemas.js';
+import { BomPut, ProductInstanceCreate, ProductionFiguresPut } from '../../electron/core/spec/schemas.js';
 import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound } from '../errors.js';
-import { idParam, requireBody, requirePlant, v2Route, validate, type V2Call } from '../http.js';
+import { idParam, requireBody, v2Route, validate } from '../http.js';
 import { completeDueJobs, isInFlight, jobView, queueJob, resultsFor } from '../lca-jobs.js';
 import { sortBom, type BomComponentRecord, type ProductInstanceRecord } from '../model.js';
 import type { Store } from '../store.js';
-import { deleteRoute } from './delete.js';
-import { listPage } from './list.js';
+import { byPlant, created, entityRoutes } from './entity.js';
 import { applyPatch } from './patch.js';
 import { requireKnownPlant } from './supplier-products.js';
 
@@ -98,62 +97,22 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
       name: b.name ?? null,
       created_at: store.clock.iso(),
     };
-    coll.insert(rec);
     store.invalidateProducts(productId);
-    store.changed();
-    return { status: 201, body: coll.json(rec.id) };
+    return created(store, coll, rec);
   });
 
-  v2Route(app, store, 'GET', '/v2/product-instances', 'productInstances.list', (call) =>
-    listPage(call, coll, { visible: (e) => canReachPlant(call.access, e.plant_id) }),
-  );
-
-  const reachable = (call: V2Call, id: string): ProductInstanceRecord => {
-    const inst = coll.get(id);
-    if (!inst) throw notFound('product instance', id);
-    requirePlant(call.access, inst.plant_id);
-    return inst;
-  };
-
-  v2Route(app, store, 'GET', '/v2/product-instances/:id', 'productInstances.get', (call) => {
-    const id = idParam(call.params);
-    reachable(call, id);
-    return { status: 200, body: coll.json(id) };
-  });
-
-  v2Route(app, store, 'PATCH', '/v2/product-instances/:id', 'productInstances.update', (call) => {
-    const id = idParam(call.params);
-    const current = reachable(call, id);
-    const p = validate(ProductInstancePatch, call.body);
-    const patch: Partial<ProductInstanceRecord> = {};
-    if (p.external_id !== undefined) patch.external_id = p.external_id;
-    if (p.name !== undefined) patch.name = p.name;
-    if (p.product_id !== undefined) {
-      patch.product_id = p.product_id.toLowerCase();
-      requireProduct(patch.product_id);
-    }
-    if (p.plant_id !== undefined) {
-      patch.plant_id = p.plant_id.toLowerCase();
-      requireKnownPlant(call, patch.plant_id);
-    }
-    if (p.produced_from !== undefined) patch.produced_from = p.produced_from;
-    if (p.produced_to !== undefined) patch.produced_to = p.produced_to;
-    const next = applyPatch(current, patch);
-    const bad = fromViolations(checkProductionYears(next.produced_from, next.produced_to));
-    if (bad) throw bad;
-    if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('product instance', next.external_id!);
-    coll.replace(next);
-    store.invalidateProducts(current.product_id, next.product_id);
-    store.changed();
-    return { status: 200, body: coll.json(id) };
-  });
-
-  deleteRoute(app, store, {
-    url: '/v2/product-instances/:id',
-    op: 'productInstances.delete',
-    noun: 'product instance',
-    coll,
-    reachable,
+  const reachable = entityRoutes(app, store, 'productInstances', coll, {
+    plantOf: byPlant,
+    update: (call, current, p, id) => {
+      if (p.product_id !== undefined) requireProduct(p.product_id);
+      if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
+      const next = applyPatch(current, p);
+      const bad = fromViolations(checkProductionYears(next.produced_from, next.produced_to));
+      if (bad) throw bad;
+      if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('product instance', next.external_id!);
+      store.invalidateProducts(current.product_id, next.product_id);
+      return next;
+    },
     afterDelete: (rec) => {
       // Its BOM, LCA job, results and production figures go with it; its product no longer lists it.
       store.boms.delete(rec.id);

@@ -3,17 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { checkMaterialProperties } from '../../electron/core/spec/rules.js';
 import {
   SupplierProductCreate,
-  SupplierProductPatch,
   type MaterialTypeRef,
 } from '../../electron/core/spec/schemas.js';
-import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound, plantNotFound } from '../errors.js';
-import { idParam, requirePlant, v2Route, validate, type V2Call } from '../http.js';
+import { requirePlant, v2Route, validate, type V2Call } from '../http.js';
 import type { SupplierProductRecord } from '../model.js';
 import type { Store } from '../store.js';
-import { listPage } from './list.js';
 import { applyPatch } from './patch.js';
-import { deleteRoute } from './delete.js';
+import { byPlant, created, entityRoutes } from './entity.js';
 import { supplierProductInSilo } from './in-use.js';
 
 export function normalizeMaterialType(mt: MaterialTypeRef): MaterialTypeRef {
@@ -83,78 +80,38 @@ export function supplierProductRoutes(app: FastifyInstance, store: Store): void 
       secondary_datasets: null,
       created_at: store.clock.iso(),
     };
-    coll.insert(rec);
-    store.changed();
-    return { status: 201, body: coll.json(rec.id) };
+    return created(store, coll, rec);
   });
 
-  v2Route(app, store, 'GET', '/v2/supplier-products', 'supplierProducts.list', (call) =>
-    listPage(call, coll, { visible: (e) => canReachPlant(call.access, e.plant_id) }),
-  );
-
-  const reachable = (call: V2Call, id: string): SupplierProductRecord => {
-    const sp = coll.get(id);
-    if (!sp) throw notFound('supplier product', id);
-    requirePlant(call.access, sp.plant_id);
-    return sp;
-  };
-
-  v2Route(app, store, 'GET', '/v2/supplier-products/:id', 'supplierProducts.get', (call) => {
-    const id = idParam(call.params);
-    reachable(call, id);
-    return { status: 200, body: coll.json(id) };
+  entityRoutes(app, store, 'supplierProducts', coll, {
+    plantOf: byPlant,
+    update: (call, current, p, id) => {
+      const patch = { ...p, material_type: p.material_type && normalizeMaterialType(p.material_type) };
+      checkRefs(call, patch);
+      const next = applyPatch(current, patch);
+      const bad = fromViolations(checkMaterialProperties(next));
+      if (bad) throw bad;
+      if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('supplier product', next.external_id!);
+      const siloId = supplierProductInSilo(store, id);
+      if (
+        siloId &&
+        (next.plant_id !== current.plant_id ||
+          materialKey(next.material_type) !== materialKey(current.material_type) ||
+          next.supplier_plant_id === null)
+      )
+        throw new ApiFailure(
+          409,
+          'err_supplier_product_in_silo',
+          `supplier product ${id} is in silo ${siloId}: its plant, material type and supplier plant cannot change`,
+        );
+      if (!sameJson(next.material_type, current.material_type) || !sameJson(next.transport_route, current.transport_route)) {
+        // Inputs of the impacts changed: they are computed again by the next LCA recompute that uses them.
+        next.impacts_per_kg = null;
+        next.transport_impacts_per_kg = null;
+        next.secondary_datasets = null;
+      }
+      return next;
+    },
   });
 
-  v2Route(app, store, 'PATCH', '/v2/supplier-products/:id', 'supplierProducts.update', (call) => {
-    const id = idParam(call.params);
-    const current = reachable(call, id);
-    const p = validate(SupplierProductPatch, call.body);
-    const patch: Partial<SupplierProductRecord> = {};
-    if (p.external_id !== undefined) patch.external_id = p.external_id;
-    if (p.name !== undefined) patch.name = p.name;
-    if (p.plant_id !== undefined) patch.plant_id = p.plant_id.toLowerCase();
-    if (p.material_type !== undefined) patch.material_type = normalizeMaterialType(p.material_type);
-    if (p.supplier_plant_id !== undefined) patch.supplier_plant_id = p.supplier_plant_id ? p.supplier_plant_id.toLowerCase() : null;
-    if (p.transport_route !== undefined) patch.transport_route = p.transport_route;
-    if (p.epd_id !== undefined) patch.epd_id = p.epd_id ? p.epd_id.toLowerCase() : null;
-    if (p.hazardous_substances !== undefined) patch.hazardous_substances = p.hazardous_substances;
-    if (p.lifetime_years !== undefined) patch.lifetime_years = p.lifetime_years;
-    if (p.secondary_percentage !== undefined) patch.secondary_percentage = p.secondary_percentage;
-    if (p.moisture_content_percentage !== undefined) patch.moisture_content_percentage = p.moisture_content_percentage;
-    if (p.unit !== undefined) patch.unit = p.unit;
-    checkRefs(call, patch);
-    const next = applyPatch(current, patch);
-    const bad = fromViolations(checkMaterialProperties(next));
-    if (bad) throw bad;
-    if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('supplier product', next.external_id!);
-    const siloId = supplierProductInSilo(store, id);
-    if (
-      siloId &&
-      (next.plant_id !== current.plant_id ||
-        materialKey(next.material_type) !== materialKey(current.material_type) ||
-        next.supplier_plant_id === null)
-    )
-      throw new ApiFailure(
-        409,
-        'err_supplier_product_in_silo',
-        `supplier product ${id} is in silo ${siloId}: its plant, material type and supplier plant cannot change`,
-      );
-    if (!sameJson(next.material_type, current.material_type) || !sameJson(next.transport_route, current.transport_route)) {
-      // Inputs of the impacts changed: they are computed again by the next LCA recompute that uses them.
-      next.impacts_per_kg = null;
-      next.transport_impacts_per_kg = null;
-      next.secondary_datasets = null;
-    }
-    coll.replace(next);
-    store.changed();
-    return { status: 200, body: coll.json(id) };
-  });
-
-  deleteRoute(app, store, {
-    url: '/v2/supplier-products/:id',
-    op: 'supplierProducts.delete',
-    noun: 'supplier product',
-    coll,
-    reachable,
-  });
 }

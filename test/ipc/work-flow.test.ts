@@ -462,11 +462,23 @@ describe('export and LCA', () => {
     }
     expect(view.state).toBe('done');
     expect(view.summary.completed).toBe(sel.instances.length);
-    const states = events
-      .slice(before)
-      .filter((e) => e.name === 'lca.progress')
-      .map((e) => (e.payload as { state: string }).state);
+    const progress = events.slice(before).filter((e) => e.name === 'lca.progress');
+    const states = progress.map((e) => (e.payload as { state: string }).state);
     expect(states).toContain('done');
+    // The engine's event as the contract has it (camelCase both): the run's id added, nothing else.
+    const done = progress.map((e) => e.payload as Record<string, unknown>).find((p) => p.state === 'done')!;
+    expect(Object.keys(done).sort()).toEqual([
+      'errCode',
+      'externalId',
+      'finished',
+      'instanceId',
+      'jobStatus',
+      'runId',
+      'state',
+      'total',
+    ]);
+    expect(done).toMatchObject({ runId, jobStatus: 'completed', errCode: null });
+    expect(sel.instances.map((i) => i.externalId)).toContain(done.externalId);
     const inst = view.instances.find((i) => i.externalId === 'PI-HEID-10011')!;
     expect(inst.outcome).toBe('completed');
     // An imported instance without production data: its years are blocked, the blocker asks the user to act.

@@ -264,7 +264,7 @@ describe('resume', () => {
       concurrency: 1,
       signal: ac.signal,
       onProgress: (pr) => {
-        if ((pr.by_outcome.deleted ?? 0) >= 3) ac.abort();
+        if ((pr.byOutcome.deleted ?? 0) >= 3) ac.abort();
       },
     });
     await env.control('PUT', '/__sandbox/faults', {});

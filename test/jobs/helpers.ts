@@ -5,11 +5,11 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { collectBuffer } from '../../electron/core/fs/buffer.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../../electron/core/workbook/validate.js';
 import { planImport, type PlanContext } from '../../electron/core/jobs/plan.js';
@@ -99,26 +99,20 @@ export async function writeTestWorkbook(
   extraColumns: Partial<Record<DataSheetName, string[]>> = {},
 ): Promise<string> {
   // The streaming writer (as the template writer uses): workbook.xml comes before the worksheets.
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    sink.on('end', resolve);
-    sink.on('error', reject);
+  const { buffer } = await collectBuffer(async (sink) => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true });
+    for (const [name, rows] of Object.entries(data) as [DataSheetName, Record<string, unknown>[]][]) {
+      const ws = wb.addWorksheet(name);
+      // The optional `action` column only when a row uses it (workbooks as they were before it existed).
+      const own = Object.keys(getSheet(name).columns).filter((f) => f !== 'action' || rows.some((r) => r.action !== undefined));
+      const fields = [...own, ...(extraColumns[name] ?? [])];
+      ws.addRow(fields).commit();
+      for (const r of rows) ws.addRow(fields.map((f) => (r[f] === undefined ? null : r[f]))).commit();
+      ws.commit();
+    }
+    await wb.commit();
   });
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true });
-  for (const [name, rows] of Object.entries(data) as [DataSheetName, Record<string, unknown>[]][]) {
-    const ws = wb.addWorksheet(name);
-    // The optional `action` column only when a row uses it (workbooks as they were before it existed).
-    const own = Object.keys(getSheet(name).columns).filter((f) => f !== 'action' || rows.some((r) => r.action !== undefined));
-    const fields = [...own, ...(extraColumns[name] ?? [])];
-    ws.addRow(fields).commit();
-    for (const r of rows) ws.addRow(fields.map((f) => (r[f] === undefined ? null : r[f]))).commit();
-    ws.commit();
-  }
-  await wb.commit();
-  await ended;
-  await writeFile(path, await excelEntryOrder(Buffer.concat(chunks)));
+  await writeFile(path, await excelEntryOrder(buffer));
   return path;
 }
 

@@ -206,7 +206,7 @@ describe('plan → run → plan again → change → run', () => {
     // Progress: throttled events end with the final count.
     const lastEvent = progress[progress.length - 1];
     expect(lastEvent).toMatchObject({ jobId: res.jobId, status: 'completed', done: 19, total: 19 });
-    expect(lastEvent.by_outcome).toEqual({ created: 11, replaced: 2 });
+    expect(lastEvent.byOutcome).toEqual({ created: 11, replaced: 2 });
     const jobs = await listJobs(env.jobsDir);
     expect(jobs[0]).toMatchObject({ jobId: res.jobId, status: 'completed', resumable: false, rows: 19 });
   });

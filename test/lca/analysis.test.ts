@@ -103,8 +103,8 @@ describe('per declared unit', () => {
   it('the chart defaults to GWP-total per declared unit (m³) and gives any indicator; no quantity → a gap with a note', () => {
     const c = lcaChartData(report);
     expect(c).toMatchObject({ indicator: 'GWP-total', basis: 'per_unit', modules: 'A1-A4', unit: 'kg CO2 eq.' });
-    const t = c.series.find((s) => s.external_id === 'AN-T')!;
-    expect(t.declared_unit).toBe('m³');
+    const t = c.series.find((s) => s.externalId === 'AN-T')!;
+    expect(t.declaredUnit).toBe('m³');
     for (const y of readResults(inst('AN-T').results)) {
       const p = t.points.find((x) => x.year === y.year)!;
       if (y.status !== 'computed') {
@@ -117,7 +117,7 @@ describe('per declared unit', () => {
     }
     const adpf = lcaChartData(report, { indicator: 'ADPF', basis: 'total', modules: 'A4' });
     expect(adpf.unit).toBe('MJ');
-    expect(adpf.name_de).toMatch(/fossile/);
+    expect(adpf.nameDe).toMatch(/fossile/);
     const y2029 = readResults(inst('AN-T').results).find((y) => y.year === 2029)!;
     expect(adpf.series[0].points.find((p) => p.year === 2029)?.value).toBe(
       y2029.values!.find((v) => v.indicator === 'ADPF' && v.module === 'A4')!.value,
@@ -136,7 +136,7 @@ describe('per declared unit', () => {
     const n = readResults(inst('AN-N').results).find((y) => y.year === 2029)!;
     expect(moduleValue(n.values, 'GWP-total', 'A1-A4')).toMatchObject({ modules: ['A1-A3'], missing: ['A4'] });
     const chart = lcaChartData(report, { basis: 'total' });
-    expect(chart.series.find((s) => s.external_id === 'AN-N')!.points.find((p) => p.year === 2029)!.note).toMatch(
+    expect(chart.series.find((s) => s.externalId === 'AN-N')!.points.find((p) => p.year === 2029)!.note).toMatch(
       /A4 not declared/,
     );
   });
@@ -158,23 +158,23 @@ describe('per declared unit', () => {
 describe('hotspots', () => {
   it('name every component with type, code, name, supplier company and plant, mass; sum to the year total', () => {
     const rows = hotspotRows(report);
-    const t = rows.filter((r) => r.instance_id === inst('AN-T').instance.id);
+    const t = rows.filter((r) => r.instanceId === inst('AN-T').instance.id);
     expect(new Set(t.map((r) => r.year))).toEqual(new Set([2028, 2029, 2030]));
     for (const r of t) {
-      expect(r.component.component_type).toBe('supplier_product');
-      expect(r.component.external_id).toMatch(/^AN-(CEM|SAND|WATER)$/);
-      expect(r.component.name).toBe(`AN ${r.component.external_id!.slice(3)}`);
-      expect(r.component.supplier_company).toBe('AN Zement GmbH');
-      expect(r.component.supplier_plant).toBe('AN Werk');
-      const code = r.component.external_id!.slice(3);
-      expect(r.component.mass_kg).toBe(code === 'CEM' ? MASS.cement : code === 'SAND' ? MASS.sand : MASS.water);
-      expect(r.per_declared_unit.value).toBe(r.value / QTY['AN-T'][r.year]);
+      expect(r.component.componentType).toBe('supplier_product');
+      expect(r.component.externalId).toMatch(/^AN-(CEM|SAND|WATER)$/);
+      expect(r.component.name).toBe(`AN ${r.component.externalId!.slice(3)}`);
+      expect(r.component.supplierCompany).toBe('AN Zement GmbH');
+      expect(r.component.supplierPlant).toBe('AN Werk');
+      const code = r.component.externalId!.slice(3);
+      expect(r.component.massKg).toBe(code === 'CEM' ? MASS.cement : code === 'SAND' ? MASS.sand : MASS.water);
+      expect(r.perDeclaredUnit.value).toBe(r.value / QTY['AN-T'][r.year]);
     }
     // per (instance, year, indicator, module): Σ values = the year's total, Σ shares = 1 (within rounding)
     const groups = new Map<string, { sum: number; share: number; total: number }>();
     for (const r of rows) {
-      const k = `${r.instance_id}|${r.year}|${r.indicator}|${r.module}`;
-      const g = groups.get(k) ?? { sum: 0, share: 0, total: r.year_total! };
+      const k = `${r.instanceId}|${r.year}|${r.indicator}|${r.module}`;
+      const g = groups.get(k) ?? { sum: 0, share: 0, total: r.yearTotal! };
       g.sum += r.value;
       g.share += r.share ?? 0;
       groups.set(k, g);
@@ -190,7 +190,7 @@ describe('hotspots', () => {
     const rows = hotspotRows(report);
     const id = inst('AN-T').instance.id;
     const slices = hotspotSlices(rows, {
-      instance_id: id,
+      instanceId: id,
       year: 2029,
       indicator: 'GWP-total',
       modules: 'A1-A4',
@@ -207,11 +207,11 @@ describe('hotspots', () => {
     expect(slices.reduce((s, x) => s + x.value, 0)).toBeCloseTo(total, 6);
     expect(slices.reduce((s, x) => s + x.share!, 0)).toBeCloseTo(1, 9);
     const top = topContributors(rows, { indicator: 'GWP-total', modules: 'A1-A3', year: 2029 });
-    const sand = top.find((x) => x.component.external_id === 'AN-SAND')!;
+    const sand = top.find((x) => x.component.externalId === 'AN-SAND')!;
     expect(sand.instances).toBe(2); // sand is in both instances
     const sandRows = rows.filter(
       (r) =>
-        r.year === 2029 && r.indicator === 'GWP-total' && r.module === 'A1-A3' && r.component.external_id === 'AN-SAND',
+        r.year === 2029 && r.indicator === 'GWP-total' && r.module === 'A1-A3' && r.component.externalId === 'AN-SAND',
     );
     expect(sand.value).toBeCloseTo(
       sandRows.reduce((s, r) => s + r.value, 0),
@@ -238,28 +238,28 @@ describe('hotspots', () => {
 describe('trend', () => {
   it('change against the previous computed year, absolute and %, partial years marked', () => {
     const rows = trendRows(report).filter(
-      (r) => r.instance_id === inst('AN-T').instance.id && r.indicator === 'GWP-total' && r.modules === 'A1-A3',
+      (r) => r.instanceId === inst('AN-T').instance.id && r.indicator === 'GWP-total' && r.modules === 'A1-A3',
     );
     const v = (year: number) =>
       readResults(inst('AN-T').results)
         .find((y) => y.year === year)!
         .values!.find((x) => x.indicator === 'GWP-total' && x.module === 'A1-A3')!.value!;
-    expect(rows.map((r) => [r.year, r.previous_year, r.partial])).toEqual([
+    expect(rows.map((r) => [r.year, r.previousYear, r.partial])).toEqual([
       [2028, null, false],
       [2029, 2028, false],
       [2030, 2029, true],
     ]);
-    expect(rows[0].change_abs).toBeNull();
-    expect(rows[1].change_abs).toBe(v(2029) - v(2028));
-    expect(rows[1].change_pct).toBeCloseTo(25, 9); // 1250 vs 1000 m³, same BOM
-    expect(rows[2].change_pct).toBeCloseTo((400 / 1250 - 1) * 100, 9);
+    expect(rows[0].changeAbs).toBeNull();
+    expect(rows[1].changeAbs).toBe(v(2029) - v(2028));
+    expect(rows[1].changePct).toBeCloseTo(25, 9); // 1250 vs 1000 m³, same BOM
+    expect(rows[2].changePct).toBeCloseTo((400 / 1250 - 1) * 100, 9);
     // same BOM every year: the value per m³ does not change
-    expect(rows[1].change_per_unit_abs).toBeCloseTo(0, 9);
-    expect(rows[2].change_per_unit_pct).toBeCloseTo(0, 9);
+    expect(rows[1].changePerUnitAbs).toBeCloseTo(0, 9);
+    expect(rows[2].changePerUnitPct).toBeCloseTo(0, 9);
     // A1-A4 only where both modules are declared; AN-N (no transport) has none, never a silent mix
     const all = trendRows(report);
-    expect(all.some((r) => r.instance_id === inst('AN-N').instance.id && r.modules === 'A1-A4')).toBe(false);
-    expect(all.some((r) => r.instance_id === inst('AN-T').instance.id && r.modules === 'A1-A4')).toBe(true);
+    expect(all.some((r) => r.instanceId === inst('AN-N').instance.id && r.modules === 'A1-A4')).toBe(false);
+    expect(all.some((r) => r.instanceId === inst('AN-T').instance.id && r.modules === 'A1-A4')).toBe(true);
   });
 });
 

@@ -345,7 +345,7 @@ describe('LCA workbook export', () => {
     const chart = JSON.parse(JSON.stringify(gwpChartData(report))) as ReturnType<typeof gwpChartData>;
     expect(chart.unit).toBe('kg CO2 eq.');
     expect(chart.years).toEqual([2028, 2029, 2030, 2031]);
-    expect(chart.series.map((s) => s.external_id)).toEqual(CODES);
+    expect(chart.series.map((s) => s.externalId)).toEqual(CODES);
     expect(chart.series[0].points).toEqual([]);
     const t = chart.series[1];
     for (const el of elements('EX-T')) {

@@ -184,7 +184,7 @@ describe('LCA result rules through the sandbox', () => {
         [2029, 'computed'],
       ]);
       expect(events.some((e) => e.state === 'queued' || e.state === 'processing')).toBe(true);
-      expect(events.at(-1)).toMatchObject({ state: 'done', job_status: 'completed', finished: 1, total: 1 });
+      expect(events.at(-1)).toMatchObject({ state: 'done', jobStatus: 'completed', finished: 1, total: 1 });
       const polls = (await requestsSince(f, last_seq)).entries.filter(
         (e) => e.method === 'GET' && e.path.endsWith(`/${id}/lca-results`),
       );
@@ -245,7 +245,7 @@ describe('LCA result rules through the sandbox', () => {
     expect(failed.action).toBe(explainErrCode('err_lca_mass_balance').action);
     expect(ok.outcome).toBe('completed');
     expect(r.summary).toMatchObject({ total: 2, completed: 1, failed: 1 });
-    expect(events.find((e) => e.external_id === 'RR-FAIL' && e.state === 'failed')?.err_code).toBe(
+    expect(events.find((e) => e.externalId === 'RR-FAIL' && e.state === 'failed')?.errCode).toBe(
       'err_lca_mass_balance',
     );
   });

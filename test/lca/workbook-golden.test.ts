@@ -152,13 +152,13 @@ function goldenReport(): LcaReport {
       components: {
         a: [
           {
-            component_type: 'supplier_product',
+            componentType: 'supplier_product',
             ref: 'r-cement',
-            external_id: 'CEM-I',
+            externalId: 'CEM-I',
             name: 'Cement',
-            supplier_company: 'Cem AG',
-            supplier_plant: 'Werk 1',
-            mass_kg: 300,
+            supplierCompany: 'Cem AG',
+            supplierPlant: 'Werk 1',
+            massKg: 300,
           },
         ],
       },

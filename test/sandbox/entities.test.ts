@@ -206,6 +206,21 @@ describe('PATCH', () => {
     expect(bad.status).toBe(422);
   });
 
+  it('service ids in a PATCH body are stored in lower case; your external_id is kept as sent', async () => {
+    const p = await sb.api('POST', '/v2/supplier-plants', { body: { name: 'P2', supplier_company_id: companyId } });
+    const r = await sb.api('PATCH', `/v2/supplier-plants/${p.body.id}`, {
+      body: { external_id: 'ENT-Upper', supplier_company_id: companyId.toUpperCase() },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ external_id: 'ENT-Upper', supplier_company_id: companyId });
+    const a = await sb.api('POST', '/v2/supplier-products', { body: sp('ENT-LOWER') });
+    const moved = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, {
+      body: { plant_id: plant.toUpperCase(), supplier_plant_id: supplierPlantId.toUpperCase() },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ plant_id: plant, supplier_plant_id: supplierPlantId });
+  });
+
   it('an unknown or malformed id gives 422 (err_not_found / err_not_valid)', async () => {
     const unknown = await sb.api('PATCH', '/v2/supplier-companies/00000000-0000-4000-8000-000000000000', { body: { name: 'x' } });
     expect(unknown.status).toBe(422);

@@ -59,9 +59,9 @@ describe('watchFolder', () => {
     const res = await watchFolder({ dir: d, once: true, importDrop, stableMs: 60_000, pollMs: 5, onceWaitMs: 50 });
     expect(res.exitCode).toBe(2);
     const by = Object.fromEntries(res.drops.map((r) => [r.files[0], r]));
-    expect(by['ok.xlsx']).toMatchObject({ outcome: 'done', exit_code: 0 });
-    expect(by['partial.xlsx']).toMatchObject({ outcome: 'failed', exit_code: 1 });
-    expect(by['boom.xlsx']).toMatchObject({ outcome: 'failed', exit_code: 2 });
+    expect(by['ok.xlsx']).toMatchObject({ outcome: 'done', exitCode: 0 });
+    expect(by['partial.xlsx']).toMatchObject({ outcome: 'failed', exitCode: 1 });
+    expect(by['boom.xlsx']).toMatchObject({ outcome: 'failed', exitCode: 2 });
     expect(fs.readFileSync(path.join(by['boom.xlsx'].folder, 'boom.messages.txt'), 'utf8')).toMatch(
       /could not be imported: the reader fell over/,
     );

@@ -62,6 +62,15 @@ export function invalidRequest(endpoint: string, issues: readonly z.core.$ZodIss
     .slice(0, 5)
     .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
     .join('; ');
+  return invalidRequestSaying(endpoint, msg);
+}
+
+/** A request the spec's rules refuse (spec/rules.ts problems: path and words each), refused before it is sent. */
+export function ruleProblems(endpoint: string, problems: readonly { path: string; msg: string }[]): ApiError {
+  return invalidRequestSaying(endpoint, problems.map((p) => `${p.path}: ${p.msg}`).join('; '));
+}
+
+function invalidRequestSaying(endpoint: string, msg: string): ApiError {
   return new ApiError({
     status: 0,
     err_code: 'client_invalid_request',

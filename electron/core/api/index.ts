@@ -8,44 +8,22 @@ import { maskApiKey } from '../spec/constants.js';
 import { retryPolicy } from './backoff.js';
 import { strictParser } from './parse.js';
 import { preflightReport, type PlannedOperation, type PreflightOptions, type PreflightReport } from './preflight.js';
-import type { CallOptions, DeletableResource, GettableResource, ReadResource } from './resource.js';
+import type { CallOptions, GettableResource, ReadResource } from './resource.js';
 import { type LoggerLike, scrubbingLogger, secretScrubber, silentLogger } from './secrets.js';
 import { Transport, type TransportStats } from './transport.js';
 import { productsResource, type Product } from './resources/products.js';
 import { plantsResource, type Plant } from './resources/plants.js';
 import { elementariesResource, type Elementary } from './resources/elementaries.js';
 import { compositesResource, type Composite } from './resources/composites.js';
-import {
-  supplierCompaniesResource,
-  type SupplierCompany,
-  type SupplierCompanyCreate,
-  type SupplierCompanyPatch,
-} from './resources/supplier-companies.js';
-import {
-  supplierPlantsResource,
-  type SupplierPlant,
-  type SupplierPlantCreate,
-  type SupplierPlantPatch,
-} from './resources/supplier-plants.js';
-import {
-  supplierProductsResource,
-  type SupplierProduct,
-  type SupplierProductCreate,
-  type SupplierProductPatch,
-} from './resources/supplier-products.js';
-import { silosResource, type Silo, type SiloCreate, type SiloPatch } from './resources/silos.js';
-import {
-  productInstancesResource,
-  type ProductInstance,
-  type ProductInstanceCreate,
-  type ProductInstancePatch,
-} from './resources/product-instances.js';
-import {
-  prechainProductsResource,
-  type PrechainProduct,
-  type PrechainProductCreate,
-  type PrechainProductPatch,
-} from './resources/prechain-products.js';
+import type {
+  PrechainProduct,
+  ProductInstance,
+  Silo,
+  SupplierCompany,
+  SupplierPlant,
+  SupplierProduct,
+} from '../spec/schemas.js';
+import { entityResources, type EntityResources } from './resources/entities.js';
 import { bomApi, type BomApi } from './resources/bom.js';
 import { lcaApi, type LcaApi } from './resources/lca.js';
 import { productionFiguresApi, type ProductionFiguresApi } from './resources/production-figures.js';
@@ -79,23 +57,11 @@ export type {
   Elementary,
   Composite,
   SupplierCompany,
-  SupplierCompanyCreate,
-  SupplierCompanyPatch,
   SupplierPlant,
-  SupplierPlantCreate,
-  SupplierPlantPatch,
   SupplierProduct,
-  SupplierProductCreate,
-  SupplierProductPatch,
   Silo,
-  SiloCreate,
-  SiloPatch,
   ProductInstance,
-  ProductInstanceCreate,
-  ProductInstancePatch,
   PrechainProduct,
-  PrechainProductCreate,
-  PrechainProductPatch,
 };
 
 export interface ApiClientOptions {
@@ -112,7 +78,8 @@ export interface ApiClientOptions {
   manufacturerId?: string;
 }
 
-export interface ApiClient {
+/** The six entity collections the import writes (supplierCompanies … prechainProducts): see resources/entities.ts. */
+export interface ApiClient extends EntityResources {
   /** Masked key for display: svc-<key_id>-****. */
   readonly maskedKey: string;
   readonly baseUrl: string;
@@ -121,12 +88,6 @@ export interface ApiClient {
   readonly plants: GettableResource<Plant>;
   readonly elementaries: ReadResource<Elementary>;
   readonly composites: GettableResource<Composite>;
-  readonly supplierCompanies: DeletableResource<SupplierCompany, SupplierCompanyCreate, SupplierCompanyPatch>;
-  readonly supplierPlants: DeletableResource<SupplierPlant, SupplierPlantCreate, SupplierPlantPatch>;
-  readonly supplierProducts: DeletableResource<SupplierProduct, SupplierProductCreate, SupplierProductPatch>;
-  readonly silos: DeletableResource<Silo, SiloCreate, SiloPatch>;
-  readonly productInstances: DeletableResource<ProductInstance, ProductInstanceCreate, ProductInstancePatch>;
-  readonly prechainProducts: DeletableResource<PrechainProduct, PrechainProductCreate, PrechainProductPatch>;
   readonly bom: BomApi;
   readonly lca: LcaApi;
   /** Production figures per year (assumed endpoint; a service without it → client_endpoint_unavailable). */
@@ -183,12 +144,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     plants: plantsResource(transport),
     elementaries: elementariesResource(transport),
     composites: compositesResource(transport),
-    supplierCompanies: supplierCompaniesResource(transport, manufacturerId),
-    supplierPlants: supplierPlantsResource(transport, manufacturerId),
-    supplierProducts: supplierProductsResource(transport, manufacturerId),
-    silos: silosResource(transport, manufacturerId),
-    productInstances: productInstancesResource(transport, manufacturerId, getLogger),
-    prechainProducts: prechainProductsResource(transport, manufacturerId, getLogger),
+    ...entityResources(transport, manufacturerId, getLogger),
     bom: bomApi(transport),
     lca: lcaApi(transport, getLogger),
     productionFigures: productionFiguresApi(transport),

@@ -56,9 +56,9 @@ export function progressView(p: JobProgress): JobProgressView {
     status: p.status,
     done: p.done,
     total: p.total,
-    rowsPerS: Number.isFinite(p.rows_per_s) ? p.rows_per_s : 0,
-    etaS: p.eta_s !== null && Number.isFinite(p.eta_s) ? p.eta_s : null,
-    byOutcome: { ...p.by_outcome } as Record<string, number>,
+    rowsPerS: Number.isFinite(p.rowsPerS) ? p.rowsPerS : 0,
+    etaS: p.etaS !== null && Number.isFinite(p.etaS) ? p.etaS : null,
+    byOutcome: { ...p.byOutcome } as Record<string, number>,
     level: p.level,
   };
 }

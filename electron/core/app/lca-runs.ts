@@ -124,8 +124,8 @@ export function chartView(report: Pick<LcaReport, 'instances'>): LcaChartView {
     years: c.years,
     modules: c.modules,
     series: c.series.map((s) => ({
-      instanceId: s.instance_id,
-      externalId: s.external_id,
+      instanceId: s.instanceId,
+      externalId: s.externalId,
       label: s.label,
       points: s.points.map((p) => ({ year: p.year, value: p.value, partial: p.partial, status: p.status })),
     })),
@@ -262,18 +262,9 @@ export class LcaRuns {
           signal: run.controller.signal,
           selection: selection.description,
           onEvent: (e) => {
-            run.live.set(e.instance_id, { state: e.state, jobStatus: e.job_status, errCode: e.err_code });
+            run.live.set(e.instanceId, { state: e.state, jobStatus: e.jobStatus, errCode: e.errCode });
             run.finished = e.finished;
-            this.app.emit('lca.progress', {
-              runId: run.runId,
-              instanceId: e.instance_id,
-              externalId: e.external_id,
-              state: e.state,
-              jobStatus: e.job_status,
-              errCode: e.err_code,
-              finished: e.finished,
-              total: e.total,
-            });
+            this.app.emit('lca.progress', { runId: run.runId, ...e });
           },
         });
         run.report = report;
@@ -372,13 +363,13 @@ export class LcaRuns {
       (choices[0] ? latestOf(choices[0].instanceId) : undefined);
     const ctx = report.breakdown_context;
     const wanted = new Set<string>(modules === 'A1-A4' ? ['A1-A3', 'A4'] : [modules]);
-    const hot = chosen && ctx?.readable ? { instance_id: chosen.instanceId, year: chosen.year } : null;
+    const hot = chosen && ctx?.readable ? { instanceId: chosen.instanceId, year: chosen.year } : null;
     const slices = hot ? hotspotSlices(rows, { ...hot, indicator, modules, top: 10 }) : [];
     const table = hot
       ? rows
           .filter(
             (r) =>
-              r.instance_id === hot.instance_id &&
+              r.instanceId === hot.instanceId &&
               r.year === hot.year &&
               r.indicator === indicator &&
               wanted.has(r.module ?? ''),
@@ -397,16 +388,16 @@ export class LcaRuns {
       basis,
       chart: {
         unit: chart.unit,
-        declaredUnit: chart.declared_unit,
-        declaredUnits: chart.declared_units,
-        hidden: chart.hidden.map((h) => ({ instanceId: h.instance_id, label: h.label, declaredUnit: h.declared_unit })),
+        declaredUnit: chart.declaredUnit,
+        declaredUnits: chart.declaredUnits,
+        hidden: chart.hidden,
         years: chart.years,
         series: chart.series.map((s) => ({
-          instanceId: s.instance_id,
+          instanceId: s.instanceId,
           label: s.label,
-          plantCode: s.plant_code,
-          productArticle: s.product_article,
-          declaredUnit: s.declared_unit,
+          plantCode: s.plantCode,
+          productArticle: s.productArticle,
+          declaredUnit: s.declaredUnit,
           points: s.points.map((p) => ({
             year: p.year,
             value: p.value,
@@ -424,18 +415,10 @@ export class LcaRuns {
         choices,
         slices: slices.map((x) => ({ label: x.label, value: x.value, share: x.share, rest: x.component === null })),
         rows: table.map((r) => ({
-          component: {
-            componentType: r.component.component_type,
-            ref: r.component.ref,
-            externalId: r.component.external_id,
-            name: r.component.name,
-            supplierCompany: r.component.supplier_company,
-            supplierPlant: r.component.supplier_plant,
-            massKg: r.component.mass_kg,
-          },
+          component: r.component,
           module: r.module,
           value: r.value,
-          perDeclaredUnit: r.per_declared_unit,
+          perDeclaredUnit: r.perDeclaredUnit,
           share: r.share,
         })),
         top: top.map((t) => ({ label: t.label, value: t.value, instances: t.instances })),
@@ -443,17 +426,17 @@ export class LcaRuns {
       trend: trendRows(report)
         .filter((t) => t.indicator === indicator && t.modules === modules)
         .map((t) => ({
-          instanceId: t.instance_id,
+          instanceId: t.instanceId,
           year: t.year,
           partial: t.partial,
           value: t.value,
-          perDeclaredUnit: t.per_declared_unit,
-          previousYear: t.previous_year,
-          previousPartial: t.previous_partial,
-          changeAbs: t.change_abs,
-          changePct: t.change_pct,
-          changePerUnitAbs: t.change_per_unit_abs,
-          changePerUnitPct: t.change_per_unit_pct,
+          perDeclaredUnit: t.perDeclaredUnit,
+          previousYear: t.previousYear,
+          previousPartial: t.previousPartial,
+          changeAbs: t.changeAbs,
+          changePct: t.changePct,
+          changePerUnitAbs: t.changePerUnitAbs,
+          changePerUnitPct: t.changePerUnitPct,
         })),
     };
   }

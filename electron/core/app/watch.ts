@@ -23,8 +23,6 @@ import { newJobId, processAlive, writeJsonAtomic } from '../jobs/job-store.js';
 /** Exit codes as the CLI has them (0 < 1 < 2 < 3); the worst drop is the watcher's. */
 export type DropCode = 0 | 1 | 2 | 3;
 
-/** File kinds a drop can hold. */
-export const WATCH_EXTENSIONS = ['.xlsx', '.csv'] as const;
 export const READY_SUFFIX = '.ready';
 export const WATCH_STATE_DIR = '.supply-loader-watch';
 
@@ -76,8 +74,8 @@ export interface DropReport {
   drop: string;
   files: string[];
   outcome: 'done' | 'failed' | 'interrupted';
-  exit_code: DropCode;
-  job_id: string | null;
+  exitCode: DropCode;
+  jobId: string | null;
   resumed: boolean;
   counts: Record<string, number> | null;
   /** Where the drop is now: done/<stamp>, failed/<stamp>, or the work folder of an interrupted drop. */
@@ -384,8 +382,8 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         drop: d.drop,
         files: d.files,
         outcome,
-        exit_code: r.code,
-        job_id: r.jobId ?? null,
+        exitCode: r.code,
+        jobId: r.jobId ?? null,
         resumed: r.resumed === true,
         counts: r.counts ?? null,
         folder: dest,
@@ -396,7 +394,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
 
     const finish = (rep: DropReport) => {
       result.drops.push(rep);
-      result.exitCode = worse(result.exitCode, rep.exit_code);
+      result.exitCode = worse(result.exitCode, rep.exitCode);
       emit({ type: 'drop_end', report: rep });
     };
 

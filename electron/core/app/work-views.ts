@@ -5,6 +5,7 @@
  */
 import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
+import { planSummary } from '../jobs/plan.js';
 import { decodeRow } from '../workbook/sheet-parts.js';
 import type { DataSheetName, ParsedRow } from '../workbook/types.js';
 import type {
@@ -235,19 +236,8 @@ function identity(e: Pick<PlanEntry, 'kind' | 'externalId' | 'key'>): string {
   return e.externalId ? `${e.kind}|${e.externalId}` : `key|${e.key}`;
 }
 
-/** Recompute a plan's summary after entries were left out. */
-export function summarizePlan(entries: readonly PlanEntry[]): Plan['summary'] {
-  const bySheet: Plan['summary']['bySheet'] = {};
-  const byAction: Plan['summary']['byAction'] = {};
-  let rows = 0;
-  for (const e of entries) {
-    const s = (bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    byAction[e.action] = (byAction[e.action] ?? 0) + 1;
-    rows += e.rows.length;
-  }
-  return { bySheet, byAction, entries: entries.length, rows };
-}
+/** Recompute a plan's summary after entries were left out: the planner's own count. */
+export { planSummary as summarizePlan };
 
 /**
  * The plan of a (corrected) workbook restricted to the entries that did not succeed in an earlier job — matched
@@ -274,7 +264,7 @@ export function restrictPlanToFailed(
   for (const e of plan.entries) if (wanted.has(identity(e))) visit(e);
   const entries = plan.entries.filter((e) => keep.has(e.key));
   return {
-    plan: { ...plan, entries, summary: summarizePlan(entries) },
+    plan: { ...plan, entries, summary: planSummary(entries) },
     excluded: plan.entries.length - entries.length,
   };
 }

@@ -62,7 +62,7 @@ export function jobProgress(ctx: RunContext): { onProgress: (p: JobProgress) => 
   return {
     onProgress: (p) => {
       bar ??= ctx.progress(p.total, 'importing');
-      if (p.done > seen) bar.tick(p.done - seen, p.by_outcome.failed ? `${p.by_outcome.failed} failed` : undefined);
+      if (p.done > seen) bar.tick(p.done - seen, p.byOutcome.failed ? `${p.byOutcome.failed} failed` : undefined);
       seen = Math.max(seen, p.done);
     },
     done: () => bar?.done(),

@@ -1,10 +1,18 @@
 /**
  * One table of the kinds a plan entry writes: its level (dependency order of creates and updates), the level of
  * its delete (reverse dependency order, after every create and update), the client resource it is written
- * through, the sheet its rows are in, and its name in words (one, several). Every per-kind map of the engine
- * is read from here.
+ * through and the schema of its create, the sheet its rows are in, and its name in words (one, several). Every
+ * per-kind map of the engine is read from here.
  */
 import type { ApiClient } from '../api/index.js';
+import {
+  PrechainProductCreate,
+  ProductInstanceCreate,
+  SiloCreate,
+  SupplierCompanyCreate,
+  SupplierPlantCreate,
+  SupplierProductCreate,
+} from '../spec/schemas.js';
 import type { Operation } from '../spec/scopes.js';
 import type { DataSheetName, EntitySheetName } from '../workbook/types.js';
 import type { EntityKind, IdentifiedKind } from './types.js';
@@ -26,6 +34,8 @@ interface IdentifiedInfo extends KindInfo {
   sheet: EntitySheetName;
   deleteLevel: number;
   resource: ResourceName;
+  /** The schema of a create's body (its fields are what a re-create sends). */
+  create: { shape: object };
 }
 
 export const ENTITIES = {
@@ -33,6 +43,7 @@ export const ENTITIES = {
     level: 0,
     deleteLevel: 12,
     resource: 'supplierCompanies',
+    create: SupplierCompanyCreate,
     sheet: 'supplier-companies',
     noun: 'supplier company',
     nouns: 'supplier companies',
@@ -41,6 +52,7 @@ export const ENTITIES = {
     level: 1,
     deleteLevel: 11,
     resource: 'supplierPlants',
+    create: SupplierPlantCreate,
     sheet: 'supplier-plants',
     noun: 'supplier plant',
     nouns: 'supplier plants',
@@ -49,15 +61,25 @@ export const ENTITIES = {
     level: 2,
     deleteLevel: 10,
     resource: 'supplierProducts',
+    create: SupplierProductCreate,
     sheet: 'supplier-products',
     noun: 'supplier product',
     nouns: 'supplier products',
   },
-  silo: { level: 3, deleteLevel: 9, resource: 'silos', sheet: 'silos', noun: 'silo', nouns: 'silos' },
+  silo: {
+    level: 3,
+    deleteLevel: 9,
+    resource: 'silos',
+    create: SiloCreate,
+    sheet: 'silos',
+    noun: 'silo',
+    nouns: 'silos',
+  },
   product_instance: {
     level: 4,
     deleteLevel: 8,
     resource: 'productInstances',
+    create: ProductInstanceCreate,
     sheet: 'product-instances',
     noun: 'product instance',
     nouns: 'product instances',
@@ -66,6 +88,7 @@ export const ENTITIES = {
     level: 5,
     deleteLevel: 7,
     resource: 'prechainProducts',
+    create: PrechainProductCreate,
     sheet: 'prechain-products',
     noun: 'prechain product',
     nouns: 'prechain products',
@@ -74,10 +97,11 @@ export const ENTITIES = {
   production: { level: 6, sheet: 'production', noun: 'production figures', nouns: 'production figures' },
 } as const satisfies { [K in EntityKind]: K extends IdentifiedKind ? IdentifiedInfo : KindInfo };
 
+/** A kind that is an entity of its own (a service id and an external_id): not a BOM, not production figures. */
+export const isIdentifiedKind = (k: EntityKind): k is IdentifiedKind => 'resource' in ENTITIES[k];
+
 /** The identified kinds in dependency order (the order of the table). */
-export const IDENTIFIED_KINDS = (Object.keys(ENTITIES) as EntityKind[]).filter(
-  (k): k is IdentifiedKind => 'resource' in ENTITIES[k],
-);
+export const IDENTIFIED_KINDS = (Object.keys(ENTITIES) as EntityKind[]).filter(isIdentifiedKind);
 
 function mapKinds<K extends EntityKind, V>(kinds: readonly K[], f: (k: K) => V): Record<K, V> {
   return Object.fromEntries(kinds.map((k) => [k, f(k)])) as Record<K, V>;
@@ -108,3 +132,6 @@ export const nounsOf = (kind: EntityKind): string => ENTITIES[kind].nouns;
 export function operationOf(kind: IdentifiedKind, verb: 'create' | 'update' | 'delete'): Operation {
   return `${ENTITIES[kind].resource}.${verb}`;
 }
+
+/** The fields a create of a kind takes. */
+export const createFieldsOf = (kind: IdentifiedKind): string[] => Object.keys(ENTITIES[kind].create.shape);

@@ -2,7 +2,7 @@
  * The import engine (issue 4 §3–§5): plan (dry run) → run (journaled, resumable) → results workbooks.
  * JSON-serialisable data everywhere; no electron import. Driven by the CLI and the desktop app alike.
  */
-export { planImport, LEVEL, isWriteAction, type PlanContext, type PlanProgress } from './plan.js';
+export { planImport, LEVEL, type PlanContext, type PlanProgress } from './plan.js';
 export { runJob, resumeJob, loadJob, loadJobResult, JobControl, type RunOptions, type ResumeOptions } from './run.js';
 export {
   listJobs,
@@ -21,7 +21,6 @@ export {
   writeResultsWorkbook,
   writeFailedRowsWorkbook,
   outcomeMessage,
-  RESULT_COLUMNS,
   REPORT_SHEET,
 } from './results.js';
 export { snapshotOf, entityContent, SNAPSHOT_COLUMN, CONTENT_FIELDS } from './snapshot.js';

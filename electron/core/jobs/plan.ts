@@ -14,7 +14,7 @@ import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { resolveCodes, type ProfileMappings } from './resolve.js';
-import type { Plan, PlanAction, PlanCounts, PlanEntry } from './types.js';
+import type { Plan, PlanCounts, PlanEntry } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { planBoms, readBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
@@ -144,9 +144,4 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Prom
       warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
     },
   };
-}
-
-/** Actions that write. */
-export function isWriteAction(a: PlanAction): boolean {
-  return a === 'create' || a === 'update' || a === 'replace';
 }

@@ -63,9 +63,9 @@ export class ProgressMeter {
       status,
       done,
       total: this.total,
-      rows_per_s: Math.round(rate * 10) / 10,
-      eta_s: rate > 0 ? Math.ceil((this.total - done) / rate) : null,
-      by_outcome: byOutcome,
+      rowsPerS: Math.round(rate * 10) / 10,
+      etaS: rate > 0 ? Math.ceil((this.total - done) / rate) : null,
+      byOutcome,
       level,
     });
   }

@@ -228,17 +228,7 @@ export interface Plan {
 // ---------------------------------------------------------------- running
 
 /** Outcomes that count as success (the row's data is on the service). */
-export const SUCCESS_OUTCOMES: readonly RowOutcome[] = [
-  'created',
-  'replayed',
-  'already_existed',
-  'unchanged',
-  'updated',
-  'replaced',
-  'deleted',
-  'already_absent',
-];
-
+export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ROW_OUTCOMES.filter((o) => o !== 'failed' && o !== 'skipped');
 
 export interface EntitlementInfo {
   dimension: string;
@@ -342,11 +332,11 @@ export interface JobProgress {
   /** Worksheet rows settled / in the plan. */
   done: number;
   total: number;
-  rows_per_s: number;
+  rowsPerS: number;
   /** Seconds left at the current rate; null until a rate is known. */
-  eta_s: number | null;
+  etaS: number | null;
   /** Entries per outcome so far. */
-  by_outcome: OutcomeCounts;
+  byOutcome: OutcomeCounts;
   level: number;
 }
 

@@ -17,18 +17,10 @@
  * one): such entries are listed as `blocked` with words saying so.
  */
 import { ApiError, fieldDifferences, type ApiClient } from '../api/index.js';
-import {
-  PrechainProductCreate,
-  ProductInstanceCreate,
-  SiloCreate,
-  SupplierCompanyCreate,
-  SupplierPlantCreate,
-  SupplierProductCreate,
-} from '../spec/schemas.js';
 import { fillRefs } from './diff.js';
 import { readMeta, readPlan } from './job-store.js';
 import { effectiveStatus } from './job-store.js';
-import { DELETE_LEVEL, ENTITIES, LEVEL } from './entities.js';
+import { createFieldsOf, DELETE_LEVEL, ENTITIES, isIdentifiedKind, LEVEL } from './entities.js';
 import { planSummary } from './plan.js';
 import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
@@ -42,16 +34,6 @@ import type {
 } from './types.js';
 
 type Obj = Record<string, unknown>;
-
-/** The fields a create of each kind takes (a re-create sends only these of the before snapshot). */
-const CREATE_FIELDS: Record<IdentifiedKind, readonly string[]> = {
-  supplier_company: Object.keys(SupplierCompanyCreate.shape),
-  supplier_plant: Object.keys(SupplierPlantCreate.shape),
-  supplier_product: Object.keys(SupplierProductCreate.shape),
-  silo: Object.keys(SiloCreate.shape),
-  product_instance: Object.keys(ProductInstanceCreate.shape),
-  prechain_product: Object.keys(PrechainProductCreate.shape),
-};
 
 /** Outcomes of a job entry that created the entity (a replayed create created it too). */
 const CREATED = new Set(['created', 'replayed']);
@@ -76,10 +58,6 @@ async function current(client: ApiClient, kind: IdentifiedKind, id: string, sign
 
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-
-function isIdentified(kind: PlanEntry['kind']): kind is IdentifiedKind {
-  return kind !== 'bom' && kind !== 'production';
-}
 
 export interface UndoOptions {
   client: ApiClient;
@@ -228,7 +206,7 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
       continue;
     }
 
-    if (!isIdentified(e.kind)) continue;
+    if (!isIdentifiedKind(e.kind)) continue;
     const kind = e.kind;
     if (CREATED.has(out.outcome) && out.id) {
       const u: PlanEntry = { ...base, level: DELETE_LEVEL[kind], id: out.id, action: 'delete', notes: ['created by the job: deleted'] };
@@ -240,7 +218,7 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
       // What the job sent must still be there, and what it left out still empty (the service's defaults).
       const diff = [
         ...fieldDifferences(after, now),
-        ...CREATE_FIELDS[kind].filter((k) => !(k in after) && !isEmpty(now[k])),
+        ...createFieldsOf(kind).filter((k) => !(k in after) && !isEmpty(now[k])),
       ];
       if (diff.length) {
         entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
@@ -289,7 +267,7 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
         }
       }
       const body: Obj = {};
-      for (const k of CREATE_FIELDS[kind]) if (e.before[k] !== undefined) body[k] = e.before[k];
+      for (const k of createFieldsOf(kind)) if (e.before[k] !== undefined) body[k] = e.before[k];
       withRefs(u, body);
       entries.push(u);
     }

@@ -115,7 +115,7 @@ export function moduleSelectionsOf(report: Pick<LcaReport, 'instances'>): Module
 // ------------------------------------------------------------------ hotspots
 
 export interface HotspotRow {
-  instance_id: string;
+  instanceId: string;
   year: number;
   partial: boolean;
   indicator: string;
@@ -124,22 +124,22 @@ export interface HotspotRow {
   component: ComponentInfo;
   value: number;
   /** value ÷ the year's production quantity */
-  per_declared_unit: PerUnit;
+  perDeclaredUnit: PerUnit;
   /** The year's total of this indicator and module as the service declared it. */
-  year_total: number | null;
-  /** value ÷ year_total (0…1 for positive contributions); null when the total is 0 or not declared. */
+  yearTotal: number | null;
+  /** value ÷ yearTotal (0…1 for positive contributions); null when the total is 0 or not declared. */
   share: number | null;
 }
 
 function unknownComponent(type: string | null, ref: string | null): ComponentInfo {
   return {
-    component_type: type ?? 'unknown',
+    componentType: type ?? 'unknown',
     ref: ref ?? '',
-    external_id: null,
+    externalId: null,
     name: null,
-    supplier_company: null,
-    supplier_plant: null,
-    mass_kg: null,
+    supplierCompany: null,
+    supplierPlant: null,
+    massKg: null,
   };
 }
 
@@ -160,7 +160,7 @@ export function hotspotRows(report: Pick<LcaReport, 'instances' | 'breakdown_con
         if (e.indicator === null || e.value === null) continue;
         const total = moduleTotal(y, e.indicator, e.module);
         rows.push({
-          instance_id: i.instance.id,
+          instanceId: i.instance.id,
           year: y.year,
           partial: y.partial_year === true,
           indicator: e.indicator,
@@ -168,8 +168,8 @@ export function hotspotRows(report: Pick<LcaReport, 'instances' | 'breakdown_con
           unit: units.get(e.indicator) ?? indicatorInfo(e.indicator)?.unit ?? null,
           component: byRef.get((e.ref ?? '').toLowerCase()) ?? unknownComponent(e.component_type, e.ref),
           value: e.value,
-          per_declared_unit: perDeclaredUnit(e.value, y.production_quantity),
-          year_total: total,
+          perDeclaredUnit: perDeclaredUnit(e.value, y.production_quantity),
+          yearTotal: total,
           share: total === null || total === 0 ? null : e.value / total,
         });
       }
@@ -193,9 +193,9 @@ export interface HotspotSlice {
 
 /** A component in words: "CEM I 42,5 R (SP-CEM) · Zement AG, Werk Nord". */
 export function componentLabel(c: ComponentInfo): string {
-  const name = c.name ?? c.external_id ?? c.ref;
-  const code = c.name && c.external_id ? ` (${c.external_id})` : '';
-  const supplier = [c.supplier_company, c.supplier_plant].filter(Boolean).join(', ');
+  const name = c.name ?? c.externalId ?? c.ref;
+  const code = c.name && c.externalId ? ` (${c.externalId})` : '';
+  const supplier = [c.supplierCompany, c.supplierPlant].filter(Boolean).join(', ');
   return `${name}${code}${supplier ? ` · ${supplier}` : ''}`;
 }
 
@@ -205,19 +205,19 @@ export function componentLabel(c: ComponentInfo): string {
  */
 export function hotspotSlices(
   rows: readonly HotspotRow[],
-  q: { instance_id: string; year: number; indicator: string; modules: ModuleSelection; top?: number },
+  q: { instanceId: string; year: number; indicator: string; modules: ModuleSelection; top?: number },
 ): HotspotSlice[] {
   const wanted: readonly string[] = MODULE_SELECTIONS[q.modules];
   const byComp = new Map<string, { c: ComponentInfo; value: number }>();
   const totals = new Map<string, number>();
   for (const r of rows) {
-    if (r.instance_id !== q.instance_id || r.year !== q.year || r.indicator !== q.indicator) continue;
+    if (r.instanceId !== q.instanceId || r.year !== q.year || r.indicator !== q.indicator) continue;
     if (!wanted.includes(r.module ?? '')) continue;
-    const k = `${r.component.component_type}:${r.component.ref}`;
+    const k = `${r.component.componentType}:${r.component.ref}`;
     const cur = byComp.get(k) ?? { c: r.component, value: 0 };
     cur.value += r.value;
     byComp.set(k, cur);
-    if (r.year_total !== null) totals.set(r.module ?? '', r.year_total);
+    if (r.yearTotal !== null) totals.set(r.module ?? '', r.yearTotal);
   }
   const total = [...totals.values()].reduce((s, v) => s + v, 0);
   const sorted = [...byComp.values()].sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
@@ -261,10 +261,10 @@ export function topContributors(
   for (const r of rows) {
     if (r.indicator !== q.indicator || !wanted.includes(r.module ?? '')) continue;
     if (q.year !== undefined && r.year !== q.year) continue;
-    const k = `${r.component.component_type}:${r.component.ref}`;
+    const k = `${r.component.componentType}:${r.component.ref}`;
     const cur = m.get(k) ?? { c: r.component, value: 0, inst: new Set<string>() };
     cur.value += r.value;
-    cur.inst.add(r.instance_id);
+    cur.inst.add(r.instanceId);
     m.set(k, cur);
   }
   return [...m.values()]
@@ -276,22 +276,22 @@ export function topContributors(
 // ------------------------------------------------------------------ trend
 
 export interface TrendRow {
-  instance_id: string;
+  instanceId: string;
   indicator: string;
   modules: ModuleSelection;
   unit: string | null;
   year: number;
   partial: boolean;
   value: number;
-  per_declared_unit: PerUnit;
+  perDeclaredUnit: PerUnit;
   /** The previous computed year (null for the first). */
-  previous_year: number | null;
-  previous_partial: boolean | null;
-  change_abs: number | null;
+  previousYear: number | null;
+  previousPartial: boolean | null;
+  changeAbs: number | null;
   /** (value − previous) ÷ |previous| × 100; null when there is no previous year or it is 0. */
-  change_pct: number | null;
-  change_per_unit_abs: number | null;
-  change_per_unit_pct: number | null;
+  changePct: number | null;
+  changePerUnitAbs: number | null;
+  changePerUnitPct: number | null;
 }
 
 const pct = (cur: number, prev: number): number | null => (prev === 0 ? null : ((cur - prev) / Math.abs(prev)) * 100);
@@ -318,21 +318,20 @@ export function trendRows(report: Pick<LcaReport, 'instances'>): TrendRow[] {
           if (mv.value === null || mv.missing.length > 0) continue; // never mix a sum with a missing module
           const pu = perDeclaredUnit(mv.value, y.production_quantity);
           rows.push({
-            instance_id: i.instance.id,
+            instanceId: i.instance.id,
             indicator: ind,
             modules: sel,
             unit: units.get(ind) ?? null,
             year: y.year,
             partial: y.partial_year === true,
             value: mv.value,
-            per_declared_unit: pu,
-            previous_year: prev?.year ?? null,
-            previous_partial: prev ? prev.partial : null,
-            change_abs: prev ? mv.value - prev.value : null,
-            change_pct: prev ? pct(mv.value, prev.value) : null,
-            change_per_unit_abs: prev && prev.perUnit !== null && pu.value !== null ? pu.value - prev.perUnit : null,
-            change_per_unit_pct:
-              prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
+            perDeclaredUnit: pu,
+            previousYear: prev?.year ?? null,
+            previousPartial: prev ? prev.partial : null,
+            changeAbs: prev ? mv.value - prev.value : null,
+            changePct: prev ? pct(mv.value, prev.value) : null,
+            changePerUnitAbs: prev && prev.perUnit !== null && pu.value !== null ? pu.value - prev.perUnit : null,
+            changePerUnitPct: prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
           });
           prev = { year: y.year, partial: y.partial_year === true, value: mv.value, perUnit: pu.value };
         }
@@ -359,48 +358,48 @@ export interface LcaChartPoint {
 }
 
 export interface LcaChartSeries {
-  instance_id: string;
-  external_id: string | null;
+  instanceId: string;
+  externalId: string | null;
   label: string;
-  plant_code: string | null;
-  product_article: string | null;
-  product_name: string | null;
+  plantCode: string | null;
+  productArticle: string | null;
+  productName: string | null;
   /** The declared unit label (t, m³ …), null when the product's unit is unknown. */
-  declared_unit: string | null;
+  declaredUnit: string | null;
   points: LcaChartPoint[];
 }
 
 export interface LcaChartData {
   indicator: string;
-  name_en: string | null;
-  name_de: string | null;
+  nameEn: string | null;
+  nameDe: string | null;
   unit: string | null;
   modules: ModuleSelection;
   basis: ChartBasis;
   years: number[];
   /**
-   * The series drawn. Per declared unit: only the instances of ONE declared unit (`declared_unit`) — values
+   * The series drawn. Per declared unit: only the instances of ONE declared unit (`declaredUnit`) — values
    * per t and per m³ are never put on one axis; as totals: every instance (same unit of the indicator).
    */
   series: LcaChartSeries[];
   /** Per declared unit: the declared unit on the axis; null as totals (or when no instance has a unit). */
-  declared_unit: string | null;
+  declaredUnit: string | null;
   /** Declared units of the selection with their number of instances, most instances first (then by name). */
-  declared_units: { unit: string | null; count: number }[];
+  declaredUnits: { unit: string | null; count: number }[];
   /** Per declared unit: the instances not drawn because they are declared in another unit. */
-  hidden: { instance_id: string; label: string; declared_unit: string | null }[];
+  hidden: { instanceId: string; label: string; declaredUnit: string | null }[];
 }
 
 /**
  * The declared units of a selection, most instances first (ties by name; unknown unit last). The chart per
  * declared unit shows one of them at a time: the one asked for when the selection has it, else the first.
  */
-export function groupByDeclaredUnit<T extends { declared_unit: string | null }>(
+export function groupByDeclaredUnit<T extends { declaredUnit: string | null }>(
   series: readonly T[],
   wanted?: string | null,
 ): { unit: string | null; units: { unit: string | null; count: number }[]; shown: T[]; hidden: T[] } {
   const counts = new Map<string | null, number>();
-  for (const s of series) counts.set(s.declared_unit, (counts.get(s.declared_unit) ?? 0) + 1);
+  for (const s of series) counts.set(s.declaredUnit, (counts.get(s.declaredUnit) ?? 0) + 1);
   const units = [...counts]
     .map(([unit, count]) => ({ unit, count }))
     .sort(
@@ -414,8 +413,8 @@ export function groupByDeclaredUnit<T extends { declared_unit: string | null }>(
   return {
     unit,
     units,
-    shown: series.filter((s) => s.declared_unit === unit),
-    hidden: series.filter((s) => s.declared_unit !== unit),
+    shown: series.filter((s) => s.declaredUnit === unit),
+    hidden: series.filter((s) => s.declaredUnit !== unit),
   };
 }
 
@@ -464,13 +463,13 @@ export function lcaChartData(
     points.sort((a, b) => a.year - b.year);
     const inst = i.instance;
     return {
-      instance_id: inst.id,
-      external_id: inst.external_id,
+      instanceId: inst.id,
+      externalId: inst.external_id,
       label: seriesLabel(i),
-      plant_code: inst.plant_code,
-      product_article: inst.product_article,
-      product_name: inst.product_name,
-      declared_unit: declaredUnitLabel(inst.product_unit),
+      plantCode: inst.plant_code,
+      productArticle: inst.product_article,
+      productName: inst.product_name,
+      declaredUnit: declaredUnitLabel(inst.product_unit),
       points,
     };
   });
@@ -478,17 +477,17 @@ export function lcaChartData(
   const perUnit = basis === 'per_unit';
   return {
     indicator,
-    name_en: info?.name_en ?? null,
-    name_de: info?.name_de ?? null,
+    nameEn: info?.name_en ?? null,
+    nameDe: info?.name_de ?? null,
     unit: unitsOf(report).get(indicator) ?? info?.unit ?? null,
     modules,
     basis,
     years: [...years].sort((a, b) => a - b),
     series: perUnit ? g.shown : series,
-    declared_unit: perUnit ? g.unit : null,
-    declared_units: g.units,
+    declaredUnit: perUnit ? g.unit : null,
+    declaredUnits: g.units,
     hidden: perUnit
-      ? g.hidden.map((s) => ({ instance_id: s.instance_id, label: s.label, declared_unit: s.declared_unit }))
+      ? g.hidden.map((s) => ({ instanceId: s.instanceId, label: s.label, declaredUnit: s.declaredUnit }))
       : [],
   };
 }

@@ -19,12 +19,12 @@ export interface GwpPoint {
 }
 
 export interface GwpSeries {
-  instance_id: string;
-  external_id: string | null;
+  instanceId: string;
+  externalId: string | null;
   /** For the legend: "PI-HEID-10011 · CEM I 42,5 R". */
   label: string;
-  plant_code: string | null;
-  product_article: string | null;
+  plantCode: string | null;
+  productArticle: string | null;
   points: GwpPoint[];
 }
 
@@ -65,11 +65,11 @@ export function gwpChartData(report: Pick<LcaReport, 'instances'>): GwpChartData
     const name = inst.product_name ?? inst.name;
     const code = inst.external_id ?? inst.id;
     return {
-      instance_id: inst.id,
-      external_id: inst.external_id,
+      instanceId: inst.id,
+      externalId: inst.external_id,
       label: name ? `${code} · ${name}` : code,
-      plant_code: inst.plant_code,
-      product_article: inst.product_article,
+      plantCode: inst.plant_code,
+      productArticle: inst.product_article,
       points,
     };
   });

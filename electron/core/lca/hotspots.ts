@@ -22,6 +22,12 @@ interface Named {
   name: string | null;
 }
 
+/** The code and name of an entity read (missing ones, or no entity: null). */
+const namedOf = (e: { external_id?: string | null; name?: string | null } | undefined): Named => ({
+  external_id: e?.external_id ?? null,
+  name: e?.name ?? null,
+});
+
 function describeError(e: unknown): string {
   if (e instanceof ApiError) return `${e.err_code}${e.msg ? `: ${e.msg}` : ''}`;
   return e instanceof Error ? e.message : String(e);
@@ -114,12 +120,7 @@ export async function resolveBreakdownContext(
     byType.get('silo') ?? [],
     'Silo',
     (id) => client.silos.get(id, { signal }),
-    (id, s) =>
-      silos.set(id, {
-        external_id: s.external_id ?? null,
-        name: s.name ?? null,
-        items: s.items.map((it) => it.supplier_product_id.toLowerCase()),
-      }),
+    (id, s) => silos.set(id, { ...namedOf(s), items: s.items.map((it) => it.supplier_product_id.toLowerCase()) }),
   );
   const spIds = new Set(byType.get('supplier_product') ?? []);
   for (const s of silos.values()) for (const it of s.items) spIds.add(it);
@@ -129,8 +130,7 @@ export async function resolveBreakdownContext(
     (id) => client.supplierProducts.get(id, { signal }),
     (id, sp) =>
       supplierProducts.set(id, {
-        external_id: sp.external_id ?? null,
-        name: sp.name ?? null,
+        ...namedOf(sp),
         supplier_plant_id: sp.supplier_plant_id ? sp.supplier_plant_id.toLowerCase() : null,
       }),
   );
@@ -184,35 +184,35 @@ export async function resolveBreakdownContext(
     const list: ComponentInfo[] = [];
     for (const [ref, type] of refs.get(i.instance.id)!) {
       const mass = masses.get(i.instance.id)?.get(ref)?.mass ?? null;
-      const base = { component_type: type, ref, mass_kg: mass };
+      const base = { componentType: type, ref, massKg: mass };
       if (type === 'supplier_product') {
         const sp = supplierProducts.get(ref);
         const s = supplierOf(ref);
         list.push({
           ...base,
-          external_id: sp?.external_id ?? null,
+          externalId: sp?.external_id ?? null,
           name: sp?.name ?? null,
-          supplier_company: s.company,
-          supplier_plant: s.plant,
+          supplierCompany: s.company,
+          supplierPlant: s.plant,
         });
       } else if (type === 'silo') {
         const silo = silos.get(ref);
         const sup = (silo?.items ?? []).map(supplierOf);
         list.push({
           ...base,
-          external_id: silo?.external_id ?? null,
+          externalId: silo?.external_id ?? null,
           name: silo?.name ?? null,
-          supplier_company: joinNames(sup.map((x) => x.company)),
-          supplier_plant: joinNames(sup.map((x) => x.plant)),
+          supplierCompany: joinNames(sup.map((x) => x.company)),
+          supplierPlant: joinNames(sup.map((x) => x.plant)),
         });
       } else {
         const pp = prechain.get(ref);
         list.push({
           ...base,
-          external_id: pp?.external_id ?? null,
+          externalId: pp?.external_id ?? null,
           name: pp?.name ?? null,
-          supplier_company: null,
-          supplier_plant: null,
+          supplierCompany: null,
+          supplierPlant: null,
         });
       }
     }

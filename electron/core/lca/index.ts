@@ -36,7 +36,6 @@ export {
   GWP_TOTAL,
   INDICATOR_INFO,
   MODULE_SELECTIONS,
-  MODULE_SELECTION_NAMES,
   indicatorInfo,
   orderIndicators,
   orderModules,

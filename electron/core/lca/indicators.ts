@@ -71,4 +71,3 @@ export const MODULE_SELECTIONS = {
   'A1-A4': ['A1-A3', 'A4'],
 } as const satisfies Record<string, readonly string[]>;
 export type ModuleSelection = keyof typeof MODULE_SELECTIONS;
-export const MODULE_SELECTION_NAMES = Object.keys(MODULE_SELECTIONS) as ModuleSelection[];

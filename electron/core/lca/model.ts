@@ -98,16 +98,16 @@ export interface LcaReport {
 
 /** One BOM component of an instance, resolved to names (for hotspots). */
 export interface ComponentInfo {
-  component_type: string;
+  componentType: string;
   ref: string;
-  external_id: string | null;
+  externalId: string | null;
   name: string | null;
   /** Supplier company name(s) (a silo's items may come from several: joined with "; "). */
-  supplier_company: string | null;
+  supplierCompany: string | null;
   /** Supplier plant name(s). */
-  supplier_plant: string | null;
+  supplierPlant: string | null;
   /** Mass in the BOM per declared unit of product (kg); null when the BOM is not readable or lacks the ref. */
-  mass_kg: number | null;
+  massKg: number | null;
 }
 
 export interface BreakdownContext {
@@ -173,9 +173,6 @@ const ELEMENT_FIELDS = new Set([
   'blockers',
   'breakdown',
 ]);
-const VALUE_FIELDS = new Set(['indicator', 'module', 'unit', 'value']);
-const BLOCKER_FIELDS = new Set(['type', 'kind', 'code', 'err_code', 'msg']);
-const BREAKDOWN_FIELDS = new Set(['component_type', 'ref', 'indicator', 'module', 'value']);
 /** Job fields the jobs sheet has its own columns for. */
 export const JOB_FIELDS = new Set(['id', 'status', 'err_code', 'msg', 'queued_at', 'started_at', 'finished_at']);
 
@@ -202,59 +199,41 @@ function keepIfWrongType(
   if (raw !== undefined && raw !== null && parsed === null) flattenInto(extra, raw, `${prefix}${field}`);
 }
 
-function readValue(raw: unknown): ImpactValue {
-  if (!isObject(raw))
-    return { indicator: null, module: null, unit: null, value: null, extra: flattenInto({}, raw, 'values[]') };
-  const v: ImpactValue = {
-    indicator: str(raw.indicator),
-    module: str(raw.module),
-    unit: str(raw.unit),
-    value: num(raw.value),
-    extra: unknownFields(raw, VALUE_FIELDS, 'values[].'),
-  };
-  for (const f of ['indicator', 'module', 'unit', 'value'] as const)
-    keepIfWrongType(v.extra, raw, f, v[f], 'values[].');
-  return v;
-}
+type FieldReader = (v: unknown) => unknown;
+type Entry<F extends Record<string, FieldReader>> = { [K in keyof F]: ReturnType<F[K]> } & { extra: FlatRecord };
 
-function readBlocker(raw: unknown): ResultBlocker {
-  if (!isObject(raw))
-    return { type: null, kind: null, code: null, err_code: null, msg: null, extra: flattenInto({}, raw, 'blocker') };
-  const b: ResultBlocker = {
-    type: str(raw.type),
-    kind: str(raw.kind),
-    code: str(raw.code),
-    err_code: str(raw.err_code),
-    msg: str(raw.msg),
-    extra: unknownFields(raw, BLOCKER_FIELDS),
-  };
-  for (const f of ['type', 'kind', 'code', 'err_code', 'msg'] as const) keepIfWrongType(b.extra, raw, f, b[f]);
-  return b;
-}
-
-function readBreakdown(raw: unknown): BreakdownEntry {
+/**
+ * A flat entry of known fields, each read by its reader (a known field of the wrong type is kept in `extra`);
+ * unknown fields go to `extra` by path under `prefix`. Not an object: every field null, the whole in `extra`
+ * under `name`.
+ */
+function readEntry<F extends Record<string, FieldReader>>(
+  raw: unknown,
+  fields: F,
+  name: string,
+  prefix = '',
+): Entry<F> {
+  const keys = Object.keys(fields);
+  const known: Record<string, unknown> = {};
   if (!isObject(raw)) {
-    return {
-      component_type: null,
-      ref: null,
-      indicator: null,
-      module: null,
-      value: null,
-      extra: flattenInto({}, raw, 'entry'),
-    };
+    for (const k of keys) known[k] = null;
+    return { ...known, extra: flattenInto({}, raw, name) } as Entry<F>;
   }
-  const e: BreakdownEntry = {
-    component_type: str(raw.component_type),
-    ref: str(raw.ref),
-    indicator: str(raw.indicator),
-    module: str(raw.module),
-    value: num(raw.value),
-    extra: unknownFields(raw, BREAKDOWN_FIELDS),
-  };
-  for (const f of ['component_type', 'ref', 'indicator', 'module', 'value'] as const)
-    keepIfWrongType(e.extra, raw, f, e[f]);
-  return e;
+  const extra = unknownFields(raw, new Set(keys), prefix);
+  for (const k of keys) {
+    known[k] = fields[k](raw[k]);
+    keepIfWrongType(extra, raw, k, known[k], prefix);
+  }
+  return { ...known, extra } as Entry<F>;
 }
+
+const VALUE_READERS = { indicator: str, module: str, unit: str, value: num };
+const BLOCKER_READERS = { type: str, kind: str, code: str, err_code: str, msg: str };
+const BREAKDOWN_READERS = { component_type: str, ref: str, indicator: str, module: str, value: num };
+
+const readValue = (raw: unknown): ImpactValue => readEntry(raw, VALUE_READERS, 'values[]', 'values[].');
+const readBlocker = (raw: unknown): ResultBlocker => readEntry(raw, BLOCKER_READERS, 'blocker');
+const readBreakdown = (raw: unknown): BreakdownEntry => readEntry(raw, BREAKDOWN_READERS, 'entry');
 
 /** Read one element of `results` tolerantly (see the module comment). Never throws. */
 export function readResultElement(raw: unknown): ResultYear {

@@ -7,6 +7,7 @@
 import { ApiError, type ApiClient } from '../api/index.js';
 import type { Issue, ParsedWorkbook } from '../workbook/types.js';
 import { forEachPooled } from '../jobs/pool.js';
+import { issueInWords, sheetToRead } from './select.js';
 
 export interface ProductionFigureRow {
   /** Worksheet row (null when not from a workbook). */
@@ -30,18 +31,10 @@ export function productionRowsFromWorkbook(
   /** The workbook check's issues (validateWorkbook(parsed).issues); the reader's alone miss range checks. */
   issues: readonly Issue[] = parsed.issues,
 ): { rows: ProductionFigureRow[]; problems: string[] } {
-  if (!parsed.readable) {
-    const fileIssues = parsed.issues.filter((i) => i.severity === 'error');
-    return {
-      rows: [],
-      problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`],
-    };
-  }
-  const sheet = parsed.sheets.find((s) => s.name === 'production');
-  if (!sheet) return { rows: [], problems: [`${parsed.file} has no production sheet`] };
-  const problems = issues
-    .filter((i) => i.severity === 'error' && i.sheet === sheet.sheetName)
-    .map((i) => `${i.sheet}${i.cell ? `!${i.cell}` : ''}: ${i.message}`);
+  const found = sheetToRead(parsed, 'production');
+  if ('problems' in found) return { rows: [], problems: found.problems };
+  const { sheet } = found;
+  const problems = issues.filter((i) => i.severity === 'error' && i.sheet === sheet.sheetName).map(issueInWords);
   const rows: ProductionFigureRow[] = [];
   for (const r of sheet.rows) {
     const v = r.values;

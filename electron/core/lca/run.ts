@@ -22,12 +22,12 @@ import { type InstanceLca, type LcaReport, type SelectedInstance, summarize } fr
 export type { LcaInstanceState };
 
 export interface LcaProgressEvent {
-  instance_id: string;
-  external_id: string | null;
+  instanceId: string;
+  externalId: string | null;
   state: LcaInstanceState;
   /** Raw job.status when one was seen. */
-  job_status: string | null;
-  err_code: string | null;
+  jobStatus: string | null;
+  errCode: string | null;
   /** Instances finished (done or failed) so far, and in all. */
   finished: number;
   total: number;
@@ -203,15 +203,7 @@ export async function runLca(
   const emit = (i: number, state: LcaInstanceState, jobStatus: string | null, errCode: string | null = null) => {
     if (state === 'done' || state === 'failed') finished++;
     const inst = instances[i];
-    o.onEvent?.({
-      instance_id: inst.id,
-      external_id: inst.external_id,
-      state,
-      job_status: jobStatus,
-      err_code: errCode,
-      finished,
-      total,
-    });
+    o.onEvent?.({ instanceId: inst.id, externalId: inst.external_id, state, jobStatus, errCode, finished, total });
   };
 
   const one = async (i: number): Promise<void> => {

@@ -7,9 +7,9 @@
  * many). Codes that match nothing are reported, never silently skipped: the CLI stops with exit 2 before
  * anything is written. Only GET requests are sent here.
  */
-import { ApiError, type ApiClient, type Plant, type Product, type ProductInstance } from '../api/index.js';
+import { ApiError, type ApiClient, type Plant, type Product, type ProductInstance, type ReadResource } from '../api/index.js';
 import type { LcaCodeKind } from '../names.js';
-import type { ParsedWorkbook } from '../workbook/types.js';
+import type { DataSheetName, Issue, ParsedSheet, ParsedWorkbook } from '../workbook/types.js';
 import type { SelectedInstance } from './model.js';
 
 export type InstanceSelector =
@@ -124,20 +124,28 @@ export async function selectInstances(
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   };
 
+  /** The entities with these codes; the codes not found are listed as unknown. */
+  const resolveCodes = async <T>(
+    resource: Pick<ReadResource<T>, 'resolveExternalIds'>,
+    codes: readonly string[],
+    kind: LcaCodeKind,
+  ): Promise<Map<string, T>> => {
+    const found = await resource.resolveExternalIds(codes, { signal });
+    const missing = codes.filter((c) => !found.has(c));
+    if (missing.length) unknown.push({ kind, codes: missing });
+    return found;
+  };
+
   switch (selector.by) {
     case 'instances': {
       const codes = cleanCodes(selector.externalIds);
-      const found = await client.productInstances.resolveExternalIds(codes, { signal });
-      const missing = codes.filter((c) => !found.has(c));
-      if (missing.length) unknown.push({ kind: 'instance', codes: missing });
+      const found = await resolveCodes(client.productInstances, codes, 'instance');
       instances = codes.flatMap((c) => (found.has(c) ? [found.get(c)!] : []));
       break;
     }
     case 'products': {
       const articles = cleanCodes(selector.articles);
-      const found = await client.products.resolveExternalIds(articles, { signal });
-      const missing = articles.filter((a) => !found.has(a));
-      if (missing.length) unknown.push({ kind: 'product', codes: missing });
+      const found = await resolveCodes(client.products, articles, 'product');
       const ids: string[] = [];
       for (const a of articles) {
         const p = found.get(a);
@@ -155,9 +163,7 @@ export async function selectInstances(
     }
     case 'plant': {
       const codes = cleanCodes(selector.plantCodes);
-      const found = await client.plants.resolveExternalIds(codes, { signal });
-      const missing = codes.filter((c) => !found.has(c));
-      if (missing.length) unknown.push({ kind: 'plant', codes: missing });
+      const found = await resolveCodes(client.plants, codes, 'plant');
       const plantIds = new Set([...found.values()].map((p) => p.id));
       if (plantIds.size > 0) {
         // The spec gives product instances no plant filter: one walk, filtered here.
@@ -241,25 +247,35 @@ async function enrich(
 }
 
 /**
+ * The sheet of a workbook an LCA step reads, or the problems in words that stop it: the file could not be read
+ * (its file-level errors), or it has no such sheet.
+ */
+export function sheetToRead(parsed: ParsedWorkbook, name: DataSheetName): { sheet: ParsedSheet } | { problems: string[] } {
+  if (!parsed.readable) {
+    const fileIssues = parsed.issues.filter((i) => i.severity === 'error');
+    return { problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`] };
+  }
+  const sheet = parsed.sheets.find((s) => s.name === name);
+  return sheet ? { sheet } : { problems: [`${parsed.file} has no ${name} sheet`] };
+}
+
+/** An issue at its place, in words: `sheet!cell: message`. */
+export const issueInWords = (i: Issue): string => `${i.sheet}${i.cell ? `!${i.cell}` : ''}: ${i.message}`;
+
+/**
  * The instance codes of a workbook's `product-instances` sheet (read with electron/core/workbook). Errors at
  * the external_id cells of that sheet, or no such sheet, are reported as problems in words.
  */
 export function instanceCodesFromWorkbook(parsed: ParsedWorkbook): { codes: string[]; problems: string[] } {
+  const found = sheetToRead(parsed, 'product-instances');
+  if ('problems' in found) return { codes: [], problems: found.problems };
+  const { sheet } = found;
   const problems: string[] = [];
-  if (!parsed.readable) {
-    const fileIssues = parsed.issues.filter((i) => i.severity === 'error');
-    return {
-      codes: [],
-      problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`],
-    };
-  }
-  const sheet = parsed.sheets.find((s) => s.name === 'product-instances');
-  if (!sheet) return { codes: [], problems: [`${parsed.file} has no product-instances sheet`] };
   const col = sheet.columns.external_id;
   if (!col) problems.push(`${sheet.sheetName} has no external_id column`);
   for (const i of parsed.issues) {
     if (i.severity === 'error' && i.sheet === sheet.sheetName && (i.field === 'external_id' || i.field === null)) {
-      problems.push(`${i.sheet}${i.cell ? `!${i.cell}` : ''}: ${i.message}`);
+      problems.push(issueInWords(i));
     }
   }
   const codes: string[] = [];

@@ -77,13 +77,6 @@ export function getProfileMappings(store: SettingsStore, profileId: string): Sto
   return store.mappingsOf(profileId) ?? emptyMappings();
 }
 
-/** Replace a profile's mappings as a whole. */
-export function saveProfileMappings(store: SettingsStore, profileId: string, input: MappingsInput): StoredMappings {
-  const m = parseMappings(input);
-  store.setMappings(profileId, m);
-  return m;
-}
-
 export interface MergeResult {
   mappings: StoredMappings;
   /** Codes new to the profile, codes whose id (or category) changed, codes already saved the same. */

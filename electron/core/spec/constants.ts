@@ -1,6 +1,4 @@
 /** Numbers and enums fixed by the API v2 spec (../shared/spec/api-v2.md). */
-export const API_VERSION_PREFIX = '/v2';
-
 export const PAGE_LIMIT_MIN = 1;
 export const PAGE_LIMIT_MAX = 200;
 export const PAGE_LIMIT_DEFAULT = 50;
@@ -28,9 +26,6 @@ export function isLcaJobInFlight(status: string): boolean {
 
 export const ENTITLEMENT_DIMENSIONS = ['users', 'plants', 'product_instances', 'published_epds'] as const;
 export type EntitlementDimension = (typeof ENTITLEMENT_DIMENSIONS)[number];
-
-/** HTTP statuses the spec says the service uses. */
-export const HTTP_STATUSES = [200, 201, 401, 403, 409, 422, 500] as const;
 
 /** Blocker vocabulary on LCA results (a set disjoint from err_code). */
 export const BLOCKER_TYPE_MISSING_INPUT = 'missing_input';

@@ -174,41 +174,32 @@ export const Product = z.looseObject({
 });
 export type Product = z.infer<typeof Product>;
 
-export const Plant = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
-});
+/** What every entity in an answer carries: the service id and, when set, your code. */
+const IDENTIFIED = { id: Uuid, external_id: z.string().nullable().optional() };
+/** ... and its name (optional in an answer). */
+const NAMED = { ...IDENTIFIED, name: z.string().optional() };
+
+export const Plant = z.looseObject(NAMED);
 export type Plant = z.infer<typeof Plant>;
 
 export const Elementary = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
+  ...NAMED,
   unit: z.string().optional(),
 });
 export type Elementary = z.infer<typeof Elementary>;
 
-export const Composite = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
-});
+export const Composite = z.looseObject(NAMED);
 export type Composite = z.infer<typeof Composite>;
 
 export const SupplierCompany = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
+  ...NAMED,
   country: z.string().nullable().optional(),
   created_at: DateTime.optional(),
 });
 export type SupplierCompany = z.infer<typeof SupplierCompany>;
 
 export const SupplierPlant = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
+  ...NAMED,
   supplier_company_id: Uuid.optional(),
   country: z.string().nullable().optional(),
   city: z.string().nullable().optional(),
@@ -218,9 +209,7 @@ export type SupplierPlant = z.infer<typeof SupplierPlant>;
 
 /** The spec's Supplier product table has no Required column: only `id` is required. */
 export const SupplierProduct = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
-  name: z.string().optional(),
+  ...NAMED,
   material_type: z.looseObject({ category: z.string() }).optional(),
   plant_id: Uuid.optional(),
   supplier_plant_id: Uuid.nullable().optional(),
@@ -240,8 +229,7 @@ export type SupplierProduct = z.infer<typeof SupplierProduct>;
 
 /** Silo table: id and created_at "response", plant_id, name, items "yes"; external_id optional. */
 export const Silo = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
+  ...IDENTIFIED,
   plant_id: Uuid,
   name: z.string(),
   items: z.array(
@@ -256,8 +244,7 @@ export type Silo = z.infer<typeof Silo>;
 
 /** Preview group: parsed leniently (everything but id optional; the client warns on missing fields). */
 export const ProductInstance = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
+  ...IDENTIFIED,
   product_id: Uuid.optional(),
   plant_id: Uuid.optional(),
   produced_from: z.number().optional(),
@@ -269,8 +256,7 @@ export type ProductInstance = z.infer<typeof ProductInstance>;
 
 /** Preview group: parsed leniently. */
 export const PrechainProduct = z.looseObject({
-  id: Uuid,
-  external_id: z.string().nullable().optional(),
+  ...IDENTIFIED,
   product_instance_id: Uuid.optional(),
   plant_id: Uuid.optional(),
   transport_route: z.record(z.string(), z.unknown()).nullable().optional(),

@@ -246,17 +246,21 @@ function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type')
   };
 }
 
-function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
-  const y = d.getUTCFullYear();
+/** A date where a year belongs: its year is used, with a warning naming the date as the cell holds it. */
+function yearOfDate(ctx: CoerceContext, date: string, y: number): Coerced {
   return {
     kind: 'value',
     value: y,
     warning: {
       code: 'date_as_year',
-      message: `${ctx.field}: the cell holds the date ${isoDay(d)} where a year belongs; the year ${y} is used`,
-      params: { date: isoDay(d), year: y },
+      message: `${ctx.field}: the cell holds the date ${date} where a year belongs; the year ${y} is used`,
+      params: { date, year: y },
     },
   };
+}
+
+function dateAsYear(ctx: CoerceContext, d: Date): Coerced {
+  return yearOfDate(ctx, isoDay(d), d.getUTCFullYear());
 }
 
 /** Returned by quickCoerce when the cell needs the full coerceCell. */
@@ -336,16 +340,7 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
               params: { ...ctx.expectedParams, got: show(s) },
             },
           };
-        if (y !== undefined)
-          return {
-            kind: 'value',
-            value: y,
-            warning: {
-              code: 'date_as_year',
-              message: `${ctx.field}: the cell holds the date ${show(s)} where a year belongs; the year ${y} is used`,
-              params: { date: show(s), year: y },
-            },
-          };
+        if (y !== undefined) return yearOfDate(ctx, show(s), y);
         return wrong(ctx, s);
       }
     }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ExternalId, Uuid, Year } from '../spec/schemas.js';
+import { ISO_COUNTRY_CODES } from './countries.js';
 import { CHILD_ROW_ACTIONS, ROW_ACTIONS, type EntityType, type FieldType, type ListName } from './types.js';
 
 export interface ColumnSpec {
@@ -174,7 +175,9 @@ export function expectation(c: ColumnSpec): string {
  * `expMinExclusive` (1), `expUnit`, `expAllowed` (comma-separated), `expMaxLength`.
  */
 export function expectationParams(c: ColumnSpec): Record<string, string | number> {
-  const out: Record<string, string | number> = { expType: c.type === 'enum' && c.list === 'country' ? 'country' : c.type };
+  const out: Record<string, string | number> = {
+    expType: c.type === 'enum' && c.list === 'country' ? 'country' : c.type,
+  };
   switch (c.type) {
     case 'code':
       out.expMaxLength = c.maxLength ?? 255;
@@ -269,4 +272,30 @@ export function childActionColumn() {
     width: 10,
     description: 'blank or upsert = the row is part of its owner; ignore = skip the row.',
   });
+}
+
+/** The external_id column of an entity sheet: your code of the entity, unique in the sheet. */
+export function externalIdColumn(noun: string) {
+  return code({ required: true, description: `Your code for the ${noun} (unique in this sheet).` });
+}
+
+/** The name column of an entity sheet. */
+export function nameColumn(noun: string) {
+  return text({ required: true, maxLength: 255, description: `Name of the ${noun}.` });
+}
+
+/** A required code naming another entity (in its sheet, a mapping sheet or on the service). */
+export function reference(refersTo: NonNullable<ColumnSpec['refersTo']>, description: string, width?: number) {
+  return code({ required: true, refersTo, description, width });
+}
+
+/** The optional country of a company or plant: an ISO 3166 alpha-2 code from the `country` list. */
+export function countryColumn(description: string) {
+  return enumeration({ required: false, allowed: ISO_COUNTRY_CODES, list: 'country', width: 10, description });
+}
+
+/** The four transport distances (truck, train, ship, barge) of a material, each optional; `route` says where. */
+export function transportColumns(route: string) {
+  const by = (mode: string) => km({ required: false, description: `Transport distance by ${mode} ${route}.` });
+  return { truck_km: by('truck'), train_km: by('train'), ship_km: by('ship'), barge_km: by('barge') };
 }

@@ -100,6 +100,21 @@ const V_CLOSE = Buffer.from('</v>');
 const C_CLOSE = Buffer.from('</c>');
 const DV_CLOSE = Buffer.from('</dataValidations>');
 
+const TAG_END = Buffer.from('>');
+
+/** An element from `open` to the end of `close` (its whole text to `onText`); cut off by the chunk's end: needEnd. */
+function elementPattern(open: string, close: Buffer, onText: (text: string) => void): Pattern {
+  return {
+    needle: Buffer.from(open),
+    handle(buf, i) {
+      const end = buf.indexOf(close, i);
+      if (end < 0) return 'needEnd';
+      onText(buf.subarray(i, end + close.length).toString('utf8'));
+      return 'ok';
+    },
+  };
+}
+
 /** The `<c …>` tag around position i: its start and end, or which side is cut off. */
 function cellTag(buf: Buffer, i: number): { open: number; end: number } | Found {
   const open = buf.lastIndexOf(LT, i);
@@ -133,44 +148,19 @@ export class SheetScanner {
     this.patterns = [
       ...(cols
         ? [
-            {
-              needle: Buffer.from('<col '),
-              handle(buf: Buffer, i: number): Found {
-                const end = buf.indexOf(GT, i);
-                if (end < 0) return 'needEnd';
-                const tag = buf.subarray(i, end + 1).toString('utf8');
-                const min = num(attr(tag, 'min'));
-                const max = num(attr(tag, 'max'));
-                if (min !== null && max !== null)
-                  cols.push({ min, max, width: num(attr(tag, 'width')), style: num(attr(tag, 'style')), hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? '') });
-                return 'ok';
-              },
-            },
+            elementPattern('<col ', TAG_END, (tag) => {
+              const min = num(attr(tag, 'min'));
+              const max = num(attr(tag, 'max'));
+              if (min !== null && max !== null)
+                cols.push({ min, max, width: num(attr(tag, 'width')), style: num(attr(tag, 'style')), hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? '') });
+            }),
           ]
         : []),
-      ...(onValidations
-        ? [
-            {
-              needle: Buffer.from('<dataValidations'),
-              handle(buf: Buffer, i: number): Found {
-                const close = buf.indexOf(DV_CLOSE, i);
-                if (close < 0) return 'needEnd';
-                onValidations(buf.subarray(i, close + DV_CLOSE.length).toString('utf8'));
-                return 'ok';
-              },
-            },
-          ]
-        : []),
-      {
-        needle: Buffer.from('<mergeCell'),
-        handle(buf, i) {
-          const end = buf.indexOf(GT, i);
-          if (end < 0) return 'needEnd';
-          const ref = attr(buf.subarray(i, end + 1).toString('utf8'), 'ref');
-          if (ref) merges.push(ref);
-          return 'ok';
-        },
-      },
+      ...(onValidations ? [elementPattern('<dataValidations', DV_CLOSE, onValidations)] : []),
+      elementPattern('<mergeCell', TAG_END, (tag) => {
+        const ref = attr(tag, 'ref');
+        if (ref) merges.push(ref);
+      }),
       {
         needle: Buffer.from(' t="e"'),
         handle(buf, i) {
@@ -250,6 +240,30 @@ export function workbookFeed(input: FeedInput, findings: FeedFindings, onError: 
   const stream = Readable.from(gen, { objectMode: false, highWaterMark: 256 * 1024 });
   stream.on('error', (e: unknown) => onError(e instanceof FileLevelError ? e : partError('(unknown)', e)));
   return stream;
+}
+
+/**
+ * `p`, or the stop signal's reason as soon as it fires. exceljs cannot be stopped mid-file (ending its input can
+ * leave it waiting forever), so every await on a reader of the feed races the stop signal; once stopped, the
+ * reader is dropped and its input closed. (Not Promise.race with a never-settling promise: that keeps every
+ * resolved batch alive.)
+ */
+export function raceStop<T>(stop: AbortSignal, p: Promise<T>): Promise<T> {
+  if (stop.aborted) return Promise.reject(stop.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onStop = () => reject(stop.reason as Error);
+    stop.addEventListener('abort', onStop, { once: true });
+    p.then(
+      (v) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(v);
+      },
+      (e: unknown) => {
+        stop.removeEventListener('abort', onStop);
+        reject(e as Error);
+      },
+    );
+  });
 }
 
 async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerator<Buffer> {

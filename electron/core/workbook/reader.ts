@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
-import { workbookFeed, type FeedFindings } from './feed.js';
+import { raceStop, workbookFeed, type FeedFindings } from './feed.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
 import { IssueList } from './issues.js';
 import { targetOf } from './mapping/match.js';
@@ -173,26 +173,8 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       stop.abort(e);
     },
   );
-  // exceljs cannot be stopped mid-file (ending its input can leave it waiting forever), so every await on it
-  // races the stop signal; once stopped, the reader is dropped and its input closed. (Not Promise.race with
-  // a never-settling promise: that keeps every resolved batch alive.)
-  const race = <T>(p: Promise<T>): Promise<T> => {
-    if (stop.signal.aborted) return Promise.reject(stop.signal.reason);
-    return new Promise<T>((resolve, reject) => {
-      const onStop = () => reject(stop.signal.reason);
-      stop.signal.addEventListener('abort', onStop, { once: true });
-      p.then(
-        (v) => {
-          stop.signal.removeEventListener('abort', onStop);
-          resolve(v);
-        },
-        (e: unknown) => {
-          stop.signal.removeEventListener('abort', onStop);
-          reject(e);
-        },
-      );
-    });
-  };
+  // exceljs cannot be stopped mid-file: every await on it races the stop signal (raceStop, feed.ts).
+  const race = <T>(p: Promise<T>): Promise<T> => raceStop(stop.signal, p);
 
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
     worksheets: 'emit',

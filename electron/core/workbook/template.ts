@@ -5,7 +5,7 @@
  * regenerating gives the same bytes.
  */
 import { writeFile } from 'node:fs/promises';
-import { PassThrough, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, type ProductsReferenceRow, type SheetRows } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
@@ -13,6 +13,7 @@ import type { DataSheetName } from './types.js';
 import { addFormatSheet, addInstructionsSheet, addListsSheet, type SheetContent, type WritableRow } from './xlsx-layout.js';
 import { normaliseZipTimes } from './zip-times.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { collectBuffer } from '../fs/buffer.js';
 
 /** The date written into templates (document properties and zip entries). */
 export const TEMPLATE_DATE = new Date(Date.UTC(2025, 0, 1, 0, 0, 0));
@@ -74,17 +75,8 @@ export async function writeFormatWorkbook(
   contents: readonly SheetContent[],
   opts: { instructionsFor?: readonly SheetDef[]; date?: Date } = {},
 ): Promise<Buffer> {
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    sink.on('end', resolve);
-    sink.on('error', reject);
-  });
-  await writeFormatStream(contents, sink, opts);
-  await done;
-  const buf = Buffer.concat(chunks);
-  return opts.date ? normaliseZipTimes(buf, opts.date) : buf;
+  const { buffer } = await collectBuffer((sink) => writeFormatStream(contents, sink, opts));
+  return opts.date ? normaliseZipTimes(buffer, opts.date) : buffer;
 }
 
 /** Same, streamed into `sink` (memory stays bounded for large exports). */

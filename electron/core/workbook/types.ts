@@ -70,15 +70,7 @@ export type RowAction = (typeof ROW_ACTIONS)[number];
 /** Rows of child sheets (hazardous substances, silo items, BOM rows) belong to their owner: kept or ignored. */
 export const CHILD_ROW_ACTIONS = ['upsert', 'ignore'] as const satisfies readonly RowAction[];
 /** The entity sheets: rows are entities with an external_id; they take every row action and can be mirrored. */
-export const ENTITY_SHEET_NAMES = [
-  'supplier-companies',
-  'supplier-plants',
-  'supplier-products',
-  'silos',
-  'product-instances',
-  'prechain-products',
-] as const;
-export type EntitySheetName = (typeof ENTITY_SHEET_NAMES)[number];
+export { ENTITY_SHEET_NAMES, type EntitySheetName } from '../names.js';
 /** Fields a delete row uses: the rest of its cells are not used (and need not be filled). */
 export const DELETE_ROW_FIELDS: readonly string[] = ['external_id', 'action'];
 

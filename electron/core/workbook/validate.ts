@@ -24,6 +24,7 @@ import {
   type ParsedSheet,
   type ParsedWorkbook,
   type ReadProgress,
+  type Severity,
   type SheetValidation,
   type ValidationReport,
   DELETE_ROW_FIELDS,
@@ -59,11 +60,20 @@ class Context {
     set.add(row);
   }
 
-  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+  /** Adds an issue at a row (and its field's cell); an error also blocks the row. */
+  add(
+    severity: Severity,
+    sheet: ParsedSheet,
+    row: number,
+    field: string | null,
+    code: IssueCode,
+    message: string,
+    params?: IssueParams,
+  ): void {
     // At the source's own address (a sheet fed by several sources: the file the row came from).
     const at = sourceCellOf(sheet, field, row);
     this.issues.add({
-      severity: 'error',
+      severity,
       code,
       sheet: at.sheet,
       cell: at.cell,
@@ -72,21 +82,15 @@ class Context {
       message,
       ...(params && { params }),
     });
-    this.block(sheet.name, row);
+    if (severity === 'error') this.block(sheet.name, row);
+  }
+
+  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+    this.add('error', sheet, row, field, code, message, params);
   }
 
   warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
-    const at = sourceCellOf(sheet, field, row);
-    this.issues.add({
-      severity: 'warning',
-      code,
-      sheet: at.sheet,
-      cell: at.cell,
-      row: at.row,
-      field,
-      message,
-      ...(params && { params }),
-    });
+    this.add('warning', sheet, row, field, code, message, params);
   }
 }
 

@@ -35,13 +35,8 @@ import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
-/** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code). */
-export function entityLabel(t: T, e: { kind: EntityKind; externalId: string | null; label: string }): string {
-  if (!e.externalId) return e.label;
-  return t(ENTITY_KIND_MESSAGE[e.kind], { code: e.externalId });
-}
-
-/** The same, with the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
+/** "supplier product SP-1", "BOM of PI-1" in the user's language (the engine's label when there is no code), with
+ * the code kept on one line (a code like E-SP-1 must not break at its hyphens). */
 export function EntityName({ t, e }: { t: T; e: { kind: EntityKind; externalId: string | null; label: string } }) {
   if (!e.externalId) return <span className="entity">{e.label}</span>;
   const [before, after = ''] = t(ENTITY_KIND_MESSAGE[e.kind], { code: '\u0001' }).split('\u0001');

@@ -149,4 +149,3 @@ export function formatCompact(n: number, locale: Locale): string {
   // en-US: "340M" (en-GB writes "340m", which reads like milli)
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
 }
-

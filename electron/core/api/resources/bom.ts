@@ -4,8 +4,7 @@
  */
 import { Bom, BomPut, type BomComponent } from '../../spec/schemas.js';
 import { findDuplicateBomComponents } from '../../spec/rules.js';
-import { ApiError } from '../errors.js';
-import { invalidRequest } from '../create.js';
+import { invalidRequest, ruleProblems } from '../create.js';
 import { strictParser } from '../parse.js';
 import type { CallOptions } from '../resource.js';
 import type { Transport } from '../transport.js';
@@ -42,16 +41,7 @@ export function bomApi(transport: Transport): BomApi {
       const body = BomPut.safeParse({ bom: components });
       if (!body.success) throw invalidRequest(endpoint, body.error.issues);
       const dups = findDuplicateBomComponents(body.data.bom);
-      if (dups.length > 0) {
-        throw new ApiError({
-          status: 0,
-          err_code: 'client_invalid_request',
-          msg: dups.map((d) => `${d.path}: ${d.msg}`).join('; '),
-          endpoint,
-          classification: 'validation',
-          retryable: false,
-        });
-      }
+      if (dups.length > 0) throw ruleProblems(endpoint, dups);
       const res = await transport.callSafe({
         method: 'PUT',
         path: bomPath(instanceId),

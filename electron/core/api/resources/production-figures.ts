@@ -12,7 +12,7 @@
 import { ProductionFigures, ProductionFiguresPut, type ProductionFigure } from '../../spec/schemas.js';
 import { checkProductionFigureYears } from '../../spec/rules.js';
 import { ApiError } from '../errors.js';
-import { invalidRequest } from '../create.js';
+import { invalidRequest, ruleProblems } from '../create.js';
 import { strictParser } from '../parse.js';
 import type { CallOptions } from '../resource.js';
 import type { Transport } from '../transport.js';
@@ -62,21 +62,29 @@ function figuresOf(parsed: ProductionFigures): ProductionFigure[] {
 
 export function productionFiguresApi(transport: Transport): ProductionFiguresApi {
   const parse = strictParser(ProductionFigures);
+  /** One exchange with the figures of an instance (a PUT with its body); the answer is every figure. */
+  const call = async (
+    method: 'GET' | 'PUT',
+    instanceId: string,
+    o: CallOptions,
+    body?: unknown,
+  ): Promise<ProductionFigure[]> => {
+    const endpoint = `${method} /v2/product-instances/{id}/production-figures`;
+    try {
+      const res = await transport.callSafe({
+        method,
+        path: productionFiguresPath(instanceId),
+        body,
+        signal: o.signal,
+        timeoutMs: o.timeoutMs,
+      });
+      return figuresOf(parse(res.body, endpoint));
+    } catch (e) {
+      throw unavailable(e, endpoint);
+    }
+  };
   return {
-    async get(instanceId, o = {}) {
-      const endpoint = 'GET /v2/product-instances/{id}/production-figures';
-      try {
-        const res = await transport.callSafe({
-          method: 'GET',
-          path: productionFiguresPath(instanceId),
-          signal: o.signal,
-          timeoutMs: o.timeoutMs,
-        });
-        return figuresOf(parse(res.body, endpoint));
-      } catch (e) {
-        throw unavailable(e, endpoint);
-      }
-    },
+    get: (instanceId, o = {}) => call('GET', instanceId, o),
     async put(instanceId, figures, o = {}) {
       const endpoint = 'PUT /v2/product-instances/{id}/production-figures';
       const body = ProductionFiguresPut.safeParse({ production_figures: figures });
@@ -86,28 +94,9 @@ export function productionFiguresApi(transport: Transport): ProductionFiguresApi
           { produced_from: o.producedFrom, produced_to: o.producedTo ?? null },
           body.data.production_figures,
         );
-        if (bad.length > 0)
-          throw new ApiError({
-            status: 0,
-            err_code: 'client_invalid_request',
-            msg: bad.map((b) => `${b.path}: ${b.msg}`).join('; '),
-            endpoint,
-            classification: 'validation',
-            retryable: false,
-          });
+        if (bad.length > 0) throw ruleProblems(endpoint, bad);
       }
-      try {
-        const res = await transport.callSafe({
-          method: 'PUT',
-          path: productionFiguresPath(instanceId),
-          body: body.data,
-          signal: o.signal,
-          timeoutMs: o.timeoutMs,
-        });
-        return figuresOf(parse(res.body, endpoint));
-      } catch (e) {
-        throw unavailable(e, endpoint);
-      }
+      return call('PUT', instanceId, o, body.data);
     },
   };
 }

@@ -222,7 +222,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
           if (e.state === 'done' || e.state === 'failed')
             bar.tick(
               1,
-              `${e.external_id ?? e.instance_id} ${e.state === 'failed' ? `failed${e.err_code ? ` (${e.err_code})` : ''}` : 'done'}`,
+              `${e.externalId ?? e.instanceId} ${e.state === 'failed' ? `failed${e.errCode ? ` (${e.errCode})` : ''}` : 'done'}`,
             );
         },
       });

@@ -155,8 +155,8 @@ function dropJson(r: DropReport): Record<string, unknown> {
     drop: r.drop,
     files: r.files,
     outcome: r.outcome,
-    exit_code: r.exit_code,
-    job_id: r.job_id,
+    exit_code: r.exitCode,
+    job_id: r.jobId,
     resumed: r.resumed,
     counts: r.counts,
     folder: r.folder,
@@ -219,7 +219,7 @@ export const watchCommand: CliCommand = {
           const r = e.report;
           if (rc.json) break;
           const where = r.outcome === 'interrupted' ? `stopped, resumable (${r.folder})` : `${r.outcome}: ${r.folder}`;
-          rc.stdout(`drop ${r.drop} ${where} — exit ${r.exit_code}${r.job_id ? `, job ${r.job_id}` : ''}\n`);
+          rc.stdout(`drop ${r.drop} ${where} — exit ${r.exitCode}${r.jobId ? `, job ${r.jobId}` : ''}\n`);
           break;
         }
       }

@@ -43,25 +43,25 @@ export function hotspotsSheet(ctx: ExportContext): SheetBuilder {
   const bc = ctx.report.breakdown_context;
   if (bc?.readable) {
     for (const r of hotspotRows(ctx.report)) {
-      const i = ctx.byId.get(r.instance_id)!;
+      const i = ctx.byId.get(r.instanceId)!;
       hotspots.add({
         ...instanceCells(i),
         year: r.year,
         partial_year: yesNo(r.partial),
-        component_type: r.component.component_type,
-        component_external_id: r.component.external_id,
+        component_type: r.component.componentType,
+        component_external_id: r.component.externalId,
         component_name: r.component.name,
-        supplier_company: r.component.supplier_company,
-        supplier_plant: r.component.supplier_plant,
-        mass_kg: r.component.mass_kg,
+        supplier_company: r.component.supplierCompany,
+        supplier_plant: r.component.supplierPlant,
+        mass_kg: r.component.massKg,
         indicator: r.indicator,
         module: r.module,
         value: r.value,
         unit: r.unit,
         declared_unit: declaredUnitLabel(i.instance.product_unit),
-        value_per_declared_unit: r.per_declared_unit.value,
+        value_per_declared_unit: r.perDeclaredUnit.value,
         share_of_year_total: r.share,
-        year_total: r.year_total,
+        year_total: r.yearTotal,
         component_ref: r.component.ref,
       });
     }

@@ -8,9 +8,10 @@
  * crash never leaves half a file.
  */
 import { createWriteStream } from 'node:fs';
-import { PassThrough, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { writeAtomic } from '../../fs/atomic.js';
+import { collectBuffer } from '../../fs/buffer.js';
 import type { LcaReport } from '../model.js';
 import { writeAboutSheet } from './about.js';
 import { blockersSheet } from './blockers.js';
@@ -137,14 +138,6 @@ export async function lcaWorkbookBuffer(
   report: LcaReport,
   opts: LcaExportOptions = {},
 ): Promise<{ buffer: Buffer; stats: LcaExportStats }> {
-  const sink = new PassThrough();
-  const chunks: Buffer[] = [];
-  sink.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    sink.once('end', resolve);
-    sink.once('error', reject);
-  });
-  const stats = await streamWorkbook(report, opts, sink);
-  await ended;
-  return { buffer: Buffer.concat(chunks), stats };
+  const { buffer, result } = await collectBuffer((sink) => streamWorkbook(report, opts, sink));
+  return { buffer, stats: result };
 }

@@ -27,7 +27,7 @@ export function trendSheet(ctx: ExportContext): SheetBuilder {
     ctx.maxExtra,
   );
   for (const r of trendRows(ctx.report)) {
-    const i = ctx.byId.get(r.instance_id)!;
+    const i = ctx.byId.get(r.instanceId)!;
     trend.add({
       ...instanceCells(i),
       indicator: r.indicator,
@@ -37,13 +37,13 @@ export function trendSheet(ctx: ExportContext): SheetBuilder {
       partial_year: yesNo(r.partial),
       value: r.value,
       declared_unit: declaredUnitLabel(i.instance.product_unit),
-      value_per_declared_unit: r.per_declared_unit.value,
-      previous_year: r.previous_year,
-      previous_partial_year: yesNo(r.previous_partial),
-      change: r.change_abs,
-      change_pct: r.change_pct,
-      change_per_declared_unit: r.change_per_unit_abs,
-      change_per_declared_unit_pct: r.change_per_unit_pct,
+      value_per_declared_unit: r.perDeclaredUnit.value,
+      previous_year: r.previousYear,
+      previous_partial_year: yesNo(r.previousPartial),
+      change: r.changeAbs,
+      change_pct: r.changePct,
+      change_per_declared_unit: r.changePerUnitAbs,
+      change_per_declared_unit_pct: r.changePerUnitPct,
     });
   }
   return trend;

@@ -1,5 +1,5 @@
 import { checkMaterialProperties } from '../../spec/rules.js';
-import { code, decimal, text, childActionColumn } from '../columns.js';
+import { childActionColumn, decimal, reference, text } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const hazardousSubstances = defineSheet({
@@ -9,12 +9,16 @@ export const hazardousSubstances = defineSheet({
     'Hazardous substances of a supplier product, one row per substance. They are sent with the supplier product.',
   key: ['supplier_product_external_id', 'cas_number'],
   columns: {
-    supplier_product_external_id: code({
+    supplier_product_external_id: reference(
+      'supplier_product',
+      'external_id of the supplier product that contains the substance.',
+    ),
+    cas_number: text({
       required: true,
-      refersTo: 'supplier_product',
-      description: 'external_id of the supplier product that contains the substance.',
+      maxLength: 12,
+      width: 14,
+      description: 'CAS number of the substance, e.g. 7732-18-5.',
     }),
-    cas_number: text({ required: true, maxLength: 12, width: 14, description: 'CAS number of the substance, e.g. 7732-18-5.' }),
     mass_share: decimal({
       required: true,
       min: 0,
@@ -26,5 +30,6 @@ export const hazardousSubstances = defineSheet({
     }),
     action: childActionColumn(),
   },
-  rowRules: (r) => checkMaterialProperties({ hazardous_substances: [{ cas_number: r.cas_number, mass_share: r.mass_share }] }),
+  rowRules: (r) =>
+    checkMaterialProperties({ hazardous_substances: [{ cas_number: r.cas_number, mass_share: r.mass_share }] }),
 });

@@ -1,5 +1,5 @@
 import { checkProductionYears } from '../../spec/rules.js';
-import { code, text, year, actionColumn } from '../columns.js';
+import { actionColumn, externalIdColumn, reference, text, year } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const productInstances = defineSheet({
@@ -8,14 +8,13 @@ export const productInstances = defineSheet({
   purpose: 'A product made at one of your plants over a span of years. Its recipe is in the bom sheet.',
   key: ['external_id'],
   columns: {
-    external_id: code({ required: true, description: 'Your code for the product instance (unique in this sheet).' }),
-    product_external_id: code({
-      required: true,
-      refersTo: 'product',
-      width: 20,
-      description: 'Article number of the product (external_id of a product on the service; see the products sheet).',
-    }),
-    plant_code: code({ required: true, refersTo: 'plant', width: 14, description: 'Your code of the plant that makes it.' }),
+    external_id: externalIdColumn('product instance'),
+    product_external_id: reference(
+      'product',
+      'Article number of the product (external_id of a product on the service; see the products sheet).',
+      20,
+    ),
+    plant_code: reference('plant', 'Your code of the plant that makes it.', 14),
     produced_from: year({ required: true, description: 'First year of production.' }),
     produced_to: year({ required: false, description: 'Last year of production; blank = still produced.' }),
     name: text({ required: false, maxLength: 255, description: 'Name of the instance.' }),

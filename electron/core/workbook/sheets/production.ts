@@ -1,4 +1,4 @@
-import { code, decimal, year } from '../columns.js';
+import { decimal, reference, year } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const production = defineSheet({
@@ -8,11 +8,7 @@ export const production = defineSheet({
     "Production figures of your product instances: the quantity produced per year, in the product's unit (t, m³ …). The LCA of a past or current year needs its figure; a future year's figure is stored, and the year stays blocked until it arrives. Written through the API (scope edit:processes); a recompute of the LCA uses them.",
   key: ['product_instance_external_id', 'year'],
   columns: {
-    product_instance_external_id: code({
-      required: true,
-      refersTo: 'product_instance',
-      description: 'external_id of the product instance.',
-    }),
+    product_instance_external_id: reference('product_instance', 'external_id of the product instance.'),
     year: year({ required: true, description: 'Production year (within the instance’s produced_from … produced_to).' }),
     quantity: decimal({
       required: true,

@@ -1,5 +1,4 @@
-import { code, enumeration, text, actionColumn } from '../columns.js';
-import { ISO_COUNTRY_CODES } from '../countries.js';
+import { actionColumn, countryColumn, externalIdColumn, nameColumn } from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const supplierCompanies = defineSheet({
@@ -8,15 +7,9 @@ export const supplierCompanies = defineSheet({
   purpose: 'Your suppliers. Every supplier plant belongs to one supplier company.',
   key: ['external_id'],
   columns: {
-    external_id: code({ required: true, description: 'Your code for the supplier company (unique in this sheet).' }),
-    name: text({ required: true, maxLength: 255, description: 'Name of the supplier company.' }),
-    country: enumeration({
-      required: false,
-      allowed: ISO_COUNTRY_CODES,
-      list: 'country',
-      width: 10,
-      description: 'Country of the company, ISO 3166 alpha-2 code (DE, AT, FR …).',
-    }),
+    external_id: externalIdColumn('supplier company'),
+    name: nameColumn('supplier company'),
+    country: countryColumn('Country of the company, ISO 3166 alpha-2 code (DE, AT, FR …).'),
     action: actionColumn(),
   },
 });

@@ -1,6 +1,16 @@
 import { checkMaterialProperties } from '../../spec/rules.js';
 import { UNITS } from '../../spec/constants.js';
-import { code, decimal, enumeration, km, text, uuid, actionColumn } from '../columns.js';
+import {
+  actionColumn,
+  code,
+  decimal,
+  enumeration,
+  externalIdColumn,
+  nameColumn,
+  reference,
+  transportColumns,
+  uuid,
+} from '../columns.js';
 import { defineSheet } from '../sheet-def.js';
 
 export const supplierProducts = defineSheet({
@@ -10,30 +20,31 @@ export const supplierProducts = defineSheet({
     'Materials you buy: one row per material, supplier plant and your plant. A BOM or a silo refers to them by external_id.',
   key: ['external_id'],
   columns: {
-    external_id: code({ required: true, description: 'Your code for the supplier product (unique in this sheet).' }),
-    name: text({ required: true, maxLength: 255, description: 'Name of the supplier product.' }),
-    plant_code: code({
-      required: true,
-      refersTo: 'plant',
-      width: 14,
-      description: 'Your code of the plant that buys the material (mapped in the plants sheet or on the service).',
-    }),
-    material_code: code({
-      required: true,
-      refersTo: 'material',
-      width: 16,
-      description: 'Your material code: the material type (mapped in the materials sheet or on the service).',
-    }),
+    external_id: externalIdColumn('supplier product'),
+    name: nameColumn('supplier product'),
+    plant_code: reference(
+      'plant',
+      'Your code of the plant that buys the material (mapped in the plants sheet or on the service).',
+      14,
+    ),
+    material_code: reference(
+      'material',
+      'Your material code: the material type (mapped in the materials sheet or on the service).',
+      16,
+    ),
     supplier_plant_external_id: code({
       required: false,
       refersTo: 'supplier_plant',
       description: 'external_id of the supplier plant the material comes from. Needed if the product goes into a silo.',
     }),
-    unit: enumeration({ required: true, allowed: UNITS, list: 'unit', width: 16, description: 'Unit the material is bought in.' }),
-    truck_km: km({ required: false, description: 'Transport distance by truck from the supplier plant to your gate.' }),
-    train_km: km({ required: false, description: 'Transport distance by train from the supplier plant to your gate.' }),
-    ship_km: km({ required: false, description: 'Transport distance by ship from the supplier plant to your gate.' }),
-    barge_km: km({ required: false, description: 'Transport distance by barge from the supplier plant to your gate.' }),
+    unit: enumeration({
+      required: true,
+      allowed: UNITS,
+      list: 'unit',
+      width: 16,
+      description: 'Unit the material is bought in.',
+    }),
+    ...transportColumns('from the supplier plant to your gate'),
     epd_id: uuid({ required: false, description: 'Service id of the EPD of the material, if any.' }),
     lifetime_years: decimal({
       required: false,

@@ -24,7 +24,7 @@ import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
 import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, wizard, withFiles } from './wizard.js';
 
-export { STEPS, type Step } from './wizard.js';
+export { STEPS } from './wizard.js';
 
 interface Progress {
   phase: ImportPhase;

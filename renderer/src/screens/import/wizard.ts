@@ -9,7 +9,6 @@ import type { PickedFile } from '../../../../electron/core/ipc/contract.js';
 import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 
 export const STEPS = ['choose', 'columns', 'check', 'plan', 'run', 'results'] as const;
-export type Step = (typeof STEPS)[number];
 
 /** What every step after the first knows: the sources read, the mapping they are read with, the job re-run. */
 export interface Sources {
