@@ -17,7 +17,7 @@ import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { peekSource } from '../workbook/sources/peek.js';
 import { readAndValidate } from './validate.js';
 import { blockedCount, makePlan, mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS, savedMappings, type PlanOptions } from './import.js';
-import type { ImportValidation, PlanOverview, PlanRowFilter } from '../ipc/contract-work.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import { activeConnection, resolveConnection, type Connection } from './profiles.js';
 import type { AppServices } from '../ipc/services.js';
