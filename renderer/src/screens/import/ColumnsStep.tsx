@@ -4,11 +4,12 @@
  * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { formatValue } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
+import { useRpc } from '../../useRpc.js';
 import {
   buildMapping,
   choicesFromMapping,
@@ -30,7 +31,10 @@ export interface ColumnsStepProps {
   /** the mapping to start from (a saved one being changed); else the suggestions */
   initial?: ColumnMappingDoc | null;
   onApply(mapping: ColumnMappingDoc): void;
-  onSave(name: string, mapping: ColumnMappingDoc): Promise<boolean>;
+  /** save the mapping under a name (its failure goes to `onError`) */
+  onSave(name: string, mapping: ColumnMappingDoc): Promise<unknown>;
+  /** where a failure is shown (the wizard's notice) */
+  onError(e: RpcError): void;
   onBack(): void;
   /** the first rows as the core reads them with a mapping (import.columnsPreview) */
   preview(mapping: ColumnMappingDoc): Promise<Preview>;
@@ -39,7 +43,7 @@ export interface ColumnsStepProps {
 
 type Preview = ProcedureOutput<'import.columnsPreview'>;
 
-export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, busy }: ColumnsStepProps) {
+export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, preview, busy }: ColumnsStepProps) {
   const { t, locale } = useI18n();
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
@@ -50,7 +54,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
     initial ? Object.fromEntries(view.sources.map((s) => [s.source, valueMapsFromMapping(s, initial)])) : {},
   );
   const [name, setName] = useState(initial?.name ?? '');
-  const [saving, setSaving] = useState(false);
+  const saving = useRpc(onError);
   const [saved, setSaved] = useState<string | null>(null);
   const mapping = useMemo(() => buildMapping(view, choices, values), [view, choices, values]);
   const [read, setRead] = useState<Preview | null>(null);
@@ -254,13 +258,10 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
           <button
             type="button"
             className="btn"
-            disabled={name.trim() === '' || saving || blocking || mapped.length === 0}
+            disabled={name.trim() === '' || saving.busy !== null || blocking || mapped.length === 0}
             onClick={() => {
-              setSaving(true);
-              void onSave(name.trim(), buildMapping(view, choices, values, name.trim())).then((ok) => {
-                setSaving(false);
-                if (ok) setSaved(name.trim());
-              });
+              const n = name.trim();
+              void saving.run(() => onSave(n, buildMapping(view, choices, values, n))).then((ok) => ok && setSaved(n));
             }}
           >
             {t('columns.save')}

@@ -1,6 +1,7 @@
 /** Step 4 of the import: the job running on the main side — progress bar, rows/s, ETA, pause and cancel. */
 import { useEffect, useState } from 'react';
 import type { JobProgressView } from '../../../../electron/core/ipc/contract-work.js';
+import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { etaSeconds, formatDuration, formatNumber, formatRate, outcomeTone, percent } from '../../components/format.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
@@ -8,6 +9,7 @@ import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { OUTCOME_MESSAGE } from '../../i18n/names.js';
+import { useRpc } from '../../useRpc.js';
 import { OUTCOME_ORDER } from './planView.js';
 
 /** The dependency levels of a run (0 = supplier companies … 6 = BOMs), in words. */
@@ -21,11 +23,14 @@ export const RUN_LEVEL_MESSAGE = [
   'run.level.6',
 ] as const satisfies readonly MessageKey[];
 
-export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: unknown): void }) {
+export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: RpcError): void }) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [progress, setProgress] = useState<JobProgressView | null>(null);
-  const [stopping, setStopping] = useState<'pause' | 'cancel' | null>(null);
+  /** the stop asked for: shown from the call until the job stops (the step then changes) */
+  const [asked, setAsked] = useState<'pause' | 'cancel' | null>(null);
+  const rpc = useRpc<'pause' | 'cancel'>(onError);
+  const stopping = rpc.busy ?? asked;
 
   useEffect(() => {
     let live = true;
@@ -43,13 +48,8 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
   }, [api, jobId]);
 
   const stop = async (how: 'pause' | 'cancel') => {
-    setStopping(how);
-    try {
-      await api.call(how === 'pause' ? 'jobs.pause' : 'jobs.cancel', { jobId });
-    } catch (e) {
-      onError(e);
-      setStopping(null);
-    }
+    const ok = await rpc.run(() => api.call(how === 'pause' ? 'jobs.pause' : 'jobs.cancel', { jobId }), how);
+    if (ok) setAsked(how);
   };
 
   const done = progress?.done ?? 0;
