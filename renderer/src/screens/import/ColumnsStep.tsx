@@ -6,7 +6,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { formatValue } from '../../components/format.js';
+import { DataTable } from '../../components/DataTable.js';
 import { Notice } from '../../components/Notice.js';
+import { SelectField } from '../../components/SelectField.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
@@ -108,15 +110,10 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
             </div>
             <p>{t('columns.intro')}</p>
             <div className="table-scroll">
-              <table className="data compact columns-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('columns.column')}</th>
-                    <th scope="col">{t('columns.samples')}</th>
-                    <th scope="col">{t('columns.field')}</th>
-                  </tr>
-                </thead>
-                <tbody>
+              <DataTable
+                className="compact columns-table"
+                columns={[t('columns.column'), t('columns.samples'), t('columns.field')]}
+              >
                   {src.columns.map((c) => {
                     const s = c.suggestion;
                     const low = s !== null && s.confidence < view.highConfidence && ch[c.column] !== s.field;
@@ -156,8 +153,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
                       </tr>
                     );
                   })}
-                </tbody>
-              </table>
+              </DataTable>
             </div>
 
             <h3>{t('columns.required')}</h3>
@@ -182,23 +178,18 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
                 {translate.map((tr) => (
                   <div key={tr.field} className="filters">
                     {tr.values.map((v) => (
-                      <label key={v} className="field-inline">
-                        <span>
-                          <code>{tr.field}</code>: „{v}“ →
-                        </span>
-                        <select
-                          aria-label={t('columns.valueOf', { field: tr.field, value: v })}
-                          value={values[src.source]?.[tr.field]?.[v] ?? ''}
-                          onChange={(e) => setValue(tr.field, v, e.target.value)}
-                        >
-                          <option value="">{t('columns.asIs')}</option>
-                          {tr.allowed.map((a) => (
-                            <option key={a} value={a}>
-                              {a}
-                            </option>
-                          ))}
-                        </select>
-                      </label>
+                      <SelectField
+                        key={v}
+                        label={
+                          <>
+                            <code>{tr.field}</code>: „{v}“ →
+                          </>
+                        }
+                        ariaLabel={t('columns.valueOf', { field: tr.field, value: v })}
+                        value={values[src.source]?.[tr.field]?.[v] ?? ''}
+                        onChange={(to) => setValue(tr.field, v, to)}
+                        options={[{ value: '', label: t('columns.asIs') }, ...tr.allowed]}
+                      />
                     ))}
                   </div>
                 ))}
@@ -208,28 +199,16 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
             <h3>{t('columns.preview')}</h3>
             {shown && (
               <div className="table-scroll">
-                <table className="data compact" aria-label={t('columns.preview')}>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('columns.row')}</th>
+                <DataTable className="compact" label={t('columns.preview')} columns={[t('columns.row'), ...shown.fields]}>
+                  {shown.rows.map((r) => (
+                    <tr key={r.row}>
+                      <td>{r.row}</td>
                       {shown.fields.map((f) => (
-                        <th key={f} scope="col">
-                          {f}
-                        </th>
+                        <td key={f}>{formatValue(r.values[f], locale)}</td>
                       ))}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {shown.rows.map((r) => (
-                      <tr key={r.row}>
-                        <td>{r.row}</td>
-                        {shown.fields.map((f) => (
-                          <td key={f}>{formatValue(r.values[f], locale)}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </DataTable>
               </div>
             )}
             {shown && shown.issues.length > 0 && (

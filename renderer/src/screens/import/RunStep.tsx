@@ -3,14 +3,12 @@ import { useEffect, useState } from 'react';
 import type { JobProgressView } from '../../../../electron/core/ipc/contract-work.js';
 import type { RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { etaSeconds, formatDuration, formatNumber, formatRate, outcomeTone, percent } from '../../components/format.js';
+import { etaSeconds, formatDuration, formatNumber, formatRate, percent } from '../../components/format.js';
+import { OutcomeChips } from '../../components/JobResults.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
-import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
-import { OUTCOME_MESSAGE } from '../../i18n/names.js';
 import { useRpc } from '../../useRpc.js';
-import { OUTCOME_ORDER } from './planView.js';
 
 /** The dependency levels of a run (0 = supplier companies … 6 = BOMs), in words. */
 export const RUN_LEVEL_MESSAGE = [
@@ -99,17 +97,7 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
           <dd>{progress ? t(RUN_LEVEL_MESSAGE[Math.max(0, Math.min(RUN_LEVEL_MESSAGE.length - 1, progress.level))]) : '—'}</dd>
         </div>
       </dl>
-      {progress && (
-        <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
-          {OUTCOME_ORDER.filter((o) => (progress.byOutcome[o] ?? 0) > 0).map((o) => (
-            <li key={o}>
-              <Tag tone={outcomeTone(o)}>
-                {t(OUTCOME_MESSAGE[o])}: {formatNumber(progress.byOutcome[o] ?? 0, locale)}
-              </Tag>
-            </li>
-          ))}
-        </ul>
-      )}
+      {progress && <OutcomeChips counts={progress.byOutcome} />}
       <div className="form-actions">
         <button type="button" className="btn" onClick={() => void stop('pause')} disabled={stopping !== null}>
           {stopping === 'pause' ? t('run.pausing') : t('run.pause')}

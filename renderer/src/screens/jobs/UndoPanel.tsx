@@ -18,6 +18,7 @@ import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
+import { Checkbox } from '../../components/Checkbox.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
@@ -80,10 +81,9 @@ export function UndoPanel({
           {plan.blocked > 0 && (
             <Notice kind="warning">
               {t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
-              <label className="checkbox">
-                <input type="checkbox" checked={skip} onChange={(e) => setSkip(e.target.checked)} />
-                <span>{t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}</span>
-              </label>
+              <Checkbox checked={skip} onChange={setSkip}>
+                {t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}
+              </Checkbox>
             </Notice>
           )}
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
