@@ -46,3 +46,12 @@ export function DataTable({
     </table>
   );
 }
+
+/** A row's heading that is a name (a sheet, a code): `th scope=row` with the name as code. */
+export function RowHead({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row">
+      <code>{children}</code>
+    </th>
+  );
+}

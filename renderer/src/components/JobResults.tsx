@@ -32,7 +32,7 @@ import { SelectField } from './SelectField.js';
 import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
-import { DataTable } from './DataTable.js';
+import { CountsTable } from './CountsTable.js';
 import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
@@ -393,33 +393,12 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
           <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
-          <DataTable
-            className="counts"
-            columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(OUTCOME_MESSAGE[c]), num: true }))]}
-            foot={
-              <tr>
-                <th scope="row">{t('plan.total')}</th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {formatNumber(sheets.totals[c] ?? 0, locale)}
-                  </td>
-                ))}
-              </tr>
-            }
-          >
-            {sheets.rows.map((r) => (
-              <tr key={r.sheet}>
-                <th scope="row">
-                  <code>{r.sheet}</code>
-                </th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </DataTable>
+          <CountsTable
+            table={sheets}
+            columns={cols}
+            head={(c) => t(OUTCOME_MESSAGE[c])}
+            count={(_, __, n) => (n ? formatNumber(n, locale) : '')}
+          />
           <p className="field-hint">{t('results.rowsHint')}</p>
         </section>
       )}

@@ -14,7 +14,8 @@ import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
 import { SelectField } from '../../components/SelectField.js';
 import { Checkbox } from '../../components/Checkbox.js';
-import { DataTable } from '../../components/DataTable.js';
+import { CountsTable } from '../../components/CountsTable.js';
+import { BlockedNotice } from '../../components/BlockedNotice.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
@@ -111,58 +112,35 @@ export function DryRunStep({
             {w}
           </Notice>
         ))}
-        <DataTable
-          className="counts"
+        <CountsTable
+          table={table}
+          columns={cols}
           caption={t('plan.countsCaption')}
-          columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(PLAN_ACTION_MESSAGE[c]), num: true }))]}
-          foot={
-            <tr>
-              <th scope="row">{t('plan.total')}</th>
-              {cols.map((c) => (
-                <td key={c} className="num">
-                  {formatNumber(table.totals[c] ?? 0, locale)}
-                </td>
-              ))}
-            </tr>
+          head={(c) => t(PLAN_ACTION_MESSAGE[c])}
+          count={(sheet, c, n) =>
+            n ? (
+              <button
+                type="button"
+                className={`count-link tone-text-${actionTone(c)}`}
+                aria-label={t('plan.showCount', { count: n, action: t(PLAN_ACTION_MESSAGE[c]), sheet })}
+                onClick={() => setFilter({ sheet, action: c, search: '' })}
+              >
+                {formatNumber(n, locale)}
+              </button>
+            ) : (
+              <span className="zero">0</span>
+            )
           }
-        >
-            {table.rows.map((r) => (
-              <tr key={r.sheet}>
-                <th scope="row">
-                  <code>{r.sheet}</code>
-                </th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {r.counts[c] ? (
-                      <button
-                        type="button"
-                        className={`count-link tone-text-${actionTone(c)}`}
-                        aria-label={t('plan.showCount', {
-                          count: r.counts[c],
-                          action: t(PLAN_ACTION_MESSAGE[c]),
-                          sheet: r.sheet,
-                        })}
-                        onClick={() => setFilter({ sheet: r.sheet, action: c, search: '' })}
-                      >
-                        {formatNumber(r.counts[c], locale)}
-                      </button>
-                    ) : (
-                      <span className="zero">0</span>
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-        </DataTable>
+        />
         <p className="field-hint">{t('plan.countsHint')}</p>
 
         {ov.blocked > 0 && (
-          <Notice kind="warning">
-            {t('plan.blockedNotice', { count: formatNumber(ov.blocked, locale) })}
-            <Checkbox checked={skipBlocked} onChange={setSkipBlocked}>
-              {t('plan.skipBlocked', { count: formatNumber(ov.blocked, locale) })}
-            </Checkbox>
-          </Notice>
+          <BlockedNotice
+            notice={t('plan.blockedNotice', { count: formatNumber(ov.blocked, locale) })}
+            skipLabel={t('plan.skipBlocked', { count: formatNumber(ov.blocked, locale) })}
+            skip={skipBlocked}
+            onSkip={setSkipBlocked}
+          />
         )}
         {readiness === 'nothing' && <Notice kind="info">{t('plan.nothingToSend')}</Notice>}
         <div className="form-actions">

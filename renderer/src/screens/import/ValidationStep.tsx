@@ -8,16 +8,29 @@ import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
 import { SelectField } from '../../components/SelectField.js';
 import { Checkbox } from '../../components/Checkbox.js';
-import { DataTable } from '../../components/DataTable.js';
+import { DataTable, RowHead } from '../../components/DataTable.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
 import { issueGroupTitle, issueText } from './issueText.js';
-import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
+import { FILE_LEVEL, filterIssues, groupIssues, ISSUE_GROUPINGS, issueSheets, SEVERITY_FILTERS } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
 
 const TEMPLATE_SHEETS = ['instructions', 'lists', 'products'];
+
+const SEVERITY_FILTER_MESSAGE = {
+  all: 'check.severityAll',
+  error: 'check.severityErrors',
+  warning: 'check.severityWarnings',
+} as const satisfies Record<SeverityFilter, MessageKey>;
+
+const ISSUE_GROUPING_MESSAGE = {
+  sheet: 'check.groupSheet',
+  field: 'check.groupField',
+  code: 'check.groupCode',
+} as const satisfies Record<IssueGroupBy, MessageKey>;
 
 export function ValidationStep({
   validation,
@@ -104,9 +117,7 @@ export function ValidationStep({
           >
             {v.sheets.map((s) => (
               <tr key={s.name}>
-                <th scope="row">
-                  <code>{s.sheetName}</code>
-                </th>
+                <RowHead>{s.sheetName}</RowHead>
                 <td className="num">{formatNumber(s.rows, locale)}</td>
                 <td className="num">
                   {s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}
@@ -154,11 +165,7 @@ export function ValidationStep({
               label={t('check.severity')}
               value={severity}
               onChange={setSeverity}
-              options={[
-                { value: 'all', label: t('check.severityAll') },
-                { value: 'error', label: t('check.severityErrors') },
-                { value: 'warning', label: t('check.severityWarnings') },
-              ]}
+              options={SEVERITY_FILTERS.map((s) => ({ value: s, label: t(SEVERITY_FILTER_MESSAGE[s]) }))}
             />
             <SelectField
               label={t('plan.sheet')}
@@ -173,11 +180,7 @@ export function ValidationStep({
               label={t('check.groupBy')}
               value={groupBy}
               onChange={setGroupBy}
-              options={[
-                { value: 'sheet', label: t('check.groupSheet') },
-                { value: 'field', label: t('check.groupField') },
-                { value: 'code', label: t('check.groupCode') },
-              ]}
+              options={ISSUE_GROUPINGS.map((g) => ({ value: g, label: t(ISSUE_GROUPING_MESSAGE[g]) }))}
             />
             <SearchField value={search} onChange={setSearch} placeholder={t('check.searchHint')} />
           </div>

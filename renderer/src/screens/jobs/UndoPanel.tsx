@@ -18,7 +18,7 @@ import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
-import { Checkbox } from '../../components/Checkbox.js';
+import { BlockedNotice } from '../../components/BlockedNotice.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
@@ -79,12 +79,12 @@ export function UndoPanel({
             ))}
           </p>
           {plan.blocked > 0 && (
-            <Notice kind="warning">
-              {t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
-              <Checkbox checked={skip} onChange={setSkip}>
-                {t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}
-              </Checkbox>
-            </Notice>
+            <BlockedNotice
+              notice={t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
+              skipLabel={t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}
+              skip={skip}
+              onSkip={setSkip}
+            />
           )}
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
           <DataTable
