@@ -28,7 +28,7 @@ import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
-import { SelectField } from './SelectField.js';
+import { SelectField, SheetSelect } from './SelectField.js';
 import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
@@ -419,14 +419,10 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               ...OUTCOME_ORDER.map((o) => ({ value: o, label: t(OUTCOME_MESSAGE[o]) })),
             ]}
           />
-          <SelectField
-            label={t('plan.sheet')}
+          <SheetSelect
             value={filter.sheet}
             onChange={(sheet) => setFilter({ ...filter, sheet })}
-            options={[
-              { value: '', label: t('plan.allSheets') },
-              ...sheets.rows.map((r) => r.sheet).filter((s) => !['hazardous-substances', 'silo-items'].includes(s)),
-            ]}
+            sheets={sheets.rows.map((r) => r.sheet).filter((s) => !['hazardous-substances', 'silo-items'].includes(s))}
           />
           <SearchField
             value={filter.search}

@@ -4,6 +4,7 @@
  * both); `V` is the type of the values, so a screen's filter state takes what is chosen without a cast.
  */
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/index.js';
 
 export type SelectOption<V extends string> = V | { value: V; label: string };
 
@@ -35,5 +36,26 @@ export function SelectField<V extends string>({
         })}
       </select>
     </label>
+  );
+}
+
+/** The sheet filter of a list of rows: every sheet ('') or one of these. */
+export function SheetSelect({
+  value,
+  onChange,
+  sheets,
+}: {
+  value: string;
+  onChange(sheet: string): void;
+  sheets: readonly SelectOption<string>[];
+}) {
+  const { t } = useI18n();
+  return (
+    <SelectField
+      label={t('plan.sheet')}
+      value={value}
+      onChange={onChange}
+      options={[{ value: '', label: t('plan.allSheets') }, ...sheets]}
+    />
   );
 }

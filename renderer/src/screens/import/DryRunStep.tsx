@@ -12,7 +12,7 @@ import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
-import { SelectField } from '../../components/SelectField.js';
+import { SelectField, SheetSelect } from '../../components/SelectField.js';
 import { Checkbox } from '../../components/Checkbox.js';
 import { CountsTable } from '../../components/CountsTable.js';
 import { BlockedNotice } from '../../components/BlockedNotice.js';
@@ -134,14 +134,12 @@ export function DryRunStep({
         />
         <p className="field-hint">{t('plan.countsHint')}</p>
 
-        {ov.blocked > 0 && (
-          <BlockedNotice
-            notice={t('plan.blockedNotice', { count: formatNumber(ov.blocked, locale) })}
-            skipLabel={t('plan.skipBlocked', { count: formatNumber(ov.blocked, locale) })}
-            skip={skipBlocked}
-            onSkip={setSkipBlocked}
-          />
-        )}
+        <BlockedNotice
+          blocked={ov.blocked}
+          words={['plan.blockedNotice', 'plan.skipBlocked']}
+          skip={skipBlocked}
+          onSkip={setSkipBlocked}
+        />
         {readiness === 'nothing' && <Notice kind="info">{t('plan.nothingToSend')}</Notice>}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onBack} disabled={busy}>
@@ -196,11 +194,10 @@ export function DryRunStep({
           {shown !== null && <span className="muted">{t('plan.shown', { count: formatNumber(shown, locale) })}</span>}
         </div>
         <div className="filters">
-          <SelectField
-            label={t('plan.sheet')}
+          <SheetSelect
             value={filter.sheet}
             onChange={(sheet) => setFilter({ ...filter, sheet })}
-            options={[{ value: '', label: t('plan.allSheets') }, ...table.rows.map((r) => r.sheet)]}
+            sheets={table.rows.map((r) => r.sheet)}
           />
           <SelectField<ActionFilter>
             label={t('plan.action')}

@@ -6,7 +6,7 @@ import { formatMs, formatNumber } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
-import { SelectField } from '../../components/SelectField.js';
+import { SelectField, SheetSelect } from '../../components/SelectField.js';
 import { Checkbox } from '../../components/Checkbox.js';
 import { DataTable, RowHead } from '../../components/DataTable.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
@@ -167,14 +167,10 @@ export function ValidationStep({
               onChange={setSeverity}
               options={SEVERITY_FILTERS.map((s) => ({ value: s, label: t(SEVERITY_FILTER_MESSAGE[s]) }))}
             />
-            <SelectField
-              label={t('plan.sheet')}
+            <SheetSelect
               value={sheet}
               onChange={setSheet}
-              options={[
-                { value: '', label: t('plan.allSheets') },
-                ...sheets.map((s) => ({ value: s, label: s === FILE_LEVEL ? t('check.fileLevel') : s })),
-              ]}
+              sheets={sheets.map((s) => ({ value: s, label: s === FILE_LEVEL ? t('check.fileLevel') : s }))}
             />
             <SelectField<IssueGroupBy>
               label={t('check.groupBy')}

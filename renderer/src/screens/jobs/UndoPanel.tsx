@@ -78,14 +78,12 @@ export function UndoPanel({
               </Tag>
             ))}
           </p>
-          {plan.blocked > 0 && (
-            <BlockedNotice
-              notice={t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
-              skipLabel={t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}
-              skip={skip}
-              onSkip={setSkip}
-            />
-          )}
+          <BlockedNotice
+            blocked={plan.blocked}
+            words={['undo.blockedNotice', 'undo.skipBlocked']}
+            skip={skip}
+            onSkip={setSkip}
+          />
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
           <DataTable
             className="undo-table"
