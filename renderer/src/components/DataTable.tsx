@@ -12,16 +12,23 @@ export function DataTable({
   columns,
   className,
   foot,
+  caption,
+  label,
   children,
 }: {
   columns: readonly Column[];
   /** classes besides `data` */
   className?: string;
   foot?: ReactNode;
+  /** a caption read by screen readers only */
+  caption?: string;
+  /** the table's name for assistive technology */
+  label?: string;
   children: ReactNode;
 }) {
   return (
-    <table className={className ? `data ${className}` : 'data'}>
+    <table className={className ? `data ${className}` : 'data'} aria-label={label}>
+      {caption && <caption className="visually-hidden">{caption}</caption>}
       <thead>
         <tr>
           {columns.map((c, i) => {
@@ -37,5 +44,14 @@ export function DataTable({
       <tbody>{children}</tbody>
       {foot && <tfoot>{foot}</tfoot>}
     </table>
+  );
+}
+
+/** A row's heading that is a name (a sheet, a code): `th scope=row` with the name as code. */
+export function RowHead({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row">
+      <code>{children}</code>
+    </th>
   );
 }

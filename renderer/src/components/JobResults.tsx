@@ -27,10 +27,11 @@ import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
 import { SearchField } from './SearchField.js';
+import { SelectField, SheetSelect } from './SelectField.js';
 import { useRpc } from '../useRpc.js';
 import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
-import { DataTable } from './DataTable.js';
+import { CountsTable } from './CountsTable.js';
 import { Facts } from './Facts.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
@@ -46,6 +47,22 @@ export function EntityName({ t, e }: { t: T; e: { kind: EntityKind; externalId: 
       <span className="nowrap">{e.externalId}</span>
       {after}
     </span>
+  );
+}
+
+/** The rows per outcome as chips, in the outcomes' order (the ones with none left out): a job's report and its run. */
+export function OutcomeChips({ counts }: { counts: Readonly<Record<string, number>> }) {
+  const { t, locale } = useI18n();
+  return (
+    <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
+      {OUTCOME_ORDER.filter((o) => (counts[o] ?? 0) > 0).map((o) => (
+        <li key={o}>
+          <Tag tone={outcomeTone(o)}>
+            {t(OUTCOME_MESSAGE[o])}: {formatNumber(counts[o] ?? 0, locale)}
+          </Tag>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -219,15 +236,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             ],
           ]}
         />
-        <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
-          {OUTCOME_ORDER.filter((o) => (view.counts[o] ?? 0) > 0).map((o) => (
-            <li key={o}>
-              <Tag tone={outcomeTone(o)}>
-                {t(OUTCOME_MESSAGE[o])}: {formatNumber(view.counts[o] ?? 0, locale)}
-              </Tag>
-            </li>
-          ))}
-        </ul>
+        <OutcomeChips counts={view.counts} />
         {view.entitlementLimits.length > 0 && (
           <Notice kind="warning">
             <strong>{t('results.limitsTitle')}</strong>
@@ -383,33 +392,12 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
       {sheets.rows.length > 0 && (
         <section className="card" aria-labelledby={`job-${jobId}-sheets`}>
           <h2 id={`job-${jobId}-sheets`}>{t('results.bySheet')}</h2>
-          <DataTable
-            className="counts"
-            columns={[t('plan.sheet'), ...cols.map((c) => ({ head: t(OUTCOME_MESSAGE[c]), num: true }))]}
-            foot={
-              <tr>
-                <th scope="row">{t('plan.total')}</th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {formatNumber(sheets.totals[c] ?? 0, locale)}
-                  </td>
-                ))}
-              </tr>
-            }
-          >
-            {sheets.rows.map((r) => (
-              <tr key={r.sheet}>
-                <th scope="row">
-                  <code>{r.sheet}</code>
-                </th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {r.counts[c] ? formatNumber(r.counts[c], locale) : ''}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </DataTable>
+          <CountsTable
+            table={sheets}
+            columns={cols}
+            head={(c) => t(OUTCOME_MESSAGE[c])}
+            count={(_, __, n) => (n ? formatNumber(n, locale) : '')}
+          />
           <p className="field-hint">{t('results.rowsHint')}</p>
         </section>
       )}
@@ -420,35 +408,21 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           {shown !== null && <span className="muted">{t('plan.shown', { count: formatNumber(shown, locale) })}</span>}
         </div>
         <div className="filters">
-          <label className="field-inline">
-            <span>{t('results.filterOutcome')}</span>
-            <select
-              value={filter.outcome}
-              onChange={(e) => setFilter({ ...filter, outcome: e.target.value as OutcomeFilter })}
-            >
-              <option value="">{t('plan.all')}</option>
-              <option value="problems">{t('results.problems')}</option>
-              {OUTCOME_ORDER.map((o) => (
-                <option key={o} value={o}>
-                  {t(OUTCOME_MESSAGE[o])}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field-inline">
-            <span>{t('plan.sheet')}</span>
-            <select value={filter.sheet} onChange={(e) => setFilter({ ...filter, sheet: e.target.value })}>
-              <option value="">{t('plan.allSheets')}</option>
-              {sheets.rows
-                .map((r) => r.sheet)
-                .filter((s) => !['hazardous-substances', 'silo-items'].includes(s))
-                .map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-            </select>
-          </label>
+          <SelectField<OutcomeFilter>
+            label={t('results.filterOutcome')}
+            value={filter.outcome}
+            onChange={(outcome) => setFilter({ ...filter, outcome })}
+            options={[
+              { value: '', label: t('plan.all') },
+              { value: 'problems', label: t('results.problems') },
+              ...OUTCOME_ORDER.map((o) => ({ value: o, label: t(OUTCOME_MESSAGE[o]) })),
+            ]}
+          />
+          <SheetSelect
+            value={filter.sheet}
+            onChange={(sheet) => setFilter({ ...filter, sheet })}
+            sheets={sheets.rows.map((r) => r.sheet).filter((s) => !['hazardous-substances', 'silo-items'].includes(s))}
+          />
           <SearchField
             value={filter.search}
             onChange={(v) => setFilter({ ...filter, search: v })}
@@ -460,19 +434,10 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           label={t('results.perRow')}
           className="results-grid"
           estimateSize={52}
-          loadingText={t('common.loading')}
           empty={<p className="muted">{t('results.noRows')}</p>}
           onTotal={setShown}
           onError={rpc.fail}
-          header={
-            <>
-              <div role="columnheader">{t('plan.row')}</div>
-              <div role="columnheader">{t('plan.entity')}</div>
-              <div role="columnheader">{t('results.outcome')}</div>
-              <div role="columnheader">{t('results.code')}</div>
-              <div role="columnheader">{t('results.details')}</div>
-            </>
-          }
+          columns={[t('plan.row'), t('plan.entity'), t('results.outcome'), t('results.code'), t('results.details')]}
           renderRow={(row) => (
             <>
               <div role="cell" className="cell-row">

@@ -8,6 +8,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/index.js';
 import { PageCache } from './pageCache.js';
 
 export interface PagedSource<T> {
@@ -20,7 +21,8 @@ export interface VirtualRowsProps<T> {
   source: PagedSource<T>;
   label: string;
   className: string;
-  header: ReactNode;
+  /** the columns' headings */
+  columns: readonly string[];
   renderRow(row: T, index: number): ReactNode;
   /** An extra class for a row (e.g. a group header). */
   rowClass?(row: T): string | undefined;
@@ -30,13 +32,16 @@ export interface VirtualRowsProps<T> {
   maxHeight?: number;
   /** Shown when the list is empty. */
   empty: ReactNode;
-  loadingText: string;
+  /** what a row not loaded yet says (default: "Loading…") */
+  loadingText?: string;
   onTotal?(total: number): void;
   onError?(e: unknown): void;
 }
 
 export function VirtualRows<T>(props: VirtualRowsProps<T>) {
   const { source, pageSize = 200, estimateSize = 44, maxHeight = 480 } = props;
+  const { t } = useI18n();
+  const loadingText = props.loadingText ?? t('common.loading');
   const parentRef = useRef<HTMLDivElement>(null);
   const cacheRef = useRef<PageCache<T>>(new PageCache<T>(pageSize));
   const [, bump] = useReducer((x: number) => x + 1, 0);
@@ -109,7 +114,11 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
       aria-busy={total === null}
     >
       <div className="vrow vhead" role="row" aria-rowindex={1}>
-        {props.header}
+        {props.columns.map((c, i) => (
+          <div role="columnheader" key={i}>
+            {c}
+          </div>
+        ))}
       </div>
       {total === 0 ? (
         <div className="vempty">{props.empty}</div>
@@ -128,7 +137,7 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
           }}
         >
           <div className="vspace" style={{ height: virtualizer.getTotalSize() }}>
-            {total === null && <p className="vloading">{props.loadingText}</p>}
+            {total === null && <p className="vloading">{loadingText}</p>}
             {items.map((vi) => {
               const row = cache.get(vi.index);
               return (
@@ -143,7 +152,7 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
                 >
                   {row === undefined ? (
                     <div role="cell" className="vplaceholder">
-                      {props.loadingText}
+                      {loadingText}
                     </div>
                   ) : (
                     props.renderRow(row, vi.index)

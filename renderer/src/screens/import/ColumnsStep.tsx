@@ -4,11 +4,14 @@
  * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { formatValue } from '../../components/format.js';
+import { DataTable } from '../../components/DataTable.js';
 import { Notice } from '../../components/Notice.js';
+import { SelectField } from '../../components/SelectField.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
+import { useRpc } from '../../useRpc.js';
 import {
   buildMapping,
   choicesFromMapping,
@@ -30,7 +33,10 @@ export interface ColumnsStepProps {
   /** the mapping to start from (a saved one being changed); else the suggestions */
   initial?: ColumnMappingDoc | null;
   onApply(mapping: ColumnMappingDoc): void;
-  onSave(name: string, mapping: ColumnMappingDoc): Promise<boolean>;
+  /** save the mapping under a name (its failure goes to `onError`) */
+  onSave(name: string, mapping: ColumnMappingDoc): Promise<unknown>;
+  /** where a failure is shown (the wizard's notice) */
+  onError(e: RpcError): void;
   onBack(): void;
   /** the first rows as the core reads them with a mapping (import.columnsPreview) */
   preview(mapping: ColumnMappingDoc): Promise<Preview>;
@@ -39,7 +45,7 @@ export interface ColumnsStepProps {
 
 type Preview = ProcedureOutput<'import.columnsPreview'>;
 
-export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, busy }: ColumnsStepProps) {
+export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, preview, busy }: ColumnsStepProps) {
   const { t, locale } = useI18n();
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
@@ -50,7 +56,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
     initial ? Object.fromEntries(view.sources.map((s) => [s.source, valueMapsFromMapping(s, initial)])) : {},
   );
   const [name, setName] = useState(initial?.name ?? '');
-  const [saving, setSaving] = useState(false);
+  const saving = useRpc(onError);
   const [saved, setSaved] = useState<string | null>(null);
   const mapping = useMemo(() => buildMapping(view, choices, values), [view, choices, values]);
   const [read, setRead] = useState<Preview | null>(null);
@@ -104,15 +110,10 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
             </div>
             <p>{t('columns.intro')}</p>
             <div className="table-scroll">
-              <table className="data compact columns-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('columns.column')}</th>
-                    <th scope="col">{t('columns.samples')}</th>
-                    <th scope="col">{t('columns.field')}</th>
-                  </tr>
-                </thead>
-                <tbody>
+              <DataTable
+                className="compact columns-table"
+                columns={[t('columns.column'), t('columns.samples'), t('columns.field')]}
+              >
                   {src.columns.map((c) => {
                     const s = c.suggestion;
                     const low = s !== null && s.confidence < view.highConfidence && ch[c.column] !== s.field;
@@ -152,8 +153,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
                       </tr>
                     );
                   })}
-                </tbody>
-              </table>
+              </DataTable>
             </div>
 
             <h3>{t('columns.required')}</h3>
@@ -178,23 +178,18 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
                 {translate.map((tr) => (
                   <div key={tr.field} className="filters">
                     {tr.values.map((v) => (
-                      <label key={v} className="field-inline">
-                        <span>
-                          <code>{tr.field}</code>: „{v}“ →
-                        </span>
-                        <select
-                          aria-label={t('columns.valueOf', { field: tr.field, value: v })}
-                          value={values[src.source]?.[tr.field]?.[v] ?? ''}
-                          onChange={(e) => setValue(tr.field, v, e.target.value)}
-                        >
-                          <option value="">{t('columns.asIs')}</option>
-                          {tr.allowed.map((a) => (
-                            <option key={a} value={a}>
-                              {a}
-                            </option>
-                          ))}
-                        </select>
-                      </label>
+                      <SelectField
+                        key={v}
+                        label={
+                          <>
+                            <code>{tr.field}</code>: „{v}“ →
+                          </>
+                        }
+                        ariaLabel={t('columns.valueOf', { field: tr.field, value: v })}
+                        value={values[src.source]?.[tr.field]?.[v] ?? ''}
+                        onChange={(to) => setValue(tr.field, v, to)}
+                        options={[{ value: '', label: t('columns.asIs') }, ...tr.allowed]}
+                      />
                     ))}
                   </div>
                 ))}
@@ -204,28 +199,16 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
             <h3>{t('columns.preview')}</h3>
             {shown && (
               <div className="table-scroll">
-                <table className="data compact" aria-label={t('columns.preview')}>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('columns.row')}</th>
+                <DataTable className="compact" label={t('columns.preview')} columns={[t('columns.row'), ...shown.fields]}>
+                  {shown.rows.map((r) => (
+                    <tr key={r.row}>
+                      <td>{r.row}</td>
                       {shown.fields.map((f) => (
-                        <th key={f} scope="col">
-                          {f}
-                        </th>
+                        <td key={f}>{formatValue(r.values[f], locale)}</td>
                       ))}
                     </tr>
-                  </thead>
-                  <tbody>
-                    {shown.rows.map((r) => (
-                      <tr key={r.row}>
-                        <td>{r.row}</td>
-                        {shown.fields.map((f) => (
-                          <td key={f}>{formatValue(r.values[f], locale)}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </DataTable>
               </div>
             )}
             {shown && shown.issues.length > 0 && (
@@ -254,13 +237,10 @@ export function ColumnsStep({ view, initial, onApply, onSave, onBack, preview, b
           <button
             type="button"
             className="btn"
-            disabled={name.trim() === '' || saving || blocking || mapped.length === 0}
+            disabled={name.trim() === '' || saving.busy !== null || blocking || mapped.length === 0}
             onClick={() => {
-              setSaving(true);
-              void onSave(name.trim(), buildMapping(view, choices, values, name.trim())).then((ok) => {
-                setSaving(false);
-                if (ok) setSaved(name.trim());
-              });
+              const n = name.trim();
+              void saving.run(() => onSave(n, buildMapping(view, choices, values, n))).then((ok) => ok && setSaved(n));
             }}
           >
             {t('columns.save')}

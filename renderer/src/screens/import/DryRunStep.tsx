@@ -12,6 +12,10 @@ import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
+import { SelectField, SheetSelect } from '../../components/SelectField.js';
+import { Checkbox } from '../../components/Checkbox.js';
+import { CountsTable } from '../../components/CountsTable.js';
+import { BlockedNotice } from '../../components/BlockedNotice.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
@@ -108,83 +112,42 @@ export function DryRunStep({
             {w}
           </Notice>
         ))}
-        <table className="data counts">
-          <caption className="visually-hidden">{t('plan.countsCaption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('plan.sheet')}</th>
-              {cols.map((c) => (
-                <th scope="col" key={c} className="num">
-                  {t(PLAN_ACTION_MESSAGE[c])}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r) => (
-              <tr key={r.sheet}>
-                <th scope="row">
-                  <code>{r.sheet}</code>
-                </th>
-                {cols.map((c) => (
-                  <td key={c} className="num">
-                    {r.counts[c] ? (
-                      <button
-                        type="button"
-                        className={`count-link tone-text-${actionTone(c)}`}
-                        aria-label={t('plan.showCount', {
-                          count: r.counts[c],
-                          action: t(PLAN_ACTION_MESSAGE[c]),
-                          sheet: r.sheet,
-                        })}
-                        onClick={() => setFilter({ sheet: r.sheet, action: c, search: '' })}
-                      >
-                        {formatNumber(r.counts[c], locale)}
-                      </button>
-                    ) : (
-                      <span className="zero">0</span>
-                    )}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">{t('plan.total')}</th>
-              {cols.map((c) => (
-                <td key={c} className="num">
-                  {formatNumber(table.totals[c] ?? 0, locale)}
-                </td>
-              ))}
-            </tr>
-          </tfoot>
-        </table>
+        <CountsTable
+          table={table}
+          columns={cols}
+          caption={t('plan.countsCaption')}
+          head={(c) => t(PLAN_ACTION_MESSAGE[c])}
+          count={(sheet, c, n) =>
+            n ? (
+              <button
+                type="button"
+                className={`count-link tone-text-${actionTone(c)}`}
+                aria-label={t('plan.showCount', { count: n, action: t(PLAN_ACTION_MESSAGE[c]), sheet })}
+                onClick={() => setFilter({ sheet, action: c, search: '' })}
+              >
+                {formatNumber(n, locale)}
+              </button>
+            ) : (
+              <span className="zero">0</span>
+            )
+          }
+        />
         <p className="field-hint">{t('plan.countsHint')}</p>
 
-        {ov.blocked > 0 && (
-          <Notice kind="warning">
-            {t('plan.blockedNotice', { count: formatNumber(ov.blocked, locale) })}
-            <label className="checkbox">
-              <input type="checkbox" checked={skipBlocked} onChange={(e) => setSkipBlocked(e.target.checked)} />
-              <span>{t('plan.skipBlocked', { count: formatNumber(ov.blocked, locale) })}</span>
-            </label>
-          </Notice>
-        )}
+        <BlockedNotice
+          blocked={ov.blocked}
+          words={['plan.blockedNotice', 'plan.skipBlocked']}
+          skip={skipBlocked}
+          onSkip={setSkipBlocked}
+        />
         {readiness === 'nothing' && <Notice kind="info">{t('plan.nothingToSend')}</Notice>}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onBack} disabled={busy}>
             {t('plan.back')}
           </button>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={createOnly}
-              onChange={(e) => onCreateOnly(e.target.checked)}
-              disabled={busy}
-            />
-            <span>{t('plan.createOnly')}</span>
-          </label>
+          <Checkbox checked={createOnly} onChange={onCreateOnly} disabled={busy}>
+            {t('plan.createOnly')}
+          </Checkbox>
           <button
             type="button"
             className="btn btn-primary"
@@ -199,15 +162,14 @@ export function DryRunStep({
           <fieldset className="mirror-sheets">
             <legend>{t('plan.mirrorTitle')}</legend>
             {ENTITY_SHEET_NAMES.filter((s) => ov.summary.bySheet[s] !== undefined || mirror.includes(s)).map((s) => (
-              <label className="checkbox" key={s}>
-                <input
-                  type="checkbox"
-                  checked={mirror.includes(s)}
-                  disabled={busy}
-                  onChange={(e) => onMirror(e.target.checked ? [...mirror, s] : mirror.filter((x) => x !== s))}
-                />
-                <span>{t('plan.mirrorSheet', { sheet: s })}</span>
-              </label>
+              <Checkbox
+                key={s}
+                checked={mirror.includes(s)}
+                disabled={busy}
+                onChange={(on) => onMirror(on ? [...mirror, s] : mirror.filter((x) => x !== s))}
+              >
+                {t('plan.mirrorSheet', { sheet: s })}
+              </Checkbox>
             ))}
             {ov.mirror.map((m) => (
               <p key={m.sheet} className="field-hint">
@@ -232,32 +194,21 @@ export function DryRunStep({
           {shown !== null && <span className="muted">{t('plan.shown', { count: formatNumber(shown, locale) })}</span>}
         </div>
         <div className="filters">
-          <label className="field-inline">
-            <span>{t('plan.sheet')}</span>
-            <select value={filter.sheet} onChange={(e) => setFilter({ ...filter, sheet: e.target.value })}>
-              <option value="">{t('plan.allSheets')}</option>
-              {table.rows.map((r) => (
-                <option key={r.sheet} value={r.sheet}>
-                  {r.sheet}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field-inline">
-            <span>{t('plan.action')}</span>
-            <select
-              value={filter.action}
-              onChange={(e) => setFilter({ ...filter, action: e.target.value as ActionFilter })}
-            >
-              <option value="">{t('plan.all')}</option>
-              <option value="writes">{t('plan.writes')}</option>
-              {cols.map((c) => (
-                <option key={c} value={c}>
-                  {t(PLAN_ACTION_MESSAGE[c])}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SheetSelect
+            value={filter.sheet}
+            onChange={(sheet) => setFilter({ ...filter, sheet })}
+            sheets={table.rows.map((r) => r.sheet)}
+          />
+          <SelectField<ActionFilter>
+            label={t('plan.action')}
+            value={filter.action}
+            onChange={(action) => setFilter({ ...filter, action })}
+            options={[
+              { value: '', label: t('plan.all') },
+              { value: 'writes', label: t('plan.writes') },
+              ...cols.map((c) => ({ value: c, label: t(PLAN_ACTION_MESSAGE[c]) })),
+            ]}
+          />
           <SearchField
             value={filter.search}
             onChange={(v) => setFilter({ ...filter, search: v })}
@@ -278,18 +229,10 @@ export function DryRunStep({
           label={t('plan.rowsTitle')}
           className="plan-grid"
           estimateSize={64}
-          loadingText={t('common.loading')}
           empty={<p className="muted">{t('plan.noRows')}</p>}
           onTotal={setShown}
           onError={onError}
-          header={
-            <>
-              <div role="columnheader">{t('plan.row')}</div>
-              <div role="columnheader">{t('plan.entity')}</div>
-              <div role="columnheader">{t('plan.action')}</div>
-              <div role="columnheader">{t('plan.beforeAfter')}</div>
-            </>
-          }
+          columns={[t('plan.row'), t('plan.entity'), t('plan.action'), t('plan.beforeAfter')]}
           renderRow={(row) => <PlanRow row={row} t={t} locale={locale} />}
         />
       </section>

@@ -5,15 +5,14 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { MirrorSheet, PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { MirrorSheet, PickedFile } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
-import { ErrorNotice } from '../../components/ErrorNotice.js';
 import { formatNumber } from '../../components/format.js';
 import { JobResults } from '../../components/JobResults.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
-import { toRpcError } from '../../errors.js';
 import { useI18n } from '../../i18n/index.js';
+import { useRpc } from '../../useRpc.js';
 import { IMPORT_PHASE_MESSAGE } from '../../i18n/names.js';
 import type { ImportPhase } from '../../../../electron/core/names.js';
 import { ColumnsStep } from './ColumnsStep.js';
@@ -23,6 +22,7 @@ import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
 import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, wizard, withFiles } from './wizard.js';
+import type { WizardAction } from './wizard.js';
 
 export { STEPS } from './wizard.js';
 
@@ -34,8 +34,8 @@ interface Progress {
 
 export function ImportScreen() {
   const api = useApi();
-  const { t, locale } = useI18n();
-  /** one state per step (wizard.ts); what is in flight, its progress and the last error beside it */
+  const { t } = useI18n();
+  /** one state per step (wizard.ts); what is in flight and the last error (useRpc), and its progress beside it */
   const [w, dispatch] = useReducer(wizard, INITIAL);
   const step = w.step;
   const files = w.files;
@@ -51,12 +51,21 @@ export function ImportScreen() {
   const [createOnly, setCreateOnly] = useState(false);
   /** Sheets the dry run mirrors (issue 13 §2): what they no longer have is deleted, under the cap. */
   const [mirror, setMirror] = useState<MirrorSheet[]>([]);
-  const [busy, setBusy] = useState<'reading' | 'planning' | 'starting' | null>(null);
+  const rpc = useRpc<'listing' | 'reading' | 'planning' | 'starting' | 'resuming'>();
+  const { busy, fail, run: runRpc } = rpc;
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [error, setError] = useState<RpcError | null>(null);
   const refs = useRef<{ ref: string | null }>({ ref: null });
 
-  const fail = useCallback((e: unknown) => setError(toRpcError(e)), []);
+  /** A call whose progress events carry `ref` (a fileId or an importId): its progress shown while it runs. */
+  const withProgress = useCallback(async <R,>(ref: string, call: () => Promise<R>): Promise<R> => {
+    setProgress(null);
+    refs.current.ref = ref;
+    try {
+      return await call();
+    } finally {
+      setProgress(null);
+    }
+  }, []);
 
   // Progress of reading and planning (events carry the fileId or the importId).
   useEffect(
@@ -72,71 +81,68 @@ export function ImportScreen() {
     [api, files],
   );
 
-  const validate = useCallback(
+  /** The check of the sources with a mapping (the step shows it from now on): the answer to dispatch. */
+  const check = useCallback(
     async (fs: PickedFile[], view: ColumnsView | null, m: ColumnMappingDoc | null, savedName: string | null = null) => {
-      setError(null);
       dispatch({ type: 'check', columns: view, mapping: m, applied: savedName });
-      setBusy('reading');
-      setProgress(null);
-      refs.current.ref = fs[0].fileId;
-      try {
-        const v = await api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}) });
-        dispatch({ type: 'checked', validation: v });
-      } catch (e) {
-        fail(e);
-      } finally {
-        setBusy(null);
-        setProgress(null);
-      }
+      const validation = await withProgress(fs[0].fileId, () =>
+        api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}) }),
+      );
+      return { type: 'checked', validation } satisfies WizardAction;
     },
-    [api, fail],
+    [api, withProgress],
+  );
+
+  /** Run a step's call as the action `busy`: the wizard moves on with its answer (not when it failed or is stale). */
+  const advance = useCallback(
+    async (call: () => Promise<WizardAction>, busyAs: 'reading' | 'planning') => {
+      const a = await runRpc(call, busyAs);
+      if (a) dispatch(a);
+    },
+    [runRpc],
+  );
+
+  const validate = useCallback(
+    (fs: PickedFile[], view: ColumnsView | null, m: ColumnMappingDoc | null) =>
+      advance(() => check(fs, view, m), 'reading'),
+    [advance, check],
   );
 
   const read = useCallback(
     async (f: PickedFile | PickedFile[], failedOf: string | null) => {
       const fs = Array.isArray(f) ? f : [f];
-      setError(null);
       dispatch({ type: 'read', files: fs, onlyFailedOf: failedOf });
-      setBusy('reading');
-      setProgress(null);
       // The Columns step first: a saved mapping whose headers match is applied; a CSV or headers that are not
       // the template's open the step; a file that cannot be peeked goes to the check, which says why.
-      let view: ColumnsView | null = null;
-      try {
-        view = await api.call('import.columns', sourceIds(fs));
-      } catch {
-        view = null;
-      }
-      if (view?.saved) {
-        await validate(fs, view, view.saved.mapping, view.saved.name);
-        return;
-      }
-      if (view?.needed) {
-        dispatch({ type: 'columns', columns: view });
-        setBusy(null);
-        return;
-      }
-      await validate(fs, view, null);
+      await advance(async () => {
+        setProgress(null);
+        const view = await api.call('import.columns', sourceIds(fs)).catch(() => null);
+        if (view?.saved) return check(fs, view, view.saved.mapping, view.saved.name);
+        if (view?.needed) return { type: 'columns', columns: view } satisfies WizardAction;
+        return check(fs, view, null);
+      }, 'reading');
     },
-    [api, validate],
+    [api, advance, check],
   );
 
   /** Several sources chosen (or one added to, or removed from, the list): listed with the sheets they feed. */
   const list = useCallback(
     async (fs: PickedFile[]) => {
-      setError(null);
+      rpc.dismiss();
       dispatch({ type: 'list', files: fs });
       if (fs.length === 0) return;
-      try {
-        const view = await api.call('import.columns', sourceIds(fs));
-        dispatch({ type: 'listed', files: fs, sheets: view.sources });
-      } catch (e) {
-        // the check says what a file is (a PDF, an .xls); listed as feeding no sheet meanwhile
-        dispatch({ type: 'listed', files: fs, sheets: [] });
-        fail(e);
-      }
+      const view = await runRpc(
+        () =>
+          api.call('import.columns', sourceIds(fs)).catch((e: unknown) => {
+            // the check says what a file is (a PDF, an .xls); listed as feeding no sheet meanwhile
+            dispatch({ type: 'listed', files: fs, sheets: [] });
+            throw e;
+          }),
+        'listing',
+      );
+      if (view) dispatch({ type: 'listed', files: fs, sheets: view.sources });
     },
-    [api, fail],
+    [api, runRpc, rpc.dismiss],
   );
 
   // A re-run of failed rows asked for on the Jobs screen: the corrected workbook comes here.
@@ -177,34 +183,19 @@ export function ImportScreen() {
 
   const plan = async (co = createOnly, mi = mirror) => {
     if (!validation) return;
-    setError(null);
-    setBusy('planning');
-    setProgress(null);
-    refs.current.ref = validation.importId;
-    try {
-      const ov = await api.call('import.plan', {
-        importId: validation.importId,
-        createOnly: co,
-        mirror: mi,
-        ...(onlyFailedOf ? { onlyFailedOf } : {}),
-      });
-      dispatch({ type: 'planned', overview: ov });
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(null);
-      setProgress(null);
-    }
+    const { importId } = validation;
+    await advance(async () => {
+      const overview = await withProgress(importId, () =>
+        api.call('import.plan', { importId, createOnly: co, mirror: mi, ...(onlyFailedOf ? { onlyFailedOf } : {}) }),
+      );
+      return { type: 'planned', overview } satisfies WizardAction;
+    }, 'planning');
   };
 
+  /** The job's view once it stopped (an event's consequence, not a user's call: it leaves busy and the error). */
   const loadJob = useCallback(
-    async (id: string) => {
-      try {
-        dispatch({ type: 'finished', job: await api.call('jobs.get', { jobId: id }) });
-      } catch (e) {
-        fail(e);
-      }
-    },
+    (id: string) =>
+      api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
     [api, fail],
   );
 
@@ -218,41 +209,33 @@ export function ImportScreen() {
     [api, jobId, loadJob],
   );
 
-  const run = async (skipBlocked: boolean) => {
-    if (!validation) return;
-    setError(null);
-    setBusy('starting');
-    try {
-      const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
-      dispatch({ type: 'started', jobId: r.jobId });
-      // The job may already be over (a tiny plan): check once.
-      const v = await api.call('jobs.get', { jobId: r.jobId });
-      if (!v.running) dispatch({ type: 'finished', job: v });
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(null);
-    }
+  /** The job once it started (or resumed): it may already be over (a tiny plan), so it is looked at once. */
+  const follow = async (id: string) => {
+    const v = await api.call('jobs.get', { jobId: id });
+    if (!v.running) dispatch({ type: 'finished', job: v });
   };
 
-  const resume = async () => {
-    if (!jobId) return;
-    setError(null);
-    try {
+  const run = (skipBlocked: boolean) =>
+    validation &&
+    runRpc(async () => {
+      const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
+      dispatch({ type: 'started', jobId: r.jobId });
+      await follow(r.jobId);
+    }, 'starting');
+
+  const resume = () =>
+    jobId &&
+    runRpc(async () => {
       await api.call('jobs.resume', { jobId });
       dispatch({ type: 'resumed' });
-      const v = await api.call('jobs.get', { jobId });
-      if (!v.running) dispatch({ type: 'finished', job: v });
-    } catch (e) {
-      fail(e);
-    }
-  };
+      await follow(jobId);
+    }, 'resuming');
 
   const reset = () => {
     if (validation) void api.call('import.close', { importId: validation.importId }).catch(() => {});
     dispatch({ type: 'reset' });
     setMirror([]);
-    setError(null);
+    rpc.dismiss();
   };
 
   const stepIndex = STEPS.indexOf(step);
@@ -269,7 +252,7 @@ export function ImportScreen() {
           </li>
         ))}
       </ol>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {rpc.notice}
 
       {step === 'choose' && (
         <section className="card" aria-labelledby="choose-heading">
@@ -308,7 +291,7 @@ export function ImportScreen() {
                 hint={t('import.chooseHint')}
                 onFile={(f) => void list(withFiles(w.files, [f]))}
                 onFiles={(fs) => void list(withFiles(w.files, fs))}
-                onError={setError}
+                onError={fail}
               />
               <div className="form-actions">
                 <button type="button" className="btn btn-primary" onClick={() => void read(w.files, null)}>
@@ -327,36 +310,19 @@ export function ImportScreen() {
               hint={t('import.chooseHint')}
               onFile={(f) => void read(f, null)}
               onFiles={(fs) => void list(fs)}
-              onError={setError}
+              onError={fail}
             />
           )}
         </section>
       )}
 
       {step === 'check' && busy === 'reading' && (
-        <section className="card" aria-labelledby="reading-heading">
-          <h2 id="reading-heading">{t('import.reading', { file: sourcesName(files) })}</h2>
-          <ProgressBar
-            value={progress?.done ?? 0}
-            max={progress?.total ?? null}
-            label={t('import.reading', { file: sourcesName(files) })}
-          />
-          <p className="field-hint" aria-live="polite">
-            {progress
-              ? t(IMPORT_PHASE_MESSAGE[progress.phase], {
-                  done: formatNumber(progress.done, locale),
-                  total: progress.total === null ? '?' : formatNumber(progress.total, locale),
-                })
-              : t('common.loading')}
-          </p>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => file && void api.call('import.cancel', { fileId: file.fileId })}
-          >
-            {t('common.cancel')}
-          </button>
-        </section>
+        <PhaseProgress
+          id="reading-heading"
+          title={t('import.reading', { file: sourcesName(files) })}
+          progress={progress}
+          onCancel={() => file && void api.call('import.cancel', { fileId: file.fileId })}
+        />
       )}
 
       {step === 'columns' && columns && file && (
@@ -368,15 +334,8 @@ export function ImportScreen() {
           preview={previewOf}
           onBack={reset}
           onApply={(m) => void validate(files, columns, m)}
-          onSave={async (name, m) => {
-            try {
-              await api.call('mappings.save', { name, mapping: m });
-              return true;
-            } catch (e) {
-              fail(e);
-              return false;
-            }
-          }}
+          onSave={(name, m) => api.call('mappings.save', { name, mapping: m })}
+          onError={fail}
         />
       )}
 
@@ -407,7 +366,9 @@ export function ImportScreen() {
             onlyFailedOf={onlyFailedOf}
           />
           {busy === 'planning' && (
-            <PlanningProgress
+            <PhaseProgress
+              id="planning-heading"
+              title={t('plan.planning')}
               progress={progress}
               onCancel={() => void api.call('import.cancel', { importId: validation.importId })}
             />
@@ -425,7 +386,9 @@ export function ImportScreen() {
       {step === 'plan' && overview && (
         <>
           {busy === 'planning' && (
-            <PlanningProgress
+            <PhaseProgress
+              id="planning-heading"
+              title={t('plan.planning')}
               progress={progress}
               onCancel={() => validation && void api.call('import.cancel', { importId: validation.importId })}
             />
@@ -475,12 +438,24 @@ export function ImportScreen() {
   );
 }
 
-function PlanningProgress({ progress, onCancel }: { progress: Progress | null; onCancel(): void }) {
+/** Reading or planning under way: its phase with a bar, and a button that cancels it. */
+function PhaseProgress({
+  id,
+  title,
+  progress,
+  onCancel,
+}: {
+  /** the heading's id */
+  id: string;
+  title: string;
+  progress: Progress | null;
+  onCancel(): void;
+}) {
   const { t, locale } = useI18n();
   return (
-    <section className="card" aria-labelledby="planning-heading">
-      <h2 id="planning-heading">{t('plan.planning')}</h2>
-      <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={t('plan.planning')} />
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ProgressBar value={progress?.done ?? 0} max={progress?.total ?? null} label={title} />
       <p className="field-hint" aria-live="polite">
         {progress
           ? t(IMPORT_PHASE_MESSAGE[progress.phase], {

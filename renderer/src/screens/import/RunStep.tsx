@@ -1,14 +1,13 @@
 /** Step 4 of the import: the job running on the main side — progress bar, rows/s, ETA, pause and cancel. */
 import { useEffect, useState } from 'react';
-import type { JobProgressView } from '../../../../electron/core/ipc/contract.js';
+import type { JobProgressView, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { etaSeconds, formatDuration, formatNumber, formatRate, outcomeTone, percent } from '../../components/format.js';
+import { etaSeconds, formatDuration, formatNumber, formatRate, percent } from '../../components/format.js';
+import { OutcomeChips } from '../../components/JobResults.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
-import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
-import { OUTCOME_MESSAGE } from '../../i18n/names.js';
-import { OUTCOME_ORDER } from './planView.js';
+import { useRpc } from '../../useRpc.js';
 
 /** The dependency levels of a run (0 = supplier companies … 6 = BOMs), in words. */
 export const RUN_LEVEL_MESSAGE = [
@@ -21,11 +20,14 @@ export const RUN_LEVEL_MESSAGE = [
   'run.level.6',
 ] as const satisfies readonly MessageKey[];
 
-export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: unknown): void }) {
+export function RunStep({ jobId, file, onError }: { jobId: string; file: string; onError(e: RpcError): void }) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [progress, setProgress] = useState<JobProgressView | null>(null);
-  const [stopping, setStopping] = useState<'pause' | 'cancel' | null>(null);
+  /** the stop asked for: shown from the call until the job stops (the step then changes) */
+  const [asked, setAsked] = useState<'pause' | 'cancel' | null>(null);
+  const rpc = useRpc<'pause' | 'cancel'>(onError);
+  const stopping = rpc.busy ?? asked;
 
   useEffect(() => {
     let live = true;
@@ -43,13 +45,8 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
   }, [api, jobId]);
 
   const stop = async (how: 'pause' | 'cancel') => {
-    setStopping(how);
-    try {
-      await api.call(how === 'pause' ? 'jobs.pause' : 'jobs.cancel', { jobId });
-    } catch (e) {
-      onError(e);
-      setStopping(null);
-    }
+    const ok = await rpc.run(() => api.call(how === 'pause' ? 'jobs.pause' : 'jobs.cancel', { jobId }), how);
+    if (ok) setAsked(how);
   };
 
   const done = progress?.done ?? 0;
@@ -99,17 +96,7 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
           <dd>{progress ? t(RUN_LEVEL_MESSAGE[Math.max(0, Math.min(RUN_LEVEL_MESSAGE.length - 1, progress.level))]) : '—'}</dd>
         </div>
       </dl>
-      {progress && (
-        <ul className="outcome-chips" aria-label={t('results.byOutcome')}>
-          {OUTCOME_ORDER.filter((o) => (progress.byOutcome[o] ?? 0) > 0).map((o) => (
-            <li key={o}>
-              <Tag tone={outcomeTone(o)}>
-                {t(OUTCOME_MESSAGE[o])}: {formatNumber(progress.byOutcome[o] ?? 0, locale)}
-              </Tag>
-            </li>
-          ))}
-        </ul>
-      )}
+      {progress && <OutcomeChips counts={progress.byOutcome} />}
       <div className="form-actions">
         <button type="button" className="btn" onClick={() => void stop('pause')} disabled={stopping !== null}>
           {stopping === 'pause' ? t('run.pausing') : t('run.pause')}

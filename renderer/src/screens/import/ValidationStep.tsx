@@ -6,15 +6,31 @@ import { formatMs, formatNumber } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { Tag } from '../../components/Tag.js';
 import { SearchField } from '../../components/SearchField.js';
+import { SelectField, SheetSelect } from '../../components/SelectField.js';
+import { Checkbox } from '../../components/Checkbox.js';
+import { DataTable, RowHead } from '../../components/DataTable.js';
 import { VirtualRows } from '../../components/VirtualRows.js';
 import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
+import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
 import { issueGroupTitle, issueText } from './issueText.js';
-import { FILE_LEVEL, filterIssues, groupIssues, issueSheets } from './issues.js';
+import { FILE_LEVEL, filterIssues, groupIssues, ISSUE_GROUPINGS, issueSheets, SEVERITY_FILTERS } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
 
 const TEMPLATE_SHEETS = ['instructions', 'lists', 'products'];
+
+const SEVERITY_FILTER_MESSAGE = {
+  all: 'check.severityAll',
+  error: 'check.severityErrors',
+  warning: 'check.severityWarnings',
+} as const satisfies Record<SeverityFilter, MessageKey>;
+
+const ISSUE_GROUPING_MESSAGE = {
+  sheet: 'check.groupSheet',
+  field: 'check.groupField',
+  code: 'check.groupCode',
+} as const satisfies Record<IssueGroupBy, MessageKey>;
 
 export function ValidationStep({
   validation,
@@ -90,42 +106,30 @@ export function ValidationStep({
         )}
         {onlyFailedOf && <Notice kind="info">{t('check.onlyFailed', { job: onlyFailedOf })}</Notice>}
         {v.sheets.length > 0 && (
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th scope="col">{t('plan.sheet')}</th>
-                <th scope="col" className="num">
-                  {t('check.rows')}
-                </th>
-                <th scope="col" className="num">
-                  {t('check.rowsWithErrors')}
-                </th>
+          <DataTable
+            className="compact"
+            columns={[
+              t('plan.sheet'),
+              { head: t('check.rows'), num: true },
+              { head: t('check.rowsWithErrors'), num: true },
+              ...(unread ? [{ head: t('check.unreadRows'), num: true }] : []),
+            ]}
+          >
+            {v.sheets.map((s) => (
+              <tr key={s.name}>
+                <RowHead>{s.sheetName}</RowHead>
+                <td className="num">{formatNumber(s.rows, locale)}</td>
+                <td className="num">
+                  {s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}
+                </td>
                 {unread && (
-                  <th scope="col" className="num">
-                    {t('check.unreadRows')}
-                  </th>
+                  <td className="num">
+                    {s.unreadRows ? <Tag tone="bad">{formatNumber(s.unreadRows, locale)}</Tag> : '0'}
+                  </td>
                 )}
               </tr>
-            </thead>
-            <tbody>
-              {v.sheets.map((s) => (
-                <tr key={s.name}>
-                  <th scope="row">
-                    <code>{s.sheetName}</code>
-                  </th>
-                  <td className="num">{formatNumber(s.rows, locale)}</td>
-                  <td className="num">
-                    {s.blockedRows ? <Tag tone="bad">{formatNumber(s.blockedRows, locale)}</Tag> : '0'}
-                  </td>
-                  {unread && (
-                    <td className="num">
-                      {s.unreadRows ? <Tag tone="bad">{formatNumber(s.unreadRows, locale)}</Tag> : '0'}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
         {unread && <p className="field-hint">{t('check.unreadHint')}</p>}
         <IgnoredColumns sheets={v.sheets} />
@@ -138,10 +142,9 @@ export function ValidationStep({
           <button type="button" className="btn" onClick={onBack}>
             {t('check.another')}
           </button>
-          <label className="checkbox">
-            <input type="checkbox" checked={createOnly} onChange={(e) => onCreateOnly(e.target.checked)} />
-            <span>{t('plan.createOnly')}</span>
-          </label>
+          <Checkbox checked={createOnly} onChange={onCreateOnly}>
+            {t('plan.createOnly')}
+          </Checkbox>
           <button type="button" className="btn btn-primary" onClick={onPlan} disabled={!v.readable || planning}>
             {planning ? t('plan.planning') : t('check.makeDryRun')}
           </button>
@@ -158,33 +161,23 @@ export function ValidationStep({
             </span>
           </div>
           <div className="filters">
-            <label className="field-inline">
-              <span>{t('check.severity')}</span>
-              <select value={severity} onChange={(e) => setSeverity(e.target.value as SeverityFilter)}>
-                <option value="all">{t('check.severityAll')}</option>
-                <option value="error">{t('check.severityErrors')}</option>
-                <option value="warning">{t('check.severityWarnings')}</option>
-              </select>
-            </label>
-            <label className="field-inline">
-              <span>{t('plan.sheet')}</span>
-              <select value={sheet} onChange={(e) => setSheet(e.target.value)}>
-                <option value="">{t('plan.allSheets')}</option>
-                {sheets.map((s) => (
-                  <option key={s} value={s}>
-                    {s === FILE_LEVEL ? t('check.fileLevel') : s}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="field-inline">
-              <span>{t('check.groupBy')}</span>
-              <select value={groupBy} onChange={(e) => setGroupBy(e.target.value as IssueGroupBy)}>
-                <option value="sheet">{t('check.groupSheet')}</option>
-                <option value="field">{t('check.groupField')}</option>
-                <option value="code">{t('check.groupCode')}</option>
-              </select>
-            </label>
+            <SelectField<SeverityFilter>
+              label={t('check.severity')}
+              value={severity}
+              onChange={setSeverity}
+              options={SEVERITY_FILTERS.map((s) => ({ value: s, label: t(SEVERITY_FILTER_MESSAGE[s]) }))}
+            />
+            <SheetSelect
+              value={sheet}
+              onChange={setSheet}
+              sheets={sheets.map((s) => ({ value: s, label: s === FILE_LEVEL ? t('check.fileLevel') : s }))}
+            />
+            <SelectField<IssueGroupBy>
+              label={t('check.groupBy')}
+              value={groupBy}
+              onChange={setGroupBy}
+              options={ISSUE_GROUPINGS.map((g) => ({ value: g, label: t(ISSUE_GROUPING_MESSAGE[g]) }))}
+            />
             <SearchField value={search} onChange={setSearch} placeholder={t('check.searchHint')} />
           </div>
           <VirtualRows
@@ -192,16 +185,8 @@ export function ValidationStep({
             label={t('check.issuesTitle')}
             className="issues-grid"
             estimateSize={38}
-            loadingText={t('common.loading')}
             empty={<p className="muted">{t('check.noMatch')}</p>}
-            header={
-              <>
-                <div role="columnheader">{t('check.severity')}</div>
-                <div role="columnheader">{t('check.cell')}</div>
-                <div role="columnheader">{t('check.field')}</div>
-                <div role="columnheader">{t('check.message')}</div>
-              </>
-            }
+            columns={[t('check.severity'), t('check.cell'), t('check.field'), t('check.message')]}
             renderRow={(line) => (line.kind === 'group' ? groupHeader(line) : issueRow(line.issue))}
             rowClass={(line) => (line.kind === 'group' ? 'is-group' : undefined)}
           />

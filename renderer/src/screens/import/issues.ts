@@ -5,8 +5,10 @@
 import type { WorkbookIssueView } from '../../../../electron/core/ipc/contract.js';
 import { columnNumber } from '../../../../electron/core/workbook/cell-ref.js';
 
-export type IssueGroupBy = 'sheet' | 'field' | 'code';
-export type SeverityFilter = 'all' | 'error' | 'warning';
+export const ISSUE_GROUPINGS = ['sheet', 'field', 'code'] as const;
+export type IssueGroupBy = (typeof ISSUE_GROUPINGS)[number];
+export const SEVERITY_FILTERS = ['all', 'error', 'warning'] as const;
+export type SeverityFilter = (typeof SEVERITY_FILTERS)[number];
 
 export interface IssueFilter {
   severity: SeverityFilter;

@@ -18,6 +18,7 @@ import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
+import { BlockedNotice } from '../../components/BlockedNotice.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
 const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
@@ -77,15 +78,12 @@ export function UndoPanel({
               </Tag>
             ))}
           </p>
-          {plan.blocked > 0 && (
-            <Notice kind="warning">
-              {t('undo.blockedNotice', { count: formatNumber(plan.blocked, locale) })}
-              <label className="checkbox">
-                <input type="checkbox" checked={skip} onChange={(e) => setSkip(e.target.checked)} />
-                <span>{t('undo.skipBlocked', { count: formatNumber(plan.blocked, locale) })}</span>
-              </label>
-            </Notice>
-          )}
+          <BlockedNotice
+            blocked={plan.blocked}
+            words={['undo.blockedNotice', 'undo.skipBlocked']}
+            skip={skip}
+            onSkip={setSkip}
+          />
           {plan.writes === 0 && <Notice kind="info">{t('undo.nothing')}</Notice>}
           <DataTable
             className="undo-table"
