@@ -45,6 +45,21 @@ export interface WorkbookRows {
   sheetName(sheet: DataSheetName): string;
 }
 
+/** The problems of a row without any (shared by every such row; frozen, so an accidental push throws). */
+const NO_PROBLEMS: PlanProblem[] = Object.freeze([]) as unknown as PlanProblem[];
+
+/**
+ * Whether the typed values hold exactly the cells read, in the same order: then the row keeps one object for
+ * both (a 200,000-row workbook would otherwise hold every row's values twice while it is planned).
+ */
+function sameRecord(typed: Record<string, unknown>, values: Record<string, unknown>): boolean {
+  const a = Object.keys(typed);
+  const b = Object.keys(values);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || typed[a[i]] !== values[b[i]]) return false;
+  return true;
+}
+
 /** The snapshot of a row: a `snapshot` the reader kept for it, or a `_snapshot` value among its cells. */
 export function rowSnapshot(r: ParsedRow): string | undefined {
   const v = r.snapshot ?? (r.values as Record<string, unknown>)[SNAPSHOT_COLUMN];
@@ -100,12 +115,14 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     return s.rows.map((r) => {
       const at = sourceRowOf(s, r.row);
       const sheetName = at.part.sheetName;
-      const problems = (errorsAt.get(`${sheetName}\u0000${at.row}`) ?? []).map(issueToProblem);
+      const found = errorsAt.get(`${sheetName}\u0000${at.row}`);
+      // Most rows have none: they share one empty list (frozen: a row's problems are copied, never added to).
+      let problems = found ? found.map(issueToProblem) : NO_PROBLEMS;
       const declared = rowActionOf(r);
       const action: RowAction = allowed.includes(declared) ? declared : 'upsert';
       if (action === 'delete' || action === 'ignore') {
         // Only the external_id is used: problems elsewhere in the row do not block a delete.
-        const own = problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field));
+        const own = found ? problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field)) : NO_PROBLEMS;
         return { sheet: name, sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
       }
       const own: Record<string, unknown> = {};
@@ -117,7 +134,7 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           const violations = validation ? [] : (def.rowRules?.(res.data) ?? []);
           for (const v of violations) {
             const field = fieldOfRulePath(v.path);
-            problems.push({
+            (problems === NO_PROBLEMS ? (problems = []) : problems).push({
               kind: 'validation',
               sheet: sheetName,
               cell: cell(name, field, r.row),
@@ -128,11 +145,11 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
               params: { detail: v.msg, errCode: v.err_code },
             });
           }
-          if (violations.length === 0) typed = res.data;
+          if (violations.length === 0) typed = sameRecord(res.data as Record<string, unknown>, r.values) ? r.values : res.data;
         } else {
           for (const iss of res.error.issues.slice(0, 3)) {
             const field = typeof iss.path[0] === 'string' ? iss.path[0] : null;
-            problems.push({
+            (problems === NO_PROBLEMS ? (problems = []) : problems).push({
               kind: 'validation',
               sheet: sheetName,
               cell: field ? cell(name, field, r.row) : null,
@@ -145,6 +162,7 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           }
         }
       } else if (problems.length === 0) {
+        problems = [];
         problems.push({
           kind: 'validation',
           sheet: sheetName,

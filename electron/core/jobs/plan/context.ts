@@ -60,6 +60,8 @@ export class PlanState {
   /** Entry key → the plant the entity is at after this import. */
   readonly entryPlant = new Map<string, string | null>();
   readonly codeOfId: (id: string) => string | undefined;
+  /** One copy of each id and key string the per-entry facts above hold (most products share a few plants). */
+  private readonly strings = new Map<string, string>();
 
   constructor(
     readonly wb: WorkbookRows,
@@ -71,6 +73,15 @@ export class PlanState {
     readonly sink: PlanSink,
   ) {
     this.codeOfId = (id) => svc.codeOfId.get(id.toLowerCase());
+  }
+
+  /** The one copy of a string kept for the planner's facts (a plant id, a material or pending key). */
+  intern<S extends string | null>(s: S): S {
+    if (s === null) return s;
+    const hit = this.strings.get(s);
+    if (hit !== undefined) return hit as S;
+    this.strings.set(s, s);
+    return s;
   }
 
   /** The one place an entry enters the plan. */

@@ -1,0 +1,58 @@
+/**
+ * The planner's row index holds as little per row as it can (issue 11, goal 1): a valid row's typed values are
+ * its read values themselves when the schema changed nothing, and rows without problems share one empty list.
+ */
+import { describe, expect, it } from 'vitest';
+import { indexWorkbook } from '../../electron/core/jobs/workbook-rows.js';
+import type { ParsedWorkbook, RowValues } from '../../electron/core/workbook/types.js';
+
+function workbook(rows: RowValues[]): ParsedWorkbook {
+  return {
+    file: 'x.xlsx',
+    bytes: 0,
+    readable: true,
+    sheets: [
+      {
+        name: 'supplier-companies',
+        sheetName: 'supplier-companies',
+        hidden: false,
+        columns: { external_id: 'A', name: 'B', country: 'C' },
+        rows: rows.map((values, i) => ({ row: i + 2, values })),
+      },
+    ],
+    ignoredSheets: [],
+    issues: [],
+    stats: { rows: rows.length, ms: 0 },
+  };
+}
+
+describe('indexWorkbook: one copy of each row', () => {
+  it('a valid row whose typed values equal its read values keeps one object for both', () => {
+    const values: RowValues = { external_id: 'SC-1', name: 'Kalkwerk GmbH', country: 'DE' };
+    const [row] = indexWorkbook(workbook([values])).rows('supplier-companies');
+    expect(row.typed).toBe(values);
+    expect(row.problems).toEqual([]);
+  });
+
+  it('typed values that differ from the read ones (another order of the fields) stay a separate object', () => {
+    const values: RowValues = { country: 'DE', name: 'Kalkwerk GmbH', external_id: 'SC-1' };
+    const [row] = indexWorkbook(workbook([values])).rows('supplier-companies');
+    expect(row.typed).not.toBe(values);
+    expect(row.typed).toEqual(values);
+  });
+
+  it('rows without problems share one frozen empty list; a row with problems has its own', () => {
+    const rows = indexWorkbook(
+      workbook([
+        { external_id: 'SC-1', name: 'A', country: 'DE' },
+        { external_id: 'SC-2', name: 'B', country: 'AT' },
+        { external_id: 'SC-3', name: 'C', country: 'not a country' },
+      ]),
+    ).rows('supplier-companies');
+    expect(rows[0].problems).toBe(rows[1].problems);
+    expect(Object.isFrozen(rows[0].problems)).toBe(true);
+    expect(rows[2].typed).toBeNull();
+    expect(rows[2].problems.length).toBeGreaterThan(0);
+    expect(rows[2].problems).not.toBe(rows[0].problems);
+  });
+});
