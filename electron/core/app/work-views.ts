@@ -133,16 +133,24 @@ function textOf(e: PlanEntry): string {
   return `${e.label} ${e.externalId ?? ''} ${e.sheet} ${e.key} ${(e.problems ?? []).map((p) => p.message).join(' ')}`.toLowerCase();
 }
 
+/** Whether a plan entry passes a filter of the dry run's rows (null: the filter lets every entry pass). */
+export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) | null {
+  const search = f.search?.trim().toLowerCase() ?? '';
+  if (!f.sheet && !f.action && !search) return null;
+  const writes = new Set<string>(WRITE_ACTIONS);
+  return (e) => {
+    if (f.sheet && e.sheet !== f.sheet) return false;
+    if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return false;
+    return !search || textOf(e).includes(search);
+  };
+}
+
 /** Indices of the plan's entries that pass the filter, in plan order. */
 export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
+  const passes = planEntryFilter(f);
   const out: number[] = [];
-  const search = f.search?.trim().toLowerCase() ?? '';
-  const writes = new Set<string>(WRITE_ACTIONS);
   plan.entries.forEach((e, i) => {
-    if (f.sheet && e.sheet !== f.sheet) return;
-    if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return;
-    if (search && !textOf(e).includes(search)) return;
-    out.push(i);
+    if (!passes || passes(e)) out.push(i);
   });
   return out;
 }

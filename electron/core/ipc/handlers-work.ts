@@ -20,7 +20,7 @@ import { planSession, runSession } from '../app/import-session.js';
 import { listColumnMappings, saveColumnMapping } from '../app/mappings.js';
 import { activeConnection, profileNameOf, resolveConnection, withClient } from '../app/profiles.js';
 import type { AppServices } from './services.js';
-import { jobRowView, page, planRowView, filterJobEntries, undoPlanView } from '../app/work-views.js';
+import { jobRowView, page, filterJobEntries, undoPlanView } from '../app/work-views.js';
 import type { workProcedures } from './contract-work.js';
 import { Throttle } from '../throttle.js';
 
@@ -140,13 +140,7 @@ const handlers: WorkHandlers = {
 
   'import.plan': async (input, app) => planSession(app, input),
 
-  'import.planRows': async (input, app) => {
-    const imports = app.work.imports;
-    const s = imports.get(input.importId);
-    const indices = imports.filtered(s, input.filter);
-    const plan = s.plan!;
-    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf, plan));
-  },
+  'import.planRows': async (input, app) => app.work.imports.rows(input.importId, input.filter, input.offset, input.limit),
 
   'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
 
