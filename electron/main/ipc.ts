@@ -5,7 +5,7 @@
  */
 import type { RpcResult } from '../core/ipc/contract.js';
 import { dispatch } from '../core/ipc/dispatch.js';
-import type { HandlerTable } from '../core/ipc/handlers.js';
+import type { HandlerTable } from '../core/ipc/contract.js';
 import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/ipc/names.js';
 import type { AppServices, EventHub } from '../core/ipc/services.js';
 import type { BrowserWindowCtor, IpcMainInvokeEventLike, IpcMainLike } from './electron-api.js';
@@ -28,7 +28,7 @@ export function registerIpc(
   ipcMain: IpcMainLike,
   app: AppServices,
   loc: RendererLocation,
-  handlers?: HandlerTable,
+  handlers?: HandlerTable<AppServices>,
 ): () => void {
   for (const name of PROCEDURE_NAMES) {
     ipcMain.handle(procedureChannel(name), async (event, input) => {

@@ -5,7 +5,7 @@
 import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
 import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
 import { FileRegistry, SOURCE_EXTENSIONS, workbookArgs } from '../core/app/files.js';
-import type { HandlerTable } from '../core/ipc/handlers.js';
+import type { HandlerTable } from '../core/ipc/contract.js';
 import type { AppServices, Logger } from '../core/ipc/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
 import { createWork } from '../core/app/work.js';
@@ -34,7 +34,7 @@ export interface MainDeps {
   paths: { rendererIndex: string; preload: string };
   devUrl?: string;
   log?: Logger;
-  handlers?: HandlerTable;
+  handlers?: HandlerTable<AppServices>;
   platform?: NodeJS.Platform;
   /** command-line arguments after the executable (default process.argv.slice(1)) */
   argv?: string[];

@@ -77,7 +77,7 @@ describe('jobs and resume', () => {
     expect(JSON.parse(j.stdout)).toEqual({ jobs_dir: jobsDir, jobs: [] });
     const r = await cli(['resume', '20250101-000000-abcdef'], { jobsDir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/there is no job 20250101-000000-abcdef/);
+    expect(r.stderr).toMatch(/there is no job 20250101-000000-abcdef/i);
     const bad = await cli(['resume', '../../etc'], { jobsDir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/is not a job id/);

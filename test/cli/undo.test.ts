@@ -91,6 +91,6 @@ describe('undo', () => {
     expect(bad.stderr).toContain('"nope" is not a job id');
     const none = await run(['undo', '20200101-000000-abcdef']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('there is no job 20200101-000000-abcdef');
+    expect(none.stderr).toMatch(/there is no job 20200101-000000-abcdef/i);
   });
 });

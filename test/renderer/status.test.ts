@@ -5,7 +5,7 @@
  * exists in English and German.
  */
 import { describe, expect, it } from 'vitest';
-import type { LcaInstanceView } from '../../electron/core/ipc/contract-work.js';
+import type { LcaInstanceView } from '../../electron/core/ipc/contract.js';
 import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../electron/core/names.js';
 import { formatFieldValue, formatValue, isPlainField } from '../../renderer/src/components/format.js';
 import { offersRerun } from '../../renderer/src/components/JobResults.js';

@@ -97,3 +97,9 @@ export class DownloadRegistry {
     this.entries.clear();
   }
 }
+
+/** The local date and minute in a file name the app offers (`20260101-1230`). */
+export function fileStamp(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}`;
+}

@@ -22,10 +22,11 @@ import { JobControl, loadJob, resumeJob, runJob, runPlannedJob, type ResumeOptio
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
-import type { JobListItem, JobProgressView, JobView } from '../ipc/contract-work.js';
+import type { JobListItem, JobProgressView, JobView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
+import { findJob, resumableJob } from './jobs.js';
 import { countOutcomes, jobIndex, notSucceeded, outcomeOf, succeeded, type JobIndex } from './work-views.js';
 
 export const INPUT_COPY = 'input';
@@ -143,20 +144,7 @@ export class JobsRunner {
   /** Resume a stopped job with a connection (a key of the same manufacturer). */
   async resume(jobId: string, conn: Connection): Promise<string> {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running already.');
-    let status: JobStatus;
-    try {
-      status = effectiveStatus(await readMeta(this.jobsDir, jobId));
-    } catch {
-      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
-    }
-    if (!RESUMABLE_STATUSES.includes(status)) {
-      throw new AppError(
-        'invalid_input',
-        status === 'completed'
-          ? 'This job is complete: there is nothing to resume.'
-          : `This job cannot be resumed (${status}).`,
-      );
-    }
+    await resumableJob(this.jobsDir, jobId);
     this.refuseIfBusy(conn.profileId);
     await this.launch(jobId, conn, (opts) => resumeJob(jobId, opts));
     return jobId;
@@ -165,11 +153,7 @@ export class JobsRunner {
   /** The undo plan of a completed job (reads only), with the active connection. */
   async undoPlan(jobId: string, conn: Connection): Promise<Plan> {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running: wait until it stops.');
-    try {
-      await readMeta(this.jobsDir, jobId);
-    } catch {
-      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
-    }
+    await findJob(this.jobsDir, jobId);
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     try {
       return await planUndo(jobId, { client, jobsDir: this.jobsDir });

@@ -15,7 +15,6 @@ import {
   topContributors,
   trendRows,
 } from '../lca/analysis.js';
-import { resolveBreakdownContext } from '../lca/hotspots.js';
 import { indicatorInfo, type ModuleSelection } from '../lca/indicators.js';
 import { gwpChartData } from '../lca/chart.js';
 import { GWP_TOTAL } from '../lca/indicators.js';
@@ -27,9 +26,10 @@ import {
   type LcaReport,
   type SelectedInstance,
 } from '../lca/model.js';
-import { runLca, type LcaInstanceState } from '../lca/run.js';
+import type { LcaInstanceState } from '../lca/run.js';
+import { lcaRun } from './lca.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../ipc/contract-work.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
@@ -257,7 +257,7 @@ export class LcaRuns {
     this.app.emit('lca.changed', { runId: run.runId, state: 'running' });
     run.done = (async () => {
       try {
-        const report = await runLca(client, selection.instances, {
+        const report = await lcaRun(client, selection.instances, {
           recompute,
           signal: run.controller.signal,
           selection: selection.description,
@@ -267,18 +267,6 @@ export class LcaRuns {
             this.app.emit('lca.progress', { runId: run.runId, ...e });
           },
         });
-        if (!report.aborted) {
-          // Names for the hotspots (needs view:recipes; without it the context says why), before the run
-          // shows as done.
-          report.breakdown_context = await resolveBreakdownContext(client, report, {
-            signal: run.controller.signal,
-          }).catch((e: unknown) => ({
-            readable: false,
-            reason: `The per-source breakdown could not be resolved to names (${e instanceof Error ? e.message : String(e)}).`,
-            components: {},
-            problems: [],
-          }));
-        }
         run.report = report;
       } catch (e) {
         run.error = e instanceof Error ? e.message.split('\n')[0] : String(e);

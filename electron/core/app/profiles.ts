@@ -1,7 +1,8 @@
 /** Connection profiles as the renderer sees them, and the resolution of a profile to {baseUrl, apiKey}. */
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { maskApiKey } from '../spec/constants.js';
-import { SANDBOX_PROFILE_ID } from '../settings/settings.js';
+import type { SecretStore } from '../settings/secrets.js';
+import { SANDBOX_PROFILE_ID, type SettingsStore, type StoredProfile } from '../settings/settings.js';
 import type { ProfileView, ProfilesState } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { AppServices } from '../ipc/services.js';
@@ -88,4 +89,29 @@ export function profileNameOf(app: AppServices, profileId: string): string {
 export async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
   const conn = await resolveConnection(app);
   return { ...conn, profileName: profileNameOf(app, conn.profileId) };
+}
+
+/**
+ * Save a connection profile and its key, for the CLI's `profile add` and the app's profiles.save: the profile
+ * (new, or the one `id` names) first, then its key (`apiKey`), or no key (`removeKey`). The key check before
+ * (the service must not refuse the key) is the caller's: the app refuses only a key the service answers 401 to
+ * (a profile may be saved offline), the CLI any failure of /v2/me unless --no-check.
+ */
+export async function saveProfileWithKey(
+  stores: { settings: SettingsStore; secrets: Pick<SecretStore, 'set' | 'delete'> },
+  p: { id?: string; name: string; baseUrl: string; apiKey?: string; removeKey?: boolean },
+): Promise<StoredProfile> {
+  const saved = stores.settings.saveProfile({ ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, baseUrl: p.baseUrl });
+  if (p.apiKey !== undefined) await stores.secrets.set(saved.id, p.apiKey);
+  else if (p.removeKey) await stores.secrets.delete(saved.id);
+  return saved;
+}
+
+/** Remove a profile and its key (`profile remove` and profiles.delete). */
+export async function removeProfile(
+  stores: { settings: SettingsStore; secrets: Pick<SecretStore, 'delete'> },
+  profileId: string,
+): Promise<void> {
+  stores.settings.deleteProfile(profileId);
+  await stores.secrets.delete(profileId);
 }

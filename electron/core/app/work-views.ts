@@ -15,7 +15,7 @@ import type {
   PlanRowFilter,
   PlanRowView,
   UndoPlanView,
-} from '../ipc/contract-work.js';
+} from '../ipc/contract.js';
 
 type Scalar = string | number | boolean | null;
 type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };

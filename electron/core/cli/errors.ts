@@ -6,6 +6,7 @@
 // (--version, help, validate) does not need.
 import { ApiError, explainErrCode } from '../api/errors.js';
 import { isAbortError } from '../api/backoff.js';
+import { Refusal } from '../app/errors.js';
 import { EXIT, type ExitCode } from './types.js';
 
 /** Bad command line or bad input file: nothing was sent. Exit 2. */
@@ -41,10 +42,22 @@ export interface DescribedError {
   unexpected: boolean;
 }
 
+/**
+ * The job engine's own refusals (running elsewhere, another manufacturer, not completed) are plain Errors in
+ * words that name the job: a usage error of `command`. Anything else is thrown on as it is.
+ */
+export function jobRefusalAsUsage(e: unknown, command: string): never {
+  if (!(e instanceof ApiError) && e instanceof Error && e.name === 'Error' && /job/i.test(e.message))
+    throw new CliUsageError(e.message, command);
+  throw e;
+}
+
 /** How an error that reached the top of a command is shown and which exit code it gives. */
 export function describeError(e: unknown, command?: string): DescribedError {
-  if (e instanceof CliUsageError) {
-    const cmd = e.command ?? command;
+  // The app layer's refusals (no such job, nothing to resume) are usage errors too; a busy connection is a stop.
+  if (e instanceof Refusal && e.kind === 'unavailable') return { exitCode: EXIT.aborted, message: e.message, unexpected: false };
+  if (e instanceof CliUsageError || e instanceof Refusal) {
+    const cmd = (e instanceof CliUsageError ? e.command : undefined) ?? command;
     return {
       exitCode: EXIT.usage,
       message: e.message,

@@ -5,7 +5,7 @@
 import { procedures } from './contract.js';
 import type { RpcResult } from './contract.js';
 import { toRpcError, zodIssues } from './errors.js';
-import type { HandlerTable } from './handlers.js';
+import type { HandlerTable } from './contract.js';
 import { handlers as defaultHandlers } from './handlers.js';
 import { isProcedureName } from './names.js';
 import type { ProcedureName } from './names.js';
@@ -15,7 +15,7 @@ export async function dispatch(
   name: unknown,
   rawInput: unknown,
   app: AppServices,
-  table: HandlerTable = defaultHandlers,
+  table: HandlerTable<AppServices> = defaultHandlers,
 ): Promise<RpcResult> {
   if (!isProcedureName(name)) {
     return { ok: false, error: { code: 'unknown_procedure', message: 'Unknown request.' } };

@@ -1,5 +1,6 @@
 /** Errors a handler may throw on purpose, and the mapping of any thrown value to the contract's RpcError. */
 import { ZodError } from 'zod';
+import { Refusal } from '../app/errors.js';
 import { SettingsError } from '../settings/settings.js';
 import type { RpcError, RpcErrorCode } from './contract.js';
 
@@ -52,6 +53,7 @@ function networkCode(err: unknown): string | undefined {
  */
 export function toRpcError(err: unknown, report: (err: unknown) => void): RpcError {
   if (err instanceof AppError) return { code: err.code, message: err.message, ...err.extra };
+  if (err instanceof Refusal) return { code: err.kind, message: err.message };
   if (err instanceof SettingsError) return { code: 'invalid_input', message: err.message };
   if (err instanceof ZodError) return { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(err) };
   if (isApiErrorLike(err)) {
@@ -62,4 +64,31 @@ export function toRpcError(err: unknown, report: (err: unknown) => void): RpcErr
   if (net) return { code: 'network_error', message: `The service could not be reached (${net}).` };
   report(err);
   return { code: 'internal', message: 'Something went wrong inside Supply Loader. The details are in the log.' };
+}
+
+/**
+ * The core (workbook, import engine, LCA, export) says what went wrong in words with a plain `Error` (a workbook
+ * that cannot be read, a key of another manufacturer, a job that cannot be resumed): pass those words on.
+ * Anything else (a bug: TypeError and the like) stays `internal`, its detail in the log only.
+ */
+export function inWords(e: unknown): unknown {
+  if (e instanceof Error && Object.getPrototypeOf(e) === Error.prototype && e.message.trim() !== '') {
+    return new AppError('invalid_input', e.message.split('\n')[0].slice(0, 500));
+  }
+  return e;
+}
+
+/** A namespace's handlers with the core's plain errors passed on in words (inWords). */
+export function withWords<T extends object>(table: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, h] of Object.entries(table) as [string, (i: unknown, a: unknown) => Promise<unknown>][]) {
+    out[name] = async (input: unknown, app: unknown) => {
+      try {
+        return await h(input, app);
+      } catch (e) {
+        throw inWords(e);
+      }
+    };
+  }
+  return out as T;
 }

@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { RpcError, RpcResult } from './contract.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { dispatch } from './dispatch.js';
-import type { HandlerTable } from './handlers.js';
+import type { HandlerTable } from './contract.js';
 import type { AppServices, EventHub } from './services.js';
 
 export const TOKEN_HEADER = 'x-supply-loader-token';
@@ -34,7 +34,7 @@ export interface HttpTransportOptions {
   /** defaults to a fresh random token */
   token?: string;
   maxBodyBytes?: number;
-  handlers?: HandlerTable;
+  handlers?: HandlerTable<AppServices>;
 }
 
 export interface HttpTransport {

@@ -4,6 +4,7 @@
  * schema for exactly these names.
  */
 export const PROCEDURE_NAMES = [
+  // (each namespace's schemas are in contract/<namespace>.ts: connection, templates, import, jobs, export, lca)
   'app.info',
   'settings.get',
   'settings.update',
@@ -19,7 +20,6 @@ export const PROCEDURE_NAMES = [
   'files.pickWorkbook',
   'files.upload',
   'files.takeOpened',
-  // Import, Jobs, Export and LCA screens (contract-work.ts)
   'import.validate',
   'import.columns',
   'import.columnsPreview',

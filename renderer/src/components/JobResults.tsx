@@ -5,8 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { JobRowView, JobView } from '../../../electron/core/ipc/contract-work.js';
-import type { PickedFile } from '../../../electron/core/ipc/contract.js';
+import type { JobRowView, JobView, PickedFile } from '../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
 import { useI18n } from '../i18n/index.js';

@@ -5,7 +5,7 @@
  * test/renderer/status.test.ts. The lists of statuses and outcomes are the core's (names.ts: JOB_STATUSES,
  * ROW_OUTCOMES, LCA_STATES, LCA_OUTCOMES; jobs/types.ts: SUCCESS_OUTCOMES); this file only decides the words and tones.
  */
-import type { JobListItem, LcaInstanceView } from '../../../electron/core/ipc/contract-work.js';
+import type { JobListItem, LcaInstanceView } from '../../../electron/core/ipc/contract.js';
 import { SUCCESS_OUTCOMES } from '../../../electron/core/jobs/types.js';
 import type { LcaInstanceState, LcaOutcome } from '../../../electron/core/names.js';
 import type { MessageKey } from '../i18n/index.js';

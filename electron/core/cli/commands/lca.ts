@@ -18,13 +18,12 @@ import {
   cleanCodes,
   instanceCodesFromWorkbook,
   readResults,
-  runLca,
   selectInstances,
   serviceCurrentYear,
   writeLcaWorkbook,
 } from '../../lca/index.js';
 import type { LcaExportStats } from '../../lca/workbook/index.js';
-import { resolveBreakdownContext } from '../../lca/hotspots.js';
+import { lcaRun } from '../../app/lca.js';
 import {
   productionRowsFromWorkbook,
   writeProductionFigures,
@@ -213,11 +212,12 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
     const bar = ctx.progress(selection.instances.length, recompute ? 'LCA recompute' : 'LCA results');
     let report: LcaReport;
     try {
-      report = await runLca(ctx.client, selection.instances, {
+      report = await lcaRun(ctx.client, selection.instances, {
         recompute,
         signal: ctx.signal,
         selection: description,
         ...(concurrency !== undefined ? { concurrency } : {}),
+        onBreakdownError: (reason) => ctx.stderr(`supply-loader: ${reason} No hotspots sheet.\n`),
         onEvent: (e) => {
           if (e.state === 'done' || e.state === 'failed')
             bar.tick(
@@ -230,15 +230,6 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
       bar.done();
     }
 
-    if (!report.aborted) {
-      try {
-        report.breakdown_context = await resolveBreakdownContext(ctx.client, report, { signal: ctx.signal });
-      } catch (e) {
-        ctx.stderr(
-          `supply-loader: the per-source breakdown could not be resolved to names (${e instanceof Error ? e.message : String(e)}); no hotspots sheet.\n`,
-        );
-      }
-    }
     // The workbook is written even when the run stopped early: what was done is not thrown away.
     let stats: LcaExportStats | null = null;
     if (out) stats = await writeLcaWorkbook(report, out, { breakdown: flag(values, 'breakdown') });

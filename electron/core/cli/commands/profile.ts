@@ -3,6 +3,7 @@
  * and key files browser mode uses, under the user config dir; the key file is owner-only, not encrypted).
  */
 import { createApiClient } from '../../api/index.js';
+import { removeProfile, saveProfileWithKey } from '../../app/profiles.js';
 import { maskApiKey } from '../../spec/constants.js';
 import { SettingsError } from '../../settings/index.js';
 import { str } from '../args.js';
@@ -76,8 +77,10 @@ export const profileCommand: CliCommand = {
             }
           }
           const existing = findProfile(settings, name);
-          const saved = settings.saveProfile({ ...(existing ? { id: existing.id } : {}), name, baseUrl });
-          await secrets.set(saved.id, key);
+          const saved = await saveProfileWithKey(
+            { settings, secrets },
+            { ...(existing ? { id: existing.id } : {}), name, baseUrl, apiKey: key },
+          );
           const why = secrets.fallbackReason();
           if (why !== null)
             ctx.stderr(
@@ -95,8 +98,7 @@ export const profileCommand: CliCommand = {
           if (!name) throw new CliUsageError('missing NAME', 'profile');
           const p = findProfile(settings, name);
           if (!p) throw new CliUsageError(`there is no saved profile "${name}"`, 'profile');
-          settings.deleteProfile(p.id);
-          await secrets.delete(p.id);
+          await removeProfile({ settings, secrets }, p.id);
           if (!ctx.json) ctx.stdout(`Removed profile "${p.name}".\n`);
           else ctx.stdout(`${JSON.stringify({ removed: p.name })}\n`);
           return EXIT.ok;

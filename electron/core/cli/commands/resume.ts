@@ -1,11 +1,9 @@
 /** `supply-loader resume JOB_ID`: continue an interrupted, aborted or paused import job — no duplicate, no lost row. */
-import { readMeta } from '../../jobs/job-store.js';
-import { isJobId } from '../../jobs/job-store.js';
+import { findJob } from '../../app/jobs.js';
 import { loadJob, resumeJob } from '../../jobs/run.js';
-import { ApiError } from '../../api/index.js';
 import { expectPositionals, intOption } from '../args.js';
 import { connectContext, runContext } from '../context.js';
-import { CliUsageError } from '../errors.js';
+import { jobRefusalAsUsage } from '../errors.js';
 import { exitCodeOf, jobProgress } from '../importing.js';
 import { writeResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
@@ -24,12 +22,8 @@ export const resumeCommand: CliCommand = {
   async run(values, positionals, ctx) {
     const [jobId] = expectPositionals(positionals, ['JOB_ID'], 'resume');
     const rc = runContext(ctx);
-    if (!isJobId(jobId)) throw new CliUsageError(`"${jobId}" is not a job id (see "supply-loader jobs")`, 'resume');
-    try {
-      await readMeta(rc.jobsDir, jobId);
-    } catch {
-      throw new CliUsageError(`there is no job ${jobId} in ${rc.jobsDir} (see "supply-loader jobs")`, 'resume');
-    }
+    // A completed job is not refused: resuming it again answers the same (scripts may rerun it).
+    await findJob(rc.jobsDir, jobId);
     const outs = outputPaths(values, rc, 'resume');
     const concurrency = intOption(values, 'concurrency', 1, 256, 'resume');
     await connectContext(ctx, concurrency ? { maxConcurrency: concurrency } : {});
@@ -44,11 +38,7 @@ export const resumeCommand: CliCommand = {
         ...(concurrency ? { concurrency } : {}),
       });
     } catch (e) {
-      // The job's own refusals (running elsewhere, another manufacturer) are said in words: usage errors.
-      if (!(e instanceof ApiError) && e instanceof Error && e.name === 'Error' && /job/i.test(e.message)) {
-        throw new CliUsageError(e.message, 'resume');
-      }
-      throw e;
+      jobRefusalAsUsage(e, 'resume');
     } finally {
       progress.done();
     }

@@ -1,10 +1,9 @@
 /** `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]`: take back a completed job (core: jobs/undo.ts). */
-import { ApiError } from '../../api/index.js';
-import { isJobId, readMeta } from '../../jobs/job-store.js';
+import { findJob } from '../../app/jobs.js';
 import { undoJob } from '../../jobs/undo.js';
 import { expectPositionals, flag } from '../args.js';
 import { connectContext, runContext } from '../context.js';
-import { CliUsageError } from '../errors.js';
+import { jobRefusalAsUsage } from '../errors.js';
 import { exitCodeOf, jobProgress } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { entryLines, formatPlan, formatResult } from '../views.js';
@@ -27,12 +26,7 @@ export const undoCommand: CliCommand = {
   async run(values, positionals, ctx) {
     const [jobId] = expectPositionals(positionals, ['JOB_ID'], 'undo');
     const rc = runContext(ctx);
-    if (!isJobId(jobId)) throw new CliUsageError(`"${jobId}" is not a job id (see "supply-loader jobs")`, 'undo');
-    try {
-      await readMeta(rc.jobsDir, jobId);
-    } catch {
-      throw new CliUsageError(`there is no job ${jobId} in ${rc.jobsDir} (see "supply-loader jobs")`, 'undo');
-    }
+    await findJob(rc.jobsDir, jobId);
     const dryRun = flag(values, 'dry-run');
     await connectContext(ctx);
     const progress = dryRun ? null : jobProgress(rc);
@@ -50,10 +44,7 @@ export const undoCommand: CliCommand = {
         },
       });
     } catch (e) {
-      // The job's own refusals (not completed, another manufacturer) are said in words: usage errors.
-      if (!(e instanceof ApiError) && e instanceof Error && e.name === 'Error' && /job/i.test(e.message))
-        throw new CliUsageError(e.message, 'undo');
-      throw e;
+      jobRefusalAsUsage(e, 'undo');
     } finally {
       progress?.done();
     }

@@ -5,8 +5,7 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { MirrorSheet } from '../../../../electron/core/ipc/contract-work.js';
-import type { PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { MirrorSheet, PickedFile, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
 import { ErrorNotice } from '../../components/ErrorNotice.js';

@@ -1,6 +1,6 @@
 /** Step 4 of the import: the job running on the main side — progress bar, rows/s, ETA, pause and cancel. */
 import { useEffect, useState } from 'react';
-import type { JobProgressView } from '../../../../electron/core/ipc/contract-work.js';
+import type { JobProgressView } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { etaSeconds, formatDuration, formatNumber, formatRate, outcomeTone, percent } from '../../components/format.js';
 import { ProgressBar } from '../../components/ProgressBar.js';

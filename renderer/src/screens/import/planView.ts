@@ -2,7 +2,7 @@
  * Logic of the dry run and results views that is not layout: which count columns to show, the per-sheet
  * count table in onboarding order with totals, and the filter a click on a count sets.
  */
-import type { PlanOverview } from '../../../../electron/core/ipc/contract-work.js';
+import type { PlanOverview } from '../../../../electron/core/ipc/contract.js';
 import type { T } from '../../i18n/index.js';
 import { DATA_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
 import type { JobRowOutcome, PlanAction } from '../../../../electron/core/names.js';

@@ -4,7 +4,7 @@
  * block it unless the user ticks "undo the rest, skip the conflicts". The rules live in the core (planUndo).
  */
 import { useEffect, useState } from 'react';
-import type { UndoPlanView } from '../../../../electron/core/ipc/contract-work.js';
+import type { UndoPlanView } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { actionTone, formatNumber } from '../../components/format.js';
 import { EntityName } from '../../components/JobResults.js';

@@ -5,8 +5,7 @@
  * previous computed year. Data from `lca.analysis` (electron/core/lca/analysis.ts).
  */
 import { useEffect, useState } from 'react';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract-work.js';
-import type { RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';

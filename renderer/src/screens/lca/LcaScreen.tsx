@@ -5,8 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract-work.js';
-import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import type { LcaInstanceView, LcaRunView, ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
 import { explainErrCode } from '../../../../electron/core/api/errors.js';
 import { LCA_SELECTORS } from '../../../../electron/core/names.js';
 import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';

@@ -1,0 +1,32 @@
+/**
+ * The rules on stored jobs that the CLI's `resume`/`undo`/`jobs` and the app's Jobs screen share: which job an
+ * id names (it must be a job id and have a folder with meta.json in the jobs directory), and which jobs can be
+ * resumed (paused, aborted, cancelled or interrupted; a completed job has nothing left to resume).
+ */
+import { effectiveStatus, isJobId, readMeta } from '../jobs/job-store.js';
+import { RESUMABLE_STATUSES, type JobMeta, type JobStatus } from '../jobs/types.js';
+import { Refusal } from './errors.js';
+
+/** The meta of a stored job; a refusal in words when the id is no job id or names no job in `jobsDir`. */
+export async function findJob(jobsDir: string, jobId: string): Promise<JobMeta> {
+  if (!isJobId(jobId)) throw new Refusal('not_found', `"${jobId}" is not a job id (like 20260101-120000-a1b2c3).`);
+  try {
+    return await readMeta(jobsDir, jobId);
+  } catch {
+    throw new Refusal('not_found', `There is no job ${jobId} in ${jobsDir}.`);
+  }
+}
+
+/** The job's status, when it can be resumed; a refusal in words otherwise. */
+export async function resumableJob(jobsDir: string, jobId: string): Promise<JobStatus> {
+  const status = effectiveStatus(await findJob(jobsDir, jobId));
+  if (!RESUMABLE_STATUSES.includes(status)) {
+    throw new Refusal(
+      'invalid_input',
+      status === 'completed'
+        ? `Job ${jobId} is complete: there is nothing to resume.`
+        : `Job ${jobId} cannot be resumed (${status}).`,
+    );
+  }
+  return status;
+}

@@ -1,0 +1,54 @@
+/** Handlers of the `jobs` namespace (contract/jobs.ts): list, view, pause, resume, undo, results files. */
+import { jobResultFile } from '../../app/job-files.js';
+import { resolveConnection } from '../../app/profiles.js';
+import { filterJobEntries, jobRowView, page, undoPlanView } from '../../app/work-views.js';
+import type { NamespaceHandlers } from '../contract.js';
+import type { jobsProcedures } from '../contract/jobs.js';
+import { withWords } from '../errors.js';
+import type { AppServices } from '../services.js';
+
+type Table = NamespaceHandlers<keyof typeof jobsProcedures, AppServices>;
+
+export const jobsHandlers: Table = withWords<Table>({
+  'jobs.list': async (_input, app) => ({ jobs: await app.work.jobs.list() }),
+
+  'jobs.get': async (input, app) => app.work.jobs.view(input.jobId),
+
+  'jobs.rows': async (input, app) => {
+    const loaded = await app.work.jobs.load(input.jobId);
+    const indices = filterJobEntries(loaded.index, input.filter);
+    return page(indices, input.offset, input.limit, (i) => {
+      const e = loaded.plan.entries[i];
+      return jobRowView(e, loaded.index.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' }, loaded.plan);
+    });
+  },
+
+  'jobs.pause': async (input, app) => ({ accepted: app.work.jobs.pause(input.jobId) }),
+
+  'jobs.cancel': async (input, app) => ({ accepted: app.work.jobs.cancel(input.jobId) }),
+
+  'jobs.resume': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return { jobId: await app.work.jobs.resume(input.jobId, conn) };
+  },
+
+  'jobs.undoPlan': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return undoPlanView(input.jobId, await app.work.jobs.undoPlan(input.jobId, conn));
+  },
+
+  'jobs.undo': async (input, app) => {
+    const conn = await resolveConnection(app);
+    return { jobId: await app.work.jobs.undo(input.jobId, conn, input.skipBlocked) };
+  },
+
+  'jobs.resultsWorkbook': async (input, app) => {
+    const f = await jobResultFile(app, input.jobId, input.source, 'results');
+    return app.work.downloads.register(f.path, f.fileName, f.mimeType);
+  },
+
+  'jobs.failedWorkbook': async (input, app) => {
+    const f = await jobResultFile(app, input.jobId, input.source, 'failed');
+    return { ...app.work.downloads.register(f.path, f.fileName, f.mimeType), rows: f.rows };
+  },
+});
