@@ -1,6 +1,6 @@
 /**
  * Import jobs run on the main side (Electron main process, or the browser-mode server), never in the page.
- * The engine (runJob / resumeJob) is async and yields between requests, so the IPC loop keeps answering while a
+ * The engine (runPlannedJob / runJob / resumeJob) is async and yields between requests, so the IPC loop keeps answering while a
  * job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s) and every start
  * and stop as `jobs.changed`.
  *
