@@ -1,8 +1,8 @@
 /**
  * Import jobs run on the main side (Electron main process, or the browser-mode server), never in the page.
- * The engine (runPlannedJob / runJob / resumeJob) is async and yields between requests, so the IPC loop keeps answering while a
- * job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s) and every start
- * and stop as `jobs.changed`.
+ * The engine (runPlannedJob / runJob / resumeJob) is async and yields between requests, so the IPC loop keeps
+ * answering while a job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s)
+ * and every start and stop as `jobs.changed`.
  *
  * - One job at a time per connection profile (two jobs writing to one account at once would fight over the
  *   same rows and the same rate limit).
