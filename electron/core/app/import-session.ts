@@ -13,14 +13,15 @@
 import { isTextSource } from '../workbook/sources/index.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
-import type { EntryIndex } from '../jobs/entry-index.js';
+import { EntryIndex } from '../jobs/entry-index.js';
+import { SummaryCounter } from '../jobs/plan-sink.js';
 import {
-  createJobDir,
   jobDir,
+  jsonLines,
   newJobDir,
   newJobId,
   PLAN_ENTRIES_FILE,
@@ -28,7 +29,7 @@ import {
   readJobIndex,
   writePlanHeader,
 } from '../jobs/job-store.js';
-import type { PlanHeader } from '../jobs/types.js';
+import type { PlanEntry, PlanHeader } from '../jobs/types.js';
 import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
@@ -36,7 +37,6 @@ import { peekSource } from '../workbook/sources/peek.js';
 import { readAndValidate } from './validate.js';
 import {
   blockedCount,
-  makePlan,
   makePlanToFile,
   mappingMemory,
   refusedForBlocked,
@@ -49,7 +49,15 @@ import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from 
 import { AppError } from '../ipc/errors.js';
 import { activeConnection, resolveConnection, type Connection } from './profiles.js';
 import type { AppServices } from '../ipc/services.js';
-import { page, planEntryFilter, planRowView, problemView } from './work-views.js';
+import {
+  failedIdentities,
+  identityOf,
+  keptWithDependencies,
+  page,
+  planEntryFilter,
+  planRowView,
+  problemView,
+} from './work-views.js';
 import type { RowLookup } from './work-views.js';
 import { Throttle } from '../throttle.js';
 
@@ -381,9 +389,9 @@ export class ImportSessions {
 }
 
 /**
- * The dry run into a new job folder: the entries written as they are decided (makePlanToFile), or — for a
- * re-run of a job's failed rows, which needs the whole plan to pick them — planned in memory, restricted, then
- * written; then the header, and the compact index read back. The folder is removed when planning fails.
+ * The dry run into a new job folder: the entries written as they are decided (makePlanToFile) — for a re-run of
+ * a job's failed rows into a scratch file first, then only the entries it keeps copied (keepFailedRows) — then
+ * the header, and the compact index read back. The folder is removed when planning fails.
  */
 async function planIntoFolder(
   jobsDir: string,
@@ -394,12 +402,15 @@ async function planIntoFolder(
   const jobId = newJobId();
   let excluded = 0;
   try {
+    const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
     if (o.previous) {
-      const made = await makePlan(w, services, o);
-      excluded = made.excluded;
-      await createJobDir(jobsDir, jobId, made.plan);
+      const all = path.join(dir, `all-${PLAN_ENTRIES_FILE}`);
+      const head = await makePlanToFile(w, services, o, all);
+      const kept = await keepFailedRows(all, entriesPath, o.previous);
+      await rm(all);
+      excluded = kept.excluded;
+      await writePlanHeader(jobsDir, jobId, { ...head, summary: kept.summary });
     } else {
-      const { entriesPath } = await newJobDir(jobsDir, jobId);
       await writePlanHeader(jobsDir, jobId, await makePlanToFile(w, services, o, entriesPath));
     }
     const { header, index } = await readJobIndex(jobsDir, jobId);
@@ -408,6 +419,47 @@ async function planIntoFolder(
     await rm(jobDir(jobsDir, jobId), { recursive: true, force: true });
     throw e;
   }
+}
+
+/**
+ * restrictPlanToFailed over files: the entries of a plan's file (`from`) whose identity did not succeed in the
+ * previous job, and the entries they depend on, copied in plan order to `to`; found through the compact index
+ * (one pass), copied in a second pass. Returns the kept entries' summary and how many were left out.
+ */
+async function keepFailedRows(
+  from: string,
+  to: string,
+  previous: NonNullable<PlanOptions['previous']>,
+): Promise<{ summary: PlanHeader['summary']; excluded: number }> {
+  const wanted = failedIdentities(previous);
+  const seeds: number[] = [];
+  const index = await EntryIndex.fromFile(from, (e, i) => {
+    if (wanted.has(identityOf(e))) seeds.push(i);
+  });
+  const keep = keptWithDependencies(index.size, seeds, (i) => index.dependencies(i));
+  const counter = new SummaryCounter();
+  const fh = await open(to, 'w');
+  try {
+    let buf = '';
+    let i = 0;
+    for await (const e of jsonLines<PlanEntry>(from)) {
+      if (e && keep[i]) {
+        buf += `${JSON.stringify(e)}\n`;
+        counter.add(e);
+        if (buf.length >= 1 << 20) {
+          await fh.write(buf);
+          buf = '';
+        }
+      }
+      i++;
+    }
+    if (buf) await fh.write(buf);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+  const summary = counter.summary();
+  return { summary, excluded: index.size - summary.entries };
 }
 
 /** A copy of an adopted dry run's folder (its plan only) for another job of the same dry run. */
