@@ -426,7 +426,7 @@ async function planIntoFolder(
  * previous job, and the entries they depend on, copied in plan order to `to`; found through the compact index
  * (one pass), copied in a second pass. Returns the kept entries' summary and how many were left out.
  */
-async function keepFailedRows(
+export async function keepFailedRows(
   from: string,
   to: string,
   previous: NonNullable<PlanOptions['previous']>,
