@@ -3,7 +3,11 @@
  * JSON), filters, the re-run of failed rows matched by code across workbooks (the failed-rows workbook has
  * other row numbers) with what they depend on, and a page of 100,000 entries.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keepFailedRows } from '../../electron/core/app/import-session.js';
 import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
   filterJobEntries,
@@ -256,6 +260,34 @@ describe('outcomes per row', () => {
       'supplier-products!5',
       'silos!2',
     ]);
+  });
+
+  it('a dry run in a job folder keeps the same entries from its plan file, dependencies included, in plan order', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-keep-'));
+    try {
+      const next = plan([
+        entry('supplier-products!5', { externalId: 'SP-1' }),
+        entry('supplier-products!2', { externalId: 'SP-2' }),
+        entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
+        entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5', 'nope!1'] }),
+        entry('supplier-products!3', { externalId: 'SP-9' }),
+      ]);
+      const from = path.join(dir, 'all.jsonl');
+      const to = path.join(dir, 'kept.jsonl');
+      fs.writeFileSync(from, next.entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      const kept = await keepFailedRows(from, to, { jobId: 'j', plan: p, result });
+      const lines = fs
+        .readFileSync(to, 'utf8')
+        .split('\n')
+        .filter((l) => l)
+        .map((l) => JSON.parse(l) as PlanEntry);
+      const expected = restrictPlanToFailed(next, { plan: p, result });
+      expect(lines.map((e) => e.key)).toEqual(['supplier-products!5', 'supplier-products!2', 'silos!2']);
+      expect(lines).toEqual(expected.plan.entries);
+      expect(kept).toEqual({ summary: expected.plan.summary, excluded: expected.excluded });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,25 +3,61 @@
  * then planned against the active connection (planImport: reads only). Everything stays on the main side; the
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
+ *
+ * The dry run plans into the folder of the job that will run it (issue 11: plan-entries.jsonl and plan.json, as
+ * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
+ * header and the compact index of its entries (jobs/entry-index.ts: offsets into the file); pages of rows are
+ * read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`
+ * starts the job in that folder (no second planning); a folder no run adopted is removed with its session.
  */
 import { isTextSource } from '../workbook/sources/index.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
+import { copyFile, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
-import type { Plan } from '../jobs/types.js';
+import { EntryIndex } from '../jobs/entry-index.js';
+import { SummaryCounter } from '../jobs/plan-sink.js';
+import {
+  jobDir,
+  jsonLines,
+  newJobDir,
+  newJobId,
+  PLAN_ENTRIES_FILE,
+  PLAN_FILE,
+  readJobIndex,
+  writePlanHeader,
+} from '../jobs/job-store.js';
+import type { PlanEntry, PlanHeader } from '../jobs/types.js';
 import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { peekSource } from '../workbook/sources/peek.js';
 import { readAndValidate } from './validate.js';
-import { blockedCount, makePlan, mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS, savedMappings, type PlanOptions } from './import.js';
-import type { ImportValidation, PlanOverview, PlanRowFilter } from '../ipc/contract.js';
+import {
+  blockedCount,
+  makePlanToFile,
+  mappingMemory,
+  refusedForBlocked,
+  REMEMBERS_MAPPINGS,
+  savedMappings,
+  type PlanOptions,
+  type PlanServices,
+} from './import.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import { activeConnection, resolveConnection, type Connection } from './profiles.js';
 import type { AppServices } from '../ipc/services.js';
-import { filterPlanEntries, problemView } from './work-views.js';
+import {
+  failedIdentities,
+  identityOf,
+  keptWithDependencies,
+  page,
+  planEntryFilter,
+  planRowView,
+  problemView,
+} from './work-views.js';
 import type { RowLookup } from './work-views.js';
 import { Throttle } from '../throttle.js';
 
@@ -47,7 +83,10 @@ export interface ImportSession {
   parsed: ParsedWorkbook;
   report: ValidationReport;
   rowOf: RowLookup;
-  plan: Plan | null;
+  /** the dry run's plan without its entries (those are in the folder of `planned`) */
+  plan: PlanHeader | null;
+  /** the folder the dry run planned into and the compact index of its entries (no entry held in memory) */
+  planned: PlannedFolder | null;
   planInfo: {
     profileId: string;
     profileName: string;
@@ -55,9 +94,33 @@ export interface ImportSession {
     onlyFailedOf: string | null;
     excluded: number;
   } | null;
-  /** the last filter asked for and its matching entry indices (scrolling asks the same filter page after page) */
+  /** the last filter asked for and its matching entry positions (scrolling asks the same filter page after page) */
   filterCache: { key: string; indices: number[] } | null;
   lastUsed: number;
+}
+
+/** A dry run's folder in the jobs folder: the job that runs it, once `import.run` adopted it. */
+export interface PlannedFolder {
+  jobsDir: string;
+  jobId: string;
+  index: EntryIndex;
+  /** a job was started in it: it stays when the session goes */
+  adopted: boolean;
+}
+
+/** Forget a dry run's folder: its file closed, and the folder removed unless a job runs in it. */
+async function discardPlanned(p: PlannedFolder | null): Promise<void> {
+  if (!p) return;
+  await p.index.close();
+  if (!p.adopted) await rm(jobDir(p.jobsDir, p.jobId), { recursive: true, force: true });
+}
+
+function forget(s: ImportSession): void {
+  const p = s.planned;
+  s.planned = null;
+  s.plan = null;
+  s.filterCache = null;
+  void discardPlanned(p).catch(() => {});
 }
 
 function rowLookup(parsed: ParsedWorkbook): RowLookup {
@@ -87,12 +150,15 @@ export class ImportSessions {
 
   close(importId: string): boolean {
     this.cancel(importId);
+    const s = this.sessions.get(importId);
+    if (s) forget(s);
     return this.sessions.delete(importId);
   }
 
   dispose(): void {
     for (const c of this.inFlight.values()) c.abort(new Error('closing'));
     this.inFlight.clear();
+    for (const s of this.sessions.values()) forget(s);
     this.sessions.clear();
   }
 
@@ -186,6 +252,7 @@ export class ImportSessions {
         report,
         rowOf: rowLookup(parsed),
         plan: null,
+        planned: null,
         planInfo: null,
         filterCache: null,
         lastUsed: Date.now(),
@@ -229,7 +296,10 @@ export class ImportSessions {
   private evict(): void {
     if (this.sessions.size <= MAX_SESSIONS) return;
     const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed);
-    for (const s of oldest.slice(0, this.sessions.size - MAX_SESSIONS)) this.sessions.delete(s.importId);
+    for (const s of oldest.slice(0, this.sessions.size - MAX_SESSIONS)) {
+      forget(s);
+      this.sessions.delete(s.importId);
+    }
   }
 
   /** The dry run against the connection: reads only. With a previous job, only its rows that did not succeed. */
@@ -250,21 +320,19 @@ export class ImportSessions {
       try {
         const throttle = new Throttle();
         const mappings = savedMappings(app.settings, conn.profileId);
-        const { plan, excluded } = await makePlan(
-          s,
-          {
-            client,
-            ...(mappings ? { mappings } : {}),
-            signal,
-            onProgress: (p) => {
-              if (!throttle.pass(p.done === p.total)) return;
-              app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
-            },
+        const services: PlanServices = {
+          client,
+          ...(mappings ? { mappings } : {}),
+          signal,
+          onProgress: (p) => {
+            if (!throttle.pass(p.done === p.total)) return;
+            app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
           },
-          o,
-        );
-        s.plan = plan;
-        s.filterCache = null;
+        };
+        const { planned, header, excluded } = await planIntoFolder(app.work.jobs.jobsDir, s, services, o);
+        forget(s);
+        s.plan = header;
+        s.planned = planned;
         s.planInfo = {
           profileId: conn.profileId,
           profileName: conn.profileName,
@@ -279,15 +347,129 @@ export class ImportSessions {
     });
   }
 
-  /** Indices of the plan's entries that pass a filter (the last filter is cached while the user scrolls). */
-  filtered(s: ImportSession, filter: PlanRowFilter): number[] {
-    if (!s.plan) throw new AppError('invalid_input', 'Make the dry run first.');
+  /**
+   * Positions of the plan's entries that pass a filter, in plan order: one pass over the dry run's file (the
+   * last filter's positions are cached while the user scrolls; no filter needs no pass).
+   */
+  async filtered(s: ImportSession, filter: PlanRowFilter): Promise<number[]> {
+    const planned = s.planned;
+    if (!s.plan || !planned) throw new AppError('invalid_input', 'Make the dry run first.');
     const key = JSON.stringify([filter.sheet ?? '', filter.action ?? '', filter.search?.trim().toLowerCase() ?? '']);
     if (s.filterCache?.key === key) return s.filterCache.indices;
-    const indices = filterPlanEntries(s.plan, filter);
-    s.filterCache = { key, indices };
+    const passes = planEntryFilter(filter);
+    let indices: number[];
+    if (!passes) indices = Array.from({ length: planned.index.size }, (_, i) => i);
+    else {
+      indices = [];
+      await planned.index.forEachEntry((e, i) => {
+        if (passes(e)) indices.push(i);
+      });
+    }
+    // A new dry run while the file was read: its own filter pass counts, not this one.
+    if (s.planned === planned) s.filterCache = { key, indices };
     return indices;
   }
+
+  /** `import.planRows`: a page of the dry run's rows that pass a filter, read back from its file. */
+  async rows(
+    importId: string,
+    filter: PlanRowFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; offset: number; rows: PlanRowView[] }> {
+    const s = this.get(importId);
+    const indices = await this.filtered(s, filter);
+    const { plan, planned } = s;
+    if (!plan || !planned) throw new AppError('invalid_input', 'Make the dry run first.');
+    const at = page(indices, offset, limit, (i) => i);
+    const rows: PlanRowView[] = [];
+    for (const i of at.rows) rows.push(planRowView(await planned.index.entry(i), s.rowOf, plan));
+    return { ...at, rows };
+  }
+}
+
+/**
+ * The dry run into a new job folder: the entries written as they are decided (makePlanToFile) — for a re-run of
+ * a job's failed rows into a scratch file first, then only the entries it keeps copied (keepFailedRows) — then
+ * the header, and the compact index read back. The folder is removed when planning fails.
+ */
+async function planIntoFolder(
+  jobsDir: string,
+  w: Pick<ImportSession, 'parsed' | 'report'>,
+  services: PlanServices,
+  o: PlanOptions,
+): Promise<{ planned: PlannedFolder; header: PlanHeader; excluded: number }> {
+  const jobId = newJobId();
+  let excluded = 0;
+  try {
+    const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
+    if (o.previous) {
+      const all = path.join(dir, `all-${PLAN_ENTRIES_FILE}`);
+      const head = await makePlanToFile(w, services, o, all);
+      const kept = await keepFailedRows(all, entriesPath, o.previous);
+      await rm(all);
+      excluded = kept.excluded;
+      await writePlanHeader(jobsDir, jobId, { ...head, summary: kept.summary });
+    } else {
+      await writePlanHeader(jobsDir, jobId, await makePlanToFile(w, services, o, entriesPath));
+    }
+    const { header, index } = await readJobIndex(jobsDir, jobId);
+    return { planned: { jobsDir, jobId, index, adopted: false }, header, excluded };
+  } catch (e) {
+    await rm(jobDir(jobsDir, jobId), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/**
+ * restrictPlanToFailed over files: the entries of a plan's file (`from`) whose identity did not succeed in the
+ * previous job, and the entries they depend on, copied in plan order to `to`; found through the compact index
+ * (one pass), copied in a second pass. Returns the kept entries' summary and how many were left out.
+ */
+export async function keepFailedRows(
+  from: string,
+  to: string,
+  previous: NonNullable<PlanOptions['previous']>,
+): Promise<{ summary: PlanHeader['summary']; excluded: number }> {
+  const wanted = failedIdentities(previous);
+  const seeds: number[] = [];
+  const index = await EntryIndex.fromFile(from, (e, i) => {
+    if (wanted.has(identityOf(e))) seeds.push(i);
+  });
+  const keep = keptWithDependencies(index.size, seeds, (i) => index.dependencies(i));
+  const counter = new SummaryCounter();
+  const fh = await open(to, 'w');
+  try {
+    let buf = '';
+    let i = 0;
+    for await (const e of jsonLines<PlanEntry>(from)) {
+      if (e && keep[i]) {
+        buf += `${JSON.stringify(e)}\n`;
+        counter.add(e);
+        if (buf.length >= 1 << 20) {
+          await fh.write(buf);
+          buf = '';
+        }
+      }
+      i++;
+    }
+    if (buf) await fh.write(buf);
+    await fh.datasync();
+  } finally {
+    await fh.close();
+  }
+  const summary = counter.summary();
+  return { summary, excluded: index.size - summary.entries };
+}
+
+/** A copy of an adopted dry run's folder (its plan only) for another job of the same dry run. */
+async function copyPlanned(p: PlannedFolder): Promise<string> {
+  const jobId = newJobId();
+  const { dir } = await newJobDir(p.jobsDir, jobId);
+  const from = jobDir(p.jobsDir, p.jobId);
+  await copyFile(path.join(from, PLAN_ENTRIES_FILE), path.join(dir, PLAN_ENTRIES_FILE));
+  await copyFile(path.join(from, PLAN_FILE), path.join(dir, PLAN_FILE));
+  return jobId;
 }
 
 export function overview(s: ImportSession): PlanOverview {
@@ -352,7 +534,8 @@ export async function planSession(
 export async function runSession(app: AppServices, importId: string, skipBlocked: boolean): Promise<string> {
   const w = app.work;
   const s = w.imports.get(importId);
-  if (!s.plan || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
+  const planned = s.planned;
+  if (!s.plan || !planned || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
   const active = app.settings.snapshot().activeProfileId;
   if (active !== s.planInfo.profileId) {
     throw new AppError(
@@ -375,11 +558,21 @@ export async function runSession(app: AppServices, importId: string, skipBlocked
         app.log.info({ profileId: conn.profileId, ...r }, 'remembered the workbook mappings in the profile');
       }
     : undefined;
-  return w.jobs.start(s.plan, {
-    conn,
-    inputPath: s.inputPath,
-    csvSources: s.csvSources,
-    ...(s.workbookName && { workbookName: s.workbookName }),
-    ...(onCompleted ? { onCompleted } : {}),
-  });
+  // The job runs in the dry run's folder; a second job of the same dry run gets a copy of its plan.
+  const adopting = !planned.adopted;
+  const jobId = adopting ? planned.jobId : await copyPlanned(planned);
+  try {
+    await w.jobs.start(jobId, {
+      conn,
+      inputPath: s.inputPath,
+      csvSources: s.csvSources,
+      ...(s.workbookName && { workbookName: s.workbookName }),
+      ...(onCompleted ? { onCompleted } : {}),
+    });
+  } catch (e) {
+    if (!adopting) await rm(jobDir(planned.jobsDir, jobId), { recursive: true, force: true });
+    throw e;
+  }
+  planned.adopted = true;
+  return jobId;
 }

@@ -1,8 +1,8 @@
 /**
  * Import jobs run on the main side (Electron main process, or the browser-mode server), never in the page.
- * The engine (runJob / resumeJob) is async and yields between requests, so the IPC loop keeps answering while a
- * job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s) and every start
- * and stop as `jobs.changed`.
+ * The engine (runPlannedJob / runJob / resumeJob) is async and yields between requests, so the IPC loop keeps
+ * answering while a job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s)
+ * and every start and stop as `jobs.changed`.
  *
  * - One job at a time per connection profile (two jobs writing to one account at once would fight over the
  *   same rows and the same rate limit).
@@ -12,13 +12,13 @@
  *   are made from exactly the file the plan was made from, even if the user edits the original afterwards.
  *   CSV sources are kept there under their own names, with their header row and format (jobs/csv-sources.ts).
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keepCsvSources, keptCsvSources, keptWorkbookName, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
-import { JobControl, loadJob, resumeJob, runJob, type ResumeOptions } from '../jobs/run.js';
+import { JobControl, loadJob, resumeJob, runJob, runPlannedJob, type ResumeOptions } from '../jobs/run.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
@@ -100,9 +100,12 @@ export class JobsRunner {
     }
   }
 
-  /** Start a job for a plan; resolves once its folder and meta.json exist. */
+  /**
+   * Start the job of a folder that holds its plan already (the dry run planned into it: app/import-session.ts);
+   * resolves once its meta.json exists. The entries are read back from the folder, never held in memory.
+   */
   async start(
-    plan: Plan,
+    jobId: string,
     o: {
       conn: Connection;
       inputPath: string;
@@ -115,9 +118,7 @@ export class JobsRunner {
     },
   ): Promise<string> {
     this.refuseIfBusy(o.conn.profileId);
-    const jobId = newJobId();
     const dir = jobDir(this.jobsDir, jobId);
-    await mkdir(dir, { recursive: true });
     let input = o.inputPath;
     if (o.csvSources?.length && !o.workbookName) {
       await keepCsvSources(dir, o.csvSources);
@@ -127,7 +128,16 @@ export class JobsRunner {
       input = path.join(dir, `${INPUT_COPY}${ext}`);
       await copyFile(o.inputPath, input);
     }
-    await this.launch(jobId, o.conn, (opts) => runJob(plan, { ...opts, jobId, inputPath: input }), o.onCompleted);
+    await this.launch(
+      jobId,
+      o.conn,
+      async (opts) => {
+        const r = await runPlannedJob(jobId, { ...opts, inputPath: input });
+        await r.index.close();
+        return r.result;
+      },
+      o.onCompleted,
+    );
     return jobId;
   }
 
@@ -175,7 +185,7 @@ export class JobsRunner {
   private async launch(
     jobId: string,
     conn: Connection,
-    exec: (o: ResumeOptions) => Promise<JobResult>,
+    exec: (o: ResumeOptions) => Promise<Pick<JobResult, 'status'>>,
     onCompleted?: () => void,
   ): Promise<void> {
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });

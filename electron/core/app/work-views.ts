@@ -133,16 +133,24 @@ function textOf(e: PlanEntry): string {
   return `${e.label} ${e.externalId ?? ''} ${e.sheet} ${e.key} ${(e.problems ?? []).map((p) => p.message).join(' ')}`.toLowerCase();
 }
 
+/** Whether a plan entry passes a filter of the dry run's rows (null: the filter lets every entry pass). */
+export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) | null {
+  const search = f.search?.trim().toLowerCase() ?? '';
+  if (!f.sheet && !f.action && !search) return null;
+  const writes = new Set<string>(WRITE_ACTIONS);
+  return (e) => {
+    if (f.sheet && e.sheet !== f.sheet) return false;
+    if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return false;
+    return !search || textOf(e).includes(search);
+  };
+}
+
 /** Indices of the plan's entries that pass the filter, in plan order. */
 export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
+  const passes = planEntryFilter(f);
   const out: number[] = [];
-  const search = f.search?.trim().toLowerCase() ?? '';
-  const writes = new Set<string>(WRITE_ACTIONS);
   plan.entries.forEach((e, i) => {
-    if (f.sheet && e.sheet !== f.sheet) return;
-    if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return;
-    if (search && !textOf(e).includes(search)) return;
-    out.push(i);
+    if (!passes || passes(e)) out.push(i);
   });
   return out;
 }
@@ -234,7 +242,7 @@ export function countOutcomes(idx: JobIndex): Partial<Record<RowOutcome | 'pendi
 }
 
 /** Identity of an entry across two workbooks: its entity kind and code, or its sheet row when it has no code. */
-function identity(e: Pick<PlanEntry, 'kind' | 'externalId' | 'key'>): string {
+export function identityOf(e: Pick<PlanEntry, 'kind' | 'externalId' | 'key'>): string {
   return e.externalId ? `${e.kind}|${e.externalId}` : `key|${e.key}`;
 }
 
@@ -250,25 +258,46 @@ export function restrictPlanToFailed(
   plan: Plan,
   previous: { plan: Plan; result: Pick<JobResult, 'entries'> },
 ): { plan: Plan; excluded: number } {
-  const idx = jobIndex(previous.plan, previous.result);
-  const wanted = new Set<string>();
-  for (const e of previous.plan.entries) if (notSucceeded(outcomeOf(idx, e))) wanted.add(identity(e));
-  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
-  const keep = new Set<string>();
-  const visit = (e: PlanEntry) => {
-    if (keep.has(e.key)) return;
-    keep.add(e.key);
-    for (const k of e.dependsOn ?? []) {
-      const d = byKey.get(k);
-      if (d) visit(d);
-    }
-  };
-  for (const e of plan.entries) if (wanted.has(identity(e))) visit(e);
-  const entries = plan.entries.filter((e) => keep.has(e.key));
+  const wanted = failedIdentities(previous);
+  const pos = new Map(plan.entries.map((e, i) => [e.key, i]));
+  const keep = keptWithDependencies(
+    plan.entries.length,
+    plan.entries.flatMap((e, i) => (wanted.has(identityOf(e)) ? [i] : [])),
+    (i) => (plan.entries[i].dependsOn ?? []).map((k) => pos.get(k) ?? -1),
+  );
+  const entries = plan.entries.filter((_, i) => keep[i]);
   return {
     plan: { ...plan, entries, summary: planSummary(entries) },
     excluded: plan.entries.length - entries.length,
   };
+}
+
+/** The identities (identityOf) of a job's entries that did not succeed: what a re-run of its failed rows keeps. */
+export function failedIdentities(previous: { plan: Plan; result: Pick<JobResult, 'entries'> }): Set<string> {
+  const idx = jobIndex(previous.plan, previous.result);
+  const wanted = new Set<string>();
+  for (const e of previous.plan.entries) if (notSucceeded(outcomeOf(idx, e))) wanted.add(identityOf(e));
+  return wanted;
+}
+
+/**
+ * The entries to keep (1 per position): the wanted ones and everything they depend on in the plan, by position
+ * (`deps` gives an entry's dependencies; -1 for a key that is no entry of the plan).
+ */
+export function keptWithDependencies(
+  size: number,
+  wanted: Iterable<number>,
+  deps: (i: number) => Iterable<number>,
+): Uint8Array {
+  const keep = new Uint8Array(size);
+  const stack = [...wanted];
+  while (stack.length) {
+    const i = stack.pop()!;
+    if (i < 0 || keep[i]) continue;
+    keep[i] = 1;
+    for (const d of deps(i)) if (d >= 0 && !keep[d]) stack.push(d);
+  }
+  return keep;
 }
 
 /** A page of a list of indices. */

@@ -3,7 +3,6 @@ import { HIGH_CONFIDENCE } from '../../workbook/mapping/columns.js';
 import { planSession, runSession } from '../../app/import-session.js';
 import { listColumnMappings, saveColumnMapping } from '../../app/mappings.js';
 import { profileNameOf } from '../../app/profiles.js';
-import { page, planRowView } from '../../app/work-views.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { importProcedures } from '../contract/import.js';
 import { withWords } from '../errors.js';
@@ -52,13 +51,7 @@ export const importHandlers: Table = withWords<Table>({
 
   'import.plan': async (input, app) => planSession(app, input),
 
-  'import.planRows': async (input, app) => {
-    const imports = app.work.imports;
-    const s = imports.get(input.importId);
-    const indices = imports.filtered(s, input.filter);
-    const plan = s.plan!;
-    return page(indices, input.offset, input.limit, (i) => planRowView(plan.entries[i], s.rowOf, plan));
-  },
+  'import.planRows': async (input, app) => app.work.imports.rows(input.importId, input.filter, input.offset, input.limit),
 
   'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
 
