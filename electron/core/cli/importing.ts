@@ -14,6 +14,7 @@ import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
+import { mark } from './timings.js';
 
 /**
  * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its
@@ -26,6 +27,7 @@ export async function makePlanToFile(
   entriesPath: string,
 ): Promise<PlanHeader> {
   await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
+  mark('connected');
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
