@@ -26,7 +26,8 @@ export async function makePlanToFile(
   o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
   entriesPath: string,
 ): Promise<PlanHeader> {
-  await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
+  // The key is checked by the planner's /v2/me, sent beside its first reads (not one round trip before them).
+  await connectContext(ctx, { checkKey: false, ...(o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {}) });
   mark('connected');
   let bar: CliProgress | undefined;
   let phase = '';
@@ -36,7 +37,6 @@ export async function makePlanToFile(
     w,
     {
       client: ctx.client,
-      manufacturerId: ctx.manufacturerId,
       ...(mappings ? { mappings } : {}),
       signal: ctx.signal,
       onProgress: (p) => {

@@ -98,10 +98,12 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   progress({ phase: 'resolving', done: 0, total: 1 });
   // /v2/me and the resolution of the workbook's codes are reads independent of each other: one round trip for
   // both (issue 11, goal 4), not one after the other.
-  const [me, svc] = await Promise.all([
-    client.me({ signal }),
-    resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal),
-  ]);
+  // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
+  const reading = client.me({ signal });
+  const resolving = resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
+  resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
+  const me = await reading;
+  const svc = await resolving;
   if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
     throw new Error(
       `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
