@@ -32,6 +32,23 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
   });
 }
 
+/**
+ * The CLI's phases (SUPPLY_LOADER_TIMINGS=1: `timing <mark> <ms since the process started>` lines on stderr) as
+ * durations in seconds: each mark's time since the previous one, the first since the process started, and the
+ * process's exit after its last mark.
+ */
+function phasesOf(stderr: string, wallMs: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let prev = 0;
+  for (const m of stderr.matchAll(/^timing (\S+) (\d+)$/gm)) {
+    const at = Number(m[2]);
+    out[m[1]] = seconds(at - prev);
+    prev = at;
+  }
+  out['process-exit'] = seconds(wallMs - prev);
+  return out;
+}
+
 export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: number; concurrency: number }): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'sl-e2e-'));
   const sb = await startSandboxProcess({ seed: 'demo' });
@@ -52,6 +69,7 @@ export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: 
         SUPPLY_LOADER_API_KEY: sb.key,
         SUPPLY_LOADER_JOBS_DIR: jobsDir,
         SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config'),
+        SUPPLY_LOADER_TIMINGS: '1',
       };
       const r = await runCli(
         ['import', file, '--concurrency', String(o.concurrency), '--report', join(dir, `report-${i}.xlsx`), '--failed', join(dir, `failed-${i}.xlsx`), '--base-url', sb.url],
@@ -80,6 +98,7 @@ export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: 
         job_s: seconds(jobMs),
         job_ratio: Math.round((jobMs / (boundMs - o.latencyMs)) * 100) / 100,
         outside_job_s: seconds(r.ms - jobMs),
+        phases_s: phasesOf(r.stderr, r.ms),
         loadavg_1m: Math.round(loadavg()[0] * 10) / 10,
       });
       process.stdout.write(`e2e run ${i + 1}: ${JSON.stringify(runs[runs.length - 1])}\n`);

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
-import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
+import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { apiClient, clearRequests, cli, control, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 import {
   buildDataset,
   fillWorkbook,
@@ -165,6 +166,8 @@ describe('template → fill → plan → import → plan → re-import → edit 
     const log = await requests(sb);
     expect(log.length).toBeGreaterThan(0); // it did read
     expect(log.filter(isWrite)).toEqual([]);
+    // The key is checked once, by the planner's /v2/me beside its first reads (not also one round trip before).
+    expect(log.filter((q) => q.path === '/v2/me')).toHaveLength(1);
     expect(r.stdout).toMatch(/unchanged/);
   });
 
@@ -353,5 +356,28 @@ describe('exit codes 1 and 2', () => {
         body: JSON.stringify({ product_instances: null }),
       });
     }
+  });
+});
+
+describe('the key checked by the planner (one round trip less before the writes)', () => {
+  it('a revoked key: import exits 3 with the reason in words, never the key, no write, no job left', async () => {
+    const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', { scopes: [...SCOPES], plant_ids: null });
+    await control(sb, 'DELETE', `/keys/${k.api_key_id}`);
+    const jobs = path.join(dir, 'jobs-revoked');
+    await clearRequests(sb);
+    const r = await cli(['import', 'onboarding.xlsx'], { baseUrl: sb.baseUrl, key: k.key, cwd: dir, jobsDir: jobs });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/refused the API key.*err_not_authenticated/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(r.stderr).not.toContain(k.key.split('-').slice(2).join('-'));
+    expect((await requests(sb)).filter(isWrite)).toEqual([]);
+    expect(fs.existsSync(jobs) ? fs.readdirSync(jobs).filter((n) => /^\d{8}-/.test(n)) : []).toEqual([]);
+  });
+
+  it('an unreachable service: import exits 3 with what to check', async () => {
+    const r = await cli(['import', 'onboarding.xlsx'], { baseUrl: 'http://127.0.0.1:1', key: sb.ownerKey, cwd: dir, jobsDir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/Could not reach the service/);
+    expect(r.stderr).toMatch(/--base-url/);
   });
 });

@@ -14,6 +14,7 @@ import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
+import { mark } from './timings.js';
 
 /**
  * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its
@@ -25,7 +26,9 @@ export async function makePlanToFile(
   o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
   entriesPath: string,
 ): Promise<PlanHeader> {
-  await connectContext(ctx, o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {});
+  // The key is checked by the planner's /v2/me, sent beside its first reads (not one round trip before them).
+  await connectContext(ctx, { checkKey: false, ...(o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {}) });
+  mark('connected');
   let bar: CliProgress | undefined;
   let phase = '';
   let seen = 0;
@@ -34,7 +37,6 @@ export async function makePlanToFile(
     w,
     {
       client: ctx.client,
-      manufacturerId: ctx.manufacturerId,
       ...(mappings ? { mappings } : {}),
       signal: ctx.signal,
       onProgress: (p) => {

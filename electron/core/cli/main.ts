@@ -11,6 +11,7 @@ import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 import type { CliIO, GlobalValues, RunContext } from './context.js';
 import { CliUsageError, describeError } from './errors.js';
 import { EXIT, type CliCommand } from './types.js';
+import { mark } from './timings.js';
 
 export const VERSION = '0.1.0';
 
@@ -57,6 +58,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
     const cmd = await loadCommand(command);
+    mark('command-loaded');
     if (!cmd) {
       throw new CliUsageError(`unknown command "${command}" (commands: ${COMMAND_NAMES.join(', ')})`);
     }
@@ -74,6 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     else io.signal?.addEventListener('abort', onAbort, { once: true });
     const { RunContext } = await import('./context.js');
     ctx = new RunContext(io, values as GlobalValues, controller.signal);
+    mark('context');
     if (cmd.needsConnection) await ctx.connect();
     return await cmd.run(values, positionals, ctx);
   } catch (e) {
@@ -99,6 +102,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 
 /** Process entry: real stdio, SIGINT/SIGTERM → graceful cancel (a second Ctrl+C stops at once, exit 3). */
 export async function main(argv = process.argv.slice(2)): Promise<void> {
+  mark('main');
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   let signalled = 0;
@@ -126,6 +130,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  mark('exit');
   process.exitCode = code;
   // Let stdout drain, then leave even if a keep-alive socket or timer is still open.
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

@@ -93,14 +93,22 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   const { client, signal } = ctx;
   const progress = ctx.onProgress ?? (() => {});
   const startRequests = client.stats().requests;
+  const wb = indexWorkbook(parsed, ctx.validation);
   progress({ phase: 'preflight', done: 0, total: 1 });
-  const me = await client.me({ signal });
+  progress({ phase: 'resolving', done: 0, total: 1 });
+  // /v2/me and the resolution of the workbook's codes are reads independent of each other: one round trip for
+  // both (issue 11, goal 4), not one after the other.
+  // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
+  const reading = client.me({ signal });
+  const resolving = resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
+  resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
+  const me = await reading;
+  const svc = await resolving;
   if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
     throw new Error(
       `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
     );
   }
-  const wb = indexWorkbook(parsed, ctx.validation);
   const sheetNames: Plan['sheetNames'] = {};
   const sheetColumns: Plan['sheetColumns'] = {};
   const sheetParts: NonNullable<Plan['sheetParts']> = {};
@@ -110,14 +118,15 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
     const parts = plannedParts(s);
     if (parts) sheetParts[name] = parts;
   }
-  progress({ phase: 'resolving', done: 0, total: 1 });
-  const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
   signal?.throwIfAborted();
 
   const hasParts = Object.keys(sheetParts).length > 0;
   const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, hasParts ? sourceRows(sink) : sink);
-  const serverBoms = await readBoms(wb, svc, client, signal, progress);
-  const serverProduction = await readProduction(wb, svc, client, signal);
+  // The instances' BOMs and production figures on the service: independent reads, side by side.
+  const [serverBoms, serverProduction] = await Promise.all([
+    readBoms(wb, svc, client, signal, progress),
+    readProduction(wb, svc, client, signal),
+  ]);
   progress({ phase: 'planning', done: 0, total: 1 });
   // In dependency order: a row's references are decided before it.
   planCompanies(planner);

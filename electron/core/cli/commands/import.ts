@@ -24,6 +24,7 @@ import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import { newJobDir, newJobId, readEntriesSync, readPlan, writePlanHeader } from '../../jobs/job-store.js';
 import { indexRowMarks } from '../../jobs/results.js';
 import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
+import { mark } from '../timings.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -146,7 +147,9 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
 
   // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
   // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
+  mark('import-start');
   let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
+  mark('read-validated');
   if (workbookFailed(w)) {
     if (say) {
       printIssues(rc, w, say.stderr);
@@ -190,6 +193,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     fs.rmSync(dir, { recursive: true, force: true });
     throw e;
   }
+  mark('planned');
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
   const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
   const sheetSummary = sheetLines(w);
@@ -223,6 +227,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
 
   // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
+  mark('job-start');
   const run = await runPlannedJob(jobId, {
     client: rc.client,
     jobsDir: rc.jobsDir,
@@ -235,6 +240,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     },
   });
   progress.done();
+  mark('job-done');
   const summary = run.result;
   const profile = summary.status === 'completed' && remember ? connectedProfile(rc) : undefined;
   if (profile && remember) {
@@ -273,6 +279,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   } else if (o.outs.report || o.outs.failed) {
     files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
   }
+  mark('results-written');
   const code = exitCodeOfIndexed(run);
   if (say) {
     say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
@@ -284,6 +291,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   // `import --json` prints every entry's outcome; otherwise they stay in the job folder.
   const result: JobResultSummary | JobResult = rc.json ? await withEntries(run) : summary;
   await run.index.close();
+  mark('import-end');
   return {
     code,
     jobId: summary.jobId,
