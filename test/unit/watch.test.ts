@@ -141,4 +141,44 @@ describe('watchFolder', () => {
     release2();
     expect(fs.existsSync(path.join(stateDir, 'lock'))).toBe(false);
   });
+
+  it('the lock appears whole (no empty lock to read, no temp file left); an unreadable lock is held while fresh, taken over once old', () => {
+    const d = watchDir();
+    const stateDir = path.join(d, '.supply-loader-watch');
+    const lock = path.join(stateDir, 'lock');
+    const release = acquireLock(stateDir);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    expect(fs.readdirSync(stateDir)).toEqual(['lock']);
+    release();
+    // A watcher that has created the lock but not yet written it: refused, not taken over.
+    fs.writeFileSync(lock, '');
+    expect(() => acquireLock(stateDir)).toThrow(/another watcher is starting on this folder/);
+    expect(fs.readFileSync(lock, 'utf8')).toBe('');
+    // Still unreadable long after: damaged, taken over.
+    const taken: number[] = [];
+    const release2 = acquireLock(stateDir, (pid) => taken.push(pid), Date.now() + 60_000);
+    expect(taken).toEqual([0]);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8')).pid).toBe(process.pid);
+    expect(fs.readdirSync(stateDir)).toEqual(['lock']);
+    release2();
+  });
+
+  it('"watching" is told only once the lock is held', async () => {
+    const d = watchDir();
+    const lock = path.join(d, '.supply-loader-watch', 'lock');
+    const seen: string[] = [];
+    const importDrop: ImportDrop = () => Promise.reject(new Error('must not be called'));
+    await watchFolder({
+      dir: d,
+      once: true,
+      importDrop,
+      stableMs: 60_000,
+      pollMs: 5,
+      onceWaitMs: 20,
+      onEvent: (e) => {
+        if (e.type === 'watching') seen.push(`${e.inbox} ${JSON.parse(fs.readFileSync(lock, 'utf8')).pid}`);
+      },
+    });
+    expect(seen).toEqual([`${path.join(d, 'inbox')} ${process.pid}`]);
+  });
 });

@@ -65,6 +65,8 @@ export type ImportDrop = (
 
 export type WatchEvent =
   | { type: 'lock_taken_over'; pid: number }
+  /** The lock is held: from here on a second watcher on the folder is refused. */
+  | { type: 'watching'; inbox: string }
   | { type: 'drop_start'; drop: string; files: string[]; resume: boolean; jobId: string }
   | { type: 'drop_end'; report: DropReport }
   | { type: 'waiting'; files: string[] }
@@ -116,7 +118,11 @@ export class WatchLockedError extends Error {
     readonly lockFile: string,
     readonly pid: number,
   ) {
-    super(`another watcher (pid ${pid}) is running on this folder (lock ${lockFile}); one watcher per folder`);
+    super(
+      pid > 0
+        ? `another watcher (pid ${pid}) is running on this folder (lock ${lockFile}); one watcher per folder`
+        : `another watcher is starting on this folder (lock ${lockFile} is being written); one watcher per folder`,
+    );
   }
 }
 
@@ -217,41 +223,66 @@ interface LockFile {
   startedAt: string;
 }
 
-/** Take DIR's lock, or throw WatchLockedError. A lock of a dead pid is taken over (onTakeOver says so). */
-export function acquireLock(stateDir: string, onTakeOver?: (pid: number) => void): () => void {
+/** An unreadable lock younger than this is taken as held (a watcher of an older version may be writing it). */
+export const LOCK_UNREADABLE_GRACE_MS = 5000;
+
+/**
+ * Take DIR's lock, or throw WatchLockedError. The lock appears whole or not at all: its content is written to a
+ * private file first and then hard-linked into place (link fails when the name exists, as an exclusive create
+ * does), so a reader never sees it empty. A lock of a dead pid is taken over (onTakeOver says so); an unreadable
+ * one only once it is older than LOCK_UNREADABLE_GRACE_MS.
+ */
+export function acquireLock(stateDir: string, onTakeOver?: (pid: number) => void, now = Date.now()): () => void {
   fs.mkdirSync(stateDir, { recursive: true });
   const file = path.join(stateDir, 'lock');
   const body = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockFile);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(file, body, { flag: 'wx' });
-      return () => {
+  const tmp = `${file}.new-${process.pid}-${randomBytes(3).toString('hex')}`;
+  fs.writeFileSync(tmp, body);
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        fs.linkSync(tmp, file);
+        return () => {
+          try {
+            const cur = JSON.parse(fs.readFileSync(file, 'utf8')) as LockFile;
+            if (cur.pid === process.pid) fs.rmSync(file, { force: true });
+          } catch {
+            // already gone
+          }
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      let pid = 0;
+      let readable = false;
+      try {
+        pid = Number((JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockFile>).pid);
+        readable = true;
+      } catch {
+        // unreadable: damaged, or being written by a watcher that does not link
+      }
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new WatchLockedError(file, pid);
+      if (!readable) {
+        let age = Infinity;
         try {
-          const cur = JSON.parse(fs.readFileSync(file, 'utf8')) as LockFile;
-          if (cur.pid === process.pid) fs.rmSync(file, { force: true });
+          age = now - fs.statSync(file).mtimeMs;
         } catch {
-          // already gone
+          // gone meanwhile: try again
         }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if (age < LOCK_UNREADABLE_GRACE_MS) throw new WatchLockedError(file, 0);
+      }
+      // Stale: the watcher that held it is gone. Take it over (rename is atomic; a racing watcher retries).
+      const stale = `${file}.stale-${process.pid}-${randomBytes(3).toString('hex')}`;
+      try {
+        fs.renameSync(file, stale);
+        fs.rmSync(stale, { force: true });
+        onTakeOver?.(pid);
+      } catch {
+        // another watcher took it over first; try again
+      }
     }
-    let pid = 0;
-    try {
-      pid = Number((JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockFile>).pid);
-    } catch {
-      // unreadable (being written, or damaged): treated as stale below only if it stays so
-    }
-    if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new WatchLockedError(file, pid);
-    // Stale: the watcher that held it is gone. Take it over (rename is atomic; a racing watcher retries).
-    const stale = `${file}.stale-${process.pid}-${randomBytes(3).toString('hex')}`;
-    try {
-      fs.renameSync(file, stale);
-      fs.rmSync(stale, { force: true });
-      onTakeOver?.(pid);
-    } catch {
-      // another watcher took it over first; try again
-    }
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
   throw new Error(`the lock ${file} could not be taken`);
 }
@@ -306,6 +337,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
   for (const d of [inbox, path.join(dir, 'done'), path.join(dir, 'failed'), workRoot])
     fs.mkdirSync(d, { recursive: true });
   const release = acquireLock(stateDir, (pid) => emit({ type: 'lock_taken_over', pid }));
+  emit({ type: 'watching', inbox });
   const result: WatchResult = { exitCode: 0, drops: [], notTaken: [] };
   try {
     const state = readState(stateFile);

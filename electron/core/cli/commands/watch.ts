@@ -52,7 +52,11 @@ function notImportable(file: string): string | undefined {
 }
 
 /** importDrop for the watch folder: one workbook through `import` (or its job resumed), outputs into outDir. */
-function cliImportDrop(rc: RunContext, concurrency: number | undefined, mapping: ColumnMapping | undefined): ImportDrop {
+function cliImportDrop(
+  rc: RunContext,
+  concurrency: number | undefined,
+  mapping: ColumnMapping | undefined,
+): ImportDrop {
   return async (files, outDir, _signal, control): Promise<DropImportResult> => {
     let messages = '';
     const say = {
@@ -206,6 +210,9 @@ export const watchCommand: CliCommand = {
         case 'lock_taken_over':
           rc.stderr(`watch: notice: took over the lock of a watcher that is gone (pid ${e.pid})\n`);
           break;
+        case 'watching':
+          if (!once) log(`watching ${e.inbox} (Ctrl+C stops; a drop being imported stays resumable)`);
+          break;
         case 'drop_start':
           log(`${e.resume ? 'continuing' : 'taking'} drop ${e.drop}: ${e.files.join(', ')} (job ${e.jobId})`);
           break;
@@ -224,7 +231,6 @@ export const watchCommand: CliCommand = {
         }
       }
     };
-    if (!once) log(`watching ${path.join(dir, 'inbox')} (Ctrl+C stops; a drop being imported stays resumable)`);
     let res;
     try {
       res = await watchFolder({
