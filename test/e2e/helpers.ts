@@ -13,7 +13,6 @@ import { startSandbox } from '../../sandbox/index.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
-const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export async function buildRenderer(outDir: string): Promise<void> {
   await build({
@@ -27,35 +26,93 @@ export interface E2eEnv {
   dir: string;
   mode: BrowserMode;
   context: BrowserContext;
+  /**
+   * What happened beside the page, for a failed test's output: the app server's warnings and errors, the
+   * browser's console errors and page errors, failed requests and RPC answers that were not ok (last 200).
+   */
+  trail(): string;
   close(): Promise<void>;
 }
 
 export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-e2e-'));
   const ui = path.join(dir, 'ui');
   await buildRenderer(ui);
-  const mode = await startBrowserMode({ port: 0, staticDir: ui, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: 'e2e' });
+  const lines: string[] = [];
+  const note = (what: string) => {
+    lines.push(`${new Date().toISOString().slice(11, 23)} ${what}`);
+    if (lines.length > 200) lines.shift();
+  };
+  const serverLog: Logger = {
+    info: () => {},
+    warn: (o: unknown, msg?: string) => note(`server warn: ${msg ?? ''} ${describeLogged(o)}`),
+    error: (o: unknown, msg?: string) => note(`server error: ${msg ?? ''} ${describeLogged(o)}`),
+  };
+  const mode = await startBrowserMode({
+    port: 0,
+    staticDir: ui,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: serverLog,
+    appVersion: 'e2e',
+  });
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
     acceptDownloads: true,
     colorScheme: 'light',
+  });
+  context.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') note(`console ${m.type()}: ${m.text()}`);
+  });
+  context.on('weberror', (e) => note(`page error: ${e.error().message}`));
+  context.on('requestfailed', (r) =>
+    note(`request failed: ${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText ?? ''}`),
+  );
+  context.on('response', (r) => {
+    const at = new URL(r.url()).pathname;
+    if (!at.startsWith('/rpc/')) return;
+    void r.text().then(
+      (body) => {
+        if (!body.startsWith('{"ok":true')) note(`rpc ${at} ${r.status()}: ${body.slice(0, 300)}`);
+      },
+      () => {},
+    );
   });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     dir,
     mode,
     context,
+    trail: () => lines.join('\n'),
     close: async () => {
       await context.close();
       await mode.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function describeLogged(o: unknown): string {
+  const err = (o as { err?: unknown } | null)?.err;
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  try {
+    return JSON.stringify(o).slice(0, 300);
+  } catch {
+    return String(o);
+  }
 }
 
 export function screenshotPath(name: string): string {

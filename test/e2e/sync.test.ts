@@ -87,6 +87,7 @@ afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail' && page) {
     const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
     await page.screenshot({ path: screenshotPath(`failed-sync-${name}`), fullPage: true }).catch(() => {});
+    process.stderr.write(`\n--- ${ctx.task.name}: what happened beside the page\n${env.trail()}\n---\n`);
   }
 });
 

@@ -194,23 +194,33 @@ export function ImportScreen() {
 
   /** The job's view once it stopped (an event's consequence, not a user's call: it leaves busy and the error). */
   const loadJob = useCallback(
-    (id: string) =>
-      api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
+    (id: string) => api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
     [api, fail],
   );
+
+  /**
+   * The job this screen follows, set the moment import.run or jobs.resume answers: its end may be announced
+   * before React has rendered the step that holds its id, and must not be missed then (the screen would wait
+   * on the Run step for ever).
+   */
+  const followed = useRef<string | null>(null);
+  useEffect(() => {
+    if (jobId) followed.current = jobId;
+  }, [jobId]);
 
   // The job stops (completed, paused, cancelled, aborted): show its results.
   useEffect(
     () =>
       api.on('jobs.changed', (c) => {
-        if (c.jobId !== jobId) return;
+        if (c.jobId !== followed.current) return;
         if (!c.running) void loadJob(c.jobId);
       }),
-    [api, jobId, loadJob],
+    [api, loadJob],
   );
 
   /** The job once it started (or resumed): it may already be over (a tiny plan), so it is looked at once. */
   const follow = async (id: string) => {
+    followed.current = id;
     const v = await api.call('jobs.get', { jobId: id });
     if (!v.running) dispatch({ type: 'finished', job: v });
   };
@@ -219,6 +229,7 @@ export function ImportScreen() {
     validation &&
     runRpc(async () => {
       const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
+      followed.current = r.jobId;
       dispatch({ type: 'started', jobId: r.jobId });
       await follow(r.jobId);
     }, 'starting');
@@ -226,12 +237,14 @@ export function ImportScreen() {
   const resume = () =>
     jobId &&
     runRpc(async () => {
+      followed.current = jobId;
       await api.call('jobs.resume', { jobId });
       dispatch({ type: 'resumed' });
       await follow(jobId);
     }, 'resuming');
 
   const reset = () => {
+    followed.current = null;
     if (validation) void api.call('import.close', { importId: validation.importId }).catch(() => {});
     dispatch({ type: 'reset' });
     setMirror([]);
