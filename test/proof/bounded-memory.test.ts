@@ -13,8 +13,14 @@
  * entries to a file as it decides them and the command prints them from there entry by entry, so neither the
  * plan's ~20,000 entries (≈ 1.2–2 KB each with body, refs and notes) nor the whole JSON text are ever in memory
  * at once. Holding them (the plan as an array, then `JSON.stringify` of it) needs several times this heap.
+ *
+ * Then the desktop app's view of the imported job (JobsRunner.view, what `jobs.get` answers) under a heap of
+ * VIEW_HEAP_MIB: counted through the job's compact index from its folder. Reading the whole plan and result
+ * (as it did before) dies there.
  */
 import ExcelJS from 'exceljs';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset, countRows } from '../fixtures/dataset.js';
@@ -27,6 +33,8 @@ const HEAP_MIB = 192;
 /** V8 old-space limit of `plan --json`, MiB: the parsed workbook and the service index, not the plan. */
 const PLAN_HEAP_MIB = 64;
 const ROWS = 20_000;
+/** V8 old-space limit of the app's view of that job (the Jobs screen, the Run step), MiB: its index, not its plan. */
+const VIEW_HEAP_MIB = 40;
 
 let sb: Sandbox;
 let root: string;
@@ -140,4 +148,41 @@ describe('bounded memory (issue 11)', () => {
     expect(notLanded).toHaveLength(instances.length - 10);
     expect(notLanded.map((r) => r._err_code)).toContain('err_entitlement_limit_reached');
   }, 300_000);
+
+  it(`the app's view of that job (jobs.get) under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
+    const jobsDir = join(root, 'jobs');
+    const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
+    expect(jobId).toBeDefined();
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${VIEW_HEAP_MIB}`, '--import', 'tsx', 'test/proof/job-view-child.ts', jobsDir, jobId!],
+      {
+        cwd: join(import.meta.dirname, '../..'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(err, err.slice(-1500)).not.toMatch(/heap out of memory/i);
+    expect(code, err.slice(-1500)).toBe(0);
+    const v = JSON.parse(out) as {
+      status: string;
+      rows: number;
+      counts: Record<string, number>;
+      failedRows: number;
+      notSucceeded: number;
+      bySheet: Record<string, Record<string, number>>;
+    };
+    expect(v.status).toBe('completed');
+    expect(v.rows).toBe(countRows(data));
+    expect(v.counts.pending).toBeUndefined();
+    expect(v.counts.created).toBeGreaterThan(16_000);
+    expect(v.counts.failed).toBeGreaterThan(0);
+    // the failed-rows workbook's rows are those of the entries that did not succeed
+    expect(v.failedRows).toBeGreaterThanOrEqual(v.notSucceeded);
+    expect(v.bySheet['supplier-products']?.created).toBe(data['supplier-products']!.length);
+  }, 120_000);
 });

@@ -18,16 +18,16 @@ import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keepCsvSources, keptCsvSources, keptWorkbookName, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
-import { JobControl, loadJob, resumeJob, runJob, runPlannedJob, type ResumeOptions } from '../jobs/run.js';
+import { JobControl, loadIndexed, loadJob, resumeJob, runJob, runPlannedJob, type ResumeOptions } from '../jobs/run.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
-import type { JobProgress, JobResult, JobStatus, Plan } from '../jobs/types.js';
+import type { JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
 import type { JobListItem, JobProgressView, JobView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
 import { findJob, resumableJob } from './jobs.js';
-import { countOutcomes, jobIndex, notSucceeded, outcomeOf, succeeded, type JobIndex } from './work-views.js';
+import { jobIndex, notSucceeded, succeeded, type JobIndex } from './work-views.js';
 
 export const INPUT_COPY = 'input';
 
@@ -46,6 +46,19 @@ interface LoadedJob {
   result: JobResult;
   index: JobIndex;
   /** meta.updatedAt + whether it was loaded while running: reload when either changes */
+  stamp: string;
+  loadedAt: number;
+}
+
+/** What a job's view shows, counted from its compact index (no entry held): kept per job until it changes. */
+interface JobFigures {
+  result: JobResultSummary;
+  createOnly: boolean;
+  /** entries (and their rows) that did not succeed: failed, skipped other than create-only, not run */
+  notOk: number;
+  notOkRows: number;
+  /** rows of the entries that did not succeed in any way (the failed-rows workbook's rows) */
+  failedRows: number;
   stamp: string;
   loadedAt: number;
 }
@@ -74,6 +87,7 @@ export class JobsRunner {
   private readonly running = new Map<string, RunningJob>();
   private readonly errors = new Map<string, string>();
   private readonly loaded = new Map<string, LoadedJob>();
+  private readonly figures = new Map<string, JobFigures>();
 
   constructor(
     private readonly app: WorkServices,
@@ -201,6 +215,7 @@ export class JobsRunner {
     this.running.set(jobId, rj);
     this.errors.delete(jobId);
     this.loaded.delete(jobId);
+    this.figures.delete(jobId);
     let started!: () => void;
     const startedP = new Promise<void>((resolve) => (started = resolve));
     rj.done = (async () => {
@@ -232,6 +247,8 @@ export class JobsRunner {
       } finally {
         this.running.delete(jobId);
         this.loaded.delete(jobId);
+        this.figures.delete(jobId);
+        this.figures.delete(jobId);
         started();
         await client.close().catch(() => {});
         let status: JobStatus | null = null;
@@ -312,26 +329,66 @@ export class JobsRunner {
     return null;
   }
 
+  /**
+   * A job's figures for its view, read from the job folder through the compact index (plan-entries.jsonl and
+   * the journal scanned, no entry kept): a job of 200,000 rows is looked at in the memory of its index, not of
+   * its plan. Cached like load(): a running job is counted again at most once a second.
+   */
+  private async jobFigures(jobId: string, stamp: string, running: boolean): Promise<JobFigures> {
+    const cached = this.figures.get(jobId);
+    if (cached && (cached.stamp === stamp || (running && Date.now() - cached.loadedAt < 1000))) return cached;
+    const { result, header, index } = await loadIndexed(this.jobsDir, jobId);
+    try {
+      let notOk = 0;
+      let notOkRows = 0;
+      let failedRows = 0;
+      for (let i = 0; i < index.size; i++) {
+        const o = index.outcomeOf(i);
+        const rows = index.rowCount(i);
+        if (notSucceeded(o)) {
+          notOk++;
+          notOkRows += rows;
+        }
+        if (!succeeded(o)) failedRows += rows;
+      }
+      const f: JobFigures = {
+        result,
+        createOnly: header.options.createOnly,
+        notOk,
+        notOkRows,
+        failedRows,
+        stamp,
+        loadedAt: Date.now(),
+      };
+      this.figures.set(jobId, f);
+      return f;
+    } finally {
+      await index.close();
+    }
+  }
+
   async view(jobId: string): Promise<JobView> {
     // Whether the job runs is taken BEFORE its files are read: a job that ends while we read would otherwise be
     // shown as not running with the meta it had while running ("running" in no process).
     const running = this.running.get(jobId);
-    const { plan, result, index } = await this.load(jobId);
-    const meta = await readMeta(this.jobsDir, jobId);
+    let meta;
+    try {
+      meta = await readMeta(this.jobsDir, jobId);
+    } catch {
+      const err = this.errors.get(jobId);
+      throw new AppError(
+        'not_found',
+        err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`,
+      );
+    }
+    const { result, createOnly, notOk, notOkRows, failedRows } = await this.jobFigures(
+      jobId,
+      `${meta.updatedAt}|${running !== undefined}`,
+      running !== undefined,
+    );
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
     const kept = await keptCsvSources(jobDir(this.jobsDir, jobId));
     const csvSources = kept.length > 0;
-    let notOk = 0;
-    let notOkRows = 0;
-    let failedRows = 0;
-    for (const e of plan.entries) {
-      const o = outcomeOf(index, e);
-      if (notSucceeded(o)) {
-        notOk++;
-        notOkRows += e.rows.length;
-      }
-      if (!succeeded(o)) failedRows += e.rows.length;
-    }
     return {
       jobId,
       status,
@@ -345,7 +402,7 @@ export class JobsRunner {
       durationMs: Math.max(0, Math.round(result.durationMs)),
       entries: meta.entries,
       rows: meta.rows,
-      counts: countOutcomes(index) as Record<string, number>,
+      counts: result.counts as Record<string, number>,
       bySheet: result.bySheet as Record<string, Record<string, number>>,
       entitlementLimits: result.entitlementLimits,
       resumable: !running && RESUMABLE_STATUSES.includes(status),
@@ -355,13 +412,12 @@ export class JobsRunner {
       notSucceededRows: notOkRows,
       failedRows,
       inputAvailable:
-        this.inputPath(jobId) !== null ||
-        csvSources ||
-        (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+        this.inputPath(jobId) !== null || csvSources || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       resultsFormat: csvSources ? 'csv' : 'xlsx',
       csvSources: kept.map((k) => k.file),
-      workbookSource: csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
-      createOnly: plan.options.createOnly,
+      workbookSource:
+        csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
+      createOnly,
       error: this.errors.get(jobId) ?? null,
       undoes: meta.undoes ?? null,
     };
