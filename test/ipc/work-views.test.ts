@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { keepFailedRows } from '../../electron/core/app/import-session.js';
 import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
-  filterJobEntries,
+  jobEntryFilter,
   filterPlanEntries,
   jobIndex,
+  outcomeOf,
   jobRowView,
   notSucceeded,
   page,
@@ -116,7 +117,9 @@ describe('values and rows as the screens see them', () => {
         3: { silo_external_id: 'S-1', supplier_product_external_id: 'SP-2', year: 2025, amount: 800 },
       },
       'supplier-products': { 4: { external_id: 'SP-3', name: 'Klinker' } },
-      'hazardous-substances': { 2: { supplier_product_external_id: 'SP-3', cas_number: '14808-60-7', mass_share: 0.05 } },
+      'hazardous-substances': {
+        2: { supplier_product_external_id: 'SP-3', cas_number: '14808-60-7', mass_share: 0.05 },
+      },
     };
     const rowOf = (sheet: string, row: number) =>
       rows[sheet]?.[row] ? { row, values: rows[sheet][row] as never } : undefined;
@@ -220,9 +223,11 @@ describe('outcomes per row', () => {
 
   it('counts what did not succeed: failed, skipped (not create-only), not run', () => {
     const idx = jobIndex(p, result);
-    expect(filterJobEntries(idx, { outcome: 'problems' })).toEqual([1, 3]);
-    expect(filterJobEntries(idx, { outcome: 'pending' })).toEqual([3]);
-    expect(filterJobEntries(idx, { search: 'err_material' })).toEqual([1]);
+    const passing = (f: Parameters<typeof jobEntryFilter>[0]) =>
+      p.entries.flatMap((e, i) => (jobEntryFilter(f)(e, outcomeOf(idx, e)) ? [i] : []));
+    expect(passing({ outcome: 'problems' })).toEqual([1, 3]);
+    expect(passing({ outcome: 'pending' })).toEqual([3]);
+    expect(passing({ search: 'err_material' })).toEqual([1]);
     expect(notSucceeded({ key: 'x', outcome: 'skipped', reason: 'dependency' })).toBe(true);
     const v = jobRowView(p.entries[1], result.entries[1]);
     expect(v).toMatchObject({

@@ -149,7 +149,7 @@ describe('bounded memory (issue 11)', () => {
     expect(notLanded.map((r) => r._err_code)).toContain('err_entitlement_limit_reached');
   }, 300_000);
 
-  it(`the app's view of that job (jobs.get) under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
+  it(`the app's view of that job and pages of its rows (jobs.get, jobs.rows) under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
     const jobsDir = join(root, 'jobs');
     const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
     expect(jobId).toBeDefined();
@@ -175,6 +175,11 @@ describe('bounded memory (issue 11)', () => {
       failedRows: number;
       notSucceeded: number;
       bySheet: Record<string, Record<string, number>>;
+      pages: {
+        all: { total: number; first: { externalId: string | null; outcome: string } };
+        problems: { total: number; outcomes: string[] };
+        last: { total: number; offset: number; externalIds: string[] };
+      };
     };
     expect(v.status).toBe('completed');
     expect(v.rows).toBe(countRows(data));
@@ -184,5 +189,12 @@ describe('bounded memory (issue 11)', () => {
     // the failed-rows workbook's rows are those of the entries that did not succeed
     expect(v.failedRows).toBeGreaterThanOrEqual(v.notSucceeded);
     expect(v.bySheet['supplier-products']?.created).toBe(data['supplier-products']!.length);
+    // pages of its rows (jobs.rows), read back from the folder by position
+    const products = data['supplier-products']!;
+    expect(v.pages.all.total).toBe(Object.values(v.counts).reduce((a, b) => a + b, 0));
+    expect(v.pages.problems.total).toBe(v.notSucceeded);
+    expect(new Set(v.pages.problems.outcomes)).toEqual(new Set(['failed', 'skipped']));
+    expect(v.pages.last.total).toBe(products.length);
+    expect(v.pages.last.externalIds).toEqual(products.slice(16_890, 16_940).map((r) => r.external_id));
   }, 120_000);
 });

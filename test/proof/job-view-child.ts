@@ -1,14 +1,23 @@
 /**
- * The desktop app's view of one job (JobsRunner.view: what the Jobs screen and the Run step show), printed as
- * JSON: `node --import tsx test/proof/job-view-child.ts JOBS_DIR JOB_ID`. Run under a small heap by
+ * The desktop app's view of one job and pages of its rows (`jobs.get` and `jobs.rows` through the IPC handler
+ * table: what the Jobs screen and the Run step show), printed as JSON: `node --import tsx test/proof/job-view-child.ts JOBS_DIR JOB_ID`. Run under a small heap by
  * bounded-memory.test.ts.
  */
 import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
-import type { WorkServices } from '../../electron/core/ipc/services.js';
+import { jobsHandlers } from '../../electron/core/ipc/handlers/jobs.js';
+import type { AppServices, WorkServices } from '../../electron/core/ipc/services.js';
 
 const [jobsDir, jobId] = process.argv.slice(2);
-// view() reads the job folder only; the services are for starting jobs
-const v = await new JobsRunner({} as WorkServices, jobsDir).view(jobId);
+// jobs.get and jobs.rows read the job folder only; the services are for starting jobs
+const jobs = new JobsRunner({} as WorkServices, jobsDir);
+const app = { work: { jobs } } as unknown as AppServices;
+const v = await jobsHandlers['jobs.get']({ jobId }, app);
+const all = await jobsHandlers['jobs.rows']({ jobId, filter: {}, offset: 0, limit: 50 }, app);
+const problems = await jobsHandlers['jobs.rows']({ jobId, filter: { outcome: 'problems' }, offset: 0, limit: 50 }, app);
+const last = await jobsHandlers['jobs.rows'](
+  { jobId, filter: { sheet: 'supplier-products' }, offset: 16_890, limit: 50 },
+  app,
+);
 process.stdout.write(
   JSON.stringify({
     status: v.status,
@@ -19,5 +28,10 @@ process.stdout.write(
     notSucceededRows: v.notSucceededRows,
     failedRows: v.failedRows,
     bySheet: v.bySheet,
+    pages: {
+      all: { total: all.total, first: all.rows[0] },
+      problems: { total: problems.total, outcomes: problems.rows.map((r) => r.outcome) },
+      last: { total: last.total, offset: last.offset, externalIds: last.rows.map((r) => r.externalId) },
+    },
   }),
 );

@@ -18,16 +18,25 @@ import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keepCsvSources, keptCsvSources, keptWorkbookName, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
-import { JobControl, loadIndexed, loadJob, resumeJob, runJob, runPlannedJob, type ResumeOptions } from '../jobs/run.js';
+import {
+  JobControl,
+  loadIndexed,
+  loadJob,
+  resumeJob,
+  runJob,
+  runPlannedJob,
+  type IndexedJobResult,
+  type ResumeOptions,
+} from '../jobs/run.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
-import type { JobListItem, JobProgressView, JobView } from '../ipc/contract.js';
+import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
 import { findJob, resumableJob } from './jobs.js';
-import { jobIndex, notSucceeded, succeeded, type JobIndex } from './work-views.js';
+import { jobEntryFilter, jobIndex, jobRowView, notSucceeded, page, succeeded, type JobIndex } from './work-views.js';
 
 export const INPUT_COPY = 'input';
 
@@ -51,6 +60,14 @@ interface LoadedJob {
 }
 
 /** What a job's view shows, counted from its compact index (no entry held): kept per job until it changes. */
+/** A job's entries opened for paging its rows (the Jobs screen's table): the index, and the last filter's matches. */
+interface OpenedRows {
+  opened: IndexedJobResult;
+  stamp: string;
+  loadedAt: number;
+  filter: { key: string; indices: number[] } | null;
+}
+
 interface JobFigures {
   result: JobResultSummary;
   createOnly: boolean;
@@ -88,6 +105,8 @@ export class JobsRunner {
   private readonly errors = new Map<string, string>();
   private readonly loaded = new Map<string, LoadedJob>();
   private readonly figures = new Map<string, JobFigures>();
+  /** Jobs whose rows are being paged (one at a time: the Jobs screen shows one job's rows). */
+  private opened: (OpenedRows & { jobId: string }) | null = null;
 
   constructor(
     private readonly app: WorkServices,
@@ -367,6 +386,54 @@ export class JobsRunner {
     }
   }
 
+  /**
+   * `jobs.rows`: a page of a job's rows that pass a filter, read back from its folder through the compact index
+   * (the entries shown are read by their byte offsets; a filter is one pass over plan-entries.jsonl, its matches
+   * kept as positions for the next pages). A running job is read again at most once a second.
+   */
+  async rows(
+    jobId: string,
+    filter: JobRowFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; offset: number; rows: JobRowView[] }> {
+    let meta;
+    try {
+      meta = await readMeta(this.jobsDir, jobId);
+    } catch {
+      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
+    }
+    const running = this.running.has(jobId);
+    const stamp = `${meta.updatedAt}|${running}`;
+    let o = this.opened;
+    if (!o || o.jobId !== jobId || (o.stamp !== stamp && !(running && Date.now() - o.loadedAt < 1000))) {
+      const opened = await loadIndexed(this.jobsDir, jobId);
+      // The one it replaces may still be read by a page asked for just before: closed a little later.
+      const replaced = this.opened;
+      if (replaced) setTimeout(() => void replaced.opened.index.close().catch(() => {}), 10_000).unref();
+      o = this.opened = { jobId, opened, stamp, loadedAt: Date.now(), filter: null };
+    }
+    const { index, header } = o.opened;
+    const key = JSON.stringify([filter.sheet ?? '', filter.outcome ?? '', filter.search?.trim().toLowerCase() ?? '']);
+    let indices = o.filter?.key === key ? o.filter.indices : null;
+    if (!indices) {
+      const passes = jobEntryFilter(filter);
+      const found: number[] = [];
+      if (!filter.sheet && !filter.outcome && !filter.search?.trim())
+        for (let i = 0; i < index.size; i++) found.push(i);
+      else
+        await index.forEachEntry((e, i) => {
+          if (passes(e, index.outcomeOf(i))) found.push(i);
+        });
+      indices = found;
+      o.filter = { key, indices };
+    }
+    const at = page(indices, offset, limit, (i) => i);
+    const rows: JobRowView[] = [];
+    for (const i of at.rows) rows.push(jobRowView(await index.entry(i), index.outcomeOf(i), header));
+    return { ...at, rows };
+  }
+
   async view(jobId: string): Promise<JobView> {
     // Whether the job runs is taken BEFORE its files are read: a job that ends while we read would otherwise be
     // shown as not running with the meta it had while running ("running" in no process).
@@ -425,6 +492,8 @@ export class JobsRunner {
 
   /** Cancel running jobs (they stay resumable) and wait a little for their journals to settle. */
   async dispose(): Promise<void> {
+    if (this.opened) await this.opened.opened.index.close().catch(() => {});
+    this.opened = null;
     const all = [...this.running.values()];
     for (const r of all) r.controller.abort(new Error('the app is closing'));
     await Promise.race([Promise.all(all.map((r) => r.done)), new Promise((r) => setTimeout(r, 5000).unref())]);

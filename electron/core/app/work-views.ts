@@ -68,13 +68,20 @@ export function childFields(
     ];
   if (sheet === 'hazardous-substances')
     return [
-      { field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`, value: toScalar(values.mass_share) },
+      {
+        field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`,
+        value: toScalar(values.mass_share),
+      },
     ];
   return Object.entries(values).map(([k, v]) => ({ field: `${sheet}!${row}.${k}`, value: toScalar(v) }));
 }
 
 /** The source's name and row of a plan row (a CSV's file, a workbook's own sheet name; several sources decoded). */
-function sourceOf(plan: PlanSources | undefined, sheet: DataSheetName, row: number): { sheetName: string; row: number } {
+function sourceOf(
+  plan: PlanSources | undefined,
+  sheet: DataSheetName,
+  row: number,
+): { sheetName: string; row: number } {
   return decodeRow(plan?.sheetParts?.[sheet], plan?.sheetNames[sheet] ?? sheet, row);
 }
 
@@ -213,22 +220,19 @@ export function outcomeOf(idx: JobIndex, e: PlanEntry): AnyOutcome {
   return idx.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' };
 }
 
-/** Indices of the job's entries whose outcome passes the filter, in plan order. */
-export function filterJobEntries(idx: JobIndex, f: JobRowFilter): number[] {
-  const out: number[] = [];
+/** Whether a job's entry with this outcome passes the filter of the job's rows (sheet, outcome or problems, words). */
+export function jobEntryFilter(f: JobRowFilter): (e: PlanEntry, o: AnyOutcome) => boolean {
   const search = f.search?.trim().toLowerCase() ?? '';
-  idx.entries.forEach((e, i) => {
-    if (f.sheet && e.sheet !== f.sheet) return;
-    const o = outcomeOf(idx, e);
-    if (f.outcome === 'problems' ? !notSucceeded(o) : f.outcome && o.outcome !== f.outcome) return;
+  return (e, o) => {
+    if (f.sheet && e.sheet !== f.sheet) return false;
+    if (f.outcome === 'problems' ? !notSucceeded(o) : f.outcome && o.outcome !== f.outcome) return false;
     if (search) {
       const full = o as EntryOutcome;
       const text = `${textOf(e)} ${full.err_code ?? ''} ${full.msg ?? ''}`.toLowerCase();
-      if (!text.includes(search)) return;
+      if (!text.includes(search)) return false;
     }
-    out.push(i);
-  });
-  return out;
+    return true;
+  };
 }
 
 /** Entries per outcome, counting what is not run yet as `pending`. */

@@ -1,7 +1,7 @@
 /** Handlers of the `jobs` namespace (contract/jobs.ts): list, view, pause, resume, undo, results files. */
 import { jobResultFile } from '../../app/job-files.js';
 import { resolveConnection } from '../../app/profiles.js';
-import { filterJobEntries, jobRowView, page, undoPlanView } from '../../app/work-views.js';
+import { undoPlanView } from '../../app/work-views.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { jobsProcedures } from '../contract/jobs.js';
 import { withWords } from '../errors.js';
@@ -14,14 +14,7 @@ export const jobsHandlers: Table = withWords<Table>({
 
   'jobs.get': async (input, app) => app.work.jobs.view(input.jobId),
 
-  'jobs.rows': async (input, app) => {
-    const loaded = await app.work.jobs.load(input.jobId);
-    const indices = filterJobEntries(loaded.index, input.filter);
-    return page(indices, input.offset, input.limit, (i) => {
-      const e = loaded.plan.entries[i];
-      return jobRowView(e, loaded.index.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' }, loaded.plan);
-    });
-  },
+  'jobs.rows': async (input, app) => app.work.jobs.rows(input.jobId, input.filter, input.offset, input.limit),
 
   'jobs.pause': async (input, app) => ({ accepted: app.work.jobs.pause(input.jobId) }),
 
