@@ -3,7 +3,7 @@
  * and paged on the main side (a plan of 100,000 rows stays here), and the plan restricted to the rows that did
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
-import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem, RowOutcome } from '../jobs/types.js';
+import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
 import { planSummary } from '../jobs/plan.js';
 import { decodeRow } from '../workbook/sheet-parts.js';
@@ -233,16 +233,6 @@ export function jobEntryFilter(f: JobRowFilter): (e: PlanEntry, o: AnyOutcome) =
     }
     return true;
   };
-}
-
-/** Entries per outcome, counting what is not run yet as `pending`. */
-export function countOutcomes(idx: JobIndex): Partial<Record<RowOutcome | 'pending', number>> {
-  const c: Partial<Record<RowOutcome | 'pending', number>> = {};
-  for (const e of idx.entries) {
-    const o = outcomeOf(idx, e).outcome;
-    c[o] = (c[o] ?? 0) + 1;
-  }
-  return c;
 }
 
 /** Identity of an entry across two workbooks: its entity kind and code, or its sheet row when it has no code. */

@@ -56,10 +56,6 @@ export function table(header: string[], rows: (string | number)[][]): string[] {
 
 export { PLAN_ACTIONS };
 
-export function blockedEntries(plan: Plan): PlanEntry[] {
-  return plan.entries.filter((e) => e.action === 'blocked' || e.action === 'conflict');
-}
-
 function show(v: unknown): string {
   if (v === null || v === undefined) return '(blank)';
   if (typeof v === 'string') return JSON.stringify(v);
