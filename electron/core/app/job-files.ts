@@ -5,9 +5,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import {
+  csvResultBase,
+  keptCsvSources,
+  keptWorkbookName,
+  writeCsvSourceResults,
+  type CsvSource,
+} from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
-import { writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import { loadIndexed } from '../jobs/run.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { AppServices } from '../ipc/services.js';
@@ -74,7 +81,12 @@ export interface JobResultFile {
 }
 
 const WORDS = {
-  results: { csv: 'results', xlsx: 'results.xlsx', suffix: 'results', listed: 'its results are listed here row by row' },
+  results: {
+    csv: 'results',
+    xlsx: 'results.xlsx',
+    suffix: 'results',
+    listed: 'its results are listed here row by row',
+  },
   failed: { csv: 'failed', xlsx: 'failed-rows.xlsx', suffix: 'failed-rows', listed: 'its rows are listed here' },
 } as const;
 
@@ -92,7 +104,12 @@ export async function jobResultFile(
     const { plan, result } = await w.jobs.load(jobId);
     const name = `${csvResultBase(csv.file)}.${k.csv}.csv`;
     const out = path.join(jobDir(w.jobs.jobsDir, jobId), name);
-    const { failedRows } = await writeCsvSourceResults(csv, plan, result, kind === 'results' ? { results: out } : { failed: out });
+    const { failedRows } = await writeCsvSourceResults(
+      csv,
+      plan,
+      result,
+      kind === 'results' ? { results: out } : { failed: out },
+    );
     return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
   }
   const { input: src, file } = await jobInput(app, jobId, source);
@@ -101,8 +118,18 @@ export async function jobResultFile(
       'not_found',
       `${file} is a CSV source this job did not keep a copy of (it was started by an older version): ${k.listed}.`,
     );
-  const { plan, result } = await w.jobs.load(jobId);
+  // From the job's compact index, as the CLI writes them: no entry of the plan held (a job of 200,000 rows).
+  const { header, result, index } = await loadIndexed(w.jobs.jobsDir, jobId);
   const out = path.join(jobDir(w.jobs.jobsDir, jobId), k.xlsx);
-  const rows = kind === 'results' ? (await writeResultsWorkbook(src, plan, result, out), 0) : (await writeFailedRowsWorkbook(src, plan, result, out)).rows;
+  let rows: number;
+  try {
+    const marks = await indexRowMarks(index);
+    rows =
+      kind === 'results'
+        ? (await writeResultsWorkbook(src, header, result, out, marks), 0)
+        : (await writeFailedRowsWorkbook(src, header, result, out, marks)).rows;
+  } finally {
+    await index.close();
+  }
   return { path: out, fileName: `${baseName(file)}-${k.suffix}.xlsx`, mimeType: XLSX_MIME, rows };
 }
