@@ -15,6 +15,7 @@ import {
   jobIndex,
   outcomeOf,
   jobRowView,
+  identityOf,
   notSucceeded,
   page,
   planRowView,
@@ -221,6 +222,9 @@ describe('outcomes per row', () => {
     ],
   };
 
+  // the identities of the entries that did not succeed (what failedIdentities reads from a job folder)
+  const failed = new Set(p.entries.filter((e) => notSucceeded(outcomeOf(jobIndex(p, result), e))).map(identityOf));
+
   it('counts what did not succeed: failed, skipped (not create-only), not run', () => {
     const idx = jobIndex(p, result);
     const passing = (f: Parameters<typeof jobEntryFilter>[0]) =>
@@ -247,7 +251,7 @@ describe('outcomes per row', () => {
       entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!2'] }),
       entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
     ]);
-    const { plan: only, excluded } = restrictPlanToFailed(next, { plan: p, result });
+    const { plan: only, excluded } = restrictPlanToFailed(next, { failed });
     expect(only.entries.map((e) => e.key)).toEqual(['supplier-products!2', 'silos!2']);
     expect(excluded).toBe(2);
     expect(only.summary).toEqual({
@@ -261,7 +265,7 @@ describe('outcomes per row', () => {
       entry('supplier-products!5', { externalId: 'SP-1' }),
       entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5'] }),
     ]);
-    expect(restrictPlanToFailed(withDep, { plan: p, result }).plan.entries.map((e) => e.key)).toEqual([
+    expect(restrictPlanToFailed(withDep, { failed }).plan.entries.map((e) => e.key)).toEqual([
       'supplier-products!5',
       'silos!2',
     ]);
@@ -280,13 +284,13 @@ describe('outcomes per row', () => {
       const from = path.join(dir, 'all.jsonl');
       const to = path.join(dir, 'kept.jsonl');
       fs.writeFileSync(from, next.entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-      const kept = await keepFailedRows(from, to, { jobId: 'j', plan: p, result });
+      const kept = await keepFailedRows(from, to, { jobId: 'j', failed });
       const lines = fs
         .readFileSync(to, 'utf8')
         .split('\n')
         .filter((l) => l)
         .map((l) => JSON.parse(l) as PlanEntry);
-      const expected = restrictPlanToFailed(next, { plan: p, result });
+      const expected = restrictPlanToFailed(next, { failed });
       expect(lines.map((e) => e.key)).toEqual(['supplier-products!5', 'supplier-products!2', 'silos!2']);
       expect(lines).toEqual(expected.plan.entries);
       expect(kept).toEqual({ summary: expected.plan.summary, excluded: expected.excluded });

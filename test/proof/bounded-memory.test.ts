@@ -149,7 +149,7 @@ describe('bounded memory (issue 11)', () => {
     expect(notLanded.map((r) => r._err_code)).toContain('err_entitlement_limit_reached');
   }, 300_000);
 
-  it(`the app's view of that job and pages of its rows (jobs.get, jobs.rows) under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
+  it(`the app's view of that job and pages of its rows (jobs.get, jobs.rows) and its failed rows under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
     const jobsDir = join(root, 'jobs');
     const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
     expect(jobId).toBeDefined();
@@ -174,6 +174,7 @@ describe('bounded memory (issue 11)', () => {
       counts: Record<string, number>;
       failedRows: number;
       notSucceeded: number;
+      failedIdentities: number;
       bySheet: Record<string, Record<string, number>>;
       pages: {
         all: { total: number; first: { externalId: string | null; outcome: string } };
@@ -193,6 +194,9 @@ describe('bounded memory (issue 11)', () => {
     const products = data['supplier-products']!;
     expect(v.pages.all.total).toBe(Object.values(v.counts).reduce((a, b) => a + b, 0));
     expect(v.pages.problems.total).toBe(v.notSucceeded);
+    // a re-run of its failed rows keeps those entries' identities (kind and code), read the same way
+    expect(v.failedIdentities).toBeGreaterThan(0);
+    expect(v.failedIdentities).toBeLessThanOrEqual(v.notSucceeded);
     expect(new Set(v.pages.problems.outcomes)).toEqual(new Set(['failed', 'skipped']));
     expect(v.pages.last.total).toBe(products.length);
     expect(v.pages.last.externalIds).toEqual(products.slice(16_890, 16_940).map((r) => r.external_id));

@@ -4,6 +4,7 @@
  * bounded-memory.test.ts.
  */
 import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
+import { failedIdentities } from '../../electron/core/app/work-views.js';
 import { jobsHandlers } from '../../electron/core/ipc/handlers/jobs.js';
 import type { AppServices, WorkServices } from '../../electron/core/ipc/services.js';
 
@@ -14,6 +15,8 @@ const app = { work: { jobs } } as unknown as AppServices;
 const v = await jobsHandlers['jobs.get']({ jobId }, app);
 const all = await jobsHandlers['jobs.rows']({ jobId, filter: {}, offset: 0, limit: 50 }, app);
 const problems = await jobsHandlers['jobs.rows']({ jobId, filter: { outcome: 'problems' }, offset: 0, limit: 50 }, app);
+// what a re-run of its failed rows keeps (import.plan with onlyFailedOf)
+const failed = await failedIdentities(jobsDir, jobId);
 const last = await jobsHandlers['jobs.rows'](
   { jobId, filter: { sheet: 'supplier-products' }, offset: 16_890, limit: 50 },
   app,
@@ -28,6 +31,7 @@ process.stdout.write(
     notSucceededRows: v.notSucceededRows,
     failedRows: v.failedRows,
     bySheet: v.bySheet,
+    failedIdentities: failed.size,
     pages: {
       all: { total: all.total, first: all.rows[0] },
       problems: { total: problems.total, outcomes: problems.rows.map((r) => r.outcome) },

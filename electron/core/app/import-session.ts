@@ -431,7 +431,7 @@ export async function keepFailedRows(
   to: string,
   previous: NonNullable<PlanOptions['previous']>,
 ): Promise<{ summary: PlanHeader['summary']; excluded: number }> {
-  const wanted = failedIdentities(previous);
+  const wanted = previous.failed;
   const seeds: number[] = [];
   const index = await EntryIndex.fromFile(from, (e, i) => {
     if (wanted.has(identityOf(e))) seeds.push(i);
@@ -510,13 +510,19 @@ export function overview(s: ImportSession): PlanOverview {
 /** `import.plan`: the dry run of an open import on the active connection; with onlyFailedOf, that job's failed rows. */
 export async function planSession(
   app: AppServices,
-  input: { importId: string; createOnly: boolean; onlyFailedOf?: string; mirror?: DataSheetName[]; maxDeletes?: number },
+  input: {
+    importId: string;
+    createOnly: boolean;
+    onlyFailedOf?: string;
+    mirror?: DataSheetName[];
+    maxDeletes?: number;
+  },
 ): Promise<PlanOverview> {
   const conn = await activeConnection(app);
   let previous;
   if (input.onlyFailedOf) {
-    const prev = await app.work.jobs.load(input.onlyFailedOf);
-    previous = { jobId: input.onlyFailedOf, plan: prev.plan, result: prev.result };
+    await app.work.jobs.meta(input.onlyFailedOf); // a job that is not there: refused in words
+    previous = { jobId: input.onlyFailedOf, failed: await failedIdentities(app.work.jobs.jobsDir, input.onlyFailedOf) };
   }
   return app.work.imports.plan(app, input.importId, conn, {
     createOnly: input.createOnly,

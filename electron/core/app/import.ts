@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/index.js';
 import { planImport, planImportToFile, type PlanContext, type PlanProgress } from '../jobs/plan.js';
 import type { ProfileMappings } from '../jobs/resolve.js';
-import type { JobResult, Plan, PlanHeader } from '../jobs/types.js';
+import type { Plan, PlanHeader } from '../jobs/types.js';
 import { countMappings, getProfileMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { SettingsStore } from '../settings/settings.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
@@ -18,8 +18,11 @@ export interface PlanOptions {
   /** sheets to mirror (entities of their type not in the sheet are deleted) and the cap of deletes */
   mirror?: DataSheetName[];
   maxDeletes?: number;
-  /** only the entries that did not succeed in this job (and the entries they depend on in the new plan) */
-  previous?: { jobId: string; plan: Plan; result: Pick<JobResult, 'entries'> };
+  /**
+   * only the entries that did not succeed in this job (and the entries they depend on in the new plan): their
+   * identities (work-views.ts failedIdentities)
+   */
+  previous?: { jobId: string; failed: ReadonlySet<string> };
 }
 
 export interface PlanServices {

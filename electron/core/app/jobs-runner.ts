@@ -29,7 +29,7 @@ import {
   type ResumeOptions,
 } from '../jobs/run.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
-import type { JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
+import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
 import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } from '../ipc/contract.js';
 import { AppError } from '../ipc/errors.js';
@@ -318,11 +318,10 @@ export class JobsRunner {
     }));
   }
 
-  /** Plan, result and index of a job; cached (a running job is re-read at most once a second). */
-  async load(jobId: string): Promise<LoadedJob> {
-    let meta;
+  /** A job's meta; not_found in words when this computer has no such job (or it could not start). */
+  async meta(jobId: string): Promise<JobMeta> {
     try {
-      meta = await readMeta(this.jobsDir, jobId);
+      return await readMeta(this.jobsDir, jobId);
     } catch {
       const err = this.errors.get(jobId);
       throw new AppError(
@@ -330,6 +329,11 @@ export class JobsRunner {
         err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`,
       );
     }
+  }
+
+  /** Plan, result and index of a job; cached (a running job is re-read at most once a second). */
+  async load(jobId: string): Promise<LoadedJob> {
+    const meta = await this.meta(jobId);
     const running = this.running.has(jobId);
     const stamp = `${meta.updatedAt}|${running}`;
     const cached = this.loaded.get(jobId);
@@ -397,12 +401,7 @@ export class JobsRunner {
     offset: number,
     limit: number,
   ): Promise<{ total: number; offset: number; rows: JobRowView[] }> {
-    let meta;
-    try {
-      meta = await readMeta(this.jobsDir, jobId);
-    } catch {
-      throw new AppError('not_found', `There is no job ${jobId} on this computer.`);
-    }
+    const meta = await this.meta(jobId);
     const running = this.running.has(jobId);
     const stamp = `${meta.updatedAt}|${running}`;
     let o = this.opened;
@@ -438,16 +437,7 @@ export class JobsRunner {
     // Whether the job runs is taken BEFORE its files are read: a job that ends while we read would otherwise be
     // shown as not running with the meta it had while running ("running" in no process).
     const running = this.running.get(jobId);
-    let meta;
-    try {
-      meta = await readMeta(this.jobsDir, jobId);
-    } catch {
-      const err = this.errors.get(jobId);
-      throw new AppError(
-        'not_found',
-        err ? `Job ${jobId} could not start: ${err}` : `There is no job ${jobId} on this computer.`,
-      );
-    }
+    const meta = await this.meta(jobId);
     const { result, createOnly, notOk, notOkRows, failedRows } = await this.jobFigures(
       jobId,
       `${meta.updatedAt}|${running !== undefined}`,

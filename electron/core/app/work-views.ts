@@ -6,6 +6,7 @@
 import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
 import { planSummary } from '../jobs/plan.js';
+import { loadIndexed } from '../jobs/run.js';
 import { decodeRow } from '../workbook/sheet-parts.js';
 import type { DataSheetName, ParsedRow } from '../workbook/types.js';
 import type {
@@ -250,9 +251,9 @@ export { planSummary as summarizePlan };
  */
 export function restrictPlanToFailed(
   plan: Plan,
-  previous: { plan: Plan; result: Pick<JobResult, 'entries'> },
+  previous: { failed: ReadonlySet<string> },
 ): { plan: Plan; excluded: number } {
-  const wanted = failedIdentities(previous);
+  const wanted = previous.failed;
   const pos = new Map(plan.entries.map((e, i) => [e.key, i]));
   const keep = keptWithDependencies(
     plan.entries.length,
@@ -266,11 +267,20 @@ export function restrictPlanToFailed(
   };
 }
 
-/** The identities (identityOf) of a job's entries that did not succeed: what a re-run of its failed rows keeps. */
-export function failedIdentities(previous: { plan: Plan; result: Pick<JobResult, 'entries'> }): Set<string> {
-  const idx = jobIndex(previous.plan, previous.result);
+/**
+ * The identities (identityOf) of a job's entries that did not succeed: what a re-run of its failed rows keeps.
+ * Read from the job's folder through its compact index (one pass over plan-entries.jsonl; no entry kept).
+ */
+export async function failedIdentities(jobsDir: string, jobId: string): Promise<Set<string>> {
+  const { index } = await loadIndexed(jobsDir, jobId);
   const wanted = new Set<string>();
-  for (const e of previous.plan.entries) if (notSucceeded(outcomeOf(idx, e))) wanted.add(identityOf(e));
+  try {
+    await index.forEachEntry((e, i) => {
+      if (notSucceeded(index.outcomeOf(i))) wanted.add(identityOf(e));
+    });
+  } finally {
+    await index.close();
+  }
   return wanted;
 }
 
