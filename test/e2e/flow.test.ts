@@ -13,7 +13,7 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate } from '../fixtures/fill-template.js';
 import type { E2eEnv } from './helpers.js';
-import { fullPageShot, screenshotPath, startE2e } from './helpers.js';
+import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
 
 type Row = Record<string, string | number | null>;
 type Sheets = Record<string, Row[]>;
@@ -362,13 +362,7 @@ beforeAll(async () => {
 });
 
 // A failing step leaves a picture of what the page showed (test-artifacts/screenshots/failed-*.png).
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && page) {
-    const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-    await page.screenshot({ path: screenshotPath(`failed-${name}`), fullPage: true }).catch(() => {});
-    process.stderr.write(`\n--- ${ctx.task.name}: what happened beside the page\n${env.trail()}\n---\n`);
-  }
-});
+afterEach((ctx) => reportFailure(ctx, page, env));
 
 afterAll(async () => {
   await env?.close();

@@ -35,8 +35,7 @@ export interface E2eEnv {
 }
 
 export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> {
-  if (!fs.existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-e2e-'));
   const ui = path.join(dir, 'ui');
   await buildRenderer(ui);
@@ -50,25 +49,11 @@ export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> 
     warn: (o: unknown, msg?: string) => note(`server warn: ${msg ?? ''} ${describeLogged(o)}`),
     error: (o: unknown, msg?: string) => note(`server error: ${msg ?? ''} ${describeLogged(o)}`),
   };
-  const mode = await startBrowserMode({
-    port: 0,
-    staticDir: ui,
-    configDir: path.join(dir, 'config'),
-    startSandbox,
-    log: serverLog,
-    appVersion: 'e2e',
-  });
+  const mode = await startBrowserMode({ port: 0, staticDir: ui, configDir: path.join(dir, 'config'), startSandbox, log: serverLog, appVersion: 'e2e' });
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     viewport: { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
     acceptDownloads: true,
@@ -113,6 +98,22 @@ function describeLogged(o: unknown): string {
   } catch {
     return String(o);
   }
+}
+
+/**
+ * After a test: when it failed, a full-page screenshot `failed-<prefix><test name>` and what happened beside the
+ * page (E2eEnv.trail) on stderr, to see why.
+ */
+export async function reportFailure(
+  ctx: { task: { name: string; result?: { state: string } } },
+  page: Page | undefined,
+  env: E2eEnv,
+  prefix = '',
+): Promise<void> {
+  if (ctx.task.result?.state !== 'fail' || !page) return;
+  const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  await page.screenshot({ path: screenshotPath(`failed-${prefix}${name}`), fullPage: true }).catch(() => {});
+  process.stderr.write(`\n--- ${ctx.task.name}: what happened beside the page\n${env.trail()}\n---\n`);
 }
 
 export function screenshotPath(name: string): string {

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { E2eEnv } from './helpers.js';
-import { fullPageShot, screenshotPath, startE2e } from './helpers.js';
+import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
 
 let env: E2eEnv;
 let page: Page;
@@ -27,13 +27,7 @@ beforeAll(async () => {
   page.on('pageerror', (e) => consoleErrors.push(e.message));
 }, 180_000);
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail' && page) {
-    const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-    await page.screenshot({ path: screenshotPath(`failed-lca-views-${name}`), fullPage: true }).catch(() => {});
-    process.stderr.write(`\n--- ${ctx.task.name}: what happened beside the page\n${env.trail()}\n---\n`);
-  }
-});
+afterEach((ctx) => reportFailure(ctx, page, env, 'lca-views-'));
 
 afterAll(async () => {
   await env?.close();

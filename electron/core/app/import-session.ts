@@ -56,6 +56,7 @@ import {
   page,
   planEntryFilter,
   planRowView,
+  positionsPassing,
   problemView,
 } from './work-views.js';
 import type { RowLookup } from './work-views.js';
@@ -356,15 +357,7 @@ export class ImportSessions {
     if (!s.plan || !planned) throw new AppError('invalid_input', 'Make the dry run first.');
     const key = JSON.stringify([filter.sheet ?? '', filter.action ?? '', filter.search?.trim().toLowerCase() ?? '']);
     if (s.filterCache?.key === key) return s.filterCache.indices;
-    const passes = planEntryFilter(filter);
-    let indices: number[];
-    if (!passes) indices = Array.from({ length: planned.index.size }, (_, i) => i);
-    else {
-      indices = [];
-      await planned.index.forEachEntry((e, i) => {
-        if (passes(e)) indices.push(i);
-      });
-    }
+    const indices = await positionsPassing(planned.index, planEntryFilter(filter));
     // A new dry run while the file was read: its own filter pass counts, not this one.
     if (s.planned === planned) s.filterCache = { key, indices };
     return indices;
@@ -510,13 +503,7 @@ export function overview(s: ImportSession): PlanOverview {
 /** `import.plan`: the dry run of an open import on the active connection; with onlyFailedOf, that job's failed rows. */
 export async function planSession(
   app: AppServices,
-  input: {
-    importId: string;
-    createOnly: boolean;
-    onlyFailedOf?: string;
-    mirror?: DataSheetName[];
-    maxDeletes?: number;
-  },
+  input: { importId: string; createOnly: boolean; onlyFailedOf?: string; mirror?: DataSheetName[]; maxDeletes?: number },
 ): Promise<PlanOverview> {
   const conn = await activeConnection(app);
   let previous;

@@ -5,16 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  csvResultBase,
-  keptCsvSources,
-  keptWorkbookName,
-  writeCsvSourceResults,
-  type CsvSource,
-} from '../jobs/csv-sources.js';
+import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
 import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { loadIndexed } from '../jobs/run.js';
+import { loadIndexed, loadJob } from '../jobs/run.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { AppServices } from '../ipc/services.js';
@@ -81,12 +75,7 @@ export interface JobResultFile {
 }
 
 const WORDS = {
-  results: {
-    csv: 'results',
-    xlsx: 'results.xlsx',
-    suffix: 'results',
-    listed: 'its results are listed here row by row',
-  },
+  results: { csv: 'results', xlsx: 'results.xlsx', suffix: 'results', listed: 'its results are listed here row by row' },
   failed: { csv: 'failed', xlsx: 'failed-rows.xlsx', suffix: 'failed-rows', listed: 'its rows are listed here' },
 } as const;
 
@@ -101,15 +90,11 @@ export async function jobResultFile(
   const k = WORDS[kind];
   const csv = await jobCsvSource(app, jobId, source);
   if (csv) {
-    const { plan, result } = await w.jobs.load(jobId);
+    await w.jobs.meta(jobId); // a job that is not there: refused in words
+    const { plan, result } = await loadJob(w.jobs.jobsDir, jobId);
     const name = `${csvResultBase(csv.file)}.${k.csv}.csv`;
     const out = path.join(jobDir(w.jobs.jobsDir, jobId), name);
-    const { failedRows } = await writeCsvSourceResults(
-      csv,
-      plan,
-      result,
-      kind === 'results' ? { results: out } : { failed: out },
-    );
+    const { failedRows } = await writeCsvSourceResults(csv, plan, result, kind === 'results' ? { results: out } : { failed: out });
     return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
   }
   const { input: src, file } = await jobInput(app, jobId, source);

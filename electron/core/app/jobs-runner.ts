@@ -21,7 +21,6 @@ import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/j
 import {
   JobControl,
   loadIndexed,
-  loadJob,
   resumeJob,
   runJob,
   runPlannedJob,
@@ -36,7 +35,7 @@ import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
 import { findJob, resumableJob } from './jobs.js';
-import { jobEntryFilter, jobIndex, jobRowView, notSucceeded, page, succeeded, type JobIndex } from './work-views.js';
+import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
 
 export const INPUT_COPY = 'input';
 
@@ -50,25 +49,28 @@ interface RunningJob {
   done: Promise<void>;
 }
 
-interface LoadedJob {
-  plan: Plan;
-  result: JobResult;
-  index: JobIndex;
-  /** meta.updatedAt + whether it was loaded while running: reload when either changes */
+/** Read from a job's folder at `loadedAt`, when its meta said `stamp` (updatedAt and whether it ran here). */
+interface ReadAt {
   stamp: string;
   loadedAt: number;
 }
 
-/** What a job's view shows, counted from its compact index (no entry held): kept per job until it changes. */
+/** Still good: the job has not changed since, or it runs and was read less than a second ago. */
+function fresh(cached: ReadAt, stamp: string, running: boolean): boolean {
+  return cached.stamp === stamp || (running && Date.now() - cached.loadedAt < 1000);
+}
+
+const stampOf = (meta: JobMeta, running: boolean) => `${meta.updatedAt}|${running}`;
+
 /** A job's entries opened for paging its rows (the Jobs screen's table): the index, and the last filter's matches. */
-interface OpenedRows {
+interface OpenedRows extends ReadAt {
+  jobId: string;
   opened: IndexedJobResult;
-  stamp: string;
-  loadedAt: number;
   filter: { key: string; indices: number[] } | null;
 }
 
-interface JobFigures {
+/** What a job's view shows, counted from its compact index (no entry held): kept per job until it changes. */
+interface JobFigures extends ReadAt {
   result: JobResultSummary;
   createOnly: boolean;
   /** entries (and their rows) that did not succeed: failed, skipped other than create-only, not run */
@@ -76,8 +78,6 @@ interface JobFigures {
   notOkRows: number;
   /** rows of the entries that did not succeed in any way (the failed-rows workbook's rows) */
   failedRows: number;
-  stamp: string;
-  loadedAt: number;
 }
 
 export function progressView(p: JobProgress): JobProgressView {
@@ -103,10 +103,9 @@ function words(e: unknown): string {
 export class JobsRunner {
   private readonly running = new Map<string, RunningJob>();
   private readonly errors = new Map<string, string>();
-  private readonly loaded = new Map<string, LoadedJob>();
   private readonly figures = new Map<string, JobFigures>();
-  /** Jobs whose rows are being paged (one at a time: the Jobs screen shows one job's rows). */
-  private opened: (OpenedRows & { jobId: string }) | null = null;
+  /** The job whose rows are being paged (one at a time: the Jobs screen shows one job's rows). */
+  private opened: OpenedRows | null = null;
 
   constructor(
     private readonly app: WorkServices,
@@ -233,7 +232,6 @@ export class JobsRunner {
     };
     this.running.set(jobId, rj);
     this.errors.delete(jobId);
-    this.loaded.delete(jobId);
     this.figures.delete(jobId);
     let started!: () => void;
     const startedP = new Promise<void>((resolve) => (started = resolve));
@@ -265,8 +263,6 @@ export class JobsRunner {
         this.app.log.warn({ jobId, err: e }, 'import job stopped with an error');
       } finally {
         this.running.delete(jobId);
-        this.loaded.delete(jobId);
-        this.figures.delete(jobId);
         this.figures.delete(jobId);
         started();
         await client.close().catch(() => {});
@@ -331,19 +327,6 @@ export class JobsRunner {
     }
   }
 
-  /** Plan, result and index of a job; cached (a running job is re-read at most once a second). */
-  async load(jobId: string): Promise<LoadedJob> {
-    const meta = await this.meta(jobId);
-    const running = this.running.has(jobId);
-    const stamp = `${meta.updatedAt}|${running}`;
-    const cached = this.loaded.get(jobId);
-    if (cached && (cached.stamp === stamp || (running && Date.now() - cached.loadedAt < 1000))) return cached;
-    const { plan, result } = await loadJob(this.jobsDir, jobId);
-    const loaded: LoadedJob = { plan, result, index: jobIndex(plan, result), stamp, loadedAt: Date.now() };
-    this.loaded.set(jobId, loaded);
-    return loaded;
-  }
-
   inputPath(jobId: string): string | null {
     for (const ext of ['.xlsx', '.xlsm']) {
       const p = path.join(jobDir(this.jobsDir, jobId), `${INPUT_COPY}${ext}`);
@@ -355,11 +338,11 @@ export class JobsRunner {
   /**
    * A job's figures for its view, read from the job folder through the compact index (plan-entries.jsonl and
    * the journal scanned, no entry kept): a job of 200,000 rows is looked at in the memory of its index, not of
-   * its plan. Cached like load(): a running job is counted again at most once a second.
+   * its plan. Kept until the job changes; a running job is counted again at most once a second.
    */
   private async jobFigures(jobId: string, stamp: string, running: boolean): Promise<JobFigures> {
     const cached = this.figures.get(jobId);
-    if (cached && (cached.stamp === stamp || (running && Date.now() - cached.loadedAt < 1000))) return cached;
+    if (cached && fresh(cached, stamp, running)) return cached;
     const { result, header, index } = await loadIndexed(this.jobsDir, jobId);
     try {
       let notOk = 0;
@@ -403,9 +386,9 @@ export class JobsRunner {
   ): Promise<{ total: number; offset: number; rows: JobRowView[] }> {
     const meta = await this.meta(jobId);
     const running = this.running.has(jobId);
-    const stamp = `${meta.updatedAt}|${running}`;
+    const stamp = stampOf(meta, running);
     let o = this.opened;
-    if (!o || o.jobId !== jobId || (o.stamp !== stamp && !(running && Date.now() - o.loadedAt < 1000))) {
+    if (!o || o.jobId !== jobId || !fresh(o, stamp, running)) {
       const opened = await loadIndexed(this.jobsDir, jobId);
       // The one it replaces may still be read by a page asked for just before: closed a little later.
       const replaced = this.opened;
@@ -414,19 +397,11 @@ export class JobsRunner {
     }
     const { index, header } = o.opened;
     const key = JSON.stringify([filter.sheet ?? '', filter.outcome ?? '', filter.search?.trim().toLowerCase() ?? '']);
-    let indices = o.filter?.key === key ? o.filter.indices : null;
-    if (!indices) {
+    if (o.filter?.key !== key) {
       const passes = jobEntryFilter(filter);
-      const found: number[] = [];
-      if (!filter.sheet && !filter.outcome && !filter.search?.trim())
-        for (let i = 0; i < index.size; i++) found.push(i);
-      else
-        await index.forEachEntry((e, i) => {
-          if (passes(e, index.outcomeOf(i))) found.push(i);
-        });
-      indices = found;
-      o.filter = { key, indices };
+      o.filter = { key, indices: await positionsPassing(index, passes && ((e, i) => passes(e, index.outcomeOf(i)))) };
     }
+    const indices = o.filter.indices;
     const at = page(indices, offset, limit, (i) => i);
     const rows: JobRowView[] = [];
     for (const i of at.rows) rows.push(jobRowView(await index.entry(i), index.outcomeOf(i), header));
@@ -440,7 +415,7 @@ export class JobsRunner {
     const meta = await this.meta(jobId);
     const { result, createOnly, notOk, notOkRows, failedRows } = await this.jobFigures(
       jobId,
-      `${meta.updatedAt}|${running !== undefined}`,
+      stampOf(meta, running !== undefined),
       running !== undefined,
     );
     const status: JobStatus = running ? 'running' : effectiveStatus(meta);
@@ -469,11 +444,12 @@ export class JobsRunner {
       notSucceededRows: notOkRows,
       failedRows,
       inputAvailable:
-        this.inputPath(jobId) !== null || csvSources || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+        this.inputPath(jobId) !== null ||
+        csvSources ||
+        (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       resultsFormat: csvSources ? 'csv' : 'xlsx',
       csvSources: kept.map((k) => k.file),
-      workbookSource:
-        csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
+      workbookSource: csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
       createOnly,
       error: this.errors.get(jobId) ?? null,
       undoes: meta.undoes ?? null,

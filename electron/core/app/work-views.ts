@@ -3,9 +3,10 @@
  * and paged on the main side (a plan of 100,000 rows stays here), and the plan restricted to the rows that did
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
-import type { EntryOutcome, JobResult, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
+import type { EntryOutcome, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
 import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
 import { planSummary } from '../jobs/plan.js';
+import type { EntryIndex } from '../jobs/entry-index.js';
 import { loadIndexed } from '../jobs/run.js';
 import { decodeRow } from '../workbook/sheet-parts.js';
 import type { DataSheetName, ParsedRow } from '../workbook/types.js';
@@ -69,20 +70,13 @@ export function childFields(
     ];
   if (sheet === 'hazardous-substances')
     return [
-      {
-        field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`,
-        value: toScalar(values.mass_share),
-      },
+      { field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`, value: toScalar(values.mass_share) },
     ];
   return Object.entries(values).map(([k, v]) => ({ field: `${sheet}!${row}.${k}`, value: toScalar(v) }));
 }
 
 /** The source's name and row of a plan row (a CSV's file, a workbook's own sheet name; several sources decoded). */
-function sourceOf(
-  plan: PlanSources | undefined,
-  sheet: DataSheetName,
-  row: number,
-): { sheetName: string; row: number } {
+function sourceOf(plan: PlanSources | undefined, sheet: DataSheetName, row: number): { sheetName: string; row: number } {
   return decodeRow(plan?.sheetParts?.[sheet], plan?.sheetNames[sheet] ?? sheet, row);
 }
 
@@ -153,6 +147,22 @@ export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) |
   };
 }
 
+/**
+ * Positions of a job folder's entries that pass (every one when `passes` is null, without reading the file; else
+ * one pass over plan-entries.jsonl), in plan order: the dry run's and a job's row filters.
+ */
+export async function positionsPassing(
+  index: EntryIndex,
+  passes: ((e: PlanEntry, i: number) => boolean) | null,
+): Promise<number[]> {
+  if (!passes) return Array.from({ length: index.size }, (_, i) => i);
+  const out: number[] = [];
+  await index.forEachEntry((e, i) => {
+    if (passes(e, i)) out.push(i);
+  });
+  return out;
+}
+
 /** Indices of the plan's entries that pass the filter, in plan order. */
 export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
   const passes = planEntryFilter(f);
@@ -208,22 +218,13 @@ export function jobRowView(e: PlanEntry, o: AnyOutcome, plan?: PlanSources): Job
   };
 }
 
-export interface JobIndex {
-  entries: PlanEntry[];
-  outcomes: Map<string, AnyOutcome>;
-}
-
-export function jobIndex(plan: Plan, result: Pick<JobResult, 'entries'>): JobIndex {
-  return { entries: plan.entries, outcomes: new Map(result.entries.map((o) => [o.key, o])) };
-}
-
-export function outcomeOf(idx: JobIndex, e: PlanEntry): AnyOutcome {
-  return idx.outcomes.get(e.key) ?? { key: e.key, outcome: 'pending' };
-}
-
-/** Whether a job's entry with this outcome passes the filter of the job's rows (sheet, outcome or problems, words). */
-export function jobEntryFilter(f: JobRowFilter): (e: PlanEntry, o: AnyOutcome) => boolean {
+/**
+ * Whether a job's entry with this outcome passes the filter of the job's rows (sheet, outcome or problems,
+ * words); null when the filter lets every entry pass.
+ */
+export function jobEntryFilter(f: JobRowFilter): ((e: PlanEntry, o: AnyOutcome) => boolean) | null {
   const search = f.search?.trim().toLowerCase() ?? '';
+  if (!f.sheet && !f.outcome && !search) return null;
   return (e, o) => {
     if (f.sheet && e.sheet !== f.sheet) return false;
     if (f.outcome === 'problems' ? !notSucceeded(o) : f.outcome && o.outcome !== f.outcome) return false;

@@ -194,7 +194,8 @@ export function ImportScreen() {
 
   /** The job's view once it stopped (an event's consequence, not a user's call: it leaves busy and the error). */
   const loadJob = useCallback(
-    (id: string) => api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
+    (id: string) =>
+      api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
     [api, fail],
   );
 
@@ -218,7 +219,10 @@ export function ImportScreen() {
     [api, loadJob],
   );
 
-  /** The job once it started (or resumed): it may already be over (a tiny plan), so it is looked at once. */
+  /**
+   * The job once it started (or resumed), called as soon as the call answered (nothing runs in between): followed
+   * from then on, and looked at once, as it may already be over (a tiny plan).
+   */
   const follow = async (id: string) => {
     followed.current = id;
     const v = await api.call('jobs.get', { jobId: id });
@@ -229,7 +233,6 @@ export function ImportScreen() {
     validation &&
     runRpc(async () => {
       const r = await api.call('import.run', { importId: validation.importId, skipBlocked });
-      followed.current = r.jobId;
       dispatch({ type: 'started', jobId: r.jobId });
       await follow(r.jobId);
     }, 'starting');
@@ -237,7 +240,6 @@ export function ImportScreen() {
   const resume = () =>
     jobId &&
     runRpc(async () => {
-      followed.current = jobId;
       await api.call('jobs.resume', { jobId });
       dispatch({ type: 'resumed' });
       await follow(jobId);
