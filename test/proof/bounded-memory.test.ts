@@ -17,10 +17,15 @@
  * Then the desktop app's view of the imported job (JobsRunner.view, what `jobs.get` answers) under a heap of
  * VIEW_HEAP_MIB: counted through the job's compact index from its folder. Reading the whole plan and result
  * (as it did before) dies there.
+ *
+ * Last, the same job as if it had been stopped before its first write (its journal empty): every one of its
+ * rows is a failed row. The app makes its failed-rows and results workbooks under FAILED_HEAP_MIB: the failed
+ * rows are put aside on disk, sheet by sheet, and written back streamed with their strings inline. Holding them
+ * (and the writer's table of every string, and the workbook as one buffer), as before, dies there.
  */
 import ExcelJS from 'exceljs';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset, countRows } from '../fixtures/dataset.js';
@@ -35,6 +40,8 @@ const PLAN_HEAP_MIB = 64;
 const ROWS = 20_000;
 /** V8 old-space limit of the app's view of that job (the Jobs screen, the Run step), MiB: its index, not its plan. */
 const VIEW_HEAP_MIB = 40;
+/** V8 old-space limit of the app's failed-rows and results workbooks of a job whose every row failed, MiB. */
+const FAILED_HEAP_MIB = 40;
 
 let sb: Sandbox;
 let root: string;
@@ -88,6 +95,22 @@ async function runUnderHeap(args: string[], heapMib: number, jobs: string) {
   const why = `exit ${code} ${signal ?? ''}\n${c.stderr().slice(-1500)}`;
   expect(c.stderr(), why).not.toMatch(/heap out of memory/i);
   return { code, why, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+/** A test/proof child script under a V8 heap of `heapMib`: it must not run out of heap; its JSON output. */
+async function childUnderHeap<T>(script: string, args: string[], heapMib: number): Promise<T> {
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMib}`, '--import', 'tsx', script, ...args], {
+    cwd: join(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  expect(err, err.slice(-1500)).not.toMatch(/heap out of memory/i);
+  expect(code, err.slice(-1500)).toBe(0);
+  return JSON.parse(out) as T;
 }
 
 describe('bounded memory (issue 11)', () => {
@@ -201,4 +224,73 @@ describe('bounded memory (issue 11)', () => {
     expect(v.pages.last.total).toBe(products.length);
     expect(v.pages.last.externalIds).toEqual(products.slice(16_890, 16_940).map((r) => r.external_id));
   }, 120_000);
+  it(`the app's failed-rows and results workbooks of that job stopped before its first write (every row failed) under --max-old-space-size=${FAILED_HEAP_MIB}`, async () => {
+    const jobId = readdirSync(join(root, 'jobs')).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
+    // the same job folder with nothing journaled: a job stopped before its first write
+    const jobsDir = join(root, 'jobs-stopped');
+    cpSync(join(root, 'jobs', jobId), join(jobsDir, jobId), { recursive: true });
+    writeFileSync(join(jobsDir, jobId, 'journal.jsonl'), '');
+    const metaFile = join(jobsDir, jobId, 'meta.json');
+    writeFileSync(metaFile, JSON.stringify({ ...JSON.parse(readFileSync(metaFile, 'utf8')), status: 'paused' }));
+
+    const v = await childUnderHeap<{ failed: { path: string; rows: number }; results: { path: string } }>(
+      'test/proof/failed-rows-child.ts',
+      [jobsDir, jobId],
+      FAILED_HEAP_MIB,
+    );
+    // the results workbook: every data row; those of the job's entries not run yet (the plan found none
+    // unchanged or blocked: every write is pending)
+    const results = await sheetRows(v.results.path);
+    const failed = await sheetRows(v.failed.path);
+    const entrySheets = Object.keys(data).filter((n) => n !== 'plants' && n !== 'materials');
+    let pending = 0;
+    for (const name of entrySheets) {
+      const want = data[name as keyof typeof data]!;
+      const all = results.get(name) ?? [];
+      expect(all.length, name).toBe(want.length);
+      const notRun = all.filter((r) => r._result === 'pending');
+      expect(all.every((r) => r._result === 'pending' || r._result === 'unchanged'), name).toBe(true);
+      pending += notRun.length;
+      // the failed-rows workbook: exactly those rows, in the input's order, with why they are there
+      const got = failed.get(name) ?? [];
+      expect(got.length, name).toBe(notRun.length);
+      const key = name === 'bom-items' ? null : 'external_id';
+      if (key) expect(got.map((r) => r[key])).toEqual(notRun.map((r) => r[key]));
+    }
+    expect(v.failed.rows).toBe(pending);
+    const products = failed.get('supplier-products') ?? [];
+    expect(products).toHaveLength(data['supplier-products']!.length);
+    for (const i of [0, 1, Math.floor(products.length / 2), products.length - 1]) {
+      expect(products[i].external_id).toBe(data['supplier-products']![i].external_id);
+      expect(products[i]._err_code).toBe('pending');
+      expect(products[i]._message).toBe('not run yet: resume the job');
+    }
+  }, 180_000);
+  it(`the app's results and failed-rows CSV files of a CSV source of that job, stopped before its first write, under --max-old-space-size=${FAILED_HEAP_MIB}`, async () => {
+    const jobId = readdirSync(join(root, 'jobs')).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
+    // the same job as if its supplier products had come from an ERP's CSV file (kept in the job's folder)
+    const jobsDir = join(root, 'jobs-csv');
+    const dir = join(jobsDir, jobId);
+    cpSync(join(root, 'jobs-stopped', jobId), dir, { recursive: true });
+    const products = data['supplier-products']!;
+    mkdirSync(join(dir, 'sources'));
+    writeFileSync(join(dir, 'sources', 'SP.csv'), ['ARTNR;BEZ', ...products.map((r) => `${String(r.external_id)};${String(r.name)}`)].join('\r\n'));
+    writeFileSync(
+      join(dir, 'csv-sources.json'),
+      JSON.stringify({ version: 1, sources: [{ file: 'SP.csv', sheet: 'supplier-products', headerRow: 1, format: { encoding: 'utf8', bom: false, delimiter: ';' } }] }),
+    );
+    const v = await childUnderHeap<{ failed: { path: string; rows: number }; results: { path: string } }>(
+      'test/proof/failed-rows-child.ts',
+      [jobsDir, jobId, 'SP.csv'],
+      FAILED_HEAP_MIB,
+    );
+    expect(v.failed.rows).toBe(products.length);
+    for (const file of [v.failed.path, v.results.path]) {
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\r\n');
+      expect(lines[0]).toBe('ARTNR;BEZ;_result;_id;_err_code;_message');
+      expect(lines).toHaveLength(products.length + 1);
+      for (const i of [0, Math.floor(products.length / 2), products.length - 1])
+        expect(lines[i + 1]).toBe(`${String(products[i].external_id)};${String(products[i].name)};not run;;;not run yet: resume the job`);
+    }
+  }, 180_000);
 });

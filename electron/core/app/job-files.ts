@@ -8,7 +8,7 @@ import path from 'node:path';
 import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
 import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
-import { loadIndexed, loadJob } from '../jobs/run.js';
+import { loadIndexed } from '../jobs/run.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { AppServices } from '../ipc/services.js';
@@ -91,11 +91,16 @@ export async function jobResultFile(
   const csv = await jobCsvSource(app, jobId, source);
   if (csv) {
     await w.jobs.meta(jobId); // a job that is not there: refused in words
-    const { plan, result } = await loadJob(w.jobs.jobsDir, jobId);
+    // From the job's compact index, as the workbooks below: no entry of the plan held.
+    const { index } = await loadIndexed(w.jobs.jobsDir, jobId);
     const name = `${csvResultBase(csv.file)}.${k.csv}.csv`;
     const out = path.join(jobDir(w.jobs.jobsDir, jobId), name);
-    const { failedRows } = await writeCsvSourceResults(csv, plan, result, kind === 'results' ? { results: out } : { failed: out });
-    return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
+    try {
+      const { failedRows } = await writeCsvSourceResults(csv, await indexRowMarks(index), kind === 'results' ? { results: out } : { failed: out });
+      return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
+    } finally {
+      await index.close();
+    }
   }
   const { input: src, file } = await jobInput(app, jobId, source);
   if (isTextSource(file))

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFailedRowsWorkbook, writeResultsWorkbook, type RowMarks } from '../jobs/results.js';
 import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
-import type { JobResult, JobResultSummary, Plan, PlanHeader } from '../jobs/types.js';
+import type { JobResultSummary, PlanHeader } from '../jobs/types.js';
 import type { RunContext } from './context.js';
 
 export interface ResultFiles {
@@ -54,8 +54,7 @@ export async function writeResultFiles(
 export async function writeCsvResultFiles(
   ctx: RunContext,
   sources: readonly CsvSource[],
-  plan: Plan,
-  result: JobResult,
+  marks: RowMarks,
   dirs: ResultFiles,
 ): Promise<string[]> {
   const written: string[] = [];
@@ -66,8 +65,7 @@ export async function writeCsvResultFiles(
     try {
       await writeCsvSourceResults(
         s,
-        plan,
-        result,
+        marks,
         {
           ...(results && { results }),
           ...(failed && { failed }),

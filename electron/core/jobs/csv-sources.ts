@@ -1,6 +1,6 @@
 /**
  * Results of CSV sources in their own layout (issue 12 §3), shared by the CLI (`import --report DIR`) and the
- * app (Jobs screen downloads): the outcome of every source row from the plan and the job, written by
+ * app (Jobs screen downloads): the outcome of every source row from the job's row marks, written by
  * workbook/csv-results.ts in the source's columns, encoding and delimiter.
  *
  * A job of the app keeps what it needs in its own folder (so the files can be made after a restart, and from
@@ -11,10 +11,10 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
-import { PART_ROW_OFFSET, partsOf } from '../workbook/sheet-parts.js';
+import { partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
-import { SUCCESS_OUTCOMES, type EntryOutcome, type JobResult, type Plan } from './types.js';
+import type { RowMark, RowMarks } from './results.js';
 import { writeTextAtomic } from '../fs/atomic.js';
 
 /** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
@@ -40,31 +40,28 @@ interface StoredCsvSource {
 }
 
 /**
- * The outcome of every source row of one sheet, from the plan and the job. Rows covered by an entry get that
- * entry's outcome (hazardous substances with their product, BOM rows with their BOM).
+ * A source row's outcome from the job's row marks (jobs/results.ts: from the job's compact index, or from a plan
+ * and result in memory): the same words and message as the results workbook; a row not run yet is `not run`.
  */
-export function rowOutcomesOf(plan: Plan, result: JobResult, sheet: DataSheetName, offset = 0): Map<number, SourceRowOutcome> {
-  const byKey = new Map(result.entries.map((e) => [e.key, e]));
-  const out = new Map<number, SourceRowOutcome>();
-  for (const e of plan.entries) {
-    const r = byKey.get(e.key);
-    const oc = r && r.outcome !== 'pending' ? (r as EntryOutcome) : undefined;
-    const outcome = oc?.outcome ?? (e.action === 'blocked' || e.action === 'conflict' ? 'blocked' : 'not run');
-    const problems = e.problems
-      ?.map((p) => `${p.sheet ?? ''}${p.cell ? `!${p.cell}` : ''} ${p.message}`.trim())
-      .join('; ');
-    const message = oc?.msg ?? oc?.explanation ?? (problems || (oc?.reason ? `skipped: ${oc.reason}` : undefined));
-    const row: SourceRowOutcome = {
-      result: outcome,
-      ...(oc?.id ? { id: oc.id } : e.id ? { id: e.id } : {}),
-      ...(oc?.err_code && { err_code: oc.err_code }),
-      ...(message && { message }),
-      failed: !(SUCCESS_OUTCOMES as readonly string[]).includes(outcome),
-    };
-    for (const ref of e.rows.length ? e.rows : [{ sheet: e.sheet, row: e.row }])
-      if (ref.sheet === sheet && ref.row - (ref.row % PART_ROW_OFFSET) === offset) out.set(ref.row - offset, row);
-  }
-  return out;
+function sourceOutcome(mark: RowMark): SourceRowOutcome {
+  return {
+    result: mark.outcome === 'pending' ? 'not run' : mark.outcome,
+    ...(mark.id && { id: mark.id }),
+    ...(mark.errCode && { err_code: mark.errCode }),
+    ...(mark.message && { message: mark.message }),
+    failed: !mark.succeeded,
+  };
+}
+
+/** The outcome of each row of one source (1-based record number) from the job's row marks; held by no map. */
+export function sourceOutcomes(marks: RowMarks, sheet: DataSheetName, offset = 0): { get(row: number): SourceRowOutcome | undefined } {
+  const rows = marks.sheet(sheet);
+  return {
+    get: (row) => {
+      const mark = rows.get(offset + row);
+      return mark ? sourceOutcome(mark) : undefined;
+    },
+  };
 }
 
 /** The base of the output names of a CSV source: `MAT_2025-11.csv` → `MAT_2025-11` (`.results.csv`, `.failed.csv`). */
@@ -75,15 +72,14 @@ export function csvResultBase(file: string): string {
 /** The results and/or failed-rows CSV of one source; returns how many rows the failed-rows file holds. */
 export async function writeCsvSourceResults(
   source: CsvSource,
-  plan: Plan,
-  result: JobResult,
+  marks: RowMarks,
   outs: { results?: string; failed?: string },
 ): Promise<{ failedRows: number }> {
   return writeCsvResults({
     source: source.path,
     format: source.format,
     headerRow: source.headerRow,
-    outcomes: rowOutcomesOf(plan, result, source.sheet, source.offset ?? 0),
+    outcomes: sourceOutcomes(marks, source.sheet, source.offset ?? 0),
     // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
     // resolve codes (the results workbook marks them `mapping` too), never "not imported".
     ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {

@@ -7,13 +7,17 @@
  *   sheets, so the codes resolve the same way), ready to fix and import again.
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
-import { resolve } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, getSheet, normaliseHeader } from '../workbook/registry.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
 import { workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
-import { writeFormatWorkbook } from '../workbook/template.js';
+import { writeFormatStream, writeFormatWorkbook } from '../workbook/template.js';
 import { writeAtomic } from '../fs/atomic.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
@@ -31,6 +35,7 @@ import {
 } from './types.js';
 import { RESULT_COLUMNS } from '../names.js';
 import { columnNumber } from '../workbook/cell-ref.js';
+import { PART_ROW_OFFSET } from '../workbook/sheet-parts.js';
 
 export { RESULT_COLUMNS };
 export const REPORT_SHEET = 'Report';
@@ -137,15 +142,21 @@ function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }
  * (what an update changed, a BOM's difference); nothing else is held per row.
  */
 export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
-  const rowsOf = new Map<DataSheetName, Int32Array>();
-  const maxRow = new Map<DataSheetName, number>();
+  // Per sheet and source (a sheet fed by several sources numbers the n-th one's rows from n × PART_ROW_OFFSET):
+  // row within the source → entry + 1.
+  const part = (row: number) => Math.floor(row / PART_ROW_OFFSET);
+  const rowsOf = new Map<string, Int32Array>();
+  const maxRow = new Map<string, number>();
   let bad = false;
   for (let i = 0; i < index.size; i++) {
     if (!index.succeeded(i)) bad = true;
-    index.forEachRow(i, (sheet, row) => maxRow.set(sheet, Math.max(maxRow.get(sheet) ?? 0, row)));
+    index.forEachRow(i, (sheet, row) => {
+      const k = `${sheet}\n${part(row)}`;
+      maxRow.set(k, Math.max(maxRow.get(k) ?? 0, row % PART_ROW_OFFSET));
+    });
   }
-  for (const [sheet, max] of maxRow) rowsOf.set(sheet, new Int32Array(max + 1));
-  for (let i = 0; i < index.size; i++) index.forEachRow(i, (sheet, row) => (rowsOf.get(sheet)![row] = i + 1));
+  for (const [k, max] of maxRow) rowsOf.set(k, new Int32Array(max + 1));
+  for (let i = 0; i < index.size; i++) index.forEachRow(i, (sheet, row) => (rowsOf.get(`${sheet}\n${part(row)}`)![row % PART_ROW_OFFSET] = i + 1));
   const messages = new Map<number, string>();
   await index.forEachEntry((e, i) => {
     const o = index.outcomeOf(i);
@@ -156,10 +167,11 @@ export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
   return {
     anyNotSucceeded: bad,
     sheet: (name) => {
-      const rows = rowsOf.get(name);
       return {
         get: (row) => {
-          const i = rows && row < rows.length ? rows[row] - 1 : -1;
+          const rows = rowsOf.get(`${name}\n${part(row)}`);
+          const r = row % PART_ROW_OFFSET;
+          const i = rows && r < rows.length ? rows[r] - 1 : -1;
           if (i < 0) return undefined;
           const o = index.outcomeOf(i);
           return markOf(null, o, index.id(i), messages.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
@@ -640,60 +652,106 @@ export async function writeFailedRowsWorkbook(
     await writeAtomic(outPath, (tmp) => writeFile(tmp, empty));
     return { rows: 0 };
   }
-  // The input is streamed; only the failed rows' values (and the mapping sheets') are kept.
+  // The input is streamed; the failed rows' values (and the mapping sheets') go to a file per sheet on disk, which
+  // the writer reads back in the format's sheet order: no row is held in memory (issue 11, a job of 200,000 rows).
   const bySheetName = new Map<string, DataSheetName>();
   for (const name of DATA_SHEET_NAMES) {
     const sheetName = plan.sheetNames[name];
     if (sheetName) bySheetName.set(sheetName, name);
   }
-  const picked = new Map<DataSheetName, WritableRow[]>();
-  let count = 0;
-  for await (const sheet of sourceSheets(inputPath, (n) => bySheetName.has(n))) {
-    const name = bySheetName.get(sheet.name)!;
-    const def = getSheet(name);
-    const letters = plan.sheetColumns[name] ?? {};
-    const fields = Object.keys(def.columns)
-      .filter((f) => letters[f])
-      .map((f) => [f, columnNumber(letters[f]!)] as const);
-    const mapping = name === 'plants' || name === 'materials';
-    const rows = marks.sheet(name);
-    const out: WritableRow[] = [];
-    for await (const row of sheet.rows()) {
-      if (row.number <= 1) continue;
-      const mark = rows.get(row.number);
-      if (mapping ? !row.hasValues : !mark || mark.succeeded) continue;
-      const values: WritableRow = {};
-      for (const [field, c] of fields) {
-        const v = plainValue(row.getCell(c).value);
-        if (v !== null && v !== undefined && v !== '') values[field] = v;
+  const spill = await mkdtemp(join(tmpdir(), 'sl-failed-rows-'));
+  try {
+    const picked = new Map<DataSheetName, string>();
+    let count = 0;
+    for await (const sheet of sourceSheets(inputPath, (n) => bySheetName.has(n))) {
+      const name = bySheetName.get(sheet.name)!;
+      const def = getSheet(name);
+      const letters = plan.sheetColumns[name] ?? {};
+      const fields = Object.keys(def.columns)
+        .filter((f) => letters[f])
+        .map((f) => [f, columnNumber(letters[f]!)] as const);
+      const mapping = name === 'plants' || name === 'materials';
+      const rows = marks.sheet(name);
+      const file = join(spill, `${name}.jsonl`);
+      // Written synchronously, a block at a time: waiting for other I/O between the rows of exceljs's streaming
+      // reader loses the sheets after this one (seen with a write stream's 'drain').
+      const out = new SpillFile(file);
+      let wrote = false;
+      try {
+        for await (const row of sheet.rows()) {
+          if (row.number <= 1) continue;
+          const mark = rows.get(row.number);
+          if (mapping ? !row.hasValues : !mark || mark.succeeded) continue;
+          const values: WritableRow = {};
+          for (const [field, c] of fields) {
+            const v = plainValue(row.getCell(c).value);
+            if (v !== null && v !== undefined && v !== '') values[field] = v;
+          }
+          if (mark) {
+            values._err_code = mark.failedCode;
+            values._message = mark.message;
+            count++;
+          }
+          out.write(`${JSON.stringify(values)}\n`);
+        }
+      } finally {
+        wrote = out.close();
       }
-      if (mark) {
-        values._err_code = mark.failedCode;
-        values._message = mark.message;
-        count++;
-      }
-      out.push(values);
+      if (wrote) picked.set(name, file);
     }
-    if (out.length > 0) picked.set(name, out);
+    const extras: ExtraColumn[] = [
+      { key: '_err_code', header: '_err_code', width: 28 },
+      { key: '_message', header: '_message', width: 60 },
+    ];
+    const contents: SheetContent[] = [];
+    for (const name of DATA_SHEETS.map((d) => d.name as DataSheetName)) {
+      const file = picked.get(name);
+      const mapping = name === 'plants' || name === 'materials';
+      if (file) contents.push({ def: getSheet(name), rows: spilledRows(file), extraColumns: mapping ? [] : extras });
+    }
+    // Mapping sheets alone are no failed rows: leave them out when nothing failed.
+    const finalContents = count === 0 ? [] : contents;
+    await writeAtomic(outPath, async (tmp) => {
+      const out = createWriteStream(tmp);
+      const closed = finished(out);
+      await writeFormatStream(finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }], out, {
+        instructionsFor: finalContents.map((c) => c.def),
+        sharedStrings: false,
+      });
+      await closed;
+    });
+    return { rows: count };
+  } finally {
+    await rm(spill, { recursive: true, force: true });
   }
-  const extras: ExtraColumn[] = [
-    { key: '_err_code', header: '_err_code', width: 28 },
-    { key: '_message', header: '_message', width: 60 },
-  ];
-  const contents: SheetContent[] = [];
-  for (const name of DATA_SHEETS.map((d) => d.name as DataSheetName)) {
-    const rows = picked.get(name);
-    const mapping = name === 'plants' || name === 'materials';
-    if (rows) contents.push({ def: getSheet(name), rows, extraColumns: mapping ? [] : extras });
+}
+
+/** Lines appended to a file in blocks of SPILL_BLOCK characters, synchronously; the file is made on the first line. */
+class SpillFile {
+  private fd: number | null = null;
+  private held = '';
+  constructor(private readonly path: string) {}
+  write(line: string): void {
+    this.held += line;
+    if (this.held.length >= SPILL_BLOCK) this.flush();
   }
-  // Mapping sheets alone are no failed rows: leave them out when nothing failed.
-  const finalContents = count === 0 ? [] : contents;
-  const buf = await writeFormatWorkbook(
-    finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }],
-    {
-      instructionsFor: finalContents.map((c) => c.def),
-    },
-  );
-  await writeAtomic(outPath, (tmp) => writeFile(tmp, buf));
-  return { rows: count };
+  private flush(): void {
+    this.fd ??= openSync(this.path, 'w');
+    writeSync(this.fd, this.held);
+    this.held = '';
+  }
+  /** Whether anything was written. */
+  close(): boolean {
+    if (this.held) this.flush();
+    if (this.fd === null) return false;
+    closeSync(this.fd);
+    return true;
+  }
+}
+const SPILL_BLOCK = 64 * 1024;
+
+/** The rows a failed-rows workbook put aside in a file (one JSON object per line), read back one by one. */
+async function* spilledRows(file: string): AsyncGenerator<WritableRow> {
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) if (line) yield JSON.parse(line) as WritableRow;
 }

@@ -33,7 +33,7 @@ export interface CsvResultsOptions {
   /** 1-based header row of the source (rows above it are copied as they are). */
   headerRow: number;
   /** Outcome per 1-based source row (record number). Data rows without one are "not imported". */
-  outcomes: ReadonlyMap<number, SourceRowOutcome>;
+  outcomes: { get(row: number): SourceRowOutcome | undefined };
   /** The outcome of a data row without one (default: "not imported", a failed row). */
   otherRows?: SourceRowOutcome;
   results?: string;

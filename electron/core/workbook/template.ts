@@ -83,16 +83,17 @@ export async function writeFormatWorkbook(
 export async function writeFormatStream(
   contents: readonly SheetContent[],
   sink: Writable,
-  opts: { instructionsFor?: readonly SheetDef[]; date?: Date } = {},
+  opts: { instructionsFor?: readonly SheetDef[]; date?: Date; sharedStrings?: boolean } = {},
 ): Promise<void> {
   const date = opts.date ?? new Date();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: true, useStyles: true });
+  // `sharedStrings: false`: strings inline, so no table of every distinct string is kept while writing.
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: opts.sharedStrings ?? true, useStyles: true });
   wb.creator = 'Supply Loader';
   wb.lastModifiedBy = 'Supply Loader';
   wb.created = date;
   wb.modified = date;
   if (opts.instructionsFor) addInstructionsSheet(wb, opts.instructionsFor);
-  for (const c of contents) addFormatSheet(wb, c);
+  for (const c of contents) await addFormatSheet(wb, c);
   addListsSheet(wb);
   await wb.commit();
 }

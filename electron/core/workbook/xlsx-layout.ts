@@ -41,7 +41,8 @@ export interface ExtraColumn {
 
 export interface SheetContent {
   def: SheetDef;
-  rows: Iterable<WritableRow>;
+  /** In memory, or streamed (e.g. read back from a file, so that a large sheet is never held whole). */
+  rows: Iterable<WritableRow> | AsyncIterable<WritableRow>;
   extraColumns?: readonly ExtraColumn[];
 }
 
@@ -106,7 +107,7 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
 const TEXT_TYPES = new Set(['text', 'code', 'uuid', 'enum']);
 
 /** Add one sheet of the format (header, notes, widths, frozen header, validation) with its rows. */
-export function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, content: SheetContent): void {
+export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, content: SheetContent): Promise<void> {
   const { def } = content;
   const cols = columnsOf(def);
   const extras = content.extraColumns ?? [];
@@ -141,7 +142,7 @@ export function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, content: 
   header.commit();
 
   let r = 2;
-  for (const row of content.rows) {
+  for await (const row of content.rows) {
     const out = ws.getRow(r++);
     cols.forEach(([field, c], i) => setCell(out.getCell(i + 1), row[field], TEXT_TYPES.has(c.type)));
     extras.forEach((e, i) => setCell(out.getCell(cols.length + i + 1), row[e.key], false));

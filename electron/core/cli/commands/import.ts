@@ -21,7 +21,7 @@ import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, ty
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runPlannedJob, withEntries } from '../../jobs/run.js';
 import { csvSourcesOf } from '../../jobs/csv-sources.js';
-import { newJobDir, newJobId, readEntriesSync, readPlan, writePlanHeader } from '../../jobs/job-store.js';
+import { newJobDir, newJobId, readEntriesSync, writePlanHeader } from '../../jobs/job-store.js';
 import { indexRowMarks } from '../../jobs/results.js';
 import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
 import { mark } from '../timings.js';
@@ -257,9 +257,9 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
   const workbookFiles: string[] = [];
   if (csvMode) {
-    const [full, result] = [await readPlan(rc.jobsDir, jobId), await withEntries(run)];
+    // From the job's compact index (issue 11): no entry of the plan held.
     const wbSources = sources.filter((s) => !isTextSource(s));
-    const marks = wbSources.length && (o.outs.report || o.outs.failed) ? await indexRowMarks(run.index) : undefined;
+    const marks = o.outs.report || o.outs.failed ? await indexRowMarks(run.index) : undefined;
     for (const wbPath of wbSources) {
       const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
       const w = await writeResultFiles(
@@ -275,7 +275,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       );
       workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
     }
-    csvFiles = await writeCsvResultFiles(rc, csvSheets, full, result, o.outs);
+    if (marks) csvFiles = await writeCsvResultFiles(rc, csvSheets, marks, o.outs);
   } else if (o.outs.report || o.outs.failed) {
     files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
   }
