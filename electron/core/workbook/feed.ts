@@ -102,6 +102,15 @@ const DV_CLOSE = Buffer.from('</dataValidations>');
 
 const TAG_END = Buffer.from('>');
 
+/**
+ * Bytes of a part handed to exceljs at once. exceljs parses each piece it gets into one batch of XML events and
+ * rows, all alive until the batch is consumed; a young-generation GC that falls inside a batch copies and then
+ * promotes all of it. In 4 KB slices instead of zlib's 16 KB pieces less survives. On a 100,000-row sheet
+ * (issue 11, goal 5), two sets of alternating runs (10 and 8 pairs) gave read + validate medians of 2.79 against
+ * 3.29 s and 2.67 against 2.79 s; scavenges took 184–425 ms against 232–672 ms (6 runs each).
+ */
+const FEED_SLICE = 4 * 1024;
+
 /** An element from `open` to the end of `close` (its whole text to `onText`); cut off by the chunk's end: needEnd. */
 function elementPattern(open: string, close: Buffer, onText: (text: string) => void): Pattern {
   return {
@@ -328,7 +337,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
         if (findings.bytes > limits.maxUncompressedBytes)
           throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.');
         scanner?.push(chunk);
-        yield chunk;
+        // Handed over in slices (views, no copy): see FEED_SLICE.
+        for (let o = 0; o < chunk.length; o += FEED_SLICE) yield chunk.subarray(o, o + FEED_SLICE);
       }
     } catch (e) {
       throw partError(entry.fileName, e);
