@@ -61,6 +61,7 @@ import {
 } from './work-views.js';
 import type { RowLookup } from './work-views.js';
 import { Throttle } from '../throttle.js';
+import { requestsController } from '../api/signal.js';
 
 const MAX_SESSIONS = 3;
 
@@ -165,7 +166,7 @@ export class ImportSessions {
 
   private async track<T>(ref: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.inFlight.get(ref)?.abort(new Error('superseded'));
-    const c = new AbortController();
+    const c = requestsController();
     this.inFlight.set(ref, c);
     try {
       return await work(c.signal);

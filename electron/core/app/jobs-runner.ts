@@ -36,6 +36,7 @@ import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
 import { findJob, resumableJob } from './jobs.js';
 import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
+import { requestsController } from '../api/signal.js';
 
 export const INPUT_COPY = 'input';
 
@@ -224,7 +225,7 @@ export class JobsRunner {
     const rj: RunningJob = {
       jobId,
       profileId: conn.profileId,
-      controller: new AbortController(),
+      controller: requestsController(),
       control: new JobControl(),
       client,
       progress: null,

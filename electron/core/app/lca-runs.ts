@@ -33,6 +33,7 @@ import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from 
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
+import { requestsController } from '../api/signal.js';
 
 const MAX_SELECTIONS = 10;
 const MAX_RUNS = 10;
@@ -246,7 +247,7 @@ export class LcaRuns {
       startedAt: new Date(),
       live: new Map(),
       finished: 0,
-      controller: new AbortController(),
+      controller: requestsController(),
       report: null,
       error: null,
       done: Promise.resolve(),

@@ -4,7 +4,6 @@
  * Exit codes: 0 every row succeeded or was unchanged, 1 some rows failed or were skipped, 2 usage or
  * validation errors (nothing sent), 3 aborted (authentication, daily limit, cancelled, service unreachable).
  */
-import { setMaxListeners } from 'node:events';
 import { setFlagsFromString } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_HELP, parseCommandArgs, refuseKeyFlag, splitCommand } from './args.js';
@@ -13,6 +12,7 @@ import type { CliIO, GlobalValues, RunContext } from './context.js';
 import { CliUsageError, describeError } from './errors.js';
 import { EXIT, type CliCommand } from './types.js';
 import { mark } from './timings.js';
+import { requestsController } from '../api/signal.js';
 
 export const VERSION = '0.1.0';
 
@@ -69,9 +69,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       io.stdout(`${commandHelp(cmd)}\n`);
       return EXIT.ok;
     }
-    const controller = new AbortController();
-    // Every request in flight listens on the signal: many more than the default warning threshold of 10.
-    setMaxListeners(0, controller.signal);
+    const controller = requestsController();
     const onAbort = () => controller.abort(io.signal?.reason);
     if (io.signal?.aborted) onAbort();
     else io.signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,8 +122,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   if (heap.flag) setFlagsFromString(heap.flag);
   if (heap.warning) process.stderr.write(`supply-loader: warning: ${heap.warning}\n`);
   mark('main');
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
+  const controller = requestsController();
   let signalled = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     signalled++;

@@ -11,12 +11,12 @@
  *
  * Progress comes as events per instance (queued / processing / done / failed) for the UI and the CLI bar.
  */
-import { setMaxListeners } from 'node:events';
 import { ApiError, explainErrCode, isAbortError, type ApiClient, type LcaResults } from '../api/index.js';
 import type { LcaInstanceState } from '../names.js';
 import { isLcaJobInFlight } from '../spec/constants.js';
 import { unknownFields } from './flatten.js';
 import { type InstanceLca, type LcaReport, type SelectedInstance, summarize } from './model.js';
+import { requestsController } from '../api/signal.js';
 
 /** What the UI shows per instance (LCA_STATES). `waiting` = not started yet. */
 export type { LcaInstanceState };
@@ -189,9 +189,7 @@ export async function runLca(
     maxWaitMs: o.maxWaitMs ?? 15 * 60_000,
   };
   // Our own controller: aborted by the caller's signal, or by us when the key fails or the daily limit is hit.
-  const stop = new AbortController();
-  // Every request in flight listens on it (concurrency × the client's own listeners): not a leak.
-  setMaxListeners(0, stop.signal);
+  const stop = requestsController();
   const onOuterAbort = () => stop.abort(o.signal?.reason);
   if (o.signal?.aborted) stop.abort(o.signal.reason);
   else o.signal?.addEventListener('abort', onOuterAbort, { once: true });
