@@ -398,6 +398,31 @@ function ownStyle(style: Partial<ExcelJS.Style> | undefined, argb: string | null
   return own;
 }
 
+/** The style a copied cell gets: its input style, with the outcome's fill (a string), none (null) or as it was. */
+type StyleOf = (style: Partial<ExcelJS.Style> | undefined, argb: string | null | undefined, value: unknown) => Partial<ExcelJS.Style>;
+
+/**
+ * ownStyle made once per input style and fill, and the same object handed to every cell that has both: exceljs
+ * turns a style object into its XML once and remembers it by identity, where a fresh object per cell is turned
+ * into XML for every cell (the most of a results workbook's time). Nothing changes these objects after; a cell
+ * that needs another style gets another object. exceljs remembers the XML by the object alone, but a date without
+ * a number format gets a date format of exceljs's own: such a cell gets a fresh object, as before.
+ */
+function styleCache(): StyleOf {
+  const none = {};
+  const made = new WeakMap<object, Map<string | null | undefined, Partial<ExcelJS.Style>>>();
+  return (style, argb, value) => {
+    if (value instanceof Date && !style?.numFmt) return ownStyle(style, argb);
+    // a cell without a style of its own has a fresh empty object of exceljs's: all of them are one key
+    const key = style && Object.keys(style).length ? style : none;
+    let byFill = made.get(key);
+    if (!byFill) made.set(key, (byFill = new Map()));
+    let own = byFill.get(argb);
+    if (!own) byFill.set(argb, (own = ownStyle(style, argb)));
+    return own;
+  };
+}
+
 /** Server text as a string cell (never a formula: exceljs writes a string value as a string). */
 function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
   cell.value = v === undefined || v === null || v === '' ? null : String(v);
@@ -432,23 +457,24 @@ function copyRow(
   fill: string | null | undefined,
   fillWidth: number,
   defaultStyle: Partial<ExcelJS.Style> | undefined,
+  styleOf: StyleOf,
 ): void {
   if (src.height) out.height = src.height;
   // A row's own style (`s` on the row); style 0 is the default, which exceljs gives no style of its own.
+  // (Also a row without one gets the shared empty style: exceljs turns each row's style object into XML too.)
   const rowStyle = (src as unknown as { style?: Partial<ExcelJS.Style> }).style;
-  if (rowStyle && rowStyle !== defaultStyle && Object.keys(rowStyle).length)
-    (out as unknown as { style: Partial<ExcelJS.Style> }).style = { ...rowStyle };
+  (out as unknown as { style: Partial<ExcelJS.Style> }).style = styleOf(rowStyle === defaultStyle ? undefined : rowStyle, undefined, null);
   src.eachCell({ includeEmpty: true }, (cell, c) => {
     if (c <= fillWidth) return;
     const o = out.getCell(c);
     o.value = copyValue(cell.value);
-    o.style = ownStyle(cell.style, undefined);
+    o.style = styleOf(cell.style, undefined, o.value);
   });
   for (let c = 1; c <= fillWidth; c++) {
     const cell = src.getCell(c);
     const o = out.getCell(c);
     o.value = copyValue(cell.value);
-    o.style = ownStyle(cell.style, fill);
+    o.style = styleOf(cell.style, fill, o.value);
   }
 }
 
@@ -471,6 +497,7 @@ export async function writeResultsWorkbook(
   // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.
   await writeAtomic(outPath, async (tmp) => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
+    const styleOf = styleCache();
     const kept = new Set<string>();
     for await (const sheet of sourceSheets(inputPath, () => true)) {
       const name = registryNameOf(plan, sheet.name);
@@ -520,21 +547,21 @@ export async function writeResultsWorkbook(
         const o = out.getRow(row.number);
         const layout = at.layout;
         if (!rows || !layout) {
-          copyRow(row, o, undefined, 0, defaultStyle);
+          copyRow(row, o, undefined, 0, defaultStyle, styleOf);
         } else if (row.number === 1) {
-          copyRow(row, o, undefined, 0, defaultStyle);
+          copyRow(row, o, undefined, 0, defaultStyle, styleOf);
           headerCells(o, row, layout.col);
         } else {
           const mark = rows.get(row.number);
           const { col, width } = layout;
           if (mark) {
-            copyRow(row, o, OUTCOME_FILLS[mark.outcome], width, defaultStyle);
+            copyRow(row, o, OUTCOME_FILLS[mark.outcome], width, defaultStyle, styleOf);
             asText(o.getCell(col._result), mark.outcome);
             asText(o.getCell(col._id), mark.id);
             asText(o.getCell(col._err_code), mark.errCode);
             asText(o.getCell(col._message), mark.message);
           } else {
-            copyRow(row, o, undefined, 0, defaultStyle);
+            copyRow(row, o, undefined, 0, defaultStyle, styleOf);
             if (mapping && row.hasValues) asText(o.getCell(col._result), 'mapping');
           }
         }
