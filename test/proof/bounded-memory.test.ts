@@ -105,6 +105,13 @@ async function runUnderHeap(args: string[], heapMib: number, jobs: string) {
   return { code, why, stdout: c.stdout(), stderr: c.stderr() };
 }
 
+/** The job the import test made (its folder under jobs/). */
+function importedJobId(): string {
+  const jobId = readdirSync(join(root, 'jobs')).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
+  expect(jobId, 'the import test made a job').toBeDefined();
+  return jobId!;
+}
+
 /** A test/proof child script under a V8 heap of `heapMib`: it must not run out of heap; its JSON output. */
 async function childUnderHeap<T>(script: string, args: string[], heapMib: number): Promise<T> {
   const child = spawn(process.execPath, [`--max-old-space-size=${heapMib}`, '--import', 'tsx', script, ...args], {
@@ -182,24 +189,8 @@ describe('bounded memory (issue 11)', () => {
 
   it(`the app's view of that job and pages of its rows (jobs.get, jobs.rows) and its failed rows under --max-old-space-size=${VIEW_HEAP_MIB}: counted from the job folder`, async () => {
     const jobsDir = join(root, 'jobs');
-    const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
-    expect(jobId).toBeDefined();
-    const child = spawn(
-      process.execPath,
-      [`--max-old-space-size=${VIEW_HEAP_MIB}`, '--import', 'tsx', 'test/proof/job-view-child.ts', jobsDir, jobId!],
-      {
-        cwd: join(import.meta.dirname, '../..'),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((r) => child.on('exit', r));
-    expect(err, err.slice(-1500)).not.toMatch(/heap out of memory/i);
-    expect(code, err.slice(-1500)).toBe(0);
-    const v = JSON.parse(out) as {
+    const jobId = importedJobId();
+    const v = await childUnderHeap<{
       status: string;
       rows: number;
       counts: Record<string, number>;
@@ -212,7 +203,7 @@ describe('bounded memory (issue 11)', () => {
         problems: { total: number; outcomes: string[] };
         last: { total: number; offset: number; externalIds: string[] };
       };
-    };
+    }>('test/proof/job-view-child.ts', [jobsDir, jobId], VIEW_HEAP_MIB);
     expect(v.status).toBe('completed');
     expect(v.rows).toBe(countRows(data));
     expect(v.counts.pending).toBeUndefined();
@@ -233,7 +224,7 @@ describe('bounded memory (issue 11)', () => {
     expect(v.pages.last.externalIds).toEqual(products.slice(16_890, 16_940).map((r) => r.external_id));
   }, 120_000);
   it(`the app's failed-rows and results workbooks of that job stopped before its first write (every row failed) under --max-old-space-size=${FAILED_HEAP_MIB}`, async () => {
-    const jobId = readdirSync(join(root, 'jobs')).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
+    const jobId = importedJobId();
     // the same job folder with nothing journaled: a job stopped before its first write
     const jobsDir = join(root, 'jobs-stopped');
     cpSync(join(root, 'jobs', jobId), join(jobsDir, jobId), { recursive: true });
@@ -275,7 +266,7 @@ describe('bounded memory (issue 11)', () => {
     }
   }, 180_000);
   it(`the app's results and failed-rows CSV files of a CSV source of that job, stopped before its first write, under --max-old-space-size=${CSV_HEAP_MIB}`, async () => {
-    const jobId = readdirSync(join(root, 'jobs')).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
+    const jobId = importedJobId();
     // the same job as if its supplier products had come from an ERP's CSV file (kept in the job's folder)
     const jobsDir = join(root, 'jobs-csv');
     const dir = join(jobsDir, jobId);
