@@ -248,7 +248,7 @@ interface SourceSheet {
  * streaming reader fed by workbook/feed.ts: each part inflated once, shared strings and styles before the
  * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name.
  */
-async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
+export async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
   const findings: FeedFindings = {
@@ -299,6 +299,7 @@ async function* sourceSheets(path: string, want: (name: string) => boolean): Asy
     entries: 'ignore',
   });
   const iter = (reader as unknown as AsyncIterable<StreamSheet>)[Symbol.asyncIterator]();
+  const reached = new Set<number>();
   try {
     for (;;) {
       const next = await race(iter.next());
@@ -307,6 +308,7 @@ async function* sourceSheets(path: string, want: (name: string) => boolean): Asy
       const index = Number(ws.id) - 1;
       const info = sheets[index];
       if (!info) continue;
+      reached.add(index);
       yield {
         name: info.name,
         state: info.state,
@@ -329,6 +331,10 @@ async function* sourceSheets(path: string, want: (name: string) => boolean): Asy
         },
       };
     }
+    // exceljs's streaming reader can end early without an error (e.g. when its consumer waits for other I/O
+    // between rows, exceljs/exceljs#2790): a sheet lost that way is an error, never a shorter copy.
+    const lost = sheets.find((_, i) => !reached.has(i));
+    if (lost) throw new Error(`the input workbook could not be read whole: its sheet "${lost.name}" was never reached.`);
   } catch (e) {
     if (e instanceof FileLevelError) throw new Error(`the input workbook cannot be read again: ${e.message}`);
     throw e;
