@@ -7,17 +7,16 @@
  *   sheets, so the codes resolve the same way), ready to fix and import again.
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
-import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { finished } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, getSheet, normaliseHeader } from '../workbook/registry.js';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
-import { workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
-import { writeFormatStream, writeFormatWorkbook } from '../workbook/template.js';
+import { raceStop, workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
+import { writeFormatFile } from '../workbook/writer.js';
 import { writeAtomic } from '../fs/atomic.js';
 import type { ExtraColumn, SheetContent, WritableRow, WritableValue } from '../workbook/xlsx-layout.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
@@ -142,21 +141,24 @@ function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }
  * (what an update changed, a BOM's difference); nothing else is held per row.
  */
 export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
-  // Per sheet and source (a sheet fed by several sources numbers the n-th one's rows from n × PART_ROW_OFFSET):
+  // Per sheet, per source (a sheet fed by several sources numbers the n-th one's rows from n × PART_ROW_OFFSET):
   // row within the source → entry + 1.
   const part = (row: number) => Math.floor(row / PART_ROW_OFFSET);
-  const rowsOf = new Map<string, Int32Array>();
-  const maxRow = new Map<string, number>();
+  const maxRow = new Map<DataSheetName, number[]>();
   let bad = false;
   for (let i = 0; i < index.size; i++) {
     if (!index.succeeded(i)) bad = true;
     index.forEachRow(i, (sheet, row) => {
-      const k = `${sheet}\n${part(row)}`;
-      maxRow.set(k, Math.max(maxRow.get(k) ?? 0, row % PART_ROW_OFFSET));
+      let m = maxRow.get(sheet);
+      if (!m) maxRow.set(sheet, (m = []));
+      const p = part(row);
+      m[p] = Math.max(m[p] ?? 0, row % PART_ROW_OFFSET);
     });
   }
-  for (const [k, max] of maxRow) rowsOf.set(k, new Int32Array(max + 1));
-  for (let i = 0; i < index.size; i++) index.forEachRow(i, (sheet, row) => (rowsOf.get(`${sheet}\n${part(row)}`)![row % PART_ROW_OFFSET] = i + 1));
+  const rowsOf = new Map<DataSheetName, Int32Array[]>();
+  for (const [sheet, max] of maxRow) rowsOf.set(sheet, Array.from(max, (m) => new Int32Array((m ?? 0) + 1)));
+  for (let i = 0; i < index.size; i++)
+    index.forEachRow(i, (sheet, row) => (rowsOf.get(sheet)![part(row)][row % PART_ROW_OFFSET] = i + 1));
   const messages = new Map<number, string>();
   await index.forEachEntry((e, i) => {
     const o = index.outcomeOf(i);
@@ -167,9 +169,10 @@ export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
   return {
     anyNotSucceeded: bad,
     sheet: (name) => {
+      const parts = rowsOf.get(name);
       return {
         get: (row) => {
-          const rows = rowsOf.get(`${name}\n${part(row)}`);
+          const rows = parts?.[part(row)];
           const r = row % PART_ROW_OFFSET;
           const i = rows && r < rows.length ? rows[r] - 1 : -1;
           if (i < 0) return undefined;
@@ -273,24 +276,8 @@ export async function* sourceSheets(path: string, want: (name: string) => boolea
     findings,
     (e) => stop.abort(e),
   );
-  // exceljs cannot be stopped mid-file: every await on it also listens to the feed's failure (reader.ts).
-  const race = <T>(p: Promise<T>): Promise<T> => {
-    if (stop.signal.aborted) return Promise.reject(stop.signal.reason as Error);
-    return new Promise<T>((res, rej) => {
-      const onStop = () => rej(stop.signal.reason as Error);
-      stop.signal.addEventListener('abort', onStop, { once: true });
-      p.then(
-        (v) => {
-          stop.signal.removeEventListener('abort', onStop);
-          res(v);
-        },
-        (e: unknown) => {
-          stop.signal.removeEventListener('abort', onStop);
-          rej(e as Error);
-        },
-      );
-    });
-  };
+  // exceljs cannot be stopped mid-file: every await on it also listens to the feed's failure (feed.ts raceStop).
+  const race = <T>(p: Promise<T>): Promise<T> => raceStop(stop.signal, p);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
     worksheets: 'emit',
     sharedStrings: 'cache',
@@ -679,10 +666,7 @@ export async function writeFailedRowsWorkbook(
   const marks = marksOf(plan, result, rowMarksOf);
   // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
   if (!marks.anyNotSucceeded) {
-    const empty = await writeFormatWorkbook([{ def: getSheet('supplier-companies'), rows: [] }], {
-      instructionsFor: [],
-    });
-    await writeAtomic(outPath, (tmp) => writeFile(tmp, empty));
+    await writeFormatFile(outPath, [{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] });
     return { rows: 0 };
   }
   // The input is streamed; the failed rows' values (and the mapping sheets') go to a file per sheet on disk, which
@@ -744,14 +728,9 @@ export async function writeFailedRowsWorkbook(
     }
     // Mapping sheets alone are no failed rows: leave them out when nothing failed.
     const finalContents = count === 0 ? [] : contents;
-    await writeAtomic(outPath, async (tmp) => {
-      const out = createWriteStream(tmp);
-      const closed = finished(out);
-      await writeFormatStream(finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }], out, {
-        instructionsFor: finalContents.map((c) => c.def),
-        sharedStrings: false,
-      });
-      await closed;
+    await writeFormatFile(outPath, finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }], {
+      instructionsFor: finalContents.map((c) => c.def),
+      sharedStrings: false,
     });
     return { rows: count };
   } finally {

@@ -73,20 +73,24 @@ export function allTemplates(): { file: string; options: TemplateOptions }[] {
  */
 export async function writeFormatWorkbook(
   contents: readonly SheetContent[],
-  opts: { instructionsFor?: readonly SheetDef[]; date?: Date } = {},
+  opts: FormatStreamOptions = {},
 ): Promise<Buffer> {
   const { buffer } = await collectBuffer((sink) => writeFormatStream(contents, sink, opts));
   return opts.date ? normaliseZipTimes(buffer, opts.date) : buffer;
 }
 
+export interface FormatStreamOptions {
+  /** An Instructions sheet first, describing these sheets. */
+  instructionsFor?: readonly SheetDef[];
+  /** Fixed document dates (reproducible output); the current time without. */
+  date?: Date;
+  /** false: strings inline, so no table of every distinct string is kept while writing (default true). */
+  sharedStrings?: boolean;
+}
+
 /** Same, streamed into `sink` (memory stays bounded for large exports). */
-export async function writeFormatStream(
-  contents: readonly SheetContent[],
-  sink: Writable,
-  opts: { instructionsFor?: readonly SheetDef[]; date?: Date; sharedStrings?: boolean } = {},
-): Promise<void> {
+export async function writeFormatStream(contents: readonly SheetContent[], sink: Writable, opts: FormatStreamOptions = {}): Promise<void> {
   const date = opts.date ?? new Date();
-  // `sharedStrings: false`: strings inline, so no table of every distinct string is kept while writing.
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: opts.sharedStrings ?? true, useStyles: true });
   wb.creator = 'Supply Loader';
   wb.lastModifiedBy = 'Supply Loader';

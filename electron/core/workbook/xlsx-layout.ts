@@ -141,22 +141,13 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
   });
   header.commit();
 
-  // One style object per column, shared by its data cells, and one for the rows: exceljs turns a style object
-  // into XML once and then knows it by identity, where the object each new cell and row gets of its own is
-  // turned into XML every time (most of the time of a large export). The same content, so the same file.
-  const colStyle = ws.columns.map((c) => ({ ...c.style }) as Partial<ExcelJS.Style>);
-  const rowStyle = {} as Partial<ExcelJS.Style>;
-  const put = (out: ExcelJS.Row, col: number, v: WritableValue, asText: boolean) => {
-    const cell = out.getCell(col);
-    setCell(cell, v, asText);
-    cell.style = colStyle[col - 1] ?? rowStyle;
-  };
+  const styled = sharedStyles(ws);
   let r = 2;
   for await (const row of content.rows) {
     const out = ws.getRow(r++);
-    (out as unknown as { style: Partial<ExcelJS.Style> }).style = rowStyle;
-    cols.forEach(([field, c], i) => put(out, i + 1, row[field], TEXT_TYPES.has(c.type)));
-    extras.forEach((e, i) => put(out, cols.length + i + 1, row[e.key], false));
+    cols.forEach(([field, c], i) => setCell(out.getCell(i + 1), row[field], TEXT_TYPES.has(c.type)));
+    extras.forEach((e, i) => setCell(out.getCell(cols.length + i + 1), row[e.key], false));
+    styled(out);
     out.commit();
   }
 
@@ -173,6 +164,23 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
     });
   }
   ws.commit();
+}
+
+/**
+ * Gives a data row, before its commit, one style object per column (the column's style: what a new cell of it
+ * gets) and one for the row itself. exceljs turns a style object into XML once and then knows it by identity,
+ * where the object each new cell and row gets of its own is turned into XML every time (most of the time of
+ * writing a large sheet). The same styles, so the same file.
+ */
+export function sharedStyles(ws: ExcelJS.Worksheet): (row: ExcelJS.Row) => void {
+  const rowStyle: Partial<ExcelJS.Style> = {};
+  const colStyle: Partial<ExcelJS.Style>[] = [];
+  return (row) => {
+    (row as unknown as { style: Partial<ExcelJS.Style> }).style = rowStyle;
+    row.eachCell({ includeEmpty: true }, (cell, c) => {
+      cell.style = colStyle[c - 1] ??= { ...ws.getColumn(c).style };
+    });
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { type CellValue, type FlatRecord, fitCell } from '../flatten.js';
+import { sharedStyles } from '../../workbook/xlsx-layout.js';
 import { type ColumnDef, col, text } from './columns.js';
 
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
@@ -83,21 +84,15 @@ export function writeSheet(wb: StreamWorkbook, b: SheetBuilder): boolean {
   });
   header.commit();
   let cut = false;
-  // One style object per column, shared by its cells, and one for the rows: exceljs turns a style object into XML
-  // once and then knows it by identity, where the object each new cell and row gets of its own is turned into XML
-  // every time. The same content as those (the column's style), so the same file.
-  const colStyle = defs.map((_, ci) => ({ ...ws.getColumn(ci + 1).style }) as Partial<ExcelJS.Style>);
-  const rowStyle = {} as Partial<ExcelJS.Style>;
+  const styled = sharedStyles(ws);
   b.rows.forEach((r, ri) => {
     const row = ws.getRow(ri + 2);
-    (row as unknown as { style: Partial<ExcelJS.Style> }).style = rowStyle;
     defs.forEach((d, ci) => {
       const v0 = r[d.key];
       if (v0 === null || v0 === undefined || v0 === '') return; // empty cell: not declared / not given
-      const cell = row.getCell(ci + 1);
-      cut = writeCell(cell, v0) || cut;
-      cell.style = colStyle[ci];
+      cut = writeCell(row.getCell(ci + 1), v0) || cut;
     });
+    styled(row);
     row.commit();
   });
   ws.commit();
