@@ -5,9 +5,11 @@
 // notice on stderr; if it cannot be built (esbuild not installed), the sources run through tsx instead, also
 // with a notice. SUPPLY_LOADER_CLI_SOURCE=1 always runs the sources (development). Works from any directory:
 // paths are resolved from this file, not the cwd. See docs/cli.md, "Start-up".
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildCli, currentBundle } from '../scripts/build-cli.mjs';
+import { loadBundle } from '../scripts/load-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,13 +27,14 @@ async function runSources(notice) {
   if (notice) process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: path.join(root, 'tsconfig.json') });
+  (await import(pathToFileURL(path.join(root, 'electron/core/cli/heap-growth.ts')).href)).applyHeapGrowth();
   return import(pathToFileURL(path.join(root, 'electron/core/cli/main.ts')).href);
 }
 
 async function load() {
   if (process.env.SUPPLY_LOADER_CLI_SOURCE === '1') return runSources();
   const found = currentBundle(root);
-  if (found.entry) return import(pathToFileURL(found.entry).href);
+  if (found.entry) return runBundle(found.entry);
   let built;
   try {
     const t0 = performance.now();
@@ -40,7 +43,16 @@ async function load() {
   } catch (e) {
     return runSources(`${found.why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`);
   }
-  return import(pathToFileURL(built).href);
+  return runBundle(built);
+}
+
+/** The bundle through V8's code cache (scripts/load-cli.mjs); SUPPLY_LOADER_TIMINGS=1 says whether it was used. */
+function runBundle(entry) {
+  // V8's flags before the bundle is compiled: they are part of the code cache's key (scripts/load-cli.mjs).
+  createRequire(import.meta.url)(path.join(path.dirname(entry), 'heap-growth.cjs')).applyHeapGrowth();
+  const { exports, state } = loadBundle(entry, process.argv.slice(2));
+  if (process.env.SUPPLY_LOADER_TIMINGS === '1') process.stderr.write(`timing code-cache-${state} ${Math.round(performance.now())}\n`);
+  return exports;
 }
 
 const { main } = await load();

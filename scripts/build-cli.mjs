@@ -53,6 +53,8 @@ export function currentBundle(root = ROOT) {
     return { why: 'there is no CLI bundle yet' };
   }
   const entry = path.join(dist, String(current.entry));
+  // Builds before the code cache were ES modules (main.mjs and chunks): rebuilt, never run as a script.
+  if (!entry.endsWith('.cjs')) return { why: 'the CLI bundle is of an older kind' };
   try {
     statSync(entry);
   } catch {
@@ -70,13 +72,16 @@ export async function buildCli() {
   const outdir = path.join(DIST, dir);
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: { main: path.join(ROOT, 'electron/core/cli/main.ts') },
+    // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see electron/core/cli/heap-growth.ts).
+    entryPoints: { cli: path.join(ROOT, 'electron/core/cli/main.ts'), 'heap-growth': path.join(ROOT, 'electron/core/cli/heap-growth.ts') },
     outdir,
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
     platform: 'node',
-    format: 'esm',
+    // One CommonJS script, so that the bin can compile it with V8's code cache (scripts/load-cli.mjs; Node 20 has
+    // none for ES modules). Each command is still loaded only when it runs: esbuild turns the commands' dynamic
+    // import() into lazily run module bodies, so `--version` evaluates a few kB of it.
+    format: 'cjs',
     target: 'node20',
     tsconfig: path.join(ROOT, 'tsconfig.json'),
     logLevel: 'warning',
@@ -84,20 +89,19 @@ export async function buildCli() {
     // Less to read and compile at every start; names are kept (error classes are told apart by name).
     minifyWhitespace: true,
     minifySyntax: true,
-    // CommonJS packages bundled into an ES module still call require() for Node's built-ins.
-    banner: {
-      js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);",
-    },
+    // import.meta.url (the keychain's createRequire) as the bundle's own URL.
+    define: { 'import.meta.url': '__slImportMetaUrl' },
+    banner: { js: "var __slImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   const tmp = `${CURRENT}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/main.mjs`, started_ms: started }));
+  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/cli.cjs`, started_ms: started }));
   renameSync(tmp, CURRENT);
   for (const name of readdirSync(DIST)) {
     if (!name.startsWith('b-') || name === dir) continue;
     const p = path.join(DIST, name);
     if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
   }
-  return path.join(outdir, 'main.mjs');
+  return path.join(outdir, 'cli.cjs');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

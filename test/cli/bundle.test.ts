@@ -36,9 +36,9 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'electron/core/cli/main.ts'), built - 10_000);
     at(join(root, 'sandbox/index.ts'), built - 10_000);
     mkdirSync(join(root, 'dist-cli/b-1'), { recursive: true });
-    writeFileSync(join(root, 'dist-cli/b-1/main.mjs'), '');
-    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }));
-    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/main.mjs') });
+    writeFileSync(join(root, 'dist-cli/b-1/cli.cjs'), '');
+    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }));
+    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli.cjs') });
 
     at(join(root, 'sandbox/index.ts'), built + 5_000);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
@@ -49,13 +49,21 @@ describe('CLI bundle staleness', () => {
     expect(check(root).entry).toBeDefined();
   });
 
+  it('a build of the ES-module kind (before the code cache) is rebuilt, never run as a script', () => {
+    writeFileSync(join(root, 'dist-cli/b-1/main.mjs'), '');
+    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }));
+    expect(check(root)).toEqual({ why: 'the CLI bundle is of an older kind' });
+    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }));
+    expect(check(root).entry).toBeDefined();
+  });
+
   it('a build named but gone is missing', () => {
     rmSync(join(root, 'dist-cli/b-1'), { recursive: true });
     expect(check(root)).toEqual({ why: 'the CLI bundle is missing' });
   });
 
   it('the bin runs the current bundle of this checkout without a notice (built by the global setup)', () => {
-    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]main\.mjs$/);
+    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]cli\.cjs$/);
     const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: tmpdir(), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);

@@ -4,7 +4,6 @@
  * Exit codes: 0 every row succeeded or was unchanged, 1 some rows failed or were skipped, 2 usage or
  * validation errors (nothing sent), 3 aborted (authentication, daily limit, cancelled, service unreachable).
  */
-import { setFlagsFromString } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_HELP, parseCommandArgs, refuseKeyFlag, splitCommand } from './args.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
@@ -13,6 +12,7 @@ import { CliUsageError, describeError } from './errors.js';
 import { EXIT, type CliCommand } from './types.js';
 import { mark } from './timings.js';
 import { requestsController } from '../api/signal.js';
+import { applyHeapGrowth } from './heap-growth.js';
 
 export const VERSION = '0.1.0';
 
@@ -99,28 +99,9 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
-/** Process entry: real stdio, SIGINT/SIGTERM → graceful cancel (a second Ctrl+C stops at once, exit 3). */
-/**
- * How far V8 lets the heap grow past what its last full collection left alive, in percent
- * (`SUPPLY_LOADER_HEAP_GROWTH_PERCENT`, default 75; 0 = V8's own, which goes up to 300). A batch run allocates fast and
- * collects rarely, so with V8's default a 200,000-row plan whose live heap is ~170 MiB peaks at 360–450 MiB
- * resident; at 75 % it stays at 320–340 MiB in about the same time (docs/performance.md, issue 11).
- */
-export function heapGrowthFlag(env: NodeJS.ProcessEnv = process.env): { flag: string | null; warning?: string } {
-  const raw = env.SUPPLY_LOADER_HEAP_GROWTH_PERCENT?.trim();
-  const n = raw === undefined || raw === '' ? 75 : Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 1000)
-    return {
-      flag: null,
-      warning: `SUPPLY_LOADER_HEAP_GROWTH_PERCENT=${raw} is not a whole number from 0 to 1000; V8's default heap growth is used`,
-    };
-  return { flag: n === 0 ? null : `--heap-growing-percent=${n}` };
-}
-
+/** Process entry: real stdio, SIGINT/SIGTERM → graceful cancel (a second Ctrl+C stops at once, exit 3). The heap growth
+ * flag is set by the process's entry before this runs (heap-growth.ts). */
 export async function main(argv = process.argv.slice(2)): Promise<void> {
-  const heap = heapGrowthFlag();
-  if (heap.flag) setFlagsFromString(heap.flag);
-  if (heap.warning) process.stderr.write(`supply-loader: warning: ${heap.warning}\n`);
   mark('main');
   const controller = requestsController();
   let signalled = 0;
@@ -156,4 +137,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
 }
 
 const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(entry).href) void main();
+if (entry && import.meta.url === pathToFileURL(entry).href) {
+  applyHeapGrowth();
+  void main();
+}

@@ -1,0 +1,63 @@
+/**
+ * Run the CLI bundle (dist-cli/<build>/cli.cjs, one CommonJS script) through V8's code cache: Node 20 has no
+ * compile cache of its own (module.enableCompileCache came with Node 22), and compiling the bundle's code is most
+ * of a cold start's time.
+ *
+ * The cache is per command (`dist-cli/<build>/v8-cache/<command>.bin`) and made at the END of a run that exited 0
+ * (`script.createCachedData()` in the process's exit handler): it then holds every function that run compiled —
+ * the reader, the planner, the client, the workbook writers — not only the bundle's top level, so the next run of
+ * that command compiles almost nothing. It is written once (to a temporary file renamed into place, so processes
+ * running side by side never read half a cache); a cache V8 refuses (another Node or V8 flags) is made again.
+ * The cache is only ever an optimisation: one that cannot be read, written or used changes nothing but speed.
+ * `SUPPLY_LOADER_CODE_CACHE=0` runs without it.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/** The cache's name for a run: its command (a plain lowercase word), else `_` (help, --version, typos). */
+export function cacheKey(argv) {
+  const first = argv.find((a) => !a.startsWith('-'));
+  return first && /^[a-z][a-z-]{0,31}$/.test(first) ? first : '_';
+}
+
+/**
+ * The bundle's exports, its code compiled from the command's cache when there is one that V8 takes.
+ * `state` (for tests and SUPPLY_LOADER_TIMINGS) says what happened: 'used', 'rejected', 'none' or 'off'.
+ */
+export function loadBundle(entry, argv, env = process.env) {
+  const off = env.SUPPLY_LOADER_CODE_CACHE === '0';
+  const file = path.join(path.dirname(entry), 'v8-cache', `${cacheKey(argv)}.bin`);
+  let cachedData;
+  if (!off) {
+    try {
+      cachedData = readFileSync(file);
+    } catch {
+      // none yet (or unreadable): compiled from source, and a cache made at exit
+    }
+  }
+  const script = new vm.Script(Module.wrap(readFileSync(entry, 'utf8')), {
+    filename: entry,
+    ...(cachedData && { cachedData }),
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const state = off ? 'off' : !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  if (state === 'none' || state === 'rejected') {
+    process.once('exit', (code) => {
+      if (code !== 0) return;
+      try {
+        const data = script.createCachedData();
+        mkdirSync(path.dirname(file), { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, data);
+        renameSync(tmp, file);
+      } catch {
+        // a read-only install: every start compiles, as without a cache
+      }
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(entry), module, entry, path.dirname(entry));
+  return { exports: module.exports, state };
+}

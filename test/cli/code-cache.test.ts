@@ -1,0 +1,103 @@
+/**
+ * The CLI bundle runs through V8's code cache (scripts/load-cli.mjs, issue 11 goal 3/4): one cache per command,
+ * made at the end of a run that exited 0, used by the next run of that command; a cache V8 refuses is made again,
+ * and a cache that cannot be read or written changes nothing but speed.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain ES module script without types
+import { cacheKey } from '../../scripts/load-cli.mjs';
+import { BIN, ROOT } from '../fixtures/cli-process.js';
+
+const key = cacheKey as (argv: string[]) => string;
+const dir = mkdtempSync(join(tmpdir(), 'sl-code-cache-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A bundle of the same shape as cli.cjs: CommonJS, exports main, uses require and __dirname. */
+const bundle = join(dir, 'b-1', 'cli.cjs');
+mkdirSync(join(dir, 'b-1'));
+writeFileSync(
+  bundle,
+  `const path = require('node:path');
+function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
+exports.main = (code) => { console.log(JSON.stringify({ sum: work(1000), here: path.basename(__dirname) })); process.exitCode = code; };
+`,
+);
+const runner = join(dir, 'run.mjs');
+writeFileSync(
+  runner,
+  `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.mjs')).href)};
+const { exports, state } = loadBundle(${JSON.stringify(bundle)}, process.argv.slice(2));
+process.stderr.write(state);
+exports.main(Number(process.env.CODE ?? 0));
+`,
+);
+const cacheFile = join(dir, 'b-1', 'v8-cache', 'import.bin');
+
+function run(
+  env: Record<string, string> = {},
+  argv = ['import', 'x.xlsx'],
+): { state: string; out: string; code: number | null } {
+  const r = spawnSync(process.execPath, [runner, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { state: r.stderr, out: r.stdout, code: r.status };
+}
+
+describe('the CLI code cache', () => {
+  it('is named by the command; options, help and anything but a plain word share one', () => {
+    expect(key(['import', 'a.xlsx', '--report', 'r.xlsx'])).toBe('import');
+    expect(key(['--json', 'plan', 'a.xlsx'])).toBe('plan');
+    expect(key(['--version'])).toBe('_');
+    expect(key([])).toBe('_');
+    expect(key(['../../etc/passwd'])).toBe('_');
+    expect(key(['IMPORT'])).toBe('_');
+  });
+
+  it('none → made at the end of a run that exited 0 → used by the next run, with the same result', () => {
+    const first = run();
+    expect(first).toEqual({ state: 'none', out: '{"sum":2997,"here":"b-1"}\n', code: 0 });
+    expect(existsSync(cacheFile)).toBe(true);
+    const second = run();
+    expect(second).toEqual({ ...first, state: 'used' });
+  });
+
+  it('a run that did not exit 0 makes none; SUPPLY_LOADER_CODE_CACHE=0 neither reads nor makes one', () => {
+    rmSync(cacheFile);
+    expect(run({ CODE: '2' })).toMatchObject({ state: 'none', code: 2 });
+    expect(existsSync(cacheFile)).toBe(false);
+    expect(run({ SUPPLY_LOADER_CODE_CACHE: '0' })).toMatchObject({ state: 'off', code: 0 });
+    expect(existsSync(cacheFile)).toBe(false);
+  });
+
+  it('a cache V8 refuses (damaged, or made under other flags) is not used and is made again', () => {
+    writeFileSync(cacheFile, Buffer.from('not a code cache at all, just bytes'));
+    expect(run()).toMatchObject({ state: 'rejected', out: '{"sum":2997,"here":"b-1"}\n', code: 0 });
+    expect(readFileSync(cacheFile).toString()).not.toContain('not a code cache');
+    expect(run().state).toBe('used');
+  });
+
+  it('a cache that cannot be written only costs speed', () => {
+    // v8-cache as a file: no cache can be made under it (root or not)
+    rmSync(join(dir, 'b-1', 'v8-cache'), { recursive: true });
+    writeFileSync(join(dir, 'b-1', 'v8-cache'), '');
+    try {
+      expect(run()).toMatchObject({ state: 'none', out: '{"sum":2997,"here":"b-1"}\n', code: 0 });
+      expect(run()).toMatchObject({ state: 'none', code: 0 });
+    } finally {
+      rmSync(join(dir, 'b-1', 'v8-cache'));
+    }
+  });
+
+  it('the installed bin uses it: a second --version compiles nothing (SUPPLY_LOADER_TIMINGS names the state)', () => {
+    const env = { ...process.env, SUPPLY_LOADER_TIMINGS: '1' };
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: tmpdir(), encoding: 'utf8', env });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
+      if (i === 1) expect(r.stderr).toMatch(/^timing code-cache-used \d+$/m);
+    }
+  });
+});
