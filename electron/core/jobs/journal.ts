@@ -6,7 +6,13 @@
  * process) before the request is sent, without waiting for a sync: after a power loss a write may have landed
  * without its intent, which resume handles the same way (creates are checked by external_id or replayed with
  * their Idempotency-Key; PATCH and PUT BOM are idempotent).
+ *
+ * Lines are written synchronously: a small append into the OS's page cache takes microseconds, where an
+ * asynchronous write costs a trip through libuv's thread pool and ~0.1 ms of the main thread per line (a
+ * profile of a 494-write import: 110 ms of the job's CPU), and delays each request behind its intent. An fdatasync
+ * running beside it may hold a write up for a few milliseconds at most (measured on ext4).
  */
+import { writeSync } from 'node:fs';
 import { access, open, type FileHandle } from 'node:fs/promises';
 import { jsonLines } from './job-store.js';
 import type { EntitlementInfo, EntryOutcome, JobStatus, SkipReason, StopReason } from './types.js';
@@ -37,8 +43,6 @@ export type JournalLine = IntentLine | OutcomeLine | SessionLine;
 
 export class Journal {
   private handle: FileHandle | null = null;
-  /** Writes go out in order, one after the other; syncs run beside them. */
-  private writeChain: Promise<void> = Promise.resolve();
   private syncing = false;
   private syncWaiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private failed: unknown;
@@ -69,21 +73,18 @@ export class Journal {
     await this.sync();
   }
 
+  /** The line is in the file (the OS has it) when this returns; in order, as called. */
   private write(line: JournalLine): Promise<void> {
     if (this.failed !== undefined) return Promise.reject(this.failed);
-    const text = `${JSON.stringify(line)}\n`;
-    const p = this.writeChain.then(async () => {
-      if (this.failed !== undefined) throw this.failed;
-      if (!this.handle) throw new Error('the journal is closed');
-      try {
-        await this.handle.write(text);
-      } catch (e) {
-        this.failed = e;
-        throw e;
-      }
-    });
-    this.writeChain = p.catch(() => {});
-    return p;
+    if (!this.handle) return Promise.reject(new Error('the journal is closed'));
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+    try {
+      for (let done = 0; done < bytes.length;) done += writeSync(this.handle.fd, bytes, done);
+    } catch (e) {
+      this.failed = e;
+      return Promise.reject(e);
+    }
+    return Promise.resolve();
   }
 
   /**
@@ -120,7 +121,6 @@ export class Journal {
   }
 
   async close(): Promise<void> {
-    await this.writeChain;
     while (this.syncing || this.syncWaiters.length > 0) await new Promise((r) => setTimeout(r, 1));
     await this.handle?.close();
     this.handle = null;
