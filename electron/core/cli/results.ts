@@ -1,10 +1,22 @@
 /** The results and failed-rows workbooks of import / resume (written by the import engine's writers). */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { writeFailedRowsWorkbook, writeResultsWorkbook, type RowMarks } from '../jobs/results.js';
+import {
+  indexRowMarks,
+  LIVE_RESULTS_MAX_BYTES,
+  liveRowMarks,
+  writeEmptyFailedRowsWorkbook,
+  writeFailedRowsWorkbook,
+  writeResultsWorkbook,
+  type LiveRowMarks,
+  type RowMarks,
+} from '../jobs/results.js';
+import type { EntryIndex } from '../jobs/entry-index.js';
 import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import type { JobResultSummary, PlanHeader } from '../jobs/types.js';
 import type { RunContext } from './context.js';
+import { writeAtomic } from '../fs/atomic.js';
 
 export interface ResultFiles {
   report?: string;
@@ -47,6 +59,121 @@ export async function writeResultFiles(
   return written;
 }
 
+/** The results and failed-rows workbooks of an import made beside its job: see liveResultFiles. */
+export interface LiveResultFiles {
+  /** For RunOptions: the job's index before its first write, and each entry once settled. */
+  onIndex(index: EntryIndex): void;
+  onSettled(i: number): void;
+  /** The job stopped with this result: what is left of the workbooks is written; the files written. */
+  finish(result: JobResultSummary): Promise<ResultFiles>;
+  /** The job could not run (it threw): nothing is written, and nothing said. */
+  fail(e: unknown): Promise<void>;
+}
+
+/**
+ * `--report OUT.xlsx` and `--failed OUT.xlsx` of a workbook, made while the job runs (issue 11, goal 4): the job
+ * mostly waits for the service, so meanwhile
+ * - the results workbook copies the input's rows, each once its entry has settled, leaving only the last rows
+ *   and the Report sheet for after the job;
+ * - the failed-rows workbook of a job in which every row succeeds (the empty template) is made aside, and only
+ *   copied into place if that is how the job ends; otherwise it is written after the job as always.
+ * For an input of at most LIVE_RESULTS_MAX_BYTES (its rows are held meanwhile); null for a larger one (written
+ * after the job, streamed, by writeResultFiles). A workbook that cannot be written is a warning, as there.
+ */
+export function liveResultFiles(
+  ctx: RunContext,
+  inputPath: string,
+  plan: PlanHeader,
+  outs: ResultFiles,
+): LiveResultFiles | null {
+  let size: number;
+  try {
+    size = fs.statSync(inputPath).size;
+  } catch {
+    return null;
+  }
+  if (size > LIVE_RESULTS_MAX_BYTES || (!outs.report && !outs.failed)) return null;
+  let index: EntryIndex | null = null;
+  let marks: LiveRowMarks | null = null;
+  let report: Promise<string | undefined> = Promise.resolve(undefined);
+  let emptyFailed: { dir: string; file: Promise<string | null> } | null = null;
+  let failed = false;
+  let settle!: { resolve: (r: JobResultSummary) => void; reject: (e: unknown) => void };
+  const result = new Promise<JobResultSummary>((resolve, reject) => (settle = { resolve, reject }));
+  result.catch(() => {}); // rejected only when the job threw; the writer is told through its marks too
+  const dropEmptyFailed = () => emptyFailed && fs.promises.rm(emptyFailed.dir, { recursive: true, force: true });
+  return {
+    onIndex(i) {
+      index = i;
+      marks = liveRowMarks(i);
+      if (outs.report)
+        report = writeResultsWorkbook(inputPath, plan, result, outs.report, marks).then(
+          () => outs.report,
+          (e: unknown) => {
+            if (!failed)
+              ctx.stderr(
+                `warning: the results workbook could not be written to ${outs.report}: ${(e as Error).message}\n`,
+              );
+            return undefined;
+          },
+        );
+      if (outs.failed) {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-live-failed-'));
+        const file = path.join(dir, 'failed.xlsx');
+        emptyFailed = {
+          dir,
+          file: writeEmptyFailedRowsWorkbook(file).then(
+            () => file,
+            () => null,
+          ),
+        };
+      }
+    },
+    onSettled: (i) => marks?.settled(i),
+    async finish(r) {
+      marks?.finish();
+      settle.resolve(r);
+      const written: ResultFiles = {};
+      const reportPath = await report;
+      if (reportPath) written.report = reportPath;
+      if (outs.failed && index) {
+        const made = marks && !marks.anyNotSucceeded ? await emptyFailed?.file : null;
+        if (made) {
+          try {
+            await writeAtomic(outs.failed, (tmp) => fs.promises.copyFile(made, tmp));
+            written.failed = outs.failed;
+          } catch (e) {
+            ctx.stderr(
+              `warning: the failed-rows workbook could not be written to ${outs.failed}: ${(e as Error).message}\n`,
+            );
+          }
+        } else {
+          const w = await writeResultFiles(
+            ctx,
+            inputPath,
+            plan,
+            r,
+            { failed: outs.failed },
+            await indexRowMarks(index),
+          );
+          if (w.failed) written.failed = w.failed;
+        }
+      }
+      await emptyFailed?.file;
+      await dropEmptyFailed();
+      return written;
+    },
+    async fail(e) {
+      failed = true;
+      marks?.fail(e);
+      settle.reject(e);
+      await report;
+      await emptyFailed?.file;
+      await dropEmptyFailed();
+    },
+  };
+}
+
 /**
  * `--report DIR` / `--failed DIR` with CSV sources: `<source name>.results.csv` and `<source name>.failed.csv`
  * per CSV source, in the source's encoding, delimiter and columns.
@@ -63,14 +190,10 @@ export async function writeCsvResultFiles(
     const results = dirs.report ? path.join(dirs.report, `${base}.results.csv`) : undefined;
     const failed = dirs.failed ? path.join(dirs.failed, `${base}.failed.csv`) : undefined;
     try {
-      await writeCsvSourceResults(
-        s,
-        marks,
-        {
-          ...(results && { results }),
-          ...(failed && { failed }),
-        },
-      );
+      await writeCsvSourceResults(s, marks, {
+        ...(results && { results }),
+        ...(failed && { failed }),
+      });
       if (results) written.push(results);
       if (failed) written.push(failed);
     } catch (e) {

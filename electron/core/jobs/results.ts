@@ -7,7 +7,7 @@
  *   sheets, so the codes resolve the same way), ready to fix and import again.
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, statSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -135,30 +135,45 @@ function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }
   return o.outcome === 'updated' || o.outcome === 'replaced' || (o.outcome === 'skipped' && full.reason === 'create_only');
 }
 
-/**
- * The row marks of a job from its compact index (issue 11): per sheet a typed array worksheet row → entry, a
- * mark made when a row is written. One pass over plan-entries.jsonl keeps the messages that need the entry
- * (what an update changed, a BOM's difference); nothing else is held per row.
- */
-export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
+/** Per sheet, worksheet row → entry (-1: none), from the job's index: typed arrays, nothing per row but a number. */
+function rowEntries(index: EntryIndex): (name: DataSheetName) => (row: number) => number {
   // Per sheet, per source (a sheet fed by several sources numbers the n-th one's rows from n × PART_ROW_OFFSET):
   // row within the source → entry + 1.
   const part = (row: number) => Math.floor(row / PART_ROW_OFFSET);
   const maxRow = new Map<DataSheetName, number[]>();
-  let bad = false;
-  for (let i = 0; i < index.size; i++) {
-    if (!index.succeeded(i)) bad = true;
+  for (let i = 0; i < index.size; i++)
     index.forEachRow(i, (sheet, row) => {
       let m = maxRow.get(sheet);
       if (!m) maxRow.set(sheet, (m = []));
       const p = part(row);
       m[p] = Math.max(m[p] ?? 0, row % PART_ROW_OFFSET);
     });
-  }
   const rowsOf = new Map<DataSheetName, Int32Array[]>();
   for (const [sheet, max] of maxRow) rowsOf.set(sheet, Array.from(max, (m) => new Int32Array((m ?? 0) + 1)));
   for (let i = 0; i < index.size; i++)
     index.forEachRow(i, (sheet, row) => (rowsOf.get(sheet)![part(row)][row % PART_ROW_OFFSET] = i + 1));
+  return (name) => {
+    const parts = rowsOf.get(name);
+    return (row) => {
+      const rows = parts?.[part(row)];
+      const r = row % PART_ROW_OFFSET;
+      return rows && r < rows.length ? rows[r] - 1 : -1;
+    };
+  };
+}
+
+function anyNotSucceeded(index: EntryIndex): boolean {
+  for (let i = 0; i < index.size; i++) if (!index.succeeded(i)) return true;
+  return false;
+}
+
+/**
+ * The row marks of a job from its compact index (issue 11): per sheet a typed array worksheet row → entry, a
+ * mark made when a row is written. One pass over plan-entries.jsonl keeps the messages that need the entry
+ * (what an update changed, a BOM's difference); nothing else is held per row.
+ */
+export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
+  const entryOf = rowEntries(index);
   const messages = new Map<number, string>();
   await index.forEachEntry((e, i) => {
     const o = index.outcomeOf(i);
@@ -167,14 +182,12 @@ export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
     if (m) messages.set(i, m);
   });
   return {
-    anyNotSucceeded: bad,
+    anyNotSucceeded: anyNotSucceeded(index),
     sheet: (name) => {
-      const parts = rowsOf.get(name);
+      const entry = entryOf(name);
       return {
         get: (row) => {
-          const rows = parts?.[part(row)];
-          const r = row % PART_ROW_OFFSET;
-          const i = rows && r < rows.length ? rows[r] - 1 : -1;
+          const i = entry(row);
           if (i < 0) return undefined;
           const o = index.outcomeOf(i);
           return markOf(null, o, index.id(i), messages.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
@@ -182,6 +195,85 @@ export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
       };
     },
   };
+}
+
+/**
+ * Row marks that follow a job while it runs, so that its results workbook is written beside it (the CLI's
+ * import: the rows are copied while the service is being waited for, not after the job). A row's mark is final
+ * once its entry has settled: `ready` waits for that (null when there is nothing to wait for), `settled(i)` is
+ * told by the job (RunOptions.onSettled), `finish()` once the job stopped (entries that did not run are
+ * `pending`), `fail(e)` when it could not run (every wait rejects: the workbook is not written).
+ */
+export interface LiveRowMarks extends RowMarks {
+  ready(name: DataSheetName, row: number): Promise<void> | null;
+  settled(i: number): void;
+  finish(): void;
+  fail(e: unknown): void;
+}
+
+export function liveRowMarks(index: EntryIndex): LiveRowMarks {
+  const entryOf = rowEntries(index);
+  const waiters = new Map<number, { resolve: () => void; reject: (e: unknown) => void }[]>();
+  /** The messages made from the entry (an update's changes, a BOM's difference), read once it settled. */
+  const reading = new Map<number, Promise<void>>();
+  const texts = new Map<number, string>();
+  let finished = false;
+  let failure: { e: unknown } | null = null;
+  const readMessage = (i: number): Promise<void> => {
+    let r = reading.get(i);
+    if (!r)
+      reading.set(
+        i,
+        (r = index.entry(i).then((e) => {
+          texts.set(i, outcomeMessage(e, index.outcomeOf(i)));
+        })),
+      );
+    return r;
+  };
+  const marks: LiveRowMarks = {
+    get anyNotSucceeded() {
+      return anyNotSucceeded(index);
+    },
+    sheet: (name) => {
+      const entry = entryOf(name);
+      return {
+        get: (row) => {
+          const i = entry(row);
+          if (i < 0) return undefined;
+          const o = index.outcomeOf(i);
+          return markOf(null, o, index.id(i), texts.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
+        },
+      };
+    },
+    ready(name, row) {
+      if (failure) return Promise.reject(failure.e);
+      const i = entryOf(name)(row);
+      if (i < 0) return null;
+      if (!index.hasOutcome(i) && !finished)
+        return new Promise<void>((resolve, reject) => {
+          let w = waiters.get(i);
+          if (!w) waiters.set(i, (w = []));
+          w.push({ resolve, reject });
+        }).then(() => marks.ready(name, row) ?? undefined);
+      return messageNeedsEntry(index.outcomeOf(i)) && !texts.has(i) ? readMessage(i) : null;
+    },
+    settled(i) {
+      const w = waiters.get(i);
+      waiters.delete(i);
+      for (const x of w ?? []) x.resolve();
+    },
+    finish() {
+      finished = true;
+      for (const w of waiters.values()) for (const x of w) x.resolve();
+      waiters.clear();
+    },
+    fail(e) {
+      failure = { e };
+      for (const w of waiters.values()) for (const x of w) x.reject(e);
+      waiters.clear();
+    },
+  };
+  return marks;
 }
 
 function marksOf(plan: PlanHeader, result: JobResultSummary, marks: RowMarks | undefined): RowMarks {
@@ -472,19 +564,53 @@ function copyRow(
 }
 
 /**
+ * The input's sheets read whole into memory first, for a writer that waits between rows (live row marks): only
+ * for a small input (LIVE_RESULTS_MAX_BYTES), since exceljs's streaming reader must not be kept waiting.
+ */
+async function* wholeSheets(path: string): AsyncGenerator<SourceSheet> {
+  const read: SourceSheet[] = [];
+  for await (const sheet of sourceSheets(path, () => true)) {
+    const rows: SourceRow[] = [];
+    for await (const row of sheet.rows()) rows.push(row);
+    read.push({
+      ...sheet,
+      rows: async function* () {
+        yield* rows;
+      },
+    });
+  }
+  yield* read;
+}
+
+/**
+ * The largest input (bytes of the .xlsx) whose results workbook is written while its job runs (live row marks):
+ * its rows are held in memory meanwhile, a few MiB at this size (~12,000 rows of the template).
+ */
+export const LIVE_RESULTS_MAX_BYTES = 1 << 20;
+
+function isLive(marks: RowMarks | undefined): marks is LiveRowMarks {
+  return marks !== undefined && 'ready' in marks;
+}
+
+/**
  * `plan` and `result` with their entries (rowMarks is made from them), or without and `rowMarksOf` given
- * (indexRowMarks of the job's index).
+ * (indexRowMarks of the job's index). With live row marks (liveRowMarks) it runs beside the job: the input is
+ * read whole first (at most LIVE_RESULTS_MAX_BYTES), each row is written once its entry has settled, and the
+ * Report sheet once `result` (then a promise of the job's result) is there.
  */
 export async function writeResultsWorkbook(
   inputPath: string,
   plan: PlanHeader,
-  result: JobResultSummary,
+  result: JobResultSummary | Promise<JobResultSummary>,
   outPath: string,
   rowMarksOf?: RowMarks,
 ): Promise<void> {
   if (sameFile(inputPath, outPath))
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
-  const marks = marksOf(plan, result, rowMarksOf);
+  const live = isLive(rowMarksOf) ? rowMarksOf : null;
+  if (live && statSync(inputPath).size > LIVE_RESULTS_MAX_BYTES)
+    throw new Error(`a results workbook is written beside its job only for inputs up to ${LIVE_RESULTS_MAX_BYTES} bytes`);
+  const marks = live ?? marksOf(plan, await result, rowMarksOf);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
   // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.
@@ -492,7 +618,7 @@ export async function writeResultsWorkbook(
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
     const styleOf = styleCache();
     const kept = new Set<string>();
-    for await (const sheet of sourceSheets(inputPath, () => true)) {
+    for await (const sheet of live ? wholeSheets(inputPath) : sourceSheets(inputPath, () => true)) {
       const name = registryNameOf(plan, sheet.name);
       const rows = name ? marks.sheet(name) : null;
       const mapping = name === 'plants' || name === 'materials';
@@ -545,6 +671,9 @@ export async function writeResultsWorkbook(
           copyRow(row, o, undefined, 0, defaultStyle, styleOf);
           headerCells(o, row, layout.col);
         } else {
+          // (live only: the rows were read whole, so waiting here cannot keep exceljs's reader waiting)
+          const wait = live?.ready(name!, row.number);
+          if (wait) await wait;
           const mark = rows.get(row.number);
           const { col, width } = layout;
           if (mark) {
@@ -583,7 +712,7 @@ export async function writeResultsWorkbook(
     }
     let reportName = REPORT_SHEET;
     for (let i = 2; kept.has(reportName); i++) reportName = `${REPORT_SHEET} (${i})`;
-    addReportSheet(wb, plan, result, reportName);
+    addReportSheet(wb, plan, await result, reportName);
     await wb.commit();
   });
 }
@@ -654,6 +783,11 @@ function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boole
   return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
 }
 
+/** The failed-rows workbook of a job in which every row succeeded: the template's first sheet, empty. */
+export async function writeEmptyFailedRowsWorkbook(outPath: string): Promise<void> {
+  await writeFormatFile(outPath, [{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] });
+}
+
 export async function writeFailedRowsWorkbook(
   inputPath: string,
   plan: PlanHeader,
@@ -666,7 +800,7 @@ export async function writeFailedRowsWorkbook(
   const marks = marksOf(plan, result, rowMarksOf);
   // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
   if (!marks.anyNotSucceeded) {
-    await writeFormatFile(outPath, [{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] });
+    await writeEmptyFailedRowsWorkbook(outPath);
     return { rows: 0 };
   }
   // The input is streamed; the failed rows' values (and the mapping sheets') go to a file per sheet on disk, which

@@ -89,6 +89,9 @@ export interface RunOptions {
   onStart?: (jobId: string) => void;
   /** Use this id instead of a new one (must be unused). */
   jobId?: string;
+  /** Told the job's index before the first write (runPlannedJob), and each entry once its outcome is durable. */
+  onIndex?: (index: EntryIndex) => void;
+  onSettled?: (i: number) => void;
 }
 
 export type ResumeOptions = Omit<RunOptions, 'jobId' | 'inputPath'>;
@@ -149,6 +152,7 @@ export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
     const o = staticOutcome(e);
     if (o) index.setOutcome(i, o);
   });
+  opts.onIndex?.(index);
   const { entries: _e, ...header } = plan;
   return withEntries(await new JobRun(header, index, meta, opts, new Map()).execute());
 }
@@ -162,6 +166,7 @@ export async function runPlannedJob(jobId: string, opts: Omit<RunOptions, 'jobId
   const meta = newMeta(header, jobId, opts);
   await writeMeta(opts.jobsDir, meta);
   opts.onStart?.(jobId);
+  opts.onIndex?.(index);
   return new JobRun(header, index, meta, opts, new Map()).execute();
 }
 
@@ -497,6 +502,7 @@ class JobRun {
     await this.journal.outcome({ ...o, at });
     this.index.setOutcome(i, { ...o, at });
     this.meter.tick();
+    this.opts.onSettled?.(i);
   }
 
   private async runEntry(i: number): Promise<void> {

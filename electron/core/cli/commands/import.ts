@@ -10,7 +10,7 @@ import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import { exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
-import { writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
+import { liveResultFiles, writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ import { EXIT, type CliCommand, type ExitCode } from '../types.js';
 import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
 import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
-import { runPlannedJob, withEntries } from '../../jobs/run.js';
+import { runPlannedJob, withEntries, type IndexedJobResult } from '../../jobs/run.js';
 import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import { newJobDir, newJobId, readEntriesSync, writePlanHeader } from '../../jobs/job-store.js';
 import { indexRowMarks } from '../../jobs/results.js';
@@ -227,18 +227,27 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
 
   // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
+  // A small workbook's results and failed-rows workbooks are made while the job runs (cli/results.ts).
+  const live = !csvMode ? liveResultFiles(rc, input, plan, o.outs) : null;
   mark('job-start');
-  const run = await runPlannedJob(jobId, {
-    client: rc.client,
-    jobsDir: rc.jobsDir,
-    signal: rc.signal,
-    onProgress: progress.onProgress,
-    inputPath: input,
-    ...(concurrency ? { concurrency } : {}),
-    onStart: (id) => {
-      say?.stderr(`job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
-    },
-  });
+  let run: IndexedJobResult;
+  try {
+    run = await runPlannedJob(jobId, {
+      client: rc.client,
+      jobsDir: rc.jobsDir,
+      signal: rc.signal,
+      onProgress: progress.onProgress,
+      inputPath: input,
+      ...(concurrency ? { concurrency } : {}),
+      onStart: (id) => {
+        say?.stderr(`job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
+      },
+      ...(live && { onIndex: live.onIndex, onSettled: live.onSettled }),
+    });
+  } catch (e) {
+    await live?.fail(e);
+    throw e;
+  }
   progress.done();
   mark('job-done');
   const summary = run.result;
@@ -276,6 +285,8 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
     }
     if (marks) csvFiles = await writeCsvResultFiles(rc, csvSheets, marks, o.outs);
+  } else if (live) {
+    files = await live.finish(summary);
   } else if (o.outs.report || o.outs.failed) {
     files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
   }
