@@ -8,7 +8,9 @@
  * (meta.json created → finished) against the write part of the bound, and the time outside the job (process
  * start, read, validate, plan, results workbooks).
  *
- *   npx tsx bench/e2e.bench.ts [--rows 730] [--repeat 3] [--latency 40] [--concurrency 8]
+ *   npx tsx bench/e2e.bench.ts [--rows 730] [--repeat 3] [--latency 40] [--concurrency 8] [--cpu-prof DIR]
+ *
+ * --cpu-prof DIR: each CLI process writes a V8 CPU profile into DIR (node --cpu-prof), to see where its time goes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -22,10 +24,10 @@ import { control, isMain, ROOT, seconds, startSandboxProcess, table, writeResult
 const BIN = join(ROOT, 'bin/supply-loader.mjs');
 const WRITES = new Set(['create', 'update', 'replace']);
 
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; ms: number; stderr: string }> {
+function runCli(args: string[], env: NodeJS.ProcessEnv, cpuProf?: string): Promise<{ code: number | null; ms: number; stderr: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []), BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => resolve({ code, ms: performance.now() - t0, stderr: err }));
@@ -49,7 +51,13 @@ function phasesOf(stderr: string, wallMs: number): Record<string, number> {
   return out;
 }
 
-export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: number; concurrency: number }): Promise<Record<string, unknown>> {
+export async function runE2eBench(o: {
+  rows: number;
+  repeat: number;
+  latencyMs: number;
+  concurrency: number;
+  cpuProf?: string;
+}): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'sl-e2e-'));
   const sb = await startSandboxProcess({ seed: 'demo' });
   const runs: Record<string, unknown>[] = [];
@@ -74,6 +82,7 @@ export async function runE2eBench(o: { rows: number; repeat: number; latencyMs: 
       const r = await runCli(
         ['import', file, '--concurrency', String(o.concurrency), '--report', join(dir, `report-${i}.xlsx`), '--failed', join(dir, `failed-${i}.xlsx`), '--base-url', sb.url],
         env,
+        o.cpuProf,
       );
       if (r.code !== 0) throw new Error(`import exit ${r.code}: ${r.stderr.slice(-1000)}`);
       const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n))!;
@@ -125,8 +134,9 @@ if (isMain(import.meta.url)) {
       repeat: { type: 'string', default: '3' },
       latency: { type: 'string', default: '40' },
       concurrency: { type: 'string', default: '8' },
+      'cpu-prof': { type: 'string' },
     },
   });
-  const r = await runE2eBench({ rows: Number(values.rows), repeat: Number(values.repeat), latencyMs: Number(values.latency), concurrency: Number(values.concurrency) });
+  const r = await runE2eBench({ rows: Number(values.rows), repeat: Number(values.repeat), latencyMs: Number(values.latency), concurrency: Number(values.concurrency), ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}) });
   writeResult('e2e', r);
 }

@@ -10,8 +10,7 @@
  * An index can also sit on entries held in memory (`fromEntries`: the desktop app's runJob(plan), which holds
  * the plan anyway, and job folders of the previous format).
  */
-import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
 import {
   PLAN_ACTIONS,
@@ -150,7 +149,8 @@ export class EntryIndex {
   /** Worksheet rows settled, kept as outcomes are set (progress). */
   private rowsSettled = 0;
   private readonly counts = new Uint32Array(ROW_OUTCOMES.length + 1);
-  private handle: Promise<FileHandle> | null = null;
+  /** The plan-entries file, open for reading entries back (synchronous reads: see entry()). */
+  private fd: number | null = null;
 
   private constructor(
     b: Building,
@@ -211,12 +211,20 @@ export class EntryIndex {
     return new EntryIndex(b, { file: path });
   }
 
-  /** The entry, read back from the file (or the array). */
+  /**
+   * The entry, read back from the file (or the array). The read is synchronous: one line of a file the job wrote
+   * moments ago comes from the page cache in microseconds, where an asynchronous read costs a trip through libuv's
+   * thread pool and ~0.1 ms of the main thread per entry (a profile of a 494-write import: 51 ms of the job's CPU).
+   */
   async entry(i: number): Promise<PlanEntry> {
     if ('entries' in this.source) return this.source.entries[i];
-    this.handle ??= open(this.source.file, 'r');
+    this.fd ??= openSync(this.source.file, 'r');
     const buf = Buffer.allocUnsafe(this.length[i]);
-    await (await this.handle).read(buf, 0, buf.length, this.offset[i]);
+    for (let done = 0; done < buf.length; ) {
+      const n = readSync(this.fd, buf, done, buf.length - done, this.offset[i] + done);
+      if (n === 0) throw new Error(`${this.source.file} is shorter than its index (entry ${i + 1})`);
+      done += n;
+    }
     return JSON.parse(buf.toString('utf8')) as PlanEntry;
   }
 
@@ -243,9 +251,9 @@ export class EntryIndex {
   }
 
   async close(): Promise<void> {
-    const h = this.handle;
-    this.handle = null;
-    await (await h?.catch(() => null))?.close();
+    const fd = this.fd;
+    this.fd = null;
+    if (fd !== null) closeSync(fd);
   }
 
   indexOf(key: string): number | undefined {

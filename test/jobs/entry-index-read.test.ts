@@ -1,0 +1,58 @@
+/**
+ * The job's compact index reads an entry back from plan-entries.jsonl by its offset (synchronously: one line from
+ * the page cache), the same entry as written, in any order and after close(); a file cut short is named, never
+ * read as garbage.
+ */
+import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EntryIndex } from '../../electron/core/jobs/entry-index.js';
+import type { PlanEntry } from '../../electron/core/jobs/types.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+function entry(n: number): PlanEntry {
+  return {
+    key: `supplier_company:SC-${n}`,
+    kind: 'supplier_company',
+    sheet: 'supplier-companies',
+    rows: [{ sheet: 'supplier-companies', row: n + 1 }],
+    action: 'create',
+    level: 0,
+    externalId: `SC-${n}`,
+    label: `Firma ${n} — ünïcödé`,
+    body: { external_id: `SC-${n}`, name: `Firma ${n} — ünïcödé`.repeat(n % 5 + 1) },
+  } as unknown as PlanEntry;
+}
+
+describe('EntryIndex.entry', () => {
+  it('reads each entry back as written, in any order, also after close()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sl-entry-index-'));
+    dirs.push(dir);
+    const file = join(dir, 'plan-entries.jsonl');
+    const entries = Array.from({ length: 50 }, (_, n) => entry(n));
+    writeFileSync(file, '');
+    for (const e of entries) appendFileSync(file, `${JSON.stringify(e)}\n`);
+    const index = await EntryIndex.fromFile(file);
+    for (const i of [49, 0, 17, 17, 33]) expect(await index.entry(i)).toEqual(entries[i]);
+    await index.close();
+    expect(await index.entry(5)).toEqual(entries[5]);
+    await index.close();
+  });
+
+  it('a file cut short after it was indexed: the entry is named as missing, not parsed from garbage', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sl-entry-index-'));
+    dirs.push(dir);
+    const file = join(dir, 'plan-entries.jsonl');
+    writeFileSync(file, [entry(1), entry(2)].map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const index = await EntryIndex.fromFile(file);
+    truncateSync(file, 40);
+    await expect(index.entry(1)).rejects.toThrow(`${file} is shorter than its index (entry 2)`);
+    await index.close();
+  });
+});
