@@ -2,6 +2,7 @@
  * The API v2 client: the one way Supply Loader talks to the service (import engine, LCA export, desktop app,
  * CLI). No electron import; built on undici. See docs/architecture.md and ../shared/spec/api-v2.md.
  */
+import { DEFAULT_MAX_CONCURRENCY } from './defaults.js';
 import type { Logger as PinoLogger } from 'pino';
 import { Me } from '../spec/schemas.js';
 import { maskApiKey } from '../spec/constants.js';
@@ -68,7 +69,7 @@ export interface ApiClientOptions {
   /** e.g. http://127.0.0.1:4010 (the API lives under /v2 below it). */
   baseUrl: string;
   apiKey: string;
-  /** Cap of the adaptive concurrency limiter; default 16. */
+  /** Cap of the adaptive concurrency limiter; default DEFAULT_MAX_CONCURRENCY (16). */
   maxConcurrency?: number;
   /** Per-request timeout; default 30 s. */
   timeoutMs?: number;
@@ -105,7 +106,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const scrub = secretScrubber(apiKey);
   const logger = scrubbingLogger(opts.logger ?? silentLogger, scrub);
   const getLogger = () => logger;
-  const maxConcurrency = opts.maxConcurrency ?? 16;
+  const maxConcurrency = opts.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const transport = new Transport({
     baseUrl: opts.baseUrl,
     apiKey,

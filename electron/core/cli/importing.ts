@@ -15,6 +15,16 @@ import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
 import { loadWorkbook, type LoadedWorkbook } from './workbook.js';
 import { mark } from './timings.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../api/defaults.js';
+
+/**
+ * The client's cap for a job run with `--concurrency N`: N limits the job's writes (its write slots); reads —
+ * the planner's, sent side by side — may still go DEFAULT_MAX_CONCURRENCY at a time, so that a small N does not
+ * turn the planning reads' one round trip into two (issue 11, goal 4: 10 reads at N = 8 took two).
+ */
+export function clientCap(concurrency: number | undefined): { maxConcurrency?: number } {
+  return concurrency ? { maxConcurrency: Math.max(concurrency, DEFAULT_MAX_CONCURRENCY) } : {};
+}
 
 /**
  * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its

@@ -9,7 +9,7 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { clientCap, exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
 import { liveResultFiles, writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
@@ -75,7 +75,8 @@ export const importCommand: CliCommand = {
   --report OUT.xlsx   write a results workbook: a copy of the input with _result, _id, _err_code, _message
                       per row and a Report sheet (the input file is never changed)
   --failed OUT.xlsx   write the rows that did not succeed, in the template format, ready to fix and re-import
-  --concurrency N     at most N writes in flight (default 16; the client adapts below it)
+  --concurrency N     at most N writes in flight (default 16; the client adapts below it); the planning
+                      reads still go up to 16 side by side
   --create-only       create what is missing, never update what exists
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
 ${MIRROR_USAGE}
@@ -185,7 +186,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
         createOnly: o.createOnly,
         ...(o.mirror ? { mirror: o.mirror } : {}),
         ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
-        ...(concurrency ? { maxConcurrency: concurrency } : {}),
+        ...clientCap(concurrency),
       },
       entriesPath,
     );

@@ -18,7 +18,7 @@ import { loadJob, resumeJob } from '../../jobs/run.js';
 import { expectPositionals, flag, intOption } from '../args.js';
 import { connectContext, runContext, type RunContext } from '../context.js';
 import { CliUsageError, describeError } from '../errors.js';
-import { exitCodeOf, jobProgress } from '../importing.js';
+import { clientCap, exitCodeOf, jobProgress } from '../importing.js';
 import { writeResultFiles, type ResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatResult } from '../views.js';
@@ -89,7 +89,7 @@ function cliImportDrop(rc: RunContext, concurrency: number | undefined, mapping:
       if (control.resume && (await jobFolderExists(rc, control.jobId))) {
         // The drop's job was started by a watcher that stopped: continue it (no row is sent twice).
         say.stderr(`resuming job ${control.jobId}\n`);
-        await connectContext(rc, concurrency ? { maxConcurrency: concurrency } : {});
+        await connectContext(rc, clientCap(concurrency));
         const progress = jobProgress(rc);
         let result;
         try {
@@ -196,7 +196,7 @@ export const watchCommand: CliCommand = {
     const once = flag(values, 'once');
     const t = timing(rc.env);
     // The connection is checked at start: a wrong key or URL fails the watcher, never a drop.
-    await connectContext(rc, concurrency ? { maxConcurrency: concurrency } : {});
+    await connectContext(rc, clientCap(concurrency));
 
     const log = (s: string) => {
       if (!rc.json) rc.stderr(`watch: ${s}\n`);
