@@ -1,6 +1,6 @@
 /**
- * The journal writes each line into the file as it is called (synchronously: no trip through the thread pool
- * per line), in order; a line that cannot be written fails that call and every later one (the job stops on it).
+ * The journal writes its lines in groups (the lines called for while a write runs go out together in the next
+ * one), in call order; a line that cannot be written fails that call and every later one (the job stops on it).
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,15 +28,30 @@ const lines = (path: string) =>
     .map((l) => JSON.parse(l) as { t: string; key?: string });
 
 describe('journal writes', () => {
-  it('an intent is in the file when intent() returns, before anything is awaited (the request goes right after)', async () => {
+  it('lines called for together go out in one write, in call order, each in the file when its promise resolves', async () => {
     const { j, path } = await journal();
-    const p1 = j.intent({ key: 'supplier_company:SC-1', op: 'create', external_id: 'SC-1', idempotency_key: 'k1' });
-    const p2 = j.intent({ key: 'supplier_company:SC-2', op: 'create', external_id: 'SC-2', idempotency_key: 'k2' });
-    expect(lines(path).map((l) => l.key)).toEqual(['supplier_company:SC-1', 'supplier_company:SC-2']);
-    await Promise.all([p1, p2]);
-    const o = j.outcome({ key: 'supplier_company:SC-1', outcome: 'created', id: 'id-1' });
-    expect(lines(path).map((l) => l.t)).toEqual(['intent', 'intent', 'outcome']);
-    await o;
+    const first = j.intent({ key: 'supplier_company:SC-0', op: 'create', external_id: 'SC-0', idempotency_key: 'k0' });
+    const rest = Array.from({ length: 19 }, (_, n) =>
+      j.intent({
+        key: `supplier_company:SC-${n + 1}`,
+        op: 'create',
+        external_id: `SC-${n + 1}`,
+        idempotency_key: `k${n + 1}`,
+      }),
+    );
+    await first;
+    expect(lines(path).map((l) => l.key)[0]).toBe('supplier_company:SC-0');
+    await Promise.all(rest);
+    expect(lines(path).map((l) => l.key)).toEqual(Array.from({ length: 20 }, (_, n) => `supplier_company:SC-${n}`));
+    // the first line alone, the 19 queued behind it together: not one write (and one thread-pool trip) each
+    expect(j.writes).toBe(2);
+    await j.outcome({ key: 'supplier_company:SC-1', outcome: 'created', id: 'id-1' });
+    expect(
+      lines(path)
+        .map((l) => l.t)
+        .slice(-1),
+    ).toEqual(['outcome']);
+    expect(j.syncs).toBe(1);
     await j.close();
   });
 
