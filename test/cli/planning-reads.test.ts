@@ -10,7 +10,7 @@ import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { clearRequests, cli, control, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
-const LATENCY = 400;
+const LATENCY = 600;
 let sb: Sandbox;
 let dir: string;
 beforeAll(async () => {
