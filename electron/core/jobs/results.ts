@@ -162,6 +162,25 @@ function rowEntries(index: EntryIndex): (name: DataSheetName) => (row: number) =
   };
 }
 
+/** A sheet's row marks over the index: each row's mark made, when asked for, from its entry's outcome and id. */
+function sheetMarks(
+  index: EntryIndex,
+  entryOf: (name: DataSheetName) => (row: number) => number,
+  message: (i: number) => string | undefined,
+): RowMarks['sheet'] {
+  return (name) => {
+    const entry = entryOf(name);
+    return {
+      get: (row) => {
+        const i = entry(row);
+        if (i < 0) return undefined;
+        const o = index.outcomeOf(i);
+        return markOf(null, o, index.id(i), message(i) ?? (messageNeedsEntry(o) ? '' : undefined));
+      },
+    };
+  };
+}
+
 function anyNotSucceeded(index: EntryIndex): boolean {
   for (let i = 0; i < index.size; i++) if (!index.succeeded(i)) return true;
   return false;
@@ -181,20 +200,7 @@ export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
     const m = outcomeMessage(e, o);
     if (m) messages.set(i, m);
   });
-  return {
-    anyNotSucceeded: anyNotSucceeded(index),
-    sheet: (name) => {
-      const entry = entryOf(name);
-      return {
-        get: (row) => {
-          const i = entry(row);
-          if (i < 0) return undefined;
-          const o = index.outcomeOf(i);
-          return markOf(null, o, index.id(i), messages.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
-        },
-      };
-    },
-  };
+  return { anyNotSucceeded: anyNotSucceeded(index), sheet: sheetMarks(index, entryOf, (i) => messages.get(i)) };
 }
 
 /**
@@ -234,17 +240,7 @@ export function liveRowMarks(index: EntryIndex): LiveRowMarks {
     get anyNotSucceeded() {
       return anyNotSucceeded(index);
     },
-    sheet: (name) => {
-      const entry = entryOf(name);
-      return {
-        get: (row) => {
-          const i = entry(row);
-          if (i < 0) return undefined;
-          const o = index.outcomeOf(i);
-          return markOf(null, o, index.id(i), texts.get(i) ?? (messageNeedsEntry(o) ? '' : undefined));
-        },
-      };
-    },
+    sheet: sheetMarks(index, entryOf, (i) => texts.get(i)),
     ready(name, row) {
       if (failure) return Promise.reject(failure.e);
       const i = entryOf(name)(row);

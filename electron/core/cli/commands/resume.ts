@@ -4,7 +4,7 @@ import { loadJob, resumeJob } from '../../jobs/run.js';
 import { expectPositionals, intOption } from '../args.js';
 import { connectContext, runContext } from '../context.js';
 import { jobRefusalAsUsage } from '../errors.js';
-import { exitCodeOf, jobProgress } from '../importing.js';
+import { clientCap, exitCodeOf, jobProgress } from '../importing.js';
 import { writeResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatResult } from '../views.js';
@@ -26,7 +26,7 @@ export const resumeCommand: CliCommand = {
     await findJob(rc.jobsDir, jobId);
     const outs = outputPaths(values, rc, 'resume');
     const concurrency = intOption(values, 'concurrency', 1, 256, 'resume');
-    await connectContext(ctx, concurrency ? { maxConcurrency: concurrency } : {});
+    await connectContext(ctx, clientCap(concurrency));
     const progress = jobProgress(rc);
     let result;
     try {
