@@ -60,9 +60,33 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
     throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;
   });
   const names = inspection.sheets.map((s) => s.name);
+  // exceljs's streaming reader can end early without an error (exceljs/exceljs#2790; seen once under load, the
+  // second of two sheets missing): a sheet not reached is read again once, then named — never a shorter list.
+  const expected = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path)).map((s) => s.name);
+  const lostIn = (read: PeekedSource[]) => expected.find((n) => !read.some((o) => o.name === n));
+  let out = await peekSheets(path, names, maxRows);
+  if (lostIn(out) !== undefined) out = await peekSheets(path, names, maxRows);
+  const lost = lostIn(out);
+  if (lost !== undefined)
+    throw new Error(`${file}: the sheet "${lost}" could not be read (the reader ended before it); try again`);
+  return out;
+}
+
+async function peekSheets(path: string, names: readonly string[], maxRows: number): Promise<PeekedSource[]> {
+  const file = basename(path);
   const out: PeekedSource[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-  for await (const ws of reader as unknown as AsyncIterable<{ id: number | string; name?: string; [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }> }>) {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  for await (const ws of reader as unknown as AsyncIterable<{
+    id: number | string;
+    name?: string;
+    [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }>;
+  }>) {
     const name = ws.name ?? names[Number(ws.id) - 1] ?? `Sheet${String(ws.id)}`;
     const rows: string[][] = [];
     for await (const row of ws) {
