@@ -1,6 +1,6 @@
 /**
  * `mapping suggest` peeks every sheet of a workbook. exceljs's streaming reader can end early without an error
- * (exceljs/exceljs#2790; once seen under load in CI: the second of two sheets missing): a sheet not reached is
+ * (exceljs/exceljs#2790; a two-sheet test of peekSource flaked once under CI load, likely so): a sheet not reached is
  * read again once, and if it still is not there it is named in an error — never a silently shorter list.
  * The loss is made here by a reader that stops after the first sheet.
  */

@@ -60,8 +60,9 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
     throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;
   });
   const names = inspection.sheets.map((s) => s.name);
-  // exceljs's streaming reader can end early without an error (exceljs/exceljs#2790; seen once under load, the
-  // second of two sheets missing): a sheet not reached is read again once, then named — never a shorter list.
+  // exceljs's streaming reader can end early without an error (exceljs/exceljs#2790; a two-sheet test of this
+  // function flaked once under CI load, likely so): a sheet not reached is read again once, then named — never a
+  // shorter list.
   const expected = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path)).map((s) => s.name);
   const lostIn = (read: PeekedSource[]) => expected.find((n) => !read.some((o) => o.name === n));
   let out = await peekSheets(path, names, maxRows);
