@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   indexRowMarks,
-  LIVE_RESULTS_MAX_BYTES,
+  liveResultsFit,
   liveRowMarks,
   writeEmptyFailedRowsWorkbook,
   writeFailedRowsWorkbook,
@@ -21,6 +21,13 @@ import { writeAtomic } from '../fs/atomic.js';
 export interface ResultFiles {
   report?: string;
   failed?: string;
+}
+
+const WORKBOOK_WORDS: Record<keyof ResultFiles, string> = { report: 'results workbook', failed: 'failed-rows workbook' };
+
+/** A workbook that could not be written: a warning (the job itself is done and journaled). */
+function notWritten(ctx: RunContext, which: keyof ResultFiles, out: string, e: unknown): void {
+  ctx.stderr(`warning: the ${WORKBOOK_WORDS[which]} could not be written to ${out}: ${(e as Error).message}\n`);
 }
 
 /** Write what was asked; a file that cannot be written is a warning (the job itself is done and journaled). */
@@ -45,7 +52,7 @@ export async function writeResultFiles(
       await writeResultsWorkbook(inputPath, plan, result, outs.report, marks);
       written.report = outs.report;
     } catch (e) {
-      ctx.stderr(`warning: the results workbook could not be written to ${outs.report}: ${(e as Error).message}\n`);
+      notWritten(ctx, 'report', outs.report, e);
     }
   }
   if (outs.failed) {
@@ -53,7 +60,7 @@ export async function writeResultFiles(
       await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed, marks);
       written.failed = outs.failed;
     } catch (e) {
-      ctx.stderr(`warning: the failed-rows workbook could not be written to ${outs.failed}: ${(e as Error).message}\n`);
+      notWritten(ctx, 'failed', outs.failed, e);
     }
   }
   return written;
@@ -77,8 +84,8 @@ export interface LiveResultFiles {
  *   and the Report sheet for after the job;
  * - the failed-rows workbook of a job in which every row succeeds (the empty template) is made aside, and only
  *   copied into place if that is how the job ends; otherwise it is written after the job as always.
- * For an input of at most LIVE_RESULTS_MAX_BYTES (its rows are held meanwhile); null for a larger one (written
- * after the job, streamed, by writeResultFiles). A workbook that cannot be written is a warning, as there.
+ * For an input that fits (liveResultsFit: at most 1 MiB, its rows are held meanwhile); null for a larger one
+ * (written after the job, streamed, by writeResultFiles). A workbook that cannot be written is a warning, as there.
  */
 export function liveResultFiles(
   ctx: RunContext,
@@ -86,13 +93,7 @@ export function liveResultFiles(
   plan: PlanHeader,
   outs: ResultFiles,
 ): LiveResultFiles | null {
-  let size: number;
-  try {
-    size = fs.statSync(inputPath).size;
-  } catch {
-    return null;
-  }
-  if (size > LIVE_RESULTS_MAX_BYTES || (!outs.report && !outs.failed)) return null;
+  if ((!outs.report && !outs.failed) || !liveResultsFit(inputPath)) return null;
   let index: EntryIndex | null = null;
   let marks: LiveRowMarks | null = null;
   let report: Promise<string | undefined> = Promise.resolve(undefined);
@@ -106,14 +107,12 @@ export function liveResultFiles(
     onIndex(i) {
       index = i;
       marks = liveRowMarks(i);
-      if (outs.report)
-        report = writeResultsWorkbook(inputPath, plan, result, outs.report, marks).then(
-          () => outs.report,
+      const out = outs.report;
+      if (out)
+        report = writeResultsWorkbook(inputPath, plan, result, out, marks).then(
+          () => out,
           (e: unknown) => {
-            if (!failed)
-              ctx.stderr(
-                `warning: the results workbook could not be written to ${outs.report}: ${(e as Error).message}\n`,
-              );
+            if (!failed) notWritten(ctx, 'report', out, e);
             return undefined;
           },
         );
@@ -143,9 +142,7 @@ export function liveResultFiles(
             await writeAtomic(outs.failed, (tmp) => fs.promises.copyFile(made, tmp));
             written.failed = outs.failed;
           } catch (e) {
-            ctx.stderr(
-              `warning: the failed-rows workbook could not be written to ${outs.failed}: ${(e as Error).message}\n`,
-            );
+            notWritten(ctx, 'failed', outs.failed, e);
           }
         } else {
           const w = await writeResultFiles(

@@ -582,7 +582,16 @@ async function* wholeSheets(path: string): AsyncGenerator<SourceSheet> {
  * The largest input (bytes of the .xlsx) whose results workbook is written while its job runs (live row marks):
  * its rows are held in memory meanwhile, a few MiB at this size (~12,000 rows of the template).
  */
-export const LIVE_RESULTS_MAX_BYTES = 1 << 20;
+const LIVE_RESULTS_MAX_BYTES = 1 << 20;
+
+/** Whether the results workbook of this input may be written beside its job (at most LIVE_RESULTS_MAX_BYTES). */
+export function liveResultsFit(inputPath: string): boolean {
+  try {
+    return statSync(inputPath).size <= LIVE_RESULTS_MAX_BYTES;
+  } catch {
+    return false;
+  }
+}
 
 function isLive(marks: RowMarks | undefined): marks is LiveRowMarks {
   return marks !== undefined && 'ready' in marks;
@@ -604,7 +613,7 @@ export async function writeResultsWorkbook(
   if (sameFile(inputPath, outPath))
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
   const live = isLive(rowMarksOf) ? rowMarksOf : null;
-  if (live && statSync(inputPath).size > LIVE_RESULTS_MAX_BYTES)
+  if (live && !liveResultsFit(inputPath))
     throw new Error(`a results workbook is written beside its job only for inputs up to ${LIVE_RESULTS_MAX_BYTES} bytes`);
   const marks = live ?? marksOf(plan, await result, rowMarksOf);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
