@@ -355,3 +355,45 @@ describe('scheduling', () => {
     expect(firstPlantIntent).toBeLessThan(lastCompanyOutcome);
   });
 });
+
+describe('onWritesUnderway (work beside the job starts once its first writes are out)', () => {
+  it('is told once, after the first `concurrency` writes were sent and before any entry settled', async () => {
+    const companies = Array.from({ length: 10 }, (_, i) => ({
+      external_id: `WU-SC-${i + 1}`,
+      name: `WU company ${i + 1}`,
+      country: 'DE',
+    }));
+    const p = await plan({ 'supplier-companies': companies });
+    const faults = (latency_ms: number) =>
+      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    await faults(150);
+    const before = env.client.stats().requests;
+    const told: { sent: number; settled: number }[] = [];
+    let settled = 0;
+    let res;
+    try {
+      res = await runJob(p, {
+        client: env.client,
+        jobsDir: env.jobsDir,
+        concurrency: 4,
+        onSettled: () => void settled++,
+        onWritesUnderway: () => void told.push({ sent: env.client.stats().requests - before, settled }),
+      });
+    } finally {
+      await faults(0);
+    }
+    expect(res.status).toBe('completed');
+    // The 4 requests of the first round are on their way; none has been answered (150 ms) when it is told.
+    expect(told).toEqual([{ sent: 4, settled: 0 }]);
+  });
+
+  it('a job with nothing to send tells it once, at its end', async () => {
+    const p = await plan({ 'supplier-companies': [{ external_id: 'WU-SC-1', name: 'WU company 1', country: 'DE' }] });
+    expect(p.entries.map((e) => e.action)).toEqual(['unchanged']);
+    let told = 0;
+    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, onWritesUnderway: () => void told++ });
+    expect(res.status).toBe('completed');
+    await new Promise((r) => setImmediate(r));
+    expect(told).toBe(1);
+  });
+});

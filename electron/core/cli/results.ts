@@ -68,8 +68,12 @@ export async function writeResultFiles(
 
 /** The results and failed-rows workbooks of an import made beside its job: see liveResultFiles. */
 export interface LiveResultFiles {
-  /** For RunOptions: the job's index before its first write, and each entry once settled. */
+  /**
+   * For RunOptions: the job's index before its first write; the writers start once its first writes are on their
+   * way (they would otherwise hold up the job's first requests by ~40 ms of CPU); each entry once settled.
+   */
   onIndex(index: EntryIndex): void;
+  onWritesUnderway(): void;
   onSettled(i: number): void;
   /** The job stopped with this result: what is left of the workbooks is written; the files written. */
   finish(result: JobResultSummary): Promise<ResultFiles>;
@@ -103,33 +107,41 @@ export function liveResultFiles(
   const result = new Promise<JobResultSummary>((resolve, reject) => (settle = { resolve, reject }));
   result.catch(() => {}); // rejected only when the job threw; the writer is told through its marks too
   const dropEmptyFailed = () => emptyFailed && fs.promises.rm(emptyFailed.dir, { recursive: true, force: true });
+  /** The writers, started once the job's first writes are out (onWritesUnderway), or at its end if it had none. */
+  let started = false;
+  const start = () => {
+    if (started || failed || !marks) return;
+    started = true;
+    const out = outs.report;
+    if (out)
+      report = writeResultsWorkbook(inputPath, plan, result, out, marks).then(
+        () => out,
+        (e: unknown) => {
+          if (!failed) notWritten(ctx, 'report', out, e);
+          return undefined;
+        },
+      );
+    if (outs.failed) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-live-failed-'));
+      const file = path.join(dir, 'failed.xlsx');
+      emptyFailed = {
+        dir,
+        file: writeEmptyFailedRowsWorkbook(file).then(
+          () => file,
+          () => null,
+        ),
+      };
+    }
+  };
   return {
     onIndex(i) {
       index = i;
       marks = liveRowMarks(i);
-      const out = outs.report;
-      if (out)
-        report = writeResultsWorkbook(inputPath, plan, result, out, marks).then(
-          () => out,
-          (e: unknown) => {
-            if (!failed) notWritten(ctx, 'report', out, e);
-            return undefined;
-          },
-        );
-      if (outs.failed) {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-live-failed-'));
-        const file = path.join(dir, 'failed.xlsx');
-        emptyFailed = {
-          dir,
-          file: writeEmptyFailedRowsWorkbook(file).then(
-            () => file,
-            () => null,
-          ),
-        };
-      }
     },
+    onWritesUnderway: start,
     onSettled: (i) => marks?.settled(i),
     async finish(r) {
+      start();
       marks?.finish();
       settle.resolve(r);
       const written: ResultFiles = {};

@@ -92,6 +92,12 @@ export interface RunOptions {
   /** Told the job's index before the first write (runPlannedJob), and each entry once its outcome is durable. */
   onIndex?: (index: EntryIndex) => void;
   onSettled?: (i: number) => void;
+  /**
+   * Told once, when the job's first writes are on their way (as many as it may have in flight, or fewer if that
+   * is all it has), or when its first entry settled or it stopped, whichever comes first: work started beside
+   * the job then runs while the job waits for the service, instead of holding up its first requests.
+   */
+  onWritesUnderway?: () => void;
 }
 
 export type ResumeOptions = Omit<RunOptions, 'jobId' | 'inputPath'>;
@@ -293,6 +299,10 @@ class JobRun {
   private readonly startRequests: number;
   private readonly sessionStart = new Date();
   private fatal: unknown;
+  /** Writes whose intent is in the journal (their request goes out next), until onWritesUnderway was told. */
+  private sent = 0;
+  /** How many sent writes make "underway": the job's write slots, or its writes if fewer; 0 once told. */
+  private firstRound = 0;
 
   constructor(
     private readonly plan: PlanHeader,
@@ -359,6 +369,7 @@ class JobRun {
         else deletes.set(index.level[i], [i]);
       }
     }
+    this.firstRound = Math.max(1, Math.min(this.concurrency, index.size));
     try {
       // Creates, updates and BOM changes first; then the deletes, level by level in reverse dependency order
       // (prechain products … companies), so a delete whose references this job removed finds them gone.
@@ -368,6 +379,7 @@ class JobRun {
         await this.runByDependencies(deletes.get(level)!);
       }
     } finally {
+      this.writesUnderway();
       const status = this.finalStatus();
       this.meta.status = status;
       if (this.stopReason && status !== 'completed') {
@@ -503,6 +515,18 @@ class JobRun {
     this.index.setOutcome(i, { ...o, at });
     this.meter.tick();
     this.opts.onSettled?.(i);
+    this.writesUnderway();
+  }
+
+  /**
+   * onWritesUnderway, once: after the microtasks and ticks that send the requests whose intents were just written
+   * (setImmediate runs after them), so that what it starts does not run before they are on the socket.
+   */
+  private writesUnderway(): void {
+    if (this.firstRound === 0) return;
+    this.firstRound = 0;
+    const told = this.opts.onWritesUnderway;
+    if (told) setImmediate(told);
   }
 
   private async runEntry(i: number): Promise<void> {
@@ -710,6 +734,7 @@ class JobRun {
     } catch (e) {
       throw new JournalFailure(e);
     }
+    if (this.firstRound > 0 && ++this.sent >= this.firstRound) this.writesUnderway();
   }
 }
 

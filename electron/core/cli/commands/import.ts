@@ -243,7 +243,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       onStart: (id) => {
         say?.stderr(`job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
       },
-      ...(live && { onIndex: live.onIndex, onSettled: live.onSettled }),
+      ...(live && { onIndex: live.onIndex, onWritesUnderway: live.onWritesUnderway, onSettled: live.onSettled }),
     });
   } catch (e) {
     await live?.fail(e);
