@@ -3,7 +3,10 @@
  * timeout and AbortSignal, error bodies turned into ApiError, structured logs (method, path, status, err_code,
  * duration, attempt) that never carry the key, and the retry loop with full-jitter backoff.
  */
-import { Pool } from 'undici';
+// undici's Pool and its request(), without undici's entry (types: undici-parts.d.ts). The entry attaches request()
+// to every dispatcher; loaded on its own, request() is called on the pool.
+import Pool from 'undici/lib/dispatcher/pool.js';
+import poolRequest from 'undici/lib/api/api-request.js';
 import { ApiError } from './errors.js';
 import { AdaptiveLimiter } from './limiter.js';
 import { type RetryPolicy, abortReason, backoffDelay, parseRetryAfter, sleep } from './backoff.js';
@@ -173,7 +176,13 @@ export class Transport {
     try {
       let res;
       try {
-        res = await this.pool.request({ method: spec.method, path, headers, body: payload, signal: ac.signal });
+        res = await poolRequest.call(this.pool, {
+          method: spec.method,
+          path,
+          headers,
+          body: payload,
+          signal: ac.signal,
+        });
       } catch (e) {
         if (spec.signal?.aborted && !timedOut) throw abortReason(spec.signal);
         const code = errorCode(e);
