@@ -397,3 +397,35 @@ describe('onWritesUnderway (work beside the job starts once its first writes are
     expect(told).toBe(1);
   });
 });
+
+describe('write slots', () => {
+  it('the entries waiting for a write slot have their intents in the journal already: a freed slot is taken by a request at once', async () => {
+    const companies = Array.from({ length: 8 }, (_, i) => ({
+      external_id: `WS-SC-${i + 1}`,
+      name: `WS company ${i + 1}`,
+      country: 'DE',
+    }));
+    const p = await plan({ 'supplier-companies': companies });
+    const faults = (latency_ms: number) =>
+      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    await faults(300);
+    let res;
+    try {
+      res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 2 });
+    } finally {
+      await faults(0);
+    }
+    expect(res.status).toBe('completed');
+    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const writes = lines.filter((l) => l.t !== 'session');
+    // 2 writes in flight and 2 more under way (2 × concurrency): four intents before the first answer's outcome.
+    expect(writes.slice(0, 4).map((l) => l.t)).toEqual(['intent', 'intent', 'intent', 'intent']);
+    expect(writes[4].t).toBe('outcome');
+    // Still: no outcome without its intent before it.
+    for (const [k, l] of writes.entries())
+      if (l.t === 'outcome') expect(writes.slice(0, k).some((x) => x.t === 'intent' && x.key === l.key)).toBe(true);
+  });
+});

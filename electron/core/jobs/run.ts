@@ -102,6 +102,9 @@ export interface RunOptions {
 
 export type ResumeOptions = Omit<RunOptions, 'jobId' | 'inputPath'>;
 
+/** An intent line as the job gives it to the journal (which adds `t` and `at`). */
+type IntentInput = Omit<IntentLine, 't' | 'at'>;
+
 /** Entity kinds whose writes an entitlement dimension limits. */
 const DIMENSION_KINDS: Record<string, EntityKind[]> = { product_instances: ['product_instance'] };
 
@@ -299,7 +302,7 @@ class JobRun {
   private readonly startRequests: number;
   private readonly sessionStart = new Date();
   private fatal: unknown;
-  /** Writes whose intent is in the journal (their request goes out next), until onWritesUnderway was told. */
+  /** Writes whose request was handed to the client, until onWritesUnderway was told. */
   private sent = 0;
   /** How many sent writes make "underway": the job's write slots, or its writes if fewer; 0 once told. */
   private firstRound = 0;
@@ -519,8 +522,8 @@ class JobRun {
   }
 
   /**
-   * onWritesUnderway, once: after the microtasks and ticks that send the requests whose intents were just written
-   * (setImmediate runs after them), so that what it starts does not run before they are on the socket.
+   * onWritesUnderway, once: after the microtasks and ticks that put the requests just handed to the client on the
+   * socket (setImmediate runs after them), so that what it starts does not run before they are sent.
    */
   private writesUnderway(): void {
     if (this.firstRound === 0) return;
@@ -551,14 +554,25 @@ class JobRun {
           );
         }
       }
-      // Checked once a write slot is held: an entitlement refusal of a write in flight counts for this one.
+      // The intent goes into the journal before the entry waits for a write slot, so that a slot freed by an
+      // answer is taken by a request at once, not after a trip through the thread pool for its journal line
+      // (issue 11: ~1 ms of each write slot's cycle; behind an outcome line being written, two trips). An intent
+      // whose request never went (the job stopped meanwhile) is what resume handles anyway: the write may or may
+      // not have landed.
+      if (this.stopping()) return;
       const entry = e;
+      const w = this.prepare(entry);
+      if ('outcome' in w) return await this.settle(i, w.outcome);
+      await this.intent(w.intent);
+      // Checked once a write slot is held: an entitlement refusal of a write in flight counts for this one.
       const outcome = await this.writeSlots.use(async () => {
         if (this.stopping()) return null;
         const skip = this.entitlementSkip(entry);
         if (skip) return skip;
         try {
-          return await this.write(entry);
+          const sending = w.send();
+          this.noteSent();
+          return await sending;
         } catch (err) {
           this.noteEntitlement(err); // before the slot is released
           throw err;
@@ -651,8 +665,11 @@ class JobRun {
     };
   }
 
-  /** Send the entry's write; null when the job is stopping and nothing was sent. */
-  private async write(e: PlanEntry): Promise<EntryOutcome | null> {
+  /**
+   * The entry's write: its journal intent and the request that sends it (`send`, run once a write slot is held),
+   * or its outcome when nothing is to be sent (a delete of what the service no longer has).
+   */
+  private prepare(e: PlanEntry): { outcome: EntryOutcome } | { intent: IntentInput; send: () => Promise<EntryOutcome> } {
     const { client, signal } = this.opts;
     const body = fillRefs(e.body ?? {}, e.refs ?? [], (k) => this.idOf(k));
     const idRef = e.refs?.find((r) => r.path[0] === '$id');
@@ -661,79 +678,103 @@ class JobRun {
 
     if (e.kind === 'bom') {
       if (!targetId) throw new Error(`no product instance id for ${e.label}`);
-      await this.intent({ key: e.key, op: 'replace', external_id: e.externalId });
-      const bom = await client.bom.put(targetId, (body.bom ?? []) as Parameters<ApiClient['bom']['put']>[1], o);
-      void bom;
-      return { key: e.key, outcome: 'replaced', id: targetId, status: 200 };
+      return {
+        intent: { key: e.key, op: 'replace', external_id: e.externalId },
+        send: async () => {
+          await client.bom.put(targetId, (body.bom ?? []) as Parameters<ApiClient['bom']['put']>[1], o);
+          return { key: e.key, outcome: 'replaced', id: targetId, status: 200 };
+        },
+      };
     }
     if (e.kind === 'production') {
       // PUT sets the years sent (others unchanged): re-sending after a lost answer is a no-op.
       if (!targetId) throw new Error(`no product instance id for ${e.label}`);
-      await this.intent({ key: e.key, op: 'replace', external_id: e.externalId });
-      const figures = (body.production_figures ?? []) as Parameters<ApiClient['productionFigures']['put']>[1];
-      await client.productionFigures.put(targetId, figures, o);
-      return { key: e.key, outcome: e.action === 'create' ? 'created' : 'updated', id: targetId, status: 200 };
+      return {
+        intent: { key: e.key, op: 'replace', external_id: e.externalId },
+        send: async () => {
+          const figures = (body.production_figures ?? []) as Parameters<ApiClient['productionFigures']['put']>[1];
+          await client.productionFigures.put(targetId, figures, o);
+          return { key: e.key, outcome: e.action === 'create' ? 'created' : 'updated', id: targetId, status: 200 };
+        },
+      };
     }
-    const resource = resourceOf(client, e.kind);
+    const kind = e.kind; // narrowed: neither a BOM nor production figures
+    const resource = resourceOf(client, kind);
     if (e.action === 'delete') {
-      if (!targetId) return { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' };
-      await this.intent({ key: e.key, op: 'delete', external_id: e.externalId });
-      try {
-        await resource.delete(targetId, o);
-        return { key: e.key, outcome: 'deleted', id: targetId, status: 200 };
-      } catch (err) {
-        // Gone after an attempt whose answer was lost: that attempt deleted it. Gone before (deleted by someone
-        // else, or by a session that stopped before recording it): already absent. Both are a success.
-        if (err instanceof ApiError && err.err_code === 'err_not_found')
-          return err.ambiguous
-            ? { key: e.key, outcome: 'deleted', id: targetId, status: 200, msg: err.msg }
-            : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
-        if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
-          const users = await whatUses(client, e.kind, targetId, signal).catch(() => null);
-          const f = this.failure(e, err);
-          if (users) f.msg = `${err.msg} — still used by ${users}`;
-          return f;
-        }
-        throw err;
-      }
+      if (!targetId) return { outcome: { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' } };
+      return {
+        intent: { key: e.key, op: 'delete', external_id: e.externalId },
+        send: async () => {
+          try {
+            await resource.delete(targetId, o);
+            return { key: e.key, outcome: 'deleted', id: targetId, status: 200 };
+          } catch (err) {
+            // Gone after an attempt whose answer was lost: that attempt deleted it. Gone before (deleted by someone
+            // else, or by a session that stopped before recording it): already absent. Both are a success.
+            if (err instanceof ApiError && err.err_code === 'err_not_found')
+              return err.ambiguous
+                ? { key: e.key, outcome: 'deleted', id: targetId, status: 200, msg: err.msg }
+                : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
+            if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
+              const users = await whatUses(client, kind, targetId, signal).catch(() => null);
+              const f = this.failure(e, err);
+              if (users) f.msg = `${err.msg} — still used by ${users}`;
+              return f;
+            }
+            throw err;
+          }
+        },
+      };
     }
     if (e.action === 'update') {
       if (!targetId) throw new Error(`no service id for ${e.label}`);
-      await this.intent({ key: e.key, op: 'update', external_id: e.externalId });
-      const updated = await resource.update(targetId, body, o);
-      return { key: e.key, outcome: 'updated', id: String(updated.id).toLowerCase(), status: 200 };
+      return {
+        intent: { key: e.key, op: 'update', external_id: e.externalId },
+        send: async () => {
+          const updated = await resource.update(targetId, body, o);
+          return { key: e.key, outcome: 'updated', id: String(updated.id).toLowerCase(), status: 200 };
+        },
+      };
     }
     // create
     const open = this.openIntents.get(e.key);
     const idemKey = open?.idempotency_key ?? idempotencyKey(this.plan.manufacturerId, e.kind, e.externalId, body);
-    if (open && !SERVER_IDEMPOTENT.has(e.kind) && e.externalId) {
-      // A create whose answer was never recorded: did it land? Look before sending again.
-      const found = await resource.findByExternalId(e.externalId, o);
-      if (found) {
-        const differences = fieldDifferences(body, found);
-        if (differences.length === 0)
-          return { key: e.key, outcome: 'already_existed', id: String(found.id).toLowerCase(), status: 200 };
-        return {
-          key: e.key,
-          outcome: 'failed',
-          status: 409,
-          err_code: 'err_external_id_exists',
-          msg: `an active ${e.kind.replace(/_/g, ' ')} with external_id "${e.externalId}" exists with other values (${differences.join(', ')})`,
-          explanation: explainErrCode('err_external_id_exists').explanation,
-        };
-      }
-    }
-    await this.intent({ key: e.key, op: 'create', external_id: e.externalId, idempotency_key: idemKey });
-    const res = await resource.create(body, { signal, idempotencyKey: idemKey, onExisting: 'compare' });
-    return { key: e.key, outcome: res.outcome, id: String(res.entity.id).toLowerCase(), status: res.status };
+    return {
+      intent: { key: e.key, op: 'create', external_id: e.externalId, idempotency_key: idemKey },
+      send: async () => {
+        if (open && !SERVER_IDEMPOTENT.has(kind) && e.externalId) {
+          // A create whose answer was never recorded: did it land? Look before sending again.
+          const found = await resource.findByExternalId(e.externalId, o);
+          if (found) {
+            const differences = fieldDifferences(body, found);
+            if (differences.length === 0)
+              return { key: e.key, outcome: 'already_existed', id: String(found.id).toLowerCase(), status: 200 };
+            return {
+              key: e.key,
+              outcome: 'failed',
+              status: 409,
+              err_code: 'err_external_id_exists',
+              msg: `an active ${kind.replace(/_/g, ' ')} with external_id "${e.externalId}" exists with other values (${differences.join(', ')})`,
+              explanation: explainErrCode('err_external_id_exists').explanation,
+            };
+          }
+        }
+        const res = await resource.create(body, { signal, idempotencyKey: idemKey, onExisting: 'compare' });
+        return { key: e.key, outcome: res.outcome, id: String(res.entity.id).toLowerCase(), status: res.status };
+      },
+    };
   }
 
-  private async intent(line: Omit<IntentLine, 't' | 'at'>): Promise<void> {
+  private async intent(line: IntentInput): Promise<void> {
     try {
       await this.journal.intent(line);
     } catch (e) {
       throw new JournalFailure(e);
     }
+  }
+
+  /** A write's request was just handed to the client (see onWritesUnderway). */
+  private noteSent(): void {
     if (this.firstRound > 0 && ++this.sent >= this.firstRound) this.writesUnderway();
   }
 }
