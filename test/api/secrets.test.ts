@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../electron/core/api/index.js';
+import { scrubbingLogger, silentLogger } from '../../electron/core/api/secrets.js';
 import { catalog, control, faults, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -101,5 +102,20 @@ describe('the API key never leaks (issue 3 point 11)', () => {
     }
     expect(requests.some((r) => r.err_code === 'err_not_authenticated')).toBe(true);
     expect(requests.some((r) => r.err_code === 'client_network_error' || r.err_code === 'client_timeout')).toBe(true);
+  });
+});
+
+describe('scrubbingLogger', () => {
+  it('scrubs every field of a level that logs; a level that logs nothing (silentLogger) costs no scrubbing', () => {
+    let scrubbed = 0;
+    const scrub = (s: string) => (scrubbed++, s.replace('svc-k1-secret', 'svc-k1-****'));
+    const silent = scrubbingLogger(silentLogger, scrub);
+    silent.debug({ path: '/v2/x', note: 'svc-k1-secret' }, 'api request');
+    expect(scrubbed).toBe(0);
+    const seen: unknown[] = [];
+    const base = { ...silentLogger, debug: (o: unknown, m?: string) => void seen.push(o, m) };
+    scrubbingLogger(base, scrub).debug({ path: '/v2/x', note: 'svc-k1-secret' }, 'api request');
+    expect(seen).toEqual([{ path: '/v2/x', note: 'svc-k1-****' }, 'api request']);
+    expect(scrubbed).toBe(3);
   });
 });

@@ -41,14 +41,15 @@ export function scrubDeep(value: unknown, scrub: Scrubber, depth = 0): unknown {
   return out;
 }
 
-/** A logger whose every field and message passes the scrubber. */
+/** A logger whose every field and message passes the scrubber. A level that logs nothing is not scrubbed for. */
 export function scrubbingLogger(base: LoggerLike, scrub: Scrubber): LoggerLike {
-  const wrap =
-    (fn: LogFn): LogFn =>
-    (obj, msg) => {
-      const clean = scrubDeep(obj, scrub) as Record<string, unknown>;
-      if (msg === undefined) fn.call(base, clean);
-      else fn.call(base, clean, scrub(msg));
-    };
+  const wrap = (fn: LogFn): LogFn =>
+    fn === noop
+      ? noop
+      : (obj, msg) => {
+          const clean = scrubDeep(obj, scrub) as Record<string, unknown>;
+          if (msg === undefined) fn.call(base, clean);
+          else fn.call(base, clean, scrub(msg));
+        };
   return { debug: wrap(base.debug), info: wrap(base.info), warn: wrap(base.warn), error: wrap(base.error) };
 }
