@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { JOURNAL_FILE, jobDir, listJobs } from '../../electron/core/jobs/job-store.js';
-import { runJob } from '../../electron/core/jobs/run.js';
-import type { JobProgress, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+import { runJob, type RunOptions } from '../../electron/core/jobs/run.js';
+import type { JobProgress, JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
   catalog,
   fullWorkbook,
@@ -320,13 +320,38 @@ function idOf(cat: Catalog, list: 'plants' | 'elementaries' | 'products', code: 
   return cat[list].find((x) => x.external_id === code)!.id;
 }
 
+/** `n` supplier companies with codes `<prefix>-SC-1…n`. */
+function companiesOf(prefix: string, n: number): { external_id: string; name: string; country: string }[] {
+  return Array.from({ length: n }, (_, i) => ({
+    external_id: `${prefix}-SC-${i + 1}`,
+    name: `${prefix} company ${i + 1}`,
+    country: 'DE',
+  }));
+}
+
+/** The job run with the sandbox answering every request after `latencyMs`. */
+async function runWithLatency(latencyMs: number, p: Plan, o: Partial<RunOptions> = {}): Promise<JobResult> {
+  const faults = (latency_ms: number) =>
+    env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+  await faults(latencyMs);
+  try {
+    return await runJob(p, { client: env.client, jobsDir: env.jobsDir, ...o });
+  } finally {
+    await faults(0);
+  }
+}
+
+/** The job's journal lines, in order. */
+async function journalOf(jobId: string): Promise<{ t: string; key: string }[]> {
+  return (await readFile(join(jobDir(env.jobsDir, jobId), JOURNAL_FILE), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t: string; key: string });
+}
+
 describe('scheduling', () => {
   it('levels are no barriers: a supplier plant starts once its own company is created, while other companies are still being created', async () => {
-    const companies = Array.from({ length: 12 }, (_, i) => ({
-      external_id: `NB-SC-${i + 1}`,
-      name: `NB company ${i + 1}`,
-      country: 'DE',
-    }));
+    const companies = companiesOf('NB', 12);
     const plants = companies.map((c, i) => ({
       external_id: `NB-SPL-${i + 1}`,
       name: `NB plant ${i + 1}`,
@@ -334,98 +359,53 @@ describe('scheduling', () => {
     }));
     const p = await plan({ 'supplier-companies': companies, 'supplier-plants': plants });
     expect(p.entries.filter((e) => e.action === 'create')).toHaveLength(24);
-    const faults = (latency_ms: number) =>
-      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
-    await faults(20);
-    let res;
-    try {
-      res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 2 });
-    } finally {
-      await faults(0);
-    }
+    const res = await runWithLatency(20, p, { concurrency: 2 });
     expect(res.status).toBe('completed');
-    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { t: string; key: string });
+    const lines = await journalOf(res.jobId);
     const firstPlantIntent = lines.findIndex((l) => l.t === 'intent' && l.key.startsWith('supplier-plants!'));
     const lastCompanyOutcome = lines.findLastIndex((l) => l.t === 'outcome' && l.key.startsWith('supplier-companies!'));
     // With a barrier per level no plant could start before the last company is settled.
     expect(firstPlantIntent).toBeGreaterThan(0);
     expect(firstPlantIntent).toBeLessThan(lastCompanyOutcome);
   });
-});
 
-describe('onWritesUnderway (work beside the job starts once its first writes are out)', () => {
-  it('is told once, after the first `concurrency` writes were sent and before any entry settled', async () => {
-    const companies = Array.from({ length: 10 }, (_, i) => ({
-      external_id: `WU-SC-${i + 1}`,
-      name: `WU company ${i + 1}`,
-      country: 'DE',
-    }));
-    const p = await plan({ 'supplier-companies': companies });
-    const faults = (latency_ms: number) =>
-      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
-    await faults(150);
-    const before = env.client.stats().requests;
-    const told: { sent: number; settled: number }[] = [];
-    let settled = 0;
-    let res;
-    try {
-      res = await runJob(p, {
-        client: env.client,
-        jobsDir: env.jobsDir,
-        concurrency: 4,
-        onSettled: () => void settled++,
-        onWritesUnderway: () => void told.push({ sent: env.client.stats().requests - before, settled }),
-      });
-    } finally {
-      await faults(0);
-    }
-    expect(res.status).toBe('completed');
-    // The 4 requests of the first round are on their way; none has been answered (150 ms) when it is told.
-    expect(told).toEqual([{ sent: 4, settled: 0 }]);
-  });
-
-  it('a job with nothing to send tells it once, at its end', async () => {
-    const p = await plan({ 'supplier-companies': [{ external_id: 'WU-SC-1', name: 'WU company 1', country: 'DE' }] });
-    expect(p.entries.map((e) => e.action)).toEqual(['unchanged']);
-    let told = 0;
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, onWritesUnderway: () => void told++ });
-    expect(res.status).toBe('completed');
-    await new Promise((r) => setImmediate(r));
-    expect(told).toBe(1);
-  });
-});
-
-describe('write slots', () => {
   it('the entries waiting for a write slot have their intents in the journal already: a freed slot is taken by a request at once', async () => {
-    const companies = Array.from({ length: 8 }, (_, i) => ({
-      external_id: `WS-SC-${i + 1}`,
-      name: `WS company ${i + 1}`,
-      country: 'DE',
-    }));
-    const p = await plan({ 'supplier-companies': companies });
-    const faults = (latency_ms: number) =>
-      env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
-    await faults(300);
-    let res;
-    try {
-      res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 2 });
-    } finally {
-      await faults(0);
-    }
+    const p = await plan({ 'supplier-companies': companiesOf('WS', 8) });
+    const res = await runWithLatency(300, p, { concurrency: 2 });
     expect(res.status).toBe('completed');
-    const lines = (await readFile(join(jobDir(env.jobsDir, res.jobId), JOURNAL_FILE), 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { t: string; key: string });
-    const writes = lines.filter((l) => l.t !== 'session');
+    const writes = (await journalOf(res.jobId)).filter((l) => l.t !== 'session');
     // 2 writes in flight and 2 more under way (2 × concurrency): four intents before the first answer's outcome.
     expect(writes.slice(0, 4).map((l) => l.t)).toEqual(['intent', 'intent', 'intent', 'intent']);
     expect(writes[4].t).toBe('outcome');
     // Still: no outcome without its intent before it.
     for (const [k, l] of writes.entries())
       if (l.t === 'outcome') expect(writes.slice(0, k).some((x) => x.t === 'intent' && x.key === l.key)).toBe(true);
+  });
+});
+
+describe('onWritesUnderway (work beside the job starts once its first writes are out)', () => {
+  it('is told once, after the first `concurrency` writes were sent and before any entry settled', async () => {
+    const p = await plan({ 'supplier-companies': companiesOf('WU', 10) });
+    const before = env.client.stats().requests;
+    const told: { sent: number; settled: number }[] = [];
+    let settled = 0;
+    const res = await runWithLatency(150, p, {
+      concurrency: 4,
+      onSettled: () => void settled++,
+      onWritesUnderway: () => void told.push({ sent: env.client.stats().requests - before, settled }),
+    });
+    expect(res.status).toBe('completed');
+    // The 4 requests of the first round are on their way; none has been answered (150 ms) when it is told.
+    expect(told).toEqual([{ sent: 4, settled: 0 }]);
+  });
+
+  it('a job with nothing to send tells it once, at its end', async () => {
+    const p = await plan({ 'supplier-companies': companiesOf('WU', 1) });
+    expect(p.entries.map((e) => e.action)).toEqual(['unchanged']);
+    let told = 0;
+    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, onWritesUnderway: () => void told++ });
+    expect(res.status).toBe('completed');
+    await new Promise((r) => setImmediate(r));
+    expect(told).toBe(1);
   });
 });
