@@ -83,4 +83,25 @@ describe('results and failed-rows workbooks made beside the job', () => {
     expect(await rowsOf(path.join(dir, 'ok-failed.xlsx'), 'supplier-companies')).toEqual([]);
     expect(leftovers().filter((n) => !before.has(n))).toEqual([]);
   });
+
+  it('no temporary folder can be made: the import still succeeds, the failed-rows workbook is written after the job', async () => {
+    const file = await writeTestWorkbook(path.join(dir, 'no-tmp.xlsx'), {
+      'supplier-companies': [{ external_id: 'LIVE-SC-3', name: 'Ohne Tmp KG', country: 'DE' }],
+    });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(dir, 'no-such-folder');
+    let r;
+    try {
+      r = await run(['import', file, '--report', 'no-tmp-results.xlsx', '--failed', 'no-tmp-failed.xlsx']);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(r.code, r.stderr).toBe(0);
+    expect((await rowsOf(path.join(dir, 'no-tmp-results.xlsx'), 'supplier-companies')).map((x) => x._result)).toEqual([
+      'created',
+    ]);
+    expect(r.stdout).toContain(`failed rows workbook: ${path.join(dir, 'no-tmp-failed.xlsx')}`);
+    expect(await rowsOf(path.join(dir, 'no-tmp-failed.xlsx'), 'supplier-companies')).toEqual([]);
+  });
 });

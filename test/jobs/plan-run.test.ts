@@ -399,6 +399,18 @@ describe('onWritesUnderway (work beside the job starts once its first writes are
     expect(told).toEqual([{ sent: 4, settled: 0 }]);
   });
 
+  it('a hook that throws stops the job with its error (never an uncaught exception)', async () => {
+    const p = await plan({ 'supplier-companies': companiesOf('WX', 6) });
+    await expect(
+      runWithLatency(50, p, {
+        concurrency: 2,
+        onWritesUnderway: () => {
+          throw new Error('the work beside the job failed');
+        },
+      }),
+    ).rejects.toThrow('the work beside the job failed');
+  });
+
   it('a job with nothing to send tells it once, at its end', async () => {
     const p = await plan({ 'supplier-companies': companiesOf('WU', 1) });
     expect(p.entries.map((e) => e.action)).toEqual(['unchanged']);

@@ -122,7 +122,13 @@ export function liveResultFiles(
         },
       );
     if (outs.failed) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-live-failed-'));
+      let dir: string;
+      try {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-live-failed-'));
+      } catch {
+        // No temporary folder: the failed-rows workbook is written after the job, as for a larger input.
+        return;
+      }
       const file = path.join(dir, 'failed.xlsx');
       emptyFailed = {
         dir,

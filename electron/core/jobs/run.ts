@@ -529,7 +529,14 @@ class JobRun {
     if (this.firstRound === 0) return;
     this.firstRound = 0;
     const told = this.opts.onWritesUnderway;
-    if (told) setImmediate(told);
+    if (told)
+      setImmediate(() => {
+        try {
+          told();
+        } catch (e) {
+          this.fatal ??= e; // told outside the job's own calls: its error stops the job, as a journal failure does
+        }
+      });
   }
 
   private async runEntry(i: number): Promise<void> {
