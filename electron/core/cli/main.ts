@@ -69,11 +69,11 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
     const cmd = await loadCommand(command);
-    await interpretedParsing();
-    mark('command-loaded');
     if (!cmd) {
       throw new CliUsageError(`unknown command "${command}" (commands: ${COMMAND_NAMES.join(', ')})`);
     }
+    await interpretedParsing();
+    mark('command-loaded');
     const { values, positionals } = parseCommandArgs(rest, cmd.options, cmd.name);
     json = values.json === true;
     if (values.help) {
