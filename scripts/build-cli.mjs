@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
  * Build the CLI bundle: electron/core/cli/main.ts and everything it imports (the embedded sandbox and the npm
- * packages too) as ES modules under dist-cli/, so `supply-loader` starts without compiling TypeScript. Runs on
- * `npm install` / `npm ci` (the `prepare` script) and, when a source is newer than the bundle, from
- * bin/supply-loader.mjs (see docs/cli.md, "Start-up"). Code splitting keeps each command's modules in their
- * own chunks: `--version` loads a few kB, `validate` the reader, `import` the client too.
+ * packages too) as one CommonJS script under dist-cli/, so `supply-loader` starts without compiling TypeScript
+ * (the bin compiles it through V8's code cache, scripts/load-cli.mjs). Runs on `npm install` / `npm ci` (the
+ * `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
+ * "Start-up"). Each command's modules still run only when it is used: `--version` runs a few kB of it,
+ * `validate` the reader, `import` the client too.
  *
  * Each build goes to its own folder dist-cli/<build>/ and only then becomes the current one by renaming
  * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
@@ -65,6 +66,24 @@ export function currentBundle(root = ROOT) {
   return { entry };
 }
 
+/**
+ * undici's HTTP/2 client (dispatcher/client-h2.js) is left out of the bundle: loading it loads Node's http2
+ * module, ~10 ms of every start of a command that talks to the service (issue 11, goal 4). undici connects over
+ * HTTP/2 only when a connection's TLS handshake agrees on it (ALPN), which it offers only with `allowH2`, and the
+ * client never sets that (electron/core/api/transport.ts). Should a connection ever come up as HTTP/2 anyway,
+ * the stub fails it with an error that says so, as any failed connection is told; it never goes unnoticed.
+ */
+export const HTTP2_STUB_MESSAGE = 'HTTP/2 is not part of the Supply Loader CLI bundle (the client speaks HTTP/1.1)';
+const withoutHttp2Client = {
+  name: 'without-undici-http2-client',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, () => ({
+      contents: `module.exports = function connectH2 () { throw new Error(${JSON.stringify(HTTP2_STUB_MESSAGE)}) }`,
+      loader: 'js',
+    }));
+  },
+};
+
 export async function buildCli() {
   const { build } = await import('esbuild');
   const started = Date.now();
@@ -91,6 +110,7 @@ export async function buildCli() {
     minifySyntax: true,
     // import.meta.url (the keychain's createRequire) as the bundle's own URL.
     define: { 'import.meta.url': '__slImportMetaUrl' },
+    plugins: [withoutHttp2Client],
     banner: { js: "var __slImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   const tmp = `${CURRENT}.${process.pid}.tmp`;

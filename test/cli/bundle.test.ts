@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module script without types
-import { currentBundle } from '../../scripts/build-cli.mjs';
+import { HTTP2_STUB_MESSAGE, currentBundle } from '../../scripts/build-cli.mjs';
 import { BIN } from '../fixtures/cli-process.js';
 import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
@@ -76,6 +76,15 @@ describe('CLI bundle staleness', () => {
     expect(code).toContain('node_modules/undici/lib/api/api-request.js');
     for (const left of ['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/cookies/index.js'])
       expect(code).not.toContain(left);
+  });
+
+  it("the bundle leaves out undici's HTTP/2 client, so no command that talks to the service loads Node's http2 (~6 ms)", () => {
+    const code = readFileSync(check(join(BIN, '../..')).entry!, 'utf8');
+    const at = code.indexOf('node_modules/undici/lib/dispatcher/client-h2.js"');
+    expect(at).toBeGreaterThan(0);
+    const body = code.slice(at, code.indexOf('__commonJS(', at));
+    expect(body).toContain(HTTP2_STUB_MESSAGE);
+    expect(body).not.toContain('node:http2');
   });
 });
 
