@@ -60,6 +60,8 @@ if (only.has('e2e')) {
   const s = r.summary as Record<string, number | boolean>;
   goals.push(['e2e', `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound`, Number(s.ratio), `≤ ${s.goal_ratio}`, yes(s.met === true)]);
   goals.push(['e2e', 'wall s / bound s', `${s.wall_s} / ${s.bound_s}`, '(context)', '-']);
+  goals.push(['e2e', "a round, ms: bare Node server / sandbox / the job's", `${s.bare_round_ms} / ${s.sandbox_round_ms} / ${s.job_round_ms}`, '(context)', '-']);
+  goals.push(['e2e', "wall / bound with each round at the bare server's", Number(s.ratio_at_bare_round), '(context)', '-']);
 }
 
 if (only.has('import') || only.has('plan')) {
