@@ -1,6 +1,7 @@
 /**
  * Injected faults (PUT /__sandbox/faults): a 500 before anything is done, a socket reset after the write was
- * committed, and latency with jitter. Every draw comes from one seeded PRNG, so a run is reproducible for a
+ * committed, a write committed whose answer never comes (the socket is held open until the client gives up or
+ * closes it: a client killed or timed out while waiting), and latency with jitter. Every draw comes from one seeded PRNG, so a run is reproducible for a
  * given arrival order of requests.
  */
 /** Restricts the faults to matching requests (others pass untouched, the draws still happen). */
@@ -14,6 +15,8 @@ export interface FaultScope {
 export interface FaultConfig {
   error_rate: number;
   reset_after_commit_rate: number;
+  /** Share of requests whose write is committed and whose answer is never sent (drawn from the reset draw). */
+  stall_after_commit_rate: number;
   latency_ms: number;
   jitter_ms: number;
   seed: number;
@@ -24,6 +27,7 @@ export interface FaultConfig {
 export const NO_FAULTS: FaultConfig = {
   error_rate: 0,
   reset_after_commit_rate: 0,
+  stall_after_commit_rate: 0,
   latency_ms: 0,
   jitter_ms: 0,
   seed: 1,
@@ -46,6 +50,7 @@ export interface FaultDecision {
   delayMs: number;
   error: boolean;
   resetAfterCommit: boolean;
+  stallAfterCommit: boolean;
 }
 
 export class Faults {
@@ -63,7 +68,13 @@ export class Faults {
 
   get active(): boolean {
     const c = this.cfg;
-    return c.error_rate > 0 || c.reset_after_commit_rate > 0 || c.latency_ms > 0 || c.jitter_ms > 0;
+    return (
+      c.error_rate > 0 ||
+      c.reset_after_commit_rate > 0 ||
+      c.stall_after_commit_rate > 0 ||
+      c.latency_ms > 0 ||
+      c.jitter_ms > 0
+    );
   }
 
   /**
@@ -81,11 +92,14 @@ export class Faults {
       ((o.method !== undefined && o.method.toUpperCase() !== method.toUpperCase()) ||
         (o.path_suffix !== undefined && !path.endsWith(o.path_suffix)))
     )
-      return { delayMs: 0, error: false, resetAfterCommit: false };
+      return { delayMs: 0, error: false, resetAfterCommit: false, stallAfterCommit: false };
     return {
       delayMs: c.latency_ms + Math.floor(jitter * c.jitter_ms),
       error: err < c.error_rate,
       resetAfterCommit: reset < c.reset_after_commit_rate,
+      // The same draw, the range above the reset's: no extra draw, so seeded sequences stay as they were.
+      stallAfterCommit:
+        reset >= c.reset_after_commit_rate && reset < c.reset_after_commit_rate + c.stall_after_commit_rate,
     };
   }
 }

@@ -47,6 +47,16 @@ export interface V2Result {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
+/** Longest a stalled answer (the stall_after_commit fault) keeps its socket open. */
+const STALL_MS = 60_000;
+/** Sockets held by the stall_after_commit fault, per sandbox: closed with the server. */
+const STALLED = new WeakMap<Store, Set<Duplex>>();
+function stalledOf(store: Store): Set<Duplex> {
+  let s = STALLED.get(store);
+  if (!s) STALLED.set(store, (s = new Set()));
+  return s;
+}
+
 export function isLoopback(addr: string | undefined): boolean {
   return addr !== undefined && (LOOPBACK.has(addr) || addr.startsWith('127.'));
 }
@@ -167,6 +177,11 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
     proceed();
   });
 
+  app.addHook('preClose', (done) => {
+    for (const socket of stalledOf(store)) socket.destroy();
+    done();
+  });
+
   app.addHook('onResponse', (req, reply, done) => {
     logRequest(store, req, reply.statusCode, false);
     done();
@@ -214,6 +229,19 @@ export function v2Route(
         logRequest(store, req, result.status, true);
         reply.hijack();
         req.raw.socket.destroy();
+        return;
+      }
+      if (ctx.decision?.stallAfterCommit) {
+        // The write is committed; its answer never comes. The socket stays open until the client closes it (it
+        // was killed, or gave up), or for STALL_MS at most.
+        logRequest(store, req, result.status, false);
+        reply.hijack();
+        const socket = req.raw.socket;
+        const t = setTimeout(() => socket.destroy(), STALL_MS);
+        t.unref();
+        socket.once('close', () => clearTimeout(t));
+        stalledOf(store).add(socket);
+        socket.once('close', () => stalledOf(store).delete(socket));
         return;
       }
       void reply

@@ -36,6 +36,7 @@ const FaultsBody = z
   .object({
     error_rate: Rate.optional(),
     reset_after_commit_rate: Rate.optional(),
+    stall_after_commit_rate: Rate.optional(),
     latency_ms: NonNegative.optional(),
     jitter_ms: NonNegative.optional(),
     seed: z.number().int().optional(),
@@ -124,6 +125,7 @@ export function controlRoutes(app: FastifyInstance, store: Store): void {
     store.faults.configure({
       error_rate: b.error_rate ?? 0,
       reset_after_commit_rate: b.reset_after_commit_rate ?? 0,
+      stall_after_commit_rate: b.stall_after_commit_rate ?? 0,
       latency_ms: b.latency_ms ?? 0,
       jitter_ms: b.jitter_ms ?? 0,
       seed: b.seed ?? 1,

@@ -314,7 +314,7 @@ export class EntryIndex {
       o.entitlement_limit === undefined;
     if (plain) this.details.delete(i);
     else {
-      const { at: _at, ...rest } = o;
+      const { at: _at, existed_before: _existed, ...rest } = o; // existed_before: the plan's action says it
       this.details.set(i, rest);
     }
   }

@@ -137,7 +137,7 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   planPrechainProducts(planner);
   planBoms(planner, serverBoms);
   planProduction(planner, serverProduction);
-  planDeleteRows(planner);
+  await planDeleteRows(planner, client, signal);
   const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
   const summary = sink.finish();
   progress({ phase: 'planning', done: 1, total: 1 });

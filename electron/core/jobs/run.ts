@@ -514,7 +514,11 @@ class JobRun {
 
   private async settle(i: number, o: EntryOutcome): Promise<void> {
     const at = new Date().toISOString();
-    await this.journal.outcome({ ...o, at });
+    // Whether the entity was on the service before the job, from the plan (a create: it was not), whatever the
+    // answer said: a create whose answer was lost settles as already_existed, and is still the job's own entity.
+    const action = this.index.actionOf(i);
+    const existed = action === 'create' ? false : action === 'update' || action === 'delete' ? true : undefined;
+    await this.journal.outcome(existed === undefined ? { ...o, at } : { ...o, existed_before: existed, at });
     this.index.setOutcome(i, { ...o, at });
     this.meter.tick();
     this.opts.onSettled?.(i);
@@ -709,6 +713,7 @@ class JobRun {
     const resource = resourceOf(client, kind);
     if (e.action === 'delete') {
       if (!targetId) return { outcome: { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' } };
+      const sentBefore = this.openIntents.has(e.key);
       return {
         intent: { key: e.key, op: 'delete', external_id: e.externalId },
         send: async () => {
@@ -718,9 +723,17 @@ class JobRun {
           } catch (err) {
             // Gone after an attempt whose answer was lost: that attempt deleted it. Gone before (deleted by someone
             // else, or by a session that stopped before recording it): already absent. Both are a success.
+            // Gone on resume of an entry whose intent is in the journal but not its outcome: the earlier session sent
+            // the DELETE (the intent is written before the request), so that session deleted it.
             if (err instanceof ApiError && err.err_code === 'err_not_found')
-              return err.ambiguous
-                ? { key: e.key, outcome: 'deleted', id: targetId, status: 200, msg: err.msg }
+              return err.ambiguous || sentBefore
+                ? {
+                    key: e.key,
+                    outcome: 'deleted',
+                    id: targetId,
+                    status: 200,
+                    msg: sentBefore ? 'deleted by an earlier session of this job, whose answer was not recorded' : err.msg,
+                  }
                 : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
             if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
               const users = await whatUses(client, kind, targetId, signal).catch(() => null);
@@ -745,7 +758,12 @@ class JobRun {
     }
     // create
     const open = this.openIntents.get(e.key);
-    const idemKey = open?.idempotency_key ?? idempotencyKey(this.plan.manufacturerId, e.kind, e.externalId, body);
+    // One key per intent of one job entry: the same across retries and resumes of this entry (the journal keeps
+    // it), another for a new job or an undo, so a create that an undo or a later job sends again is created,
+    // never answered with the replay of an earlier job's create of an entity deleted since.
+    const idemKey =
+      open?.idempotency_key ??
+      idempotencyKey(this.plan.manufacturerId, e.kind, e.externalId, { job: this.jobId, entry: e.key, body });
     return {
       intent: { key: e.key, op: 'create', external_id: e.externalId, idempotency_key: idemKey },
       send: async () => {

@@ -253,6 +253,11 @@ export interface EntryOutcome {
   action_hint?: string;
   reason?: SkipReason;
   entitlement_limit?: EntitlementInfo;
+  /**
+   * In the journal's outcome lines of entity writes: whether the entity was on the service before the job, from
+   * the plan (false for a create, whatever the answer: a create whose answer was lost is still the job's own).
+   */
+  existed_before?: boolean;
   at?: string;
 }
 

@@ -1,32 +1,43 @@
 /**
- * Undo a finished job (issue 13 §3): the undo plan is computed from the job's plan entries (their `before`, the
- * state read before the job changed anything) and its journal outcomes (the ids of what it created), against
+ * Undo a finished job: the undo plan is computed from the job's plan entries (their action, and their `before`:
+ * the state read before the job changed anything) and its journal outcomes (the ids of what it wrote), against
  * the service as it is now. The plan is an ordinary Supply Loader plan run by runJob (journaled, resumable), with
  * `undoes` naming the job it takes back:
- * - created entities → DELETEd (after everything else, in reverse dependency order);
+ * - entities the job created (planned as creates: whatever the answer said, a create whose answer was lost and
+ *   was found by its external_id is the job's own) → DELETEd (after everything else, in reverse dependency order);
  * - updated fields → PATCHed back to their before values (only the fields the job changed; hazardous substances
  *   and silo items follow their owner's before-state, as they were written with it);
- * - a replaced BOM → PUT back as it was (an empty BOM when the job created it);
- * - deleted entities → re-created from the before snapshot (a new id: the entry's note says so); references to
- *   other entities the job deleted take the ids of their re-creation.
+ * - a replaced BOM → PUT back as it was (the BOM of an instance the job created goes with the instance);
+ * - production figures the job changed → PUT back to their before values; years it added cannot be taken back
+ *   (the API sets years, it cannot remove one): such an entry is `blocked` and says so;
+ * - deleted entities → re-created from the before snapshot (a new id: the entry's note says so), a product
+ *   instance with its BOM and production figures (read at plan time); references to other entities the job
+ *   deleted take the ids of their re-creation.
+ * Every entry of the undo carries the before-state its own undo needs (an undo of an undo puts back exactly what
+ * the first undo took away).
  *
  * A row whose entity changed on the service since the job — the service's values differ from what the job wrote
  * for the fields it changed, a created entity was modified, an updated one was deleted, a deleted one was
  * created again by someone — is not touched: its entry is a `conflict` that says what changed, and blocks the
- * undo as a blocked row blocks an import. Production figures are not undone (the API sets years, it cannot remove
- * one): such entries are listed as `blocked` with words saying so.
+ * undo as a blocked row blocks an import.
+ *
+ * Refused, in words: a job that is not completed, one made for another manufacturer or against another service
+ * than the client's, and one that an undo already took back (undo that undo instead).
  */
 import { ApiError, fieldDifferences, type ApiClient } from '../api/index.js';
-import { fillRefs } from './diff.js';
-import { readMeta, readPlan } from './job-store.js';
+import { bomDiff, fillRefs } from './diff.js';
+import { listJobs, readMeta, readPlan } from './job-store.js';
 import { effectiveStatus } from './job-store.js';
 import { createFieldsOf, DELETE_LEVEL, ENTITIES, isIdentifiedKind, LEVEL } from './entities.js';
 import { planSummary } from './plan.js';
+import { withInstanceChildren } from './plan/instance-before.js';
 import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
   EntryOutcome,
+  FieldChange,
   IdentifiedKind,
   JobResult,
+  JobSummary,
   Plan,
   PlanEntry,
   PlanProblem,
@@ -34,9 +45,11 @@ import type {
 } from './types.js';
 
 type Obj = Record<string, unknown>;
+type Component = { type: string; ref: string; mass_kg: number };
+type Figure = { year: number; quantity: number };
 
-/** Outcomes of a job entry that created the entity (a replayed create created it too). */
-const CREATED = new Set(['created', 'replayed']);
+/** Outcomes of a create that put the entity on the service (a replay, or a lost answer found by external_id). */
+const CREATED = new Set(['created', 'replayed', 'already_existed']);
 
 interface Readable {
   get(id: string, o?: { signal?: AbortSignal }): Promise<Obj>;
@@ -56,8 +69,25 @@ async function current(client: ApiClient, kind: IdentifiedKind, id: string, sign
   }
 }
 
+/** A read that answers null for an instance the service no longer has. */
+async function orGone<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof ApiError && e.err_code === 'err_not_found') return null;
+    throw e;
+  }
+}
+
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+const sameService = (a: string, b: string): boolean => a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+
+const components = (v: unknown): Component[] =>
+  (Array.isArray(v) ? (v as Obj[]) : []).map((c) => ({ type: String(c.type), ref: String(c.ref).toLowerCase(), mass_kg: Number(c.mass_kg) }));
+
+const YEAR_FIELD = /^production_figures\[(\d+)\]$/;
 
 export interface UndoOptions {
   client: ApiClient;
@@ -66,20 +96,48 @@ export interface UndoOptions {
 }
 
 /**
+ * Why a job may not be undone now that other undo jobs exist: an undo that took it back (completed), or one that
+ * has not finished. Words, or null.
+ */
+function undoneAlready(jobId: string, jobs: readonly JobSummary[]): string | null {
+  const undoOf = (id: string) => jobs.filter((j) => j.undoes === id);
+  const open = undoOf(jobId).find((j) => j.status !== 'completed');
+  if (open)
+    return `Job ${jobId} has an undo that has not finished (job ${open.jobId}, ${open.status}): resume it with "supply-loader resume ${open.jobId}" instead of undoing the job again.`;
+  const done = undoOf(jobId).find((j) => j.status === 'completed');
+  if (!done) return null;
+  // Follow the chain of undos of undos: the last one decides what the service holds of the job now.
+  const chain = [done.jobId];
+  for (let next = undoOf(done.jobId).find((j) => j.status === 'completed'); next; next = undoOf(next.jobId).find((j) => j.status === 'completed'))
+    chain.push(next.jobId);
+  const last = chain[chain.length - 1];
+  if (chain.length % 2 === 1)
+    return `Job ${jobId} was already undone by job ${done.jobId}${chain.length > 1 ? ` (last put back by job ${last})` : ''}: there is nothing of it left to take back. To restore what it wrote, undo job ${last}.`;
+  return `Job ${jobId} was undone by job ${done.jobId}, and that undo was taken back by job ${last}: undo job ${last} to take the job's changes back again (its ids are not the job's any more).`;
+}
+
+/**
  * The undo plan of a completed job (reads only). Throws, in words, for a job that is not completed (resume it
- * first) or was made for another manufacturer than the client's key.
+ * first), was made for another manufacturer or against another service than the client's, or was undone already.
  */
 export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
   const { client, jobsDir, signal } = o;
   const startRequests = client.stats().requests;
-  const [job, meta, result] = await Promise.all([
+  const [job, meta, result, jobs] = await Promise.all([
     readPlan(jobsDir, jobId),
     readMeta(jobsDir, jobId),
     loadJobResult(jobsDir, jobId),
+    listJobs(jobsDir),
   ]);
   const status = effectiveStatus(meta);
   if (status !== 'completed')
     throw new Error(`Job ${jobId} is ${status}: only a completed job can be undone (resume it first).`);
+  if (!sameService(meta.baseUrl, client.baseUrl))
+    throw new Error(
+      `Job ${jobId} was made against another service (${meta.baseUrl}) than this connection's (${client.baseUrl}): undo it with a connection to that service.`,
+    );
+  const undone = undoneAlready(jobId, jobs);
+  if (undone) throw new Error(undone);
   const me = await client.me({ signal });
   if (me.manufacturer_id.toLowerCase() !== job.manufacturerId.toLowerCase())
     throw new Error(
@@ -89,14 +147,29 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
   const outcomes = new Map<string, EntryOutcome>();
   for (const r of result.entries) if (r.outcome !== 'pending') outcomes.set(r.key, r as EntryOutcome);
   const idOf = (k: string) => outcomes.get(k)?.id;
+  /** Entities the job created: planned as creates (they were not on the service), and on it after the job. */
   const createdKeys = new Set(
-    job.entries.filter((e) => CREATED.has(outcomes.get(e.key)?.outcome ?? '')).map((e) => e.key),
+    job.entries
+      .filter((e) => isIdentifiedKind(e.kind) && e.action === 'create' && CREATED.has(outcomes.get(e.key)?.outcome ?? ''))
+      .map((e) => e.key),
   );
+  /** The entry writes into an instance the job created (its BOM, its production figures go with it). */
+  const ofCreatedInstance = (e: PlanEntry): boolean => {
+    const r = e.refs?.find((x) => x.path[0] === '$id');
+    return r !== undefined && createdKeys.has(r.key);
+  };
   // Old ids of the entities the job deleted → the key of their re-creation in the undo.
   const recreateKey = new Map<string, { key: string; code: string }>();
   for (const e of job.entries)
     if (outcomes.get(e.key)?.outcome === 'deleted' && e.id && e.before)
       recreateKey.set(e.id.toLowerCase(), { key: `undo:${e.key}`, code: e.externalId ?? e.id });
+  /** Codes of the ids the undo's entries name (for the BOM diffs people read). */
+  const codes = new Map<string, string>();
+  for (const e of job.entries) {
+    const id = idOf(e.key) ?? e.id;
+    if (id && e.externalId && isIdentifiedKind(e.kind)) codes.set(id.toLowerCase(), e.externalId);
+  }
+  const codeOfId = (id: string) => codes.get(id.toLowerCase());
 
   /** Ids of re-created entities in a body become references to their re-creation (filled when it ran). */
   const withRefs = (entry: PlanEntry, body: Obj): void => {
@@ -117,8 +190,8 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     };
     entry.body = walk(body, []) as Obj;
     if (refs.length) {
-      entry.refs = refs;
-      entry.dependsOn = [...new Set(refs.map((r) => r.key))];
+      entry.refs = [...(entry.refs ?? []), ...refs];
+      entry.dependsOn = [...new Set([...(entry.dependsOn ?? []), ...refs.map((r) => r.key)])];
       entry.notes = [
         ...(entry.notes ?? []),
         ...[...new Set(refs.map((r) => r.code))].map((c) => `after re-create of ${c}`),
@@ -126,19 +199,30 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     }
   };
 
+  const problem = (u: PlanEntry, kind: PlanProblem['kind'], message: string, field: string | null = null): PlanProblem =>
+    kind === 'conflict'
+      ? { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'snapshot_conflict', params: { jobId } }
+      : { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'row_rule', params: { detail: message } };
   const conflict = (u: PlanEntry, message: string, field: string | null = null): PlanEntry => {
-    const p: PlanProblem = {
-      kind: 'conflict',
-      sheet: u.sheet,
-      cell: null,
-      row: u.row,
-      field,
-      message,
-      code: 'snapshot_conflict',
-      params: { jobId },
-    };
     delete u.body;
-    return { ...u, action: 'conflict', problems: [p] };
+    return { ...u, action: 'conflict', problems: [problem(u, 'conflict', message, field)] };
+  };
+  const blocked = (u: PlanEntry, message: string): PlanEntry => {
+    delete u.body;
+    return { ...u, action: 'blocked', problems: [problem(u, 'rule', message)] };
+  };
+
+  /** The BOM of an instance put back: a replace with its before-state (the BOM it replaces). */
+  const bomEntry = (u: PlanEntry, wanted: Component[], now: Component[], note: string): PlanEntry => {
+    const entry: PlanEntry = { ...u, kind: 'bom', level: LEVEL.bom, action: 'replace', notes: [...(u.notes ?? []), note] };
+    entry.before = { bom: now };
+    entry.bomDiff = bomDiff(
+      now,
+      wanted.map((c) => ({ ...c, code: recreateKey.get(c.ref)?.code ?? codeOfId(c.ref) ?? c.ref })),
+      (id) => codeOfId(id) ?? recreateKey.get(id)?.code,
+    );
+    withRefs(entry, { bom: wanted });
+    return entry;
   };
 
   const entries: PlanEntry[] = [];
@@ -160,55 +244,73 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     const after = fillRefs(e.body ?? {}, e.refs ?? [], idOf);
 
     if (e.kind === 'production') {
-      if (out.outcome === 'created' || out.outcome === 'updated')
+      if (out.outcome !== 'created' && out.outcome !== 'updated') continue;
+      // The figures of an instance the job created go with the instance.
+      if (ofCreatedInstance(e) || !out.id) continue;
+      const u: PlanEntry = { ...base, id: out.id, level: LEVEL.production };
+      const now = await orGone(() => client.productionFigures.get(out.id!, { signal }));
+      if (!now) {
+        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
+        continue;
+      }
+      const nowOf = new Map(now.map((f) => [f.year, f.quantity]));
+      const written = (e.changes ?? []).flatMap((c) => {
+        const m = YEAR_FIELD.exec(c.field);
+        return m ? [{ year: Number(m[1]), before: c.before, after: c.after }] : [];
+      });
+      const changed = written.filter((w) => nowOf.get(w.year) !== w.after).map((w) => w.year);
+      if (changed.length) {
+        entries.push(conflict(u, `production figures of ${changed.join(', ')} were changed on the service since job ${jobId}`, 'production_figures'));
+        continue;
+      }
+      const back = written.filter((w) => typeof w.before === 'number');
+      const added = written.filter((w) => typeof w.before !== 'number').map((w) => w.year);
+      if (back.length) {
+        const figures: Figure[] = back.map((w) => ({ year: w.year, quantity: w.before as number }));
         entries.push({
-          ...base,
-          action: 'blocked',
-          problems: [
-            {
-              kind: 'rule',
-              sheet: e.sheet,
-              cell: null,
-              row: e.row,
-              field: null,
-              message: 'production figures are not undone: the API sets years, it cannot take one back',
-              code: 'row_rule',
-              params: { detail: 'production figures' },
-            },
-          ],
+          ...u,
+          action: 'update',
+          body: { production_figures: figures },
+          before: { production_figures: back.map((w) => ({ year: w.year, quantity: nowOf.get(w.year) })) },
+          changes: back.map((w): FieldChange => ({ field: `production_figures[${w.year}]`, before: w.after, after: w.before })),
+          notes: ['production figures set back to their values before the job'],
         });
+      }
+      if (added.length)
+        entries.push(
+          blocked(
+            { ...u, key: `${u.key}:added` },
+            `production figures of ${added.join(', ')} were added by job ${jobId} and are not undone: the API sets years, it cannot take one back`,
+          ),
+        );
       continue;
     }
 
     if (e.kind === 'bom') {
       if (out.outcome !== 'replaced' || !out.id) continue;
       // The BOM of an instance this job created goes with the instance.
-      const instRef = e.refs?.find((r) => r.path[0] === '$id');
-      if (instRef && createdKeys.has(instRef.key)) continue;
-      let now: Obj[];
-      try {
-        now = (await client.bom.get(out.id, { signal })) as unknown as Obj[];
-      } catch (err) {
-        if (err instanceof ApiError && err.err_code === 'err_not_found') {
-          entries.push(conflict({ ...base, level: LEVEL.bom }, `the product instance was deleted since job ${jobId}`));
-          continue;
-        }
-        throw err;
-      }
-      if (fieldDifferences(after.bom ?? [], now).length > 0) {
-        entries.push(conflict({ ...base, level: LEVEL.bom }, `the BOM was changed on the service since job ${jobId}`, 'bom'));
+      if (ofCreatedInstance(e)) continue;
+      const u: PlanEntry = { ...base, id: out.id, level: LEVEL.bom };
+      const now = await orGone(() => client.bom.get(out.id!, { signal }));
+      if (!now) {
+        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
         continue;
       }
-      const before = ((e.before?.bom ?? []) as Obj[]).map((c) => ({ type: c.type, ref: c.ref, mass_kg: c.mass_kg }));
-      const u: PlanEntry = { ...base, level: LEVEL.bom, action: 'replace', notes: ['BOM put back as it was before the job'] };
-      withRefs(u, { bom: before });
-      entries.push(u);
+      if (fieldDifferences(after.bom ?? [], now).length > 0) {
+        entries.push(conflict(u, `the BOM was changed on the service since job ${jobId}`, 'bom'));
+        continue;
+      }
+      if (!Array.isArray(e.before?.bom)) {
+        entries.push(blocked(u, `the BOM before job ${jobId} was not recorded: it cannot be put back`));
+        continue;
+      }
+      entries.push(bomEntry(u, components(e.before.bom), components(now), 'BOM put back as it was before the job'));
       continue;
     }
 
     if (!isIdentifiedKind(e.kind)) continue;
     const kind = e.kind;
-    if (CREATED.has(out.outcome) && out.id) {
+    if (createdKeys.has(e.key) && out.id) {
       const u: PlanEntry = { ...base, level: DELETE_LEVEL[kind], id: out.id, action: 'delete', notes: ['created by the job: deleted'] };
       const now = await current(client, kind, out.id, signal);
       if (!now) {
@@ -225,7 +327,8 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
         continue;
       }
       u.before = { ...now };
-      entries.push(u);
+      // An instance takes its BOM and production figures with it: kept, for an undo of this undo.
+      entries.push(await withInstanceChildren(u, u.sheet, client, signal));
       continue;
     }
     if (out.outcome === 'updated' && out.id && e.before) {
@@ -270,6 +373,7 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
       for (const k of createFieldsOf(kind)) if (e.before[k] !== undefined) body[k] = e.before[k];
       withRefs(u, body);
       entries.push(u);
+      if (kind === 'product_instance') entries.push(...instanceChildren(e, u, jobId, withRefs, blocked, bomEntry));
     }
   }
 
@@ -291,6 +395,62 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     requests: client.stats().requests - startRequests,
     preflight: { ok: true, scopes: me.scopes ?? [], plant_ids: me.plant_ids ?? [], problems: [], warnings: [] },
   };
+}
+
+/**
+ * A re-created product instance's BOM and production figures, as they were before the job deleted it (read at
+ * plan time into the delete's `before`), each written once the instance is re-created. A delete planned without
+ * them (an older job folder) cannot put them back: that entry is blocked with the reason.
+ */
+function instanceChildren(
+  e: PlanEntry,
+  instance: PlanEntry,
+  jobId: string,
+  withRefs: (entry: PlanEntry, body: Obj) => void,
+  blocked: (u: PlanEntry, message: string) => PlanEntry,
+  bomEntry: (u: PlanEntry, wanted: Component[], now: Component[], note: string) => PlanEntry,
+): PlanEntry[] {
+  const code = e.externalId ?? e.id ?? e.key;
+  const child = (suffix: string, kind: 'bom' | 'production', label: string): PlanEntry => ({
+    key: `${instance.key}:${suffix}`,
+    kind,
+    level: LEVEL[kind],
+    sheet: kind,
+    row: e.row,
+    rows: [],
+    externalId: e.externalId,
+    label,
+    action: 'unchanged',
+    id: null,
+    refs: [{ path: ['$id'], key: instance.key, code }],
+    dependsOn: [instance.key],
+    notes: [`after re-create of ${code}`],
+  });
+  const before = e.before ?? {};
+  const out: PlanEntry[] = [];
+  if (!Array.isArray(before.bom) || !Array.isArray(before.production_figures)) {
+    out.push(
+      blocked(
+        child('bom', 'bom', `BOM of ${code}`),
+        `the BOM and production figures of ${code} were not recorded before job ${jobId} deleted it: the instance is re-created without them`,
+      ),
+    );
+    return out;
+  }
+  const bom = components(before.bom);
+  if (bom.length) out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], 'BOM put back as it was before the job'));
+  const figures = (before.production_figures as Obj[]).map((f) => ({ year: Number(f.year), quantity: Number(f.quantity) }));
+  if (figures.length) {
+    const p: PlanEntry = {
+      ...child('production', 'production', `production figures of ${code}`),
+      action: 'create',
+      changes: figures.map((f) => ({ field: `production_figures[${f.year}]`, before: null, after: f.quantity })),
+    };
+    p.notes = [...(p.notes ?? []), 'production figures put back as they were before the job'];
+    withRefs(p, { production_figures: figures });
+    out.push(p);
+  }
+  return out;
 }
 
 /** Entries an undo would not send: conflicts (and production figures, which cannot be taken back). */

@@ -9,6 +9,7 @@ import type { IdentifiedKind, Plan, PlanEntry, PlanProblem, RowRef } from '../ty
 import { rawCode } from '../workbook-rows.js';
 import type { Obj, PlanState } from './context.js';
 import { preflight } from './decide.js';
+import { withInstanceChildren } from './instance-before.js';
 
 /** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
 export function defaultMaxDeletes(managed: number): number {
@@ -61,7 +62,7 @@ function deleteEntry(
 }
 
 /** Rows with action `delete` on the entity sheets. */
-export function planDeleteRows(ctx: PlanState): void {
+export async function planDeleteRows(ctx: PlanState, client: ApiClient, signal: AbortSignal | undefined): Promise<void> {
   for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, IdentifiedKind][]) {
     for (const r of ctx.wb.actionRows(sheet, 'delete')) {
       const code = rawCode(r, 'external_id');
@@ -75,7 +76,8 @@ export function planDeleteRows(ctx: PlanState): void {
         (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
       );
       const why = `action delete${filled.length ? ` (only external_id is used; not used: ${filled.join(', ')})` : ''}`;
-      ctx.emit(deleteEntry(ctx, kind, `${sheet}!${r.row}`, r, code, existing, problems, why));
+      const entry = deleteEntry(ctx, kind, `${sheet}!${r.row}`, r, code, existing, problems, why);
+      ctx.emit(await withInstanceChildren(entry, ctx.wb.sheetName(sheet), client, signal));
     }
   }
 }
@@ -138,7 +140,8 @@ export async function planMirror(
             },
           ]
         : [];
-      ctx.emit(deleteEntry(ctx, kind, `mirror:${sheet}:${code}`, { sheet, row: 0 }, code, e, problems, `mirror: not in ${sheetName}`));
+      const entry = deleteEntry(ctx, kind, `mirror:${sheet}:${code}`, { sheet, row: 0 }, code, e, problems, `mirror: not in ${sheetName}`);
+      ctx.emit(await withInstanceChildren(entry, sheetName, client, signal));
     }
     out.push({ sheet, kind, managed, deletes: gone.length, cap, overCap });
   }
