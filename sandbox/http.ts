@@ -231,9 +231,9 @@ export function v2Route(
         req.raw.socket.destroy();
         return;
       }
-      if (ctx.decision?.stallAfterCommit) {
-        // The write is committed; its answer never comes. The socket stays open until the client closes it (it
-        // was killed, or gave up), or for STALL_MS at most.
+      if (ctx.decision?.stallAfterCommit && req.method !== 'GET') {
+        // The write is committed; its answer never comes (reads are answered). The socket stays open until the
+        // client closes it (it was killed, or gave up), or for STALL_MS at most.
         logRequest(store, req, result.status, false);
         reply.hijack();
         const socket = req.raw.socket;

@@ -4,6 +4,7 @@
  * re-created entity has a new id), timestamps and computed impacts left out, lists in code order.
  */
 import type { ApiClient } from '../../electron/core/api/index.js';
+import { fullWorkbook, type Catalog, type SheetData } from './helpers.js';
 
 type Obj = Record<string, unknown>;
 const KINDS = [
@@ -51,4 +52,23 @@ export async function serviceState(client: ApiClient): Promise<Record<string, Ob
     out[k] = rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
   return out;
+}
+
+/**
+ * The full workbook (helpers.ts fullWorkbook) with every code prefixed, and production figures for both
+ * instances: a base state with every kind, BOMs of every component type and production figures.
+ */
+export function seedData(cat: Catalog, prefix: string): SheetData {
+  const rename = (v: unknown) => (typeof v === 'string' && /^(SC|SPL|SP|SILO|PI|PC)-\d$/.test(v) ? `${prefix}${v}` : v);
+  const data: SheetData = {};
+  for (const [sheet, rows] of Object.entries(fullWorkbook(cat)))
+    data[sheet as keyof SheetData] = rows.map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, rename(v)])),
+    );
+  data.production = [
+    { product_instance_external_id: `${prefix}PI-2`, year: 2023, quantity: 1000 },
+    { product_instance_external_id: `${prefix}PI-2`, year: 2024, quantity: 1250.5 },
+    { product_instance_external_id: `${prefix}PI-1`, year: 2024, quantity: 400 },
+  ];
+  return data;
 }

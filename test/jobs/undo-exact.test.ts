@@ -21,7 +21,7 @@ import {
   type Env,
   type SheetData,
 } from './helpers.js';
-import { serviceState } from './service-state.js';
+import { seedData as seedOf, serviceState } from './service-state.js';
 
 let env: Env;
 let cat: Catalog;
@@ -61,21 +61,7 @@ const undo = async (jobId: string) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The full workbook with every code prefixed, production figures for both instances. */
-function seedData(prefix: string): SheetData {
-  const rename = (v: unknown) => (typeof v === 'string' && /^(SC|SPL|SP|SILO|PI|PC)-\d$/.test(v) ? `${prefix}${v}` : v);
-  const data: SheetData = {};
-  for (const [sheet, rows] of Object.entries(fullWorkbook(cat)))
-    data[sheet as keyof SheetData] = rows.map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, rename(v)])),
-    );
-  data.production = [
-    { product_instance_external_id: `${prefix}PI-2`, year: 2023, quantity: 1000 },
-    { product_instance_external_id: `${prefix}PI-2`, year: 2024, quantity: 1250.5 },
-    { product_instance_external_id: `${prefix}PI-1`, year: 2024, quantity: 400 },
-  ];
-  return data;
-}
+const seedData = (prefix: string): SheetData => seedOf(cat, prefix);
 async function seed(prefix: string): Promise<void> {
   const r = await run(await plan(seedData(prefix)));
   expect(r.counts.failed ?? 0).toBe(0);
