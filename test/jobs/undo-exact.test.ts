@@ -12,7 +12,6 @@ import { createApiClient } from '../../electron/core/api/index.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import {
   catalog,
-  fullWorkbook,
   planFile,
   startEnv,
   writesOf,
