@@ -64,7 +64,11 @@ export interface DropImportResult {
   detail?: unknown;
 }
 
-/** Imports the files of one drop, writing its outputs into outDir. Must not throw for bad input (code 2). */
+/**
+ * Imports the files of one drop, writing its outputs into outDir (an empty folder of its own under
+ * `.supply-loader-watch/out/`; what is in it when the import returns is moved beside the drop). Must not throw
+ * for bad input (code 2).
+ */
 export type ImportDrop = (
   files: string[],
   outDir: string,
