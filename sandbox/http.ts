@@ -2,8 +2,12 @@
  * The HTTP pipeline of /v2: faults (latency, injected 500) → authentication (uniform 401) → daily limit →
  * due LCA jobs completed → scope (403) → handler → optional socket reset after commit; every request is
  * logged for GET /__sandbox/requests. Only the spec's statuses are ever sent.
+ *
+ * A client that goes away before its answer does not undo its request, as with a real server: the body is read
+ * as it arrives (also while a latency fault holds the request), the request runs to its end, and its log entry
+ * carries the status it would have been answered with and `client_gone: true`.
  */
-import type { Duplex } from 'node:stream';
+import { PassThrough, pipeline, type Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import { OPERATION_SCOPES, type Operation } from '../electron/core/spec/scopes.js';
@@ -15,11 +19,18 @@ import { isUuid } from './pagination.js';
 import type { Store } from './store.js';
 
 export interface RequestContext {
+  store: Store;
   api: boolean;
   access: Access | null;
   decision: FaultDecision | null;
   errCode: string | null;
   logged: boolean;
+  /** The client closed the connection before the whole answer was sent. */
+  clientGone: boolean;
+  /** The status the request is answered with, once decided (null while it runs). */
+  answered: number | null;
+  /** The body, read from the moment the request arrives (while a latency fault holds the request). */
+  early: PassThrough | null;
 }
 
 declare module 'fastify' {
@@ -29,6 +40,9 @@ declare module 'fastify' {
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The largest request body the sandbox reads. */
+export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export interface V2Call {
   store: Store;
@@ -84,8 +98,20 @@ function logRequest(store: Store, req: FastifyRequest, status: number, reset: bo
     err_code: ctx.errCode,
     idempotency_key: header(req, 'idempotency-key'),
     reset,
+    ...(ctx.clientGone ? { client_gone: true } : {}),
     at_ms: store.clock.now(),
   });
+}
+
+/**
+ * The answer of a request is decided: logged at once when its client has gone (no response will finish), else
+ * when the response has been sent (onResponse).
+ */
+function answered(store: Store, req: FastifyRequest, status: number): void {
+  const ctx = req.sb;
+  if (!ctx) return;
+  ctx.answered = status;
+  if (ctx.clientGone) logRequest(store, req, status, false);
 }
 
 function utcDay(ms: number): string {
@@ -117,7 +143,10 @@ export function failureOf(err: unknown): ApiFailure {
 }
 
 export function sendFailure(req: FastifyRequest, reply: FastifyReply, f: ApiFailure): void {
-  if (req.sb) req.sb.errCode = f.errCode;
+  if (req.sb) {
+    req.sb.errCode = f.errCode;
+    answered(req.sb.store, req, f.status);
+  }
   void reply.code(f.status).header('content-type', JSON_TYPE).send(JSON.stringify(f.body()));
 }
 
@@ -147,8 +176,18 @@ export function frameworkErrors(err: Error & { code?: string }, req: FastifyRequ
 export function installPipeline(app: FastifyInstance, store: Store): void {
   app.decorateRequest('sb', null as unknown as RequestContext);
 
-  app.addHook('onRequest', (req, _reply, done) => {
-    const ctx: RequestContext = { api: true, access: null, decision: null, errCode: null, logged: false };
+  app.addHook('onRequest', (req, reply, done) => {
+    const ctx: RequestContext = {
+      store,
+      api: true,
+      access: null,
+      decision: null,
+      errCode: null,
+      logged: false,
+      clientGone: false,
+      answered: null,
+      early: null,
+    };
     req.sb = ctx;
     if (req.url.startsWith('/__sandbox')) {
       ctx.api = false;
@@ -156,6 +195,12 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
         return done(new ApiFailure(403, 'err_permission_denied', 'the sandbox control API answers on loopback only'));
       return done();
     }
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return; // answered in full: logged by onResponse
+      ctx.clientGone = true;
+      // Gone while its answer was being sent: logged now; before it was decided: logged once it is (answered).
+      if (ctx.answered !== null) logRequest(store, req, ctx.answered, false);
+    });
     const proceed = () => {
       try {
         if (ctx.decision?.error) throw new ApiFailure(500, 'err_not_defined', 'injected server error (sandbox fault)');
@@ -170,6 +215,12 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
     if (store.faults.active) {
       ctx.decision = store.faults.decide(req.method, pathOf(req.url)[0]);
       if (ctx.decision.delayMs > 0) {
+        // The body is read meanwhile: a client that goes away while the request is held has still sent it.
+        if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) {
+          ctx.early = new PassThrough({ highWaterMark: BODY_LIMIT_BYTES });
+          // A body cut short destroys the stream: the request is answered 422 (never left waiting for the rest).
+          pipeline(req.raw, ctx.early, () => {});
+        }
         setTimeout(proceed, ctx.decision.delayMs);
         return;
       }
@@ -180,6 +231,14 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
   app.addHook('preClose', (done) => {
     for (const socket of stalledOf(store)) socket.destroy();
     done();
+  });
+
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    const early = req.sb?.early;
+    if (!early) return done(null, payload);
+    // Cut short while the request was held: its error was told before anyone listened.
+    if (early.destroyed) return done(notValid('the request body did not arrive whole: the client closed the connection'));
+    done(null, early);
   });
 
   app.addHook('onResponse', (req, reply, done) => {
@@ -242,6 +301,11 @@ export function v2Route(
         socket.once('close', () => clearTimeout(t));
         stalledOf(store).add(socket);
         socket.once('close', () => stalledOf(store).delete(socket));
+        return;
+      }
+      answered(store, req, result.status);
+      if (ctx.clientGone) {
+        reply.hijack(); // nobody to answer
         return;
       }
       void reply

@@ -142,6 +142,8 @@ export interface RequestLogEntry {
   idempotency_key: string | null;
   /** True when the sandbox reset the socket after committing (the client saw no response). */
   reset: boolean;
+  /** Present (true) when the client closed the connection before its answer; the request still ran to its end. */
+  client_gone?: true;
   /** Sandbox clock, ms (shown as an RFC 3339 `at` by GET /__sandbox/requests). */
   at_ms: number;
 }

@@ -1,6 +1,6 @@
 /** Builds the Fastify server of one sandbox: pipeline, /v2 endpoints, /__sandbox control API. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { clientErrorHandler, frameworkErrors, installPipeline } from './http.js';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, installPipeline } from './http.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { controlRoutes } from './routes/control.js';
 import { prechainProductRoutes } from './routes/prechain-products.js';
@@ -9,8 +9,6 @@ import { siloRoutes } from './routes/silos.js';
 import { supplierProductRoutes } from './routes/supplier-products.js';
 import { supplierRoutes } from './routes/suppliers.js';
 import type { Store } from './store.js';
-
-export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 export function buildServer(store: Store, opts: { logger?: boolean } = {}): FastifyInstance {
   const app = Fastify({

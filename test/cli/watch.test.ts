@@ -1,5 +1,5 @@
 /**
- * `supply-loader watch` (issue 13 §4) against the in-process sandbox: `--once` over an inbox with a good drop, a
+ * `supply-loader watch` against the in-process sandbox: `--once` over an inbox with a good drop, a
  * bad drop and files still being written (the .ready marker and the stability rule); a watcher killed with
  * SIGKILL mid-import and restarted resumes its job with no duplicate; one watcher per folder (the lock).
  * Timings are made small through the SUPPLY_LOADER_WATCH_* variables.
@@ -305,6 +305,20 @@ function journalOutcomes(jobsDir: string): { jobId: string | null; outcomes: num
   return { jobId, outcomes: (text.match(/"t":"outcome"/g) ?? []).length };
 }
 
+/** Every file under a folder (recursively), as paths. */
+function filesUnder(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(root, f))
+    .filter((f) => {
+      try {
+        return fs.statSync(f).isFile();
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+}
+
 async function until<T>(what: string, f: () => T | undefined | null | false, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
@@ -371,6 +385,50 @@ describe('watch: interrupted and concurrent watchers', () => {
       ] as const
     ).reduce((n, s) => n + (data[s]?.length ?? 0), 0);
     expect(creates).toHaveLength(expected);
+  });
+
+  it('a watcher killed (SIGKILL) while it writes the results workbook leaves no partial or temporary file in done/; the restart writes it whole', async () => {
+    const w = watchDir('kill-write');
+    const jobsDir = path.join(w, 'jobs');
+    const stateDir = path.join(w, '.supply-loader-watch');
+    const data = buildDataset({ prefix: 'WKWR', products: 24, instances: 4 });
+    await workbook(data, path.join(w, 'inbox', 'part.xlsx'));
+    fs.writeFileSync(path.join(w, 'inbox', 'part.xlsx.ready'), '');
+    await control(sb, 'PUT', '/faults', { latency_ms: 30, jitter_ms: 10, seed: 11 });
+    const child = spawnCli(['watch', w, '--concurrency', '2'], env(w, { stable: 60_000 }));
+    try {
+      // The results workbook is written while the job runs: killed once its temporary file is there.
+      await until('the results workbook being written', () => {
+        const partial = filesUnder(stateDir).filter((f) => path.basename(f).startsWith('.part.results.xlsx'));
+        return partial.length > 0 && journalOutcomes(jobsDir).outcomes >= 4;
+      });
+    } finally {
+      child.proc.kill('SIGKILL');
+      await control(sb, 'PUT', '/faults', { latency_ms: 0, jitter_ms: 0 });
+    }
+    expect((await child.exit).signal).toBe('SIGKILL');
+
+    const r = await cli(['watch', w, '--once', '--json'], env(w, { stable: 60_000, onceWait: 100 }));
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as WatchJson;
+    expect(out.drops).toEqual([expect.objectContaining({ resumed: true, outcome: 'done' })]);
+    // done/ holds the drop with complete files only: no hidden or temporary file came along.
+    expect(fs.readdirSync(out.drops[0].folder).sort()).toEqual([
+      'part.failed.xlsx',
+      'part.messages.txt',
+      'part.results.xlsx',
+      'part.xlsx',
+      'part.xlsx.ready',
+    ]);
+    const visible = ['done', 'failed', 'inbox'].flatMap((x) => filesUnder(path.join(w, x)));
+    expect(visible.filter((f) => path.basename(f).startsWith('.') || f.endsWith('.tmp'))).toEqual([]);
+    const results = await readSheet(path.join(out.drops[0].folder, 'part.results.xlsx'), 'supplier-companies');
+    // Every row has its outcome (one created by the killed run and not yet journaled is found as existing).
+    expect(results).toHaveLength(data['supplier-companies']?.length ?? -1);
+    for (const x of results) expect(x._result).toMatch(/^(created|already_existed)$/);
+    // Nothing of the killed run is left in the watcher's own folder either.
+    expect(filesUnder(stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(await serviceState(client, 'WKWR')).toEqual(normalised(data));
   });
 
   it('SIGINT stops the running watcher cleanly: exit 3, the drop stays resumable; the next run finishes it', async () => {

@@ -111,6 +111,48 @@ describe('watchFolder', () => {
     ]);
   });
 
+  it('outputs are written outside the drop folder and moved in once complete; what a killed watcher left half-written is removed at the next start', async () => {
+    const d = watchDir();
+    const stateDir = path.join(d, '.supply-loader-watch');
+    // As a watcher killed while writing leaves it: the drop taken (state, work folder), a writer's temporary
+    // file in the work folder (an older watcher wrote there) and a half-written output in its out folder.
+    const stamp = '20260101-000000-000-beef';
+    const work = path.join(stateDir, 'work', stamp);
+    fs.mkdirSync(work, { recursive: true });
+    fs.writeFileSync(path.join(work, 'big.xlsx'), 'input');
+    fs.writeFileSync(path.join(work, '.big.results.xlsx.4242.a1b2c3.tmp'), 'PK-half');
+    fs.mkdirSync(path.join(stateDir, 'out', stamp), { recursive: true });
+    fs.writeFileSync(path.join(stateDir, 'out', stamp, 'big.results.csv'), 'external_id;_res');
+    const drop0 = { drop: stamp, files: ['big.xlsx'], jobId: '20260101-000000-abcdef', takenAt: '' };
+    fs.writeFileSync(path.join(stateDir, 'state.json'), JSON.stringify({ format: 'supply-loader/watch@1', drops: [drop0] }));
+
+    const seenOut: string[] = [];
+    const importDrop: ImportDrop = async (files, outDir, _signal, control) => {
+      expect(control).toEqual({ jobId: drop0.jobId, resume: true });
+      // The import writes into a folder of its own, empty, outside done/, failed/ and the work folder.
+      expect(fs.readdirSync(outDir)).toEqual([]);
+      expect(path.relative(path.join(d, 'done'), outDir).startsWith('..')).toBe(true);
+      expect(path.dirname(files[0])).not.toBe(outDir);
+      const results = path.join(outDir, 'big.results.xlsx');
+      fs.writeFileSync(results, 'PK-whole');
+      // Until the import returns, nothing of it is in done/.
+      expect(fs.readdirSync(path.join(d, 'done'))).toEqual([]);
+      seenOut.push(outDir);
+      return { code: 0, jobId: control.jobId, resumed: true, outputs: [results], messages: `results: ${results}\n` };
+    };
+    const r = await watchFolder({ dir: d, once: true, importDrop, stableMs: 60_000, pollMs: 5, onceWaitMs: 20 });
+    expect(r.exitCode).toBe(0);
+    const folder = path.join(d, 'done', stamp);
+    expect(r.drops[0]).toMatchObject({ outcome: 'done', folder, outputs: [path.join(folder, 'big.results.xlsx'), path.join(folder, 'big.messages.txt')] });
+    expect(fs.readdirSync(folder).sort()).toEqual(['big.messages.txt', 'big.results.xlsx', 'big.xlsx']);
+    expect(fs.readFileSync(path.join(folder, 'big.results.xlsx'), 'utf8')).toBe('PK-whole');
+    // The messages name the output where it is now.
+    expect(fs.readFileSync(path.join(folder, 'big.messages.txt'), 'utf8')).toBe(`results: ${path.join(folder, 'big.results.xlsx')}\n`);
+    expect(fs.existsSync(seenOut[0])).toBe(false);
+    expect(fs.readdirSync(path.join(stateDir, 'out'))).toEqual([]);
+    expect(fs.readdirSync(path.join(stateDir, 'work'))).toEqual([]);
+  });
+
   it('a drop finished and moved by a watcher that died before updating its state is not imported again', async () => {
     const d = watchDir();
     const stateDir = path.join(d, '.supply-loader-watch');

@@ -1,5 +1,5 @@
 /**
- * The watch folder for unattended runs (issue 13 §4): files dropped into `DIR/inbox` are imported one drop at a
+ * The watch folder for unattended runs: files dropped into `DIR/inbox` are imported one drop at a
  * time and the drop moves to `DIR/done/<stamp>/` or `DIR/failed/<stamp>/` with its outputs beside it.
  *
  * Layout of DIR:
@@ -8,6 +8,14 @@
  * - `.supply-loader-watch/lock`     one watcher per DIR (JSON with the pid; a dead pid's lock is taken over)
  * - `.supply-loader-watch/state.json` the drops in progress: files, work folder and the job id given to the job
  * - `.supply-loader-watch/work/<stamp>/` a drop while it is imported (so the job's input path stays valid)
+ * - `.supply-loader-watch/out/<stamp>/`  the outputs of the run in progress (results, failed rows, messages)
+ *
+ * Nothing is ever written in place in `done/`, `failed/` or the inbox: the import writes its outputs into the
+ * drop's `out/` folder; once it has returned they are renamed into the work folder, and the work folder is
+ * renamed into `done/` or `failed/` (renames within DIR, each atomic). A watcher killed meanwhile leaves
+ * half-written files only in `.supply-loader-watch/`: `out/` is emptied at the next start and hidden temporary
+ * files in a work folder are removed before its drop runs again, so a finished drop's folder holds complete files
+ * only.
  *
  * A drop's job id is chosen (and saved in state.json) before the import starts, so a watcher killed mid-import
  * resumes that job at its next start instead of importing the drop again: no duplicate.
@@ -18,6 +26,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeTextAtomicSync } from '../fs/atomic.js';
 import { newJobId, processAlive, writeJsonAtomic } from '../jobs/job-store.js';
 
 /** Exit codes as the CLI has them (0 < 1 < 2 < 3); the worst drop is the watcher's. */
@@ -55,7 +64,11 @@ export interface DropImportResult {
   detail?: unknown;
 }
 
-/** Imports the files of one drop, writing its outputs into outDir. Must not throw for bad input (code 2). */
+/**
+ * Imports the files of one drop, writing its outputs into outDir (an empty folder of its own under
+ * `.supply-loader-watch/out/`; what is in it when the import returns is moved beside the drop). Must not throw
+ * for bad input (code 2).
+ */
 export type ImportDrop = (
   files: string[],
   outDir: string,
@@ -327,6 +340,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
   const inbox = path.join(dir, 'inbox');
   const stateDir = path.join(dir, WATCH_STATE_DIR);
   const workRoot = path.join(stateDir, 'work');
+  const outRoot = path.join(stateDir, 'out');
   const stateFile = path.join(stateDir, 'state.json');
   const stableMs = o.stableMs ?? 2000;
   const pollMs = o.pollMs ?? 1000;
@@ -337,6 +351,9 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
   for (const d of [inbox, path.join(dir, 'done'), path.join(dir, 'failed'), workRoot])
     fs.mkdirSync(d, { recursive: true });
   const release = acquireLock(stateDir, (pid) => emit({ type: 'lock_taken_over', pid }));
+  // Outputs of a run that never finished (a killed watcher): possibly half-written, never moved anywhere.
+  fs.rmSync(outRoot, { recursive: true, force: true });
+  fs.mkdirSync(outRoot, { recursive: true });
   emit({ type: 'watching', inbox });
   const result: WatchResult = { exitCode: 0, drops: [], notTaken: [] };
   try {
@@ -359,6 +376,9 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         return null;
       }
       fs.mkdirSync(work, { recursive: true });
+      // Temporary files an earlier watcher left in the work folder (the inbox's listing has no hidden names).
+      for (const name of fs.readdirSync(work))
+        if (name.startsWith('.') && !d.files.includes(name)) fs.rmSync(path.join(work, name), { recursive: true, force: true });
       // Into the work folder (also: files a crash left in the inbox between saving the state and moving them).
       const moved: string[] = [];
       try {
@@ -381,9 +401,12 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       const resume = earlier.has(d.drop);
       emit({ type: 'drop_start', drop: d.drop, files: d.files, resume, jobId: d.jobId });
       const inputs = d.files.filter((f) => !f.endsWith(READY_SUFFIX)).map((f) => path.join(work, f));
+      const out = path.join(outRoot, d.drop);
+      fs.rmSync(out, { recursive: true, force: true });
+      fs.mkdirSync(out, { recursive: true });
       let r: DropImportResult;
       try {
-        r = await o.importDrop(inputs, work, signal, { jobId: d.jobId, resume });
+        r = await o.importDrop(inputs, out, signal, { jobId: d.jobId, resume });
       } catch (e) {
         // importDrop should say bad input in words; anything else stays resumable when stopped by the signal.
         r = {
@@ -399,13 +422,30 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       const stays = r.code === 3 && r.resumable !== false;
       const outcome = stays ? 'interrupted' : r.code === 0 ? 'done' : 'failed';
       const dest = stays ? work : path.join(dir, outcome, d.drop);
-      const outputs = [...r.outputs];
+      // Where a file of the out or work folder ends up.
+      const finalPath = (f: string) => {
+        for (const from of [out, work]) {
+          const rel = path.relative(from, f);
+          if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return path.join(dest, rel);
+        }
+        return f;
+      };
+      const outputs = r.outputs.map(finalPath);
       if (r.messages) {
         // Appended: a resumed drop keeps what its first run said. Paths named as where they end up.
-        const file = path.join(work, `${base}.messages.txt`);
-        fs.appendFileSync(file, r.messages.split(work).join(dest));
-        outputs.push(file);
+        const name = `${base}.messages.txt`;
+        const earlierText = fs.existsSync(path.join(work, name)) ? fs.readFileSync(path.join(work, name), 'utf8') : '';
+        writeTextAtomicSync(path.join(out, name), earlierText + r.messages.split(out).join(dest).split(work).join(dest));
+        outputs.push(path.join(dest, name));
       }
+      // The import's outputs, all complete now, into the work folder (a resumed drop's replace its earlier ones).
+      for (const name of fs.readdirSync(out)) {
+        if (name.startsWith('.')) continue; // a writer's temporary file (removed with the out folder)
+        const target = path.join(work, name);
+        if (fs.existsSync(target) && fs.statSync(target).isDirectory()) fs.rmSync(target, { recursive: true, force: true });
+        fs.renameSync(path.join(out, name), target);
+      }
+      fs.rmSync(out, { recursive: true, force: true });
       if (!stays) {
         fs.renameSync(work, dest);
         await forgetDrop(d);
@@ -419,7 +459,7 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         resumed: r.resumed === true,
         counts: r.counts ?? null,
         folder: dest,
-        outputs: outputs.map((f) => path.join(dest, path.relative(work, f))),
+        outputs,
         ...(r.detail !== undefined ? { detail: r.detail } : {}),
       };
     };

@@ -1,5 +1,5 @@
 /**
- * `supply-loader watch DIR [--mapping NAME] [--profile NAME] [--once]`: unattended runs (issue 13 §4). The watch
+ * `supply-loader watch DIR [--mapping NAME] [--profile NAME] [--once]`: unattended runs. The watch
  * logic (inbox scan, stability, grouping, lock, state, moving drops) is `electron/core/app/watch.ts`; this
  * command wires its `importDrop` to the code path of `supply-loader import` (importFile) and of `resume`.
  */
