@@ -114,6 +114,30 @@ describe('undo restores exactly what the job changed', () => {
     expect(await serviceState(env.client)).toEqual(before);
   });
 
+  it('a mirror that deletes a supplier product (route, hazardous substances, material) used by a BOM it changes is undone exactly', async () => {
+    await seed('S');
+    const before = await serviceState(env.client);
+    const d = seedData('S');
+    const job = await run(
+      await plan(
+        {
+          ...refs(d),
+          'supplier-products': d['supplier-products']!.filter((r) => r.external_id !== 'SSP-3'),
+          bom: d.bom!.filter((r) => r.component_external_id !== 'SSP-3'),
+        },
+        { mirror: ['supplier-products'] },
+      ),
+    );
+    expect(job.counts.failed ?? 0).toBe(0);
+    expect(outcomes(job)).toMatchObject({ 'mirror:supplier-products:SSP-3': 'deleted', 'bom:SPI-2': 'replaced' });
+    const u = await undo(job.jobId);
+    // The BOM takes the re-created supplier product's new id.
+    expect(u.plan.entries.find((e) => e.key === 'undo:bom:SPI-2')!.dependsOn).toEqual([
+      'undo:mirror:supplier-products:SSP-3',
+    ]);
+    expect(await serviceState(env.client)).toEqual(before);
+  });
+
   it('an entity whose create answer was lost (found again by its external_id) is deleted by the undo', async () => {
     await seed('L');
     const before = await serviceState(env.client);
