@@ -8,6 +8,8 @@
 export interface FaultScope {
   /** e.g. POST; any method when absent. */
   method?: string;
+  /** true: writes only (every method but GET). */
+  writes?: boolean;
   /** The request path (without query) ends with this, e.g. /lca-update; any path when absent. */
   path_suffix?: string;
 }
@@ -90,6 +92,7 @@ export class Faults {
     if (
       o &&
       ((o.method !== undefined && o.method.toUpperCase() !== method.toUpperCase()) ||
+        (o.writes === true && method.toUpperCase() === 'GET') ||
         (o.path_suffix !== undefined && !path.endsWith(o.path_suffix)))
     )
       return { delayMs: 0, error: false, resetAfterCommit: false, stallAfterCommit: false };

@@ -41,7 +41,11 @@ const FaultsBody = z
     jitter_ms: NonNegative.optional(),
     seed: z.number().int().optional(),
     only: z
-      .object({ method: z.string().min(1).max(10).optional(), path_suffix: z.string().min(1).max(200).optional() })
+      .object({
+        method: z.string().min(1).max(10).optional(),
+        writes: z.boolean().optional(),
+        path_suffix: z.string().min(1).max(200).optional(),
+      })
       .strict()
       .nullable()
       .optional(),
