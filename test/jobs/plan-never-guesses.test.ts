@@ -216,3 +216,30 @@ describe('a delete of an entity still in use', () => {
     expect(r.entries.filter((e) => e.outcome !== 'deleted')).toEqual([]);
   });
 });
+
+describe('a BOM replace', () => {
+  it('names the components it removes by code, also those the workbook does not name', async () => {
+    const product = (c: string) => ({
+      external_id: c,
+      name: `Product ${c}`,
+      plant_code: 'PL-HEID',
+      material_code: 'MAT-CEM1',
+      unit: 'KG',
+    });
+    const setup = await plan({
+      'supplier-products': [product('BD-SP1'), product('BD-SP2')],
+      'product-instances': [{ external_id: 'BD-PI', product_external_id: 'ART-10011', plant_code: 'PL-HEID', produced_from: 2023 }],
+      bom: [
+        { product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP1', mass_kg: 1 },
+        { product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP2', mass_kg: 2 },
+      ],
+    });
+    expect((await runJob(setup, { client: env.client, jobsDir: env.jobsDir })).counts.failed ?? 0).toBe(0);
+    const p = await plan({
+      bom: [{ product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP1', mass_kg: 1 }],
+    });
+    const bom = entryOf(p, 'bom:BD-PI');
+    expect(bom.action).toBe('replace');
+    expect(bom.bomDiff?.removed).toEqual([{ type: 'supplier_product', code: 'BD-SP2', mass_kg: 2 }]);
+  });
+});
