@@ -88,6 +88,28 @@ describe('--mirror', () => {
   });
 });
 
+describe('--mirror of entities still in use', () => {
+  it('the dry run blocks the delete with what uses it (exit 2); dropping the use in the same import lets it go', async () => {
+    const c8 = (await client.supplierCompanies.findByExternalId('C-8'))!;
+    await client.supplierPlants.create({ external_id: 'P-USER', name: 'User plant', supplier_company_id: c8.id });
+    const file = await book([1, 2, 3, 4, 5, 6, 7]);
+    const p = await run(['plan', file, '--mirror', 'supplier-companies']);
+    expect(p.code).toBe(2);
+    expect(p.stdout).toContain('supplier company C-8 is still used by supplier plant P-USER: remove that use first');
+    const imp = await run(['import', file, '--mirror', 'supplier-companies']);
+    expect(imp.code).toBe(2);
+    expect(await companyCodes()).toContain('C-8');
+    // The same import deletes the supplier plant too: the company goes after it.
+    const both = await writeTestWorkbook(path.join(dir, 'companies-and-user.xlsx'), {
+      'supplier-companies': [1, 2, 3, 4, 5, 6, 7].map((i) => ({ external_id: `C-${i}`, name: `Company ${i}` })),
+      'supplier-plants': [{ external_id: 'P-USER', action: 'delete' }],
+    });
+    const ok = await run(['import', both, '--mirror', 'supplier-companies']);
+    expect(ok.code).toBe(0);
+    expect(await companyCodes()).not.toContain('C-8');
+  });
+});
+
 describe('the action column through a column mapping', () => {
   it("an ERP deletion flag (X) becomes action delete through the mapping's values; other rows stay upserts", async () => {
     await client.supplierCompanies.create({ external_id: 'ERP-DEL', name: 'To go' });

@@ -196,17 +196,21 @@ describe('deletes in reverse dependency order', () => {
     expect(await env.client.supplierProducts.findByExternalId('B-SP1')).toBeNull();
   });
 
-  it('an in-use refusal is reported at the row with what still uses the entity', async () => {
+  it('an in-use refusal at run time (a use added after the dry run) is reported at the row with what uses the entity', async () => {
     const sc = (await env.client.supplierCompanies.create({ external_id: 'U-SC', name: 'Used' })).entity;
+    const p = await plan({ 'supplier-companies': [{ external_id: 'U-SC', action: 'delete' }] });
+    expect(actions(p)).toEqual({ 'supplier-companies!2': 'delete' });
     const user = (await env.client.supplierPlants.create({ external_id: 'U-SPL', name: 'User', supplier_company_id: sc.id }))
       .entity;
-    const p = await plan({ 'supplier-companies': [{ external_id: 'U-SC', action: 'delete' }] });
-    const r = await run(p);
-    const o = r.entries[0] as { outcome: string; err_code?: string; msg?: string; status?: number };
-    expect(o).toMatchObject({ outcome: 'failed', err_code: 'err_supplier_in_use', status: 409 });
-    expect(o.msg).toMatch(/still used by supplier plant U-SPL$/);
-    expect(await env.client.supplierCompanies.findByExternalId('U-SC')).not.toBeNull();
-    await env.client.supplierPlants.delete(user.id); // not in the way of the mirror tests below
+    try {
+      const r = await run(p);
+      const o = r.entries[0] as { outcome: string; err_code?: string; msg?: string; status?: number };
+      expect(o).toMatchObject({ outcome: 'failed', err_code: 'err_supplier_in_use', status: 409 });
+      expect(o.msg).toMatch(/still used by supplier plant U-SPL$/);
+      expect(await env.client.supplierCompanies.findByExternalId('U-SC')).not.toBeNull();
+    } finally {
+      await env.client.supplierPlants.delete(user.id); // not in the way of the mirror tests below
+    }
   });
 });
 

@@ -278,6 +278,7 @@ export class Transport {
         // shouldRetry runs even on the last attempt: it may settle the outcome (a lookup after a lost answer).
         const wants = await shouldRetry(e, attemptNo);
         const last = attemptNo >= policy.maxAttempts || Date.now() - started >= policy.maxTotalMs;
+        if (wants && last && e.err_code === 'client_service_busy') throw keptBusy(e, attemptNo);
         if (!wants || last) throw e;
         let delay = backoffDelay(attemptNo, policy, this.random);
         if (e.retryAfterMs !== undefined) delay = Math.max(delay, e.retryAfterMs);
@@ -314,6 +315,21 @@ export class Transport {
   }
 }
 
+/** The last busy answer of a retried call, saying that the service kept answering so and how often it was asked. */
+function keptBusy(e: ApiError, attempts: number): ApiError {
+  return new ApiError({
+    status: e.status,
+    err_code: e.err_code,
+    msg: `the service kept answering ${e.status} without an error body (busy or unavailable), ${attempts} attempts`,
+    endpoint: e.endpoint,
+    attempts,
+    classification: e.classification,
+    retryable: e.retryable,
+    ambiguous: e.ambiguous,
+    ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
+  });
+}
+
 function errorCode(e: unknown): string {
   if (e && typeof e === 'object') {
     const c = (e as { code?: unknown }).code;
@@ -345,16 +361,17 @@ function errorFromBody(
 ): ApiError {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const errCode = typeof b.err_code === 'string' && b.err_code !== '' ? b.err_code : undefined;
-  const msg = typeof b.msg === 'string' ? scrub(b.msg) : `HTTP ${status} without an error body`;
+  const overload = status >= 500 || status === 429;
+  const msg = typeof b.msg === 'string' ? scrub(b.msg) : `the service answered ${status} without an error body`;
   const el = b.entitlement_limit;
   const entitlement =
     el && typeof el === 'object' && typeof (el as { dimension?: unknown }).dimension === 'string'
       ? (el as { dimension: string; usage: number; limit: number })
       : undefined;
-  const overload = status >= 500 || status === 429;
   return new ApiError({
     status,
-    err_code: errCode ?? 'client_invalid_response',
+    // An overload answer without an error body says the service is busy, not that its contract changed.
+    err_code: errCode ?? (overload ? 'client_service_busy' : 'client_invalid_response'),
     msg,
     endpoint,
     attempts: attemptNo,

@@ -73,11 +73,30 @@ export function parseCommandArgs(
 ): ParsedArgs {
   const options: Options = { ...GLOBAL_OPTIONS, ...(commandOptions ?? {}) };
   try {
-    const { values, positionals } = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+    const args = negativeValues(rest, options);
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: values as Record<string, unknown>, positionals };
   } catch (e) {
     throw new CliUsageError(parseArgsMessage(e), command);
   }
+}
+
+/**
+ * `--opt -1`: a value that looks like a negative number is the option's value (as `--opt=-1`), so the option's
+ * own check words what is wrong with it (parseArgs would take it for an option).
+ */
+function negativeValues(rest: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const next = rest[i + 1];
+    const o = a.startsWith('--') && !a.includes('=') ? options[a.slice(2)] : undefined;
+    if (o?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 function parseArgsMessage(e: unknown): string {

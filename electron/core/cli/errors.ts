@@ -120,7 +120,8 @@ export function describeApiError(e: ApiError): DescribedError {
       return {
         ...base,
         exitCode: EXIT.aborted,
-        message: `${e.endpoint} failed (${status}, ${e.err_code}): ${info.explanation}`,
+        // A busy service: the message says how it answered and how often it was asked.
+        message: `${e.endpoint} failed (${status}, ${e.err_code}): ${e.err_code === 'client_service_busy' ? e.msg : info.explanation}`,
         ...(info.action ? { hint: info.action } : {}),
       };
   }

@@ -24,7 +24,9 @@ import { planBoms, readBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { planCompanies } from './plan/companies.js';
 import { PlanState, type PlanProgress } from './plan/context.js';
-import { ignoredRows, planDeleteRows, planMirror } from './plan/deletes.js';
+import { hasDeleteRows, ignoredRows, planDeleteRows, planMirror } from './plan/deletes.js';
+import { checkDeletesInUse, PlannedUses } from './plan/in-use.js';
+import { withInstanceChildren } from './plan/instance-before.js';
 import { planPrechainProducts } from './plan/prechain-products.js';
 import { planProductInstances } from './plan/product-instances.js';
 import { planProduction, readProduction } from './plan/production.js';
@@ -128,6 +130,8 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
     readProduction(wb, svc, client, signal),
   ]);
   progress({ phase: 'planning', done: 0, total: 1 });
+  // A plan that deletes notes what its writes leave referenced (a delete of an entity still in use is blocked).
+  if (ctx.options?.mirror?.length || hasDeleteRows(planner)) planner.uses = new PlannedUses();
   // In dependency order: a row's references are decided before it.
   planCompanies(planner);
   planSupplierPlants(planner);
@@ -137,8 +141,12 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   planPrechainProducts(planner);
   planBoms(planner, serverBoms);
   planProduction(planner, serverProduction);
-  await planDeleteRows(planner, client, signal);
+  const deletes = planDeleteRows(planner);
   const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
+  deletes.push(...mirror.entries);
+  await checkDeletesInUse(planner, client, deletes, serverBoms, signal);
+  // A product instance's delete keeps its BOM and production figures (what an undo needs), or is blocked.
+  for (const e of deletes) planner.emit(await withInstanceChildren(e, planner.wb.sheetName(e.sheet), client, signal));
   const summary = sink.finish();
   progress({ phase: 'planning', done: 1, total: 1 });
   const ignored = ignoredRows(planner);

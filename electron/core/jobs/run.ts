@@ -36,6 +36,7 @@ import {
   readPlan,
   writeMeta,
 } from './job-store.js';
+import { userKindsOf, userWords, type UserKind } from './plan/in-use.js';
 import { Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
 import {
@@ -736,7 +737,7 @@ class JobRun {
                   }
                 : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
             if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
-              const users = await whatUses(client, kind, targetId, signal).catch(() => null);
+              const users = await whatUses(client, kind, targetId, signal, err.err_code).catch(() => null);
               const f = this.failure(e, err);
               if (users) f.msg = `${err.msg} — still used by ${users}`;
               return f;
@@ -820,45 +821,62 @@ const IN_USE_CODES = new Set([
 const USERS_NAMED = 5;
 const BOMS_READ = 200;
 
+/** Which users an in-use refusal is about (the service's err_code), by the kind of user. */
+const USERS_OF_REFUSAL: Record<string, UserKind[]> = {
+  err_supplier_in_use: ['supplier_plant'],
+  err_supplier_plant_in_use: ['supplier_product'],
+  err_supplier_product_in_recipe: ['bom'],
+  err_supplier_product_in_silo: ['silo'],
+  err_silo_in_use: ['bom'],
+  err_product_instance_in_recipe: ['prechain_product'],
+  err_product_instance_has_declarations: [],
+  err_prechain_product_in_recipe: ['bom'],
+};
+
 /**
- * What still references an entity, read after an in-use refusal (read-only): the supplier plants of a company,
- * the supplier products of a plant, the silos and BOMs holding a supplier product, the BOMs holding a silo or
- * prechain product, the prechain products of an instance. Words like `silo SILO-1, BOM of PI-2`; null if none found.
+ * What still references an entity, read after an in-use refusal (read-only): the users the refusal's err_code
+ * is about (any user of the kind without one) — the supplier plants of a company, the supplier products of a
+ * plant, the silos or the BOMs holding a supplier product, the BOMs holding a silo or prechain product, the
+ * prechain products of an instance. Words like `silo SILO-1, the BOM of product instance PI-2`; null if none
+ * found.
  */
 export async function whatUses(
   client: ApiClient,
   kind: IdentifiedKind,
   id: string,
   signal?: AbortSignal,
+  errCode?: string,
 ): Promise<string | null> {
   const names: string[] = [];
   const same = (v: unknown) => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
-  const label = (noun: string, x: { id: string; external_id?: string | null }) => `${noun} ${x.external_id ?? x.id}`;
-  const collect = async <T extends { id: string; external_id?: string | null }>(
+  const label = (x: { id: string; external_id?: string | null; name?: string | null }) =>
+    x.name ? `"${x.name}" (${x.id})` : x.id;
+  const collect = async <T extends { id: string; external_id?: string | null; name?: string | null }>(
     items: AsyncIterable<T>,
-    noun: string,
+    user: UserKind,
     hit: (x: T) => boolean,
   ) => {
     for await (const x of items) {
       if (names.length >= USERS_NAMED) break;
-      if (hit(x)) names.push(label(noun, x));
+      if (hit(x)) names.push(userWords(user, x.external_id, label(x)));
     }
   };
   const o = { signal };
-  if (kind === 'supplier_company')
-    await collect(client.supplierPlants.walk({}, o), 'supplier plant', (p) => same(p.supplier_company_id));
-  if (kind === 'supplier_plant')
-    await collect(client.supplierProducts.walk({}, o), 'supplier product', (p) => same(p.supplier_plant_id));
-  if (kind === 'supplier_product')
+  const about = new Set<UserKind>((errCode !== undefined && USERS_OF_REFUSAL[errCode]) || userKindsOf(kind));
+  if (about.has('supplier_plant'))
+    await collect(client.supplierPlants.walk({}, o), 'supplier_plant', (p) => same(p.supplier_company_id));
+  if (about.has('supplier_product'))
+    await collect(client.supplierProducts.walk({}, o), 'supplier_product', (p) => same(p.supplier_plant_id));
+  if (about.has('silo'))
     await collect(client.silos.walk({}, o), 'silo', (s) => (s.items ?? []).some((it) => same(it.supplier_product_id)));
-  if (kind === 'product_instance')
-    await collect(client.prechainProducts.walk({}, o), 'prechain product', (p) => same(p.product_instance_id));
-  if (kind === 'supplier_product' || kind === 'silo' || kind === 'prechain_product') {
+  if (about.has('prechain_product'))
+    await collect(client.prechainProducts.walk({}, o), 'prechain_product', (p) => same(p.product_instance_id));
+  if (about.has('bom')) {
     let read = 0;
     for await (const inst of client.productInstances.walk({}, o)) {
       if (names.length >= USERS_NAMED || read++ >= BOMS_READ) break;
       const bom = await client.bom.get(inst.id, o);
-      if (bom.some((c) => same(c.ref))) names.push(`BOM of ${inst.external_id ?? inst.id}`);
+      if (bom.some((c) => same(c.ref))) names.push(userWords('bom', inst.external_id, label(inst)));
     }
   }
   return names.length ? names.join(', ') : null;

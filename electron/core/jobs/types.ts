@@ -85,6 +85,8 @@ export const PLAN_PROBLEM_CODES = [
   'row_has_errors',
   /** a mirror would delete more entities than the cap: {sheet, count, cap} */
   'mirror_cap',
+  /** a delete of an entity that stays in use after the plan: {entityKind, value, users} (users by code, in words) */
+  'in_use',
 ] as const;
 export type PlanProblemCode = (typeof PLAN_PROBLEM_CODES)[number];
 

@@ -1066,6 +1066,13 @@ export const CLIENT_ERROR_CODES = {
     action_de: 'Später erneut versuchen; bei langsamem Dienst das Zeitlimit erhöhen.',
     retryable: true,
   },
+  client_service_busy: {
+    explanation: 'The service kept answering that it is busy or unavailable (429 or 5xx) without an error body.',
+    explanation_de: 'Der Dienst antwortete wiederholt, er sei ausgelastet oder nicht verfügbar (429 oder 5xx), ohne Fehlerinhalt.',
+    action: 'Try again later; if it persists, ask the service operator about its state.',
+    action_de: 'Später erneut versuchen; hält es an, den Betreiber des Dienstes nach dessen Zustand fragen.',
+    retryable: true,
+  },
   client_invalid_response: {
     explanation: 'The service answered with a body this client does not understand.',
     explanation_de: 'Der Dienst antwortete mit einem Inhalt, den dieses Programm nicht versteht.',

@@ -207,6 +207,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.key_unusable': 'API-Schlüssel: {detail}',
   'plan.row_rule': 'Regel: {detail}',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
+  'plan.in_use': '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',
   'plan.mirror_cap': 'Der Abgleich von {sheet} würde {count} Einträge löschen, mehr als die Obergrenze von {cap} (--max-deletes): es wird nichts gelöscht.',
   'entity.supplier_company': 'Lieferant',
   'entity.supplier_plant': 'Lieferantenwerk',

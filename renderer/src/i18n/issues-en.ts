@@ -193,6 +193,7 @@ export const enIssues = {
   'plan.key_unusable': '{detail}',
   'plan.row_rule': '{detail}',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
+  'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
   'plan.mirror_cap': 'the mirror of {sheet} would delete {count} entities, more than the cap of {cap} (--max-deletes): nothing is deleted',
   'entity.supplier_company': 'supplier company',
   'entity.supplier_plant': 'supplier plant',

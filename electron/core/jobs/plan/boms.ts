@@ -12,6 +12,7 @@ import type { Obj, PlanProgress, PlanState } from './context.js';
 import { conflictProblem, ownIdRefs, settle } from './decide.js';
 import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
 import { readPerInstance } from './instance-reads.js';
+import { forEachPooled } from '../pool.js';
 
 /** The kind a BOM row's component_type names. */
 export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
@@ -23,8 +24,56 @@ export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
 /** BOMs on the service per instance id, or why one could not be read. */
 export type ServerBoms = Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>;
 
-/** Read the BOMs of the instances the bom sheet names that are on the service. */
-export function readBoms(
+/**
+ * Read the BOMs of the instances the bom sheet names that are on the service, and the codes of their components
+ * the workbook does not name (so a component a replace removes is shown by its code, not its id).
+ */
+export async function readBoms(
+  wb: WorkbookRows,
+  svc: ServiceIndex,
+  client: ApiClient,
+  signal: AbortSignal | undefined,
+  progress: (p: PlanProgress) => void,
+): Promise<ServerBoms> {
+  const boms = await readBomsOnly(wb, svc, client, signal, progress);
+  await readComponentCodes(boms, svc, client, signal);
+  return boms;
+}
+
+/** The codes of BOM components not known yet, one GET each (8 at a time); one that cannot be read keeps its id. */
+async function readComponentCodes(
+  boms: ServerBoms,
+  svc: ServiceIndex,
+  client: ApiClient,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const unknown = new Map<string, string>();
+  for (const b of boms.values())
+    if ('bom' in b) for (const c of b.bom) if (!svc.codeOfId.has(c.ref)) unknown.set(c.ref, c.type);
+  const get: Record<string, (id: string) => Promise<{ external_id?: string | null }>> = {
+    supplier_product: (id) => client.supplierProducts.get(id, { signal }),
+    silo: (id) => client.silos.get(id, { signal }),
+    prechain_product: (id) => client.prechainProducts.get(id, { signal }),
+  };
+  await forEachPooled(
+    [...unknown],
+    8,
+    async ([id, type]) => {
+      const read = get[type];
+      if (!read) return;
+      try {
+        const e = await read(id);
+        if (e.external_id) svc.codeOfId.set(id, e.external_id);
+      } catch (e) {
+        if (!(e instanceof ApiError) || e.classification === 'auth' || e.classification === 'daily_limit') throw e;
+      }
+    },
+    () => signal?.aborted === true,
+  );
+  signal?.throwIfAborted();
+}
+
+function readBomsOnly(
   wb: WorkbookRows,
   svc: ServiceIndex,
   client: ApiClient,

@@ -12,6 +12,7 @@ import { pending, type Pending } from '../diff.js';
 import { LEVEL, nounOf } from '../entities.js';
 import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
 import type { ServiceIndex } from '../resolve.js';
+import type { PlannedUses } from './in-use.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
 import type { WbRow, WorkbookRows } from '../workbook-rows.js';
 
@@ -60,6 +61,8 @@ export class PlanState {
   /** Entry key → the plant the entity is at after this import. */
   readonly entryPlant = new Map<string, string | null>();
   readonly codeOfId: (id: string) => string | undefined;
+  /** The references the plan's writes leave, when the plan deletes (the deletes' in-use check reads them). */
+  uses?: PlannedUses;
   /** One copy of each id and key string the per-entry facts above hold (most products share a few plants). */
   private readonly strings = new Map<string, string>();
 
@@ -86,6 +89,7 @@ export class PlanState {
 
   /** The one place an entry enters the plan. */
   emit(e: PlanEntry): void {
+    this.uses?.note(e);
     this.sink.add(e);
     this.byKey.set(e.key, entryRef(e));
   }

@@ -9,7 +9,6 @@ import type { IdentifiedKind, Plan, PlanEntry, PlanProblem, RowRef } from '../ty
 import { rawCode } from '../workbook-rows.js';
 import type { Obj, PlanState } from './context.js';
 import { preflight } from './decide.js';
-import { withInstanceChildren } from './instance-before.js';
 
 /** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
 export function defaultMaxDeletes(managed: number): number {
@@ -61,8 +60,9 @@ function deleteEntry(
   return entry;
 }
 
-/** Rows with action `delete` on the entity sheets. */
-export async function planDeleteRows(ctx: PlanState, client: ApiClient, signal: AbortSignal | undefined): Promise<void> {
+/** Rows with action `delete` on the entity sheets: their entries (emitted once checked for uses: in-use.ts). */
+export function planDeleteRows(ctx: PlanState): PlanEntry[] {
+  const out: PlanEntry[] = [];
   for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, IdentifiedKind][]) {
     for (const r of ctx.wb.actionRows(sheet, 'delete')) {
       const code = rawCode(r, 'external_id');
@@ -76,16 +76,22 @@ export async function planDeleteRows(ctx: PlanState, client: ApiClient, signal: 
         (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
       );
       const why = `action delete${filled.length ? ` (only external_id is used; not used: ${filled.join(', ')})` : ''}`;
-      const entry = deleteEntry(ctx, kind, `${sheet}!${r.row}`, r, code, existing, problems, why);
-      ctx.emit(await withInstanceChildren(entry, ctx.wb.sheetName(sheet), client, signal));
+      out.push(deleteEntry(ctx, kind, `${sheet}!${r.row}`, r, code, existing, problems, why));
     }
   }
+  return out;
+}
+
+/** Whether the workbook has rows with action `delete`. */
+export function hasDeleteRows(ctx: PlanState): boolean {
+  return (Object.keys(ENTITY_SHEETS) as DataSheetName[]).some((sheet) => ctx.wb.actionRows(sheet, 'delete').length > 0);
 }
 
 /**
  * Mirrored sheets: every entity of the sheet's type on the service that carries an external_id and is not in
  * the sheet (any row, whatever its action) is deleted; entities without one are listed, never touched. Over
- * the cap, every delete of that sheet is blocked (nothing is deleted).
+ * the cap, every delete of that sheet is blocked (nothing is deleted). The entries are returned, not emitted
+ * (they are checked for uses first: in-use.ts).
  */
 export async function planMirror(
   ctx: PlanState,
@@ -93,8 +99,9 @@ export async function planMirror(
   sheets: readonly DataSheetName[],
   maxDeletes: number | undefined,
   signal: AbortSignal | undefined,
-): Promise<{ sheets: NonNullable<Plan['mirror']>; notManaged: NonNullable<Plan['notManaged']> }> {
+): Promise<{ sheets: NonNullable<Plan['mirror']>; notManaged: NonNullable<Plan['notManaged']>; entries: PlanEntry[] }> {
   const out: NonNullable<Plan['mirror']> = [];
+  const entries: PlanEntry[] = [];
   const notManaged: NonNullable<Plan['notManaged']> = [];
   const wb = ctx.wb;
   for (const sheet of sheets) {
@@ -140,10 +147,9 @@ export async function planMirror(
             },
           ]
         : [];
-      const entry = deleteEntry(ctx, kind, `mirror:${sheet}:${code}`, { sheet, row: 0 }, code, e, problems, `mirror: not in ${sheetName}`);
-      ctx.emit(await withInstanceChildren(entry, sheetName, client, signal));
+      entries.push(deleteEntry(ctx, kind, `mirror:${sheet}:${code}`, { sheet, row: 0 }, code, e, problems, `mirror: not in ${sheetName}`));
     }
     out.push({ sheet, kind, managed, deletes: gone.length, cap, overCap });
   }
-  return { sheets: out, notManaged };
+  return { sheets: out, notManaged, entries };
 }
