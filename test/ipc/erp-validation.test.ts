@@ -46,6 +46,19 @@ describe('the check step says what is not read (issue 12 §1)', () => {
     expect(v.sheets[0]).toMatchObject({ rows: 0, unreadRows: 3 });
   });
 
+  it('a sheet of deletes (external_id and action only): the delete rows are read, a row that is not a delete has its missing columns at its cells', async () => {
+    const v = await validate('deletes.xlsx', [['external_id', 'action'], ['SP-1', 'delete'], ['SP-2', 'update'], ['SP-3', 'delete']]);
+    expect(v.sheets[0]).toMatchObject({ rows: 3, blockedRows: 1 });
+    expect(v.sheets[0].unreadRows).toBeUndefined();
+    expect(v.issues.map((i) => [i.code, i.cell, i.field])).toEqual([
+      ['missing_column', 'C3', 'name'],
+      ['missing_column', 'D3', 'plant_code'],
+      ['missing_column', 'E3', 'material_code'],
+      ['missing_column', 'F3', 'unit'],
+    ]);
+    expect(v.issues[0]).toMatchObject({ params: { headerCell: 'C1', rowAction: 'delete' } });
+  });
+
   it('headers only: an error, never "no problems found"', async () => {
     const v = await validate('empty.xlsx', [header]);
     expect(v.errors).toBe(1);

@@ -101,6 +101,8 @@ describe('issues of a real workbook', () => {
         sp({ external_id: null }),
       ],
       'product-instances': [headerOf('product-instances'), ['PI-1', 'A-1', 'P1', new Date(Date.UTC(2021, 4, 3)), 2019]],
+      // a sheet of deletes: its row that is not a delete needs the columns the header lacks
+      silos: [['external_id', 'action'], ['S-1', 'delete'], ['S-2', null]],
       Notizen: [['frei']],
     });
     report = await validateWorkbook(await readWorkbook(path));
@@ -164,6 +166,9 @@ describe('issues of a real workbook', () => {
     );
     expect(issueText(find('rule', 'secondary_percentage'), 'de')).toBe(
       'secondary_percentage muss zwischen 0 und 100 liegen. (eingetragen: 120)',
+    );
+    expect(issueText(find('missing_column', 'plant_code'), 'de')).toBe(
+      'Die Spalte plant_code fehlt in Zeile 1, und diese Zeile braucht sie: fügen Sie die Spalte plant_code hinzu (z. B. in D1) oder markieren Sie die Zeile mit delete.',
     );
     expect(issueText(find('rule', 'produced_to'), 'de')).toBe(
       'produced_to darf nicht vor produced_from liegen. (eingetragen: 2019)',

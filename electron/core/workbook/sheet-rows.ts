@@ -2,8 +2,10 @@
  * Header and rows of one sheet, whatever the source (an .xlsx worksheet streamed by exceljs, or a CSV file):
  * the header row mapped to fields (by name, leniently, or through a column mapping), unknown headers that
  * resemble a missing field are errors ("did you mean truck_km?"), other unknown ones are listed as ignored
- * columns; then each row's cells coerced by column type, value translations and constants of the mapping
- * applied, and every problem as an Issue at its cell of the source.
+ * columns; a required column the header lacks is an error of the sheet (no row read), unless the header has
+ * `action` and the sheet's key: then it is an error of each row that is not marked delete or ignore (a sheet of
+ * deletes needs only its identity); then each row's cells coerced by column type, value translations and
+ * constants of the mapping applied, and every problem as an Issue at its cell of the source.
  */
 import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext, type DateOrder } from './coerce.js';
 import { expectation, expectationParams, type Column } from './columns.js';
@@ -54,6 +56,11 @@ export class SheetRowReader {
   skipRows = false;
   /** Fields a misnamed column probably holds: every row is blocked (its value would be lost silently). */
   private blockFields: string[] = [];
+  /**
+   * Required columns the header lacks while it has an `action` column (and every identity column): rows marked
+   * delete or ignore read without them; any other row gets an error at the cell the column would have.
+   */
+  private missingForRows: { field: string; letter: string }[] = [];
   private snapshotCol?: number;
   private constants: [MappedColumn, CellScalar][] = [];
   rowsRead = 0;
@@ -172,7 +179,13 @@ export class SheetRowReader {
     this.constants = constants;
     const missing = cols.filter(([f, c]) => c.required && !at.has(f) && !constantFields.has(f)).map(([f]) => f);
     const free = this.cellAt(this.lastHeaderCol + 1);
-    for (const f of missing) {
+    // With an `action` column and every identity column, a row marked delete or ignore needs nothing else: the
+    // missing columns are then an error of each row that would use them, not of the sheet.
+    const key = def.key ?? [];
+    const hasAction = fields.has('action') && (at.has('action') || constantFields.has('action'));
+    const perRow = missing.length > 0 && hasAction && key.length > 0 && key.every((f) => at.has(f));
+    if (perRow) this.missingForRows = missing.map((field, i) => ({ field, letter: columnLetter(this.lastHeaderCol + 1 + i) }));
+    for (const f of perRow ? [] : missing) {
       fatal = true;
       issues.add({
         severity: 'error',
@@ -353,6 +366,7 @@ export class SheetRowReader {
       }
     }
     if (this.blockFields.length) for (const f of this.blockFields) if (!(invalid ??= []).includes(f)) invalid.push(f);
+    if (this.missingForRows.length) invalid = this.missingColumns(rowNumber, out, invalid);
     const parsedRow: ParsedRow = { row: rowNumber, values: out };
     if (invalid) parsedRow.invalid = invalid;
     if (this.snapshotCol !== undefined) {
@@ -361,6 +375,28 @@ export class SheetRowReader {
     }
     this.parsed.rows.push(parsedRow);
     this.rowsRead++;
+  }
+
+  /** A row that would use a column the header lacks (any action but delete and ignore): an error per column. */
+  private missingColumns(rowNumber: number, out: RowValues, invalid: string[] | undefined): string[] | undefined {
+    const action = out.action;
+    if (action === 'delete' || action === 'ignore') return invalid;
+    const hr = this.headerRow;
+    const alt = this.def.columns.action?.allowed?.includes('delete') ? 'delete' : 'ignore';
+    for (const { field, letter } of this.missingForRows) {
+      if (!(invalid ??= []).includes(field)) invalid.push(field);
+      this.issues.add({
+        severity: 'error',
+        code: 'missing_column',
+        sheet: this.parsed.sheetName,
+        cell: `${letter}${rowNumber}`,
+        row: rowNumber,
+        field,
+        message: `Column ${field} is missing from row ${hr}, and this row needs it: add column ${field} (e.g. at ${letter}${hr}), or mark the row ${alt}.`,
+        params: { headerRow: hr, headerCell: `${letter}${hr}`, rowAction: alt },
+      });
+    }
+    return invalid;
   }
 }
 

@@ -128,6 +128,8 @@ export const ISSUE_CODES = [
   'control_characters',
   'clear_required',
   'rule',
+  /** a row that is not marked delete or ignore, of a sheet whose header lacks a required column: {headerCell}, {rowAction} */
+  'missing_column',
   /** a delete row has other cells filled: they are not used (warning): {fields} */
   'delete_cells_unused',
   // cross-sheet

@@ -129,6 +129,8 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     '{field} enthält Steuerzeichen (Zeilenumbrüche, Tabulatoren oder unsichtbare Zeichen); entfernen Sie sie.',
   'issue.clear_required': '{field} ist ein Pflichtfeld und kann nicht mit #CLEAR geleert werden.',
   'issue.rule': 'Regel des Dienstes nicht erfüllt: {rule}',
+  'issue.missing_column':
+    'Die Spalte {field} fehlt in Zeile {headerRow}, und diese Zeile braucht sie: fügen Sie die Spalte {field} hinzu (z. B. in {headerCell}) oder markieren Sie die Zeile mit {rowAction}.',
   'issue.delete_cells_unused': 'Eine Löschzeile verwendet nur ihre external_id; nicht verwendet: {fields}',
   'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} muss zwischen 0 und 100 liegen.',
   'issue.rule.err_invalid_moisture_content_range': '{ruleField} muss zwischen 0 und 100 liegen.',
@@ -280,6 +282,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issueGroup.control_characters': 'Steuerzeichen',
   'issueGroup.clear_required': 'Pflichtwert geleert',
   'issueGroup.rule': 'Regel des Dienstes',
+  'issueGroup.missing_column': 'Spalte fehlt für eine Zeile',
   'issueGroup.delete_cells_unused': 'Zellen von Löschzeilen nicht verwendet',
   'issueGroup.duplicate_key': 'Doppelter Code',
   'issueGroup.duplicate_bom_component': 'Komponente doppelt in Stückliste',

@@ -119,6 +119,8 @@ export const enIssues = {
     '{field} contains control characters (line breaks, tabs or invisible characters); remove them',
   'issue.clear_required': '{field} is required: it cannot be cleared with #CLEAR',
   'issue.rule': '{rule}',
+  'issue.missing_column':
+    'Column {field} is missing from row {headerRow}, and this row needs it: add column {field} (e.g. at {headerCell}), or mark the row {rowAction}.',
   'issue.delete_cells_unused': 'a delete row uses only its external_id; not used: {fields}',
   'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} must be between 0 and 100',
   'issue.rule.err_invalid_moisture_content_range': '{ruleField} must be between 0 and 100',
@@ -266,6 +268,7 @@ export const enIssues = {
   'issueGroup.control_characters': 'Control characters',
   'issueGroup.clear_required': 'Required value cleared',
   'issueGroup.rule': 'Rule of the service',
+  'issueGroup.missing_column': 'Column missing for a row',
   'issueGroup.delete_cells_unused': 'Cells of delete rows not used',
   'issueGroup.duplicate_key': 'Duplicate code',
   'issueGroup.duplicate_bom_component': 'Component twice in a BOM',
