@@ -1,5 +1,5 @@
 /**
- * CLI start-up (issue 11, goal 3): the installed CLI (bin/supply-loader.mjs running the bundle of
+ * CLI start-up: the installed CLI (bin/supply-loader.mjs running the bundle of
  * scripts/build-cli.mjs) as a fresh process, wall time from spawn to exit. Medians of 7 runs after one warm-up:
  *  - `supply-loader --version` — goal ≤ 0.15 s
  *  - `supply-loader validate` of a 50-row workbook (every data sheet) — goal ≤ 0.4 s

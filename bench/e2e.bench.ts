@@ -1,5 +1,5 @@
 /**
- * End to end at the latency bound (issue 11, goal 4): the whole CLI run — process start, read + validate,
+ * End to end at the latency bound: the whole CLI run — process start, read + validate,
  * preflight, planning reads, writes, results and failed-rows workbooks — of a workbook of ≥ 700 rows over every
  * sheet, against the sandbox in its own process with latency L = 40 ms on every API request, concurrency C = 8.
  * Bound: Σ over the job's dependency levels of ⌈n_level / C⌉ · L (n_level = write entries of that level, from

@@ -1,5 +1,5 @@
 /**
- * Import throughput (issue 7, benchmark 1): 2,000 supplier products with their 100 supplier companies and 100
+ * Import throughput (docs/performance.md, benchmark 1): 2,000 supplier products with their 100 supplier companies and 100
  * supplier plants, imported by Supply Loader (read → plan → journaled run) against the sandbox in its own
  * process with latency 40 ms on every API request. Compared with
  *  (a) the latency bound N·L/C: N write requests, L = 40 ms, C = the concurrency used — goal ≥ 0.9 of it;

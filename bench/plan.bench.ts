@@ -1,5 +1,5 @@
 /**
- * Planning (issue 7, benchmark 2): the dry run of a 10,000-row workbook (100 supplier companies, 100 supplier
+ * Planning (docs/performance.md, benchmark 2): the dry run of a 10,000-row workbook (100 supplier companies, 100 supplier
  * plants, 9,800 supplier products) against a service that already holds those 10,000 entities: wall time and
  * requests, per collection. Goal: resolution costs ≤ ⌈N/200⌉ + 5 requests (bulk walks, never one per row).
  * The service is filled by importing the same workbook first (its wall time is reported too, latency 0).

@@ -1,5 +1,5 @@
 /**
- * Reading (issue 7, benchmark 3): a 100,000-row `supplier-products` sheet with all 14 columns, written the way
+ * Reading (docs/performance.md, benchmark 3): a 100,000-row `supplier-products` sheet with all 14 columns, written the way
  * Excel stores a workbook (shared strings, worksheet before them). Each measurement runs in its own process
  * (bench/read-child.ts) so that its peak RSS is its own, in one run: Supply Loader's read + validation, a bare
  * exceljs streaming iteration, and exceljs's whole-file load; plus the RSS of the same process reading nothing.

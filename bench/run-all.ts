@@ -1,21 +1,21 @@
 /**
- * `npm run bench`: every benchmark of issue 7 in one run, side by side, against the sandbox in a separate
+ * `npm run bench`: every benchmark (docs/performance.md) in one run, side by side, against the sandbox in a separate
  * process (`tsx sandbox/cli.ts` on a free port, as `npm run sandbox` starts it):
  *  1. import throughput (bench/import.bench.ts) — 2,000 supplier products + companies + plants at latency 40 ms
  *  2. planning (bench/plan.bench.ts) — dry run of 10,000 rows against 10,000 entities
  *  3. reading (bench/read.bench.ts) — 100,000-row sheet, each reader in its own child process
- *  4. LCA export (bench/lca.bench.ts, helper D's) — 500 instances, recompute and export
- *  5. sandbox (bench/sandbox.bench.ts, helper S1's) — GET throughput and the full-walk cost
+ *  4. LCA export (bench/lca.bench.ts) — 500 instances, recompute and export
+ *  5. sandbox (bench/sandbox.bench.ts) — GET throughput and the full-walk cost
  * Each prints its table; the JSON of each goes to bench/results/<name>-latest.json (and a timestamped copy),
  * and a summary of every figure against its goal to bench/results/all-latest.json.
  *
- *  6. CLI start (bench/cli-start.bench.ts, issue 11 goal 3) — `--version` and `validate` of 50 rows, bundle vs tsx
- *  7. end to end (bench/e2e.bench.ts, issue 11 goal 4) — the whole CLI import of ≥ 700 rows at L = 40 ms, C = 8
+ *  6. CLI start (bench/cli-start.bench.ts) — `--version` and `validate` of 50 rows, bundle vs tsx
+ *  7. end to end (bench/e2e.bench.ts) — the whole CLI import of ≥ 700 rows at L = 40 ms, C = 8
  *     against Σ_levels ⌈n_level / C⌉ · L + L
- *  8. memory (bench/memory.bench.ts, issue 11 goals 1–2) — plan, and plan + import + results workbooks, of a
+ *  8. memory (bench/memory.bench.ts) — plan, and plan + import + results workbooks, of a
  *     200,000-row workbook: peak RSS of the CLI's process tree, second half / first half of the writes (long)
  *   npm run bench [-- --only cli-start,e2e,import,plan,read,memory,lca,sandbox] [--quick]
- * --quick: smaller sizes (a smoke run, not the issue's figures), written as quick-<name>-latest.json.
+ * --quick: smaller sizes (a smoke run, not the reference figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ const started = performance.now();
 process.stdout.write(`Supply Loader benchmarks — ${JSON.stringify(machine())}\n`);
 
 if (only.has('cli-start')) {
-  // Issue 11, goal 3: the installed CLI (the bundle) starts at once.
+  // The installed CLI (the bundle) starts at once.
   const r = await runCliStartBench({ runs: quick ? 3 : 7 });
   save('cli-start', r);
   results['cli-start'] = r;
@@ -53,7 +53,7 @@ if (only.has('cli-start')) {
 }
 
 if (only.has('e2e')) {
-  // Issue 11, goal 4: the whole CLI run at the latency bound.
+  // The whole CLI run at the latency bound.
   const r = await runE2eBench({ rows: 730, repeat: quick ? 1 : 3, latencyMs: 40, concurrency: 8 });
   save('e2e', r);
   results.e2e = r;
@@ -110,7 +110,7 @@ if (only.has('read')) {
 }
 
 if (only.has('memory')) {
-  // Issue 11, goals 1 and 2 (and the row limit): long at 200,000 rows — run it alone with --only memory.
+  // Memory and linearity at the row limit: long at 200,000 rows — run it alone with --only memory.
   const r = await runMemoryBench({ rows: quick ? 5000 : 200_000 });
   save(`memory-${quick ? 5000 : 200_000}`, r);
   results.memory = r;

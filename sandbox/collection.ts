@@ -49,7 +49,7 @@ const byId = <T extends Entity>(a: Row<T>, b: Row<T>) => (a.data.id < b.data.id 
 /**
  * Rows in page order, kept lazily: inserts go to an unsorted tail and deletes only mark the row; the next read of
  * the order sorts the tail and merges it in (O(n + k log k)). Splicing each insert into place was O(n) per
- * insert, so an import of 200,000 rows cost O(n²) in the sandbox (issue 11, goal 2: the second half of the
+ * insert, so an import of 200,000 rows cost O(n²) in the sandbox (the second half of the
  * writes took 1.5–1.85 × the first).
  */
 export class Collection<T extends Entity> {

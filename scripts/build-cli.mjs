@@ -68,7 +68,7 @@ export function currentBundle(root = ROOT) {
 
 /**
  * undici's HTTP/2 client (dispatcher/client-h2.js) is left out of the bundle: loading it loads Node's http2
- * module, ~10 ms of every start of a command that talks to the service (issue 11, goal 4). undici connects over
+ * module, ~10 ms of every start of a command that talks to the service. undici connects over
  * HTTP/2 only when a connection's TLS handshake agrees on it (ALPN), which it offers only with `allowH2`, and the
  * client never sets that (electron/core/api/transport.ts). Should a connection ever come up as HTTP/2 anyway,
  * the stub fails it with an error that says so, as any failed connection is told; it never goes unnoticed.

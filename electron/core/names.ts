@@ -1,5 +1,5 @@
 /**
- * Every list of names the core, the IPC contract and the renderer share, each written once (issue 15 §3).
+ * Every list of names the core, the IPC contract and the renderer share, each written once.
  * Types are derived from the arrays; the contract's zod enums are `z.enum(<ARRAY>)`; the renderer's messages are
  * typed `Record<Name, MessageKey>` over them, so a name added here fails to compile wherever it is not handled
  * (and test/renderer/names.test.ts checks every name has an English and a German message).

@@ -50,7 +50,7 @@ export interface MainHandle {
   shutdown(): Promise<void>;
 }
 
-/** What the open dialogs offer: workbooks and CSV files (issue 12). */
+/** What the open dialogs offer: workbooks and CSV files, the sources an import reads. */
 const SOURCE_FILTERS = [{ name: 'Excel workbook or CSV', extensions: SOURCE_EXTENSIONS.map((e) => e.slice(1)) }];
 
 export async function startMain(deps: MainDeps): Promise<MainHandle | null> {

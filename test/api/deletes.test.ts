@@ -1,5 +1,5 @@
 /**
- * The client's DELETE for every entity type (issue 13 §1): against the sandbox (deleted entity returned, in-use
+ * The client's DELETE for every entity type: against the sandbox (deleted entity returned, in-use
  * refusals with their err_code, not found when already gone) and against a service that has no DELETE for a type
  * (a real service may lack what the sandbox offers): a clear per-call "does not allow deleting" error.
  */

@@ -1,5 +1,5 @@
 /**
- * Point 1: every endpoint of the spec and of the sandbox's recorded assumptions, through the client, against
+ * Every endpoint of the spec and of the sandbox's recorded assumptions, through the client, against
  * the in-process sandbox; zod-parsed responses keep unknown fields; preview groups parse leniently.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-describe('every endpoint (issue 3 point 1)', () => {
+describe('every endpoint', () => {
   it('GET /v2/me', async () => {
     const me = await c.me();
     expect(me.manufacturer_id).toBe(sb.manufacturerId);
@@ -169,7 +169,7 @@ describe('every endpoint (issue 3 point 1)', () => {
   });
 });
 
-describe('preview groups parse leniently (issue 3 point 1)', () => {
+describe('preview groups parse leniently', () => {
   it('a missing or renamed optional field is a warning, not a crash; an id is still required', () => {
     const warnings: Record<string, unknown>[] = [];
     const log = { debug() {}, info() {}, error() {}, warn: (o: Record<string, unknown>) => warnings.push(o) };

@@ -27,7 +27,7 @@ function specCodes(): Map<string, string[]> {
   return groups;
 }
 
-describe('error catalog (issue 3 point 4)', () => {
+describe('error catalog', () => {
   const spec = specCodes();
 
   it('has every group of the spec, in the spec order, and no other', () => {

@@ -1,5 +1,5 @@
 /**
- * Point 4: one ApiError type with status, err_code, msg, entitlement_limit only when present, endpoint and
+ * One ApiError type with status, err_code, msg, entitlement_limit only when present, endpoint and
  * classification — from real sandbox answers. Clients branch on err_code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 const key = (body: Record<string, unknown>) =>
   control<{ key: string; api_key_id: string; owner_profile_id: string }>(sb, 'POST', '/keys', body);
 
-describe('ApiError from service answers (issue 3 point 4)', () => {
+describe('ApiError from service answers', () => {
   it('401 for a bad key: auth, not retryable, uniform', async () => {
     const c = client(sb, { apiKey: 'svc-unknownkey-abcdefghijkl' });
     const e = await failure(c.me());

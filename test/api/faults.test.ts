@@ -1,5 +1,5 @@
 /**
- * Point 5 (retries only where they cannot duplicate) and the fault run of "Done means": under sandbox faults
+ * Retries only where they cannot duplicate, and a run under faults: under sandbox faults
  * error_rate 0.1 and reset_after_commit_rate 0.05, 1,000 supplier products and 100 silos end as exactly 1,000 and
  * 100 active entities, none duplicated, every call reported a success.
  */
@@ -51,7 +51,7 @@ const spBody = (i: number) => ({
   unit: 'KG' as const,
 });
 
-describe('creates under faults (issue 3 point 5, Done means)', () => {
+describe('creates under faults: each row lands exactly once', () => {
   it('1,000 supplier products and 100 silos: exactly 1,000 and 100 active, all reported success', async () => {
     const c = client(sb, { retry: { maxAttempts: 10, baseMs: 5, maxTotalMs: 60_000 } });
     const since = await lastSeq(sb);

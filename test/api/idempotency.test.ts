@@ -1,5 +1,5 @@
 /**
- * Point 6: the Idempotency-Key is deterministic per (manufacturer, entity type, external_id, canonical body),
+ * The Idempotency-Key is deterministic per (manufacturer, entity type, external_id, canonical body),
  * sent on every create, so a re-run of the same row within 6 hours replays instead of creating.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ const siloRow = () => ({
   items: [{ supplier_product_id: spId, annual_items: [{ year: 2024, amount: 1200 }] }],
 });
 
-describe('Idempotency-Key (issue 3 point 6)', () => {
+describe('Idempotency-Key', () => {
   it('a re-run of the same silo row (new session) replays: 200, original body, nothing created', async () => {
     const since = await lastSeq(sb);
     const run1 = client(sb);

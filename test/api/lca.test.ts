@@ -1,5 +1,5 @@
 /**
- * Point 9: start a recompute and poll the results with backoff while job.status is queued or processing; stop at
+ * LCA: start a recompute and poll the results with backoff while job.status is queued or processing; stop at
  * completed, failed or idle whatever `results` holds; never read an empty `results` as "running". The job's
  * progress is driven by the sandbox clock, so nothing here depends on how fast the machine is.
  */
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const advance = (ms: number) => control(sb, 'PUT', '/clock', { advance_ms: ms });
 
-describe('LCA recompute and poll (issue 3 point 9)', () => {
+describe('LCA recompute and poll', () => {
   it('a never-computed instance is idle with empty results: not running', async () => {
     const r = await c.lca.results(instanceId);
     expect(r.job.status).toBe('idle');
@@ -145,8 +145,8 @@ async function proxied(hooks: ProxyHooks) {
 
 const isUpdate = (req: { method: string; url: string }) => req.method === 'POST' && req.url.endsWith('/lca-update');
 
-describe('LCA client against a service that differs from the sandbox (issue 10 points 11–13)', () => {
-  it('point 11: a 202 without a body counts as started; recomputeAndWait then polls to completed', async () => {
+describe('LCA client against a service that differs from the sandbox', () => {
+  it('a 202 without a body counts as started; recomputeAndWait then polls to completed', async () => {
     const id = await newInstance('PI-LCA-202');
     // The recompute really starts upstream; the proxy turns the answer into a bare 202.
     const p = await proxied({ response: (req, res) => (isUpdate(req) && res.status === 200 ? { status: 202 } : res) });
@@ -183,7 +183,7 @@ describe('LCA client against a service that differs from the sandbox (issue 10 p
     }
   });
 
-  it('point 12: recomputeAndWait stops at completed even when the job id differs from the one lca-update returned', async () => {
+  it('recomputeAndWait stops at completed even when the job id differs from the one lca-update returned', async () => {
     const id = await newInstance('PI-LCA-ID');
     const p = await proxied({
       response: (req, res) => {
@@ -215,7 +215,7 @@ describe('LCA client against a service that differs from the sandbox (issue 10 p
     }
   });
 
-  it('point 13: after a lost lca-update answer the job in flight is read and waited for; no second POST', async () => {
+  it('after a lost lca-update answer the job in flight is read and waited for; no second POST', async () => {
     const [a, b] = [await newInstance('PI-LCA-LOST-A'), await newInstance('PI-LCA-LOST-B')];
     const since = await lastSeq(sb);
     // Every POST .../lca-update is carried out and its answer lost (socket reset after commit); reads pass.

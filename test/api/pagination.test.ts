@@ -1,4 +1,4 @@
-/** Point 2 (pagination) and point 3 (resolution of codes by cost), against the in-process sandbox. */
+/** Pagination and resolution of codes by cost, against the in-process sandbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkPages, type Page } from '../../electron/core/api/index.js';
 import { bulkSupplierProducts, client, lastSeq, requestsSince, sandbox, type Sandbox } from './helpers.js';
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe('pagination (issue 3 point 2)', () => {
+describe('pagination', () => {
   for (const limit of [1, 7, 200]) {
     it(`walks all 1,001 entities at limit ${limit}, one request per page, limit fixed, first without cursor`, async () => {
       const c = client(sb);
@@ -80,7 +80,7 @@ describe('pagination (issue 3 point 2)', () => {
   });
 });
 
-describe('resolution of codes (issue 3 point 3)', () => {
+describe('resolution of codes', () => {
   it('resolves 5,000 codes with at most ⌈N/200⌉ + 5 requests, never N', async () => {
     await bulkSupplierProducts(sb, 5000, 'RS-');
     const c = client(sb);

@@ -1,5 +1,5 @@
 /**
- * Point 8: /v2/me tells, before anything is sent, which planned operations the key cannot do — missing scope
+ * /v2/me tells, before anything is sent, which planned operations the key cannot do — missing scope
  * (OPERATION_SCOPES, one table), unreachable plant, key expiring soon — against sandbox keys and members.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ afterAll(() => sb.close());
 const newKey = (body: Record<string, unknown>) =>
   control<{ key: string; api_key_id: string; owner_profile_id: string }>(sb, 'POST', '/keys', body);
 
-describe('preflight (issue 3 point 8)', () => {
+describe('preflight', () => {
   it('lists missing scopes, unreachable plants and a soon-expiring key; sends only GET /v2/me', async () => {
     const k = await newKey({
       scopes: ['view:materials', 'edit:materials', 'view:plants'],

@@ -1,5 +1,5 @@
 /**
- * Point 11: a client session with a known key — successes, conflicts, retries under faults, timeouts, a revoked
+ * The key never leaks: a client session with a known key — successes, conflicts, retries under faults, timeouts, a revoked
  * key — then every log line (pino, debug level) and every error text is scanned: the secret never appears; the
  * key is only ever shown masked as svc-<key_id>-****. Logs are structured (method, path, status, err_code,
  * duration, attempt).
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe('the API key never leaks (issue 3 point 11)', () => {
+describe('the API key never leaks', () => {
   it('scans every log line and error text of a session', async () => {
     const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
       scopes: [

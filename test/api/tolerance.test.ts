@@ -1,7 +1,7 @@
 /**
- * Issue 10, client points that only a service differing from the sandbox shows, produced by a rewriting proxy in
- * front of the sandbox: a list filter the service ignores (point 10), responses without the fields the spec does
- * not mark required (point 14), and err_external_id_exists sent with 422 instead of 409 (point 15: errors are
+ * What only a service differing from the sandbox shows, produced by a rewriting proxy in
+ * front of the sandbox: a list filter the service ignores, responses without the fields the spec does
+ * not mark required, and err_external_id_exists sent with 422 instead of 409 (errors are
  * classified by err_code first, the status only for unknown codes).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ function capturingLogger(): LoggerLike & { lines: { level: string; obj: unknown;
 /** Drop `external_id=` from every list query: the service "ignores" the filter. */
 const ignoreFilter = (url: string) => url.replace(/([?&])external_id=[^&]*&?/, '$1').replace(/[?&]$/, '');
 
-describe('point 10: findByExternalId never returns an entity with another code', () => {
+describe('findByExternalId never returns an entity with another code', () => {
   it('a service that ignores the external_id filter gives "not found" and a warning, never page.data[0]', async () => {
     const proxy = await startProxy(sb.baseUrl, {
       url: (req) => (req.method === 'GET' ? ignoreFilter(req.url) : req.url),
@@ -83,7 +83,7 @@ describe('point 10: findByExternalId never returns an entity with another code',
   });
 });
 
-describe('point 15: errors are classified by err_code first', () => {
+describe('errors are classified by err_code first', () => {
   it('the catalog decides the class whatever the status; the status decides only for an unknown code', () => {
     const cls = (status: number, err_code: string) =>
       new ApiError({ status, err_code, msg: '', endpoint: 'X' }).classification;
@@ -149,7 +149,7 @@ async function raw(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown)
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-describe('point 14: only the fields the spec marks required are required', () => {
+describe('only the fields the spec marks required are required', () => {
   it('every response schema the client uses: each non-required field may be missing, unknown fields are kept', async () => {
     const cat = await catalog(sb);
     const company = await raw('POST', '/v2/supplier-companies', { external_id: 'REQ-SC', name: 'Req', country: 'DE' });
@@ -283,7 +283,7 @@ describe('point 14: only the fields the spec marks required are required', () =>
   });
 });
 
-describe('point 15: docs/api-assumptions.md says what the code does', () => {
+describe('docs/api-assumptions.md says what the code does', () => {
   const doc = readFileSync(resolve(process.cwd(), 'docs/api-assumptions.md'), 'utf8');
   const row = (start: string) => doc.split('\n').find((l) => l.startsWith(`| ${start}`)) ?? '';
 

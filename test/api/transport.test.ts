@@ -1,6 +1,6 @@
 /**
- * Point 7 (one keep-alive Pool, adaptive limiter with a cap, Retry-After) and point 10 (AbortSignal on every
- * call, per-request timeout). The sandbox provides latency and 500s; a tiny local HTTP server is used only for
+ * Concurrency (one keep-alive Pool, adaptive limiter with a cap, Retry-After) and cancellation (AbortSignal on
+ * every call, per-request timeout). The sandbox provides latency and 500s; a tiny local HTTP server is used only for
  * what the sandbox cannot produce: connection counting, Retry-After, a status outside the spec's list, an
  * unknown err_code / entitlement dimension, and a response that hangs after its headers.
  */
@@ -54,7 +54,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 };
 
-describe('concurrency (issue 3 point 7)', () => {
+describe('concurrency', () => {
   it('never has more requests in flight than the cap', async () => {
     const c = client(sb, { maxConcurrency: 4 });
     await faults(sb, { latency_ms: 20 });
@@ -146,7 +146,7 @@ describe('concurrency (issue 3 point 7)', () => {
   });
 });
 
-describe('cancellation and timeouts (issue 3 point 10)', () => {
+describe('cancellation and timeouts', () => {
   it('an AbortSignal ends an in-flight request at once, without retry', async () => {
     const c = client(sb);
     await faults(sb, { latency_ms: 3_000 });

@@ -8,7 +8,7 @@ import { fieldDifferences } from '../../electron/core/api/compare.js';
 import { endpointName } from '../../electron/core/api/transport.js';
 import { preflightReport } from '../../electron/core/api/preflight.js';
 
-describe('backoff (point 5)', () => {
+describe('backoff', () => {
   it('full jitter stays within [0, min(cap, base·2^(n-1))] and doubles', () => {
     const p = { baseMs: 100, capMs: 1_000 };
     expect(backoffDelay(1, p, () => 0.999999)).toBe(99);
@@ -40,7 +40,7 @@ describe('backoff (point 5)', () => {
   });
 });
 
-describe('adaptive limiter (point 7)', () => {
+describe('adaptive limiter', () => {
   it('never grants more than the limit, grows additively on success, halves once per epoch on overload', async () => {
     const l = new AdaptiveLimiter({ cap: 8, initial: 4 });
     const slots = await Promise.all([l.acquire(), l.acquire(), l.acquire(), l.acquire()]);
@@ -86,7 +86,7 @@ describe('adaptive limiter (point 7)', () => {
   });
 });
 
-describe('idempotency key (point 6)', () => {
+describe('idempotency key', () => {
   const mid = '2b0c3c5e-3f7a-4c43-9d51-0e2b1f4a5c6d';
   it('is deterministic, independent of key order, and differs per manufacturer, type, code and body', () => {
     const a = idempotencyKey(mid, 'silo', 'S-1', { name: 'A', plant_id: 'p', items: [{ x: 1, y: 2 }] });
@@ -105,7 +105,7 @@ describe('idempotency key (point 6)', () => {
   });
 });
 
-describe('key masking and scrubbing (point 11)', () => {
+describe('key masking and scrubbing', () => {
   const key = 'svc-k3y1d-S3cr3tS3cr3tS3cr3t';
   it('replaces the key and its secret in text and in log objects', () => {
     const scrub = secretScrubber(key);
@@ -119,7 +119,7 @@ describe('key masking and scrubbing (point 11)', () => {
   });
 });
 
-describe('compare of sent fields with a held entity (point 5)', () => {
+describe('compare of sent fields with a held entity', () => {
   it('ignores service fields, array order, null vs absent, id case; finds real differences', () => {
     const sent = {
       name: 'Sand 0/2',
@@ -141,7 +141,7 @@ describe('compare of sent fields with a held entity (point 5)', () => {
   });
 });
 
-describe('endpoint names and preflight table (points 4 and 8)', () => {
+describe('endpoint names and preflight table', () => {
   it('names endpoints without ids', () => {
     expect(endpointName('GET', '/v2/silos/0b0c3c5e-3f7a-4c43-9d51-0e2b1f4a5c6d/x?y=1')).toBe('GET /v2/silos/{id}/x');
   });

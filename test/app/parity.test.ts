@@ -1,5 +1,5 @@
 /**
- * Issue 15, "Done means": the CLI and the app produce identical results for the same operation. Each scenario
+ * The CLI and the app produce identical results for the same operation. Each scenario
  * runs one operation through both adapters — the CLI's command (runCli, as `supply-loader` runs it) and the IPC
  * handler table (dispatch, as the renderer calls it) — against one sandbox (the app's embedded one, port 0),
  * reset to the same seed before each adapter's turn, and compares what the user gets: the plan's summary, the

@@ -1,5 +1,5 @@
 /**
- * The CLI bundle runs through V8's code cache (scripts/load-cli.mjs, issue 11 goal 3/4): one cache per command,
+ * The CLI bundle runs through V8's code cache (scripts/load-cli.mjs; it keeps the start fast): one cache per command,
  * made at the end of a run that exited 0, used by the next run of that command; a cache V8 refuses is made again,
  * and a cache that cannot be read or written changes nothing but speed.
  */

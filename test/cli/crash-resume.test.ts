@@ -1,5 +1,5 @@
 /**
- * Interrupted imports through the CLI (issue 4 Done means, issue 7 crash-resume): a real child process killed
+ * Interrupted imports through the CLI: a real child process killed
  * with SIGKILL midway, then `resume` → the exact expected server state; SIGINT → graceful cancel (exit 3,
  * resumable); a key revoked mid-run → exit 3, then `resume` with a new key → exact state. The sandbox runs in
  * this process with latency so that there is a "midway"; the child gets its --base-url.

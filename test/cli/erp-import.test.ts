@@ -1,5 +1,5 @@
 /**
- * Issue 12 through the CLI against the in-process sandbox: every point of "nothing silently ignored" at its
+ * Sources from an ERP (CSV, own headers, column mappings) through the CLI against the in-process sandbox: every point of "nothing silently ignored" at its
  * cell (validate, plan, import); a German ERP CSV set (Windows-1252, `;`, decimal comma, own headers, a title
  * row) and an ERP .xlsx with its own headers, each imported through a saved mapping to the exact service state
  * and re-imported with zero writes; `mapping suggest` / save / list / show / remove.
@@ -47,7 +47,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('nothing silently ignored, through the CLI (issue 12 §1)', () => {
+describe('nothing silently ignored, through the CLI', () => {
   const product = (i: number, over: Record<string, string | number> = {}) => ({
     external_id: `NSI-SP-${i}`,
     name: `Sand ${i}`,
@@ -182,7 +182,7 @@ function writeCsv(name: string, lines: string[]): string {
   return p;
 }
 
-describe('a German ERP CSV set through a saved mapping (issue 12 §2, §3)', () => {
+describe('a German ERP CSV set through a saved mapping', () => {
   let files: string[];
   beforeAll(() => {
     files = [
@@ -407,7 +407,7 @@ describe('an ERP .xlsx with its own headers through a saved mapping', () => {
   });
 });
 
-describe('mapping suggest (issue 12 §2)', () => {
+describe('mapping suggest', () => {
   it('writes a draft with confidences, names the unmapped required fields and exits 2 while one is unmapped; 0 once all are', async () => {
     const f = writeCsv('Einkauf_2025-11.csv', [
       'Einkaufsdaten für Werk München',

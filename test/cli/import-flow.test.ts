@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Done means", through the CLI against the in-process sandbox: the combined template from the CLI,
+ * The whole workbook flow, through the CLI against the in-process sandbox: the combined template from the CLI,
  * every sheet filled with exceljs, `plan --json` shows the expected actions, `import` creates exactly the
  * expected entities (checked via the API), a second plan is all unchanged, a re-import sends no write, a
  * changed name / silo yearly amount / BOM mass shows as update/replace with before → after and lands; the
@@ -83,7 +83,7 @@ afterAll(async () => {
   await sb.close();
 });
 
-describe('template → fill → plan → import → plan → re-import → edit (issue 4, Done means)', () => {
+describe('template → fill → plan → import → plan → re-import → edit', () => {
   it('validate: the filled template has no errors (exit 0), nothing sent', async () => {
     await clearRequests(sb);
     const r = await run(['validate', 'onboarding.xlsx', '--json']);

@@ -1,5 +1,5 @@
 /**
- * `--json` means exactly one parseable JSON document on stdout (issue 10, point 6), for EVERY command and
+ * `--json` means exactly one parseable JSON document on stdout, for EVERY command and
  * subcommand, run as the real bin (bin/supply-loader.mjs, a child process) against the sandbox — successes,
  * refusals (exit 1/2) and errors alike; human messages and warnings go to stderr. Also the documented
  * `npm run --silent cli -- …` form (plain `npm run cli` prints npm's banner on stdout, see docs/cli.md).

@@ -1,5 +1,5 @@
 /**
- * Mapping memory (issue 4 §1): a plant or material code the workbook does not map is looked up in the profile's
+ * Mapping memory: a plant or material code the workbook does not map is looked up in the profile's
  * saved mappings, then on the service. Against the in-process sandbox, through the CLI with a saved profile:
  * `profile mappings save/show/clear`, plan blocked at the cell without the mapping, import with it, the
  * workbook's own mapping sheet winning over the profile's, and a bad id in a mapping sheet refused.

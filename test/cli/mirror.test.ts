@@ -1,5 +1,5 @@
 /**
- * `plan` and `import` with `--mirror SHEET` and `--max-deletes N` (issue 13 §2): under the cap the mirror
+ * `plan` and `import` with `--mirror SHEET` and `--max-deletes N`: under the cap the mirror
  * deletes what the sheet no longer has; over it the plan is blocked with the count and the cap (exit 2) and
  * nothing is deleted; the dry run lists every delete with the entity's name.
  */

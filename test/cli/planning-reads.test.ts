@@ -1,7 +1,7 @@
 /**
  * `import --concurrency N` limits the job's writes to N; the planner's reads still go side by side up to the
  * client's default (16): with N = 2 the planning reads of a workbook over every sheet are one round trip, not
- * five (issue 11, goal 4). Checked with a service latency far above the time it takes to send them.
+ * five. Checked with a service latency far above the time it takes to send them.
  */
 import fs from 'node:fs';
 import path from 'node:path';

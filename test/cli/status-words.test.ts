@@ -1,5 +1,5 @@
 /**
- * The CLI names what happened, once (issue 10, point 2): a completed job with a failed row is not printed as
+ * The CLI names what happened, once: a completed job with a failed row is not printed as
  * plain success ("completed with 1 failed, …"), in the import's result line and in `jobs`; a cancelled job says
  * "cancelled", never "cancelled (cancelled)"; an LCA whose job completed but computed no year is not counted as
  * "completed". Against the sandbox, through the CLI.

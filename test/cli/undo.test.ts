@@ -1,5 +1,5 @@
 /**
- * `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]` (issue 13 §3) against the sandbox: the dry run sends
+ * `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]` against the sandbox: the dry run sends
  * nothing; a row changed by someone since the job blocks the undo (exit 2, nothing sent); with --skip-blocked the
  * rest is undone (exit 1); the undo job is listed by `jobs --json` with `undoes`.
  */

@@ -1,5 +1,5 @@
 /**
- * Collection export (issue 4 §5) through the CLI against the in-process sandbox: export → import round trip
+ * Collection export through the CLI against the in-process sandbox: export → import round trip
  * plans all unchanged; an edited export plans the diff; a service change after the export is a conflict;
  * codes come from walks (request count bounded, not per row); text never becomes a formula; entities without
  * external_id are left out with a warning.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 §2 against the in-process sandbox: the `action` column (upsert, create, update, delete, ignore),
+ * Deletes and mirrored sheets against the in-process sandbox: the `action` column (upsert, create, update, delete, ignore),
  * deletes after creates and updates in reverse dependency order, the in-use refusal naming what still uses the
  * entity, mirrored sheets under and over the safety cap, and delete rows across an interruption and resume.
  */

@@ -154,7 +154,7 @@ export async function readTestWorkbook(path: string): Promise<ParsedWorkbook> {
   return readWorkbook(path);
 }
 
-/** Read, validate (C1's validateWorkbook) and plan a workbook file, as the CLI and the app do. */
+/** Read, validate (validateWorkbook) and plan a workbook file, as the CLI and the app do. */
 export async function planFile(path: string, ctx: Omit<PlanContext, 'validation'>): Promise<Plan> {
   const parsed = await readWorkbook(path);
   return planImport(parsed, { ...ctx, validation: await validateWorkbook(parsed) });

@@ -1,5 +1,5 @@
 /**
- * The journal's stored fields keep their names (issue 15 §5: camelCase in our own types, snake_case only for
+ * The journal's stored fields keep their names (camelCase in our own types, snake_case only for
  * API bodies and the journal's stored fields): a journal written by an earlier version reads back whole, and
  * what this version writes has the same names, so a rename of EntryOutcome's fields cannot pass unnoticed.
  */

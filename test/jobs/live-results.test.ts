@@ -1,5 +1,5 @@
 /**
- * The results workbook written beside its job (issue 11, goal 4: the CLI's import makes it while the job waits
+ * The results workbook written beside its job (the CLI's import makes it while the job waits
  * for the service): liveRowMarks waits for each row's entry to settle, and the workbook it gives is the same, cell
  * for cell and colour for colour, as the one written after the job — with failed, skipped, blocked, updated (a
  * message made from the entry's changes) and created rows, and the Report sheet.

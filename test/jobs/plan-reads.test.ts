@@ -1,6 +1,6 @@
 /**
- * The planning reads go out side by side where they do not depend on each other (issue 11, goal 4: the bound
- * counts one round trip for them): /v2/me beside the resolution of the workbook's codes, and the BOMs beside the
+ * The planning reads go out side by side where they do not depend on each other (the end-to-end
+ * bound counts one round trip for them): /v2/me beside the resolution of the workbook's codes, and the BOMs beside the
  * production figures of the instances on the service. Checked by what is in flight when a read is sent (no
  * timing): a read sent only after the other one answered never overlaps it.
  */

@@ -1,5 +1,5 @@
 /**
- * Characterisation of the planner (issue 15 §4): the plans of a rich scenario — every action (create, update
+ * Characterisation of the planner (a refactoring must not change a plan): the plans of a rich scenario — every action (create, update
  * with field-level before → after, unchanged, replace, skipped_update, blocked, conflict, delete), every kind
  * (companies, plants, products with hazardous substances, silos with items, instances, prechain products,
  * BOMs, production figures), #CLEAR, duplicates, "did you mean", silo rules, a mirror over its cap, ignored

@@ -1,5 +1,5 @@
 /**
- * Colours of the results workbook (issue 10, point 1), read back from the written file: every cell of a data
+ * Colours of the results workbook, read back from the written file: every cell of a data
  * row carries its OWN row's outcome fill (none for unchanged), whatever outcome was written before it; system
  * sheets (lists, Instructions, the mapping sheets) keep exactly the fills and fonts they had. Two inputs: the
  * onboarding template filled as a user does, and the same template saved by LibreOffice Calc (whose cells

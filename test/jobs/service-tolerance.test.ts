@@ -1,5 +1,6 @@
 /**
- * Issue 10 points 14 and 15 at the level of a job's rows, against the sandbox behind a rewriting proxy (a real
+ * Tolerance of a service that differs from the sandbox (optional fields missing from answers, err_code before
+ * status) at the level of a job's rows, against the sandbox behind a rewriting proxy (a real
  * service may differ from the sandbox): a create whose answer lacks optional fields ends `created`, not failed;
  * err_external_id_exists sent with 422 instead of 409 takes the same path as a 409 (lookup, compare) — the row
  * ends `already_existed` when the service holds the same values, `failed` with the conflict when not.
@@ -56,7 +57,7 @@ async function planAndRun(d: SheetData, hooks: ProxyHooks, between?: () => Promi
 }
 
 describe('job rows against a service that differs from the sandbox', () => {
-  it('point 14: creates whose answers lack optional fields (epd_id, external_id, country, …) end created', async () => {
+  it('creates whose answers lack optional fields (epd_id, external_id, country, …) end created', async () => {
     const drop = [
       'epd_id',
       'hazardous_substances',
@@ -111,7 +112,7 @@ describe('job rows against a service that differs from the sandbox', () => {
     expect(res.counts.failed ?? 0).toBe(0);
   });
 
-  it('point 15: err_external_id_exists with 422 ends already_existed (same values) or failed as a conflict, as with 409', async () => {
+  it('err_external_id_exists with 422 ends already_existed (same values) or failed as a conflict, as with 409', async () => {
     const to422: ProxyHooks = {
       response: (req, r) =>
         req.method === 'POST' && r.status === 409 && r.text?.includes('err_external_id_exists')

@@ -1,5 +1,5 @@
 /**
- * Issue 13 §3 against the in-process sandbox: an undo of a job with creates, updates (with child data), a BOM
+ * Undo against the in-process sandbox: an undo of a job with creates, updates (with child data), a BOM
  * replace and deletes brings the service back to the exact prior state; a row changed by someone since the job
  * is a conflict; the undo is a journaled job listed with the job it undoes, and resumes without duplicates.
  */

@@ -1,5 +1,5 @@
 /**
- * The planner's row index holds as little per row as it can (issue 11, goal 1): a valid row's typed values are
+ * The planner's row index holds as little per row as it can (a 200,000-row plan stays under 400 MiB): a valid row's typed values are
  * its read values themselves when the schema changed nothing, and rows without problems share one empty list.
  */
 import { describe, expect, it } from 'vitest';

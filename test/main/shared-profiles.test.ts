@@ -1,5 +1,5 @@
 /**
- * Profiles shared by the desktop app and the CLI (issue 13 §4): the app (main process, fake electron) and the CLI
+ * Profiles shared by the desktop app and the CLI: the app (main process, fake electron) and the CLI
  * use one config dir and one key store, so a connection set up in the app is usable by `--profile NAME` in a
  * scheduled CLI run, and one added by `supply-loader profile add` is offered by the app with its key.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "done means": the import path holds no per-row structure in memory beyond the compact state.
+ * The import path holds no per-row structure in memory beyond the compact state.
  * 20,000 rows over every sheet (mostly supplier products, as bench/memory.bench.ts) imported by the real CLI
  * process (bin/supply-loader.mjs) with `--report` and `--failed` under a small V8 heap (NODE_OPTIONS
  * --max-old-space-size, HEAP_MIB below). Loading the input workbook whole for the results workbook (as before
@@ -128,7 +128,7 @@ async function childUnderHeap<T>(script: string, args: string[], heapMib: number
   return JSON.parse(out) as T;
 }
 
-describe('bounded memory (issue 11)', () => {
+describe('bounded memory', () => {
   it(`plans ${ROWS.toLocaleString('en')} rows with --json under --max-old-space-size=${PLAN_HEAP_MIB}`, async () => {
     const c = await runUnderHeap(['plan', file, '--json'], PLAN_HEAP_MIB, 'jobs-plan');
     expect(c.code, c.why).toBe(0);

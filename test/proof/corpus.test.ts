@@ -1,5 +1,5 @@
 /**
- * The bad-workbook corpus (issue 7): every file of test/fixtures/corpus goes through the path the CLI's
+ * The bad-workbook corpus: every file of test/fixtures/corpus goes through the path the CLI's
  * `import` takes (read → validate → refuse with exit 2 before connecting), against a running sandbox. Each
  * must give a clear error in words — file-level, or at its sheet/cell — or, for odd but valid files, read
  * clean with the value the user meant; never a crash or a stack trace, never a hang, memory bounded, and

@@ -1,5 +1,5 @@
 /**
- * Crash-resume (issue 7): one import job through the real CLI, killed with SIGKILL at 5 random points (a new
+ * Crash-resume: one import job through the real CLI, killed with SIGKILL at 5 random points (a new
  * process each time: `import`, then `resume JOB_ID` four times), each kill landing while writes are in flight;
  * a last `resume` finishes it. The final server state is exact: every row there once, nothing lost, nothing
  * duplicated (active counts and the entities themselves), and the journal settles every entry once.

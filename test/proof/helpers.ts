@@ -1,5 +1,5 @@
 /**
- * Helpers of the proof tests (issue 7): the in-process sandbox and its control API, the CLI run in this process
+ * Helpers of the proof tests: the in-process sandbox and its control API, the CLI run in this process
  * or as a real child process, request-log marks (to count what a step sent), a bound on time and memory for a
  * step, and a scan of files and output for a secret.
  */

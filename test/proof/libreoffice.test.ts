@@ -1,5 +1,5 @@
 /**
- * Workbooks written by another program import too (issue 7): files saved by LibreOffice Calc
+ * Workbooks written by another program import too: files saved by LibreOffice Calc
  * (test/fixtures/libreoffice, made by make-fixtures.ts with `soffice --convert-to xlsx`) go through the CLI as
  * a user runs it: the filled onboarding template imports and lands exactly; a second plan is all unchanged;
  * the empty template validates clean; a CSV turned into .xlsx by LibreOffice imports with its accents intact.
@@ -50,7 +50,7 @@ describe('workbooks saved by LibreOffice Calc', () => {
     expect((await requestsSince(sb.baseUrl, mark)).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
-  it('the empty supplier-products template, saved by LibreOffice, validates clean but for "no data rows" (headers, notes and dropdowns survive; issue 12: unfilled is never green)', async () => {
+  it('the empty supplier-products template, saved by LibreOffice, validates clean but for "no data rows" (headers, notes and dropdowns survive; unfilled is never green)', async () => {
     const run = await cli(['validate', join(LO, 'template-supplier-products.xlsx'), '--json']);
     expect(run.code, run.stderr).toBe(2);
     const out = jsonOut<{ ok: boolean; errors: number; issues: { code: string }[]; sheets: { sheet: string; rows: number }[] }>(run);

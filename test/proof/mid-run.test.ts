@@ -1,5 +1,5 @@
 /**
- * Things that change on the service while an import runs (issue 7), through the CLI as a user runs it: the
+ * Things that change on the service while an import runs, through the CLI as a user runs it: the
  * key revoked, the member's plant access withdrawn, the daily request limit reached, the entitlement limit
  * reached. Each ends in the state docs/workbook-format.md documents, says so in words (with the err_code), and
  * is resumable where it should be; once the cause is fixed the data ends exact.

@@ -1,5 +1,5 @@
 /**
- * Security checks of issue 7 that are ours to prove end to end:
+ * Security checks that are ours to prove end to end:
  * - a whole job through the real CLI process (profile saved, faults on, a row refused by the service, results
  *   and failed-rows workbooks, resume, jobs, export, lca, me, a revoked key), then every file it wrote (journal,
  *   plan, meta, results, exports, settings) and all output scanned for the key — only the owner-only key file
@@ -8,7 +8,7 @@
  *   formulas (export and results workbook).
  * The browser-mode refusals (no token, foreign Origin, rebinding Host) and the BrowserWindow options and
  * navigation guards are asserted by the shell's own tests: test/ipc/browser-mode.test.ts and
- * test/main/main-process.test.ts (issue 7 asks for them "from [E]"; not duplicated here).
+ * test/main/main-process.test.ts (not duplicated here).
  */
 import ExcelJS from 'exceljs';
 import { statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Soak under faults (issue 7): a workbook over every sheet (SOAK_ROWS rows, 300 by default so CI stays fast;
- * SOAK_ROWS=2000 for the issue's size) imported through the CLI while the sandbox fails 10 % of requests with a
+ * Soak under faults: a workbook over every sheet (SOAK_ROWS rows, 300 by default so CI stays fast;
+ * SOAK_ROWS=2000 for the full size) imported through the CLI while the sandbox fails 10 % of requests with a
  * 500, resets 5 % of the connections after committing the write, and answers after 5 ms + up to 20 ms jitter.
  * The server state must equal the workbook exactly (nothing duplicated, nothing lost) and the results workbook
  * must agree with the server row by row. Then: the sandbox restarted mid-run from its --data file — the

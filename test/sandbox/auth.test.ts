@@ -1,4 +1,4 @@
-/** Authentication, scopes, plant access, member capping and the legacy edit:recipes rule (issue 2 §3 Auth). */
+/** Authentication, scopes, plant access, member capping and the legacy edit:recipes rule. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../electron/core/spec/scopes.js';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';

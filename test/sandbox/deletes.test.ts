@@ -1,5 +1,5 @@
 /**
- * DELETE of every entity type the API manages (issue 13 §1): 200 with the deleted entity, gone from every list,
+ * DELETE of every entity type the API manages: 200 with the deleted entity, gone from every list,
  * external_id freed, a second DELETE is err_not_found; refused with the matching in-use err_code while anything
  * references the entity (naming what does), and allowed once the reference is gone; scopes and plant access.
  */

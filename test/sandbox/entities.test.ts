@@ -1,6 +1,6 @@
 /**
  * Entities written through the API: create payloads (strict), external_id uniqueness (freed on delete),
- * material-property codes, PATCH, DELETE, and the products' derived fields (issue 2 §2–§3).
+ * material-property codes, PATCH, DELETE, and the products' derived fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';

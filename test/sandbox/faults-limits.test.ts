@@ -1,6 +1,6 @@
 /**
  * Faults (error_rate, reset_after_commit_rate, latency), entitlements, the daily limit, the request log, the
- * control API's guard rails, and "only the spec's statuses" (issue 2 §3 Errors, §4).
+ * control API's guard rails, and "only the spec's statuses".
  */
 import { connect } from 'node:net';
 import { request } from 'undici';

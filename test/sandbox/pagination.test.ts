@@ -1,4 +1,4 @@
-/** Pagination of collection GETs (spec "Pagination" rules 1–4; issue 2 §3). */
+/** Pagination of collection GETs (spec "Pagination" rules 1–4). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandbox, walk, type Catalog, type Sandbox } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /**
  * LCA through the API: job states on the sandbox clock, the five result rules, failures, breakdown by scope,
- * values computed from the BOM, and per-kg impacts computed once a recompute used them (issue 2 §3 LCA).
+ * values computed from the BOM, and per-kg impacts computed once a recompute used them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSPORT_FACTORS } from '../../sandbox/lca.js';

@@ -1,4 +1,4 @@
-/** Silos (issue 2 §3 Silos) and Idempotency-Key on silos and prechain products (replay, conflict, expiry). */
+/** Silos and Idempotency-Key on silos and prechain products (replay, conflict, expiry). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../electron/core/spec/scopes.js';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';

@@ -1,5 +1,5 @@
 /**
- * Declared Node versions agree with what is installed (issue 10, point 7). package.json `engines.node` is what
+ * Declared Node versions agree with what is installed. package.json `engines.node` is what
  * the CLI, the sandbox and the tests need; `devEngines.runtime` what the whole development install needs,
  * including the desktop toolchain (Electron, electron-builder), whose packages want Node ≥ 22.12. Checked
  * against package-lock.json: no locked package's `engines.node` excludes a Node version the declared range

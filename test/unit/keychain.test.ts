@@ -1,5 +1,5 @@
 /**
- * The key store shared by the CLI, browser mode and the app (issue 13 §4): the OS keychain first, the 0600 file
+ * The key store shared by the CLI, browser mode and the app: the OS keychain first, the 0600 file
  * as the fallback with a warning, keys saved in the file while no keychain was reachable found and moved later.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 12 at the cell: nothing silently ignored (misnamed / unknown / missing columns, no data rows, a code
+ * ERP sources at the cell: nothing silently ignored (misnamed / unknown / missing columns, no data rows, a code
  * typo at its cause, file kinds), CSV sources (encodings, delimiters, quoted line breaks, decimal comma, dates,
  * guards, addresses in the source file), the column-mapping contract and `mapping suggest`.
  */
@@ -28,7 +28,7 @@ function mapping(doc: unknown): ColumnMapping {
   return r.mapping;
 }
 
-describe('nothing silently ignored (issue 12 §1)', () => {
+describe('nothing silently ignored', () => {
   const header = [...headerOf('supplier-products').filter((f) => f !== 'truck_km'), 'truck_distance_km', 'Kommentar'];
   const row = (i: number) => [...rowOf('supplier-products', supplierProduct(i)).slice(0, header.length - 3), 22, 'note'];
 
@@ -130,7 +130,7 @@ describe('nothing silently ignored (issue 12 §1)', () => {
   });
 });
 
-describe('CSV sources (issue 12 §3)', () => {
+describe('CSV sources', () => {
   const header = 'external_id;name;country';
   const body = ['SC-1;Müller Straße GmbH;DE', 'SC-2;"Café ""Süd""; Zweigwerk\nHalle 2";AT'];
 
@@ -279,7 +279,7 @@ describe('CSV sources (issue 12 §3)', () => {
   });
 });
 
-describe('the column-mapping contract (issue 12 §2)', () => {
+describe('the column-mapping contract', () => {
   it('version and sheets required; unknown keys are errors with their path; fields must exist', () => {
     expect(parseColumnMapping({ sheets: {} })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^version/)] });
     expect(parseColumnMapping({ version: 1 })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^sheets/)] });
@@ -342,7 +342,7 @@ describe('the column-mapping contract (issue 12 §2)', () => {
   });
 });
 
-describe('mapping suggest (issue 12 §2)', () => {
+describe('mapping suggest', () => {
   it('finds the sheet, the header row under a title, and fields for headers not written in the synonym table', async () => {
     const path = tmp.file('Einkauf_2025-11.csv');
     await writeFile(

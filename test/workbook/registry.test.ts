@@ -1,4 +1,4 @@
-/** The sheet registry against the column lists of issue 4 §1 (the contract), and its row schemas. */
+/** The sheet registry against the column lists of the workbook format (the contract), and its row schemas. */
 import { describe, expect, it } from 'vitest';
 import { BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES, UNITS } from '../../electron/core/spec/constants.js';
 import { quickAccept } from '../../electron/core/workbook/columns.js';
@@ -6,7 +6,7 @@ import { ISO_COUNTRY_CODES } from '../../electron/core/workbook/countries.js';
 import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet } from '../../electron/core/workbook/registry.js';
 import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
 
-/** Issue 4 §1, verbatim: `*` = required. */
+/** The workbook format's column lists, verbatim: `*` = required. */
 const ISSUE_COLUMNS: Record<string, string> = {
   'supplier-companies': 'external_id*, name*, country, action',
   'supplier-plants': 'external_id*, name*, supplier_company_external_id*, country, city, action',
@@ -20,12 +20,12 @@ const ISSUE_COLUMNS: Record<string, string> = {
   bom: 'product_instance_external_id*, component_type*, component_external_id*, mass_kg*, action',
   plants: 'plant_code*, plant_id',
   materials: 'material_code*, category, material_type_id',
-  // issue 14: production figures per product instance and year
+  // production figures per product instance and year
   production: 'product_instance_external_id*, year*, quantity*',
 };
 
 describe('sheet registry', () => {
-  it("has exactly the sheets of issue 4 (and issue 14's production), in the onboarding order of the spec", () => {
+  it("has exactly the sheets of the workbook format, in the onboarding order of the spec", () => {
     expect([...DATA_SHEET_NAMES].sort()).toEqual(Object.keys(ISSUE_COLUMNS).sort());
     expect(DATA_SHEETS.map((d) => d.name)).toEqual([
       'plants',

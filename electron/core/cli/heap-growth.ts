@@ -1,5 +1,5 @@
 /**
- * The CLI process's heap growth (issue 11, goal 1). Set by the process's entry before anything else is compiled:
+ * The CLI process's heap growth, which keeps a 200,000-row run under 400 MiB. Set by the process's entry before anything else is compiled:
  * the bin (bin/supply-loader.mjs, through the small `heap-growth.cjs` of the bundle) or a direct run of main.ts.
  * V8's flags are part of its code cache's key, so they must be the same when the bundle is compiled from the
  * cache and when the cache is made at the end of a run (scripts/load-cli.mjs).
@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  * How far V8 lets the heap grow past what its last full collection left alive, in percent
  * (`SUPPLY_LOADER_HEAP_GROWTH_PERCENT`, default 75; 0 = V8's own, which goes up to 300). A batch run allocates fast and
  * collects rarely, so with V8's default a 200,000-row plan whose live heap is ~170 MiB peaks at 360–450 MiB
- * resident; at 75 % it stays at 320–340 MiB in about the same time (docs/performance.md, issue 11).
+ * resident; at 75 % it stays at 320–340 MiB in about the same time (docs/performance.md).
  */
 export function heapGrowthFlag(env: NodeJS.ProcessEnv = process.env): { flag: string | null; warning?: string } {
   const raw = env.SUPPLY_LOADER_HEAP_GROWTH_PERCENT?.trim();

@@ -20,7 +20,7 @@ import { DEFAULT_MAX_CONCURRENCY } from '../api/defaults.js';
 /**
  * The client's cap for a job run with `--concurrency N`: N limits the job's writes (its write slots); reads —
  * the planner's, sent side by side — may still go DEFAULT_MAX_CONCURRENCY at a time, so that a small N does not
- * turn the planning reads' one round trip into two (issue 11, goal 4: 10 reads at N = 8 took two).
+ * turn the planning reads' one round trip into two (10 reads at N = 8 took two).
  */
 export function clientCap(concurrency: number | undefined): { maxConcurrency?: number } {
   return concurrency ? { maxConcurrency: Math.max(concurrency, DEFAULT_MAX_CONCURRENCY) } : {};

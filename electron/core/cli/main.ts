@@ -19,8 +19,8 @@ export const VERSION = '0.1.0';
 /**
  * zod compiles each object schema into a function (new Function) on its first parse. That pays in the app, a
  * long-running process; a CLI run parses each schema a few hundred or thousand times, and the compiles (and their
- * cold code) cost more than they save: an import of 709 rows at 40 ms latency took ~40–80 ms less end to end
- * (issue 11, goal 4), a plan of 200,000 rows no longer. Set once a command is loaded (`--version` loads no zod).
+ * cold code) cost more than they save: an import of 709 rows at 40 ms latency took ~40–80 ms less end to end,
+ * a plan of 200,000 rows no longer. Set once a command is loaded (`--version` loads no zod).
  */
 async function interpretedParsing(): Promise<void> {
   (await import('zod')).z.config({ jitless: true });

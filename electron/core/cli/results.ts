@@ -82,7 +82,7 @@ export interface LiveResultFiles {
 }
 
 /**
- * `--report OUT.xlsx` and `--failed OUT.xlsx` of a workbook, made while the job runs (issue 11, goal 4): the job
+ * `--report OUT.xlsx` and `--failed OUT.xlsx` of a workbook, made while the job runs, not after it: the job
  * mostly waits for the service, so meanwhile
  * - the results workbook copies the input's rows, each once its entry has settled, leaving only the last rows
  *   and the Report sheet for after the job;

@@ -38,7 +38,7 @@ export interface CliCommand {
   run(values: Record<string, unknown>, positionals: string[], ctx: CliContext): Promise<number>;
 }
 
-/** Exit codes of every command (issue 4 §6). */
+/** Exit codes of every command (docs/cli.md "Exit codes"). */
 export const EXIT = {
   /** Every row succeeded or was unchanged. */
   ok: 0,

@@ -1,6 +1,6 @@
 /**
- * Write exported rows as a workbook in the template format (same sheets, columns, notes, dropdowns) with C1's
- * writeWorkbook, adding the hidden `_snapshot` column to the sheets whose rows carry one. Server text is always
+ * Write exported rows as a workbook in the template format (same sheets, columns, notes, dropdowns) with the
+ * format's writeWorkbook, adding the hidden `_snapshot` column to the sheets whose rows carry one. Server text is always
  * written as text cells, never as formulas (the format writer sets string values only).
  */
 import { stat } from 'node:fs/promises';

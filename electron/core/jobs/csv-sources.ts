@@ -1,5 +1,5 @@
 /**
- * Results of CSV sources in their own layout (issue 12 §3), shared by the CLI (`import --report DIR`) and the
+ * Results of CSV sources in their own layout, shared by the CLI (`import --report DIR`) and the
  * app (Jobs screen downloads): the outcome of every source row from the job's row marks, written by
  * workbook/csv-results.ts in the source's columns, encoding and delimiter.
  *

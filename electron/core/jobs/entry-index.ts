@@ -1,5 +1,5 @@
 /**
- * The compact in-memory state of a job (issue 11): per plan entry a few numbers in typed arrays — its level,
+ * The compact in-memory state of a job (memory bounded at 200,000 rows): per plan entry a few numbers in typed arrays — its level,
  * action, where its JSON line is in `plan-entries.jsonl`, the entries it depends on, the worksheet rows it
  * covers, its outcome — plus its key and service id as strings. The entries themselves (bodies, changes,
  * notes, problems) stay on disk and are read back one at a time when an entry runs (`entry(i)`).

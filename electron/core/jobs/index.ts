@@ -1,5 +1,5 @@
 /**
- * The import engine (issue 4 §3–§5): plan (dry run) → run (journaled, resumable) → results workbooks.
+ * The import engine: plan (dry run) → run (journaled, resumable) → results workbooks.
  * JSON-serialisable data everywhere; no electron import. Driven by the CLI and the desktop app alike.
  */
 export { planImport, LEVEL, type PlanContext, type PlanProgress } from './plan.js';

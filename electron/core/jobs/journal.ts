@@ -12,7 +12,7 @@
  * each waiting for the one before, cost ~0.1 ms of the main thread per line (a profile of a 494-write import:
  * 110 ms of the job's CPU) and queued each request behind the intents before it. Synchronous writes were tried:
  * cheaper still, but on ext4 a write waits while an fdatasync of the file runs, which held up the event loop at
- * 16 writes in flight (issue 11: 0.87–0.90 of the latency bound against 0.90–0.92).
+ * 16 writes in flight (the import bench: 0.87–0.90 of the latency bound against 0.90–0.92).
  */
 import { access, open, type FileHandle } from 'node:fs/promises';
 import { jsonLines } from './job-store.js';

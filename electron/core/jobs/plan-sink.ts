@@ -1,5 +1,5 @@
 /**
- * Where the planner puts its entries as it decides them (issue 11: a 200,000-row plan is ~200 MB of entries).
+ * Where the planner puts its entries as it decides them (a 200,000-row plan is ~200 MB of entries: too much to hold).
  *
  * - `ArrayPlanSink`: in memory (the desktop app's dry run, undo plans, tests): `entries` once finished.
  * - `JsonlPlanSink`: each entry one JSON line of a file (a job folder's `plan-entries.jsonl`), written as it is

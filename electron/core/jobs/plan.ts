@@ -9,7 +9,7 @@
  * This module is the entry: `plan/` holds one planner per entity kind, the state they share (`context.ts`:
  * references, lookups, and `emit`, the one place an entry enters the plan) and the decision step (`decide.ts`).
  * The entries go to a `PlanSink` as they are decided: in memory (`planImport`) or a job folder's
- * plan-entries.jsonl (`planImportToFile`, issue 11: what grows with the rows stays on disk).
+ * plan-entries.jsonl (`planImportToFile`: what grows with the rows stays on disk).
  */
 import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
@@ -50,7 +50,7 @@ export interface PlanContext {
     /** Most deletes one mirrored sheet may make (default: 10 % of the type's entities with an external_id, at least 5). */
     maxDeletes?: number;
   };
-  /** C1's validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
+  /** The validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
   validation?: ValidationReport;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
@@ -99,7 +99,7 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   progress({ phase: 'preflight', done: 0, total: 1 });
   progress({ phase: 'resolving', done: 0, total: 1 });
   // /v2/me and the resolution of the workbook's codes are reads independent of each other: one round trip for
-  // both (issue 11, goal 4), not one after the other.
+  // both, not one after the other.
   // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
   const reading = client.me({ signal });
   const resolving = resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);

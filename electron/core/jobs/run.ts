@@ -568,7 +568,7 @@ class JobRun {
       }
       // The intent goes into the journal before the entry waits for a write slot, so that a slot freed by an
       // answer is taken by a request at once, not after a trip through the thread pool for its journal line
-      // (issue 11: ~1 ms of each write slot's cycle; behind an outcome line being written, two trips). An intent
+      // (~1 ms of each write slot's cycle; behind an outcome line being written, two trips). An intent
       // whose request never went (the job stopped meanwhile) is what resume handles anyway: the write may or may
       // not have landed.
       if (this.stopping()) return;

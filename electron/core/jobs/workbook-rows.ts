@@ -80,7 +80,7 @@ export function issueToProblem(i: Issue): PlanProblem {
 }
 
 /**
- * Index the workbook. Errors come from the validation report when given (C1's validateWorkbook: row schema,
+ * Index the workbook. Errors come from the validation report when given (workbook/validate.ts validateWorkbook: row schema,
  * spec rules, cross-sheet checks); otherwise from the reader's issues plus each row's schema and the
  * registry's row rules.
  */

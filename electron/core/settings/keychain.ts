@@ -1,5 +1,5 @@
 /**
- * API keys in the OS keychain, shared by the CLI, browser mode and the desktop app (issue 13 §4): Keychain on
+ * API keys in the OS keychain, shared by the CLI, browser mode and the desktop app: Keychain on
  * macOS, Credential Manager on Windows, Secret Service on Linux, through @napi-rs/keyring (an optional
  * dependency with prebuilt binaries). One entry per profile: service `supply-loader`, account = profile id.
  *

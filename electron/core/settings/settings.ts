@@ -51,7 +51,7 @@ export const SettingsDocument = z.object({
   // A damaged mappings part is dropped rather than costing the profiles (the whole document would fall back to defaults).
   mappings: z.record(z.string(), StoredMappings).optional().catch(undefined),
   /**
-   * Named column mappings per profile id (issue 12 §2: name → the mapping document, checked by
+   * Named column mappings per profile id (name → the mapping document, checked by
    * workbook/mapping/schema.ts when saved and when used). Not the code mappings above.
    */
   columnMappings: z.record(z.string(), z.record(z.string(), z.unknown())).optional().catch(undefined),

@@ -1,5 +1,5 @@
 /**
- * Results of a CSV source in the source's own layout (issue 12 §3): the source's rows and columns as they are
+ * Results of a CSV source in the source's own layout: the source's rows and columns as they are
  * (title rows, header, the user's own column names) plus `_result`, `_id`, `_err_code`, `_message`, written in
  * the source's encoding (with its byte-order mark) and delimiter; and the failed rows alone, in the same layout,
  * so the user fixes the ERP export and imports the file again with the same mapping. Streams both ways.

@@ -106,7 +106,7 @@ const TAG_END = Buffer.from('>');
  * Bytes of a part handed to exceljs at once. exceljs parses each piece it gets into one batch of XML events and
  * rows, all alive until the batch is consumed; a young-generation GC that falls inside a batch copies and then
  * promotes all of it. In 4 KB slices instead of zlib's 16 KB pieces less survives. On a 100,000-row sheet
- * (issue 11, goal 5), two sets of alternating runs (10 and 8 pairs) gave read + validate medians of 2.79 against
+ * (the read bench), two sets of alternating runs (10 and 8 pairs) gave read + validate medians of 2.79 against
  * 3.29 s and 2.67 against 2.79 s; scavenges took 184–425 ms against 232–672 ms (6 runs each).
  */
 const FEED_SLICE = 4 * 1024;

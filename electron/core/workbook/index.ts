@@ -1,5 +1,5 @@
 /**
- * Workbook format, templates, streaming reader, validation and writer (issue 4 §1–§2). No electron import.
+ * Workbook format, templates, streaming reader, validation and writer. No electron import.
  *
  *   const parsed = await readWorkbook(path, { signal, onProgress, limits });   // never throws for bad input
  *   const report = await validateWorkbook(parsed, { signal, onProgress });      // JSON-serialisable

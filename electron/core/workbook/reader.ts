@@ -33,7 +33,7 @@ export interface ReadOptions {
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
   limits?: Partial<ReadLimits>;
-  /** Column mapping (issue 12 §2): which sheet feeds which target, header row, columns, values, constants. */
+  /** Column mapping: which sheet feeds which target, header row, columns, values, constants. */
   mapping?: ColumnMapping;
 }
 
@@ -351,7 +351,7 @@ function describe(e: unknown): string {
 /**
  * exceljs's shared strings are slices of the XML text they were parsed from: each one kept (a cell's value in
  * the parsed workbook) keeps its whole chunk of XML alive (16 KB, markup included). A copy of each holds only its
- * own characters (issue 11: ~30 MB of a 200,000-row workbook). JSON's round trip copies every code unit exactly,
+ * own characters (~30 MB less for a 200,000-row workbook). JSON's round trip copies every code unit exactly,
  * lone surrogates too.
  */
 function flattenSharedStrings(strings: unknown[] | undefined): void {

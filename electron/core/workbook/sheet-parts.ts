@@ -1,5 +1,5 @@
 /**
- * Several sources feeding one target sheet (issue 12: `MAT_2025-10.csv` and `MAT_2025-11.csv` both matching
+ * Several sources feeding one target sheet (`MAT_2025-10.csv` and `MAT_2025-11.csv` both matching
  * `source: "MAT_*.csv"`): their rows are read into one sheet, so every check across rows (duplicate keys,
  * references) and the plan see them together. A row's number in the sheet is its identity in the plan and the
  * job (`supplier-products!7`), so the rows of the second source are numbered from PART_ROW_OFFSET on, those of

@@ -3,7 +3,7 @@
  * (ParsedWorkbook, ValidationReport) is plain JSON-serialisable data.
  */
 
-/** Names of the data sheets, exactly as in issue 4 §1 (row 1 of each holds the field names). */
+/** Names of the data sheets, exactly as users see them in the workbook (row 1 of each holds the field names). */
 export const DATA_SHEET_NAMES = [
   'supplier-companies',
   'supplier-plants',

@@ -267,7 +267,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
   const workbookFiles: string[] = [];
   if (csvMode) {
-    // From the job's compact index (issue 11): no entry of the plan held.
+    // From the job's compact index: no entry of the plan held.
     const wbSources = sources.filter((s) => !isTextSource(s));
     const marks = o.outs.report || o.outs.failed ? await indexRowMarks(run.index) : undefined;
     for (const wbPath of wbSources) {

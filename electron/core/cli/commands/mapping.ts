@@ -1,6 +1,6 @@
 /**
  * `supply-loader mapping suggest SOURCE... -o FILE.json | save FILE.json [--name NAME] | list | show NAME |
- * remove NAME [--profile NAME]`: column mappings (issue 12 §2) — a draft suggested from the sources' headers,
+ * remove NAME [--profile NAME]`: column mappings — a draft suggested from the sources' headers,
  * and named mappings saved with the profile for `--mapping NAME`.
  */
 import path from 'node:path';

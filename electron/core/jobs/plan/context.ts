@@ -292,7 +292,7 @@ export function rowName(e: EntryRef | undefined): string {
   return e ? `${e.sheet} row ${e.row}` : 'another row';
 }
 
-/** ` (did you mean MAT-SAND?)` for an unknown code, when a known one is a near miss (issue 12 §1). */
+/** ` (did you mean MAT-SAND?)` for an unknown code, when a known one is a near miss: nothing unknown is silently ignored. */
 export function didYouMean(code: string, known: Iterable<string>): string {
   const hits = closestCodes(code, known);
   return hits.length ? ` (did you mean ${hits.join(' or ')}?)` : '';

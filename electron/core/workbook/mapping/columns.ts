@@ -1,5 +1,5 @@
 /**
- * What the app's Columns step shows (issue 12 §2, "App"): per source, its target sheet, header row, columns with
+ * What the app's Columns step shows: per source, its target sheet, header row, columns with
  * sample values and the suggested field (confidence; only ≥ HIGH_CONFIDENCE pre-selected), the target's fields
  * (required, enum values), whether the step is needed at all, and a saved mapping whose headers match the
  * sources (applied without asking). Product rules live here, not in ipc or the renderer.

@@ -1,5 +1,5 @@
 /**
- * The column-mapping contract (issue 12 §2; docs/workbook-format.md "Column mappings"): per target sheet where
+ * The column-mapping contract (docs/workbook-format.md "Column mappings"): per target sheet where
  * its rows come from (`source`: a sheet name or a file-name glob), the header row, which source column is which
  * field, columns to ignore, value translations and constants, plus CSV settings. Strict: an unknown key is an
  * error with its path (a typo must not be ignored).

@@ -1,5 +1,5 @@
 /**
- * `mapping suggest` (issue 12 §2): for each source, the header row (title lines above it skipped), the target
+ * `mapping suggest`: for each source, the header row (title lines above it skipped), the target
  * sheet it feeds, and per source column the field it most likely is — exact name (1.0), lenient (case,
  * spaces, `*`, units in brackets: 0.95), a synonym from synonyms.json (EN/DE data: 0.85 whole name, 0.7 a
  * synonym within the header) or similarity (≤ 0.6). Only suggestions of at least HIGH_CONFIDENCE go into the

@@ -1,5 +1,5 @@
 /**
- * CSV / text sources (issue 12 §3), streamed: iconv-lite decodes (UTF-8 with or without BOM, UTF-16 LE/BE with
+ * CSV / text sources, streamed: iconv-lite decodes (UTF-8 with or without BOM, UTF-16 LE/BE with
  * BOM, Windows-1252), csv-parse splits (delimiter `;` `,` tab `|` discovered by csv-parse's delimiter_auto
  * unless the mapping says it; quoted fields with line breaks). Each record goes through the same SheetRowReader
  * as a workbook's rows, so headers, coercion, mappings and issues work alike; issues point at the source file

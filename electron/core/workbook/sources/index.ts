@@ -1,5 +1,5 @@
 /**
- * Any number of sources read as one workbook (issue 12): .xlsx workbooks and .csv/.txt files, mixed. Each
+ * Any number of sources read as one workbook: .xlsx workbooks and .csv/.txt files, mixed. Each
  * sheet keeps the name it has in its source (a CSV's file name), so every issue points at the source file and
  * cell. Several sources feeding the same target sheet are read as one sheet (workbook/sheet-parts.ts).
  */
