@@ -310,7 +310,7 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
           {row.bom.unchanged > 0 && <li className="muted">{t('plan.bomUnchanged', { count: row.bom.unchanged })}</li>}
         </ul>
       )}
-      {row.fields.length > 0 && (row.action === 'create' || row.action === 'delete') && (
+      {row.fields.length > 0 && row.action !== 'blocked' && row.action !== 'conflict' && (
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
