@@ -4,11 +4,13 @@
  * show their values in words, each row its own entity), an import, a re-run of a job's failed rows, and the undo
  * of an undo.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
@@ -175,6 +177,47 @@ describe('undo of every kind of job through the contract', () => {
     const redoId = await undo(undoId);
     expect((await settled(redoId)).undoes).toBe(undoId);
     expect(await companies()).toEqual(imported);
+
+    // The list says which undo took each job back; such a job is not undone a second time.
+    const list = (await call('jobs.list', {})).jobs;
+    const item = (id: string) => list.find((j) => j.jobId === id)!;
+    expect(item(job).undoneBy).toEqual({ jobId: undoId, status: 'completed' });
+    expect(item(undoId).undoneBy).toEqual({ jobId: redoId, status: 'completed' });
+    expect(item(redoId).undoneBy).toBeNull();
+    const again = await dispatch('jobs.undoPlan', { jobId: job }, mode.app);
+    expect(again.ok).toBe(false);
+    if (!again.ok) expect(again.error.message).toBe(`Job ${job} was already undone by job ${undoId}.`);
+    const run = await dispatch('jobs.undo', { jobId: undoId, skipBlocked: false }, mode.app);
+    expect(run.ok).toBe(false);
+    if (!run.ok) expect(run.error.message).toBe(`Job ${undoId} was already undone by job ${redoId}.`);
+    expect(await companies()).toEqual(imported);
+  });
+
+  it('labels a job made against another service and refuses its undo with that reason', async () => {
+    const job = await importWorkbook({ 'supplier-companies': [{ external_id: 'UO-1', name: 'Anderswo AG' }] });
+    expect((await settled(job)).status).toBe('completed');
+    const listed = await call('jobs.list', {});
+    expect(listed.serviceUrl).toBe(mode.app.sandbox.baseUrl());
+    expect(listed.jobs.find((j) => j.jobId === job)?.otherService).toBe(false);
+
+    // The same job as the command line would have left it after a run against another service.
+    const metaPath = path.join(mode.app.work.jobs.jobsDir, job, 'meta.json');
+    const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as { baseUrl: string };
+    fs.writeFileSync(metaPath, JSON.stringify({ ...meta, baseUrl: 'https://api.example.com/' }));
+    expect((await call('jobs.list', {})).jobs.find((j) => j.jobId === job)?.otherService).toBe(true);
+    for (const r of [
+      await dispatch('jobs.undoPlan', { jobId: job }, mode.app),
+      await dispatch('jobs.undo', { jobId: job, skipBlocked: false }, mode.app),
+    ]) {
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('invalid_input');
+        expect(r.error.message).toBe(
+          `Job ${job} was made against another service (https://api.example.com/) than the active connection (${mode.app.sandbox.baseUrl()}): undo it with a connection to that service.`,
+        );
+      }
+    }
+    expect(await client.supplierCompanies.findByExternalId('UO-1')).not.toBeNull();
   });
 
   it('undoes a re-run of a job’s failed rows: only what the re-run wrote', async () => {

@@ -322,6 +322,12 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'jobs.undoJob': 'Auftrag {job} rückgängig machen',
   'jobs.undo': 'Zurücknehmen',
   'jobs.undoOf': 'Rücknahme von {job}',
+  'jobs.undoneBy': 'Zurückgenommen durch Auftrag {job}',
+  'jobs.undoPending': 'Wird durch Auftrag {job} zurückgenommen (nicht fertig: diesen Auftrag fortsetzen)',
+  'jobs.otherService': 'Gegen einen anderen Dienst ausgeführt',
+  'jobs.showOther': 'Auch die Aufträge anderer Dienste zeigen ({count})',
+  'jobs.ofService': 'Aufträge gegen {url}, den Dienst der aktiven Verbindung.',
+  'jobs.otherHint': 'Ein Auftrag eines anderen Dienstes lässt sich nur mit einer Verbindung zu diesem Dienst zurücknehmen oder fortsetzen.',
   'undo.title': 'Auftrag {job} rückgängig machen: Probelauf',
   'undo.intro':
     'Was die Rücknahme dieses Auftrags jetzt am Dienst tun würde. Nichts wird gesendet, bevor Sie sie starten. Zeilen, die seit dem Auftrag am Dienst geändert wurden, sind Konflikte: sie bleiben unberührt.',

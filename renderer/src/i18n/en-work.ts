@@ -319,6 +319,12 @@ export const enWork = {
   'jobs.undoJob': 'Undo job {job}',
   'jobs.undo': 'Undo this job',
   'jobs.undoOf': 'undo of {job}',
+  'jobs.undoneBy': 'Undone by job {job}',
+  'jobs.undoPending': 'Being undone by job {job} (not finished: resume that job)',
+  'jobs.otherService': 'Made against another service',
+  'jobs.showOther': 'Also show the jobs of other services ({count})',
+  'jobs.ofService': 'Jobs made against {url}, the active connection’s service.',
+  'jobs.otherHint': 'A job of another service can be undone or resumed only with a connection to that service.',
   'undo.title': 'Undo job {job}: dry run',
   'undo.intro':
     'What undoing this job would do on the service now. Nothing is sent until you run it. Rows changed on the service since the job are conflicts: they are not touched.',
