@@ -232,10 +232,13 @@ describe('values and rows as the screens see them', () => {
         ],
       }),
       entry('bom:PI-1', { kind: 'bom', action: 'replace' }),
+      entry('mirror:supplier-products:SP-OLD', { action: 'delete', sheet: 'supplier-products', row: 0, rows: [] }),
     ]);
-    expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3]);
-    expect(filterPlanEntries(p, { action: 'writes' })).toEqual([1, 3]);
-    expect(filterPlanEntries(p, { sheet: 'supplier-products' })).toEqual([1, 2]);
+    expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3, 4]);
+    // everything that writes: deletes too
+    expect(filterPlanEntries(p, { action: 'writes' })).toEqual([1, 3, 4]);
+    expect(filterPlanEntries(p, { action: 'delete' })).toEqual([4]);
+    expect(filterPlanEntries(p, { sheet: 'supplier-products' })).toEqual([1, 2, 4]);
     expect(filterPlanEntries(p, { search: 'mat-x' })).toEqual([2]);
     expect(filterPlanEntries(p, { search: 'SAND', action: 'update' })).toEqual([1]);
   });

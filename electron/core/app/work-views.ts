@@ -4,7 +4,8 @@
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
 import type { EntryOutcome, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
-import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
+import { SUCCESS_OUTCOMES } from '../jobs/types.js';
+import { PLAN_WRITE_ACTIONS } from '../names.js';
 import { planSummary } from '../jobs/plan.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
 import { loadIndexed } from '../jobs/run.js';
@@ -227,7 +228,7 @@ function textOf(e: PlanEntry): string {
 export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) | null {
   const search = f.search?.trim().toLowerCase() ?? '';
   if (!f.sheet && !f.action && !search) return null;
-  const writes = new Set<string>(WRITE_ACTIONS);
+  const writes = new Set<string>(PLAN_WRITE_ACTIONS);
   return (e) => {
     if (f.sheet && e.sheet !== f.sheet) return false;
     if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return false;

@@ -105,7 +105,8 @@ const ACTION_TONE: Record<string, Tone> = {
   skipped_update: 'neutral',
   blocked: 'bad',
   conflict: 'bad',
-  delete: 'change',
+  // a delete is destructive: red, never the green of a create
+  delete: 'bad',
 };
 
 const OUTCOME_TONE: Record<string, Tone> = {

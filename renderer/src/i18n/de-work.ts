@@ -123,6 +123,11 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.createOnly': 'Nur anlegen (Bestehendes nie ändern)',
   'plan.mirrorTitle': 'Blätter abgleichen (löschen, was nicht mehr im Blatt steht)',
   'plan.mirrorSheet': '{sheet} abgleichen',
+  'plan.mirrorIntro':
+    'Ein abgeglichenes Blatt ist die ganze Liste: Jeder Eintrag des Dienstes mit external_id, den das Blatt nicht mehr hat, wird gelöscht.',
+  'plan.mirrorNoneRerun': 'Eine Wiederholung fehlgeschlagener Zeilen sendet nur diese Zeilen: Sie gleicht kein Blatt ab.',
+  'plan.mirrorNoneSheets':
+    'Kein Blatt dieser Arbeitsmappe lässt sich abgleichen. Das geht nur mit Blättern von Einträgen ({sheets}), und die Arbeitsmappe hat keines davon.',
   'plan.mirrorCount': '{sheet}: {deletes} von {managed} Einträgen mit external_id werden gelöscht (Obergrenze {cap}).',
   'plan.mirrorOverCap': '{sheet}: {deletes} von {managed} würden gelöscht, mehr als die Obergrenze von {cap}: es wird nichts gelöscht (die Löschungen sind gesperrt).',
   'plan.notManaged': '{count} Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.',
@@ -136,7 +141,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'plan.action': 'Aktion',
   'plan.all': 'Alle',
   'plan.allSheets': 'Alle Blätter',
-  'plan.writes': 'Alles, was schreibt',
+  'plan.writesN': 'Alles, was schreibt: anlegen, ändern, Stückliste, löschen ({count})',
   'plan.search': 'Suche',
   'plan.searchHint': 'Code, Name oder Meldung',
   'plan.clearFilter': 'Filter löschen',

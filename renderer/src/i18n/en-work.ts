@@ -123,6 +123,11 @@ export const enWork = {
   'plan.createOnly': 'Create only (never change what exists)',
   'plan.mirrorTitle': 'Mirror sheets (delete what the sheet no longer has)',
   'plan.mirrorSheet': 'Mirror {sheet}',
+  'plan.mirrorIntro':
+    'A mirrored sheet is the whole list: every entry on the service with an external_id that the sheet no longer has is deleted.',
+  'plan.mirrorNoneRerun': 'A re-run of failed rows sends only those rows: it mirrors no sheet.',
+  'plan.mirrorNoneSheets':
+    'No sheet of this workbook can be mirrored. Only entity sheets can be ({sheets}), and the workbook has none of them.',
   'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
   'plan.mirrorOverCap': '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
   'plan.notManaged': '{count} entries without an external_id are not managed by the workbook and are never touched.',
@@ -136,7 +141,7 @@ export const enWork = {
   'plan.action': 'Action',
   'plan.all': 'All',
   'plan.allSheets': 'All sheets',
-  'plan.writes': 'Everything that writes',
+  'plan.writesN': 'Everything that writes: create, update, BOM, delete ({count})',
   'plan.search': 'Search',
   'plan.searchHint': 'Code, name or message',
   'plan.clearFilter': 'Clear filter',
