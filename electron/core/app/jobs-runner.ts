@@ -27,6 +27,7 @@ import {
   type IndexedJobResult,
   type ResumeOptions,
 } from '../jobs/run.js';
+import { rowlessCounts } from '../jobs/results.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
@@ -358,7 +359,8 @@ export class JobsRunner {
       let failedRows = 0;
       for (let i = 0; i < index.size; i++) {
         const o = index.outcomeOf(i);
-        const rows = index.rowCount(i);
+        // A delete without a worksheet row (a mirrored sheet's) is one row of the failed-rows workbook.
+        const rows = rowlessCounts(index.actionOf(i), index.rowCount(i)) ? 1 : index.rowCount(i);
         if (notSucceeded(o)) {
           notOk++;
           notOkRows += rows;
