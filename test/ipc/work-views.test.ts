@@ -100,7 +100,7 @@ describe('values and rows as the screens see them', () => {
         },
         refs: [{ path: ['supplier_plant_id'], key: 'undo:mirror:supplier-plants:SPL-1', code: 'SPL-1' }],
       }),
-      recreate('SP-B', { body: { name: 'Sand B', transport_route: null } }),
+      recreate('SP-B', { body: { name: 'Sand B', transport_route: null, epd_id: null } }),
       entry('undo:bom:PI-1', {
         kind: 'bom',
         action: 'replace',
@@ -116,11 +116,10 @@ describe('values and rows as the screens see them', () => {
       { field: 'hazardous_substances', value: 'CAS 14808-60-7: 0.05' },
       { field: 'supplier_plant_id', value: 'SPL-1' },
     ]);
-    expect(v.rows[1].fields).toEqual([
-      { field: 'name', value: 'Sand B' },
-      { field: 'transport_route', value: null },
-    ]);
+    // empty fields are left out
+    expect(v.rows[1].fields).toEqual([{ field: 'name', value: 'Sand B' }]);
     expect(v.rows[2].fields).toEqual([{ field: 'bom', value: 'supplier_product SP-A 100 kg' }]);
+    expect(undoPlanView('20260101-000000-abcdef', plan([entry('undo:bom:PI-2', { kind: 'bom', action: 'replace', body: { bom: [] } })])).rows[0].fields).toEqual([{ field: 'bom', value: null }]);
   });
 
   it('a create shows the row as written; an update its field changes; a BOM its component diff', () => {

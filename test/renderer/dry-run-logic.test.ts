@@ -4,7 +4,7 @@
  * mirror box offers the workbook's entity sheets or says why it offers none, in English and German.
  */
 import { describe, expect, it } from 'vitest';
-import { actionTone } from '../../renderer/src/components/format.js';
+import { actionTone, outcomeTone } from '../../renderer/src/components/format.js';
 import { translate } from '../../renderer/src/i18n/index.js';
 import { actionFilterChoices, mirrorChoices, writesCount } from '../../renderer/src/screens/import/planView.js';
 
@@ -38,6 +38,9 @@ describe('the dry run’s filter of what writes', () => {
     expect(actionTone('delete')).toBe('bad');
     expect(actionTone('create')).toBe('ok');
     expect(actionTone('delete')).not.toBe(actionTone('create'));
+    // and so is what a job deleted, in its counts
+    expect(outcomeTone('deleted')).toBe('bad');
+    expect(outcomeTone('created')).toBe('ok');
   });
 });
 

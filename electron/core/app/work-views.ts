@@ -91,7 +91,8 @@ export function valueWords(field: string, v: unknown, codeOf: CodeOf = (x) => St
 
 /**
  * The fields a write sends (its body), each value in words: what an undo's re-create, put-back BOM or production
- * figures show. A place that takes the id of an entity made earlier in the same job names that entity's code.
+ * figures show (empty fields left out). A place that takes the id of an entity made earlier in the same job names
+ * that entity's code.
  */
 export function bodyFields(e: Pick<PlanEntry, 'body' | 'refs'>): { field: string; value: Scalar }[] {
   if (!e.body) return [];
@@ -118,7 +119,9 @@ export function bodyFields(e: Pick<PlanEntry, 'body' | 'refs'>): { field: string
     const code = codes.get(v);
     out.push({ field, value: code ?? valueWords(field, v, codeOf) });
   }
-  return out;
+  // A field left empty is not sent as a value: shown only when it is all the body holds (an empty BOM put back).
+  const set = out.filter((f) => f.value !== null);
+  return set.length ? set : out;
 }
 
 export function problemView(p: PlanProblem): PlanProblemView {

@@ -115,7 +115,8 @@ const OUTCOME_TONE: Record<string, Tone> = {
   already_existed: 'ok',
   updated: 'change',
   replaced: 'change',
-  deleted: 'change',
+  // deleted on the service: destructive, red like a delete in the dry run
+  deleted: 'bad',
   already_absent: 'neutral',
   unchanged: 'neutral',
   skipped: 'warn',

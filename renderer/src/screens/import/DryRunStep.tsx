@@ -339,7 +339,8 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
-              <span className="muted">{f.field}</span> {formatFieldValue(f.field, f.value, locale)}
+              <span className="muted">{f.field}</span>{' '}
+              <span className="field-value">{formatFieldValue(f.field, f.value, locale)}</span>
             </span>
           ))}
         </span>

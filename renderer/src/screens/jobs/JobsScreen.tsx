@@ -138,8 +138,8 @@ export function JobsScreen({ active }: { active: boolean }) {
           <DataTable
             className="jobs-table"
             columns={[
-              t('jobs.started'), t('jobs.file'), t('jobs.status'), { head: t('jobs.rows'), num: true },
-              t('jobs.outcomes'), t('jobs.connection'), { head: t('jobs.actions'), hidden: true },
+              t('jobs.started'), t('jobs.file'), { head: t('jobs.rows'), num: true }, t('jobs.status'),
+              { head: t('jobs.actions'), hidden: true },
             ]}
           >
             {shown.map((j) => {
@@ -150,7 +150,12 @@ export function JobsScreen({ active }: { active: boolean }) {
                   <td>
                     <span className="entity">{j.file}</span>
                     <br />
-                    <code className="muted">{j.jobId}</code>
+                    <code className="muted job-id">{j.jobId}</code>
+                    {/* the key that ran it; the service only when it is not the active connection's */}
+                    <span className="job-conn small muted">
+                      {(j.otherService || !serviceUrl) && <span>{j.baseUrl} </span>}
+                      <code>{safeKeyText(j.maskedKey)}</code>
+                    </span>
                     {j.undoes && (
                       <>
                         <br />
@@ -164,12 +169,11 @@ export function JobsScreen({ active }: { active: boolean }) {
                       </>
                     )}
                   </td>
-                  <td>
-                    <StatusTag item={j} />
-                  </td>
                   <td className="num">{formatNumber(j.rows, locale)}</td>
                   <td>
-                    <span className="chips-inline">
+                    {/* the status, then what happened to the rows */}
+                    <StatusTag item={j} />
+                    <span className="chips-inline job-outcomes">
                       {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
                         <Tag key={o} tone={outcomeTone(o)}>
                           {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
@@ -177,48 +181,45 @@ export function JobsScreen({ active }: { active: boolean }) {
                       ))}
                     </span>
                   </td>
-                  <td className="conn">
-                    <span className="small">{j.baseUrl}</span>
-                    <br />
-                    <code className="small">{safeKeyText(j.maskedKey)}</code>
-                  </td>
                   <td className="actions">
-                    <button
-                      type="button"
-                      className="btn"
-                      onClick={() => {
-                        setUndoing(null);
-                        void open(j.jobId).then(() => show(j.jobId, 'report'));
-                      }}
-                      aria-label={t('jobs.reportOf', { job: j.jobId })}
-                    >
-                      {t('jobs.report')}
-                    </button>
-                    {offers.resume && (
-                      <button
-                        type="button"
-                        className="btn btn-primary"
-                        onClick={() => void resume(j.jobId)}
-                        aria-label={t('jobs.resumeJob', { job: j.jobId })}
-                      >
-                        {t('results.resume')}
-                      </button>
-                    )}
-                    {offers.undo && (
+                    <div className="row-actions">
                       <button
                         type="button"
                         className="btn"
                         onClick={() => {
-                          rpc.dismiss();
-                          setSelected(j.jobId);
-                          setUndoing(j.jobId);
-                          show(j.jobId, 'undo');
+                          setUndoing(null);
+                          void open(j.jobId).then(() => show(j.jobId, 'report'));
                         }}
-                        aria-label={t('jobs.undoJob', { job: j.jobId })}
+                        aria-label={t('jobs.reportOf', { job: j.jobId })}
                       >
-                        {t('jobs.undo')}
+                        {t('jobs.report')}
                       </button>
-                    )}
+                      {offers.resume && (
+                        <button
+                          type="button"
+                          className="btn btn-primary"
+                          onClick={() => void resume(j.jobId)}
+                          aria-label={t('jobs.resumeJob', { job: j.jobId })}
+                        >
+                          {t('results.resume')}
+                        </button>
+                      )}
+                      {offers.undo && (
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => {
+                            rpc.dismiss();
+                            setSelected(j.jobId);
+                            setUndoing(j.jobId);
+                            show(j.jobId, 'undo');
+                          }}
+                          aria-label={t('jobs.undoJob', { job: j.jobId })}
+                        >
+                          {t('jobs.undo')}
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               );
