@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobOffers, shownJobs } from '../../renderer/src/screens/jobs/jobsLogic.js';
 import { translate } from '../../renderer/src/i18n/index.js';
+import { undoRowAction } from '../../renderer/src/screens/jobs/UndoPanel.js';
 
 const job = (over: Partial<Parameters<typeof jobOffers>[0]> = {}) => ({
   status: 'completed' as const,
@@ -46,5 +47,17 @@ describe('the Jobs list’s actions per job', () => {
     const jobs = [{ id: 1, otherService: false }, { id: 2, otherService: true }, { id: 3, otherService: false }];
     expect(shownJobs(jobs, false)).toEqual({ shown: [jobs[0], jobs[2]], other: 1 });
     expect(shownJobs(jobs, true)).toEqual({ shown: jobs, other: 1 });
+  });
+});
+
+describe('an undo row’s action in words', () => {
+  it('names production figures put back as such, a BOM put back as a BOM, a re-create as a re-create', () => {
+    expect(undoRowAction({ kind: 'production', action: 'replace' })).toBe('undo.productionBack');
+    expect(undoRowAction({ kind: 'production', action: 'update' })).toBe('undo.productionBack');
+    expect(undoRowAction({ kind: 'bom', action: 'replace' })).toBe('undo.action.replace');
+    expect(undoRowAction({ kind: 'product_instance', action: 'create' })).toBe('undo.action.create');
+    expect(undoRowAction({ kind: 'production', action: 'blocked' })).toBe('undo.action.blocked');
+    expect(translate('en', 'undo.productionBack')).toBe('Production figures put back');
+    expect(translate('de', 'undo.productionBack')).toBe('Produktionszahlen wiederherstellen');
   });
 });

@@ -343,6 +343,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
   'undo.action.update': 'Zurücksetzen',
   'undo.action.replace': 'Stückliste wiederherstellen',
   'undo.action.create': 'Neu anlegen (vom Auftrag gelöscht)',
+  'undo.productionBack': 'Produktionszahlen wiederherstellen',
   'undo.action.unchanged': 'Nichts zu tun',
   'undo.blockedNotice':
     '{count} Zeile(n) wurden seit dem Auftrag am Dienst geändert oder können nicht zurückgenommen werden. Die Rücknahme sendet nichts, außer Sie bestätigen, dass der Rest ohne sie zurückgenommen wird.',

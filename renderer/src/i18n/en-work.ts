@@ -340,6 +340,7 @@ export const enWork = {
   'undo.action.update': 'Set back',
   'undo.action.replace': 'BOM put back',
   'undo.action.create': 'Re-create (deleted by the job)',
+  'undo.productionBack': 'Production figures put back',
   'undo.action.unchanged': 'Nothing to do',
   'undo.blockedNotice':
     '{count} row(s) changed on the service since the job, or cannot be undone. The undo sends nothing unless you confirm that the rest is undone without them.',
