@@ -1,8 +1,8 @@
 /**
- * A mirror delete the service refuses (the supplier product is still in a silo) through dispatch() against the
- * in-process sandbox reset to empty data: the job's counts agree — one failed entry is one row to save and one to
- * re-run — and the failed-rows workbook holds a row for it (its code, action delete, the error naming what uses
- * it), though the mirrored sheet has no row of it.
+ * A mirror delete that fails on the service (the sandbox answers its DELETE with a 500 every time) through
+ * dispatch() against the in-process sandbox reset to empty data: the job's counts agree — one failed entry is one
+ * row to save and one to re-run — and the failed-rows workbook holds a row for it (its code, action delete, the
+ * error), though the mirrored sheet has no row of it.
  */
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -10,12 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
 
 let mode: BrowserMode;
 let dir: string;
 let n = 0;
+let client: ApiClient;
 
 const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
@@ -45,29 +48,39 @@ const product = (code: string) => ({
   name: `Produkt ${code}`,
   plant_code: 'PL-HEID',
   material_code: 'MAT-CEM1',
-  supplier_plant_external_id: 'MF-PL',
   unit: 'KG',
 });
+
+async function faults(only: { method: string; path_suffix: string } | null): Promise<void> {
+  const res = await fetch(`${mode.app.sandbox.baseUrl() ?? ''}/__sandbox/faults`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error_rate: only ? 1 : 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0, seed: 1, only }),
+  });
+  if (res.status >= 300) throw new Error(`faults: ${res.status} ${await res.text()}`);
+}
 
 beforeAll(async () => {
   ({ mode, dir } = await startTestApp('sl-mirror-failed-'));
   await mode.app.sandbox.reset('empty');
+  const conn = await resolveConnection(mode.app);
+  client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
 });
-afterAll(() => stopTestApp(mode, dir));
+afterAll(async () => {
+  await client?.close();
+  await stopTestApp(mode, dir);
+});
 
 describe('a mirror delete that fails', () => {
   it('counts as one failed row everywhere and has a row of its own in the failed-rows workbook', async () => {
-    const base = await run({
-      'supplier-companies': [{ external_id: 'MF-C', name: 'Firma' }],
-      'supplier-plants': [{ external_id: 'MF-PL', name: 'Werk', supplier_company_external_id: 'MF-C' }],
-      'supplier-products': [product('MF-USED'), product('MF-FREE'), product('MF-KEEP')],
-      silos: [{ external_id: 'MF-SILO', name: 'Silo 1', plant_code: 'PL-HEID' }],
-      'silo-items': [{ silo_external_id: 'MF-SILO', supplier_product_external_id: 'MF-USED', year: 2025, amount: 100 }],
-    });
+    const base = await run({ 'supplier-products': [product('MF-FAIL'), product('MF-FREE'), product('MF-KEEP')] });
     expect(base.status).toBe('completed');
-    expect(base.counts.failed ?? 0).toBe(0);
+    const failing = await client.supplierProducts.findByExternalId('MF-FAIL');
 
+    // Every DELETE of MF-FAIL is answered with a 500 (the retries give up); the other delete goes through.
+    await faults({ method: 'DELETE', path_suffix: `/supplier-products/${String(failing!.id)}` });
     const job = await run({ 'supplier-products': [product('MF-KEEP')] }, { mirror: ['supplier-products'], maxDeletes: 100 });
+    await faults(null);
     expect(job.status).toBe('completed');
     expect(job.counts).toMatchObject({ deleted: 1, failed: 1 });
     // "1 failed" is one row to save and one to re-run
@@ -76,7 +89,7 @@ describe('a mirror delete that fails', () => {
     expect(job.notSucceededRows).toBe(1);
 
     const rows = await call('jobs.rows', { jobId: job.jobId, offset: 0, limit: 50, filter: { outcome: 'failed' } });
-    expect(rows.rows.map((r) => r.externalId)).toEqual(['MF-USED']);
+    expect(rows.rows.map((r) => r.externalId)).toEqual(['MF-FAIL']);
     const refusal = rows.rows[0];
 
     const ticket = await call('jobs.failedWorkbook', { jobId: job.jobId });
@@ -100,9 +113,9 @@ describe('a mirror delete that fails', () => {
       });
     });
     expect(data).toHaveLength(1);
-    expect(data[0]).toMatchObject({ external_id: 'MF-USED', action: 'delete', err: refusal.errCode });
+    expect(data[0]).toMatchObject({ external_id: 'MF-FAIL', action: 'delete', err: refusal.errCode });
     expect(data[0].err).not.toBe('');
-    expect(data[0].message).toContain(refusal.message.split(' — ')[0]);
-    expect(data[0].message).toMatch(/silo|MF-SILO/i);
+    expect(refusal.message).not.toBe('');
+    expect(data[0].message).toContain(refusal.message);
   });
 });
