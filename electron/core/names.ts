@@ -36,6 +36,9 @@ export const PLAN_ACTIONS = [
 ] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
+/** The actions that send something (a dry run's "everything that writes" filter and count): deletes too. */
+export const PLAN_WRITE_ACTIONS = ['create', 'update', 'replace', 'delete'] as const satisfies readonly PlanAction[];
+
 /** What happened to a row of a job, in the CLI's display order. */
 export const ROW_OUTCOMES = [
   'created',

@@ -20,6 +20,8 @@ import {
   restrictPlanToFailed,
   summarizePlan,
   toScalar,
+  undoPlanView,
+  valueWords,
 } from '../../electron/core/app/work-views.js';
 
 function entry(key: string, over: Partial<PlanEntry> = {}): PlanEntry {
@@ -64,6 +66,60 @@ describe('values and rows as the screens see them', () => {
     expect(toScalar(Number.NaN)).toBe('NaN');
     expect(toScalar({ category: 'elementary', elementary_id: 'e1' })).toBe('category: elementary, elementary_id: e1');
     expect(toScalar([{ year: 2024, amount: 5 }, 'x'])).toBe('year: 2024, amount: 5; x');
+  });
+
+  it('says object values of a service body in words: transport route, hazardous substances, items, BOM, figures', () => {
+    expect(valueWords('transport_route', { truck_km: 120, train_km: 40, ship_km: null })).toBe('truck 120 km, train 40 km');
+    expect(valueWords('transport_route', {})).toBeNull();
+    expect(
+      valueWords('hazardous_substances', [
+        { cas_number: '14808-60-7', mass_share: 0.05 },
+        { cas_number: '1305-78-8', mass_share: 0.2 },
+      ]),
+    ).toBe('CAS 14808-60-7: 0.05; CAS 1305-78-8: 0.2');
+    expect(valueWords('material_type', { category: 'composite', composite_id: 'c-1' })).toBe('composite c-1');
+    expect(
+      valueWords('items', [{ supplier_product_id: 'sp-1', annual_items: [{ year: 2024, amount: 1000 }, { year: 2025, amount: 1200 }] }]),
+    ).toBe('sp-1 (2024: 1000, 2025: 1200)');
+    expect(valueWords('bom', [{ type: 'silo', ref: 's-1', mass_kg: 300 }])).toBe('silo s-1 300 kg');
+    expect(valueWords('production_figures', [{ year: 2024, quantity: 5 }])).toBe('2024: 5');
+    // An update's whole-field change (an undo sets a route back) is worded the same way.
+    expect(valueWords('transport_route.truck_km', 12)).toBe(12);
+  });
+
+  it('an undo’s re-creates each show their own body (several share sheet and row 0), references by code', () => {
+    const recreate = (code: string, over: Partial<PlanEntry>) =>
+      entry(`undo:mirror:supplier-products:${code}`, { sheet: 'supplier-products', row: 0, rows: [], externalId: code, ...over });
+    const p = plan([
+      recreate('SP-A', {
+        body: {
+          name: 'Sand A',
+          transport_route: { truck_km: 120, train_km: 40 },
+          hazardous_substances: [{ cas_number: '14808-60-7', mass_share: 0.05 }],
+          supplier_plant_id: null,
+        },
+        refs: [{ path: ['supplier_plant_id'], key: 'undo:mirror:supplier-plants:SPL-1', code: 'SPL-1' }],
+      }),
+      recreate('SP-B', { body: { name: 'Sand B', transport_route: null, epd_id: null } }),
+      entry('undo:bom:PI-1', {
+        kind: 'bom',
+        action: 'replace',
+        body: { bom: [{ type: 'supplier_product', ref: null, mass_kg: 100 }] },
+        refs: [{ path: ['bom', 0, 'ref'], key: 'undo:mirror:supplier-products:SP-A', code: 'SP-A' }],
+      }),
+    ]);
+    const v = undoPlanView('20260101-000000-abcdef', p);
+    expect(v.rows.map((r) => r.key)).toEqual(p.entries.map((e) => e.key));
+    expect(v.rows[0].fields).toEqual([
+      { field: 'name', value: 'Sand A' },
+      { field: 'transport_route', value: 'truck 120 km, train 40 km' },
+      { field: 'hazardous_substances', value: 'CAS 14808-60-7: 0.05' },
+      { field: 'supplier_plant_id', value: 'SPL-1' },
+    ]);
+    // empty fields are left out
+    expect(v.rows[1].fields).toEqual([{ field: 'name', value: 'Sand B' }]);
+    expect(v.rows[2].fields).toEqual([{ field: 'bom', value: 'supplier_product SP-A 100 kg' }]);
+    expect(undoPlanView('20260101-000000-abcdef', plan([entry('undo:bom:PI-2', { kind: 'bom', action: 'replace', body: { bom: [] } })])).rows[0].fields).toEqual([{ field: 'bom', value: null }]);
   });
 
   it('a create shows the row as written; an update its field changes; a BOM its component diff', () => {
@@ -175,10 +231,13 @@ describe('values and rows as the screens see them', () => {
         ],
       }),
       entry('bom:PI-1', { kind: 'bom', action: 'replace' }),
+      entry('mirror:supplier-products:SP-OLD', { action: 'delete', sheet: 'supplier-products', row: 0, rows: [] }),
     ]);
-    expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3]);
-    expect(filterPlanEntries(p, { action: 'writes' })).toEqual([1, 3]);
-    expect(filterPlanEntries(p, { sheet: 'supplier-products' })).toEqual([1, 2]);
+    expect(filterPlanEntries(p, {})).toEqual([0, 1, 2, 3, 4]);
+    // everything that writes: deletes too
+    expect(filterPlanEntries(p, { action: 'writes' })).toEqual([1, 3, 4]);
+    expect(filterPlanEntries(p, { action: 'delete' })).toEqual([4]);
+    expect(filterPlanEntries(p, { sheet: 'supplier-products' })).toEqual([1, 2, 4]);
     expect(filterPlanEntries(p, { search: 'mat-x' })).toEqual([2]);
     expect(filterPlanEntries(p, { search: 'SAND', action: 'update' })).toEqual([1]);
   });

@@ -27,6 +27,7 @@ import {
   type IndexedJobResult,
   type ResumeOptions,
 } from '../jobs/run.js';
+import { rowlessCounts } from '../jobs/results.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
@@ -34,7 +35,7 @@ import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } 
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';
-import { findJob, resumableJob } from './jobs.js';
+import { resumableJob, sameService, undoableJob, undoneByOf } from './jobs.js';
 import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
 import { requestsController } from '../api/signal.js';
 
@@ -183,10 +184,13 @@ export class JobsRunner {
     return jobId;
   }
 
-  /** The undo plan of a completed job (reads only), with the active connection. */
+  /**
+   * The undo plan of a completed job (reads only), with the active connection: refused in words for a job made
+   * against another service or already taken back by an undo (app/jobs.ts undoableJob).
+   */
   async undoPlan(jobId: string, conn: Connection): Promise<Plan> {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running: wait until it stops.');
-    await findJob(this.jobsDir, jobId);
+    await undoableJob(this.jobsDir, jobId, conn.baseUrl);
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     try {
       return await planUndo(jobId, { client, jobsDir: this.jobsDir });
@@ -293,10 +297,12 @@ export class JobsRunner {
     return true;
   }
 
-  async list(): Promise<JobListItem[]> {
+  /** The stored jobs, newest first; `serviceUrl`: the active connection's base URL (null: not known yet). */
+  async list(serviceUrl: string | null): Promise<JobListItem[]> {
     // Taken before the metas are read, for the reason given in view().
     const running = new Set(this.running.keys());
     const jobs = await listJobs(this.jobsDir);
+    const undoneBy = undoneByOf(jobs.map((j) => (running.has(j.jobId) ? { ...j, status: 'running' as const } : j)));
     return jobs.map((j) => ({
       jobId: j.jobId,
       status: running.has(j.jobId) ? 'running' : j.status,
@@ -312,6 +318,8 @@ export class JobsRunner {
       resumable: !running.has(j.jobId) && j.resumable,
       running: running.has(j.jobId),
       undoes: j.undoes ?? null,
+      undoneBy: undoneBy.get(j.jobId) ?? null,
+      otherService: serviceUrl !== null && !sameService(j.baseUrl, serviceUrl),
     }));
   }
 
@@ -351,7 +359,8 @@ export class JobsRunner {
       let failedRows = 0;
       for (let i = 0; i < index.size; i++) {
         const o = index.outcomeOf(i);
-        const rows = index.rowCount(i);
+        // A delete without a worksheet row (a mirrored sheet's) is one row of the failed-rows workbook.
+        const rows = rowlessCounts(index.actionOf(i), index.rowCount(i)) ? 1 : index.rowCount(i);
         if (notSucceeded(o)) {
           notOk++;
           notOkRows += rows;

@@ -4,7 +4,8 @@
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
 import type { EntryOutcome, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
-import { SUCCESS_OUTCOMES, WRITE_ACTIONS } from '../jobs/types.js';
+import { SUCCESS_OUTCOMES } from '../jobs/types.js';
+import { PLAN_WRITE_ACTIONS } from '../names.js';
 import { planSummary } from '../jobs/plan.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
 import { loadIndexed } from '../jobs/run.js';
@@ -34,6 +35,93 @@ export function toScalar(v: unknown): Scalar {
       .join(', ');
   }
   return String(v);
+}
+
+const KM = /_km$/;
+
+/** A reference to another entity in a body: its code where the plan knows it (refs), else the value as it is. */
+type CodeOf = (v: unknown) => string;
+
+function listWords(v: unknown, item: (x: Record<string, unknown>) => string): Scalar {
+  if (!Array.isArray(v)) return toScalar(v);
+  if (v.length === 0) return null;
+  return v.map((x) => (x && typeof x === 'object' ? item(x as Record<string, unknown>) : String(toScalar(x)))).join('; ');
+}
+
+const num = (v: unknown): string => String(toScalar(v) ?? '—');
+
+/**
+ * A value of a service body in words for a table cell (never JSON, never an object), by its field: a transport
+ * route as "truck 120 km, train 40 km", hazardous substances by CAS number and mass share, a material type by its
+ * category and id, silo items by supplier product and year, a BOM by component and mass, production figures by
+ * year. Other objects and lists as `key: value` pairs (toScalar). `codeOf` names a referenced entity.
+ */
+export function valueWords(field: string, v: unknown, codeOf: CodeOf = (x) => String(toScalar(x) ?? '—')): Scalar {
+  if (v === null || v === undefined || typeof v !== 'object') return toScalar(v);
+  const name = field.split('.').pop() ?? field;
+  switch (name) {
+    case 'transport_route': {
+      const legs = Object.entries(v as Record<string, unknown>)
+        .filter(([, km]) => km !== null && km !== undefined)
+        .map(([k, km]) => (KM.test(k) ? `${k.replace(KM, '')} ${num(km)} km` : `${k}: ${num(km)}`));
+      return legs.length ? legs.join(', ') : null;
+    }
+    case 'hazardous_substances':
+      return listWords(v, (h) => `CAS ${String(h.cas_number ?? '?')}: ${num(h.mass_share)}`);
+    case 'material_type': {
+      const m = v as Record<string, unknown>;
+      const id = m.elementary_id ?? m.composite_id;
+      return id === undefined ? toScalar(v) : `${String(m.category ?? '?')} ${codeOf(id)}`;
+    }
+    case 'items':
+      return listWords(v, (i) => {
+        const years = Array.isArray(i.annual_items)
+          ? (i.annual_items as Record<string, unknown>[]).map((a) => `${num(a.year)}: ${num(a.amount)}`).join(', ')
+          : num(i.annual_items);
+        return `${codeOf(i.supplier_product_id)} (${years})`;
+      });
+    case 'bom':
+      return listWords(v, (c) => `${String(c.type ?? '?')} ${codeOf(c.ref)} ${num(c.mass_kg)} kg`);
+    case 'production_figures':
+      return listWords(v, (f) => `${num(f.year)}: ${num(f.quantity)}`);
+    default:
+      return toScalar(v);
+  }
+}
+
+/**
+ * The fields a write sends (its body), each value in words: what an undo's re-create, put-back BOM or production
+ * figures show (empty fields left out). A place that takes the id of an entity made earlier in the same job names
+ * that entity's code.
+ */
+export function bodyFields(e: Pick<PlanEntry, 'body' | 'refs'>): { field: string; value: Scalar }[] {
+  if (!e.body) return [];
+  const refAt = new Map((e.refs ?? []).map((r) => [JSON.stringify(r.path), r.code]));
+  const codes = new Map<unknown, string>();
+  // Ref slots hold null in the body: a copy holds a marker object the words below turn into the code.
+  const marked = (v: unknown, at: (string | number)[]): unknown => {
+    const code = refAt.get(JSON.stringify(at));
+    if (code !== undefined) {
+      const marker = { code };
+      codes.set(marker, code);
+      return marker;
+    }
+    if (Array.isArray(v)) return v.map((x, i) => marked(x, [...at, i]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, marked(x, [...at, k])]));
+    return v;
+  };
+  const body = marked(e.body, []) as Record<string, unknown>;
+  const codeOf: CodeOf = (x) => codes.get(x) ?? String(toScalar(x) ?? '—');
+  const out: { field: string; value: Scalar }[] = [];
+  for (const [field, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    const code = codes.get(v);
+    out.push({ field, value: code ?? valueWords(field, v, codeOf) });
+  }
+  // A field left empty is not sent as a value: shown only when it is all the body holds (an empty BOM put back).
+  const set = out.filter((f) => f.value !== null);
+  return set.length ? set : out;
 }
 
 export function problemView(p: PlanProblem): PlanProblemView {
@@ -116,7 +204,11 @@ export function planRowView(e: PlanEntry, rowOf: RowLookup, plan?: PlanSources):
     label: e.label,
     externalId: e.externalId,
     action: e.action,
-    changes: (e.changes ?? []).map((c) => ({ field: c.field, before: toScalar(c.before), after: toScalar(c.after) })),
+    changes: (e.changes ?? []).map((c) => ({
+      field: c.field,
+      before: valueWords(c.field, c.before),
+      after: valueWords(c.field, c.after),
+    })),
     fields,
     bom: d
       ? {
@@ -139,7 +231,7 @@ function textOf(e: PlanEntry): string {
 export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) | null {
   const search = f.search?.trim().toLowerCase() ?? '';
   if (!f.sheet && !f.action && !search) return null;
-  const writes = new Set<string>(WRITE_ACTIONS);
+  const writes = new Set<string>(PLAN_WRITE_ACTIONS);
   return (e) => {
     if (f.sheet && e.sheet !== f.sheet) return false;
     if (f.action === 'writes' ? !writes.has(e.action) : f.action && e.action !== f.action) return false;
@@ -323,11 +415,13 @@ const UNDO_ROWS_SHOWN = 500;
  * first, then in execution order). A re-create shows the values it sends (the snapshot taken before the delete).
  */
 export function undoPlanView(jobId: string, plan: Plan): UndoPlanView {
-  const bodies = new Map<string, ParsedRow>();
-  for (const e of plan.entries)
-    if (e.action === 'create' && e.body)
-      bodies.set(`${e.sheet}!${e.row}`, { row: e.row, values: e.body as ParsedRow['values'] });
-  const rowOf: RowLookup = (sheet, row) => bodies.get(`${sheet}!${row}`);
+  // An undo has no workbook: what a row sends is its entry's own body (several entries may share sheet and row).
+  const noRow: RowLookup = () => undefined;
+  const rowView = (e: PlanEntry): PlanRowView => {
+    const v = planRowView(e, noRow, plan);
+    const sends = e.action === 'create' || e.action === 'replace' || (e.action === 'update' && e.kind === 'production');
+    return sends && e.body && !e.bomDiff ? { ...v, fields: bodyFields(e) } : v;
+  };
   const a = plan.summary.byAction;
   const isBlocked = (e: PlanEntry) => e.action === 'conflict' || e.action === 'blocked';
   const ordered = [...plan.entries.filter(isBlocked), ...plan.entries.filter((e) => !isBlocked(e))];
@@ -338,7 +432,7 @@ export function undoPlanView(jobId: string, plan: Plan): UndoPlanView {
     writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
     blocked: (a.blocked ?? 0) + (a.conflict ?? 0),
     requests: plan.requests,
-    rows: ordered.slice(0, UNDO_ROWS_SHOWN).map((e) => planRowView(e, rowOf, plan)),
+    rows: ordered.slice(0, UNDO_ROWS_SHOWN).map(rowView),
     moreRows: Math.max(0, ordered.length - UNDO_ROWS_SHOWN),
   };
 }

@@ -4,7 +4,8 @@
  *   `_err_code` and `_message` appended to each data sheet, rows coloured by outcome, and a `Report` sheet
  *   (counts per sheet and outcome, start/end, duration, base URL, key masked, job id).
  * - writeFailedRowsWorkbook: only the rows that did not succeed, in the template format (with the mapping
- *   sheets, so the codes resolve the same way), ready to fix and import again.
+ *   sheets, so the codes resolve the same way), ready to fix and import again. A delete without a row of its
+ *   own (a mirrored sheet's) that did not succeed gets one: its code, action `delete`, the error.
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
  */
 import { closeSync, createReadStream, openSync, statSync, writeSync } from 'node:fs';
@@ -91,17 +92,57 @@ export interface RowMarks {
   sheet(name: DataSheetName): { get(row: number): RowMark | undefined };
   /** Some row did not succeed (failed, skipped, pending). */
   readonly anyNotSucceeded: boolean;
+  /** The rows the failed-rows workbook adds for entries without a worksheet row (rowlessFailedRow). */
+  readonly rowless?: readonly RowlessRow[];
+}
+
+/** A row of the failed-rows workbook that stands for an entry without a worksheet row. */
+export interface RowlessRow {
+  sheet: DataSheetName;
+  values: WritableRow;
+}
+
+/**
+ * An entry that has no worksheet row but is one in the failed-rows workbook (and counts as one row there): a
+ * delete of a mirrored sheet (the sheet no longer has the entity, so no row stands for it).
+ */
+export function rowlessCounts(action: string, rowCount: number): boolean {
+  return rowCount === 0 && action === 'delete';
+}
+
+/**
+ * The failed-rows workbook's row of such an entry that did not succeed: its code, action `delete` (a re-run of
+ * the workbook deletes it again) and the error — what still uses it, in the service's words.
+ */
+export function rowlessFailedRow(
+  entry: PlanEntry,
+  o: EntryOutcome | { key: string; outcome: 'pending' },
+): RowlessRow | null {
+  if (!rowlessCounts(entry.action, entry.rows.length) || succeeded(o) || !entry.externalId) return null;
+  const mark = markOf(entry, o, entry.id);
+  return {
+    sheet: entry.sheet,
+    values: {
+      external_id: entry.externalId,
+      action: 'delete',
+      _err_code: mark.failedCode,
+      _message: mark.message || `${entry.label}: ${o.outcome}`,
+    },
+  };
 }
 
 /** worksheet row → its mark, per registry sheet: the compact per-row state of the results workbooks. */
 export function rowMarks(plan: Plan, result: JobResult): RowMarks {
   const outcomes = new Map(result.entries.map((o) => [o.key, o]));
   const idx = new Map<DataSheetName, Map<number, RowMark>>();
+  const rowless: RowlessRow[] = [];
   let bad = false;
   for (const entry of plan.entries) {
     const o = outcomes.get(entry.key) ?? { key: entry.key, outcome: 'pending' as const };
     const mark = markOf(entry, o, entry.id);
     if (!mark.succeeded) bad = true;
+    const extra = rowlessFailedRow(entry, o);
+    if (extra) rowless.push(extra);
     for (const r of entry.rows) {
       let m = idx.get(r.sheet);
       if (!m) idx.set(r.sheet, (m = new Map()));
@@ -109,7 +150,7 @@ export function rowMarks(plan: Plan, result: JobResult): RowMarks {
     }
   }
   const none = new Map<number, RowMark>();
-  return { sheet: (name) => idx.get(name) ?? none, anyNotSucceeded: bad };
+  return { sheet: (name) => idx.get(name) ?? none, anyNotSucceeded: bad, rowless };
 }
 
 function markOf(
@@ -194,13 +235,20 @@ function anyNotSucceeded(index: EntryIndex): boolean {
 export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
   const entryOf = rowEntries(index);
   const messages = new Map<number, string>();
+  const rowless: RowlessRow[] = [];
   await index.forEachEntry((e, i) => {
     const o = index.outcomeOf(i);
+    const extra = rowlessFailedRow(e, o);
+    if (extra) rowless.push(extra);
     if (!messageNeedsEntry(o)) return;
     const m = outcomeMessage(e, o);
     if (m) messages.set(i, m);
   });
-  return { anyNotSucceeded: anyNotSucceeded(index), sheet: sheetMarks(index, entryOf, (i) => messages.get(i)) };
+  return {
+    anyNotSucceeded: anyNotSucceeded(index),
+    sheet: sheetMarks(index, entryOf, (i) => messages.get(i)),
+    rowless,
+  };
 }
 
 /**
@@ -859,11 +907,21 @@ export async function writeFailedRowsWorkbook(
       { key: '_err_code', header: '_err_code', width: 28 },
       { key: '_message', header: '_message', width: 60 },
     ];
+    // Entries without a worksheet row (a mirrored sheet's deletes) get one after the sheet's own rows.
+    const rowless = new Map<DataSheetName, WritableRow[]>();
+    for (const r of marks.rowless ?? []) {
+      let rows = rowless.get(r.sheet);
+      if (!rows) rowless.set(r.sheet, (rows = []));
+      rows.push(r.values);
+      count++;
+    }
     const contents: SheetContent[] = [];
     for (const name of DATA_SHEETS.map((d) => d.name as DataSheetName)) {
       const file = picked.get(name);
+      const extra = rowless.get(name);
       const mapping = name === 'plants' || name === 'materials';
-      if (file) contents.push({ def: getSheet(name), rows: spilledRows(file), extraColumns: mapping ? [] : extras });
+      if (file || extra)
+        contents.push({ def: getSheet(name), rows: sheetRows(file, extra ?? []), extraColumns: mapping ? [] : extras });
     }
     // Mapping sheets alone are no failed rows: leave them out when nothing failed.
     const finalContents = count === 0 ? [] : contents;
@@ -900,6 +958,12 @@ class SpillFile {
   }
 }
 const SPILL_BLOCK = 64 * 1024;
+
+/** A failed-rows sheet's rows: those put aside in its file (when any), then the rows of entries without one. */
+async function* sheetRows(file: string | undefined, extra: readonly WritableRow[]): AsyncGenerator<WritableRow> {
+  if (file) yield* spilledRows(file);
+  yield* extra;
+}
 
 /** The rows a failed-rows workbook put aside in a file (one JSON object per line), read back one by one. */
 async function* spilledRows(file: string): AsyncGenerator<WritableRow> {

@@ -26,31 +26,33 @@ export function CountsTable<C extends string>({
 }) {
   const { t, locale } = useI18n();
   return (
-    <DataTable
-      className="counts"
-      caption={caption}
-      columns={[t('plan.sheet'), ...columns.map((c) => ({ head: head(c), num: true }))]}
-      foot={
-        <tr>
-          <th scope="row">{t('plan.total')}</th>
-          {columns.map((c) => (
-            <td key={c} className="num">
-              {formatNumber(table.totals[c] ?? 0, locale)}
-            </td>
-          ))}
-        </tr>
-      }
-    >
-      {table.rows.map((r) => (
-        <tr key={r.sheet}>
-          <RowHead>{r.sheet}</RowHead>
-          {columns.map((c) => (
-            <td key={c} className="num">
-              {count(r.sheet, c, r.counts[c] ?? 0)}
-            </td>
-          ))}
-        </tr>
-      ))}
-    </DataTable>
+    <div className="counts-scroll">
+      <DataTable
+        className="counts"
+        caption={caption}
+        columns={[t('plan.sheet'), ...columns.map((c) => ({ head: head(c), num: true }))]}
+        foot={
+          <tr>
+            <th scope="row">{t('plan.total')}</th>
+            {columns.map((c) => (
+              <td key={c} className="num">
+                {formatNumber(table.totals[c] ?? 0, locale)}
+              </td>
+            ))}
+          </tr>
+        }
+      >
+        {table.rows.map((r) => (
+          <tr key={r.sheet}>
+            <RowHead>{r.sheet}</RowHead>
+            {columns.map((c) => (
+              <td key={c} className="num">
+                {count(r.sheet, c, r.counts[c] ?? 0)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </DataTable>
+    </div>
   );
 }

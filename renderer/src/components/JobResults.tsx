@@ -353,6 +353,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
             <button
               type="button"
               className="btn"
+              disabled={view.notSucceededRows === 0}
               onClick={() => {
                 setRerunOpen(true);
                 reveal(rerunRef.current);

@@ -105,7 +105,8 @@ const ACTION_TONE: Record<string, Tone> = {
   skipped_update: 'neutral',
   blocked: 'bad',
   conflict: 'bad',
-  delete: 'change',
+  // a delete is destructive: red, never the green of a create
+  delete: 'bad',
 };
 
 const OUTCOME_TONE: Record<string, Tone> = {
@@ -114,7 +115,8 @@ const OUTCOME_TONE: Record<string, Tone> = {
   already_existed: 'ok',
   updated: 'change',
   replaced: 'change',
-  deleted: 'change',
+  // deleted on the service: destructive, red like a delete in the dry run
+  deleted: 'bad',
   already_absent: 'neutral',
   unchanged: 'neutral',
   skipped: 'warn',

@@ -126,7 +126,7 @@ export const PlanOverview = z.object({
     entries: NonNegInt,
     rows: NonNegInt,
   }),
-  /** entries that send something (create, update, replace) */
+  /** entries that send something (PLAN_WRITE_ACTIONS: create, update, replace, delete) */
   writes: NonNegInt,
   /** entries that cannot be sent (blocked, conflict) */
   blocked: NonNegInt,
@@ -181,7 +181,7 @@ export type PlanRowView = z.infer<typeof PlanRowView>;
 export const PlanRowFilter = z
   .object({
     sheet: z.string().max(100).optional(),
-    /** one action, or `writes` (create, update, replace) */
+    /** one action, or `writes` (PLAN_WRITE_ACTIONS: create, update, replace, delete) */
     action: z.union([PlanActionSchema, z.literal('writes')]).optional(),
     search: z.string().max(200).optional(),
   })

@@ -21,7 +21,7 @@ export type JobProgressView = z.infer<typeof JobProgressView>;
 
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 
-export const JobListItem = z.object({
+const JobBase = z.object({
   jobId: JobIdSchema,
   status: JobStatusSchema,
   reason: Text.nullable(),
@@ -39,11 +39,21 @@ export const JobListItem = z.object({
   /** an undo job: the id of the job it takes back */
   undoes: JobIdSchema.nullable(),
 });
+
+export const JobListItem = JobBase.extend({
+  /**
+   * The undo job that takes this job back: a completed one when there is one (the job cannot be undone again),
+   * else the newest that has not completed (it is to be resumed, not started a second time)
+   */
+  undoneBy: z.object({ jobId: JobIdSchema, status: JobStatusSchema }).nullable(),
+  /** made against another service (base URL) than the active connection's: it cannot be undone or resumed with it */
+  otherService: z.boolean(),
+});
 export type JobListItem = z.infer<typeof JobListItem>;
 
 export const EntitlementView = z.object({ dimension: Text, usage: Int, limit: Int });
 
-export const JobView = JobListItem.extend({
+export const JobView = JobBase.extend({
   startedAt: Text,
   durationMs: NonNegInt,
   /** worksheet rows per sheet and outcome */
@@ -128,7 +138,8 @@ export const jobsProcedures = {
   'jobs.list': {
     summary: 'Import jobs of this computer, newest first',
     input: Empty,
-    output: z.object({ jobs: z.array(JobListItem) }),
+    /** serviceUrl: the active connection's base URL (null while the embedded sandbox is not running) */
+    output: z.object({ jobs: z.array(JobListItem), serviceUrl: Text.nullable() }),
   },
   'jobs.get': {
     summary: 'One job: status, counts per sheet and outcome, entitlement limits, live progress',

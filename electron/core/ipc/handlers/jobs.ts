@@ -1,6 +1,6 @@
 /** Handlers of the `jobs` namespace (contract/jobs.ts): list, view, pause, resume, undo, results files. */
 import { jobResultFile } from '../../app/job-files.js';
-import { resolveConnection } from '../../app/profiles.js';
+import { profileView, resolveConnection } from '../../app/profiles.js';
 import { undoPlanView } from '../../app/work-views.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { jobsProcedures } from '../contract/jobs.js';
@@ -9,8 +9,21 @@ import type { AppServices } from '../services.js';
 
 type Table = NamespaceHandlers<keyof typeof jobsProcedures, AppServices>;
 
+/** The active connection's base URL, without starting anything (null: no profile, or the sandbox not running). */
+async function activeServiceUrl(app: AppServices): Promise<string | null> {
+  const id = app.settings.snapshot().activeProfileId;
+  if (!id) return null;
+  return profileView(app, id).then(
+    (p) => p.baseUrl,
+    () => null,
+  );
+}
+
 export const jobsHandlers: Table = withWords<Table>({
-  'jobs.list': async (_input, app) => ({ jobs: await app.work.jobs.list() }),
+  'jobs.list': async (_input, app) => {
+    const serviceUrl = await activeServiceUrl(app);
+    return { jobs: await app.work.jobs.list(serviceUrl), serviceUrl };
+  },
 
   'jobs.get': async (input, app) => app.work.jobs.view(input.jobId),
 

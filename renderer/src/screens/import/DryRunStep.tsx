@@ -23,7 +23,15 @@ import type { Locale, T } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, PLAN_ACTION_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
 import { problemText } from './issueText.js';
-import { actionColumns, countRows, rowLabel, runReadiness } from './planView.js';
+import {
+  actionColumns,
+  actionFilterChoices,
+  countRows,
+  mirrorChoices,
+  rowLabel,
+  runReadiness,
+  writesCount,
+} from './planView.js';
 import type { ActionColumn } from './planView.js';
 
 type ActionFilter = '' | 'writes' | ActionColumn;
@@ -66,6 +74,7 @@ export function DryRunStep({
   const cols = actionColumns(ov.summary.byAction);
   const table = countRows(ov.summary.bySheet);
   const readiness = runReadiness(ov, skipBlocked);
+  const mirrorBox = mirrorChoices(ov, mirror);
 
   const source = useMemo<PagedSource<PlanRowView>>(
     () => ({
@@ -134,6 +143,46 @@ export function DryRunStep({
         />
         <p className="field-hint">{t('plan.countsHint')}</p>
 
+        {onMirror && (
+          <section className="mirror-card" aria-labelledby="mirror-heading">
+            <h3 id="mirror-heading">{t('plan.mirrorTitle')}</h3>
+            <p className="field-hint">{t('plan.mirrorIntro')}</p>
+            {mirrorBox.none ? (
+              <p className="mirror-none">
+                {mirrorBox.none === 'only_failed'
+                  ? t('plan.mirrorNoneRerun')
+                  : t('plan.mirrorNoneSheets', { sheets: ENTITY_SHEET_NAMES.join(', ') })}
+              </p>
+            ) : (
+              <div className="mirror-choices">
+                {mirrorBox.sheets.map((s) => (
+                  <Checkbox
+                    key={s}
+                    checked={mirror.includes(s)}
+                    disabled={busy}
+                    onChange={(on) => onMirror(on ? [...mirror, s] : mirror.filter((x) => x !== s))}
+                  >
+                    {t('plan.mirrorSheet', { sheet: s })}
+                  </Checkbox>
+                ))}
+              </div>
+            )}
+            {ov.mirror.map((m) => (
+              <p key={m.sheet} className={m.overCap ? 'mirror-count tone-text-bad' : 'mirror-count'}>
+                {t(m.overCap ? 'plan.mirrorOverCap' : 'plan.mirrorCount', {
+                  sheet: m.sheet,
+                  deletes: formatNumber(m.deletes, locale),
+                  managed: formatNumber(m.managed, locale),
+                  cap: formatNumber(m.cap, locale),
+                })}
+              </p>
+            ))}
+            {ov.notManaged > 0 && (
+              <p className="field-hint">{t('plan.notManaged', { count: formatNumber(ov.notManaged, locale) })}</p>
+            )}
+          </section>
+        )}
+
         <BlockedNotice
           blocked={ov.blocked}
           words={['plan.blockedNotice', 'plan.skipBlocked']}
@@ -158,34 +207,6 @@ export function DryRunStep({
           </button>
         </div>
         {ov.createOnly && <p className="field-hint">{t('plan.createOnlyOn')}</p>}
-        {onMirror && (
-          <fieldset className="mirror-sheets">
-            <legend>{t('plan.mirrorTitle')}</legend>
-            {ENTITY_SHEET_NAMES.filter((s) => ov.summary.bySheet[s] !== undefined || mirror.includes(s)).map((s) => (
-              <Checkbox
-                key={s}
-                checked={mirror.includes(s)}
-                disabled={busy}
-                onChange={(on) => onMirror(on ? [...mirror, s] : mirror.filter((x) => x !== s))}
-              >
-                {t('plan.mirrorSheet', { sheet: s })}
-              </Checkbox>
-            ))}
-            {ov.mirror.map((m) => (
-              <p key={m.sheet} className="field-hint">
-                {t(m.overCap ? 'plan.mirrorOverCap' : 'plan.mirrorCount', {
-                  sheet: m.sheet,
-                  deletes: formatNumber(m.deletes, locale),
-                  managed: formatNumber(m.managed, locale),
-                  cap: formatNumber(m.cap, locale),
-                })}
-              </p>
-            ))}
-            {ov.notManaged > 0 && (
-              <p className="field-hint">{t('plan.notManaged', { count: formatNumber(ov.notManaged, locale) })}</p>
-            )}
-          </fieldset>
-        )}
       </section>
 
       <section className="card" aria-labelledby="plan-rows-heading">
@@ -203,11 +224,15 @@ export function DryRunStep({
             label={t('plan.action')}
             value={filter.action}
             onChange={(action) => setFilter({ ...filter, action })}
-            options={[
-              { value: '', label: t('plan.all') },
-              { value: 'writes', label: t('plan.writes') },
-              ...cols.map((c) => ({ value: c, label: t(PLAN_ACTION_MESSAGE[c]) })),
-            ]}
+            options={actionFilterChoices(ov.summary.byAction).map((c) => ({
+              value: c,
+              label:
+                c === ''
+                  ? t('plan.all')
+                  : c === 'writes'
+                    ? t('plan.writesN', { count: formatNumber(writesCount(ov.summary.byAction), locale) })
+                    : t(PLAN_ACTION_MESSAGE[c]),
+            }))}
           />
           <SearchField
             value={filter.search}
@@ -310,11 +335,12 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
           {row.bom.unchanged > 0 && <li className="muted">{t('plan.bomUnchanged', { count: row.bom.unchanged })}</li>}
         </ul>
       )}
-      {row.fields.length > 0 && (row.action === 'create' || row.action === 'delete') && (
+      {row.fields.length > 0 && row.action !== 'blocked' && row.action !== 'conflict' && (
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
-              <span className="muted">{f.field}</span> {formatFieldValue(f.field, f.value, locale)}
+              <span className="muted">{f.field}</span>{' '}
+              <span className="field-value">{formatFieldValue(f.field, f.value, locale)}</span>
             </span>
           ))}
         </span>

@@ -1,11 +1,12 @@
 /**
  * Logic of the dry run and results views that is not layout: which count columns to show, the per-sheet
- * count table in onboarding order with totals, and the filter a click on a count sets.
+ * count table in onboarding order with totals, the filter a click on a count sets, the choices of the action
+ * filter (everything that writes: deletes too) and which sheets the mirror box offers (or why none).
  */
-import type { PlanOverview } from '../../../../electron/core/ipc/contract.js';
+import type { MirrorSheet, PlanOverview } from '../../../../electron/core/ipc/contract.js';
 import type { T } from '../../i18n/index.js';
-import { DATA_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
-import type { JobRowOutcome, PlanAction } from '../../../../electron/core/names.js';
+import { DATA_SHEET_NAMES, ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
+import { PLAN_WRITE_ACTIONS, type JobRowOutcome, type PlanAction } from '../../../../electron/core/names.js';
 
 /** Onboarding order of the data sheets (issue 4 §1): the workbook registry's own list. */
 export const SHEET_ORDER = DATA_SHEET_NAMES;
@@ -91,4 +92,27 @@ export function rowsText(rows: readonly { row: number }[], more: number): string
 export function rowLabel(t: T, rows: readonly { row: number }[], more: number): string {
   const text = rowsText(rows, more);
   return rows.length + more > 1 ? t('plan.rowsN', { rows: text }) : t('plan.rowN', { row: text });
+}
+
+/** The entries "everything that writes" lets through, counted from the dry run's actions (deletes too). */
+export function writesCount(byAction: Record<string, number>): number {
+  return PLAN_WRITE_ACTIONS.reduce((n, a) => n + (byAction[a] ?? 0), 0);
+}
+
+/** The action filter's choices: everything, everything that writes (when anything does), then each column. */
+export function actionFilterChoices(byAction: Record<string, number>): ('' | 'writes' | ActionColumn)[] {
+  return ['', ...(writesCount(byAction) > 0 ? (['writes'] as const) : []), ...actionColumns(byAction)];
+}
+
+/**
+ * The sheets the mirror box offers: the entity sheets the workbook has (and those mirrored already); none, with
+ * the reason, for a re-run of failed rows (it sends only those rows) or a workbook without an entity sheet.
+ */
+export function mirrorChoices(
+  ov: Pick<PlanOverview, 'summary' | 'onlyFailedOf'>,
+  mirror: readonly MirrorSheet[],
+): { sheets: MirrorSheet[]; none: null | 'only_failed' | 'no_entity_sheet' } {
+  if (ov.onlyFailedOf) return { sheets: [], none: 'only_failed' };
+  const sheets = ENTITY_SHEET_NAMES.filter((s) => ov.summary.bySheet[s] !== undefined || mirror.includes(s));
+  return { sheets, none: sheets.length ? null : 'no_entity_sheet' };
 }

@@ -19,6 +19,8 @@ import { useReveal } from '../../components/reveal.js';
 import { UndoPanel } from './UndoPanel.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
+import { Checkbox } from '../../components/Checkbox.js';
+import { jobOffers, shownJobs } from './jobsLogic.js';
 
 /** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
 function StatusTag({ item }: { item: JobListItem }) {
@@ -31,6 +33,8 @@ export function JobsScreen({ active }: { active: boolean }) {
   const api = useApi();
   const { t, locale } = useI18n();
   const [jobs, setJobs] = useState<JobListItem[] | null>(null);
+  const [serviceUrl, setServiceUrl] = useState<string | null>(null);
+  const [showOther, setShowOther] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [view, setView] = useState<JobView | null>(null);
   const rpc = useRpc();
@@ -40,7 +44,11 @@ export function JobsScreen({ active }: { active: boolean }) {
 
   // refresh and open follow events too: a failure is shown, but they do not clear the error of an action
   const refresh = useCallback(
-    () => api.call('jobs.list', {}).then((r) => setJobs(r.jobs), fail),
+    () =>
+      api.call('jobs.list', {}).then((r) => {
+        setJobs(r.jobs);
+        setServiceUrl(r.serviceUrl);
+      }, fail),
     [api, fail],
   );
 
@@ -100,7 +108,8 @@ export function JobsScreen({ active }: { active: boolean }) {
     show(undoJobId, 'resume');
   };
 
-  const interrupted = jobs?.filter((j) => j.status === 'interrupted') ?? [];
+  const interrupted = jobs?.filter((j) => j.status === 'interrupted' && !j.otherService) ?? [];
+  const { shown, other } = shownJobs(jobs ?? [], showOther);
   return (
     <div className="stack stack-wide">
       <p className="lead">{t('jobs.intro')}</p>
@@ -115,93 +124,110 @@ export function JobsScreen({ active }: { active: boolean }) {
             {t('jobs.refresh')}
           </button>
         </div>
+        {serviceUrl && <p className="status-line">{t('jobs.ofService', { url: serviceUrl })}</p>}
+        {other > 0 && (
+          <Checkbox checked={showOther} onChange={setShowOther}>
+            {t('jobs.showOther', { count: formatNumber(other, locale) })}
+          </Checkbox>
+        )}
         {jobs === null ? (
           <p aria-busy="true">{t('common.loading')}</p>
-        ) : jobs.length === 0 ? (
+        ) : shown.length === 0 ? (
           <p className="muted">{t('jobs.none')}</p>
         ) : (
           <DataTable
             className="jobs-table"
             columns={[
-              t('jobs.started'), t('jobs.file'), t('jobs.status'), { head: t('jobs.rows'), num: true },
-              t('jobs.outcomes'), t('jobs.connection'), { head: t('jobs.actions'), hidden: true },
+              t('jobs.started'), t('jobs.file'), { head: t('jobs.rows'), num: true }, t('jobs.status'),
+              { head: t('jobs.actions'), hidden: true },
             ]}
           >
-            {jobs.map((j) => (
-              <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
-                <td>{formatDateTime(j.createdAt, locale)}</td>
-                <td>
-                  <span className="entity">{j.file}</span>
-                  <br />
-                  <code className="muted">{j.jobId}</code>
-                  {j.undoes && (
-                    <>
-                      <br />
-                      <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
-                    </>
-                  )}
-                </td>
-                <td>
-                  <StatusTag item={j} />
-                </td>
-                <td className="num">{formatNumber(j.rows, locale)}</td>
-                <td>
-                  <span className="chips-inline">
-                    {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
-                      <Tag key={o} tone={outcomeTone(o)}>
-                        {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
-                      </Tag>
-                    ))}
-                  </span>
-                </td>
-                <td className="conn">
-                  <span className="small">{j.baseUrl}</span>
-                  <br />
-                  <code className="small">{safeKeyText(j.maskedKey)}</code>
-                </td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="btn"
-                    onClick={() => {
-                      setUndoing(null);
-                      void open(j.jobId).then(() => show(j.jobId, 'report'));
-                    }}
-                    aria-label={t('jobs.reportOf', { job: j.jobId })}
-                  >
-                    {t('jobs.report')}
-                  </button>
-                  {j.resumable && (
-                    <button
-                      type="button"
-                      className="btn btn-primary"
-                      onClick={() => void resume(j.jobId)}
-                      aria-label={t('jobs.resumeJob', { job: j.jobId })}
-                    >
-                      {t('results.resume')}
-                    </button>
-                  )}
-                  {j.status === 'completed' && !j.running && (
-                    <button
-                      type="button"
-                      className="btn"
-                      onClick={() => {
-                        rpc.dismiss();
-                        setSelected(j.jobId);
-                        setUndoing(j.jobId);
-                        show(j.jobId, 'undo');
-                      }}
-                      aria-label={t('jobs.undoJob', { job: j.jobId })}
-                    >
-                      {t('jobs.undo')}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
+            {shown.map((j) => {
+              const offers = jobOffers(j);
+              return (
+                <tr key={j.jobId} className={j.jobId === selected ? 'is-selected' : undefined}>
+                  <td>{formatDateTime(j.createdAt, locale)}</td>
+                  <td>
+                    <span className="entity">{j.file}</span>
+                    <br />
+                    <code className="muted job-id">{j.jobId}</code>
+                    {/* the key that ran it; the service only when it is not the active connection's */}
+                    <span className="job-conn small muted">
+                      {(j.otherService || !serviceUrl) && <span>{j.baseUrl} </span>}
+                      <code>{safeKeyText(j.maskedKey)}</code>
+                    </span>
+                    {j.undoes && (
+                      <>
+                        <br />
+                        <Tag tone="change">{t('jobs.undoOf', { job: j.undoes })}</Tag>
+                      </>
+                    )}
+                    {offers.note && (
+                      <>
+                        <br />
+                        <Tag tone={j.undoneBy ? 'neutral' : 'warn'}>{t(offers.note.key, offers.note.params)}</Tag>
+                      </>
+                    )}
+                  </td>
+                  <td className="num">{formatNumber(j.rows, locale)}</td>
+                  <td>
+                    {/* the status, then what happened to the rows */}
+                    <StatusTag item={j} />
+                    <span className="chips-inline job-outcomes">
+                      {OUTCOME_ORDER.filter((o) => (j.counts[o] ?? 0) > 0).map((o) => (
+                        <Tag key={o} tone={outcomeTone(o)}>
+                          {t(OUTCOME_MESSAGE[o])} {formatNumber(j.counts[o] ?? 0, locale)}
+                        </Tag>
+                      ))}
+                    </span>
+                  </td>
+                  <td className="actions">
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="btn"
+                        onClick={() => {
+                          setUndoing(null);
+                          void open(j.jobId).then(() => show(j.jobId, 'report'));
+                        }}
+                        aria-label={t('jobs.reportOf', { job: j.jobId })}
+                      >
+                        {t('jobs.report')}
+                      </button>
+                      {offers.resume && (
+                        <button
+                          type="button"
+                          className="btn btn-primary"
+                          onClick={() => void resume(j.jobId)}
+                          aria-label={t('jobs.resumeJob', { job: j.jobId })}
+                        >
+                          {t('results.resume')}
+                        </button>
+                      )}
+                      {offers.undo && (
+                        <button
+                          type="button"
+                          className="btn"
+                          onClick={() => {
+                            rpc.dismiss();
+                            setSelected(j.jobId);
+                            setUndoing(j.jobId);
+                            show(j.jobId, 'undo');
+                          }}
+                          aria-label={t('jobs.undoJob', { job: j.jobId })}
+                        >
+                          {t('jobs.undo')}
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </DataTable>
         )}
-        {jobs !== null && jobs.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
+        {shown.some((j) => j.resumable) && <p className="field-hint">{t('jobs.resumeHint')}</p>}
+        {showOther && other > 0 && <p className="field-hint">{t('jobs.otherHint')}</p>}
       </section>
       <div ref={detailRef} tabIndex={-1} className="stack reveal-target">
         {undoing && (

@@ -30,6 +30,13 @@ export const UNDO_ACTION_MESSAGE = {
   ...messageKeys('undo.action', UNDO_ACTIONS),
 } satisfies Record<PlanAction, MessageKey>;
 
+/** What an undo row does, in words: production figures put back are named as such (not as a BOM). */
+export function undoRowAction(row: Pick<UndoPlanView['rows'][number], 'kind' | 'action'>): MessageKey {
+  if (row.kind === 'production' && (row.action === 'replace' || row.action === 'update' || row.action === 'create'))
+    return 'undo.productionBack';
+  return UNDO_ACTION_MESSAGE[row.action];
+}
+
 export function UndoPanel({
   jobId,
   onStarted,
@@ -101,7 +108,7 @@ export function UndoPanel({
                   <EntityName t={t} e={row} />
                 </td>
                 <td>
-                  <Tag tone={actionTone(row.action)}>{t(UNDO_ACTION_MESSAGE[row.action])}</Tag>
+                  <Tag tone={actionTone(row.action)}>{t(undoRowAction(row))}</Tag>
                 </td>
                 <td>
                   <div className="cell-details">
