@@ -1,12 +1,12 @@
 /**
- * E2E of the Columns step (issue 12 §2 "App") in browser mode with Debian Chromium: a German ERP export
+ * E2E of the Columns step in browser mode with Debian Chromium: a German ERP export
  * (Windows-1252, `;`, decimal comma, own headers, a title row; built here with iconv-lite) is uploaded, the
  * Columns step suggests the fields (high confidence pre-selected), the unit "to" is translated to T, the
  * mapping is saved as "SAP MM monthly", then check → dry run → run. The next month's file is mapped by the saved
  * mapping without asking ("Mapping 'SAP MM monthly' applied", the step collapsed). Screenshots in light and
  * dark, English and German: test-artifacts/screenshots/30-*.png; the results CSV downloaded after the run (38-, 39-).
  * Several files of one export at once (40-42: listed with the sheet each feeds, one Columns step, results per
- * file), and each point of issue 12 §1 where the app shows it (43-47). The README's docs/images/import-columns.png
+ * file), and each thing the check says is not read where the app shows it (43-47). The README's docs/images/import-columns.png
  * is 30-columns-en-light, docs/images/import-check-misnamed.png is 44-check-misnamed-column.
  */
 import fs from 'node:fs';
@@ -255,7 +255,7 @@ describe('several files of one ERP export at once', () => {
   }, 120_000);
 });
 
-describe('nothing silently ignored, shown at its cell in the app (issue 12 §1)', () => {
+describe('nothing silently ignored, shown at its cell in the app', () => {
   const header = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];
   const row = (i: number, material = 'MAT-SAND') => [`E2E-S${i}`, `Produkt ${i}`, 'PL-MUC', material, 'KG'];
   const issues = () => page.getByRole('table', { name: 'Problems by cell' });

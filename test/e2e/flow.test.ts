@@ -233,7 +233,7 @@ function column(ws: ExcelJS.Worksheet, header: string): number {
   return found;
 }
 
-/** Inputs and selects of a card that stick out of it (issue 10 §5: the check's search field by 24 px). */
+/** Inputs and selects of a card that stick out of it (the check's search field once stuck out by 24 px). */
 function overflowingFields(): Promise<string[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll('main .card input, main .card select, main .card button')]
@@ -290,7 +290,7 @@ async function entityWordsSplitAcrossWidths(): Promise<string[]> {
   return out;
 }
 
-/** New content is in the viewport and has the focus (issue 10 §4). */
+/** New content is in the viewport and has the focus. */
 async function expectRevealed(target: ReturnType<Page['locator']>) {
   await target.waitFor();
   await expect

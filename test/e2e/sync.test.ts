@@ -1,5 +1,5 @@
 /**
- * Keeping the service in sync (issue 13) in browser mode, driven by Debian Chromium on the embedded sandbox
+ * Keeping the service in sync in browser mode, driven by Debian Chromium on the embedded sandbox
  * (reset to empty data): the dry run's mirror checkbox lists the delete of the company the workbook no longer
  * has, by name, and the run deletes it; then "Undo…" on the Jobs screen shows the undo's own dry run
  * (the created companies deleted, the deleted one re-created), runs it, lists it as "undo of …", and the

@@ -1,5 +1,5 @@
 /**
- * The Columns step through the contract (issue 12 §2 "App"), browser-mode services with the embedded sandbox:
+ * The Columns step through the contract, browser-mode services with the embedded sandbox:
  * a German ERP CSV uploaded → import.columns suggests the sheet, header row and fields (samples decoded from
  * Windows-1252); import.validate with the mapping reads it (decimal comma, value translation) with cells at the
  * source file; mappings.save/list store it with the active profile (the CLI's store); the next month's file is

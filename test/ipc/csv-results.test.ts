@@ -1,5 +1,5 @@
 /**
- * Results of a CSV job in the app (issue 12 §2/§3: "the results and failed-rows outputs are written in the
+ * Results of a CSV job in the app ("the results and failed-rows outputs are written in the
  * source's own layout and headers"): after a run of a German ERP CSV (Windows-1252, `;`, a title row, own
  * headers) jobs.resultsWorkbook and jobs.failedWorkbook offer `<source>.results.csv` / `<source>.failed.csv`
  * (text/csv) with the source's rows and columns plus _result, _id, _err_code, _message in its encoding and

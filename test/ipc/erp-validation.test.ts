@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => stopTestApp(mode, dir));
 
-describe('the check step says what is not read (issue 12 §1)', () => {
+describe('the check step says what is not read', () => {
   const header = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];
   const row = (i: number) => [`SP-${i}`, `P ${i}`, 'PL-MUC', 'MAT-SAND', 'KG'];
 

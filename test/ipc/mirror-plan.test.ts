@@ -1,5 +1,5 @@
 /**
- * The app's dry run with mirrored sheets (issue 13 §2), through dispatch() against the in-process sandbox:
+ * The app's dry run with mirrored sheets, through dispatch() against the in-process sandbox:
  * import.plan takes `mirror` (entity sheets only) and `maxDeletes`; the overview says per sheet how many
  * entities carry an external_id, how many the mirror deletes and the cap; over the cap they are blocked.
  */

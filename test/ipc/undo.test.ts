@@ -1,5 +1,5 @@
 /**
- * Undo a job from the Jobs screen (issue 13 §3), through dispatch() against the in-process sandbox:
+ * Undo a job from the Jobs screen, through dispatch() against the in-process sandbox:
  * jobs.undoPlan shows the undo's own dry run (created → deleted, updated → set back, deleted → re-created),
  * jobs.undo runs it as a job of its own listed as the undo of the first; a row changed on the service since the
  * job is a conflict that blocks the undo unless the user undoes the rest.

@@ -229,7 +229,7 @@ describe('fallbacks', () => {
     expect(problemText(unresolved, 'en')).toBe('no silo "S-9"');
   });
 
-  it('an unknown code keeps its closest known codes in both languages ("did you mean MAT-SAND?", issue 12 §1)', () => {
+  it('an unknown code keeps its closest known codes in both languages ("did you mean MAT-SAND?")', () => {
     const message =
       'material_code: material code "MAT-SNAD" is not in the materials sheet, the profile\'s mappings or among the service\'s elementaries and composites (did you mean MAT-SAND?)';
     const typo = {

@@ -1,5 +1,5 @@
 /**
- * The import wizard as a reducer (issue 15 step 4, renderer/src/screens/import/wizard.ts): one state per step,
+ * The import wizard as a reducer (renderer/src/screens/import/wizard.ts): one state per step,
  * each step holding exactly what it shows; actions that do not fit the step (an answer arriving after the user
  * went back or started over) change nothing. Plus the helpers for several sources chosen at once.
  */

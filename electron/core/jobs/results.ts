@@ -228,7 +228,7 @@ function anyNotSucceeded(index: EntryIndex): boolean {
 }
 
 /**
- * The row marks of a job from its compact index (issue 11): per sheet a typed array worksheet row → entry, a
+ * The row marks of a job from its compact index: per sheet a typed array worksheet row → entry, a
  * mark made when a row is written. One pass over plan-entries.jsonl keeps the messages that need the entry
  * (what an update changed, a BOM's difference); nothing else is held per row.
  */
@@ -857,7 +857,7 @@ export async function writeFailedRowsWorkbook(
     return { rows: 0 };
   }
   // The input is streamed; the failed rows' values (and the mapping sheets') go to a file per sheet on disk, which
-  // the writer reads back in the format's sheet order: no row is held in memory (issue 11, a job of 200,000 rows).
+  // the writer reads back in the format's sheet order: no row is held in memory (a job of 200,000 rows stays within bounded memory).
   const bySheetName = new Map<string, DataSheetName>();
   for (const name of DATA_SHEET_NAMES) {
     const sheetName = plan.sheetNames[name];

@@ -1,6 +1,6 @@
 /**
  * New content a user asked for (the re-run panel, a resumed job's progress, a report opened from a list) is
- * brought into view and takes focus, so it never opens below the fold unnoticed (issue 10 §4). The element needs
+ * brought into view and takes focus, so it never opens below the fold unnoticed. The element needs
  * `tabIndex={-1}`.
  */
 import { useEffect, useRef } from 'react';

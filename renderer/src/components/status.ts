@@ -1,5 +1,5 @@
 /**
- * Status words that say what happened (issue 10 §2): a job that completed with failed or skipped rows is not
+ * Status words that say what happened: a job that completed with failed or skipped rows is not
  * "Completed" in green; an LCA instance with no year computed is not a green "Completed"; an instance of a run
  * not started is "Not started", not "Waiting". Pure functions over the contract's views, unit-tested in
  * test/renderer/status.test.ts. The lists of statuses and outcomes are the core's (names.ts: JOB_STATUSES,

@@ -1,5 +1,5 @@
 /**
- * The Columns step (issue 12 §2 "App"): per target sheet the source's columns with sample values and a field
+ * The Columns step: per target sheet the source's columns with sample values and a field
  * picker (high-confidence suggestions pre-selected, low ones offered but never applied silently), required
  * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
  */

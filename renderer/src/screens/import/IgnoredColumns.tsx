@@ -1,5 +1,5 @@
 /**
- * Columns of the sources that are not read (issue 12 §1: nothing silently ignored): unknown headers and those a
+ * Columns of the sources that are not read (nothing silently ignored): unknown headers and those a
  * column mapping sets to "not imported", per sheet at their header cell. Shown by the check and the dry run.
  */
 import type { ImportValidation } from '../../../../electron/core/ipc/contract.js';

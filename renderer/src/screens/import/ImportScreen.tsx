@@ -49,7 +49,7 @@ export function ImportScreen() {
   const mapping = w.step === 'choose' ? null : w.mapping;
   const applied = w.step === 'choose' ? null : w.applied;
   const [createOnly, setCreateOnly] = useState(false);
-  /** Sheets the dry run mirrors (issue 13 §2): what they no longer have is deleted, under the cap. */
+  /** Sheets the dry run mirrors: what they no longer have is deleted, under the cap. */
   const [mirror, setMirror] = useState<MirrorSheet[]>([]);
   const rpc = useRpc<'listing' | 'reading' | 'planning' | 'starting' | 'resuming'>();
   const { busy, fail, run: runRpc } = rpc;

@@ -1,6 +1,6 @@
 /**
  * Pure logic of the Columns step: which field each source column is (high-confidence suggestions pre-selected,
- * low ones only offered), the mapping document that results (the contract of issue 12, read by the core), the
+ * low ones only offered), the mapping document that results (the column-mapping contract, read by the core), the
  * required fields still without a column and the enum values that need a translation. No product rule is
  * decided here: the core reads the mapping (and makes the preview of the first rows, import.columnsPreview).
  */
@@ -18,7 +18,7 @@ export const IGNORE = '';
 /**
  * A column with a suggestion of low confidence, not yet decided: the mapping neither maps nor ignores it, so the
  * check treats it as an unknown header — an error at its header cell ("did you mean …?") when it resembles a
- * field (issue 12 §1). Never a field name (those are snake_case).
+ * field. Never a field name (those are snake_case).
  */
 export const UNDECIDED = '?';
 

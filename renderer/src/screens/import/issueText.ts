@@ -141,7 +141,7 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
     if (text === undefined) continue;
     if (code === 'rule' && vars.got !== undefined && !t.includes('{got}'))
       text += fill(template(locale, 'issue.gotSuffix') ?? '', vars) ?? '';
-    // the closest known codes of an unknown one (issue 12 §1), for templates that do not place them themselves
+    // the closest known codes of an unknown one, for templates that do not place them themselves
     if (vars.hint !== undefined && !t.includes('{hint}')) text += fill(template(locale, 'issue.hintSuffix') ?? '', vars) ?? '';
     return text.replace(/ {2,}/g, ' ');
   }

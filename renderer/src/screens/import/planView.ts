@@ -8,10 +8,10 @@ import type { T } from '../../i18n/index.js';
 import { DATA_SHEET_NAMES, ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
 import { PLAN_WRITE_ACTIONS, type JobRowOutcome, type PlanAction } from '../../../../electron/core/names.js';
 
-/** Onboarding order of the data sheets (issue 4 §1): the workbook registry's own list. */
+/** Onboarding order of the data sheets: the workbook registry's own list. */
 export const SHEET_ORDER = DATA_SHEET_NAMES;
 
-/** Always shown (issue 6: create / update / unchanged / blocked / BOM replace); the others when they occur. */
+/** Always shown (create / update / unchanged / blocked / BOM replace); the others when they occur. */
 const CORE_ACTIONS = ['create', 'update', 'unchanged', 'replace', 'blocked'] as const satisfies readonly PlanAction[];
 const OTHER_ACTIONS = ['skipped_update', 'conflict', 'delete'] as const satisfies readonly PlanAction[];
 export type ActionColumn = (typeof CORE_ACTIONS)[number] | (typeof OTHER_ACTIONS)[number];

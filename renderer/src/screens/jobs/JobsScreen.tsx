@@ -22,7 +22,7 @@ import { DataTable } from '../../components/DataTable.js';
 import { Checkbox } from '../../components/Checkbox.js';
 import { jobOffers, shownJobs } from './jobsLogic.js';
 
-/** A job's status badge: "Completed, 1 failed" is not green (issue 10 §2). */
+/** A job's status badge: "Completed, 1 failed" is not green. */
 function StatusTag({ item }: { item: JobListItem }) {
   const { t } = useI18n();
   const words = jobStatusWords(item);

@@ -1,5 +1,5 @@
 /**
- * "Undo this job" (issue 13 §3): the undo's own dry run first — what will be deleted, set back, put back and
+ * "Undo this job": the undo's own dry run first — what will be deleted, set back, put back and
  * re-created, conflicts with what changed on the service — then the undo runs as a job of its own. Conflicts
  * block it unless the user ticks "undo the rest, skip the conflicts". The rules live in the core (planUndo).
  */
