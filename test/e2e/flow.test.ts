@@ -402,7 +402,7 @@ describe('from a blank template to imported data', () => {
     expect(text).toContain('unit');
     expect(text).toMatch(/product-instances!\w+3/);
     await shot('11-import-check-errors');
-    // Issue 10 §5: the check's search field stays inside its card (it overflowed by 24 px when the filter row
+    // The check's search field stays inside its card (it overflowed by 24 px when the filter row
     // left it between 200 and 224 px), at any window width.
     expect(await overflowAcrossWidths()).toEqual([]);
     // Filter: only the supplier-products sheet.
@@ -425,7 +425,7 @@ describe('from a blank template to imported data', () => {
       .getByRole('table', { name: 'Rows of the dry run' })
       .getByText('supplier product E-SP-4', { exact: true })
       .waitFor();
-    // Issue 10 §2/§3: years are never grouped ("2023", not "2,023"); a created silo shows its yearly amounts and
+    // Years are never grouped ("2023", not "2,023"); a created silo shows its yearly amounts and
     // a created supplier product its hazardous substances, as updates do.
     const dry = page.getByRole('table', { name: 'Rows of the dry run' });
     const pi1 = dry.getByRole('row').filter({ has: page.getByText('product instance E-PI-1', { exact: true }) });
@@ -472,7 +472,7 @@ describe('from a blank template to imported data', () => {
     await control('PUT', '/__sandbox/faults', {});
     await page.getByRole('button', { name: 'Resume' }).click();
     await page.getByRole('heading', { name: 'Results of onboarding.xlsx' }).waitFor({ timeout: 30_000 });
-    // Issue 10 §2: completed with a failed row is not a green "Completed" and says how many failed.
+    // Completed with a failed row is not a green "Completed" and says how many failed.
     await page.getByText('Completed with problems: 12 succeeded, 1 failed, 1 skipped.').waitFor({ timeout: 30_000 });
     const badge = page.locator('.card-head .tag').first();
     expect(await badge.textContent()).toBe('Completed, 1 failed');
@@ -515,7 +515,7 @@ describe('from a blank template to imported data', () => {
   });
 
   it('colours every input cell of the results workbook with its own row’s outcome, system sheets none', async () => {
-    // Issue 10 §1 (the fix is electron/core/jobs/results.ts): read the downloaded file back, cell by cell.
+    // Read the downloaded file back, cell by cell.
     const [results] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download results workbook' }).click(),
@@ -528,7 +528,7 @@ describe('from a blank template to imported data', () => {
   it('re-runs only the failed rows after the workbook is fixed', async () => {
     const fixed = await workbook('onboarding-fixed.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
     await page.getByRole('button', { name: 'Re-run failed rows (3)…' }).click();
-    // Issue 10 §4: the panel opens in view and takes focus (it opened ~1,700 px down, unscrolled).
+    // The panel opens in view and takes focus (it opened ~1,700 px down, unscrolled).
     await expectRevealed(page.getByRole('region', { name: 'Re-run only the rows that did not succeed' }));
     await page.screenshot({ path: screenshotPath('16a-import-rerun-panel') });
     await chooseFile('Choose the corrected workbook…', fixed);
@@ -589,7 +589,7 @@ describe('from a blank template to imported data', () => {
     await page.getByRole('button', { name: 'Jobs', exact: true }).click();
     const list = page.getByRole('table').first();
     await expect.poll(() => list.locator('tbody tr').count()).toBe(2);
-    // Issue 10 §2: the list says which job had a failure, not "Completed" twice in green.
+    // The list says which job had a failure, not "Completed" twice in green.
     const firstRow = list.locator('tbody tr').filter({ hasText: firstJob });
     expect(await firstRow.locator('.tag').first().textContent()).toBe('Completed, 1 failed');
     expect(await firstRow.locator('.tag').first().getAttribute('class')).toContain('tone-bad');
@@ -646,7 +646,7 @@ describe('LCA and export', () => {
     await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011\nE-PI-NEW');
     await page.getByRole('button', { name: 'Find instances' }).click();
     await page.getByText('4 instance(s) found.').waitFor();
-    // Issue 10 §2: nothing has started yet, so nothing is "Waiting".
+    // Nothing has started yet, so nothing is "Waiting".
     const states = page.locator('table.lca-table tbody tr td:nth-child(5)');
     expect(await states.allTextContents()).toEqual(['Not started', 'Not started', 'Not started', 'Not started']);
     // Slower jobs on the service, so the live state of each instance can be seen.
@@ -666,7 +666,7 @@ describe('LCA and export', () => {
     const table = page.locator('table.lca-table');
     for (const code of ['E-PI-1', 'E-PI-2', 'PI-HEID-10011'])
       expect(await table.locator('tr', { hasText: code }).textContent()).toContain('Completed');
-    // Issue 10 §2: 0 years computed is its own neutral state, not a green "Completed".
+    // 0 years computed is its own neutral state, not a green "Completed".
     const none = table.locator('tr', { hasText: 'E-PI-NEW' });
     const noneTag = none.locator('td:nth-child(6) .tag');
     expect(await noneTag.textContent()).toBe('Completed — no years computed');
@@ -783,7 +783,7 @@ describe('after a reload: jobs, connection and LCA say what happened', () => {
         page.locator('.reveal-target').filter({ has: page.getByRole('region', { name: 'Importing companies.xlsx' }) }),
       );
       await page.screenshot({ path: screenshotPath('25-jobs-resume-progress') });
-      // Issue 10 §4: the list's counts go up while the job runs (they stayed at the resume-time counts).
+      // The list's counts go up while the job runs (they stayed at the resume-time counts).
       await expect
         .poll(async () => (await row.textContent())?.includes('Running') && (await createdIn()) > pausedCreated, {
           timeout: 30_000,

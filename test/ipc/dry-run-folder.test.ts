@@ -1,5 +1,5 @@
 /**
- * Issue 11: the app's dry run plans into the folder of the job that will run it. The session keeps the plan's
+ * The app's dry run plans into the folder of the job that will run it. The session keeps the plan's
  * header and a compact index, no entries: pages, filters and searches are read back from plan-entries.jsonl
  * (shown by changing the file under the session), `import.run` starts the job in that very folder (no second
  * planning), and a dry run no job adopted is removed when it is made again or its session is closed.

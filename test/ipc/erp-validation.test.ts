@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1 in the app's check step (import.validate through the contract): a misnamed column is an error at
+ * The app's check step (import.validate through the contract): a misnamed column is an error at
  * its header cell, other unknown columns and rows not read because of a header error reach the renderer
  * (they are not stripped by the contract), and an unfilled workbook is never green.
  */

@@ -193,7 +193,7 @@ describe('import: validate, dry run, run, results', () => {
         { field: 'name', value: 'Fließmittel' },
       ]),
     );
-    // Issue 10 §3: a created silo shows its yearly amounts, a created supplier product its hazardous
+    // A created silo shows its yearly amounts, a created supplier product its hazardous
     // substances, named as an update names them.
     const silo = (await call('import.planRows', { importId, offset: 0, limit: 50, filter: { sheet: 'silos' } }))
       .rows[0];
@@ -278,7 +278,7 @@ describe('import: validate, dry run, run, results', () => {
 
     const f = await call('jobs.failedWorkbook', { jobId });
     expect(f.rows).toBe(3); // the supplier product and the two BOM rows of WPI-1
-    // Issue 10 §2: the count on the button ("Save failed rows (N)") is the count of rows the workbook holds.
+    // The count on the button ("Save failed rows (N)") is the count of rows the workbook holds.
     const view = await call('jobs.get', { jobId });
     expect(view.failedRows).toBe(f.rows);
     expect(view.notSucceededRows).toBe(3);

@@ -1,5 +1,5 @@
 /**
- * Issue 10 §2: status words that say what happened. A job that completed with a failed row is not a green
+ * Status words that say what happened. A job that completed with a failed row is not a green
  * "Completed"; an LCA instance that computed no year has its own neutral words; instances of a run not started
  * are "Not started"; years and codes are never grouped with thousands separators. Every key the words use
  * exists in English and German.
