@@ -2,9 +2,12 @@
  * A mirror delete that fails on the service (the sandbox answers its DELETE with a 500 every time) through
  * dispatch() against the in-process sandbox reset to empty data: the job's counts agree — one failed entry is one
  * row to save and one to re-run — and the failed-rows workbook holds a row for it (its code, action delete, the
- * error), though the mirrored sheet has no row of it.
+ * error), though the mirrored sheet has no row of it. The same for a sheet fed by a CSV source through a column
+ * mapping: the source's failed-rows CSV gets the row, in the source's own columns.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
@@ -117,5 +120,57 @@ describe('a mirror delete that fails', () => {
     expect(data[0].err).not.toBe('');
     expect(refusal.message).not.toBe('');
     expect(data[0].message).toContain(refusal.message);
+  });
+});
+
+describe('a mirror delete that fails, of a sheet fed by a CSV source', () => {
+  const mapping = {
+    version: 1 as const,
+    sheets: {
+      'supplier-products': {
+        source: 'MAT_*.csv',
+        columns: { Bezeichnung: 'name', Materialnummer: 'external_id', Werk: 'plant_code', Materialart: 'material_code', ME: 'unit', Aktion: 'action' },
+      },
+    },
+  };
+  const csv = (name: string, codes: string[]) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, ['Bezeichnung;Materialnummer;Werk;Materialart;ME;Aktion', ...codes.map((c) => `Produkt ${c};${c};PL-HEID;MAT-CEM1;KG;`)].join('\r\n'));
+    return p;
+  };
+  async function runCsv(file: string, opts: Partial<ProcedureInput<'import.plan'>> = {}) {
+    const f = mode.app.files.registerPath(file);
+    const v = await call('import.validate', { fileId: f.fileId, mapping });
+    expect(v.errors).toBe(0);
+    const plan = await call('import.plan', { importId: v.importId, createOnly: false, mirror: [], ...opts });
+    expect(plan.blocked).toBe(0);
+    const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
+    return settled(jobId);
+  }
+
+  it("is one row of the source's failed-rows CSV: the code in its identity column, delete in its action column", async () => {
+    const base = await runCsv(csv('MAT_1.csv', ['MC-FAIL', 'MC-FREE', 'MC-KEEP']));
+    expect(base.status).toBe('completed');
+    const failing = await client.supplierProducts.findByExternalId('MC-FAIL');
+    await faults({ method: 'DELETE', path_suffix: `/supplier-products/${String(failing!.id)}` });
+    let job: ProcedureOutput<'jobs.get'>;
+    try {
+      job = await runCsv(csv('MAT_2.csv', ['MC-KEEP']), { mirror: ['supplier-products'], maxDeletes: 100 });
+    } finally {
+      await faults(null);
+    }
+    expect(job.status).toBe('completed');
+    expect(job.counts.failed).toBe(1);
+    expect(job.failedRows).toBe(1);
+
+    const ticket = await call('jobs.failedWorkbook', { jobId: job.jobId });
+    expect(ticket.rows).toBe(job.failedRows);
+    const file = mode.app.work.downloads.get(ticket.downloadId)!;
+    const rows = parse(fs.readFileSync(file.path, 'utf8'), { delimiter: ';', relax_column_count: true }) as string[][];
+    expect(rows[0]).toEqual(['Bezeichnung', 'Materialnummer', 'Werk', 'Materialart', 'ME', 'Aktion', '_result', '_id', '_err_code', '_message']);
+    expect(rows).toHaveLength(2);
+    expect(rows[1].slice(0, 7)).toEqual(['', 'MC-FAIL', '', '', '', 'delete', 'failed']);
+    expect(rows[1][8]).not.toBe('');
+    expect(rows[1][9]).not.toBe('');
   });
 });

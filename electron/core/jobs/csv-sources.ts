@@ -5,12 +5,18 @@
  *
  * A job of the app keeps what it needs in its own folder (so the files can be made after a restart, and from
  * exactly the file the plan was made from): a copy of each CSV source under its own name in `sources/` and
- * `csv-sources.json` with the sheet it fed, its header row (the mapping's) and how it was read.
+ * `csv-sources.json` with the sheet it fed, its header row (the mapping's), how it was read and which of its
+ * columns is which field.
+ *
+ * An entry no source row stands for (a delete of a mirrored sheet) that did not succeed is a row appended to the
+ * files of the first source of its sheet: its code in the source's identity column, `delete` in its action
+ * column (when it has one), the outcome in the result columns. So the failed-rows file has as many rows as the
+ * job counts failed rows, as the failed-rows workbook does (jobs/results.ts `rowlessFailedRow`).
  */
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeCsvResults, type SourceRowOutcome } from '../workbook/csv-results.js';
+import { writeCsvResults, type AppendedRow, type SourceRowOutcome } from '../workbook/csv-results.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
@@ -25,6 +31,8 @@ export interface CsvSource {
   format: CsvFormat;
   /** Offset of its row numbers in the sheet when several sources feed it (workbook/sheet-parts.ts); 0 else. */
   offset?: number;
+  /** field → column letter in the source (absent in the folders of jobs kept by older versions). */
+  columns?: Record<string, string>;
 }
 
 export const CSV_SOURCES_FILE = 'csv-sources.json';
@@ -37,6 +45,7 @@ interface StoredCsvSource {
   headerRow: number;
   format: CsvFormat;
   offset?: number;
+  columns?: Record<string, string>;
 }
 
 /**
@@ -69,6 +78,30 @@ export function csvResultBase(file: string): string {
   return path.basename(file).replace(/\.(csv|txt|tsv)$/i, '') || 'source';
 }
 
+/**
+ * The rows a source's files get for entries without a source row (RowMarks.rowless): those of its sheet, for
+ * the sheet's first source only (offset 0; when a workbook is that, its failed-rows workbook has them).
+ */
+function appendedRows(source: CsvSource, marks: RowMarks): AppendedRow[] {
+  if (source.offset) return [];
+  const out: AppendedRow[] = [];
+  for (const r of marks.rowless ?? []) {
+    if (r.sheet !== source.sheet) continue;
+    const text = (f: string) => {
+      const v = r.values[f];
+      return typeof v === 'string' ? v : '';
+    };
+    const message = text('_message') || r.mark.message;
+    out.push({
+      values: { external_id: text('external_id') },
+      // a re-run of the file deletes it again (as the failed-rows workbook's row)
+      optional: { action: 'delete' },
+      outcome: { ...sourceOutcome(r.mark), ...(message && { message }) },
+    });
+  }
+  return out;
+}
+
 /** The results and/or failed-rows CSV of one source; returns how many rows the failed-rows file holds. */
 export async function writeCsvSourceResults(
   source: CsvSource,
@@ -80,6 +113,8 @@ export async function writeCsvSourceResults(
     format: source.format,
     headerRow: source.headerRow,
     outcomes: sourceOutcomes(marks, source.sheet, source.offset ?? 0),
+    appended: appendedRows(source, marks),
+    ...(source.columns && { columns: source.columns }),
     // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
     // resolve codes (the results workbook marks them `mapping` too), never "not imported".
     ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {
@@ -105,7 +140,14 @@ export function csvSourcesOf(
       if (!part.csv) continue;
       const p = pathOf(part.sheetName);
       if (!p) throw new Error(`The source file of ${part.sheetName} is not known.`);
-      out.push({ path: p, sheet: s.name, headerRow: mapping?.sheets[s.name]?.header_row ?? 1, format: part.csv, ...(part.offset && { offset: part.offset }) });
+      out.push({
+        path: p,
+        sheet: s.name,
+        headerRow: mapping?.sheets[s.name]?.header_row ?? 1,
+        format: part.csv,
+        ...(part.offset && { offset: part.offset }),
+        columns: { ...part.columns },
+      });
     }
   return out;
 }
@@ -119,7 +161,14 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[],
     const file = path.basename(s.path);
     if (stored.some((x) => x.file === file)) throw new Error(`Two sources are named ${file}: rename one of them.`);
     await copyFile(s.path, path.join(dir, SOURCES_DIR, file));
-    stored.push({ file, sheet: s.sheet, headerRow: s.headerRow, format: s.format, ...(s.offset && { offset: s.offset }) });
+    stored.push({
+      file,
+      sheet: s.sheet,
+      headerRow: s.headerRow,
+      format: s.format,
+      ...(s.offset && { offset: s.offset }),
+      ...(s.columns && { columns: s.columns }),
+    });
   }
   // `workbook`: the name of a workbook among the sources (its copy is kept by the caller; its results are a workbook)
   const doc = { version: 1, sources: stored, ...(workbook && { workbook }) };

@@ -100,6 +100,8 @@ export interface RowMarks {
 export interface RowlessRow {
   sheet: DataSheetName;
   values: WritableRow;
+  /** The entry's outcome, as a row's (the results files of CSV sources write it in their result columns). */
+  mark: RowMark;
 }
 
 /**
@@ -128,6 +130,7 @@ export function rowlessFailedRow(
       _err_code: mark.failedCode,
       _message: mark.message || `${entry.label}: ${o.outcome}`,
     },
+    mark,
   };
 }
 

@@ -14,6 +14,7 @@ import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import iconv from 'iconv-lite';
 import type { CsvFormat } from './types.js';
+import { columnNumber } from './cell-ref.js';
 
 import { RESULT_COLUMNS } from '../names.js';
 
@@ -27,6 +28,15 @@ export interface SourceRowOutcome {
   failed: boolean;
 }
 
+/** A row of the results files that no row of the source stands for. */
+export interface AppendedRow {
+  /** field → value (`external_id`): written in its column, or named in the message when the source has none */
+  values: Readonly<Record<string, string>>;
+  /** field → value (`action`) written only where the source has a column for it */
+  optional?: Readonly<Record<string, string>>;
+  outcome: SourceRowOutcome;
+}
+
 export interface CsvResultsOptions {
   source: string;
   format: CsvFormat;
@@ -36,6 +46,16 @@ export interface CsvResultsOptions {
   outcomes: { get(row: number): SourceRowOutcome | undefined };
   /** The outcome of a data row without one (default: "not imported", a failed row). */
   otherRows?: SourceRowOutcome;
+  /**
+   * Rows written after the source's own, for entries no row of the source stands for (a mirror's deletes): each
+   * value in its field's column, the other columns empty, the outcome in the result columns.
+   */
+  appended?: readonly AppendedRow[];
+  /**
+   * field → column letter of the source, where `appended` values go; without it (a job kept by an older
+   * version), a header cell spelled as the field (a source read without a mapping has the field names).
+   */
+  columns?: Readonly<Record<string, string>>;
   results?: string;
   failed?: string;
 }
@@ -63,12 +83,16 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
   let recordNo = 0;
   let failedRows = 0;
   let width = 0;
+  let header: string[] = [];
   const router = new Transform({
     objectMode: true,
     transform(record: string[], _enc, cb) {
       recordNo++;
       if (recordNo <= o.headerRow) {
-        if (recordNo === o.headerRow) width = record.length;
+        if (recordNo === o.headerRow) {
+          width = record.length;
+          header = record;
+        }
         const row = recordNo === o.headerRow ? [...record, ...RESULT_COLUMNS] : record;
         for (const t of targets) t.out.write(row);
         cb();
@@ -94,7 +118,48 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
     router,
     new Writable({ objectMode: true, write: (_c, _e, cb) => cb() }),
   );
+  for (const a of o.appended ?? []) {
+    const row = appendedRow(a, width, columnIndexes(o.columns, header));
+    if (a.outcome.failed && o.failed) failedRows++;
+    for (const t of targets) if (!t.failedOnly || a.outcome.failed) t.out.write(row);
+  }
   for (const t of targets) t.out.end();
   await Promise.all(targets.map((t) => t.done));
   return { failedRows };
+}
+
+/** field → 0-based column of the source: the given letters, else header cells spelled as fields. */
+function columnIndexes(columns: Readonly<Record<string, string>> | undefined, header: readonly string[]): (field: string) => number | undefined {
+  if (columns) return (field) => (columns[field] ? columnNumber(columns[field]) - 1 : undefined);
+  const byName = new Map<string, number>();
+  header.forEach((h, i) => {
+    const k = h.replace(/^\uFEFF/, '').trim().toLowerCase();
+    if (k && !byName.has(k)) byName.set(k, i);
+  });
+  return (field) => byName.get(field);
+}
+
+/**
+ * An appended row in the source's columns plus the result columns. A value whose field has no column in the
+ * source is not lost: the message names it (`external_id MF-9: the file has no column for it`).
+ */
+function appendedRow(a: AppendedRow, width: number, columnOf: (field: string) => number | undefined): string[] {
+  const cells = Array<string>(width).fill('');
+  const homeless: string[] = [];
+  const put = (values: Readonly<Record<string, string>> | undefined, required: boolean) => {
+    for (const [field, value] of Object.entries(values ?? {})) {
+      const i = columnOf(field);
+      // as the source's own cells: verbatim (a code is re-imported from here, an apostrophe would change it)
+      if (i !== undefined && i < width) cells[i] = value;
+      else if (required) homeless.push(`${field} ${value}`);
+    }
+  };
+  put(a.values, true);
+  put(a.optional, false);
+  const oc = a.outcome;
+  const message = [
+    ...homeless.map((h) => `${h}: the file has no column for it`),
+    ...(oc.message ? [oc.message] : []),
+  ].join('; ');
+  return [...cells, oc.result, oc.id ?? '', oc.err_code ?? '', safe(message)];
 }
