@@ -6,7 +6,7 @@
 import type { RpcResult } from '../core/ipc/contract.js';
 import { dispatch } from '../core/ipc/dispatch.js';
 import type { HandlerTable } from '../core/ipc/contract.js';
-import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/ipc/names.js';
+import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/contract/names.js';
 import type { AppServices, EventHub } from '../core/ipc/services.js';
 import type { BrowserWindowCtor, IpcMainInvokeEventLike, IpcMainLike } from './electron-api.js';
 import type { RendererLocation } from './security.js';

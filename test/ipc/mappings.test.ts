@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import type { Logger } from '../../electron/core/ipc/services.js';
 import { clearProfileMappings, getProfileMappings, SANDBOX_PROFILE_ID } from '../../electron/core/settings/index.js';
 import { startSandbox } from '../../sandbox/index.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PickedFile } from '../ipc/contract.js';
+import type { PickedFile } from '../contract/index.js';
 import { AppError } from '../ipc/errors.js';
 import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 

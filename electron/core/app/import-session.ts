@@ -45,7 +45,7 @@ import {
   type PlanOptions,
   type PlanServices,
 } from './import.js';
-import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../ipc/contract.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../contract/index.js';
 import { AppError } from '../ipc/errors.js';
 import { activeConnection, resolveConnection, type Connection } from './profiles.js';
 import type { AppServices } from '../ipc/services.js';

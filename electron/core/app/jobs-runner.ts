@@ -31,7 +31,7 @@ import { rowlessCounts } from '../jobs/results.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
-import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } from '../ipc/contract.js';
+import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } from '../contract/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';

@@ -29,7 +29,7 @@ import {
 import type { LcaInstanceState } from '../lca/run.js';
 import { lcaRun } from './lca.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../ipc/contract.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../contract/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from '../ipc/services.js';

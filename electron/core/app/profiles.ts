@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient } from '../api/index.js';
 import { maskApiKey } from '../spec/constants.js';
 import type { SecretStore } from '../settings/secrets.js';
 import { SANDBOX_PROFILE_ID, type SettingsStore, type StoredProfile } from '../settings/settings.js';
-import type { ProfileView, ProfilesState } from '../ipc/contract.js';
+import type { ProfileView, ProfilesState } from '../contract/index.js';
 import { AppError } from '../ipc/errors.js';
 import type { AppServices } from '../ipc/services.js';
 

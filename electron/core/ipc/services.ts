@@ -8,7 +8,7 @@ import { events } from './contract.js';
 import type { EventPayload } from './contract.js';
 import type { EmbeddedSandbox } from '../app/embedded-sandbox.js';
 import type { FileRegistry, HostDialogs } from '../app/files.js';
-import type { EventName } from './names.js';
+import type { EventName } from '../contract/names.js';
 import type { Work } from '../app/work.js';
 
 export interface Logger {

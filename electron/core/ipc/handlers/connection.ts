@@ -9,7 +9,7 @@ import {
   saveProfileWithKey,
 } from '../../app/profiles.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { connectionProcedures } from '../contract/connection.js';
+import type { connectionProcedures } from '../../contract/connection.js';
 import { AppError } from '../errors.js';
 import type { AppServices } from '../services.js';
 

@@ -4,7 +4,7 @@ import { planSession, runSession } from '../../app/import-session.js';
 import { listColumnMappings, saveColumnMapping } from '../../app/mappings.js';
 import { profileNameOf } from '../../app/profiles.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { importProcedures } from '../contract/import.js';
+import type { importProcedures } from '../../contract/import.js';
 import { withWords } from '../errors.js';
 import type { AppServices } from '../services.js';
 

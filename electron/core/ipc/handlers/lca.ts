@@ -3,7 +3,7 @@ import { fileStamp } from '../../app/downloads.js';
 import { resolveConnection } from '../../app/profiles.js';
 import { lcaWorkbookBuffer } from '../../lca/workbook/index.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { lcaProcedures } from '../contract/lca.js';
+import type { lcaProcedures } from '../../contract/lca.js';
 import { withWords } from '../errors.js';
 import type { AppServices } from '../services.js';
 

@@ -5,7 +5,7 @@ import type { DataSheetName } from '../../workbook/types.js';
 import { resolveConnection, withClient } from '../../app/profiles.js';
 import { generateTemplate } from '../../app/template.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { templatesProcedures } from '../contract/templates.js';
+import type { templatesProcedures } from '../../contract/templates.js';
 import type { AppServices } from '../services.js';
 
 export const templatesHandlers: NamespaceHandlers<keyof typeof templatesProcedures, AppServices> = {

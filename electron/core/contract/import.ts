@@ -1,8 +1,8 @@
 /** The `import` namespace: workbooks the user hands to the app (`files.*`: opaque ids), column mappings (`mappings.*`), validation, the dry run (kept on the main side, paged to the renderer: a plan of 100,000 rows is never sent whole) and the start of a run. */
 import { z } from 'zod';
-import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../../names.js';
-import { ENTITY_SHEET_NAMES } from '../../workbook/types.js';
-import { SUGGESTION_METHODS, columnMappingSchema } from '../../workbook/mapping/schema.js';
+import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../names.js';
+import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
+import { SUGGESTION_METHODS, columnMappingSchema } from '../workbook/mapping/schema.js';
 import { Accepted, Counts, Empty, ImportId, Int, JobIdSchema, NonNegInt, Page, type ProcedureDef, Scalar, Text } from './common.js';
 
 /** A file the user handed to the app; the main side keeps its path, the renderer only the opaque id. */
