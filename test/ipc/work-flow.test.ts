@@ -16,7 +16,7 @@ import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { EventName, ProcedureName } from '../../electron/core/contract/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
+import type { Logger } from '../../electron/core/app/services.js';
 import { jobsDirOf } from '../../electron/core/app/work.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fullWorkbook, idOf, writeTestWorkbook, type Catalog, type SheetData } from '../jobs/helpers.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PROCEDURE_NAMES, procedureChannel } from '../../electron/core/contract/names.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
+import type { Logger } from '../../electron/core/app/services.js';
 import { MemoryDocument } from '../../electron/core/settings/json-file.js';
 import type { MainHandle } from '../../electron/main/main.js';
 import { startMain } from '../../electron/main/main.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PickedFile } from '../contract/index.js';
-import { AppError } from '../ipc/errors.js';
+import { AppError } from './errors.js';
 import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (electron/core/workbook/guards.ts). */

@@ -30,9 +30,9 @@ import type { LcaInstanceState } from '../lca/run.js';
 import { lcaRun } from './lca.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../contract/index.js';
-import { AppError } from '../ipc/errors.js';
+import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
-import type { WorkServices } from '../ipc/services.js';
+import type { WorkServices } from './host.js';
 import { requestsController } from '../api/signal.js';
 
 const MAX_SELECTIONS = 10;

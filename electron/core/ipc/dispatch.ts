@@ -9,7 +9,7 @@ import type { HandlerTable } from './contract.js';
 import { handlers as defaultHandlers } from './handlers.js';
 import { isProcedureName } from '../contract/names.js';
 import type { ProcedureName } from '../contract/names.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from '../app/services.js';
 
 export async function dispatch(
   name: unknown,

@@ -8,7 +8,7 @@ import { Throttle } from '../../throttle.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { exportProcedures } from '../../contract/export.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof exportProcedures, AppServices>;
 

@@ -5,7 +5,7 @@ import { undoPlanView } from '../../app/work-views.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { jobsProcedures } from '../../contract/jobs.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof jobsProcedures, AppServices>;
 

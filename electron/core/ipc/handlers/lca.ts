@@ -5,7 +5,7 @@ import { lcaWorkbookBuffer } from '../../lca/workbook/index.js';
 import type { NamespaceHandlers } from '../contract.js';
 import type { lcaProcedures } from '../../contract/lca.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof lcaProcedures, AppServices>;
 
