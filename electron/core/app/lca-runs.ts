@@ -17,6 +17,7 @@ import {
 } from '../lca/analysis.js';
 import { indicatorInfo, type ModuleSelection } from '../lca/indicators.js';
 import { gwpChartData } from '../lca/chart.js';
+import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { GWP_TOTAL } from '../lca/indicators.js';
 import {
   blockerNeedsAction,
@@ -482,6 +483,11 @@ export class LcaRuns {
         r.error ? `The LCA run failed: ${r.error}` : 'The LCA run is not finished yet.',
       );
     return r.report;
+  }
+
+  /** The results workbook of a finished run (`lca.export`). */
+  async workbook(runId: string): Promise<Buffer> {
+    return (await lcaWorkbookBuffer(this.report(runId))).buffer;
   }
 
   async dispose(): Promise<void> {
