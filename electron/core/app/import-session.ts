@@ -4,7 +4,7 @@
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  *
- * The dry run plans into the folder of the job that will run it (issue 11: plan-entries.jsonl and plan.json, as
+ * The dry run plans into the folder of the job that will run it (plan-entries.jsonl and plan.json, as
  * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
  * header and the compact index of its entries (jobs/entry-index.ts: offsets into the file); pages of rows are
  * read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`

@@ -59,7 +59,7 @@ export async function makePlan(
 
 /**
  * makePlan with the entries written to `entriesPath` (a job folder's plan-entries.jsonl) as they are decided,
- * not held in memory (issue 11); the plan's header is returned.
+ * not held in memory; the plan's header is returned.
  */
 export async function makePlanToFile(
   w: { parsed: ParsedWorkbook; report: ValidationReport },

@@ -80,7 +80,7 @@ export const JobView = JobBase.extend({
 });
 export type JobView = z.infer<typeof JobView>;
 
-/** The undo's own dry run (issue 13 §3): what an undo of a job would delete, set back, put back, re-create. */
+/** The undo's own dry run: what an undo of a job would delete, set back, put back, re-create. */
 export const UndoPlanView = z.object({
   jobId: JobIdSchema,
   file: Text,
