@@ -20,8 +20,38 @@ import {
   type LcaResultElement,
   type SiloItemInput,
 } from './lca.js';
-import type { BomComponentRecord, SecondaryDataset, SupplierProductRecord } from './model.js';
-import type { Store } from './store.js';
+import type { SandboxClock } from './clock.js';
+import type { Collection } from './collection.js';
+import type {
+  BomComponentRecord,
+  CompositeRecord,
+  ElementaryRecord,
+  PrechainProductRecord,
+  ProductInstanceRecord,
+  SecondaryDataset,
+  SiloRecord,
+  SupplierProductRecord,
+} from './model.js';
+
+/** What the LCA jobs read and write of the sandbox's store (store.ts Store). */
+export interface LcaStore {
+  readonly clock: SandboxClock;
+  elementaryFactors: Map<string, ImpactFactors>;
+  readonly elementaries: Collection<ElementaryRecord>;
+  readonly composites: Collection<CompositeRecord>;
+  readonly supplierProducts: Collection<SupplierProductRecord>;
+  readonly silos: Collection<SiloRecord>;
+  readonly productInstances: Collection<ProductInstanceRecord>;
+  readonly prechainProducts: Collection<PrechainProductRecord>;
+  readonly boms: Map<string, BomComponentRecord[]>;
+  readonly production: Map<string, Map<number, number>>;
+  lcaSettings: LcaSettings;
+  readonly lcaJobs: Map<string, LcaJobRecord>;
+  readonly lcaResults: Map<string, LcaResultElement[]>;
+  nextJobFinishMs: number;
+  changed(): void;
+  newId(): string;
+}
 
 export interface LcaSettings {
   queued_ms: number;
@@ -51,7 +81,7 @@ interface JobInputs {
   supplier_product_ids: string[];
 }
 
-export function materialFactors(store: Store, mt: MaterialTypeRef): ImpactFactors {
+export function materialFactors(store: LcaStore, mt: MaterialTypeRef): ImpactFactors {
   if (mt.category === 'elementary') return store.elementaryFactors.get(mt.elementary_id) ?? zeroFactors();
   const composite = store.composites.get(mt.composite_id);
   if (!composite) return zeroFactors();
@@ -60,7 +90,7 @@ export function materialFactors(store: Store, mt: MaterialTypeRef): ImpactFactor
   );
 }
 
-function secondaryDatasets(store: Store, mt: MaterialTypeRef): SecondaryDataset[] {
+function secondaryDatasets(store: LcaStore, mt: MaterialTypeRef): SecondaryDataset[] {
   const parts =
     mt.category === 'elementary'
       ? [{ elementary_id: mt.elementary_id, share: 1 }]
@@ -72,7 +102,7 @@ function secondaryDatasets(store: Store, mt: MaterialTypeRef): SecondaryDataset[
   }));
 }
 
-function siloItemInputs(store: Store, siloId: string): SiloItemInput[] {
+function siloItemInputs(store: LcaStore, siloId: string): SiloItemInput[] {
   const silo = store.silos.get(siloId);
   if (!silo) return [];
   return silo.items.flatMap((it) => {
@@ -91,7 +121,7 @@ function siloItemInputs(store: Store, siloId: string): SiloItemInput[] {
 
 /** Resolve a BOM to LCA inputs. `visiting` guards against cycles through prechain products. */
 export function componentInputs(
-  store: Store,
+  store: LcaStore,
   bom: readonly BomComponentRecord[],
   year: number,
   visiting: ReadonlySet<string> = new Set(),
@@ -124,7 +154,7 @@ export function componentInputs(
 }
 
 /** Supplier products a BOM uses, directly or as silo items (their per-kg impacts are filled in by the job). */
-export function referencedSupplierProducts(store: Store, bom: readonly BomComponentRecord[]): string[] {
+export function referencedSupplierProducts(store: LcaStore, bom: readonly BomComponentRecord[]): string[] {
   const ids = new Set<string>();
   for (const c of bom) {
     if (c.type === 'supplier_product') ids.add(c.ref);
@@ -158,7 +188,7 @@ export function isInFlight(job: LcaJobRecord | undefined, nowMs: number): boolea
 }
 
 /** Queue a recompute of an instance (the caller has checked that none is in flight). */
-export function queueJob(store: Store, instanceId: string): LcaJobRecord {
+export function queueJob(store: LcaStore, instanceId: string): LcaJobRecord {
   const inst = store.productInstances.get(instanceId);
   if (!inst) throw new Error(`no product instance ${instanceId}`);
   const now = store.clock.now();
@@ -191,7 +221,7 @@ export function queueJob(store: Store, instanceId: string): LcaJobRecord {
   return job;
 }
 
-function markSupplierProductComputed(store: Store, sp: SupplierProductRecord): void {
+function markSupplierProductComputed(store: LcaStore, sp: SupplierProductRecord): void {
   store.supplierProducts.replace({
     ...sp,
     impacts_per_kg: impactsPerKg(materialFactors(store, sp.material_type)),
@@ -200,7 +230,7 @@ function markSupplierProductComputed(store: Store, sp: SupplierProductRecord): v
   });
 }
 
-function finish(store: Store, job: LcaJobRecord): void {
+function finish(store: LcaStore, job: LcaJobRecord): void {
   const inputs = job.inputs;
   job.done = true;
   job.inputs = null;
@@ -235,7 +265,7 @@ function finish(store: Store, job: LcaJobRecord): void {
 }
 
 /** Complete every job whose finish time has passed. Cheap when none is due. */
-export function completeDueJobs(store: Store, now: number = store.clock.now()): void {
+export function completeDueJobs(store: LcaStore, now: number = store.clock.now()): void {
   if (now < store.nextJobFinishMs) return;
   let next = Infinity;
   for (const job of store.lcaJobs.values()) {
@@ -249,7 +279,7 @@ export function completeDueJobs(store: Store, now: number = store.clock.now()): 
 
 /** Results as a given key may see them: the per-source breakdown only with view:recipes. */
 export function resultsFor(
-  store: Store,
+  store: LcaStore,
   instanceId: string,
   includeBreakdown: boolean,
   now: number = store.clock.now(),

@@ -6,8 +6,9 @@
 import type { RpcResult } from '../core/ipc/contract.js';
 import { dispatch } from '../core/ipc/dispatch.js';
 import type { HandlerTable } from '../core/ipc/contract.js';
-import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/ipc/names.js';
-import type { AppServices, EventHub } from '../core/ipc/services.js';
+import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/contract/names.js';
+import type { AppServices } from '../core/app/services.js';
+import type { EventHub } from '../core/ipc/services.js';
 import type { BrowserWindowCtor, IpcMainInvokeEventLike, IpcMainLike } from './electron-api.js';
 import type { RendererLocation } from './security.js';
 import { isTrustedSenderUrl } from './security.js';

@@ -6,7 +6,7 @@ import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
 import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
 import { FileRegistry, SOURCE_EXTENSIONS, workbookArgs } from '../core/app/files.js';
 import type { HandlerTable } from '../core/ipc/contract.js';
-import type { AppServices, Logger } from '../core/ipc/services.js';
+import type { AppServices, Logger } from '../core/app/services.js';
 import { consoleLogger, EventHub } from '../core/ipc/services.js';
 import { createWork } from '../core/app/work.js';
 import type { JsonDocument } from '../core/settings/json-file.js';

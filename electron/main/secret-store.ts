@@ -5,7 +5,7 @@
  * hard-coded password: info().warning says so and the UI tells the user.
  */
 import { z } from 'zod';
-import { AppError } from '../core/ipc/errors.js';
+import { AppError } from '../core/app/errors.js';
 import { maskApiKey } from '../core/spec/constants.js';
 import type { JsonDocument } from '../core/settings/json-file.js';
 import type { SecretStore, SecretStoreInfo } from '../core/settings/secrets.js';

@@ -11,7 +11,7 @@ import { createApiClient, type ApiClient } from '../../electron/core/api/index.j
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { cliRunners, sandboxControl, type CliRun } from '../fixtures/cli-process.js';
 import { rpc, startTestApp, stopTestApp } from '../ipc/helpers.js';
 import type { Catalog } from '../jobs/helpers.js';

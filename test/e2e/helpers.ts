@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { Logger } from '../../electron/core/ipc/services.js';
+import type { Logger } from '../../electron/core/app/services.js';
 import { startSandbox } from '../../sandbox/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 import type { E2eEnv } from './helpers.js';
 import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';

@@ -11,7 +11,7 @@ import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { SANDBOX_PROFILE_ID } from '../../electron/core/settings/index.js';
 import { erpCsv } from './erp-csv.js';
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { quiet, rpc, startTestApp, stopTestApp } from './helpers.js';
 import { ERP_HEADER, erpCsv } from './erp-csv.js';

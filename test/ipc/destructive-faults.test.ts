@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type Catalog, type SheetData } from '../jobs/helpers.js';
 import { seedData, serviceState } from '../jobs/service-state.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 
 let mode: BrowserMode;
 let dir: string;

@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';

@@ -9,7 +9,7 @@ import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 
 let mode: BrowserMode;

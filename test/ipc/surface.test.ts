@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { events, procedures } from '../../electron/core/ipc/contract.js';
-import { EVENT_NAMES, PROCEDURE_NAMES } from '../../electron/core/ipc/names.js';
+import { EVENT_NAMES, PROCEDURE_NAMES } from '../../electron/core/contract/names.js';
 
 function surface() {
   const out: Record<string, unknown> = {};

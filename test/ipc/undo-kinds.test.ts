@@ -11,7 +11,7 @@ import { createApiClient, type ApiClient } from '../../electron/core/api/index.j
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/ipc/names.js';
+import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';

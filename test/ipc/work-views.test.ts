@@ -363,7 +363,7 @@ describe('outcomes per row', () => {
 describe('errors of the core in words', () => {
   it('passes on the words of a plain Error, keeps bugs and service errors as they are', async () => {
     const { inWords } = await import('../../electron/core/ipc/errors.js');
-    const { AppError } = await import('../../electron/core/ipc/errors.js');
+    const { AppError } = await import('../../electron/core/app/errors.js');
     const w = inWords(new Error('The API key belongs to another manufacturer than job X.\n    at stack line'));
     expect(w).toBeInstanceOf(AppError);
     expect((w as InstanceType<typeof AppError>).message).toBe(

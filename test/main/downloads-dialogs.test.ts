@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../electron/core/ipc/services.js';
+import type { Logger } from '../../electron/core/app/services.js';
 import { MemoryDocument } from '../../electron/core/settings/json-file.js';
 import type { ShellLike } from '../../electron/main/electron-api.js';
 import { startMain } from '../../electron/main/main.js';

@@ -6,7 +6,7 @@
  */
 import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
 import { jobResultFile } from '../../electron/core/app/job-files.js';
-import type { AppServices, WorkServices } from '../../electron/core/ipc/services.js';
+import type { AppServices, WorkServices } from '../../electron/core/app/services.js';
 
 const [jobsDir, jobId, source] = process.argv.slice(2);
 const jobs = new JobsRunner({} as WorkServices, jobsDir);

@@ -6,7 +6,7 @@
 import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
 import { failedIdentities } from '../../electron/core/app/work-views.js';
 import { jobsHandlers } from '../../electron/core/ipc/handlers/jobs.js';
-import type { AppServices, WorkServices } from '../../electron/core/ipc/services.js';
+import type { AppServices, WorkServices } from '../../electron/core/app/services.js';
 
 const [jobsDir, jobId] = process.argv.slice(2);
 // jobs.get and jobs.rows read the job folder only; the services are for starting jobs

@@ -8,7 +8,7 @@ import { ApiError } from '../api/errors.js';
 import type { PlannedOperation } from '../api/index.js';
 import type { Operation } from '../spec/scopes.js';
 import { OPERATION_SCOPES } from '../spec/scopes.js';
-import type { ConnectionReport, JobKind } from '../ipc/contract.js';
+import type { ConnectionReport, JobKind } from '../contract/index.js';
 import type { Connection } from './profiles.js';
 
 /** The operations each job of the app performs (reads to resolve codes and diff, writes to apply). */

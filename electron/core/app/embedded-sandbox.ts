@@ -4,7 +4,7 @@
  * sandbox's dependencies in tests that do not need it.
  */
 import { maskApiKey } from '../spec/constants.js';
-import type { SandboxStatus } from '../ipc/contract.js';
+import type { SandboxStatus } from '../contract/index.js';
 
 export interface StartedSandbox {
   baseUrl: string;

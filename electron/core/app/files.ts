@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PickedFile } from '../ipc/contract.js';
-import { AppError } from '../ipc/errors.js';
+import type { PickedFile } from '../contract/index.js';
+import { AppError } from './errors.js';
 import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (electron/core/workbook/guards.ts). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm'] as const;
-/** Everything the import reads (issue 12: CSV exports of an ERP too). */
+/** Everything the import reads (workbooks, and CSV exports of an ERP too). */
 export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSIONS] as const;
 
 /** Native dialogs of the desktop app; browser mode has none (the page uploads instead). */

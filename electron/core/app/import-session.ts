@@ -4,7 +4,7 @@
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  *
- * The dry run plans into the folder of the job that will run it (issue 11: plan-entries.jsonl and plan.json, as
+ * The dry run plans into the folder of the job that will run it (plan-entries.jsonl and plan.json, as
  * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
  * header and the compact index of its entries (jobs/entry-index.ts: offsets into the file); pages of rows are
  * read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`
@@ -13,7 +13,7 @@
 import { isTextSource } from '../workbook/sources/index.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
-import { copyFile, open, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
@@ -25,12 +25,11 @@ import {
   newJobDir,
   newJobId,
   PLAN_ENTRIES_FILE,
-  PLAN_FILE,
   readJobIndex,
   writePlanHeader,
 } from '../jobs/job-store.js';
 import type { PlanEntry, PlanHeader } from '../jobs/types.js';
-import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { peekSource } from '../workbook/sources/peek.js';
@@ -38,19 +37,15 @@ import { readAndValidate } from './validate.js';
 import {
   blockedCount,
   makePlanToFile,
-  mappingMemory,
-  refusedForBlocked,
-  REMEMBERS_MAPPINGS,
   savedMappings,
   type PlanOptions,
   type PlanServices,
 } from './import.js';
-import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../ipc/contract.js';
-import { AppError } from '../ipc/errors.js';
-import { activeConnection, resolveConnection, type Connection } from './profiles.js';
-import type { AppServices } from '../ipc/services.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../contract/index.js';
+import { AppError } from './errors.js';
+import type { Connection } from './profiles.js';
+import type { HostServices } from './host.js';
 import {
-  failedIdentities,
   identityOf,
   keptWithDependencies,
   page,
@@ -66,7 +61,7 @@ import { requestsController } from '../api/signal.js';
 const MAX_SESSIONS = 3;
 
 /** The first rows of every source of an import (several files: a workbook's sheets and CSV files mixed). */
-async function peekSources(app: AppServices, fileIds: readonly string[]) {
+async function peekSources(app: HostServices, fileIds: readonly string[]) {
   const all = [];
   for (const id of fileIds) all.push(...(await peekSource(app.files.path(id))));
   return all;
@@ -182,7 +177,7 @@ export class ImportSessions {
    * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
    * with the active profile that fits the headers (workbook/mapping/columns.ts). Reads the first rows only.
    */
-  async columns(app: AppServices, fileIds: readonly string[]): Promise<ColumnsView> {
+  async columns(app: HostServices, fileIds: readonly string[]): Promise<ColumnsView> {
     let peeked;
     try {
       peeked = await peekSources(app, fileIds);
@@ -194,7 +189,7 @@ export class ImportSessions {
   }
 
   /** The first rows as the reader will read them with a mapping (workbook/mapping/columns.ts previewMapping). */
-  async columnsPreview(app: AppServices, fileIds: readonly string[], mapping: ColumnMapping): Promise<MappedPreview[]> {
+  async columnsPreview(app: HostServices, fileIds: readonly string[], mapping: ColumnMapping): Promise<MappedPreview[]> {
     try {
       return previewMapping(await peekSources(app, fileIds), mapping);
     } catch (e) {
@@ -203,7 +198,7 @@ export class ImportSessions {
   }
 
   /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
-  async validate(app: AppServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
+  async validate(app: HostServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
     const fileId = fileIds[0];
     const paths = fileIds.map((id) => app.files.path(id));
     const infos = fileIds.map((id) => app.files.info(id));
@@ -306,7 +301,8 @@ export class ImportSessions {
 
   /** The dry run against the connection: reads only. With a previous job, only its rows that did not succeed. */
   async plan(
-    app: AppServices,
+    app: HostServices,
+    jobsDir: string,
     importId: string,
     conn: Connection & { profileName: string },
     o: PlanOptions,
@@ -331,7 +327,7 @@ export class ImportSessions {
             app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
           },
         };
-        const { planned, header, excluded } = await planIntoFolder(app.work.jobs.jobsDir, s, services, o);
+        const { planned, header, excluded } = await planIntoFolder(jobsDir, s, services, o);
         forget(s);
         s.plan = header;
         s.planned = planned;
@@ -456,16 +452,6 @@ export async function keepFailedRows(
   return { summary, excluded: index.size - summary.entries };
 }
 
-/** A copy of an adopted dry run's folder (its plan only) for another job of the same dry run. */
-async function copyPlanned(p: PlannedFolder): Promise<string> {
-  const jobId = newJobId();
-  const { dir } = await newJobDir(p.jobsDir, jobId);
-  const from = jobDir(p.jobsDir, p.jobId);
-  await copyFile(path.join(from, PLAN_ENTRIES_FILE), path.join(dir, PLAN_ENTRIES_FILE));
-  await copyFile(path.join(from, PLAN_FILE), path.join(dir, PLAN_FILE));
-  return jobId;
-}
-
 export function overview(s: ImportSession): PlanOverview {
   const plan = s.plan;
   const info = s.planInfo;
@@ -499,74 +485,4 @@ export function overview(s: ImportSession): PlanOverview {
     })),
     notManaged: plan.notManaged?.length ?? 0,
   };
-}
-
-/** `import.plan`: the dry run of an open import on the active connection; with onlyFailedOf, that job's failed rows. */
-export async function planSession(
-  app: AppServices,
-  input: { importId: string; createOnly: boolean; onlyFailedOf?: string; mirror?: DataSheetName[]; maxDeletes?: number },
-): Promise<PlanOverview> {
-  const conn = await activeConnection(app);
-  let previous;
-  if (input.onlyFailedOf) {
-    await app.work.jobs.meta(input.onlyFailedOf); // a job that is not there: refused in words
-    previous = { jobId: input.onlyFailedOf, failed: await failedIdentities(app.work.jobs.jobsDir, input.onlyFailedOf) };
-  }
-  return app.work.imports.plan(app, input.importId, conn, {
-    createOnly: input.createOnly,
-    ...(previous ? { previous } : {}),
-    ...(input.mirror ? { mirror: input.mirror } : {}),
-    ...(input.maxDeletes !== undefined ? { maxDeletes: input.maxDeletes } : {}),
-  });
-}
-
-/**
- * `import.run`: the plan of an open import as a job on the connection it was made on — refused when that is not
- * the active connection any more, or when entries are blocked and the user did not confirm (app/import.ts); the
- * workbook's mapping rows are remembered in the profile once the job completed.
- */
-export async function runSession(app: AppServices, importId: string, skipBlocked: boolean): Promise<string> {
-  const w = app.work;
-  const s = w.imports.get(importId);
-  const planned = s.planned;
-  if (!s.plan || !planned || !s.planInfo) throw new AppError('invalid_input', 'Make the dry run first.');
-  const active = app.settings.snapshot().activeProfileId;
-  if (active !== s.planInfo.profileId) {
-    throw new AppError(
-      'invalid_input',
-      `The dry run was made on the connection “${s.planInfo.profileName}”, which is not the active one any more. Make the dry run again.`,
-    );
-  }
-  const blocked = refusedForBlocked(s.plan, skipBlocked);
-  if (blocked !== null) {
-    throw new AppError(
-      'invalid_input',
-      `${blocked} row(s) are blocked. Fix them, or confirm that the rest is imported without them.`,
-    );
-  }
-  const conn = await resolveConnection(app, s.planInfo.profileId);
-  const remember = REMEMBERS_MAPPINGS.app ? mappingMemory(s.parsed, s.report) : undefined;
-  const onCompleted = remember
-    ? () => {
-        const r = remember(app.settings, conn.profileId);
-        app.log.info({ profileId: conn.profileId, ...r }, 'remembered the workbook mappings in the profile');
-      }
-    : undefined;
-  // The job runs in the dry run's folder; a second job of the same dry run gets a copy of its plan.
-  const adopting = !planned.adopted;
-  const jobId = adopting ? planned.jobId : await copyPlanned(planned);
-  try {
-    await w.jobs.start(jobId, {
-      conn,
-      inputPath: s.inputPath,
-      csvSources: s.csvSources,
-      ...(s.workbookName && { workbookName: s.workbookName }),
-      ...(onCompleted ? { onCompleted } : {}),
-    });
-  } catch (e) {
-    if (!adopting) await rm(jobDir(planned.jobsDir, jobId), { recursive: true, force: true });
-    throw e;
-  }
-  planned.adopted = true;
-  return jobId;
 }

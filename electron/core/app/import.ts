@@ -12,7 +12,7 @@ import { countMappings, getProfileMappings, mappingsFromWorkbook, mergeProfileMa
 import type { SettingsStore } from '../settings/settings.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { ENTITIES, ENTITY_SHEETS } from '../jobs/entities.js';
-import { Refusal } from './errors.js';
+import { AppError } from './errors.js';
 import { restrictPlanToFailed } from './work-views.js';
 
 export interface PlanOptions {
@@ -59,7 +59,7 @@ export async function makePlan(
 
 /**
  * makePlan with the entries written to `entriesPath` (a job folder's plan-entries.jsonl) as they are decided,
- * not held in memory (issue 11); the plan's header is returned.
+ * not held in memory; the plan's header is returned.
  */
 export async function makePlanToFile(
   w: { parsed: ParsedWorkbook; report: ValidationReport },
@@ -78,23 +78,23 @@ export async function makePlanToFile(
 export function checkPlanOptions(parsed: ParsedWorkbook, o: Omit<PlanOptions, 'previous'>): void {
   if (!o.mirror?.length) return;
   if (o.createOnly)
-    throw new Refusal(
+    throw new AppError(
       'invalid_input',
       'create-only and mirror cannot be combined: a mirror deletes entities, create-only writes only new rows',
     );
   if (o.maxDeletes !== undefined && !(Number.isInteger(o.maxDeletes) && o.maxDeletes >= 0))
-    throw new Refusal('invalid_input', `the cap of deletes must be a whole number of 0 or more (got ${o.maxDeletes})`);
+    throw new AppError('invalid_input', `the cap of deletes must be a whole number of 0 or more (got ${o.maxDeletes})`);
   for (const sheet of o.mirror) {
     const kind = ENTITY_SHEETS[sheet];
     const nouns = kind ? ENTITIES[kind].nouns : 'entities';
     const fed = parsed.sheets.find((s) => s.name === sheet);
     if (!fed)
-      throw new Refusal(
+      throw new AppError(
         'invalid_input',
         `cannot mirror ${sheet}: no sheet or CSV source of this import feeds it (the mirror would delete every one of the ${nouns} with an external_id on the service)`,
       );
     if (fed.unreadRows !== undefined)
-      throw new Refusal(
+      throw new AppError(
         'invalid_input',
         `cannot mirror ${sheet}: its rows could not be read (a header error), so the mirror would delete ${nouns} that are in it`,
       );

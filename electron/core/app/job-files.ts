@@ -10,8 +10,8 @@ import { jobDir } from '../jobs/job-store.js';
 import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { loadIndexed } from '../jobs/run.js';
 import { isTextSource } from '../workbook/sources/index.js';
-import { AppError } from '../ipc/errors.js';
-import type { AppServices } from '../ipc/services.js';
+import { AppError } from './errors.js';
+import type { AppServices } from './services.js';
 import { CSV_MIME, XLSX_MIME } from './downloads.js';
 import { findJob } from './jobs.js';
 

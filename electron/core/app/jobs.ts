@@ -6,15 +6,15 @@
  */
 import { effectiveStatus, isJobId, listJobs, readMeta } from '../jobs/job-store.js';
 import { RESUMABLE_STATUSES, type JobMeta, type JobStatus, type JobSummary } from '../jobs/types.js';
-import { Refusal } from './errors.js';
+import { AppError } from './errors.js';
 
 /** The meta of a stored job; a refusal in words when the id is no job id or names no job in `jobsDir`. */
 export async function findJob(jobsDir: string, jobId: string): Promise<JobMeta> {
-  if (!isJobId(jobId)) throw new Refusal('not_found', `"${jobId}" is not a job id (like 20260101-120000-a1b2c3).`);
+  if (!isJobId(jobId)) throw new AppError('not_found', `"${jobId}" is not a job id (like 20260101-120000-a1b2c3).`);
   try {
     return await readMeta(jobsDir, jobId);
   } catch {
-    throw new Refusal('not_found', `There is no job ${jobId} in ${jobsDir}.`);
+    throw new AppError('not_found', `There is no job ${jobId} in ${jobsDir}.`);
   }
 }
 
@@ -22,7 +22,7 @@ export async function findJob(jobsDir: string, jobId: string): Promise<JobMeta> 
 export async function resumableJob(jobsDir: string, jobId: string): Promise<JobStatus> {
   const status = effectiveStatus(await findJob(jobsDir, jobId));
   if (!RESUMABLE_STATUSES.includes(status)) {
-    throw new Refusal(
+    throw new AppError(
       'invalid_input',
       status === 'completed'
         ? `Job ${jobId} is complete: there is nothing to resume.`
@@ -70,15 +70,15 @@ export function undoneByOf(jobs: readonly UndoSummary[]): Map<string, { jobId: s
 export async function undoableJob(jobsDir: string, jobId: string, baseUrl: string): Promise<JobMeta> {
   const meta = await findJob(jobsDir, jobId);
   if (!sameService(meta.baseUrl, baseUrl))
-    throw new Refusal(
+    throw new AppError(
       'invalid_input',
       `Job ${jobId} was made against another service (${meta.baseUrl}) than the active connection (${baseUrl}): undo it with a connection to that service.`,
     );
   const undo = undoneByOf(await listJobs(jobsDir)).get(jobId);
   if (undo?.status === 'completed')
-    throw new Refusal('invalid_input', `Job ${jobId} was already undone by job ${undo.jobId}.`);
+    throw new AppError('invalid_input', `Job ${jobId} was already undone by job ${undo.jobId}.`);
   if (undo)
-    throw new Refusal(
+    throw new AppError(
       'invalid_input',
       `Job ${jobId} is being undone by job ${undo.jobId} (${undo.status}): resume that job instead of starting another undo.`,
     );

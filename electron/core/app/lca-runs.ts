@@ -17,6 +17,7 @@ import {
 } from '../lca/analysis.js';
 import { indicatorInfo, type ModuleSelection } from '../lca/indicators.js';
 import { gwpChartData } from '../lca/chart.js';
+import { lcaWorkbookBuffer } from '../lca/workbook/index.js';
 import { GWP_TOTAL } from '../lca/indicators.js';
 import {
   blockerNeedsAction,
@@ -29,10 +30,10 @@ import {
 import type { LcaInstanceState } from '../lca/run.js';
 import { lcaRun } from './lca.js';
 import { selectInstances, type InstanceSelector, type UnknownCodes } from '../lca/select.js';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../ipc/contract.js';
-import { AppError } from '../ipc/errors.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, LcaRunView } from '../contract/index.js';
+import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
-import type { WorkServices } from '../ipc/services.js';
+import type { WorkServices } from './host.js';
 import { requestsController } from '../api/signal.js';
 
 const MAX_SELECTIONS = 10;
@@ -482,6 +483,11 @@ export class LcaRuns {
         r.error ? `The LCA run failed: ${r.error}` : 'The LCA run is not finished yet.',
       );
     return r.report;
+  }
+
+  /** The results workbook of a finished run (`lca.export`). */
+  async workbook(runId: string): Promise<Buffer> {
+    return (await lcaWorkbookBuffer(this.report(runId))).buffer;
   }
 
   async dispose(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Column mappings saved with a profile (issue 12 §2), once for the CLI (`mapping save | list`) and the app
+ * Column mappings saved with a profile, once for the CLI (`mapping save | list`) and the app
  * (`mappings.save`, `mappings.list`).
  */
 import type { SettingsStore } from '../settings/settings.js';

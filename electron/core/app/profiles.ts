@@ -3,18 +3,18 @@ import { createApiClient, type ApiClient } from '../api/index.js';
 import { maskApiKey } from '../spec/constants.js';
 import type { SecretStore } from '../settings/secrets.js';
 import { SANDBOX_PROFILE_ID, type SettingsStore, type StoredProfile } from '../settings/settings.js';
-import type { ProfileView, ProfilesState } from '../ipc/contract.js';
-import { AppError } from '../ipc/errors.js';
-import type { AppServices } from '../ipc/services.js';
+import type { ProfileView, ProfilesState } from '../contract/index.js';
+import { AppError } from './errors.js';
+import type { HostServices } from './host.js';
 
 export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
-async function viewOf(app: AppServices, p: { id: string; name: string; baseUrl: string }): Promise<ProfileView> {
+async function viewOf(app: HostServices, p: { id: string; name: string; baseUrl: string }): Promise<ProfileView> {
   const masked = await app.secrets.masked(p.id);
   return { profileId: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, hasKey: masked !== undefined, maskedKey: masked ?? null };
 }
 
-export function sandboxProfileView(app: AppServices): ProfileView {
+export function sandboxProfileView(app: HostServices): ProfileView {
   const key = app.sandbox.ownerKey();
   return {
     profileId: SANDBOX_PROFILE_ID,
@@ -26,14 +26,14 @@ export function sandboxProfileView(app: AppServices): ProfileView {
   };
 }
 
-export async function profileView(app: AppServices, profileId: string): Promise<ProfileView> {
+export async function profileView(app: HostServices, profileId: string): Promise<ProfileView> {
   if (profileId === SANDBOX_PROFILE_ID) return sandboxProfileView(app);
   const p = app.settings.snapshot().profiles.find((x) => x.id === profileId);
   if (!p) throw new AppError('not_found', 'That profile does not exist (any more).');
   return viewOf(app, p);
 }
 
-export async function profilesState(app: AppServices): Promise<ProfilesState> {
+export async function profilesState(app: HostServices): Promise<ProfilesState> {
   const doc = app.settings.snapshot();
   const stored = await Promise.all(doc.profiles.map((p) => viewOf(app, p)));
   return { activeProfileId: doc.activeProfileId, profiles: [sandboxProfileView(app), ...stored] };
@@ -46,7 +46,7 @@ export interface Connection {
 }
 
 /** Main side only: the base URL and key of a profile (default: the active one), for the core to use. */
-export async function resolveConnection(app: AppServices, profileId?: string): Promise<Connection> {
+export async function resolveConnection(app: HostServices, profileId?: string): Promise<Connection> {
   const id = profileId ?? app.settings.snapshot().activeProfileId;
   if (id === SANDBOX_PROFILE_ID) {
     if (!app.sandbox.baseUrl()) await app.sandbox.start();
@@ -79,14 +79,14 @@ export async function withClient<T>(
 }
 
 /** The name of a profile as the user knows it (the built-in Sandbox's, a saved one's, else its id). */
-export function profileNameOf(app: AppServices, profileId: string): string {
+export function profileNameOf(app: HostServices, profileId: string): string {
   return profileId === SANDBOX_PROFILE_ID
     ? SANDBOX_PROFILE_NAME
     : (app.settings.snapshot().profiles.find((p) => p.id === profileId)?.name ?? profileId);
 }
 
 /** The active connection with its profile's name. */
-export async function activeConnection(app: AppServices): Promise<Connection & { profileName: string }> {
+export async function activeConnection(app: HostServices): Promise<Connection & { profileName: string }> {
   const conn = await resolveConnection(app);
   return { ...conn, profileName: profileNameOf(app, conn.profileId) };
 }

@@ -18,7 +18,7 @@ import type {
   PlanRowFilter,
   PlanRowView,
   UndoPlanView,
-} from '../ipc/contract.js';
+} from '../contract/index.js';
 
 type Scalar = string | number | boolean | null;
 type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };

@@ -11,7 +11,7 @@ import { DownloadRegistry } from './downloads.js';
 import { ImportSessions } from './import-session.js';
 import { JobsRunner } from './jobs-runner.js';
 import { LcaRuns } from './lca-runs.js';
-import type { WorkServices } from '../ipc/services.js';
+import type { WorkServices } from './host.js';
 
 export interface Work {
   imports: ImportSessions;

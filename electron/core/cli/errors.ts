@@ -6,7 +6,7 @@
 // (--version, help, validate) does not need.
 import { ApiError, explainErrCode } from '../api/errors.js';
 import { isAbortError } from '../api/backoff.js';
-import { Refusal } from '../app/errors.js';
+import { AppError } from '../app/errors.js';
 import { EXIT, type ExitCode } from './types.js';
 
 /** Bad command line or bad input file: nothing was sent. Exit 2. */
@@ -54,9 +54,10 @@ export function jobRefusalAsUsage(e: unknown, command: string): never {
 
 /** How an error that reached the top of a command is shown and which exit code it gives. */
 export function describeError(e: unknown, command?: string): DescribedError {
-  // The app layer's refusals (no such job, nothing to resume) are usage errors too; a busy connection is a stop.
-  if (e instanceof Refusal && e.kind === 'unavailable') return { exitCode: EXIT.aborted, message: e.message, unexpected: false };
-  if (e instanceof CliUsageError || e instanceof Refusal) {
+  // The app layer's refusals (no such job, nothing to resume) are usage errors too; a busy connection or a
+  // refusal of the service is a stop.
+  if (e instanceof AppError && (e.code === 'unavailable' || e.code === 'api_error')) return { exitCode: EXIT.aborted, message: e.message, unexpected: false };
+  if (e instanceof CliUsageError || e instanceof AppError) {
     const cmd = (e instanceof CliUsageError ? e.command : undefined) ?? command;
     return {
       exitCode: EXIT.usage,

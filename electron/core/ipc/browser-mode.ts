@@ -13,7 +13,7 @@ import { EmbeddedSandbox } from '../app/embedded-sandbox.js';
 import { FileRegistry } from '../app/files.js';
 import type { StartSandboxFn } from '../app/embedded-sandbox.js';
 import { startHttpTransport } from './http-server.js';
-import type { AppServices, Logger } from './services.js';
+import type { AppServices, Logger } from '../app/services.js';
 import { consoleLogger, EventHub } from './services.js';
 import { createWork } from '../app/work.js';
 

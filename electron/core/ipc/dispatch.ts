@@ -7,9 +7,9 @@ import type { RpcResult } from './contract.js';
 import { toRpcError, zodIssues } from './errors.js';
 import type { HandlerTable } from './contract.js';
 import { handlers as defaultHandlers } from './handlers.js';
-import { isProcedureName } from './names.js';
-import type { ProcedureName } from './names.js';
-import type { AppServices } from './services.js';
+import { isProcedureName } from '../contract/names.js';
+import type { ProcedureName } from '../contract/names.js';
+import type { AppServices } from '../app/services.js';
 
 export async function dispatch(
   name: unknown,

@@ -1,19 +1,8 @@
-/** Errors a handler may throw on purpose, and the mapping of any thrown value to the contract's RpcError. */
+/** The mapping of any value a handler throws to the contract's RpcError (the app's AppError keeps its code). */
 import { ZodError } from 'zod';
-import { Refusal } from '../app/errors.js';
+import { AppError } from '../app/errors.js';
 import { SettingsError } from '../settings/settings.js';
-import type { RpcError, RpcErrorCode } from './contract.js';
-
-export class AppError extends Error {
-  override readonly name = 'AppError';
-  constructor(
-    readonly code: RpcErrorCode,
-    message: string,
-    readonly extra: { errCode?: string; status?: number } = {},
-  ) {
-    super(message);
-  }
-}
+import type { RpcError } from './contract.js';
 
 export function zodIssues(err: ZodError): { path: string; message: string }[] {
   return err.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
@@ -53,7 +42,6 @@ function networkCode(err: unknown): string | undefined {
  */
 export function toRpcError(err: unknown, report: (err: unknown) => void): RpcError {
   if (err instanceof AppError) return { code: err.code, message: err.message, ...err.extra };
-  if (err instanceof Refusal) return { code: err.kind, message: err.message };
   if (err instanceof SettingsError) return { code: 'invalid_input', message: err.message };
   if (err instanceof ZodError) return { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(err) };
   if (isApiErrorLike(err)) {

@@ -11,7 +11,7 @@ import { importHandlers } from './handlers/import.js';
 import { jobsHandlers } from './handlers/jobs.js';
 import { lcaHandlers } from './handlers/lca.js';
 import { templatesHandlers } from './handlers/templates.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from '../app/services.js';
 
 export const handlers: HandlerTable<AppServices> = {
   ...connectionHandlers,

@@ -19,7 +19,8 @@ import type { RpcError, RpcResult } from './contract.js';
 import { RENDERER_CSP_HEADER } from './csp.js';
 import { dispatch } from './dispatch.js';
 import type { HandlerTable } from './contract.js';
-import type { AppServices, EventHub } from './services.js';
+import type { AppServices } from '../app/services.js';
+import type { EventHub } from './services.js';
 
 export const TOKEN_HEADER = 'x-supply-loader-token';
 const DEFAULT_MAX_BODY = 50 * 1024 * 1024;

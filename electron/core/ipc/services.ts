@@ -1,43 +1,10 @@
 /**
- * What the handlers work with: settings, secrets, the embedded sandbox and an event emitter. Each transport
- * host (Electron main, browser mode) builds one AppServices and hands it to the same handler table.
+ * The hosts' parts of the services (app/services.ts AppServices): a logger to stderr and the fan-out of the
+ * contract's events to the transports.
  */
-import type { SecretStore } from '../settings/secrets.js';
-import type { SettingsStore } from '../settings/settings.js';
-import { events } from './contract.js';
-import type { EventPayload } from './contract.js';
-import type { EmbeddedSandbox } from '../app/embedded-sandbox.js';
-import type { FileRegistry, HostDialogs } from '../app/files.js';
-import type { EventName } from './names.js';
-import type { Work } from '../app/work.js';
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
-
-export interface AppServices {
-  mode: 'electron' | 'browser';
-  appVersion: string;
-  platform: string;
-  settings: SettingsStore;
-  secrets: SecretStore;
-  sandbox: EmbeddedSandbox;
-  /** files handed to the app, by opaque id */
-  files: FileRegistry;
-  /** native dialogs (desktop); null in browser mode */
-  dialogs: HostDialogs | null;
-  emit: Emit;
-  log: Logger;
-  /** the work state of the Import, Jobs, Export and LCA screens (app/work.ts createWork) */
-  work: Work;
-}
-
-/** What the long-lived work state needs of the services (app/work.ts). */
-export type WorkServices = Pick<AppServices, 'settings' | 'emit' | 'log'>;
+import { events } from '../contract/index.js';
+import type { EventName } from '../contract/names.js';
+import type { Emit, Logger } from '../app/services.js';
 
 /** A logger that writes one JSON line per entry to stderr (main process log). */
 export function consoleLogger(): Logger {

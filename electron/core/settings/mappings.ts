@@ -4,41 +4,10 @@
  * mapping sheets first, then here, then on the service (jobs/resolve.ts). Stored in the settings document
  * (SettingsStore: a file for the CLI and browser mode, electron-store in the desktop app). No electron import.
  */
-import { z } from 'zod';
-import { MATERIAL_CATEGORIES } from '../spec/constants.js';
 import { rowsOf } from '../workbook/helpers.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import type { SettingsStore } from './settings.js';
-
-const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-export const MappingCode = z
-  .string()
-  .trim()
-  .min(1, 'a code must not be empty')
-  .max(255, 'a code has at most 255 characters');
-
-export const ServiceId = z
-  .string()
-  .trim()
-  .regex(UUID_SHAPE, 'must be a service id (UUID like 123e4567-e89b-12d3-a456-426614174000)')
-  .transform((s) => s.toLowerCase());
-
-export const MaterialMapping = z
-  .object({
-    category: z.enum(MATERIAL_CATEGORIES, { message: 'category must be elementary or composite' }),
-    id: ServiceId,
-  })
-  .strict();
-export type MaterialMapping = z.infer<typeof MaterialMapping>;
-
-export const StoredMappings = z
-  .object({
-    plants: z.record(MappingCode, ServiceId),
-    materials: z.record(MappingCode, MaterialMapping),
-  })
-  .strict();
-export type StoredMappings = z.infer<typeof StoredMappings>;
+import { StoredMappings } from './stored-mappings.js';
 
 /** Input of save/merge: either part may be left out. */
 export interface MappingsInput {

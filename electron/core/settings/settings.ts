@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { LANGUAGE_PREFS, THEME_PREFS } from '../names.js';
 import type { JsonDocument } from './json-file.js';
-import { StoredMappings } from './mappings.js';
+import { StoredMappings } from './stored-mappings.js';
 
 /** The built-in profile that talks to the embedded sandbox; its URL and key exist only while the app runs. */
 export const SANDBOX_PROFILE_ID = 'sandbox';

@@ -9,9 +9,9 @@ import {
   saveProfileWithKey,
 } from '../../app/profiles.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { connectionProcedures } from '../contract/connection.js';
-import { AppError } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { connectionProcedures } from '../../contract/connection.js';
+import { AppError } from '../../app/errors.js';
+import type { AppServices } from '../../app/services.js';
 
 async function emitProfiles(app: AppServices) {
   const state = await profilesState(app);

@@ -6,9 +6,9 @@ import { exportToWorkbook } from '../../app/export.js';
 import { activeConnection, withClient } from '../../app/profiles.js';
 import { Throttle } from '../../throttle.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { exportProcedures } from '../contract/export.js';
+import type { exportProcedures } from '../../contract/export.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof exportProcedures, AppServices>;
 

@@ -1,12 +1,12 @@
 /** Handlers of the `import` namespace (contract/import.ts): files handed in, column mappings, validate, plan, run. */
 import { HIGH_CONFIDENCE } from '../../workbook/mapping/columns.js';
-import { planSession, runSession } from '../../app/import-session.js';
+import { planSession, runSession } from '../../app/import-run.js';
 import { listColumnMappings, saveColumnMapping } from '../../app/mappings.js';
 import { profileNameOf } from '../../app/profiles.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { importProcedures } from '../contract/import.js';
+import type { importProcedures } from '../../contract/import.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof importProcedures, AppServices>;
 

@@ -3,9 +3,9 @@ import { jobResultFile } from '../../app/job-files.js';
 import { profileView, resolveConnection } from '../../app/profiles.js';
 import { undoPlanView } from '../../app/work-views.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { jobsProcedures } from '../contract/jobs.js';
+import type { jobsProcedures } from '../../contract/jobs.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof jobsProcedures, AppServices>;
 

@@ -1,11 +1,10 @@
 /** Handlers of the `lca` namespace (contract/lca.ts): selection, runs, report, analysis, production, export. */
 import { fileStamp } from '../../app/downloads.js';
 import { resolveConnection } from '../../app/profiles.js';
-import { lcaWorkbookBuffer } from '../../lca/workbook/index.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { lcaProcedures } from '../contract/lca.js';
+import type { lcaProcedures } from '../../contract/lca.js';
 import { withWords } from '../errors.js';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../app/services.js';
 
 type Table = NamespaceHandlers<keyof typeof lcaProcedures, AppServices>;
 
@@ -36,8 +35,7 @@ export const lcaHandlers: Table = withWords<Table>({
 
   'lca.export': async (input, app) => {
     const w = app.work;
-    const report = w.lca.report(input.runId);
-    const { buffer } = await lcaWorkbookBuffer(report);
+    const buffer = await w.lca.workbook(input.runId);
     return w.downloads.registerBytes(buffer, `lca-results-${fileStamp()}.xlsx`);
   },
 });

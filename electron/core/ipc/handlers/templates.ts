@@ -5,8 +5,8 @@ import type { DataSheetName } from '../../workbook/types.js';
 import { resolveConnection, withClient } from '../../app/profiles.js';
 import { generateTemplate } from '../../app/template.js';
 import type { NamespaceHandlers } from '../contract.js';
-import type { templatesProcedures } from '../contract/templates.js';
-import type { AppServices } from '../services.js';
+import type { templatesProcedures } from '../../contract/templates.js';
+import type { AppServices } from '../../app/services.js';
 
 export const templatesHandlers: NamespaceHandlers<keyof typeof templatesProcedures, AppServices> = {
   'templates.list': async () => ({

@@ -12,7 +12,6 @@ import { pending, type Pending } from '../diff.js';
 import { LEVEL, nounOf } from '../entities.js';
 import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
 import type { ServiceIndex } from '../resolve.js';
-import type { PlannedUses } from './in-use.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
 import type { WbRow, WorkbookRows } from '../workbook-rows.js';
 
@@ -51,6 +50,11 @@ interface ProblemWords {
   params?: IssueParams;
 }
 
+/** What notes the entries as they are emitted (in-use.ts PlannedUses). */
+export interface EntryNotes {
+  note(e: PlanEntry): void;
+}
+
 export class PlanState {
   readonly preflightProblems: PlanProblem[] = [];
   /** Compact refs of the entries emitted (the entries themselves are in the sink: memory or a file). */
@@ -61,8 +65,8 @@ export class PlanState {
   /** Entry key → the plant the entity is at after this import. */
   readonly entryPlant = new Map<string, string | null>();
   readonly codeOfId: (id: string) => string | undefined;
-  /** The references the plan's writes leave, when the plan deletes (the deletes' in-use check reads them). */
-  uses?: PlannedUses;
+  /** The references the plan's writes leave, when the plan deletes (in-use.ts PlannedUses: the deletes' in-use check reads them). */
+  uses?: EntryNotes;
   /** One copy of each id and key string the per-entry facts above hold (most products share a few plants). */
   private readonly strings = new Map<string, string>();
 

@@ -200,7 +200,7 @@ export async function checkDeletesInUse(
   const kinds = new Set<UserKind>();
   for (const e of targets) for (const k of USER_KINDS[e.kind as IdentifiedKind]) kinds.add(k);
   const { users, unreadable } = await readUsers(client, kinds, serverBoms, signal);
-  const planned = ctx.uses?.byUser ?? new Map<string, PlannedUse>();
+  const planned = ctx.uses instanceof PlannedUses ? ctx.uses.byUser : new Map<string, PlannedUse>();
 
   // Every user after the plan: the service's (as the plan rewrites it), then the ones the plan creates.
   interface After {

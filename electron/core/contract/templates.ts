@@ -1,6 +1,6 @@
 /** The `templates` namespace: the template sheets and a generated (optionally pre-filled) template. */
 import { z } from 'zod';
-import { DATA_SHEET_NAMES } from '../../workbook/types.js';
+import { DATA_SHEET_NAMES } from '../workbook/types.js';
 import { Empty, type ProcedureDef } from './common.js';
 import { ProfileId } from './connection.js';
 

@@ -1,6 +1,6 @@
 /**
  * The names of the renderer ↔ main surface, without schemas, so the preload (which must stay tiny and cannot
- * load zod) gets the same allowlist as the contract. contract.ts checks at compile time that it defines a
+ * load zod) gets the same allowlist as the contract. index.ts checks at compile time that it defines a
  * schema for exactly these names.
  */
 export const PROCEDURE_NAMES = [

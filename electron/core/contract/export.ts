@@ -1,6 +1,6 @@
 /** The `export` namespace: a collection exported to a workbook, and the files the app makes (`downloads.*`: opaque tickets, saved or opened on the main side). */
 import { z } from 'zod';
-import { EXPORT_SELECTIONS } from '../../names.js';
+import { EXPORT_SELECTIONS } from '../names.js';
 import { DownloadId, DownloadTicketSchema, NonNegInt, type ProcedureDef, Text } from './common.js';
 
 export const ExportCollectionSchema = z.enum(EXPORT_SELECTIONS);

@@ -1,8 +1,8 @@
 /** The `connection` namespace: app info, UI preferences, connection profiles (keys never returned), the embedded sandbox and the connection check. */
 import { z } from 'zod';
-import { KEY_STORE_WARNINGS } from '../../names.js';
-import { API_KEY_PATTERN } from '../../spec/constants.js';
-import { BaseUrl, Language, ProfileName, Theme } from '../../settings/settings.js';
+import { KEY_STORE_WARNINGS } from '../names.js';
+import { API_KEY_PATTERN } from '../spec/constants.js';
+import { BaseUrl, Language, ProfileName, Theme } from '../settings/settings.js';
 import { Empty, type ProcedureDef } from './common.js';
 
 export const SecretStorageInfo = z.object({

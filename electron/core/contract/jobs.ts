@@ -1,6 +1,6 @@
 /** The `jobs` namespace: import jobs listed, watched, paused, resumed, undone; their rows paged; their results and failed-rows files offered as downloads. */
 import { z } from 'zod';
-import { ENTITY_KINDS, JOB_ROW_OUTCOMES, JOB_STATUSES } from '../../names.js';
+import { ENTITY_KINDS, JOB_ROW_OUTCOMES, JOB_STATUSES } from '../names.js';
 import { Accepted, Counts, DownloadTicketSchema, Empty, Int, JobIdSchema, NonNegInt, Page, type ProcedureDef, Text } from './common.js';
 import { PlanActionSchema, PlanRowView } from './import.js';
 
@@ -80,7 +80,7 @@ export const JobView = JobBase.extend({
 });
 export type JobView = z.infer<typeof JobView>;
 
-/** The undo's own dry run (issue 13 §3): what an undo of a job would delete, set back, put back, re-create. */
+/** The undo's own dry run: what an undo of a job would delete, set back, put back, re-create. */
 export const UndoPlanView = z.object({
   jobId: JobIdSchema,
   file: Text,

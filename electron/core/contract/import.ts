@@ -1,8 +1,8 @@
 /** The `import` namespace: workbooks the user hands to the app (`files.*`: opaque ids), column mappings (`mappings.*`), validation, the dry run (kept on the main side, paged to the renderer: a plan of 100,000 rows is never sent whole) and the start of a run. */
 import { z } from 'zod';
-import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../../names.js';
-import { ENTITY_SHEET_NAMES } from '../../workbook/types.js';
-import { SUGGESTION_METHODS, columnMappingSchema } from '../../workbook/mapping/schema.js';
+import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../names.js';
+import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
+import { SUGGESTION_METHODS, columnMappingSchema } from '../workbook/mapping/schema.js';
 import { Accepted, Counts, Empty, ImportId, Int, JobIdSchema, NonNegInt, Page, type ProcedureDef, Scalar, Text } from './common.js';
 
 /** A file the user handed to the app; the main side keeps its path, the renderer only the opaque id. */
@@ -59,7 +59,7 @@ export const ImportValidation = z.object({
 });
 export type ImportValidation = z.infer<typeof ImportValidation>;
 
-/** The column-mapping contract of issue 12 (workbook/mapping/schema.ts), as the CLI reads it. */
+/** The column-mapping contract (workbook/mapping/schema.ts), as the CLI reads it. */
 export const ColumnMappingDoc = columnMappingSchema;
 
 export const ColumnsViewSchema = z.object({
@@ -262,7 +262,7 @@ export const importProcedures = {
         importId: ImportId,
         createOnly: z.boolean().default(false),
         onlyFailedOf: JobIdSchema.optional(),
-        /** entity sheets to mirror (issue 13 §2): what the sheet no longer has is deleted, under the cap */
+        /** entity sheets to mirror: what the sheet no longer has is deleted, under the cap */
         mirror: z.array(z.enum(MIRROR_SHEETS)).max(MIRROR_SHEETS.length).default([]),
         maxDeletes: z.number().int().min(0).max(1_000_000_000).optional(),
       })
