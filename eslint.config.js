@@ -61,25 +61,34 @@ function layerRules() {
       'error',
       {
         paths: [NO_ELECTRON],
-        patterns: [
-          ...forbidden.map(([folders, message]) => ({ regex: core(...folders), message })),
-          ...extraPatterns,
-        ],
+        patterns: [...forbidden.map(([folders, message]) => ({ regex: core(...folders), message })), ...extraPatterns],
       },
     ],
   });
   const ADAPTERS = [['cli', 'ipc'], 'adapters (cli/, ipc/) are the top layer: nothing below imports them'];
-  const SHELL = { regex: shell, message: 'electron/main and electron/preload are the shell: nothing below imports them' };
+  const SHELL = {
+    regex: shell,
+    message: 'electron/main and electron/preload are the shell: nothing below imports them',
+  };
   const APP = [['app'], 'app/ is above the engine, the contract, the client and the spec: only adapters import it'];
-  const CONTRACT = [['contract'], 'contract/ is the views of the app layer: the engine, the client and the spec do not import it'];
+  const CONTRACT = [
+    ['contract'],
+    'contract/ is the views of the app layer: the engine, the client and the spec do not import it',
+  ];
   const ENGINE = [['jobs', 'lca', 'export', 'workbook', 'settings'], 'the engine is above the client and the spec'];
   const WORK = [
     ['jobs', 'lca', 'export'],
     'an adapter reaches planning, runs, undo, LCA and export through app/ (electron/core/app/)',
   ];
   const CLIENT = [['api'], 'api/ (the client) is above the spec and the shared modules'];
-  const SPEC = [['spec'], 'the small shared modules (names.ts, fs/, throttle.ts) sit beside spec/ and import neither it nor anything above'];
-  const SANDBOX = { regex: '^(\\.\\./)+sandbox/', message: 'the sandbox is a separate program: the core reaches it only through the adapters' };
+  const SPEC = [
+    ['spec'],
+    'the small shared modules (names.ts, fs/, throttle.ts) sit beside spec/ and import neither it nor anything above',
+  ];
+  const SANDBOX = {
+    regex: '^(\\.\\./)+sandbox/',
+    message: 'the sandbox is a separate program: the core reaches it only through the adapters',
+  };
   return [
     {
       files: ['electron/core/spec/**'],
@@ -107,7 +116,10 @@ function layerRules() {
     },
     {
       files: ['electron/core/ipc/**'],
-      rules: rule([[['cli'], 'the IPC and the CLI are two adapters: what both need lives in app/ or below'], WORK], [SHELL]),
+      rules: rule(
+        [[['cli'], 'the IPC and the CLI are two adapters: what both need lives in app/ or below'], WORK],
+        [SHELL],
+      ),
     },
     {
       // Known exception: the CLI still imports the engine's jobs/, lca/ and export/ (the import command plans
@@ -119,7 +131,19 @@ function layerRules() {
     },
     {
       files: ['electron/main/**', 'electron/preload/**'],
-      rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: core('cli', 'jobs', 'lca', 'export'), message: 'the shell builds the services and serves the IPC: the work is in app/' }] }] },
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: core('cli', 'jobs', 'lca', 'export'),
+                message: 'the shell builds the services and serves the IPC: the work is in app/',
+              },
+            ],
+          },
+        ],
+      },
     },
     {
       files: ['sandbox/**'],

@@ -51,7 +51,11 @@ export async function runCliStartBench(o: { runs: number }): Promise<Record<stri
     const file = join(dir, 'fifty.xlsx');
     await writeDataWorkbook(file, data);
     const rows = countRows(data);
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config') };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config'),
+    };
     const srcEnv = { ...env, SUPPLY_LOADER_CLI_SOURCE: '1' };
     // Make sure the bundle is current before timing (a rebuild here is not part of a start).
     once(['--version'], env);
@@ -73,7 +77,13 @@ export async function runCliStartBench(o: { runs: number }): Promise<Record<stri
     table(`CLI start (median of ${o.runs} after one warm-up)`, [
       ['command', 'bundle, s', 'tsx sources, s', 'goal', 'met'],
       ['--version', summary.version_s, summary.version_tsx_s, '≤ 0.15 s', summary.version_met ? 'yes' : 'NO'],
-      [`validate (${rows} rows)`, summary.validate_s, summary.validate_tsx_s, '≤ 0.4 s', summary.validate_met ? 'yes' : 'NO'],
+      [
+        `validate (${rows} rows)`,
+        summary.validate_s,
+        summary.validate_tsx_s,
+        '≤ 0.4 s',
+        summary.validate_met ? 'yes' : 'NO',
+      ],
     ]);
     return { runs: o.runs, summary, version, validate, version_tsx: versionTsx, validate_tsx: validateTsx };
   } finally {

@@ -35,10 +35,18 @@ const WRITES = new Set(['create', 'update', 'replace']);
 /** Rounds of the round-trip measurement (bench/lib/round-trip.ts). */
 const ROUND_TRIP_ROUNDS = 40;
 
-function runCli(args: string[], env: NodeJS.ProcessEnv, cpuProf?: string): Promise<{ code: number | null; ms: number; stderr: string }> {
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cpuProf?: string,
+): Promise<{ code: number | null; ms: number; stderr: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []), BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []), BIN, ...args],
+      { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => resolve({ code, ms: performance.now() - t0, stderr: err }));
@@ -81,9 +89,16 @@ export async function runE2eBench(o: {
     const faults = { latency_ms: o.latencyMs, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 };
     await control(sb.url, 'PUT', '/faults', faults);
     const bareMs = await bareRoundMs({ latencyMs: o.latencyMs, concurrency: o.concurrency, rounds: ROUND_TRIP_ROUNDS });
-    const sandboxMs = await sandboxRoundMs({ url: sb.url, key: sb.key, concurrency: o.concurrency, rounds: ROUND_TRIP_ROUNDS });
+    const sandboxMs = await sandboxRoundMs({
+      url: sb.url,
+      key: sb.key,
+      concurrency: o.concurrency,
+      rounds: ROUND_TRIP_ROUNDS,
+    });
     round = { bare_round_ms: Math.round(bareMs * 100) / 100, sandbox_round_ms: Math.round(sandboxMs * 100) / 100 };
-    process.stdout.write(`e2e round trip at L = ${o.latencyMs} ms, C = ${o.concurrency}: bare Node server ${round.bare_round_ms} ms, sandbox ${round.sandbox_round_ms} ms per round\n`);
+    process.stdout.write(
+      `e2e round trip at L = ${o.latencyMs} ms, C = ${o.concurrency}: bare Node server ${round.bare_round_ms} ms, sandbox ${round.sandbox_round_ms} ms per round\n`,
+    );
     // One import before the measured runs, as a user's first run after installing: it makes the import command's
     // code cache (scripts/load-cli.mjs), which every later run uses. Not measured.
     for (let i = -1; i < o.repeat; i++) {
@@ -103,7 +118,18 @@ export async function runE2eBench(o: {
         SUPPLY_LOADER_TIMINGS: '1',
       };
       const r = await runCli(
-        ['import', file, '--concurrency', String(o.concurrency), '--report', join(dir, `report-${i}.xlsx`), '--failed', join(dir, `failed-${i}.xlsx`), '--base-url', sb.url],
+        [
+          'import',
+          file,
+          '--concurrency',
+          String(o.concurrency),
+          '--report',
+          join(dir, `report-${i}.xlsx`),
+          '--failed',
+          join(dir, `failed-${i}.xlsx`),
+          '--base-url',
+          sb.url,
+        ],
         env,
         i < 0 ? undefined : o.cpuProf,
       );
@@ -118,7 +144,10 @@ export async function runE2eBench(o: {
       }
       const levels = [...perLevel.entries()].sort((a, b) => a[0] - b[0]);
       // Where the time went: the job itself (meta.json: created → finished) against the whole process.
-      const meta = JSON.parse(readFileSync(join(jobsDir, jobId, 'meta.json'), 'utf8')) as { createdAt: string; finishedAt: string };
+      const meta = JSON.parse(readFileSync(join(jobsDir, jobId, 'meta.json'), 'utf8')) as {
+        createdAt: string;
+        finishedAt: string;
+      };
       const jobMs = Date.parse(meta.finishedAt) - Date.parse(meta.createdAt);
       const rounds = levels.reduce((s, [, n]) => s + Math.ceil(n / o.concurrency), 0);
       const boundMs = rounds * o.latencyMs + o.latencyMs;
@@ -150,14 +179,47 @@ export async function runE2eBench(o: {
   const sorted = [...runs].sort((a, b) => Number(a.ratio) - Number(b.ratio));
   const median = sorted[Math.floor(sorted.length / 2)];
   const goal = Math.round((1 / 0.9) * 1000) / 1000;
-  const summary = { ...median, ...round, goal_ratio: goal, met: Number(median.ratio) <= 1 / 0.9, latency_ms: o.latencyMs, concurrency: o.concurrency };
+  const summary = {
+    ...median,
+    ...round,
+    goal_ratio: goal,
+    met: Number(median.ratio) <= 1 / 0.9,
+    latency_ms: o.latencyMs,
+    concurrency: o.concurrency,
+  };
   table(`End to end (CLI process, L = ${o.latencyMs} ms, C = ${o.concurrency}), median of ${runs.length}`, [
-    ['rows', 'writes', 'wall, s', 'bound, s', 'wall / bound', 'job s (/ its bound)', 'outside the job, s', 'goal', 'met'],
-    [Number(median.rows), Number(median.writes), Number(median.wall_s), Number(median.bound_s), Number(median.ratio), `${median.job_s} (${median.job_ratio})`, Number(median.outside_job_s), `≤ ${goal}`, summary.met ? 'yes' : 'NO'],
+    [
+      'rows',
+      'writes',
+      'wall, s',
+      'bound, s',
+      'wall / bound',
+      'job s (/ its bound)',
+      'outside the job, s',
+      'goal',
+      'met',
+    ],
+    [
+      Number(median.rows),
+      Number(median.writes),
+      Number(median.wall_s),
+      Number(median.bound_s),
+      Number(median.ratio),
+      `${median.job_s} (${median.job_ratio})`,
+      Number(median.outside_job_s),
+      `≤ ${goal}`,
+      summary.met ? 'yes' : 'NO',
+    ],
   ]);
   table('A round on this machine (context: the bound counts each at L)', [
     ['L, ms', 'bare Node server, ms', 'sandbox, ms', "the job's, ms", 'wall / bound at the bare round'],
-    [o.latencyMs, round.bare_round_ms, round.sandbox_round_ms, Number(median.job_round_ms), Number(median.ratio_at_bare_round)],
+    [
+      o.latencyMs,
+      round.bare_round_ms,
+      round.sandbox_round_ms,
+      Number(median.job_round_ms),
+      Number(median.ratio_at_bare_round),
+    ],
   ]);
   return { summary, runs };
 }
@@ -172,6 +234,12 @@ if (isMain(import.meta.url)) {
       'cpu-prof': { type: 'string' },
     },
   });
-  const r = await runE2eBench({ rows: Number(values.rows), repeat: Number(values.repeat), latencyMs: Number(values.latency), concurrency: Number(values.concurrency), ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}) });
+  const r = await runE2eBench({
+    rows: Number(values.rows),
+    repeat: Number(values.repeat),
+    latencyMs: Number(values.latency),
+    concurrency: Number(values.concurrency),
+    ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}),
+  });
   writeResult('e2e', r);
 }

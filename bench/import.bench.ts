@@ -25,7 +25,17 @@ import { readWorkbook } from '../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../electron/core/workbook/validate.js';
 import { buildDataset, type Row, type SheetData } from '../test/fixtures/dataset.js';
 import { writeDataWorkbook } from '../test/fixtures/workbook.js';
-import { control, isMain, requestMark, requestsSince, resetSandbox, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
+import {
+  control,
+  isMain,
+  requestMark,
+  requestsSince,
+  resetSandbox,
+  seconds,
+  startSandboxProcess,
+  table,
+  writeResult,
+} from './lib/common.js';
 
 export interface ImportBenchOptions {
   products: number;
@@ -41,7 +51,11 @@ export interface ImportBenchOptions {
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One request per row plus one GET per reference, one at a time: what a quick script does. */
-async function naiveImport(url: string, key: string, data: SheetData): Promise<{ requests: number; rows: number; ms: number }> {
+async function naiveImport(
+  url: string,
+  key: string,
+  data: SheetData,
+): Promise<{ requests: number; rows: number; ms: number }> {
   let requests = 0;
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> => {
     requests++;
@@ -64,22 +78,41 @@ async function naiveImport(url: string, key: string, data: SheetData): Promise<{
   const t0 = performance.now();
   let rows = 0;
   for (const r of data['supplier-companies'] ?? []) {
-    await call('POST', '/v2/supplier-companies', { external_id: r.external_id, name: r.name, country: s(r, 'country') });
+    await call('POST', '/v2/supplier-companies', {
+      external_id: r.external_id,
+      name: r.name,
+      country: s(r, 'country'),
+    });
     rows++;
   }
   for (const r of data['supplier-plants'] ?? []) {
     const company = await idOf('supplier-companies', String(r.supplier_company_external_id));
-    await call('POST', '/v2/supplier-plants', { external_id: r.external_id, name: r.name, supplier_company_id: company, country: r.country, city: s(r, 'city') });
+    await call('POST', '/v2/supplier-plants', {
+      external_id: r.external_id,
+      name: r.name,
+      supplier_company_id: company,
+      country: r.country,
+      city: s(r, 'city'),
+    });
     rows++;
   }
   const hazardous = new Map<string, { cas_number: string; mass_share: number }[]>();
   for (const h of data['hazardous-substances'] ?? [])
-    hazardous.set(String(h.supplier_product_external_id), [...(hazardous.get(String(h.supplier_product_external_id)) ?? []), { cas_number: String(h.cas_number), mass_share: Number(h.mass_share) }]);
+    hazardous.set(String(h.supplier_product_external_id), [
+      ...(hazardous.get(String(h.supplier_product_external_id)) ?? []),
+      { cas_number: String(h.cas_number), mass_share: Number(h.mass_share) },
+    ]);
   for (const r of data['supplier-products'] ?? []) {
     const plant = await idOf('plants', String(r.plant_code));
     const material = await idOf('elementaries', String(r.material_code));
-    const supplierPlant = r.supplier_plant_external_id ? await idOf('supplier-plants', String(r.supplier_plant_external_id)) : undefined;
-    const route = Object.fromEntries(['truck_km', 'train_km', 'ship_km', 'barge_km'].filter((f) => r[f] !== null && r[f] !== undefined).map((f) => [f, r[f]]));
+    const supplierPlant = r.supplier_plant_external_id
+      ? await idOf('supplier-plants', String(r.supplier_plant_external_id))
+      : undefined;
+    const route = Object.fromEntries(
+      ['truck_km', 'train_km', 'ship_km', 'barge_km']
+        .filter((f) => r[f] !== null && r[f] !== undefined)
+        .map((f) => [f, r[f]]),
+    );
     await call('POST', '/v2/supplier-products', {
       external_id: r.external_id,
       name: r.name,
@@ -99,7 +132,10 @@ async function naiveImport(url: string, key: string, data: SheetData): Promise<{
 export async function runImportBench(url: string, o: ImportBenchOptions): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'sl-bench-import-'));
   try {
-    const data = buildDataset({ companies: o.companies, products: o.products, silos: 0, instances: 0, prechain: 0 }, 'BI');
+    const data = buildDataset(
+      { companies: o.companies, products: o.products, silos: 0, instances: 0, prechain: 0 },
+      'BI',
+    );
     delete data.silos;
     delete data['silo-items'];
     delete data['product-instances'];
@@ -115,7 +151,12 @@ export async function runImportBench(url: string, o: ImportBenchOptions): Promis
       const validation = await validateWorkbook(parsed);
       if (!validation.ok) throw new Error(`the benchmark workbook is invalid: ${validation.issues[0]?.message}`);
       const readMs = performance.now() - t0;
-      await control(url, 'PUT', '/faults', { latency_ms: o.latencyMs, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+      await control(url, 'PUT', '/faults', {
+        latency_ms: o.latencyMs,
+        jitter_ms: 0,
+        error_rate: 0,
+        reset_after_commit_rate: 0,
+      });
       const client = createApiClient({ baseUrl: url, apiKey: key, maxConcurrency: c });
       let mark = await requestMark(url);
       const t1 = performance.now();
@@ -155,16 +196,36 @@ export async function runImportBench(url: string, o: ImportBenchOptions): Promis
     const slice = (n: number): SheetData => {
       const companies = Math.max(1, Math.round((n * o.companies) / (o.products + 2 * o.companies)));
       const d = buildDataset({ companies, products: n - 2 * companies, silos: 0, instances: 0, prechain: 0 }, 'BN');
-      return { 'supplier-companies': d['supplier-companies'], 'supplier-plants': d['supplier-plants'], 'supplier-products': d['supplier-products'], 'hazardous-substances': d['hazardous-substances'] };
+      return {
+        'supplier-companies': d['supplier-companies'],
+        'supplier-plants': d['supplier-plants'],
+        'supplier-products': d['supplier-products'],
+        'hazardous-substances': d['hazardous-substances'],
+      };
     };
     const naiveKey = await resetSandbox(url);
-    await control(url, 'PUT', '/faults', { latency_ms: o.latencyMs, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+    await control(url, 'PUT', '/faults', {
+      latency_ms: o.latencyMs,
+      jitter_ms: 0,
+      error_rate: 0,
+      reset_after_commit_rate: 0,
+    });
     const naive = await naiveImport(url, naiveKey, slice(o.naiveFull ? o.products + 2 * o.companies : o.naiveRows));
     await resetSandbox(url);
     const naiveRate = naive.rows / (naive.ms / 1000);
 
-    const ofFirst = (runs as { concurrency: number; run_ms: number }[]).filter((r) => r.concurrency === o.concurrency[0]).sort((a, b) => a.run_ms - b.run_ms);
-    const best = ofFirst[Math.floor(ofFirst.length / 2)] as unknown as { entries_per_s: number; of_bound: number; run_ms: number; entries: number; total_ms: number; write_requests: number; concurrency: number };
+    const ofFirst = (runs as { concurrency: number; run_ms: number }[])
+      .filter((r) => r.concurrency === o.concurrency[0])
+      .sort((a, b) => a.run_ms - b.run_ms);
+    const best = ofFirst[Math.floor(ofFirst.length / 2)] as unknown as {
+      entries_per_s: number;
+      of_bound: number;
+      run_ms: number;
+      entries: number;
+      total_ms: number;
+      write_requests: number;
+      concurrency: number;
+    };
     // The round trip one request really takes here (sandbox timer + processing + client, on the same cores),
     // measured by the sequential client: the floor no concurrency level can beat.
     const measuredL = naive.ms / naive.requests;
@@ -187,14 +248,56 @@ export async function runImportBench(url: string, o: ImportBenchOptions): Promis
       speedup_vs_naive: best.entries_per_s / naiveRate,
       speedup_vs_naive_including_read_and_plan: best.entries / (best.total_ms / 1000) / naiveRate,
     };
-    table(`Import throughput — ${o.products} supplier products + ${o.companies} companies + ${o.companies} plants, latency ${o.latencyMs} ms`, [
-      ['client', 'C', 'rows', 'read+valid. s', 'plan s', 'run s', 'req/row', 'rows/s', 'bound s', 'of bound', 'of bound@RTT', 'vs naive'],
-      ...runs.map((r) => {
-        const x = r as Record<string, number>;
-        return ['Supply Loader', x.concurrency, x.entries, seconds(x.read_ms), seconds(x.plan_ms), seconds(x.run_ms), x.requests_per_row, x.entries_per_s, seconds(x.bound_ms), x.of_bound, x.of_measured_bound, x.entries_per_s / naiveRate];
-      }),
-      ['naive sequential', 1, naive.rows, '-', '-', seconds(naive.ms), naive.requests / naive.rows, naiveRate, seconds(naive.requests * o.latencyMs), (naive.requests * o.latencyMs) / naive.ms, 1, 1],
-    ]);
+    table(
+      `Import throughput — ${o.products} supplier products + ${o.companies} companies + ${o.companies} plants, latency ${o.latencyMs} ms`,
+      [
+        [
+          'client',
+          'C',
+          'rows',
+          'read+valid. s',
+          'plan s',
+          'run s',
+          'req/row',
+          'rows/s',
+          'bound s',
+          'of bound',
+          'of bound@RTT',
+          'vs naive',
+        ],
+        ...runs.map((r) => {
+          const x = r as Record<string, number>;
+          return [
+            'Supply Loader',
+            x.concurrency,
+            x.entries,
+            seconds(x.read_ms),
+            seconds(x.plan_ms),
+            seconds(x.run_ms),
+            x.requests_per_row,
+            x.entries_per_s,
+            seconds(x.bound_ms),
+            x.of_bound,
+            x.of_measured_bound,
+            x.entries_per_s / naiveRate,
+          ];
+        }),
+        [
+          'naive sequential',
+          1,
+          naive.rows,
+          '-',
+          '-',
+          seconds(naive.ms),
+          naive.requests / naive.rows,
+          naiveRate,
+          seconds(naive.requests * o.latencyMs),
+          (naive.requests * o.latencyMs) / naive.ms,
+          1,
+          1,
+        ],
+      ],
+    );
     return { options: o, runs, median_run: best, naive, summary };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -55,7 +55,8 @@ function tree(pid: number): number[] {
     }
     for (const t of tasks) {
       try {
-        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(/\s+/).filter(Boolean)) out.push(Number(c));
+        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(/\s+/).filter(Boolean))
+          out.push(Number(c));
       } catch {
         /* gone */
       }
@@ -114,7 +115,9 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRunFigures> 
 
 /** Second half of the written entries' time against the first half, from the journal's outcome timestamps. */
 function halves(journalPath: string): { first_s: number; second_s: number; ratio: number; written: number } {
-  const lines = readFileSync(journalPath, 'utf8').split('\n').filter((l) => l.startsWith('{'));
+  const lines = readFileSync(journalPath, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
   let start = 0;
   const ats: number[] = [];
   for (const l of lines) {
@@ -126,7 +129,12 @@ function halves(journalPath: string): { first_s: number; second_s: number; ratio
   const mid = ats[Math.floor(ats.length / 2)];
   const first = mid - start;
   const second = ats[ats.length - 1] - mid;
-  return { first_s: seconds(first), second_s: seconds(second), ratio: Math.round((second / first) * 100) / 100, written: ats.length };
+  return {
+    first_s: seconds(first),
+    second_s: seconds(second),
+    ratio: Math.round((second / first) * 100) / 100,
+    written: ats.length,
+  };
 }
 
 export async function runMemoryBench(o: { rows: number; planOnly?: boolean }): Promise<Record<string, unknown>> {
@@ -152,8 +160,20 @@ export async function runMemoryBench(o: { rows: number; planOnly?: boolean }): P
     spawnSync(process.execPath, [BIN, '--version'], { env, stdio: 'ignore' });
     const plan = await runCli(['plan', file, ...base], env);
     process.stdout.write(`plan: exit ${plan.code}, ${plan.wall_s} s, peak ${plan.peak_mib} MiB\n`);
-    if (o.planOnly) return { summary: { rows, plan_peak_mib: plan.peak_mib, goal_peak_mib: 400, plan_met: plan.code !== null && plan.code <= 1 && plan.peak_mib <= 400 }, plan };
-    const imp = await runCli(['import', file, '--report', join(dir, 'report.xlsx'), '--failed', join(dir, 'failed.xlsx'), ...base], env);
+    if (o.planOnly)
+      return {
+        summary: {
+          rows,
+          plan_peak_mib: plan.peak_mib,
+          goal_peak_mib: 400,
+          plan_met: plan.code !== null && plan.code <= 1 && plan.peak_mib <= 400,
+        },
+        plan,
+      };
+    const imp = await runCli(
+      ['import', file, '--report', join(dir, 'report.xlsx'), '--failed', join(dir, 'failed.xlsx'), ...base],
+      env,
+    );
     process.stdout.write(`import: exit ${imp.code}, ${imp.wall_s} s, peak ${imp.peak_mib} MiB\n`);
     const jobId = readdirSync(jobsDir).find((n) => /^\d{8}-\d{6}-[0-9a-f]{6}$/.test(n));
     const cost = jobId ? halves(join(jobsDir, jobId, 'journal.jsonl')) : null;
@@ -171,8 +191,22 @@ export async function runMemoryBench(o: { rows: number; planOnly?: boolean }): P
     table(`Memory at ${rows.toLocaleString('en')} rows (CLI process tree, peak RSS)`, [
       ['run', 'exit', 'wall, s', 'peak RSS, MiB', 'goal', 'met'],
       ['plan', String(plan.code), plan.wall_s, plan.peak_mib, '≤ 400', summary.plan_met ? 'yes' : 'NO'],
-      ['plan + import + results workbooks', String(imp.code), imp.wall_s, imp.peak_mib, '≤ 400', summary.import_met ? 'yes' : 'NO'],
-      ['second half / first half of the writes', '', cost ? `${cost.second_s} / ${cost.first_s}` : '-', cost?.ratio ?? '-', '≤ 1.1', summary.flat_met ? 'yes' : 'NO'],
+      [
+        'plan + import + results workbooks',
+        String(imp.code),
+        imp.wall_s,
+        imp.peak_mib,
+        '≤ 400',
+        summary.import_met ? 'yes' : 'NO',
+      ],
+      [
+        'second half / first half of the writes',
+        '',
+        cost ? `${cost.second_s} / ${cost.first_s}` : '-',
+        cost?.ratio ?? '-',
+        '≤ 1.1',
+        summary.flat_met ? 'yes' : 'NO',
+      ],
     ]);
     return { summary, plan, import: imp, halves: cost };
   } finally {
@@ -182,7 +216,9 @@ export async function runMemoryBench(o: { rows: number; planOnly?: boolean }): P
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' }, 'plan-only': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { rows: { type: 'string', default: '200000' }, 'plan-only': { type: 'boolean', default: false } },
+  });
   const planOnly = values['plan-only'] === true;
   const r = await runMemoryBench({ rows: Number(values.rows), planOnly });
   writeResult(`memory-${values.rows}${planOnly ? '-plan' : ''}`, r);

@@ -18,7 +18,17 @@ import { readWorkbook } from '../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../electron/core/workbook/validate.js';
 import { buildDataset } from '../test/fixtures/dataset.js';
 import { writeDataWorkbook } from '../test/fixtures/workbook.js';
-import { control, isMain, requestMark, requestsSince, resetSandbox, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
+import {
+  control,
+  isMain,
+  requestMark,
+  requestsSince,
+  resetSandbox,
+  seconds,
+  startSandboxProcess,
+  table,
+  writeResult,
+} from './lib/common.js';
 
 export async function runPlanBench(url: string, o: { rows: number; repeat: number }): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'sl-bench-plan-'));
@@ -26,7 +36,15 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
     const companies = Math.round(o.rows / 100);
     const products = o.rows - 2 * companies;
     const data = buildDataset({ companies, products, silos: 0, instances: 0, prechain: 0 }, 'BP');
-    for (const k of ['silos', 'silo-items', 'product-instances', 'prechain-products', 'bom', 'hazardous-substances'] as const) delete data[k];
+    for (const k of [
+      'silos',
+      'silo-items',
+      'product-instances',
+      'prechain-products',
+      'bom',
+      'hazardous-substances',
+    ] as const)
+      delete data[k];
     const file = join(dir, 'plan.xlsx');
     await writeDataWorkbook(file, data);
     const key = await resetSandbox(url);
@@ -41,12 +59,18 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
       const seedPlan = await planImport(parsed, { client, validation });
       const seeded = await runJob(seedPlan, { client, jobsDir: join(dir, 'jobs'), concurrency: 32 });
       const seedMs = performance.now() - t0;
-      if (seeded.status !== 'completed' || (seeded.counts.created ?? 0) !== seedPlan.entries.length) throw new Error(`seeding failed: ${JSON.stringify(seeded.counts)}`);
+      if (seeded.status !== 'completed' || (seeded.counts.created ?? 0) !== seedPlan.entries.length)
+        throw new Error(`seeding failed: ${JSON.stringify(seeded.counts)}`);
       const state = await control<Record<string, { active: number }>>(url, 'GET', '/state');
 
       const runs: Record<string, unknown>[] = [];
       for (const latency of [0, 40]) {
-        await control(url, 'PUT', '/faults', { latency_ms: latency, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
+        await control(url, 'PUT', '/faults', {
+          latency_ms: latency,
+          jitter_ms: 0,
+          error_rate: 0,
+          reset_after_commit_rate: 0,
+        });
         // median of `repeat` dry runs (the machine is shared and noisy)
         const times: number[] = [];
         let plan!: Awaited<ReturnType<typeof planImport>>;
@@ -60,7 +84,9 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
         }
         const ms = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
         const byPath: Record<string, number> = {};
-        for (const r of logged) byPath[r.path.replace(/\/[0-9a-f-]{36}/g, '/{id}')] = (byPath[r.path.replace(/\/[0-9a-f-]{36}/g, '/{id}')] ?? 0) + 1;
+        for (const r of logged)
+          byPath[r.path.replace(/\/[0-9a-f-]{36}/g, '/{id}')] =
+            (byPath[r.path.replace(/\/[0-9a-f-]{36}/g, '/{id}')] ?? 0) + 1;
         runs.push({
           latency_ms: latency,
           rows,
@@ -77,7 +103,11 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
       const goal = Math.ceil(products / 200) + 5;
       const r0 = runs[0] as { requests: number; supplier_product_requests: number };
       const summary = {
-        service_entities: { supplier_companies: state.supplier_companies?.active, supplier_plants: state.supplier_plants?.active, supplier_products: state.supplier_products?.active },
+        service_entities: {
+          supplier_companies: state.supplier_companies?.active,
+          supplier_plants: state.supplier_plants?.active,
+          supplier_products: state.supplier_products?.active,
+        },
         goal_supplier_product_requests: goal,
         supplier_product_requests: r0.supplier_product_requests,
         goal_total_requests: Math.ceil(o.rows / 200) + 5,
@@ -86,13 +116,30 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
         met_in_total: r0.requests <= Math.ceil(o.rows / 200) + 5,
         seed_import_ms: Math.round(seedMs),
       };
-      table(`Planning — dry run of ${rows.toLocaleString('en')} rows against ${(summary.service_entities.supplier_products ?? 0) + (summary.service_entities.supplier_companies ?? 0) + (summary.service_entities.supplier_plants ?? 0)} entities`, [
-        ['latency', 'rows', 'plan s', 'requests', 'of which supplier-products', 'goal ⌈N/200⌉+5', 'rows/s'],
-        ...runs.map((r) => {
-          const x = r as { latency_ms: number; rows: number; plan_ms: number; requests: number; supplier_product_requests: number };
-          return [`${x.latency_ms} ms`, x.rows, seconds(x.plan_ms), x.requests, x.supplier_product_requests, Math.ceil(o.rows / 200) + 5, x.rows / (x.plan_ms / 1000)];
-        }),
-      ]);
+      table(
+        `Planning — dry run of ${rows.toLocaleString('en')} rows against ${(summary.service_entities.supplier_products ?? 0) + (summary.service_entities.supplier_companies ?? 0) + (summary.service_entities.supplier_plants ?? 0)} entities`,
+        [
+          ['latency', 'rows', 'plan s', 'requests', 'of which supplier-products', 'goal ⌈N/200⌉+5', 'rows/s'],
+          ...runs.map((r) => {
+            const x = r as {
+              latency_ms: number;
+              rows: number;
+              plan_ms: number;
+              requests: number;
+              supplier_product_requests: number;
+            };
+            return [
+              `${x.latency_ms} ms`,
+              x.rows,
+              seconds(x.plan_ms),
+              x.requests,
+              x.supplier_product_requests,
+              Math.ceil(o.rows / 200) + 5,
+              x.rows / (x.plan_ms / 1000),
+            ];
+          }),
+        ],
+      );
       return { options: o, runs, summary };
     } finally {
       await client.close();
@@ -103,7 +150,9 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '10000' }, repeat: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { rows: { type: 'string', default: '10000' }, repeat: { type: 'string', default: '3' } },
+  });
   const sb = await startSandboxProcess();
   try {
     writeResult('plan', await runPlanBench(sb.url, { rows: Number(values.rows), repeat: Number(values.repeat) }));

@@ -25,8 +25,15 @@ async function main(): Promise<void> {
     validated = true;
     errors = report.errors;
   } else if (mode === 'stream') {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
-    for await (const ws of reader) for await (const row of ws as unknown as AsyncIterable<{ number: number }>) if (row.number > 1) rows++;
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+      sharedStrings: 'cache',
+      worksheets: 'emit',
+      hyperlinks: 'ignore',
+      styles: 'ignore',
+      entries: 'ignore',
+    });
+    for await (const ws of reader)
+      for await (const row of ws as unknown as AsyncIterable<{ number: number }>) if (row.number > 1) rows++;
   } else if (mode === 'load') {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
@@ -36,7 +43,9 @@ async function main(): Promise<void> {
   }
   const ms = performance.now() - t0;
   const maxRss = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ mode, ms: Math.round(ms), max_rss_mb: Math.round(maxRss), rows, errors, validated })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ mode, ms: Math.round(ms), max_rss_mb: Math.round(maxRss), rows, errors, validated })}\n`,
+  );
 }
 
 await main();

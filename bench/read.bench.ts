@@ -46,7 +46,8 @@ export async function writeBigSupplierProducts(path: string, rows: number): Prom
       train_km: i % 3 === 0 ? 120 + (i % 50) : null,
       ship_km: i % 11 === 0 ? 800 : null,
       barge_km: i % 7 === 0 ? 35.5 : null,
-      epd_id: i % 5 === 0 ? `0b6f${String(i % 10000).padStart(4, '0')}-1c2d-4e5f-8a9b-${String(i).padStart(12, '0')}` : null,
+      epd_id:
+        i % 5 === 0 ? `0b6f${String(i % 10000).padStart(4, '0')}-1c2d-4e5f-8a9b-${String(i).padStart(12, '0')}` : null,
       lifetime_years: i % 13 === 0 ? 50 : null,
       secondary_percentage: i % 4 === 0 ? i % 100 : null,
       moisture_content_percentage: null,
@@ -74,11 +75,19 @@ export async function runReadBench(o: { rows: number; repeat: number }): Promise
       }
     }
     const median = (mode: string, f: keyof ChildResult) => {
-      const xs = results.filter((x) => x.mode === mode).map((x) => Number(x[f])).sort((a, b) => a - b);
+      const xs = results
+        .filter((x) => x.mode === mode)
+        .map((x) => Number(x[f]))
+        .sort((a, b) => a - b);
       return xs[Math.floor(xs.length / 2)];
     };
     const modes = ['stream', 'ours', 'load', 'baseline'];
-    const label: Record<string, string> = { stream: 'exceljs streaming (bare)', ours: 'Supply Loader read + validate', load: 'exceljs whole-file load', baseline: 'same process, nothing read' };
+    const label: Record<string, string> = {
+      stream: 'exceljs streaming (bare)',
+      ours: 'Supply Loader read + validate',
+      load: 'exceljs whole-file load',
+      baseline: 'same process, nothing read',
+    };
     const streamMs = median('stream', 'ms');
     const oursMs = median('ours', 'ms');
     const summary = {
@@ -93,10 +102,19 @@ export async function runReadBench(o: { rows: number; repeat: number }): Promise
       rows_read: Object.fromEntries(modes.map((m) => [m, median(m, 'rows')])),
       ours_errors: median('ours', 'errors'),
     };
-    table(`Reading — ${o.rows.toLocaleString('en')}-row supplier-products sheet, 14 columns (${summary.file_mb} MB), median of ${o.repeat}`, [
-      ['reader', 'rows', 'wall s', 'peak RSS MB', 'vs streaming'],
-      ...modes.map((m) => [label[m], median(m, 'rows'), seconds(median(m, 'ms')), median(m, 'max_rss_mb'), m === 'baseline' ? '-' : median(m, 'ms') / streamMs]),
-    ]);
+    table(
+      `Reading — ${o.rows.toLocaleString('en')}-row supplier-products sheet, 14 columns (${summary.file_mb} MB), median of ${o.repeat}`,
+      [
+        ['reader', 'rows', 'wall s', 'peak RSS MB', 'vs streaming'],
+        ...modes.map((m) => [
+          label[m],
+          median(m, 'rows'),
+          seconds(median(m, 'ms')),
+          median(m, 'max_rss_mb'),
+          m === 'baseline' ? '-' : median(m, 'ms') / streamMs,
+        ]),
+      ],
+    );
     return { options: o, summary, results };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -104,6 +122,8 @@ export async function runReadBench(o: { rows: number; repeat: number }): Promise
 }
 
 if (isMain(import.meta.url)) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { rows: { type: 'string', default: '100000' }, repeat: { type: 'string', default: '3' } },
+  });
   writeResult('read', await runReadBench({ rows: Number(values.rows), repeat: Number(values.repeat) }));
 }

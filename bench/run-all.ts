@@ -48,8 +48,20 @@ if (only.has('cli-start')) {
   save('cli-start', r);
   results['cli-start'] = r;
   const s = r.summary as Record<string, number | boolean>;
-  goals.push(['cli-start', 'supply-loader --version, median s', Number(s.version_s), '≤ 0.15', yes(s.version_met === true)]);
-  goals.push(['cli-start', `validate of ${s.validate_rows} rows, median s`, Number(s.validate_s), '≤ 0.4', yes(s.validate_met === true)]);
+  goals.push([
+    'cli-start',
+    'supply-loader --version, median s',
+    Number(s.version_s),
+    '≤ 0.15',
+    yes(s.version_met === true),
+  ]);
+  goals.push([
+    'cli-start',
+    `validate of ${s.validate_rows} rows, median s`,
+    Number(s.validate_s),
+    '≤ 0.4',
+    yes(s.validate_met === true),
+  ]);
 }
 
 if (only.has('e2e')) {
@@ -58,10 +70,28 @@ if (only.has('e2e')) {
   save('e2e', r);
   results.e2e = r;
   const s = r.summary as Record<string, number | boolean>;
-  goals.push(['e2e', `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound`, Number(s.ratio), `≤ ${s.goal_ratio}`, yes(s.met === true)]);
+  goals.push([
+    'e2e',
+    `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound`,
+    Number(s.ratio),
+    `≤ ${s.goal_ratio}`,
+    yes(s.met === true),
+  ]);
   goals.push(['e2e', 'wall s / bound s', `${s.wall_s} / ${s.bound_s}`, '(context)', '-']);
-  goals.push(['e2e', "a round, ms: bare Node server / sandbox / the job's", `${s.bare_round_ms} / ${s.sandbox_round_ms} / ${s.job_round_ms}`, '(context)', '-']);
-  goals.push(['e2e', "wall / bound with each round at the bare server's", Number(s.ratio_at_bare_round), '(context)', '-']);
+  goals.push([
+    'e2e',
+    "a round, ms: bare Node server / sandbox / the job's",
+    `${s.bare_round_ms} / ${s.sandbox_round_ms} / ${s.job_round_ms}`,
+    '(context)',
+    '-',
+  ]);
+  goals.push([
+    'e2e',
+    "wall / bound with each round at the bare server's",
+    Number(s.ratio_at_bare_round),
+    '(context)',
+    '-',
+  ]);
 }
 
 if (only.has('import') || only.has('plan')) {
@@ -82,15 +112,33 @@ if (only.has('import') || only.has('plan')) {
       const s = r.summary as Record<string, number>;
       goals.push(['import', 'share of the latency bound N·L/C', s.of_bound, '≥ 0.9', yes(s.of_bound >= 0.9)]);
       goals.push(['import', 'share of the bound at the measured round trip', s.of_measured_bound, '(context)', '-']);
-      goals.push(['import', 'speed-up over the naive sequential client', s.speedup_vs_naive, '≥ 7×', yes(s.speedup_vs_naive >= 7)]);
+      goals.push([
+        'import',
+        'speed-up over the naive sequential client',
+        s.speedup_vs_naive,
+        '≥ 7×',
+        yes(s.speedup_vs_naive >= 7),
+      ]);
     }
     if (only.has('plan')) {
       const r = await runPlanBench(sb.url, { rows: quick ? 2000 : 10_000, repeat: quick ? 1 : 3 });
       save('plan', r);
       results.plan = r;
       const s = r.summary as Record<string, number | boolean>;
-      goals.push(['plan', 'supplier-products resolution requests', Number(s.supplier_product_requests), `≤ ${s.goal_supplier_product_requests}`, yes(s.met_for_supplier_products === true)]);
-      goals.push(['plan', 'all requests of the dry run', Number(s.total_requests), `≤ ${s.goal_total_requests}`, yes(s.met_in_total === true)]);
+      goals.push([
+        'plan',
+        'supplier-products resolution requests',
+        Number(s.supplier_product_requests),
+        `≤ ${s.goal_supplier_product_requests}`,
+        yes(s.met_for_supplier_products === true),
+      ]);
+      goals.push([
+        'plan',
+        'all requests of the dry run',
+        Number(s.total_requests),
+        `≤ ${s.goal_total_requests}`,
+        yes(s.met_in_total === true),
+      ]);
       const r0 = (r.runs as Json[])[0] as { plan_ms: number };
       goals.push(['plan', 'dry-run wall time, s (latency 0)', r0.plan_ms / 1000, '-', '-']);
     }
@@ -104,8 +152,20 @@ if (only.has('read')) {
   save('read', r);
   results.read = r;
   const s = r.summary as Record<string, number | boolean>;
-  goals.push(['read', 'read + validate vs bare streaming', Number(s.ours_vs_stream), '≤ 1.25×', yes(Number(s.ours_vs_stream) <= 1.25)]);
-  goals.push(['read', 'read + validate peak RSS, MB', Number(s.ours_peak_rss_mb), '< 300', yes(Number(s.ours_peak_rss_mb) < 300)]);
+  goals.push([
+    'read',
+    'read + validate vs bare streaming',
+    Number(s.ours_vs_stream),
+    '≤ 1.25×',
+    yes(Number(s.ours_vs_stream) <= 1.25),
+  ]);
+  goals.push([
+    'read',
+    'read + validate peak RSS, MB',
+    Number(s.ours_peak_rss_mb),
+    '< 300',
+    yes(Number(s.ours_peak_rss_mb) < 300),
+  ]);
   if (s.validated !== true) goals.push(['read', 'validateWorkbook included', 'no (module missing)', 'yes', 'NO']);
 }
 
@@ -115,9 +175,27 @@ if (only.has('memory')) {
   save(`memory-${quick ? 5000 : 200_000}`, r);
   results.memory = r;
   const s = r.summary as Record<string, number | boolean | null>;
-  goals.push(['memory', `plan of ${s.rows} rows, peak RSS of the CLI tree, MiB`, Number(s.plan_peak_mib), '≤ 400', yes(s.plan_met === true)]);
-  goals.push(['memory', `plan + import + results of ${s.rows} rows, peak RSS, MiB`, Number(s.import_peak_mib), '≤ 400', yes(s.import_met === true)]);
-  goals.push(['memory', 'second half / first half of the writes', Number(s.second_vs_first_half), '≤ 1.1', yes(s.flat_met === true)]);
+  goals.push([
+    'memory',
+    `plan of ${s.rows} rows, peak RSS of the CLI tree, MiB`,
+    Number(s.plan_peak_mib),
+    '≤ 400',
+    yes(s.plan_met === true),
+  ]);
+  goals.push([
+    'memory',
+    `plan + import + results of ${s.rows} rows, peak RSS, MiB`,
+    Number(s.import_peak_mib),
+    '≤ 400',
+    yes(s.import_met === true),
+  ]);
+  goals.push([
+    'memory',
+    'second half / first half of the writes',
+    Number(s.second_vs_first_half),
+    '≤ 1.1',
+    yes(s.flat_met === true),
+  ]);
 }
 
 /** Run another helper's benchmark script (it starts its own sandbox process) and read its JSON back. */
@@ -138,27 +216,57 @@ async function external(name: string, script: string, args: string[], resultFile
 
 if (only.has('lca')) {
   const count = quick ? 50 : 500;
-  const r = await external('lca', 'bench/lca.bench.ts', ['--count', String(count), '--concurrency', '16'], `lca-${count}.json`);
+  const r = await external(
+    'lca',
+    'bench/lca.bench.ts',
+    ['--count', String(count), '--concurrency', '16'],
+    `lca-${count}.json`,
+  );
   if (r) {
     results.lca = r;
     const run = ((r.runs ?? []) as Record<string, number>[])[0];
     if (run) {
-      goals.push(['lca', `select + recompute + poll + export of ${count} instances, s`, run.wall_ms / 1000, '(report)', '-']);
+      goals.push([
+        'lca',
+        `select + recompute + poll + export of ${count} instances, s`,
+        run.wall_ms / 1000,
+        '(report)',
+        '-',
+      ]);
       goals.push(['lca', 'of which the export, s', run.export_ms / 1000, '(report)', '-']);
     }
   }
 }
 
 if (only.has('sandbox')) {
-  const r = await external('sandbox', 'bench/sandbox.bench.ts', quick ? ['--seconds', '2', '--rounds', '1'] : [], 'sandbox-latest.json');
+  const r = await external(
+    'sandbox',
+    'bench/sandbox.bench.ts',
+    quick ? ['--seconds', '2', '--rounds', '1'] : [],
+    'sandbox-latest.json',
+  );
   if (r) {
     results.sandbox = r;
     const tp = ((r.throughput ?? []) as { scenario: string; requests_per_s: number }[])[0];
     const walk = r.walk_100k as { wall_ms?: number; requests?: number } | undefined;
-    if (tp) goals.push(['sandbox', `${tp.scenario}, requests/s`, tp.requests_per_s, '≥ 5,000', yes(tp.requests_per_s >= 5000)]);
-    if (walk?.wall_ms !== undefined) goals.push(['sandbox', `full walk of 100,000 (${walk.requests} requests), s`, walk.wall_ms / 1000, 'O(N)', '-']);
+    if (tp)
+      goals.push([
+        'sandbox',
+        `${tp.scenario}, requests/s`,
+        tp.requests_per_s,
+        '≥ 5,000',
+        yes(tp.requests_per_s >= 5000),
+      ]);
+    if (walk?.wall_ms !== undefined)
+      goals.push(['sandbox', `full walk of 100,000 (${walk.requests} requests), s`, walk.wall_ms / 1000, 'O(N)', '-']);
   }
 }
 
 const summaryTable = table('Goals of issues 7 and 11', goals);
-save('all', { quick, seconds: Math.round((performance.now() - started) / 1000), goals: goals.slice(1), table: summaryTable, results });
+save('all', {
+  quick,
+  seconds: Math.round((performance.now() - started) / 1000),
+  goals: goals.slice(1),
+  table: summaryTable,
+  results,
+});

@@ -134,7 +134,8 @@ async function main(): Promise<void> {
     // 1. Throughput with 10,000 supplier products.
     await control(sb.url, 'POST', '/bulk/supplier-products', { count: 10_000, external_id_prefix: 'BENCH-' });
     const { cursors } = await walkAll(pool, sb.key, 200);
-    const pagePath = (c: string | null) => `/v2/supplier-products?limit=200${c ? `&cursor=${encodeURIComponent(c)}` : ''}`;
+    const pagePath = (c: string | null) =>
+      `/v2/supplier-products?limit=200${c ? `&cursor=${encodeURIComponent(c)}` : ''}`;
     // Warm up (JIT, caches) before measuring.
     await throughput(pool, sb.key, 'warm-up', [pagePath(null)]).catch(() => undefined);
     const median = async (scenario: string, paths: string[]) => {
@@ -159,7 +160,12 @@ async function main(): Promise<void> {
 
     const result = {
       at: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', total_mem_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model ?? 'unknown',
+        total_mem_gb: Number((totalmem() / 2 ** 30).toFixed(1)),
+        node: process.version,
+      },
       load_average_at_start: loadAtStart,
       settings: { seconds: SECONDS, connections: CONNECTIONS, inflight: INFLIGHT, rounds: ROUNDS },
       goal_requests_per_s: 5000,

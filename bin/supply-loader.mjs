@@ -24,7 +24,8 @@ process.emitWarning = function (warning, ...rest) {
 };
 
 async function runSources(notice) {
-  if (notice) process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
+  if (notice)
+    process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: path.join(root, 'tsconfig.json') });
   (await import(pathToFileURL(path.join(root, 'electron/core/cli/heap-growth.ts')).href)).applyHeapGrowth();
@@ -41,7 +42,9 @@ async function load() {
     built = await buildCli();
     process.stderr.write(`supply-loader: ${found.why}; rebuilt it (${Math.round(performance.now() - t0)} ms)\n`);
   } catch (e) {
-    return runSources(`${found.why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`);
+    return runSources(
+      `${found.why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`,
+    );
   }
   return runBundle(built);
 }
@@ -51,7 +54,8 @@ function runBundle(entry) {
   // V8's flags before the bundle is compiled: they are part of the code cache's key (scripts/load-cli.mjs).
   createRequire(import.meta.url)(path.join(path.dirname(entry), 'heap-growth.cjs')).applyHeapGrowth();
   const { exports, state } = loadBundle(entry, process.argv.slice(2));
-  if (process.env.SUPPLY_LOADER_TIMINGS === '1') process.stderr.write(`timing code-cache-${state} ${Math.round(performance.now())}\n`);
+  if (process.env.SUPPLY_LOADER_TIMINGS === '1')
+    process.stderr.write(`timing code-cache-${state} ${Math.round(performance.now())}\n`);
   return exports;
 }
 

@@ -38,8 +38,7 @@ export class ApiFailure extends Error {
 }
 
 /** The one uniform 401: it never says which check failed. */
-export const notAuthenticated = () =>
-  new ApiFailure(401, 'err_not_authenticated', 'missing or invalid API key');
+export const notAuthenticated = () => new ApiFailure(401, 'err_not_authenticated', 'missing or invalid API key');
 
 export const notValid = (msg: string) => new ApiFailure(422, 'err_not_valid', msg);
 export const notFound = (what: string, id: string) => new ApiFailure(422, 'err_not_found', `${what} ${id} not found`);

@@ -237,7 +237,8 @@ export function installPipeline(app: FastifyInstance, store: Store): void {
     const early = req.sb?.early;
     if (!early) return done(null, payload);
     // Cut short while the request was held: its error was told before anyone listened.
-    if (early.destroyed) return done(notValid('the request body did not arrive whole: the client closed the connection'));
+    if (early.destroyed)
+      return done(notValid('the request body did not arrive whole: the client closed the connection'));
     done(null, early);
   });
 
@@ -311,7 +312,9 @@ export function v2Route(
       void reply
         .code(result.status)
         .header('content-type', JSON_TYPE)
-        .send(typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body));
+        .send(
+          typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : JSON.stringify(result.body),
+        );
     },
   });
 }
@@ -328,7 +331,8 @@ export function requirePlant(access: Access, plantId: string): void {
 }
 
 export function requireBody(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw notValid('the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw notValid('the request body must be a JSON object');
   return body as Record<string, unknown>;
 }
 

@@ -49,7 +49,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port ?? 0, host });
   const { port } = app.server.address() as AddressInfo;
-  const urlHost = host === '0.0.0.0' || host === '::' || host === 'localhost' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost =
+    host === '0.0.0.0' || host === '::' || host === 'localhost' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
   let closed: Promise<void> | null = null;
   return {

@@ -86,7 +86,10 @@ export function materialFactors(store: LcaStore, mt: MaterialTypeRef): ImpactFac
   const composite = store.composites.get(mt.composite_id);
   if (!composite) return zeroFactors();
   return compositeFactors(
-    composite.parts.map((p) => ({ share: p.share, factors: store.elementaryFactors.get(p.elementary_id) ?? zeroFactors() })),
+    composite.parts.map((p) => ({
+      share: p.share,
+      factors: store.elementaryFactors.get(p.elementary_id) ?? zeroFactors(),
+    })),
   );
 }
 
@@ -149,7 +152,13 @@ export function componentInputs(
       const inner = componentInputs(store, upstream, year, new Set([...visiting, pp.product_instance_id]));
       factors = prechainFactors(inner, year);
     }
-    return { type: c.type, ref: c.ref, mass_kg: c.mass_kg, factors_per_kg: factors, transport_route: pp?.transport_route ?? null };
+    return {
+      type: c.type,
+      ref: c.ref,
+      mass_kg: c.mass_kg,
+      factors_per_kg: factors,
+      transport_route: pp?.transport_route ?? null,
+    };
   });
 }
 

@@ -129,7 +129,9 @@ export interface BomComponentRecord {
 
 /** Read order of a BOM: by (type, ref). Stable, and not the order sent. */
 export function sortBom(bom: BomComponentRecord[]): BomComponentRecord[] {
-  return bom.sort((a, b) => (a.type === b.type ? (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0) : a.type < b.type ? -1 : 1));
+  return bom.sort((a, b) =>
+    a.type === b.type ? (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0) : a.type < b.type ? -1 : 1,
+  );
 }
 
 export interface RequestLogEntry {

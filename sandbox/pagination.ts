@@ -65,7 +65,8 @@ export function parseListQuery(
   for (const [name, value] of Object.entries(raw)) {
     const v = single(name, value);
     if (name === 'limit') {
-      if (!/^\d{1,6}$/.test(v)) throw notValid(`limit must be an integer between ${PAGE_LIMIT_MIN} and ${PAGE_LIMIT_MAX}`);
+      if (!/^\d{1,6}$/.test(v))
+        throw notValid(`limit must be an integer between ${PAGE_LIMIT_MIN} and ${PAGE_LIMIT_MAX}`);
       limit = Number(v);
       if (limit < PAGE_LIMIT_MIN || limit > PAGE_LIMIT_MAX)
         throw notValid(`limit must be between ${PAGE_LIMIT_MIN} and ${PAGE_LIMIT_MAX}, got ${limit}`);

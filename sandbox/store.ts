@@ -142,9 +142,17 @@ export class Store {
 
   private loadCatalog(catalog: SeedData): void {
     this.catalog = catalog;
-    this.plants.load(catalog.plants.map((p) => ({ data: { id: p.id, external_id: p.external_id, name: p.name, country: p.country }, deleted: false })));
+    this.plants.load(
+      catalog.plants.map((p) => ({
+        data: { id: p.id, external_id: p.external_id, name: p.name, country: p.country },
+        deleted: false,
+      })),
+    );
     this.elementaries.load(
-      catalog.elementaries.map((e) => ({ data: { id: e.id, external_id: e.external_id, name: e.name, unit: e.unit }, deleted: false })),
+      catalog.elementaries.map((e) => ({
+        data: { id: e.id, external_id: e.external_id, name: e.name, unit: e.unit },
+        deleted: false,
+      })),
     );
     this.elementaryFactors = new Map(catalog.elementaries.map((e) => [e.id, e.factors]));
     this.composites.load(
@@ -197,7 +205,11 @@ export class Store {
     this.seedKind = kind;
     const seed = seedData(kind, this.clock.date());
     this.loadCatalog(seed);
-    this.members.set(seed.owner_profile_id, { profile_id: seed.owner_profile_id, scopes: [...SCOPES], plant_ids: null });
+    this.members.set(seed.owner_profile_id, {
+      profile_id: seed.owner_profile_id,
+      scopes: [...SCOPES],
+      plant_ids: null,
+    });
     this.productInstances.load(
       seed.product_instances.map((i) => ({
         data: {
@@ -266,7 +278,10 @@ export class Store {
       seed.silos.map((s) => ({
         data: {
           ...s,
-          items: s.items.map((it) => ({ supplier_product_id: it.supplier_product_id, annual_items: it.annual_items.map((a) => ({ ...a })) })),
+          items: s.items.map((it) => ({
+            supplier_product_id: it.supplier_product_id,
+            annual_items: it.annual_items.map((a) => ({ ...a })),
+          })),
         },
         deleted: false,
       })),
@@ -375,7 +390,8 @@ export class Store {
   logRequest(e: Omit<RequestLogEntry, 'seq'>): void {
     this.requestSeq++;
     this.requestLog.push({ seq: this.requestSeq, ...e });
-    if (this.requestLog.length > REQUEST_LOG_MAX) this.requestLog.splice(0, this.requestLog.length - REQUEST_LOG_MAX * 0.8);
+    if (this.requestLog.length > REQUEST_LOG_MAX)
+      this.requestLog.splice(0, this.requestLog.length - REQUEST_LOG_MAX * 0.8);
   }
 
   state(): Record<string, { active: number; deleted: number }> {
@@ -412,7 +428,8 @@ export class Store {
   }
 
   restore(s: Snapshot): void {
-    if (s.version !== SNAPSHOT_VERSION) throw new Error(`data file version ${s.version} is not supported (expected ${SNAPSHOT_VERSION})`);
+    if (s.version !== SNAPSHOT_VERSION)
+      throw new Error(`data file version ${s.version} is not supported (expected ${SNAPSHOT_VERSION})`);
     this.clearState();
     this.keys.clear();
     this.seedKind = s.seed;
@@ -432,7 +449,10 @@ export class Store {
     this.lcaSettings = { ...DEFAULT_LCA_SETTINGS, ...s.lca.settings };
     for (const j of s.lca.jobs) this.lcaJobs.set(j.product_instance_id, j);
     for (const [id, r] of s.lca.results) this.lcaResults.set(id, r);
-    this.nextJobFinishMs = [...this.lcaJobs.values()].reduce((m, j) => (j.done ? m : Math.min(m, j.finish_ms)), Infinity);
+    this.nextJobFinishMs = [...this.lcaJobs.values()].reduce(
+      (m, j) => (j.done ? m : Math.min(m, j.finish_ms)),
+      Infinity,
+    );
     this.entitlements = { ...noEntitlements(), ...s.entitlements };
     this.dailyLimit = s.daily_limit;
   }

@@ -92,7 +92,10 @@ export async function buildCli() {
   mkdirSync(outdir, { recursive: true });
   await build({
     // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see electron/core/cli/heap-growth.ts).
-    entryPoints: { cli: path.join(ROOT, 'electron/core/cli/main.ts'), 'heap-growth': path.join(ROOT, 'electron/core/cli/heap-growth.ts') },
+    entryPoints: {
+      cli: path.join(ROOT, 'electron/core/cli/main.ts'),
+      'heap-growth': path.join(ROOT, 'electron/core/cli/heap-growth.ts'),
+    },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -128,7 +131,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const t0 = performance.now();
   try {
     const entry = await buildCli();
-    process.stdout.write(`supply-loader: CLI bundle ${path.relative(ROOT, entry)} built in ${Math.round(performance.now() - t0)} ms\n`);
+    process.stdout.write(
+      `supply-loader: CLI bundle ${path.relative(ROOT, entry)} built in ${Math.round(performance.now() - t0)} ms\n`,
+    );
   } catch (e) {
     // An install must not fail for it: the bin then runs the sources through tsx and says so.
     process.stderr.write(

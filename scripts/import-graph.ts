@@ -44,7 +44,11 @@ export function specifiersOf(file: string, text = fs.readFileSync(file, 'utf8'))
       ts.isStringLiteralLike(node.arguments[0])
     ) {
       out.push(node.arguments[0].text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       out.push(node.argument.literal.text);
     }
     ts.forEachChild(node, visit);

@@ -47,7 +47,14 @@ async function buildRenderer() {
 
 async function buildElectron() {
   const esbuild = await import('esbuild');
-  const common = { bundle: true, platform: 'node', target: 'node22', sourcemap: 'linked', logLevel: 'warning', absWorkingDir: root };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    absWorkingDir: root,
+  };
   await esbuild.build({
     ...common,
     entryPoints: ['electron/main/index.ts'],
@@ -55,7 +62,9 @@ async function buildElectron() {
     format: 'esm',
     // Runtime dependencies stay in node_modules (electron-builder ships them); the rest is bundled.
     external: ['electron', ...Object.keys(pkg.dependencies ?? {})],
-    banner: { js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __slCreateRequire } from 'node:module'; const require = __slCreateRequire(import.meta.url);",
+    },
   });
   await esbuild.build({
     ...common,
@@ -98,7 +107,9 @@ async function main() {
   if (web) return startBrowser();
   const exe = electronBinary();
   if (!exe) {
-    console.log('The Electron binary is not installed (node_modules/electron/dist is missing), so Supply Loader starts in browser mode instead.');
+    console.log(
+      'The Electron binary is not installed (node_modules/electron/dist is missing), so Supply Loader starts in browser mode instead.',
+    );
     return startBrowser();
   }
   if (!noBuild) await buildElectron();

@@ -21,7 +21,16 @@ export interface SandboxProcess {
 
 /** `tsx sandbox/cli.ts --port 0` in a separate process; resolves with its URL and demo key. */
 export function startSandboxProcess(o: { seed?: 'demo' | 'empty'; data?: string } = {}): Promise<SandboxProcess> {
-  const args = ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--seed', o.seed ?? 'demo', ...(o.data ? ['--data', o.data] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    'sandbox/cli.ts',
+    '--port',
+    '0',
+    '--seed',
+    o.seed ?? 'demo',
+    ...(o.data ? ['--data', o.data] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   // never leave the sandbox behind, even when the benchmark dies
   const kill = () => child.exitCode === null && child.kill('SIGKILL');
@@ -96,7 +105,13 @@ export function machine(): Record<string, unknown> {
   } catch {
     /* not Linux */
   }
-  return { nproc: cpus().length, cpu: model, memory_gb: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, loadavg_1m: Math.round(loadavg()[0] * 100) / 100 };
+  return {
+    nproc: cpus().length,
+    cpu: model,
+    memory_gb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    loadavg_1m: Math.round(loadavg()[0] * 100) / 100,
+  };
 }
 
 /** Print a table (first row = header) with aligned columns. */
@@ -104,7 +119,12 @@ export function table(title: string, rows: (string | number)[][]): string {
   const text = rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)));
   const widths = text[0].map((_, i) => Math.max(...text.map((r) => String(r[i] ?? '').length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const out = [`\n${title}`, line(text[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(line)].join('\n');
+  const out = [
+    `\n${title}`,
+    line(text[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...text.slice(1).map(line),
+  ].join('\n');
   process.stdout.write(`${out}\n`);
   return out;
 }
@@ -128,9 +148,16 @@ export function writeResult(name: string, data: Record<string, unknown>): string
 export const seconds = (ms: number) => Math.round(ms) / 1000;
 
 /** Run `node --import tsx SCRIPT ARGS` and parse the JSON it prints last on stdout. */
-export function runScript<T>(script: string, args: string[], o: { inherit?: boolean } = {}): Promise<{ code: number; json: T | null; stdout: string }> {
+export function runScript<T>(
+  script: string,
+  args: string[],
+  o: { inherit?: boolean } = {},
+): Promise<{ code: number; json: T | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', o.inherit ? 'inherit' : 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', o.inherit ? 'inherit' : 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
@@ -138,7 +165,11 @@ export function runScript<T>(script: string, args: string[], o: { inherit?: bool
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      const last = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+      const last = out
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith('{'));
       let json: T | null = null;
       try {
         json = last ? (JSON.parse(last) as T) : null;

@@ -101,10 +101,15 @@ export interface HeadersDetailsLike {
 export interface SessionLike {
   webRequest: {
     onHeadersReceived(
-      listener: (details: HeadersDetailsLike, callback: (response: { responseHeaders?: Record<string, string[] | string> }) => void) => void,
+      listener: (
+        details: HeadersDetailsLike,
+        callback: (response: { responseHeaders?: Record<string, string[] | string> }) => void,
+      ) => void,
     ): void;
   };
-  setPermissionRequestHandler(handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null): void;
+  setPermissionRequestHandler(
+    handler: ((webContents: unknown, permission: string, callback: (granted: boolean) => void) => void) | null,
+  ): void;
   setPermissionCheckHandler(handler: ((webContents: unknown, permission: string) => boolean) | null): void;
 }
 
@@ -122,8 +127,18 @@ export interface DialogLike {
     properties: ('openFile' | 'multiSelections')[];
     filters: { name: string; extensions: string[] }[];
   }): Promise<{ canceled: boolean; filePaths: string[] }>;
-  showSaveDialog?(options: { title?: string; defaultPath?: string; filters: { name: string; extensions: string[] }[] }): Promise<{ canceled: boolean; filePath?: string }>;
-  showMessageBox(options: { type?: 'none' | 'info' | 'error' | 'question' | 'warning'; title?: string; message: string; detail?: string; buttons?: string[] }): Promise<unknown>;
+  showSaveDialog?(options: {
+    title?: string;
+    defaultPath?: string;
+    filters: { name: string; extensions: string[] }[];
+  }): Promise<{ canceled: boolean; filePath?: string }>;
+  showMessageBox(options: {
+    type?: 'none' | 'info' | 'error' | 'question' | 'warning';
+    title?: string;
+    message: string;
+    detail?: string;
+    buttons?: string[];
+  }): Promise<unknown>;
 }
 
 export interface AppLike {

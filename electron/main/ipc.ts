@@ -34,7 +34,10 @@ export function registerIpc(
   for (const name of PROCEDURE_NAMES) {
     ipcMain.handle(procedureChannel(name), async (event, input) => {
       if (!isTrustedSender(event, loc)) {
-        app.log.warn({ procedure: name, sender: event.senderFrame?.url ?? null }, 'IPC from an untrusted frame refused');
+        app.log.warn(
+          { procedure: name, sender: event.senderFrame?.url ?? null },
+          'IPC from an untrusted frame refused',
+        );
         return FORBIDDEN_SENDER;
       }
       return dispatch(name, input, app, handlers);

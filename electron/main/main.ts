@@ -92,9 +92,15 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
   const secrets = deps.secrets ?? new SafeStorageSecretStore(safeStorage, deps.document('secrets'), platform);
   const storage = secrets.info();
   if (storage.warning === 'basic_text') {
-    log.warn({ backend: storage.backend }, 'No OS keychain (Linux basic_text backend): stored API keys are only obfuscated, not encrypted.');
+    log.warn(
+      { backend: storage.backend },
+      'No OS keychain (Linux basic_text backend): stored API keys are only obfuscated, not encrypted.',
+    );
   } else if (storage.warning === 'plain_file') {
-    log.warn({ backend: storage.backend }, 'No OS keychain could be used: API keys are kept in a file readable only by you, not encrypted.');
+    log.warn(
+      { backend: storage.backend },
+      'No OS keychain could be used: API keys are kept in a file readable only by you, not encrypted.',
+    );
   }
   const sandbox = new EmbeddedSandbox(deps.startSandbox, (status) => hub.emit('sandbox.changed', status));
   const services: AppServices = {
@@ -123,13 +129,16 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
       message: `Supply Loader ${app.getVersion()}`,
       detail: 'Loads supply-chain data from Excel into API v2 and exports LCA results.',
     });
-  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ about, isDev: !app.isPackaged, isMac: platform === 'darwin' })));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(menuTemplate({ about, isDev: !app.isPackaged, isMac: platform === 'darwin' })),
+  );
 
   // The built-in Sandbox profile is selected on first start: start the sandbox now (in parallel with the window).
   if (settings.snapshot().activeProfileId === SANDBOX_PROFILE_ID) void sandbox.start('demo');
 
   const refusedLog = (msg: string, url: string) => log.warn({ url }, msg);
-  const open = () => createMainWindow({ BrowserWindow, shell }, { preload: deps.paths.preload, renderer, log: refusedLog });
+  const open = () =>
+    createMainWindow({ BrowserWindow, shell }, { preload: deps.paths.preload, renderer, log: refusedLog });
   const window = open();
   services.dialogs = {
     openWorkbook: async () => {

@@ -40,7 +40,10 @@ export class SafeStorageSecretStore implements SecretStore {
 
   private async encrypt(plain: string): Promise<Buffer> {
     if (typeof this.safeStorage.encryptStringAsync === 'function') {
-      if (typeof this.safeStorage.isAsyncEncryptionAvailable === 'function' && !(await this.safeStorage.isAsyncEncryptionAvailable())) {
+      if (
+        typeof this.safeStorage.isAsyncEncryptionAvailable === 'function' &&
+        !(await this.safeStorage.isAsyncEncryptionAvailable())
+      ) {
         throw keychainUnavailable();
       }
       return this.safeStorage.encryptStringAsync(plain);
@@ -50,7 +53,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private async decrypt(cipher: Buffer): Promise<string> {
-    if (typeof this.safeStorage.decryptStringAsync === 'function') return (await this.safeStorage.decryptStringAsync(cipher)).result;
+    if (typeof this.safeStorage.decryptStringAsync === 'function')
+      return (await this.safeStorage.decryptStringAsync(cipher)).result;
     return this.safeStorage.decryptString(cipher);
   }
 
@@ -81,9 +85,13 @@ export class SafeStorageSecretStore implements SecretStore {
 
   /** Which backend encrypts, and whether the user must be warned. Call after app 'ready'. */
   info(): SecretStoreInfo {
-    const backend = this.platform === 'linux' && this.safeStorage.getSelectedStorageBackend ? this.safeStorage.getSelectedStorageBackend() : 'os';
+    const backend =
+      this.platform === 'linux' && this.safeStorage.getSelectedStorageBackend
+        ? this.safeStorage.getSelectedStorageBackend()
+        : 'os';
     if (backend === 'basic_text') return { backend: 'safeStorage:basic_text', encrypted: false, warning: 'basic_text' };
-    if (!this.safeStorage.isEncryptionAvailable()) return { backend: `safeStorage:${backend}`, encrypted: false, warning: 'unavailable' };
+    if (!this.safeStorage.isEncryptionAvailable())
+      return { backend: `safeStorage:${backend}`, encrypted: false, warning: 'unavailable' };
     return { backend: `safeStorage:${backend}`, encrypted: true, warning: null };
   }
 }

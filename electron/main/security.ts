@@ -85,7 +85,11 @@ export function isTrustedSenderUrl(frameUrl: string, loc: RendererLocation): boo
  */
 const guarded = new WeakSet<WebContentsLike>();
 
-export function guardWebContents(contents: WebContentsLike, shell: ShellLike, log?: (msg: string, url: string) => void): void {
+export function guardWebContents(
+  contents: WebContentsLike,
+  shell: ShellLike,
+  log?: (msg: string, url: string) => void,
+): void {
   // The window guards its contents itself and app 'web-contents-created' guards any other: never twice (a
   // vetted link would open twice).
   if (guarded.has(contents)) return;

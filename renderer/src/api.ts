@@ -3,7 +3,13 @@
  * app, or fetch + server-sent events to its own origin in browser mode. Screens call
  * `api.call('profiles.list', {})` and get the contract's output type, or an RpcFailure with words to show.
  */
-import type { EventPayload, ProcedureInput, ProcedureOutput, RpcError, RpcResult } from '../../electron/core/ipc/contract.js';
+import type {
+  EventPayload,
+  ProcedureInput,
+  ProcedureOutput,
+  RpcError,
+  RpcResult,
+} from '../../electron/core/ipc/contract.js';
 import { EVENT_NAMES } from '../../electron/core/contract/names.js';
 import type { EventName, ProcedureName } from '../../electron/core/contract/names.js';
 import type { SupplyLoaderBridge } from '../../electron/preload/bridge.js';
@@ -44,7 +50,11 @@ export function electronTransport(bridge: SupplyLoaderBridge): Transport {
 
 type EventSourceCtor = new (url: string) => EventSource;
 
-export function httpTransport(base = '', fetchImpl: typeof fetch = fetch, ES: EventSourceCtor | undefined = globalThis.EventSource): Transport {
+export function httpTransport(
+  base = '',
+  fetchImpl: typeof fetch = fetch,
+  ES: EventSourceCtor | undefined = globalThis.EventSource,
+): Transport {
   let source: EventSource | null = null;
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 

@@ -21,5 +21,7 @@ export function downloadBytes(fileName: string, mimeType: string, dataBase64: st
 
 export function formatBytes(n: number, locale: string): string {
   const kb = n / 1024;
-  return kb < 1024 ? `${kb.toLocaleString(locale, { maximumFractionDigits: 0 })} KB` : `${(kb / 1024).toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
+  return kb < 1024
+    ? `${kb.toLocaleString(locale, { maximumFractionDigits: 0 })} KB`
+    : `${(kb / 1024).toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
 }

@@ -23,7 +23,8 @@ function pickWithInput(multiple: boolean): Promise<File[]> {
     const input = document.createElement('input');
     input.type = 'file';
     input.multiple = multiple;
-    input.accept = '.xlsx,.xlsm,.csv,.txt,.tsv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv';
+    input.accept =
+      '.xlsx,.xlsm,.csv,.txt,.tsv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv';
     input.addEventListener('change', () => resolve([...(input.files ?? [])]), { once: true });
     input.addEventListener('cancel', () => resolve([]), { once: true });
     input.click();

@@ -63,7 +63,11 @@ const ProductionBody = z
   .object({ product_instance_id: Uuid, year: Year, quantity: z.number().finite().min(0).nullable() })
   .strict();
 const LcaBody = z
-  .object({ queued_ms: NonNegative.optional(), processing_ms: NonNegative.optional(), fail_next: ErrCode.nullable().optional() })
+  .object({
+    queued_ms: NonNegative.optional(),
+    processing_ms: NonNegative.optional(),
+    fail_next: ErrCode.nullable().optional(),
+  })
   .strict();
 const BulkSupplierProductsBody = z
   .object({
@@ -231,12 +235,23 @@ export function controlRoutes(app: FastifyInstance, store: Store): void {
     const width = String(b.count).length;
     const codes = Array.from({ length: b.count }, (_, i) => `${prefix}${String(i + 1).padStart(width, '0')}`);
     const taken = codes.find((c) => store.supplierProducts.externalIdTaken(c));
-    if (taken) throw new ApiFailure(409, 'err_external_id_exists', `an active supplier product already has external_id "${taken}"`);
+    if (taken)
+      throw new ApiFailure(
+        409,
+        'err_external_id_exists',
+        `an active supplier product already has external_id "${taken}"`,
+      );
     const now = store.clock.iso();
     let supplierPlantId: string | null = null;
     let companyId: string | null = null;
     if (b.with_supplier_plant ?? true) {
-      const company: SupplierCompanyRecord = { id: store.newId(), external_id: null, name: `${prefix}company`, country: 'DE', created_at: now };
+      const company: SupplierCompanyRecord = {
+        id: store.newId(),
+        external_id: null,
+        name: `${prefix}company`,
+        country: 'DE',
+        created_at: now,
+      };
       store.supplierCompanies.insert(company);
       const plant: SupplierPlantRecord = {
         id: store.newId(),

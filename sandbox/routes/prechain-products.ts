@@ -11,7 +11,12 @@ import { applyPatch } from './patch.js';
 import { closesPrechainLoop } from './product-instances.js';
 import { requireKnownPlant } from './supplier-products.js';
 
-function findSamePair(store: Store, instanceId: string, plantId: string, exceptId?: string): PrechainProductRecord | undefined {
+function findSamePair(
+  store: Store,
+  instanceId: string,
+  plantId: string,
+  exceptId?: string,
+): PrechainProductRecord | undefined {
   for (const pp of store.prechainProducts.active())
     if (pp.product_instance_id === instanceId && pp.plant_id === plantId && pp.id !== exceptId) return pp;
   return undefined;
@@ -64,7 +69,10 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
       const same = findSamePair(store, next.product_instance_id, next.plant_id, id);
       if (same) throw exists(same);
       if (coll.externalIdTaken(next.external_id, id)) throw externalIdExists('prechain product', next.external_id!);
-      if (next.product_instance_id !== current.product_instance_id || JSON.stringify(next.transport_route) !== JSON.stringify(current.transport_route)) {
+      if (
+        next.product_instance_id !== current.product_instance_id ||
+        JSON.stringify(next.transport_route) !== JSON.stringify(current.transport_route)
+      ) {
         next.impacts_per_kg = null;
         next.transport_impacts_per_kg = null;
       }
@@ -73,7 +81,10 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
       if (next.product_instance_id !== current.product_instance_id) {
         // The new input may close a loop through a BOM that uses this prechain product.
         for (const [instanceId, bom] of store.boms) {
-          if (bom.some((c) => c.type === 'prechain_product' && c.ref === id) && closesPrechainLoop(store, instanceId, bom)) {
+          if (
+            bom.some((c) => c.type === 'prechain_product' && c.ref === id) &&
+            closesPrechainLoop(store, instanceId, bom)
+          ) {
             coll.replace(current);
             throw new ApiFailure(
               422,
@@ -86,5 +97,4 @@ export function prechainProductRoutes(app: FastifyInstance, store: Store): void 
       return next;
     },
   });
-
 }

@@ -134,14 +134,22 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
     const id = idParam(call.params);
     reachable(call, id);
     const b = validate(BomPut, call.body);
-    const bom: BomComponentRecord[] = b.bom.map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg }));
+    const bom: BomComponentRecord[] = b.bom.map((c) => ({
+      type: c.type,
+      ref: c.ref.toLowerCase(),
+      mass_kg: c.mass_kg,
+    }));
     const bad = fromViolations([...findDuplicateBomComponents(bom), ...checkBomMasses(bom)]);
     if (bad) throw bad;
     bom.forEach((c, i) => {
       const plantId = componentPlant(store, c);
       if (plantId === undefined) throw new ApiFailure(422, 'err_not_found', `bom[${i}]: ${c.type} ${c.ref} not found`);
       if (!canReachPlant(call.access, plantId))
-        throw new ApiFailure(403, 'err_plant_no_access', `bom[${i}]: ${c.type} ${c.ref} sits at plant ${plantId}, which this API key cannot reach`);
+        throw new ApiFailure(
+          403,
+          'err_plant_no_access',
+          `bom[${i}]: ${c.type} ${c.ref} sits at plant ${plantId}, which this API key cannot reach`,
+        );
     });
     if (closesPrechainLoop(store, id, bom))
       throw new ApiFailure(
@@ -196,7 +204,10 @@ export function productInstanceRoutes(app: FastifyInstance, store: Store): void 
         `an LCA recompute of product instance ${id} is already queued or processing; poll lca-results until it ends`,
       );
     const job = queueJob(store, id);
-    return { status: 200, body: { job: { id: job.id, status: 'queued', queued_at: new Date(job.queued_at_ms).toISOString() } } };
+    return {
+      status: 200,
+      body: { job: { id: job.id, status: 'queued', queued_at: new Date(job.queued_at_ms).toISOString() } },
+    };
   });
 
   v2Route(app, store, 'GET', '/v2/product-instances/:id/lca-results', 'lca.results', (call) => {

@@ -26,7 +26,11 @@ function checkItems(store: Store, plantId: string, items: readonly SiloItem[]): 
         const sp = store.supplierProducts.get(it.supplier_product_id);
         return {
           supplier_product_id: it.supplier_product_id,
-          product: sp && { plant_id: sp.plant_id, material_key: materialKey(sp.material_type), supplier_plant_id: sp.supplier_plant_id },
+          product: sp && {
+            plant_id: sp.plant_id,
+            material_key: materialKey(sp.material_type),
+            supplier_plant_id: sp.supplier_plant_id,
+          },
         };
       }),
     ),
@@ -67,5 +71,4 @@ export function siloRoutes(app: FastifyInstance, store: Store): void {
       return next;
     },
   });
-
 }

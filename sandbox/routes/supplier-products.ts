@@ -1,10 +1,7 @@
 /** Supplier products: create, list, get, PATCH, DELETE (200 with the deleted entity; refused while in a BOM or silo). */
 import type { FastifyInstance } from 'fastify';
 import { checkMaterialProperties } from '../../electron/core/spec/rules.js';
-import {
-  SupplierProductCreate,
-  type MaterialTypeRef,
-} from '../../electron/core/spec/schemas.js';
+import { SupplierProductCreate, type MaterialTypeRef } from '../../electron/core/spec/schemas.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound, plantNotFound } from '../errors.js';
 import { requirePlant, v2Route, validate, type V2Call } from '../http.js';
 import type { SupplierProductRecord } from '../model.js';
@@ -25,7 +22,8 @@ export function materialKey(mt: MaterialTypeRef): string {
 }
 
 function requireMaterialType(store: Store, mt: MaterialTypeRef): void {
-  const found = mt.category === 'elementary' ? store.elementaries.get(mt.elementary_id) : store.composites.get(mt.composite_id);
+  const found =
+    mt.category === 'elementary' ? store.elementaries.get(mt.elementary_id) : store.composites.get(mt.composite_id);
   if (!found) {
     const id = mt.category === 'elementary' ? mt.elementary_id : mt.composite_id;
     throw new ApiFailure(422, 'err_material_type_not_found', `${mt.category} material type ${id} not found`);
@@ -45,7 +43,10 @@ function sameJson(a: unknown, b: unknown): boolean {
 export function supplierProductRoutes(app: FastifyInstance, store: Store): void {
   const coll = store.supplierProducts;
 
-  const checkRefs = (call: V2Call, p: { plant_id?: string; material_type?: MaterialTypeRef; supplier_plant_id?: string | null }) => {
+  const checkRefs = (
+    call: V2Call,
+    p: { plant_id?: string; material_type?: MaterialTypeRef; supplier_plant_id?: string | null },
+  ) => {
     if (p.plant_id !== undefined) requireKnownPlant(call, p.plant_id);
     if (p.material_type !== undefined) requireMaterialType(store, p.material_type);
     if (p.supplier_plant_id && !store.supplierPlants.get(p.supplier_plant_id))
@@ -104,7 +105,10 @@ export function supplierProductRoutes(app: FastifyInstance, store: Store): void 
           'err_supplier_product_in_silo',
           `supplier product ${id} is in silo ${siloId}: its plant, material type and supplier plant cannot change`,
         );
-      if (!sameJson(next.material_type, current.material_type) || !sameJson(next.transport_route, current.transport_route)) {
+      if (
+        !sameJson(next.material_type, current.material_type) ||
+        !sameJson(next.transport_route, current.transport_route)
+      ) {
         // Inputs of the impacts changed: they are computed again by the next LCA recompute that uses them.
         next.impacts_per_kg = null;
         next.transport_impacts_per_kg = null;
@@ -113,5 +117,4 @@ export function supplierProductRoutes(app: FastifyInstance, store: Store): void 
       return next;
     },
   });
-
 }

@@ -1,9 +1,6 @@
 /** Supplier companies and supplier plants: create, list, get, PATCH, DELETE (refused while referenced). */
 import type { FastifyInstance } from 'fastify';
-import {
-  SupplierCompanyCreate,
-  SupplierPlantCreate,
-} from '../../electron/core/spec/schemas.js';
+import { SupplierCompanyCreate, SupplierPlantCreate } from '../../electron/core/spec/schemas.js';
 import { externalIdExists, notFound } from '../errors.js';
 import { v2Route, validate } from '../http.js';
 import type { SupplierCompanyRecord, SupplierPlantRecord } from '../model.js';
@@ -63,5 +60,4 @@ export function supplierRoutes(app: FastifyInstance, store: Store): void {
       return applyPatch(current, p);
     },
   });
-
 }

@@ -36,20 +36,25 @@ async function busyServer(status: number): Promise<{ url: string; hits: () => nu
 }
 
 describe('a busy service without an error body', () => {
-  it.each([503, 429])('%i on every attempt: the error says the service kept answering it, with the attempts', async (status) => {
-    const srv = await busyServer(status);
-    const c = createApiClient({ baseUrl: srv.url, apiKey: 'k', retry: { maxAttempts: 3, baseMs: 1, capMs: 2 } });
-    closers.push(() => c.close());
-    const err = await c.supplierCompanies.list().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    const e = err as ApiError;
-    expect(srv.hits()).toBe(3);
-    expect(e.err_code).toBe('client_service_busy');
-    expect(e.attempts).toBe(3);
-    expect(e.msg).toBe(`the service kept answering ${status} without an error body (busy or unavailable), 3 attempts`);
-    expect(explainErrCode(e.err_code).explanation).not.toMatch(/contract|does not understand/);
-    expect(describeApiError(e).message).toBe(
-      `GET /v2/supplier-companies failed (HTTP ${status}, client_service_busy): the service kept answering ${status} without an error body (busy or unavailable), 3 attempts`,
-    );
-  });
+  it.each([503, 429])(
+    '%i on every attempt: the error says the service kept answering it, with the attempts',
+    async (status) => {
+      const srv = await busyServer(status);
+      const c = createApiClient({ baseUrl: srv.url, apiKey: 'k', retry: { maxAttempts: 3, baseMs: 1, capMs: 2 } });
+      closers.push(() => c.close());
+      const err = await c.supplierCompanies.list().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      const e = err as ApiError;
+      expect(srv.hits()).toBe(3);
+      expect(e.err_code).toBe('client_service_busy');
+      expect(e.attempts).toBe(3);
+      expect(e.msg).toBe(
+        `the service kept answering ${status} without an error body (busy or unavailable), 3 attempts`,
+      );
+      expect(explainErrCode(e.err_code).explanation).not.toMatch(/contract|does not understand/);
+      expect(describeApiError(e).message).toBe(
+        `GET /v2/supplier-companies failed (HTTP ${status}, client_service_busy): the service kept answering ${status} without an error body (busy or unavailable), 3 attempts`,
+      );
+    },
+  );
 });

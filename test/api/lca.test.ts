@@ -5,7 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, type ApiClient, type LcaResults } from '../../electron/core/api/index.js';
-import { catalog, client, control, faults, lastSeq, requestsSince, sandbox, type Catalog, type Sandbox } from './helpers.js';
+import {
+  catalog,
+  client,
+  control,
+  faults,
+  lastSeq,
+  requestsSince,
+  sandbox,
+  type Catalog,
+  type Sandbox,
+} from './helpers.js';
 import { startProxy, type ProxyHooks } from './proxy.js';
 
 let sb: Sandbox;
@@ -160,7 +170,8 @@ describe('LCA client against a service that differs from the sandbox', () => {
       // A body without job.status is "started" too.
       await p.close();
       const q = await proxied({
-        response: (req, res) => (isUpdate(req) && res.status === 200 ? { status: 202, text: '{"accepted":true}' } : res),
+        response: (req, res) =>
+          isUpdate(req) && res.status === 200 ? { status: 202, text: '{"accepted":true}' } : res,
       });
       try {
         const seen: string[] = [];

@@ -35,7 +35,13 @@ async function pausedJob(file: string): Promise<string> {
   try {
     const plan = await planFile(file, { client });
     const control = new JobControl();
-    const r = await runJob(plan, { client, jobsDir: p.jobsDir, control, inputPath: file, onStart: () => control.pause() });
+    const r = await runJob(plan, {
+      client,
+      jobsDir: p.jobsDir,
+      control,
+      inputPath: file,
+      onStart: () => control.pause(),
+    });
     expect(r.status).toBe('paused');
     return r.jobId;
   } finally {
@@ -55,8 +61,13 @@ async function completedJob(file: string): Promise<string> {
   }
 }
 
-const issueKey = (i: { severity: string; code: string; sheet: string | null; cell: string | null; field: string | null }) =>
-  `${i.severity} ${i.code} ${i.sheet}!${i.cell} ${i.field}`;
+const issueKey = (i: {
+  severity: string;
+  code: string;
+  sheet: string | null;
+  cell: string | null;
+  field: string | null;
+}) => `${i.severity} ${i.code} ${i.sheet}!${i.cell} ${i.field}`;
 
 describe('one operation, two adapters, one result', () => {
   it('template with reference data: the same workbook (sheets, mapping rows, products)', async () => {
@@ -79,7 +90,10 @@ describe('one operation, two adapters, one result', () => {
       ],
     };
     const file = await writeTestWorkbook(path.join(p.dir, 'validate.xlsx'), data);
-    const c = await p.cliJson<{ errors: number; warnings: number; issues: Parameters<typeof issueKey>[0][] }>(['validate', file], 2);
+    const c = await p.cliJson<{ errors: number; warnings: number; issues: Parameters<typeof issueKey>[0][] }>(
+      ['validate', file],
+      2,
+    );
     const a = await p.call('import.validate', { fileId: p.fileId(file) });
     expect(c.errors).toBeGreaterThan(0);
     expect({ errors: a.errors, warnings: a.warnings, issues: a.issues.map(issueKey).sort() }).toEqual({
@@ -92,10 +106,14 @@ describe('one operation, two adapters, one result', () => {
   it('plan: the same summary per sheet and action (creates, an update, unchanged rows)', async () => {
     const planOf = async () => {
       await p.reset();
-      await completedJob(await writeTestWorkbook(path.join(p.dir, 'plan-base.xlsx'), { 'supplier-companies': [
-        { external_id: 'PAR-P1', name: 'Alpha GmbH' },
-        { external_id: 'PAR-P2', name: 'Beta AG' },
-      ] }));
+      await completedJob(
+        await writeTestWorkbook(path.join(p.dir, 'plan-base.xlsx'), {
+          'supplier-companies': [
+            { external_id: 'PAR-P1', name: 'Alpha GmbH' },
+            { external_id: 'PAR-P2', name: 'Beta AG' },
+          ],
+        }),
+      );
       const data = fullWorkbook(await p.catalog());
       data['supplier-companies'] = [
         ...(data['supplier-companies'] ?? []),
@@ -187,7 +205,10 @@ describe('one operation, two adapters, one result', () => {
     const twoJobs = async () => {
       await completedJob(await writeTestWorkbook(path.join(p.dir, 'undo-base.xlsx'), base));
       const before = await p.serviceState();
-      return { before, jobId: await completedJob(await writeTestWorkbook(path.join(p.dir, 'undo-change.xlsx'), change)) };
+      return {
+        before,
+        jobId: await completedJob(await writeTestWorkbook(path.join(p.dir, 'undo-change.xlsx'), change)),
+      };
     };
 
     await p.reset();
@@ -226,7 +247,8 @@ describe('one operation, two adapters, one result', () => {
     await p.reset('demo');
     const client = await p.client();
     const codes: string[] = [];
-    for await (const i of client.productInstances.walk()) if (i.external_id && codes.length < 3) codes.push(i.external_id);
+    for await (const i of client.productInstances.walk())
+      if (i.external_id && codes.length < 3) codes.push(i.external_id);
     await client.close();
     expect(codes.length).toBeGreaterThan(0);
     const out = path.join(p.dir, 'lca-cli.xlsx');
@@ -268,6 +290,8 @@ describe('one operation, two adapters, one result', () => {
     await p.call('mappings.save', { name: 'ERP', mapping });
     const profileId = p.mode.app.settings.snapshot().activeProfileId;
     expect(p.mode.app.settings.columnMappingsOf(profileId).ERP).toEqual(JSON.parse(shown.stdout));
-    expect((await p.call('mappings.list', {})).mappings).toEqual((JSON.parse(listed.stdout) as { mappings: unknown }).mappings);
+    expect((await p.call('mappings.list', {})).mappings).toEqual(
+      (JSON.parse(listed.stdout) as { mappings: unknown }).mappings,
+    );
   });
 });

@@ -182,7 +182,9 @@ export async function workbookCells(file: string | Buffer): Promise<Record<strin
     const rows: unknown[][] = [];
     ws.eachRow({ includeEmpty: true }, (row) => {
       const values = (row.values as unknown[]).slice(1);
-      const cells = values.map((c) => normalize(c && typeof c === 'object' && 'result' in c ? (c as { result: unknown }).result : c));
+      const cells = values.map((c) =>
+        normalize(c && typeof c === 'object' && 'result' in c ? (c as { result: unknown }).result : c),
+      );
       // How long a run took ("Duration (s)" of a Report sheet, duration_s of the LCA about sheet) differs by nature.
       if (typeof cells[0] === 'string' && /^duration/i.test(cells[0])) cells[1] = '<duration>';
       rows.push(cells);

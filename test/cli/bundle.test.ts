@@ -37,7 +37,10 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'sandbox/index.ts'), built - 10_000);
     mkdirSync(join(root, 'dist-cli/b-1'), { recursive: true });
     writeFileSync(join(root, 'dist-cli/b-1/cli.cjs'), '');
-    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }));
+    writeFileSync(
+      join(root, 'dist-cli/current.json'),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+    );
     expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli.cjs') });
 
     at(join(root, 'sandbox/index.ts'), built + 5_000);
@@ -51,9 +54,15 @@ describe('CLI bundle staleness', () => {
 
   it('a build of the ES-module kind (before the code cache) is rebuilt, never run as a script', () => {
     writeFileSync(join(root, 'dist-cli/b-1/main.mjs'), '');
-    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }));
+    writeFileSync(
+      join(root, 'dist-cli/current.json'),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }),
+    );
     expect(check(root)).toEqual({ why: 'the CLI bundle is of an older kind' });
-    writeFileSync(join(root, 'dist-cli/current.json'), JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }));
+    writeFileSync(
+      join(root, 'dist-cli/current.json'),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+    );
     expect(check(root).entry).toBeDefined();
   });
 
@@ -74,7 +83,11 @@ describe('CLI bundle staleness', () => {
     const code = readFileSync(check(join(BIN, '../..')).entry!, 'utf8');
     expect(code).toContain('node_modules/undici/lib/dispatcher/pool.js');
     expect(code).toContain('node_modules/undici/lib/api/api-request.js');
-    for (const left of ['node_modules/undici/index.js', 'node_modules/undici/lib/web/fetch/index.js', 'node_modules/undici/lib/web/cookies/index.js'])
+    for (const left of [
+      'node_modules/undici/index.js',
+      'node_modules/undici/lib/web/fetch/index.js',
+      'node_modules/undici/lib/web/cookies/index.js',
+    ])
       expect(code).not.toContain(left);
   });
 

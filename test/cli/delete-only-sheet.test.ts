@@ -28,7 +28,8 @@ beforeAll(async () => {
   client = apiClient(sb);
   dir = tmpDir();
   jobsDir = path.join(dir, 'jobs');
-  for (const c of ['D-1', 'D-2', 'D-3', 'D-4', 'D-5', 'D-6']) await client.supplierCompanies.create({ external_id: c, name: `Company ${c}` });
+  for (const c of ['D-1', 'D-2', 'D-3', 'D-4', 'D-5', 'D-6'])
+    await client.supplierCompanies.create({ external_id: c, name: `Company ${c}` });
 });
 afterAll(async () => {
   await sb?.close();
@@ -37,7 +38,13 @@ afterAll(async () => {
 describe('a sheet of deletes with only external_id and action', () => {
   it('xlsx: plan lists the deletes (exit 0), import deletes them', async () => {
     const file = path.join(dir, 'deletes.xlsx');
-    await writeXlsx(file, { 'supplier-companies': [['external_id', 'action'], ['D-1', 'delete'], ['D-2', 'delete']] });
+    await writeXlsx(file, {
+      'supplier-companies': [
+        ['external_id', 'action'],
+        ['D-1', 'delete'],
+        ['D-2', 'delete'],
+      ],
+    });
     const p = await run(['plan', file, '--json']);
     expect(p.stderr).toBe('');
     expect(p.code).toBe(0);
@@ -61,7 +68,13 @@ describe('a sheet of deletes with only external_id and action', () => {
 
   it('a row that is not a delete: blocked at its row with the missing column and what to do (exit 2); the mirror keeps its entity', async () => {
     const file = path.join(dir, 'mixed.xlsx');
-    await writeXlsx(file, { 'supplier-companies': [['external_id', 'action'], ['D-4', 'delete'], ['D-5', null]] });
+    await writeXlsx(file, {
+      'supplier-companies': [
+        ['external_id', 'action'],
+        ['D-4', 'delete'],
+        ['D-5', null],
+      ],
+    });
     const p = await run(['plan', file]);
     expect(p.code).toBe(2);
     expect(p.stdout).toMatch(/delete\s+supplier company D-4/);

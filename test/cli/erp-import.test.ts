@@ -56,18 +56,29 @@ describe('nothing silently ignored, through the CLI', () => {
     unit: 'KG',
     ...over,
   });
-  const rowsOf = (fields: string[], rows: Record<string, string | number>[]) => rows.map((r) => fields.map((f) => r[f] ?? null));
+  const rowsOf = (fields: string[], rows: Record<string, string | number>[]) =>
+    rows.map((r) => fields.map((f) => r[f] ?? null));
 
   it('a misnamed column: validate and plan show the error at the header cell with "did you mean `truck_km`?"; other unknown columns are named as ignored', async () => {
     const fields = fieldsOf('supplier-products').map((f) => (f === 'truck_km' ? 'truck_distance_km' : f));
     const header = [...fields, 'Kommentar'];
     const file = await xlsx('misnamed.xlsx', {
-      'supplier-products': [header, ...rowsOf(header, [1, 2, 3].map((i) => ({ ...product(i), truck_distance_km: 22, Kommentar: 'x' })))],
+      'supplier-products': [
+        header,
+        ...rowsOf(
+          header,
+          [1, 2, 3].map((i) => ({ ...product(i), truck_distance_km: 22, Kommentar: 'x' })),
+        ),
+      ],
     });
     const cell = `supplier-products!${colOf('supplier-products', 'truck_km')}1`;
     const v = await run(['validate', file]);
     expect(v.code).toBe(2);
-    expect(v.stderr).toMatch(new RegExp(`error +${cell.replace(/[-!]/g, '\\$&')} \\(truck_km\\): Column "truck_distance_km" is not a field of supplier-products: did you mean \`truck_km\`\\?`));
+    expect(v.stderr).toMatch(
+      new RegExp(
+        `error +${cell.replace(/[-!]/g, '\\$&')} \\(truck_km\\): Column "truck_distance_km" is not a field of supplier-products: did you mean \`truck_km\`\\?`,
+      ),
+    );
     expect(v.stdout).toContain('ignored columns: Kommentar');
     const p = await run(['plan', file]);
     expect(p.code).toBe(2);
@@ -75,13 +86,23 @@ describe('nothing silently ignored, through the CLI', () => {
     expect(p.stdout).toContain('supplier-products: 3 row(s); ignored columns: Kommentar');
     // The rows are blocked, never "unchanged" (the workbook says 22, the value would be lost silently).
     expect(p.stdout).toContain('total: 0 create, 0 unchanged, 3 blocked');
-    const j = JSON.parse((await run(['plan', file, '--json'])).stdout) as { workbook: { sheets: { ignored_columns: { header: string }[] }[] } };
+    const j = JSON.parse((await run(['plan', file, '--json'])).stdout) as {
+      workbook: { sheets: { ignored_columns: { header: string }[] }[] };
+    };
     expect(j.workbook.sheets[0].ignored_columns.map((c) => c.header)).toEqual(['Kommentar']);
   });
 
   it('a missing required column (no action column): validate, plan and import show the header error, and the rows as not read', async () => {
     const fields = fieldsOf('supplier-products').filter((f) => f !== 'unit' && f !== 'action');
-    const file = await xlsx('missing.xlsx', { 'supplier-products': [fields, ...rowsOf(fields, [1, 2, 3].map((i) => product(i)))] });
+    const file = await xlsx('missing.xlsx', {
+      'supplier-products': [
+        fields,
+        ...rowsOf(
+          fields,
+          [1, 2, 3].map((i) => product(i)),
+        ),
+      ],
+    });
     await clearRequests(sb);
     for (const cmd of ['validate', 'plan', 'import']) {
       const r = await run([cmd, file]);
@@ -130,12 +151,44 @@ const expectedCsv: SheetData = {
     { external_id: `${P}-70002`, name: 'Österreichische Sand AG', country: 'AT' },
   ],
   'supplier-plants': [
-    { external_id: `${P}-W1`, name: 'Kieswerk Eching (Süd)', supplier_company_external_id: `${P}-70001`, country: 'DE', city: 'Eching' },
-    { external_id: `${P}-W2`, name: 'Sandgrube Linz', supplier_company_external_id: `${P}-70002`, country: 'AT', city: 'Linz' },
+    {
+      external_id: `${P}-W1`,
+      name: 'Kieswerk Eching (Süd)',
+      supplier_company_external_id: `${P}-70001`,
+      country: 'DE',
+      city: 'Eching',
+    },
+    {
+      external_id: `${P}-W2`,
+      name: 'Sandgrube Linz',
+      supplier_company_external_id: `${P}-70002`,
+      country: 'AT',
+      city: 'Linz',
+    },
   ],
   'supplier-products': [
-    { external_id: `${P}-M1`, name: 'Sand 0/2, gewaschen', plant_code: 'PL-MUC', material_code: 'MAT-SAND', supplier_plant_external_id: `${P}-W1`, unit: 'T', truck_km: 12.5, train_km: 1250.5, secondary_percentage: 30 },
-    { external_id: `${P}-M2`, name: 'Kies 8/16 „grob“', plant_code: 'PL-MUC', material_code: 'MAT-GRAVEL', supplier_plant_external_id: `${P}-W2`, unit: 'KG', truck_km: 18, train_km: null, secondary_percentage: null },
+    {
+      external_id: `${P}-M1`,
+      name: 'Sand 0/2, gewaschen',
+      plant_code: 'PL-MUC',
+      material_code: 'MAT-SAND',
+      supplier_plant_external_id: `${P}-W1`,
+      unit: 'T',
+      truck_km: 12.5,
+      train_km: 1250.5,
+      secondary_percentage: 30,
+    },
+    {
+      external_id: `${P}-M2`,
+      name: 'Kies 8/16 „grob“',
+      plant_code: 'PL-MUC',
+      material_code: 'MAT-GRAVEL',
+      supplier_plant_external_id: `${P}-W2`,
+      unit: 'KG',
+      truck_km: 18,
+      train_km: null,
+      secondary_percentage: null,
+    },
   ],
 };
 const csvMapping = {
@@ -152,7 +205,13 @@ const csvMapping = {
     'supplier-plants': {
       source: 'WERKE_*.csv',
       header_row: 2,
-      columns: { Lieferwerk: 'external_id', Bezeichnung: 'name', Kreditor: 'supplier_company_external_id', Ort: 'city', Land: 'country' },
+      columns: {
+        Lieferwerk: 'external_id',
+        Bezeichnung: 'name',
+        Kreditor: 'supplier_company_external_id',
+        Ort: 'city',
+        Land: 'country',
+      },
       values: { country: { Deutschland: 'DE', Österreich: 'AT' } },
     },
     'supplier-products': {
@@ -222,7 +281,8 @@ describe('a German ERP CSV set through a saved mapping', () => {
     expect(imp.code, imp.stderr + imp.stdout).toBe(0);
     const state = await serviceState(apiClient(sb), P);
     const want = normalised(expectedCsv);
-    for (const s of ['supplier-companies', 'supplier-plants', 'supplier-products'] as const) expect(state[s], s).toEqual(want[s]);
+    for (const s of ['supplier-companies', 'supplier-plants', 'supplier-products'] as const)
+      expect(state[s], s).toEqual(want[s]);
 
     await clearRequests(sb);
     const again = await run(['import', ...files, '--mapping', 'SAP MM monthly', '--profile', 'ERP']);
@@ -230,7 +290,7 @@ describe('a German ERP CSV set through a saved mapping', () => {
     expect((await requests(sb)).filter(isWrite)).toEqual([]);
   });
 
-  it('--report DIR / --failed DIR: results and failed rows as CSV in the source\'s layout, encoding and delimiter', async () => {
+  it("--report DIR / --failed DIR: results and failed rows as CSV in the source's layout, encoding and delimiter", async () => {
     const src = writeCsv('MAT_2026-01.csv', [
       'Materialstamm Werk München – Stand 31.01.2026',
       'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
@@ -239,13 +299,29 @@ describe('a German ERP CSV set through a saved mapping', () => {
     ]);
     const out = path.join(dir, 'out');
     fs.mkdirSync(out);
-    const r = await run(['import', src, '--mapping', 'SAP MM monthly', '--profile', 'ERP', '--skip-blocked', '--report', 'out', '--failed', 'out']);
+    const r = await run([
+      'import',
+      src,
+      '--mapping',
+      'SAP MM monthly',
+      '--profile',
+      'ERP',
+      '--skip-blocked',
+      '--report',
+      'out',
+      '--failed',
+      'out',
+    ]);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     const read = (f: string) => iconv.decode(fs.readFileSync(path.join(out, f)), 'windows-1252').split('\r\n');
     const results = read('MAT_2026-01.results.csv');
     expect(results[0]).toBe('Materialstamm Werk München – Stand 31.01.2026');
-    expect(results[1]).toBe('Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar;_result;_id;_err_code;_message');
-    expect(results[2]).toMatch(new RegExp(`^${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu;created;[0-9a-f-]{36};;$`));
+    expect(results[1]).toBe(
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar;_result;_id;_err_code;_message',
+    );
+    expect(results[2]).toMatch(
+      new RegExp(`^${P}-M4;Kies 2/8 „fein“;PL-MUC;MAT-GRAVEL;${P}-W1;kg;7,5;;;neu;created;[0-9a-f-]{36};;$`),
+    );
     expect(results[3]).toMatch(new RegExp(`^${P}-M5;Sand;PL-NOWHERE;.*;skipped;;;.*PL-NOWHERE`));
     const failed = read('MAT_2026-01.failed.csv');
     expect(failed.slice(0, 2)).toEqual(results.slice(0, 2));
@@ -256,24 +332,43 @@ describe('a German ERP CSV set through a saved mapping', () => {
     expect(again.stdout).toContain('supplier-products (MAT_2026-01.failed.csv): 1 row(s)');
   });
 
-  it('a workbook and CSV files mixed: the mapping\'s csv settings apply to the CSVs (a BOM and a delimiter of the file\'s own win); --report DIR / --failed DIR get the workbook\'s results workbooks and each CSV\'s results CSVs', async () => {
+  it("a workbook and CSV files mixed: the mapping's csv settings apply to the CSVs (a BOM and a delimiter of the file's own win); --report DIR / --failed DIR get the workbook's results workbooks and each CSV's results CSVs", async () => {
     const book = await xlsx('suppliers-mixed.xlsx', {
       'supplier-companies': [fieldsOf('supplier-companies'), [`${P}-MX1`, 'Mischwerk GmbH', 'DE']],
     });
     // Excel's "CSV UTF-8" (BOM) with "," among the Windows-1252 ";" exports of the mapping
     const plants = path.join(dir, 'supplier-plants.csv');
-    fs.writeFileSync(plants, `\uFEFFexternal_id,name,supplier_company_external_id,country,city\r\n${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm\r\n`);
+    fs.writeFileSync(
+      plants,
+      `\uFEFFexternal_id,name,supplier_company_external_id,country,city\r\n${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm\r\n`,
+    );
     const mat = writeCsv('MAT_2026-03.csv', [
       'Materialstamm März',
       'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
       `${P}-MX-M1;Sand 0/4;PL-MUC;MAT-SAND;${P}-MXW1;kg;4,5;;;`,
       `${P}-MX-M2;Sand;PL-NOWHERE;MAT-SAND;${P}-MXW1;kg;3;;;falsches Werk`,
     ]);
-    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    const m = {
+      version: 1,
+      sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] },
+      csv: csvMapping.csv,
+    };
     fs.writeFileSync(path.join(dir, 'mixed.json'), JSON.stringify(m));
     const out = path.join(dir, 'out-mixed');
     fs.mkdirSync(out);
-    const r = await run(['import', book, plants, mat, '--mapping', 'mixed.json', '--skip-blocked', '--report', 'out-mixed', '--failed', 'out-mixed']);
+    const r = await run([
+      'import',
+      book,
+      plants,
+      mat,
+      '--mapping',
+      'mixed.json',
+      '--skip-blocked',
+      '--report',
+      'out-mixed',
+      '--failed',
+      'out-mixed',
+    ]);
     expect(r.code, r.stderr + r.stdout).toBe(1);
     expect(fs.readdirSync(out).sort()).toEqual([
       'MAT_2026-03.failed.csv',
@@ -291,24 +386,58 @@ describe('a German ERP CSV set through a saved mapping', () => {
     // the CSV written as it came: UTF-8 with its BOM and ","
     const pr = fs.readFileSync(path.join(out, 'supplier-plants.results.csv'));
     expect([...pr.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(pr.toString('utf8').slice(1).split('\r\n')[1]).toMatch(new RegExp(`^${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm,created,[0-9a-f-]{36},,$`));
+    expect(pr.toString('utf8').slice(1).split('\r\n')[1]).toMatch(
+      new RegExp(`^${P}-MXW1,Kieswerk Süd,${P}-MX1,DE,Ulm,created,[0-9a-f-]{36},,$`),
+    );
     const mr = iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.results.csv')), 'windows-1252').split('\r\n');
     expect(mr[2]).toMatch(/;created;/);
     expect(mr[3]).toMatch(/;skipped;/);
-    expect(iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.failed.csv')), 'windows-1252').split('\r\n')[2]).toBe(mr[3]);
+    expect(
+      iconv.decode(fs.readFileSync(path.join(out, 'MAT_2026-03.failed.csv')), 'windows-1252').split('\r\n')[2],
+    ).toBe(mr[3]);
     expect(r.stdout).toContain(`results: ${path.join(out, 'suppliers-mixed.results.xlsx')}`);
     const state = await serviceState(apiClient(sb), P);
-    expect(state['supplier-plants']).toEqual(expect.arrayContaining(normalised({ 'supplier-plants': [{ external_id: `${P}-MXW1`, name: 'Kieswerk Süd', supplier_company_external_id: `${P}-MX1`, country: 'DE', city: 'Ulm' }] })['supplier-plants']!));
+    expect(state['supplier-plants']).toEqual(
+      expect.arrayContaining(
+        normalised({
+          'supplier-plants': [
+            {
+              external_id: `${P}-MXW1`,
+              name: 'Kieswerk Süd',
+              supplier_company_external_id: `${P}-MX1`,
+              country: 'DE',
+              city: 'Ulm',
+            },
+          ],
+        })['supplier-plants']!,
+      ),
+    );
   });
 
   it('two months of the same export (MAT_2026-04.csv, MAT_2026-05.csv by one glob) feed one sheet: plan names each row at its file, results go back to each file; a duplicate across them is refused at both cells', async () => {
-    const header = 'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar';
-    const apr = writeCsv('MAT_2026-04.csv', ['Materialstamm April', header, `${P}-A1;Sand April;PL-MUC;MAT-SAND;;kg;1,5;;;`]);
-    const may = writeCsv('MAT_2026-05.csv', ['Materialstamm Mai', header, `${P}-B1;Kies Mai;PL-MUC;MAT-GRAVEL;;kg;2,5;;;`, `${P}-B2;Sand Mai;PL-NOWHERE;MAT-SAND;;kg;3;;;`]);
-    const m = { version: 1, sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] }, csv: csvMapping.csv };
+    const header =
+      'Materialnummer;Materialkurztext;Werk;Materialart;Lieferwerk;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar';
+    const apr = writeCsv('MAT_2026-04.csv', [
+      'Materialstamm April',
+      header,
+      `${P}-A1;Sand April;PL-MUC;MAT-SAND;;kg;1,5;;;`,
+    ]);
+    const may = writeCsv('MAT_2026-05.csv', [
+      'Materialstamm Mai',
+      header,
+      `${P}-B1;Kies Mai;PL-MUC;MAT-GRAVEL;;kg;2,5;;;`,
+      `${P}-B2;Sand Mai;PL-NOWHERE;MAT-SAND;;kg;3;;;`,
+    ]);
+    const m = {
+      version: 1,
+      sheets: { 'supplier-products': csvMapping.sheets['supplier-products'] },
+      csv: csvMapping.csv,
+    };
     fs.writeFileSync(path.join(dir, 'months.json'), JSON.stringify(m));
     const plan = await run(['plan', apr, may, '--mapping', 'months.json']);
-    expect(plan.stdout).toContain('supplier-products (MAT_2026-04.csv + MAT_2026-05.csv): 3 row(s); ignored columns: Kommentar\n');
+    expect(plan.stdout).toContain(
+      'supplier-products (MAT_2026-04.csv + MAT_2026-05.csv): 3 row(s); ignored columns: Kommentar\n',
+    );
     expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-A1 +\\(MAT_2026-04\\.csv!3\\)`));
     expect(plan.stdout).toMatch(new RegExp(`create +supplier product ${P}-B1 +\\(MAT_2026-05\\.csv!3\\)`));
     expect(plan.stdout).toMatch(/blocked .*\(MAT_2026-05\.csv!4\)/);
@@ -327,7 +456,9 @@ describe('a German ERP CSV set through a saved mapping', () => {
     const dup = writeCsv('MAT_2026-06.csv', ['Juni', header, `${P}-A1;Sand Juni;PL-MUC;MAT-SAND;;kg;1;;;`]);
     const v = await run(['validate', apr, dup, '--mapping', 'months.json']);
     expect(v.code).toBe(2);
-    expect(v.stderr).toContain(`MAT_2026-04.csv!A3 (external_id): external_id "${P}-A1" appears 2 times in supplier-products (rows MAT_2026-04.csv!3, MAT_2026-06.csv!3)`);
+    expect(v.stderr).toContain(
+      `MAT_2026-04.csv!A3 (external_id): external_id "${P}-A1" appears 2 times in supplier-products (rows MAT_2026-04.csv!3, MAT_2026-06.csv!3)`,
+    );
     expect(v.stderr).toContain('MAT_2026-06.csv!A3 (external_id)');
   });
 
@@ -343,7 +474,13 @@ describe('a German ERP CSV set through a saved mapping', () => {
   });
 
   it('a mapping with a typo is refused with its path', async () => {
-    fs.writeFileSync(path.join(dir, 'typo.json'), JSON.stringify({ ...csvMapping, sheets: { 'supplier-companies': { ...csvMapping.sheets['supplier-companies'], colums: {} } } }));
+    fs.writeFileSync(
+      path.join(dir, 'typo.json'),
+      JSON.stringify({
+        ...csvMapping,
+        sheets: { 'supplier-companies': { ...csvMapping.sheets['supplier-companies'], colums: {} } },
+      }),
+    );
     const v = await run(['validate', files[0], '--mapping', 'typo.json']);
     expect(v.code).toBe(2);
     expect(v.stderr).toContain('sheets.supplier-companies.colums: unknown key');
@@ -356,7 +493,7 @@ const Q = 'ERPB';
 describe('an ERP .xlsx with its own headers through a saved mapping', () => {
   it('imports exactly, re-imports with zero writes; mapping show / remove', async () => {
     const file = await xlsx('navision.xlsx', {
-      'Vendors': [
+      Vendors: [
         ['Vendor List (exported 2025-11-30)'],
         ['No.', 'Name', 'Country/Region Code', 'Blocked'],
         [`${Q}-V1`, 'Nordkies GmbH', 'DE', 'No'],
@@ -372,11 +509,23 @@ describe('an ERP .xlsx with its own headers through a saved mapping', () => {
       version: 1,
       name: 'Navision',
       sheets: {
-        'supplier-companies': { source: 'Vendors', header_row: 2, columns: { 'No.': 'external_id', Name: 'name', 'Country/Region Code': 'country' }, ignore: ['Blocked'] },
+        'supplier-companies': {
+          source: 'Vendors',
+          header_row: 2,
+          columns: { 'No.': 'external_id', Name: 'name', 'Country/Region Code': 'country' },
+          ignore: ['Blocked'],
+        },
         'supplier-products': {
           source: 'Items',
           header_row: 2,
-          columns: { 'No.': 'external_id', Description: 'name', 'Location Code': 'plant_code', 'Item Category Code': 'material_code', 'Base Unit of Measure': 'unit', 'Road Distance (km)': 'truck_km' },
+          columns: {
+            'No.': 'external_id',
+            Description: 'name',
+            'Location Code': 'plant_code',
+            'Item Category Code': 'material_code',
+            'Base Unit of Measure': 'unit',
+            'Road Distance (km)': 'truck_km',
+          },
         },
       },
     };
@@ -390,7 +539,16 @@ describe('an ERP .xlsx with its own headers through a saved mapping', () => {
         { external_id: `${Q}-V1`, name: 'Nordkies GmbH', country: 'DE' },
         { external_id: `${Q}-V2`, name: 'Alpensand GmbH', country: 'AT' },
       ],
-      'supplier-products': [{ external_id: `${Q}-I1`, name: 'Kies 2/8', plant_code: 'PL-MUC', material_code: 'MAT-GRAVEL', unit: 'KG', truck_km: 7.5 }],
+      'supplier-products': [
+        {
+          external_id: `${Q}-I1`,
+          name: 'Kies 2/8',
+          plant_code: 'PL-MUC',
+          material_code: 'MAT-GRAVEL',
+          unit: 'KG',
+          truck_km: 7.5,
+        },
+      ],
     });
     expect(state['supplier-companies']).toEqual(want['supplier-companies']);
     expect(state['supplier-products']).toEqual(want['supplier-products']);
@@ -420,7 +578,10 @@ describe('mapping suggest', () => {
     expect(r.stdout).toContain('Einkauf_2025-11.csv → supplier-products (header in row 3)');
     expect(r.stdout).toMatch(/LKW-Distanz \(km\) → truck_km {2}\(synonym, \d+ %\)/);
     expect(r.stdout).toContain('required fields without a column:');
-    const draft = JSON.parse(fs.readFileSync(path.join(dir, 'draft.json'), 'utf8')) as { suggestions: { confidence: number }[]; unmapped_required: Record<string, string[]> };
+    const draft = JSON.parse(fs.readFileSync(path.join(dir, 'draft.json'), 'utf8')) as {
+      suggestions: { confidence: number }[];
+      unmapped_required: Record<string, string[]>;
+    };
     expect(draft.suggestions.length).toBeGreaterThan(3);
     expect(draft.unmapped_required['supplier-products']).toContain('plant_code');
 

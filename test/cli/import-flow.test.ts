@@ -361,7 +361,10 @@ describe('exit codes 1 and 2', () => {
 
 describe('the key checked by the planner (one round trip less before the writes)', () => {
   it('a revoked key: import exits 3 with the reason in words, never the key, no write, no job left', async () => {
-    const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', { scopes: [...SCOPES], plant_ids: null });
+    const k = await control<{ key: string; api_key_id: string }>(sb, 'POST', '/keys', {
+      scopes: [...SCOPES],
+      plant_ids: null,
+    });
     await control(sb, 'DELETE', `/keys/${k.api_key_id}`);
     const jobs = path.join(dir, 'jobs-revoked');
     await clearRequests(sb);
@@ -375,7 +378,12 @@ describe('the key checked by the planner (one round trip less before the writes)
   });
 
   it('an unreachable service: import exits 3 with what to check', async () => {
-    const r = await cli(['import', 'onboarding.xlsx'], { baseUrl: 'http://127.0.0.1:1', key: sb.ownerKey, cwd: dir, jobsDir });
+    const r = await cli(['import', 'onboarding.xlsx'], {
+      baseUrl: 'http://127.0.0.1:1',
+      key: sb.ownerKey,
+      cwd: dir,
+      jobsDir,
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/Could not reach the service/);
     expect(r.stderr).toMatch(/--base-url/);

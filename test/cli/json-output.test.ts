@@ -144,7 +144,9 @@ describe('--json: one JSON document on stdout, for every command', { timeout: 30
     fs.writeFileSync(csv, 'external_id;name;country\nJSON-MC-1;Kalkwerk Nord;DE\n');
     const draft = path.join(dir, 'draft.json');
     expect(await json(['mapping', 'suggest', csv, '-o', draft], 0)).toMatchObject({ ok: true });
-    expect(await json(['profile', 'add', 'jm', '--base-url', sb.baseUrl, '--no-check'], 0)).toMatchObject({ name: 'jm' });
+    expect(await json(['profile', 'add', 'jm', '--base-url', sb.baseUrl, '--no-check'], 0)).toMatchObject({
+      name: 'jm',
+    });
     const mapFileJson = path.join(dir, 'mapping.json');
     fs.writeFileSync(
       mapFileJson,

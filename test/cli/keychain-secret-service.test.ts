@@ -18,7 +18,8 @@ const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'
 /** Why no Secret Service can be started here, or null when it can. */
 function missing(): string | null {
   const absent = TOOLS.filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
-  if (absent.length) return `not installed: ${absent.join(', ')} (Debian: apt-get install dbus gnome-keyring libsecret-tools)`;
+  if (absent.length)
+    return `not installed: ${absent.join(', ')} (Debian: apt-get install dbus gnome-keyring libsecret-tools)`;
   if (!osKeychain()) return 'the optional package @napi-rs/keyring (or its binary) is not installed';
   return null;
 }
@@ -53,7 +54,10 @@ async function startSecretService(home: string): Promise<SecretService> {
     for (const c of started.reverse()) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
   };
   try {
-    const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
+    const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+      env: base,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     started.push(bus);
     const address = await firstLine(bus, 'dbus-daemon');
     const env = { ...base, DBUS_SESSION_BUS_ADDRESS: address };
@@ -69,12 +73,21 @@ async function startSecretService(home: string): Promise<SecretService> {
     for (let i = 0; ; i++) {
       const r = spawnSync(
         'dbus-send',
-        ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.DBus',
+          '/org/freedesktop/DBus',
+          'org.freedesktop.DBus.NameHasOwner',
+          'string:org.freedesktop.secrets',
+        ],
         { env, encoding: 'utf8' },
       );
       if (/boolean true/.test(r.stdout)) break;
       if (keyring.exitCode !== null || i >= 500)
-        throw new Error(`gnome-keyring-daemon did not come up on the test bus: ${keyringErr.trim() || r.stderr.trim()}`);
+        throw new Error(
+          `gnome-keyring-daemon did not come up on the test bus: ${keyringErr.trim() || r.stderr.trim()}`,
+        );
       await sleep(20);
     }
     return { env, stop };
@@ -137,16 +150,23 @@ describe('API keys in a real keychain (Secret Service)', () => {
     }
 
     // In the keychain: one entry, service supply-loader, account = the profile id.
-    const lookup = spawnSync('secret-tool', ['lookup', 'service', KEYCHAIN_SERVICE, 'username', profile!.id], { env, encoding: 'utf8' });
+    const lookup = spawnSync('secret-tool', ['lookup', 'service', KEYCHAIN_SERVICE, 'username', profile!.id], {
+      env,
+      encoding: 'utf8',
+    });
     expect(lookup.status, lookup.stderr).toBe(0);
     expect(lookup.stdout).toBe(sb.ownerKey);
 
     // Read back by the key store the app opens (its own process, this Secret Service).
-    const read = spawnSync(process.execPath, ['--import', 'tsx', 'test/fixtures/key-store-read.ts', configDir, profile!.id], {
-      cwd: ROOT,
-      env: { ...env, SUPPLY_LOADER_KEYCHAIN: 'on' },
-      encoding: 'utf8',
-    });
+    const read = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/fixtures/key-store-read.ts', configDir, profile!.id],
+      {
+        cwd: ROOT,
+        env: { ...env, SUPPLY_LOADER_KEYCHAIN: 'on' },
+        encoding: 'utf8',
+      },
+    );
     expect(read.status, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toEqual({ backend: 'keychain:os', key: sb.ownerKey });
 

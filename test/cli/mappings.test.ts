@@ -21,7 +21,13 @@ const MATERIAL = 'ZEMENT-1';
 const run = (args: string[]) => cli(args, { cwd: dir, configDir, jobsDir: path.join(dir, 'jobs') });
 
 function productRow(externalId: string) {
-  return { external_id: externalId, name: `Zement ${externalId}`, plant_code: PLANT, material_code: MATERIAL, unit: 'KG' };
+  return {
+    external_id: externalId,
+    name: `Zement ${externalId}`,
+    plant_code: PLANT,
+    material_code: MATERIAL,
+    unit: 'KG',
+  };
 }
 
 beforeAll(async () => {
@@ -56,7 +62,9 @@ describe('profile mappings', () => {
 
     const mapWb = await writeTestWorkbook(path.join(dir, 'map.xlsx'), {
       plants: [{ plant_code: PLANT, plant_id: idOf(cat.plants, 'PL-HEID') }],
-      materials: [{ material_code: MATERIAL, category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+      materials: [
+        { material_code: MATERIAL, category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+      ],
     });
     const saved = await run(['profile', 'mappings', 'save', mapWb, '--profile', 'werk', '--json']);
     expect(saved.code, saved.stderr).toBe(0);
@@ -73,7 +81,10 @@ describe('profile mappings', () => {
     try {
       const sp = (await all(client.supplierProducts.walk())).find((p) => p.external_id === 'SP-M1');
       expect(sp?.plant_id).toBe(idOf(cat.plants, 'PL-HEID'));
-      expect(sp?.material_type).toMatchObject({ category: 'elementary', elementary_id: idOf(cat.elementaries, 'MAT-CEM1') });
+      expect(sp?.material_type).toMatchObject({
+        category: 'elementary',
+        elementary_id: idOf(cat.elementaries, 'MAT-CEM1'),
+      });
     } finally {
       await client.close();
     }

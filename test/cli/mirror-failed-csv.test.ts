@@ -33,7 +33,14 @@ const mapping = {
     'supplier-products': {
       source: 'MAT_*.csv',
       header_row: 2,
-      columns: { Kurztext: 'name', Materialnummer: 'external_id', Werk: 'plant_code', Materialart: 'material_code', ME: 'unit', Aktion: 'action' },
+      columns: {
+        Kurztext: 'name',
+        Materialnummer: 'external_id',
+        Werk: 'plant_code',
+        Materialart: 'material_code',
+        ME: 'unit',
+        Aktion: 'action',
+      },
       ignore: ['Kommentar'],
     },
   },
@@ -43,14 +50,29 @@ const line = (code: string) => `Zement ${code} „grau“;${code};PL-HEID;MAT-CE
 
 function writeCsv(name: string, codes: string[]): string {
   const p = path.join(dir, name);
-  fs.writeFileSync(p, iconv.encode(['Materialstamm Zementwerk', HEADER, ...codes.map(line)].join('\r\n') + '\r\n', 'windows-1252'));
+  fs.writeFileSync(
+    p,
+    iconv.encode(['Materialstamm Zementwerk', HEADER, ...codes.map(line)].join('\r\n') + '\r\n', 'windows-1252'),
+  );
   return p;
 }
-const readLines = (p: string) => iconv.decode(fs.readFileSync(p), 'windows-1252').split('\r\n').filter((l) => l !== '');
-const readCsv = (p: string) => parse(iconv.decode(fs.readFileSync(p), 'windows-1252'), { delimiter: ';', relax_column_count: true }) as string[][];
+const readLines = (p: string) =>
+  iconv
+    .decode(fs.readFileSync(p), 'windows-1252')
+    .split('\r\n')
+    .filter((l) => l !== '');
+const readCsv = (p: string) =>
+  parse(iconv.decode(fs.readFileSync(p), 'windows-1252'), { delimiter: ';', relax_column_count: true }) as string[][];
 
 async function faults(only: { method: string; path_suffix: string } | null): Promise<void> {
-  await control(sb, 'PUT', '/faults', { error_rate: only ? 1 : 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0, seed: 1, only });
+  await control(sb, 'PUT', '/faults', {
+    error_rate: only ? 1 : 0,
+    reset_after_commit_rate: 0,
+    latency_ms: 0,
+    jitter_ms: 0,
+    seed: 1,
+    only,
+  });
 }
 
 beforeAll(async () => {
@@ -69,7 +91,12 @@ afterAll(async () => {
 
 describe('a failed mirror delete of a CSV-fed sheet', () => {
   it("is one row of the source's failed-rows CSV (code in the identity column, delete in the action column), as many rows as the job's failed count", async () => {
-    const base = await run(['import', writeCsv('MAT_2026-01.csv', ['MC-FAIL', 'MC-FREE', 'MC-KEEP']), '--mapping', 'mat.json']);
+    const base = await run([
+      'import',
+      writeCsv('MAT_2026-01.csv', ['MC-FAIL', 'MC-FREE', 'MC-KEEP']),
+      '--mapping',
+      'mat.json',
+    ]);
     expect(base.code, base.stderr + base.stdout).toBe(0);
     const failing = await client.supplierProducts.findByExternalId('MC-FAIL');
     expect(failing).toBeTruthy();
@@ -129,7 +156,12 @@ describe('a failed mirror delete of a CSV-fed sheet', () => {
       const again = path.join(dir, 'again.failed.csv');
       const src = path.join(dir, 'MAT_2026-02.csv');
       const { failedRows } = await writeCsvSourceResults(
-        { path: src, sheet: 'supplier-products', headerRow: 2, format: { encoding: 'windows-1252', bom: false, delimiter: ';' } },
+        {
+          path: src,
+          sheet: 'supplier-products',
+          headerRow: 2,
+          format: { encoding: 'windows-1252', bom: false, delimiter: ';' },
+        },
         await indexRowMarks(index),
         { failed: again },
       );

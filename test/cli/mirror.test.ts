@@ -47,7 +47,9 @@ describe('--mirror', () => {
     expect(p.code).toBe(0);
     const m = await run(['plan', file, '--mirror', 'supplier-companies']);
     expect(m.code).toBe(2);
-    expect(m.stdout).toContain('mirror supplier-companies: 6 of 10 with an external_id not in the sheet, cap 5 — over the cap: nothing is deleted');
+    expect(m.stdout).toContain(
+      'mirror supplier-companies: 6 of 10 with an external_id not in the sheet, cap 5 — over the cap: nothing is deleted',
+    );
     expect(m.stdout).toContain('would delete 6 supplier companies, more than the cap of 5 (--max-deletes)');
     expect(m.stdout).toContain('not managed by the workbook (no external_id; never touched): 1');
     const imp = await run(['import', file, '--mirror', 'supplier-companies']);

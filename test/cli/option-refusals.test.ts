@@ -13,7 +13,8 @@ let sb: Sandbox;
 let client: ApiClient;
 let dir: string;
 let file: string;
-const run = (args: string[]) => cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKey, cwd: dir, jobsDir: path.join(dir, 'jobs') });
+const run = (args: string[]) =>
+  cli(args, { baseUrl: sb.baseUrl, key: sb.ownerKey, cwd: dir, jobsDir: path.join(dir, 'jobs') });
 
 beforeAll(async () => {
   sb = await sandbox('empty');

@@ -28,7 +28,8 @@ beforeAll(async () => {
   client = apiClient(sb);
   dir = tmpDir();
   jobsDir = path.join(dir, 'jobs');
-  for (const c of ['U-1', 'U-2', 'U-3']) await client.supplierCompanies.create({ external_id: c, name: `Company ${c}`, country: 'DE' });
+  for (const c of ['U-1', 'U-2', 'U-3'])
+    await client.supplierCompanies.create({ external_id: c, name: `Company ${c}`, country: 'DE' });
 });
 afterAll(async () => {
   await sb?.close();

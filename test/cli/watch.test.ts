@@ -237,14 +237,19 @@ describe('watch --once', () => {
 
   it('CSV drops: a template-named CSV alone, and with --mapping the files matching its sources as one drop, each with <name>.results.csv', async () => {
     const w = watchDir('csv');
-    fs.writeFileSync(path.join(w, 'inbox', 'supplier-companies.csv'), 'external_id;name;country\nWCSV-C1;Kalkwerk Süd;DE\n');
+    fs.writeFileSync(
+      path.join(w, 'inbox', 'supplier-companies.csv'),
+      'external_id;name;country\nWCSV-C1;Kalkwerk Süd;DE\n',
+    );
     fs.writeFileSync(path.join(w, 'inbox', 'supplier-companies.csv.ready'), '');
     const first = await cli(['watch', w, '--once', '--json'], env(w, { stable: 60_000, onceWait: 200 }));
     expect(first.code, first.stderr).toBe(0);
     const one = dropOf(JSON.parse(first.stdout) as WatchJson, 'supplier-companies.csv');
     expect(one).toMatchObject({ outcome: 'done', exit_code: 0 });
     expect(fs.readdirSync(one.folder)).toContain('supplier-companies.results.csv');
-    expect(fs.readFileSync(path.join(one.folder, 'supplier-companies.results.csv'), 'utf8')).toMatch(/_result.*\n.*WCSV-C1.*created/s);
+    expect(fs.readFileSync(path.join(one.folder, 'supplier-companies.results.csv'), 'utf8')).toMatch(
+      /_result.*\n.*WCSV-C1.*created/s,
+    );
 
     // An ERP pair (companies and their plants, own headers) mapped and grouped by the mapping's sources.
     const mapping = path.join(w, 'erp-mapping.json');
@@ -265,7 +270,10 @@ describe('watch --once', () => {
     fs.writeFileSync(path.join(w, 'inbox', 'firmen_11.csv'), 'Nr;Bezeichnung\nWCSV-C2;Sandgrube West\n');
     fs.writeFileSync(path.join(w, 'inbox', 'werke_11.csv'), 'Werk;Name;Firma\nWCSV-P2;Grube 1;WCSV-C2\n');
     for (const f of ['firmen_11.csv', 'werke_11.csv']) fs.writeFileSync(path.join(w, 'inbox', `${f}.ready`), '');
-    const r = await cli(['watch', w, '--once', '--json', '--mapping', mapping], env(w, { stable: 60_000, onceWait: 200 }));
+    const r = await cli(
+      ['watch', w, '--once', '--json', '--mapping', mapping],
+      env(w, { stable: 60_000, onceWait: 200 }),
+    );
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as WatchJson;
     expect(out.drops).toHaveLength(1);
@@ -275,7 +283,9 @@ describe('watch --once', () => {
         .filter((f) => !f.endsWith('.ready'))
         .sort(),
     ).toEqual(['firmen_11.csv', 'werke_11.csv']);
-    expect(fs.readdirSync(out.drops[0].folder)).toEqual(expect.arrayContaining(['firmen_11.results.csv', 'werke_11.results.csv']));
+    expect(fs.readdirSync(out.drops[0].folder)).toEqual(
+      expect.arrayContaining(['firmen_11.results.csv', 'werke_11.results.csv']),
+    );
     const plants = await client.supplierPlants.findByExternalId('WCSV-P2');
     const company = await client.supplierCompanies.findByExternalId('WCSV-C2');
     expect(plants?.supplier_company_id).toBe(company?.id);
@@ -308,7 +318,8 @@ function journalOutcomes(jobsDir: string): { jobId: string | null; outcomes: num
 /** Every file under a folder (recursively), as paths. */
 function filesUnder(root: string): string[] {
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(root, { recursive: true, encoding: 'utf8' })
     .map((f) => path.join(root, f))
     .filter((f) => {
       try {

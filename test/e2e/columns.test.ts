@@ -33,7 +33,10 @@ async function shot(name: string) {
 }
 
 async function chooseFile(file: string | string[], button = 'Choose workbook…') {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()]);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
   await chooser.setFiles(file);
 }
 
@@ -84,7 +87,8 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await card.getByText('Kies 8/16 „grob“', { exact: false }).first().waitFor();
     // Required fields ticked off.
     const required = page.getByRole('list', { name: 'Required fields' });
-    for (const f of ['external_id', 'name', 'plant_code', 'material_code', 'unit']) await required.getByText(`✓ ${f}`).waitFor();
+    for (const f of ['external_id', 'name', 'plant_code', 'material_code', 'unit'])
+      await required.getByText(`✓ ${f}`).waitFor();
     // "to" is no unit of the template: it is asked for, and the preview shows it translated.
     await page.getByLabel('Value for unit “to”').selectOption('T');
     const preview = page.getByRole('table', { name: 'First rows as they will be read' });
@@ -115,7 +119,14 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     const saved = env.mode.app.settings.columnMappingsOf(env.mode.app.settings.snapshot().activeProfileId);
     expect(saved['SAP MM monthly']).toMatchObject({
       name: 'SAP MM monthly',
-      sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, ignore: ['Kommentar'], values: { unit: { to: 'T' } } } },
+      sheets: {
+        'supplier-products': {
+          source: 'MAT_*.csv',
+          header_row: 2,
+          ignore: ['Kommentar'],
+          values: { unit: { to: 'T' } },
+        },
+      },
       csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
     });
 
@@ -130,7 +141,10 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     await page.getByText('Completed: every row succeeded.').waitFor({ timeout: 30_000 });
 
     // The results in the ERP file's own layout: its title, its headers, Windows-1252 and ";", plus the outcome.
-    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download results CSV' }).click()]);
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download results CSV' }).click(),
+    ]);
     expect(d.suggestedFilename()).toBe('MAT_2025-11.results.csv');
     const resultsFile = path.join(env.dir, 'MAT_2025-11.results.csv');
     await d.saveAs(resultsFile);
@@ -197,11 +211,18 @@ describe('several files of one ERP export at once', () => {
     fs.writeFileSync(
       lief,
       iconv.encode(
-        ['Lieferantenstamm – Stand 28.02.2026', 'Lieferantennummer;Firmenname;Land;Bemerkung', 'E2E-L1;Kieswerk Süd GmbH;DE;neu', 'E2E-L2;Österreichische Sand AG;AT;'].join('\r\n') + '\r\n',
+        [
+          'Lieferantenstamm – Stand 28.02.2026',
+          'Lieferantennummer;Firmenname;Land;Bemerkung',
+          'E2E-L1;Kieswerk Süd GmbH;DE;neu',
+          'E2E-L2;Österreichische Sand AG;AT;',
+        ].join('\r\n') + '\r\n',
         'windows-1252',
       ),
     );
-    const mat = erpFile('MAT_2026-02.csv', 'Materialstamm Werk München – Stand 28.02.2026', ['E2E-M6;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;']);
+    const mat = erpFile('MAT_2026-02.csv', 'Materialstamm Werk München – Stand 28.02.2026', [
+      'E2E-M6;Sand fein;PL-MUC;MAT-SAND;kg;3,5;;',
+    ]);
     await importScreen();
     await chooseFile([lief, mat]);
     const listed = page.getByRole('list', { name: 'Files of this import' });
@@ -249,7 +270,10 @@ describe('several files of one ERP export at once', () => {
     }
     await shot('42-results-per-source');
     await page.getByLabel('Language').selectOption('de');
-    await page.getByRole('list', { name: 'Ergebnisse je Quelldatei' }).getByRole('button', { name: 'Ergebnis-CSV herunterladen – MAT_2026-02.csv' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Ergebnisse je Quelldatei' })
+      .getByRole('button', { name: 'Ergebnis-CSV herunterladen – MAT_2026-02.csv' })
+      .waitFor();
     await shot('42-results-per-source-de');
     await page.getByLabel('Sprache').selectOption('en');
   }, 120_000);
@@ -262,12 +286,20 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
 
   it('a misnamed column is an error at its header cell with "did you mean"; another unknown column is named as ignored, in the check and the dry run', async () => {
     await importScreen();
-    await chooseFile(await productsWorkbook('misnamed.xlsx', [[...header, 'truck_distance_km', 'Kommentar'], [...row(1), 22, 'x']]));
+    await chooseFile(
+      await productsWorkbook('misnamed.xlsx', [
+        [...header, 'truck_distance_km', 'Kommentar'],
+        [...row(1), 22, 'x'],
+      ]),
+    );
     // Its headers are not all the template's: the Columns step. The near miss is offered, not applied, nor ignored.
     const picker = page.getByLabel('Field for column truck_distance_km');
     expect(await picker.inputValue()).toBe('?');
     await page.getByRole('button', { name: 'Maybe truck_km? (70 %) Use it' }).waitFor();
-    await page.getByRole('table', { name: 'First rows as they will be read' }).getByRole('cell', { name: 'E2E-S1' }).waitFor();
+    await page
+      .getByRole('table', { name: 'First rows as they will be read' })
+      .getByRole('cell', { name: 'E2E-S1' })
+      .waitFor();
     await shot('43-columns-undecided-column');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByRole('heading', { name: 'Check of misnamed.xlsx' }).waitFor();
@@ -284,7 +316,9 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
 
   it('a missing required column: the header error is shown and the 3 filled rows are counted as not read', async () => {
     await importScreen();
-    await chooseFile(await productsWorkbook('missing.xlsx', [header.slice(0, 4), ...[1, 2, 3].map((i) => row(i).slice(0, 4))]));
+    await chooseFile(
+      await productsWorkbook('missing.xlsx', [header.slice(0, 4), ...[1, 2, 3].map((i) => row(i).slice(0, 4))]),
+    );
     await page.getByRole('heading', { name: 'Check of missing.xlsx' }).waitFor();
     const sheetRow = page.getByRole('row', { name: /supplier-products/ }).first();
     expect((await sheetRow.getByRole('cell').allTextContents()).map((c) => c.trim())).toEqual(['0', '0', '3']);
@@ -308,7 +342,10 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
     await page.getByRole('heading', { name: 'Check of typo.xlsx' }).waitFor();
     await page.getByRole('button', { name: 'Make the dry run' }).click();
     await page.getByRole('heading', { name: 'Dry run of typo.xlsx' }).waitFor();
-    const blocked = page.getByRole('table', { name: 'Rows of the dry run' }).getByRole('row').filter({ hasText: 'E2E-S8' });
+    const blocked = page
+      .getByRole('table', { name: 'Rows of the dry run' })
+      .getByRole('row')
+      .filter({ hasText: 'E2E-S8' });
     expect(await blocked.textContent()).toMatch(/supplier-products!D3.*MAT-SNAD.*\(did you mean MAT-SAND\?\)/);
     await shot('46-dry-run-unknown-code');
   }, 60_000);

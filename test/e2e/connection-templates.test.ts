@@ -91,7 +91,8 @@ describe('Connection screen', () => {
     const warning = page.getByRole('alert').filter({ hasText: 'The key lacks scopes your jobs need' });
     await warning.waitFor();
     const text = (await warning.textContent()) ?? '';
-    for (const scope of ['edit:materials', 'edit:products', 'edit:recipes', 'view:recipes']) expect(text).toContain(scope);
+    for (const scope of ['edit:materials', 'edit:products', 'edit:recipes', 'view:recipes'])
+      expect(text).toContain(scope);
     expect(text).toContain('Needed for: Import');
     await expect.poll(() => page.locator('table.data tbody tr').count()).toBe(1);
     await expect.poll(() => page.locator('table.data tbody tr td').first().textContent()).toBe(plant.external_id);
@@ -106,7 +107,8 @@ describe('Connection screen', () => {
   it('resets the demo data after a confirmation', async () => {
     const ownerKey = env.mode.app.sandbox.ownerKey() ?? '';
     // the demo seed has its own supplier set: count relative to it
-    const companies = async () => (await sandboxJson<Record<string, { active: number }>>('/__sandbox/state')).supplier_companies.active;
+    const companies = async () =>
+      (await sandboxJson<Record<string, { active: number }>>('/__sandbox/state')).supplier_companies.active;
     const seeded = await companies();
     const created = await fetch(`${sandboxUrl}/v2/supplier-companies`, {
       method: 'POST',
@@ -122,7 +124,9 @@ describe('Connection screen', () => {
     await page.getByRole('button', { name: 'Reset now' }).click();
     await page.getByText('The demo data has been restored.').waitFor();
     expect(await companies()).toBe(seeded);
-    const kept = await sandboxJson<{ data: unknown[] }>('/v2/supplier-companies?external_id=SUP-E2E', { headers: { 'x-api-key': ownerKey } });
+    const kept = await sandboxJson<{ data: unknown[] }>('/v2/supplier-companies?external_id=SUP-E2E', {
+      headers: { 'x-api-key': ownerKey },
+    });
     expect(kept.data).toEqual([]);
   });
 });
@@ -140,10 +144,23 @@ describe('Templates screen', () => {
     await page.getByRole('button', { name: 'Templates', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
     await shot('04-templates');
-    const { name, wb } = await downloadWorkbook(() => page.getByRole('button', { name: 'Download onboarding workbook' }).click());
+    const { name, wb } = await downloadWorkbook(() =>
+      page.getByRole('button', { name: 'Download onboarding workbook' }).click(),
+    );
     expect(name).toBe('supply-loader-onboarding.xlsx');
     const sheets = wb.worksheets.map((w) => w.name);
-    for (const s of ['Instructions', 'supplier-companies', 'supplier-plants', 'supplier-products', 'silos', 'silo-items', 'product-instances', 'bom', 'plants', 'materials']) {
+    for (const s of [
+      'Instructions',
+      'supplier-companies',
+      'supplier-plants',
+      'supplier-products',
+      'silos',
+      'silo-items',
+      'product-instances',
+      'bom',
+      'plants',
+      'materials',
+    ]) {
       expect(sheets).toContain(s);
     }
     expect(wb.getWorksheet('supplier-products')?.getRow(1).getCell(1).value).toBe('external_id');
@@ -153,9 +170,13 @@ describe('Templates screen', () => {
 
   it('pre-fills a per-sheet template with the plants, material codes and products of the connection', async () => {
     await page.getByLabel('Pre-fill plants, material codes and products from the active connection (Sandbox)').check();
-    const { name, wb } = await downloadWorkbook(() => page.getByRole('button', { name: 'Download the template for sheet silos' }).click());
+    const { name, wb } = await downloadWorkbook(() =>
+      page.getByRole('button', { name: 'Download the template for sheet silos' }).click(),
+    );
     expect(name).toBe('silos-prefilled.xlsx');
-    const catalog = await sandboxJson<{ plants: { id: string; external_id: string }[]; products: unknown[] }>('/__sandbox/catalog');
+    const catalog = await sandboxJson<{ plants: { id: string; external_id: string }[]; products: unknown[] }>(
+      '/__sandbox/catalog',
+    );
     const plants = wb.getWorksheet('plants');
     expect(plants).toBeDefined();
     const codes: string[] = [];
@@ -193,7 +214,11 @@ describe('language and colours', () => {
     const unnamed = await page.evaluate(() =>
       [...document.querySelectorAll('button, select, input, a[href]')]
         .filter((el) => {
-          const label = el.getAttribute('aria-label') || (el as HTMLElement).innerText?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label');
+          const label =
+            el.getAttribute('aria-label') ||
+            (el as HTMLElement).innerText?.trim() ||
+            (el.id && document.querySelector(`label[for="${el.id}"]`)) ||
+            el.closest('label');
           return !label;
         })
         .map((el) => el.outerHTML.slice(0, 80)),
@@ -202,9 +227,17 @@ describe('language and colours', () => {
     const reached = new Set<string>();
     for (let i = 0; i < 25; i++) {
       await page.keyboard.press('Tab');
-      reached.add(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.innerText?.trim() || document.activeElement?.getAttribute('aria-label') || ''));
+      reached.add(
+        await page.evaluate(
+          () =>
+            (document.activeElement as HTMLElement | null)?.innerText?.trim() ||
+            document.activeElement?.getAttribute('aria-label') ||
+            '',
+        ),
+      );
     }
-    for (const name of ['Connection', 'Templates', 'New profile', 'Reset demo data']) expect([...reached]).toContain(name);
+    for (const name of ['Connection', 'Templates', 'New profile', 'Reset demo data'])
+      expect([...reached]).toContain(name);
   });
 });
 
@@ -222,8 +255,19 @@ describe('a page on another origin', () => {
       const outcome = await other.evaluate(async (target) => {
         const results: string[] = [];
         for (const init of [
-          { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"language":"de"}', credentials: 'include' as const },
-          { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"language":"de"}', credentials: 'include' as const, mode: 'no-cors' as const },
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"language":"de"}',
+            credentials: 'include' as const,
+          },
+          {
+            method: 'POST',
+            headers: { 'content-type': 'text/plain' },
+            body: '{"language":"de"}',
+            credentials: 'include' as const,
+            mode: 'no-cors' as const,
+          },
         ]) {
           try {
             const r = await fetch(`${target}/rpc/settings.update`, init);

@@ -13,7 +13,6 @@ import { startSandbox } from '../../sandbox/index.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = path.resolve('test-artifacts/screenshots');
 
-
 export async function buildRenderer(outDir: string): Promise<void> {
   await build({
     configFile: path.resolve('vite.config.ts'),
@@ -35,7 +34,8 @@ export interface E2eEnv {
 }
 
 export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-e2e-'));
   const ui = path.join(dir, 'ui');
   await buildRenderer(ui);
@@ -49,11 +49,25 @@ export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> 
     warn: (o: unknown, msg?: string) => note(`server warn: ${msg ?? ''} ${describeLogged(o)}`),
     error: (o: unknown, msg?: string) => note(`server error: ${msg ?? ''} ${describeLogged(o)}`),
   };
-  const mode = await startBrowserMode({ port: 0, staticDir: ui, configDir: path.join(dir, 'config'), startSandbox, log: serverLog, appVersion: 'e2e' });
+  const mode = await startBrowserMode({
+    port: 0,
+    staticDir: ui,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: serverLog,
+    appVersion: 'e2e',
+  });
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: { width: 1280, height: 800 },
     locale: opts.locale ?? 'en-US',
     acceptDownloads: true,

@@ -23,10 +23,19 @@ interface Reply {
 }
 
 /** Raw request (node:http, so Host and Origin can be set freely — fetch would not allow it). */
-function request(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+function request(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...opts.headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: opts.method ?? 'GET',
+        path: opts.path,
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -60,7 +69,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>UI</title>');
   fs.writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'outside.txt'), 'must not be served');
-  mode = await startBrowserMode({ port: 0, staticDir, configDir: path.join(dir, 'config'), startSandbox, log: quiet, appVersion: '1.2.3' });
+  mode = await startBrowserMode({
+    port: 0,
+    staticDir,
+    configDir: path.join(dir, 'config'),
+    startSandbox,
+    log: quiet,
+    appVersion: '1.2.3',
+  });
 });
 
 afterAll(async () => {
@@ -74,7 +90,12 @@ describe('browser mode guards', () => {
   });
 
   it('refuses a request without the token or with a wrong one', async () => {
-    const none = await request(mode.port, { method: 'POST', path: '/rpc/app.info', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const none = await request(mode.port, {
+      method: 'POST',
+      path: '/rpc/app.info',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(none.status).toBe(401);
     expect(JSON.parse(none.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     const wrong = await rpc('app.info', {}, { 'x-supply-loader-token': 'x'.repeat(mode.token.length) });
@@ -106,7 +127,12 @@ describe('browser mode guards', () => {
   });
 
   it('refuses a rebinding Host even with the token', async () => {
-    for (const host of ['evil.example', `evil.example:${mode.port}`, `127.0.0.1:${mode.port + 1}`, `localhost.evil.example:${mode.port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${mode.port}`,
+      `127.0.0.1:${mode.port + 1}`,
+      `localhost.evil.example:${mode.port}`,
+    ]) {
       const r = await rpc('app.info', {}, { host });
       expect(r.status).toBe(403);
     }
@@ -116,7 +142,9 @@ describe('browser mode guards', () => {
   it('refuses a request without any Host header', async () => {
     const reply = await new Promise<string>((resolve, reject) => {
       const sock = net.connect(mode.port, '127.0.0.1', () => {
-        sock.write(`POST /rpc/app.info HTTP/1.0\r\ncontent-type: application/json\r\nx-supply-loader-token: ${mode.token}\r\ncontent-length: 2\r\n\r\n{}`);
+        sock.write(
+          `POST /rpc/app.info HTTP/1.0\r\ncontent-type: application/json\r\nx-supply-loader-token: ${mode.token}\r\ncontent-length: 2\r\n\r\n{}`,
+        );
       });
       let data = '';
       sock.on('data', (c) => (data += c.toString('utf8')));
@@ -179,7 +207,10 @@ describe('browser mode guards', () => {
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.code).toBe('unknown_procedure');
     const invalid = await rpc('settings.update', { theme: 'pink' });
-    expect(JSON.parse(invalid.body)).toMatchObject({ ok: false, error: { code: 'invalid_input', issues: [{ path: 'theme' }] } });
+    expect(JSON.parse(invalid.body)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', issues: [{ path: 'theme' }] },
+    });
   });
 });
 
@@ -187,8 +218,13 @@ describe('profiles and keys in browser mode', () => {
   const KEY = 'svc-k3yid-VerySecretValue123';
 
   it('stores a key in a 0600 file, returns it only masked, and forgets it on delete', async () => {
-    const saved = JSON.parse((await rpc('profiles.save', { name: 'Production', baseUrl: 'https://api.example.com/', apiKey: KEY })).body);
-    expect(saved).toMatchObject({ ok: true, data: { name: 'Production', baseUrl: 'https://api.example.com', hasKey: true, maskedKey: 'svc-k3yid-****' } });
+    const saved = JSON.parse(
+      (await rpc('profiles.save', { name: 'Production', baseUrl: 'https://api.example.com/', apiKey: KEY })).body,
+    );
+    expect(saved).toMatchObject({
+      ok: true,
+      data: { name: 'Production', baseUrl: 'https://api.example.com', hasKey: true, maskedKey: 'svc-k3yid-****' },
+    });
     const id = saved.data.profileId as string;
     const secretsFile = path.join(dir, 'config', 'secrets.json');
     expect(fs.statSync(secretsFile).mode & 0o777).toBe(0o600);
@@ -213,7 +249,9 @@ describe('profiles and keys in browser mode', () => {
     const baseUrl = status.data.baseUrl as string;
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
     const before = JSON.parse((await rpc('profiles.list', {})).body).data.profiles.length;
-    const refused = JSON.parse((await rpc('profiles.save', { name: 'Refused', baseUrl, apiKey: 'svc-nokey1-NotAKnownKey123' })).body);
+    const refused = JSON.parse(
+      (await rpc('profiles.save', { name: 'Refused', baseUrl, apiKey: 'svc-nokey1-NotAKnownKey123' })).body,
+    );
     expect(refused.ok).toBe(false);
     expect(refused.error).toMatchObject({ code: 'api_error', status: 401 });
     expect(refused.error.message).toContain('refused this API key');
@@ -224,13 +262,17 @@ describe('profiles and keys in browser mode', () => {
     expect(after.map((p: { name: string }) => p.name)).not.toContain('Refused');
     expect(fs.readFileSync(path.join(dir, 'config', 'settings.json'), 'utf8')).not.toContain('Refused');
     // The sandbox's own key is accepted: the same form saves.
-    const ok = JSON.parse((await rpc('profiles.save', { name: 'Accepted', baseUrl, apiKey: mode.app.sandbox.ownerKey()! })).body);
+    const ok = JSON.parse(
+      (await rpc('profiles.save', { name: 'Accepted', baseUrl, apiKey: mode.app.sandbox.ownerKey()! })).body,
+    );
     expect(ok.ok).toBe(true);
     await rpc('profiles.delete', { profileId: ok.data.profileId });
   });
 
   it('refuses to edit or delete the built-in Sandbox profile', async () => {
-    const edit = JSON.parse((await rpc('profiles.save', { profileId: 'sandbox', name: 'X', baseUrl: 'https://x.example' })).body);
+    const edit = JSON.parse(
+      (await rpc('profiles.save', { profileId: 'sandbox', name: 'X', baseUrl: 'https://x.example' })).body,
+    );
     expect(edit).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const del = JSON.parse((await rpc('profiles.delete', { profileId: 'sandbox' })).body);
     expect(del).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
@@ -241,7 +283,12 @@ describe('profiles and keys in browser mode', () => {
   it('resets the embedded sandbox and streams the change as a server-sent event', async () => {
     const received = new Promise<string>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: mode.port, path: '/events', headers: { host: `127.0.0.1:${mode.port}`, 'x-supply-loader-token': mode.token } },
+        {
+          host: '127.0.0.1',
+          port: mode.port,
+          path: '/events',
+          headers: { host: `127.0.0.1:${mode.port}`, 'x-supply-loader-token': mode.token },
+        },
         (res) => {
           expect(res.headers['content-type']).toContain('text/event-stream');
           let buf = '';
@@ -269,16 +316,23 @@ describe('profiles and keys in browser mode', () => {
     expect(payload.maskedKey).toMatch(/^svc-[A-Za-z0-9]+-\*\*\*\*$/);
     expect(JSON.stringify(payload)).not.toContain(mode.app.sandbox.ownerKey() ?? 'never');
     // The demo data is really back: the sandbox reports its seeded plants.
-    const state = await fetch(`${mode.app.sandbox.baseUrl()}/__sandbox/state`).then((r) => r.json() as Promise<Record<string, { active: number }>>);
+    const state = await fetch(`${mode.app.sandbox.baseUrl()}/__sandbox/state`).then(
+      (r) => r.json() as Promise<Record<string, { active: number }>>,
+    );
     expect(state.plants?.active).toBe(3);
   });
 });
 
 describe('workbooks in browser mode', () => {
   it('has no native dialog: the page uploads the bytes and gets an opaque id', async () => {
-    expect(JSON.parse((await rpc('files.pickWorkbook', {})).body)).toEqual({ ok: true, data: { supported: false, file: null, files: [] } });
+    expect(JSON.parse((await rpc('files.pickWorkbook', {})).body)).toEqual({
+      ok: true,
+      data: { supported: false, file: null, files: [] },
+    });
     const bytes = Buffer.from('PK\u0003\u0004 not really a workbook');
-    const up = JSON.parse((await rpc('files.upload', { name: '../../etc/passwd.xlsx', dataBase64: bytes.toString('base64') })).body);
+    const up = JSON.parse(
+      (await rpc('files.upload', { name: '../../etc/passwd.xlsx', dataBase64: bytes.toString('base64') })).body,
+    );
     expect(up).toMatchObject({ ok: true, data: { name: 'passwd.xlsx', size: bytes.length } });
     expect(up.body ?? JSON.stringify(up)).not.toContain(os.tmpdir());
     const stored = mode.app.files.path(up.data.fileId);
@@ -288,7 +342,11 @@ describe('workbooks in browser mode', () => {
   });
 
   it('refuses an empty file and a body that is not base64', async () => {
-    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: '' })).body).error.code).toBe('invalid_input');
-    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: 'not base64!' })).body).error.code).toBe('invalid_input');
+    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: '' })).body).error.code).toBe(
+      'invalid_input',
+    );
+    expect(JSON.parse((await rpc('files.upload', { name: 'a.xlsx', dataBase64: 'not base64!' })).body).error.code).toBe(
+      'invalid_input',
+    );
   });
 });

@@ -40,14 +40,27 @@ describe('Columns step through the contract', () => {
     expect(v.needed).toBe(true);
     expect(v.saved).toBeNull();
     const s = v.sources[0];
-    expect(s).toMatchObject({ source: 'MAT_2025-11.csv', isCsv: true, sheet: 'supplier-products', headerRow: 2, unmappedRequired: [] });
+    expect(s).toMatchObject({
+      source: 'MAT_2025-11.csv',
+      isCsv: true,
+      sheet: 'supplier-products',
+      headerRow: 2,
+      unmappedRequired: [],
+    });
     const byCol = Object.fromEntries(s.columns.map((c) => [c.column, c]));
     expect(byCol.Materialkurztext.samples).toEqual(['Sand 0/2, gewaschen', 'Kies 8/16 „grob“']);
     expect(byCol.Werk.suggestion).toMatchObject({ field: 'plant_code', method: 'synonym' });
     expect(byCol.Werk.suggestion!.confidence).toBeGreaterThanOrEqual(v.highConfidence);
     expect(byCol.Kommentar.suggestion).toBeNull();
-    expect(s.fields.find((x) => x.field === 'unit')).toMatchObject({ required: true, allowed: expect.arrayContaining(['KG', 'T']) as unknown });
-    expect(v.draft.sheets['supplier-products']).toMatchObject({ source: 'MAT_*.csv', header_row: 2, ignore: ['Kommentar'] });
+    expect(s.fields.find((x) => x.field === 'unit')).toMatchObject({
+      required: true,
+      allowed: expect.arrayContaining(['KG', 'T']) as unknown,
+    });
+    expect(v.draft.sheets['supplier-products']).toMatchObject({
+      source: 'MAT_*.csv',
+      header_row: 2,
+      ignore: ['Kommentar'],
+    });
     expect(v.draft.csv).toMatchObject({ delimiter: ';', encoding: 'windows-1252', decimal: ',' });
     mapping = v.draft;
   });
@@ -59,19 +72,36 @@ describe('Columns step through the contract', () => {
 
     const sheet = mapping.sheets['supplier-products']!;
     sheet.values = { unit: { to: 'T', kg: 'KG' } };
-    const bad = await call('import.validate', { fileId: f.fileId, mapping: { ...mapping, sheets: { 'supplier-products': { ...sheet, values: { unit: { kg: 'KG' } } } } } });
+    const bad = await call('import.validate', {
+      fileId: f.fileId,
+      mapping: { ...mapping, sheets: { 'supplier-products': { ...sheet, values: { unit: { kg: 'KG' } } } } },
+    });
     // "to" not translated: the error points at the CSV's own cell (E3: column ME, first data line below title and header)
-    expect(bad.issues.filter((i) => i.severity === 'error')).toMatchObject([{ sheet: 'MAT_2025-11.csv', cell: 'E3', field: 'unit' }]);
+    expect(bad.issues.filter((i) => i.severity === 'error')).toMatchObject([
+      { sheet: 'MAT_2025-11.csv', cell: 'E3', field: 'unit' },
+    ]);
 
     const ok = await call('import.validate', { fileId: f.fileId, mapping });
     expect(ok.errors).toBe(0);
-    expect(ok.sheets).toMatchObject([{ name: 'supplier-products', sheetName: 'MAT_2025-11.csv', rows: 2, ignoredColumns: [{ header: 'Kommentar', reason: 'mapping' }] }]);
+    expect(ok.sheets).toMatchObject([
+      {
+        name: 'supplier-products',
+        sheetName: 'MAT_2025-11.csv',
+        rows: 2,
+        ignoredColumns: [{ header: 'Kommentar', reason: 'mapping' }],
+      },
+    ]);
     const ov = await call('import.plan', { importId: ok.importId, createOnly: false });
     expect(ov.summary.byAction).toMatchObject({ create: 2 });
     expect(ov.blocked).toBe(0);
     const rows = await call('import.planRows', { importId: ok.importId, offset: 0, limit: 10, filter: {} });
     const m2 = rows.rows.find((r) => r.externalId === 'COL-M2')!;
-    expect(m2.fields).toEqual(expect.arrayContaining([{ field: 'truck_km', value: 1250.5 }, { field: 'unit', value: 'KG' }]));
+    expect(m2.fields).toEqual(
+      expect.arrayContaining([
+        { field: 'truck_km', value: 1250.5 },
+        { field: 'unit', value: 'KG' },
+      ]),
+    );
   });
 
   it('import.columnsPreview: the first rows as the reader reads them (decimal comma, translated unit) and their problems at the CSV cell', async () => {
@@ -79,7 +109,15 @@ describe('Columns step through the contract', () => {
     const p = await call('import.columnsPreview', { fileId: f.fileId, mapping });
     expect(p.sources).toHaveLength(1);
     const s = p.sources[0];
-    expect(s.fields).toEqual(['external_id', 'name', 'plant_code', 'material_code', 'unit', 'truck_km', 'secondary_percentage']);
+    expect(s.fields).toEqual([
+      'external_id',
+      'name',
+      'plant_code',
+      'material_code',
+      'unit',
+      'truck_km',
+      'secondary_percentage',
+    ]);
     expect(s.rows.map((r) => [r.row, r.values.unit, r.values.truck_km])).toEqual([
       [3, 'T', 12.5],
       [4, 'KG', 1250.5],
@@ -102,29 +140,43 @@ describe('Columns step through the contract', () => {
   });
 
   it('a job of a CSV source: the results are a CSV in the source layout (content: csv-results.test.ts), not a workbook', async () => {
-    const f = await upload('MAT_2025-11.csv', erpCsv('Titel', [['COL-R1', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]));
+    const f = await upload(
+      'MAT_2025-11.csv',
+      erpCsv('Titel', [['COL-R1', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]),
+    );
     const v = await call('import.validate', { fileId: f.fileId, mapping });
     await call('import.plan', { importId: v.importId, createOnly: false });
     const { jobId } = await call('import.run', { importId: v.importId, skipBlocked: false });
-    for (let t0 = Date.now(); (await call('jobs.get', { jobId })).running; ) {
+    for (let t0 = Date.now(); (await call('jobs.get', { jobId })).running;) {
       if (Date.now() - t0 > 30_000) throw new Error('job still running');
       await new Promise((r) => setTimeout(r, 50));
     }
     expect((await call('jobs.get', { jobId })).status).toBe('completed');
-    expect(await call('jobs.resultsWorkbook', { jobId })).toMatchObject({ fileName: 'MAT_2025-11.results.csv', mimeType: 'text/csv' });
+    expect(await call('jobs.resultsWorkbook', { jobId })).toMatchObject({
+      fileName: 'MAT_2025-11.results.csv',
+      mimeType: 'text/csv',
+    });
   });
 
   it('mappings.save stores it with the active profile (the CLI store); mappings.list lists it; an invalid mapping is refused', async () => {
     const r = await call('mappings.save', { name: 'SAP MM monthly', mapping });
     expect(r).toEqual({ name: 'SAP MM monthly', profileName: 'Sandbox' });
     expect(Object.keys(mode.app.settings.columnMappingsOf(SANDBOX_PROFILE_ID))).toEqual(['SAP MM monthly']);
-    expect((await call('mappings.list', {})).mappings).toEqual([{ name: 'SAP MM monthly', sheets: ['supplier-products'], ok: true }]);
-    const wrong = await dispatch('mappings.save', { name: 'x', mapping: { version: 1, sheets: { 'supplier-products': { columns: { A: 'no_such_field' } } } } }, mode.app);
+    expect((await call('mappings.list', {})).mappings).toEqual([
+      { name: 'SAP MM monthly', sheets: ['supplier-products'], ok: true },
+    ]);
+    const wrong = await dispatch(
+      'mappings.save',
+      { name: 'x', mapping: { version: 1, sheets: { 'supplier-products': { columns: { A: 'no_such_field' } } } } },
+      mode.app,
+    );
     expect(wrong.ok).toBe(false);
   });
 
   it("the next month's file: import.columns finds the saved mapping (headers match); a file with a new column does not", async () => {
-    const dec = erpCsv('Materialstamm Werk München – Stand 31.12.2025', [['COL-M3', 'Splitt 2/5', 'PL-MUC', 'MAT-GRAVEL', 'kg', '7,5', '', '']]);
+    const dec = erpCsv('Materialstamm Werk München – Stand 31.12.2025', [
+      ['COL-M3', 'Splitt 2/5', 'PL-MUC', 'MAT-GRAVEL', 'kg', '7,5', '', ''],
+    ]);
     const f = await upload('MAT_2025-12.csv', dec);
     const v = await call('import.columns', { fileId: f.fileId });
     expect(v.saved?.name).toBe('SAP MM monthly');
@@ -132,16 +184,31 @@ describe('Columns step through the contract', () => {
     expect(ok.errors).toBe(0);
     expect(ok.sheets[0]).toMatchObject({ sheetName: 'MAT_2025-12.csv', rows: 1 });
 
-    const extra = Buffer.concat([dec.subarray(0, 0), erpCsv('Materialstamm', [['COL-M4', 'x', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']])]);
-    const withNew = Buffer.from(extra.toString('latin1').replace('Kommentar', 'Kommentar;Einkäufer').replace(/\r\nCOL-M4;([^\r]*)\r\n/, '\r\nCOL-M4;$1;Meier\r\n'), 'latin1');
+    const extra = Buffer.concat([
+      dec.subarray(0, 0),
+      erpCsv('Materialstamm', [['COL-M4', 'x', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]),
+    ]);
+    const withNew = Buffer.from(
+      extra
+        .toString('latin1')
+        .replace('Kommentar', 'Kommentar;Einkäufer')
+        .replace(/\r\nCOL-M4;([^\r]*)\r\n/, '\r\nCOL-M4;$1;Meier\r\n'),
+      'latin1',
+    );
     const g = await upload('MAT_2026-01.csv', withNew);
     expect((await call('import.columns', { fileId: g.fileId })).saved).toBeNull();
   });
 
   it('a saved mapping that fits one file but not another dropped with it (a supplier list) is not applied: the Columns step opens', async () => {
-    const f = await upload('MAT_2026-02.csv', erpCsv('Materialstamm', [['COL-M5', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]));
+    const f = await upload(
+      'MAT_2026-02.csv',
+      erpCsv('Materialstamm', [['COL-M5', 'Sand', 'PL-MUC', 'MAT-SAND', 'kg', '1', '', '']]),
+    );
     expect((await call('import.columns', { fileId: f.fileId })).saved?.name).toBe('SAP MM monthly');
-    const lief = await upload('Lieferanten_2026-02.csv', Buffer.from('Lieferantenstamm\r\nLieferantennummer;Firmenname;Land\r\nCOL-L1;Kieswerk Süd;DE\r\n', 'latin1'));
+    const lief = await upload(
+      'Lieferanten_2026-02.csv',
+      Buffer.from('Lieferantenstamm\r\nLieferantennummer;Firmenname;Land\r\nCOL-L1;Kieswerk Süd;DE\r\n', 'latin1'),
+    );
     const both = await call('import.columns', { fileId: f.fileId, moreFileIds: [lief.fileId] });
     expect(both.saved).toBeNull();
     expect(both.needed).toBe(true);

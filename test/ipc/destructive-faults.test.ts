@@ -86,7 +86,14 @@ function jobData(): SheetData {
       { external_id: 'ISC-1', name: 'Holcim AG', country: 'CH' },
     ],
     'product-instances': d['product-instances']!.filter((r) => r.external_id === 'IPI-1'),
-    bom: [{ product_instance_external_id: 'IPI-1', component_type: 'supplier_product', component_external_id: 'ISP-1', mass_kg: 950 }],
+    bom: [
+      {
+        product_instance_external_id: 'IPI-1',
+        component_type: 'supplier_product',
+        component_external_id: 'ISP-1',
+        mass_kg: 950,
+      },
+    ],
   };
 }
 
@@ -119,7 +126,12 @@ describe('the app: mirror, undo and the undo of the undo under faults', () => {
 
     await fresh();
     expect(await serviceState(client)).toEqual(before);
-    await control('PUT', '/faults', { reset_after_commit_rate: 0.1, error_rate: 0.05, only: { writes: true }, seed: 17 });
+    await control('PUT', '/faults', {
+      reset_after_commit_rate: 0.1,
+      error_rate: 0.05,
+      only: { writes: true },
+      seed: 17,
+    });
     try {
       const job = await importWorkbook(jobData(), ['product-instances']);
       expect(await serviceState(client)).toEqual(afterJob);

@@ -84,7 +84,8 @@ describe('the dry run in a job folder', () => {
     fs.writeFileSync(file, changed);
     expect(await keys(importId, { search: 'sq-2' })).toEqual([sp.key]);
     expect(await keys(importId, { search: 'sp-2', sheet: 'supplier-products' })).toEqual([]);
-    const row = (await rpc(mode, 'import.planRows', { importId, offset: 0, limit: 1, filter: { search: 'sq-2' } })).rows[0];
+    const row = (await rpc(mode, 'import.planRows', { importId, offset: 0, limit: 1, filter: { search: 'sq-2' } }))
+      .rows[0];
     expect(row.externalId).toBe('SQ-2');
     // The filter's matches are kept as positions in the file.
     expect(s.filterCache?.indices).toEqual([onDisk.indexOf(sp)]);
@@ -94,7 +95,7 @@ describe('the dry run in a job folder', () => {
     const ino = fs.statSync(file).ino;
     const { jobId } = await rpc(mode, 'import.run', { importId, skipBlocked: false });
     expect(jobId).toBe(planned.jobId);
-    for (let t0 = Date.now(); (await rpc(mode, 'jobs.get', { jobId })).running; ) {
+    for (let t0 = Date.now(); (await rpc(mode, 'jobs.get', { jobId })).running;) {
       if (Date.now() - t0 > 30_000) throw new Error('the job is still running');
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -118,7 +119,7 @@ describe('the dry run in a job folder', () => {
     const secondId = mode.app.work.imports.get(importId).planned!.jobId;
     expect(secondId).not.toBe(firstId);
     const gone = async (id: string) => {
-      for (let t0 = Date.now(); fs.existsSync(path.join(jobsDir, id)); ) {
+      for (let t0 = Date.now(); fs.existsSync(path.join(jobsDir, id));) {
         if (Date.now() - t0 > 5_000) return false;
         await new Promise((r) => setTimeout(r, 20));
       }

@@ -5,6 +5,10 @@ export const ERP_HEADER = 'Materialnummer;Materialkurztext;Werk;Materialart;ME;L
 
 /** rows: [external_id, name, plant, material, unit as the ERP writes it (to, kg, Stück), truck km "12,5", secondary %, comment] */
 export function erpCsv(title: string, rows: string[][]): Buffer {
-  const lines = [title, ERP_HEADER, ...rows.map((r) => r.map((c) => (/[;"\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';'))];
+  const lines = [
+    title,
+    ERP_HEADER,
+    ...rows.map((r) => r.map((c) => (/[;"\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';')),
+  ];
   return iconv.encode(lines.join('\r\n') + '\r\n', 'windows-1252');
 }

@@ -35,9 +35,22 @@ describe('the check step says what is not read', () => {
   const row = (i: number) => [`SP-${i}`, `P ${i}`, 'PL-MUC', 'MAT-SAND', 'KG'];
 
   it('misnamed column → error at F1; Kommentar → ignored column; rows blocked', async () => {
-    const v = await validate('misnamed.xlsx', [[...header, 'truck_distance_km', 'Kommentar'], [...row(1), 22, 'x'], [...row(2), 18, '']]);
-    expect(v.issues.find((i) => i.code === 'misnamed_column')).toMatchObject({ severity: 'error', sheet: 'supplier-products', cell: 'F1', field: 'truck_km' });
-    expect(v.sheets[0]).toMatchObject({ rows: 2, blockedRows: 2, ignoredColumns: [{ header: 'Kommentar', cell: 'G1', reason: 'unknown' }] });
+    const v = await validate('misnamed.xlsx', [
+      [...header, 'truck_distance_km', 'Kommentar'],
+      [...row(1), 22, 'x'],
+      [...row(2), 18, ''],
+    ]);
+    expect(v.issues.find((i) => i.code === 'misnamed_column')).toMatchObject({
+      severity: 'error',
+      sheet: 'supplier-products',
+      cell: 'F1',
+      field: 'truck_km',
+    });
+    expect(v.sheets[0]).toMatchObject({
+      rows: 2,
+      blockedRows: 2,
+      ignoredColumns: [{ header: 'Kommentar', cell: 'G1', reason: 'unknown' }],
+    });
   });
 
   it('a missing required column: the rows are counted as not read, not as "0 rows"', async () => {
@@ -47,7 +60,12 @@ describe('the check step says what is not read', () => {
   });
 
   it('a sheet of deletes (external_id and action only): the delete rows are read, a row that is not a delete has its missing columns at its cells', async () => {
-    const v = await validate('deletes.xlsx', [['external_id', 'action'], ['SP-1', 'delete'], ['SP-2', 'update'], ['SP-3', 'delete']]);
+    const v = await validate('deletes.xlsx', [
+      ['external_id', 'action'],
+      ['SP-1', 'delete'],
+      ['SP-2', 'update'],
+      ['SP-3', 'delete'],
+    ]);
     expect(v.sheets[0]).toMatchObject({ rows: 3, blockedRows: 1 });
     expect(v.sheets[0].unreadRows).toBeUndefined();
     expect(v.issues.map((i) => [i.code, i.cell, i.field])).toEqual([

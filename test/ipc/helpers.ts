@@ -31,7 +31,11 @@ export async function stopTestApp(mode: BrowserMode | undefined, dir: string | u
 }
 
 /** A procedure through the contract's dispatch (validated input and output); throws with the error's words. */
-export async function rpc<N extends ProcedureName>(mode: BrowserMode, name: N, input: ProcedureInput<N>): Promise<ProcedureOutput<N>> {
+export async function rpc<N extends ProcedureName>(
+  mode: BrowserMode,
+  name: N,
+  input: ProcedureInput<N>,
+): Promise<ProcedureOutput<N>> {
   const r = await dispatch(name, input, mode.app);
   if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
   return r.data as ProcedureOutput<N>;

@@ -35,7 +35,13 @@ async function dryRun(name: string, d: SheetData) {
   return call('import.plan', { importId: v.importId, createOnly: false });
 }
 
-const product = (id: string) => ({ external_id: id, name: id, plant_code: 'WERK-7', material_code: 'ZEMENT-1', unit: 'KG' });
+const product = (id: string) => ({
+  external_id: id,
+  name: id,
+  plant_code: 'WERK-7',
+  material_code: 'ZEMENT-1',
+  unit: 'KG',
+});
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-ipc-map-'));
@@ -61,13 +67,15 @@ describe('desktop import remembers mappings', () => {
 
     const ov = await dryRun('with-map.xlsx', {
       plants: [{ plant_code: 'WERK-7', plant_id: idOf(cat.plants, 'PL-HEID') }],
-      materials: [{ material_code: 'ZEMENT-1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+      materials: [
+        { material_code: 'ZEMENT-1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+      ],
       'supplier-products': [product('SP-D1')],
     });
     expect(ov.blocked).toBe(0);
     expect(getProfileMappings(mode.app.settings, SANDBOX_PROFILE_ID).plants).toEqual({}); // not before the run
     const { jobId } = await call('import.run', { importId: ov.importId, skipBlocked: false });
-    for (let t0 = Date.now(); (await call('jobs.get', { jobId })).running; ) {
+    for (let t0 = Date.now(); (await call('jobs.get', { jobId })).running;) {
       if (Date.now() - t0 > 30_000) throw new Error('job still running');
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -58,7 +58,14 @@ async function faults(only: { method: string; path_suffix: string } | null): Pro
   const res = await fetch(`${mode.app.sandbox.baseUrl() ?? ''}/__sandbox/faults`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ error_rate: only ? 1 : 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0, seed: 1, only }),
+    body: JSON.stringify({
+      error_rate: only ? 1 : 0,
+      reset_after_commit_rate: 0,
+      latency_ms: 0,
+      jitter_ms: 0,
+      seed: 1,
+      only,
+    }),
   });
   if (res.status >= 300) throw new Error(`faults: ${res.status} ${await res.text()}`);
 }
@@ -82,7 +89,10 @@ describe('a mirror delete that fails', () => {
 
     // Every DELETE of MF-FAIL is answered with a 500 (the retries give up); the other delete goes through.
     await faults({ method: 'DELETE', path_suffix: `/supplier-products/${String(failing!.id)}` });
-    const job = await run({ 'supplier-products': [product('MF-KEEP')] }, { mirror: ['supplier-products'], maxDeletes: 100 });
+    const job = await run(
+      { 'supplier-products': [product('MF-KEEP')] },
+      { mirror: ['supplier-products'], maxDeletes: 100 },
+    );
     await faults(null);
     expect(job.status).toBe('completed');
     expect(job.counts).toMatchObject({ deleted: 1, failed: 1 });
@@ -129,13 +139,26 @@ describe('a mirror delete that fails, of a sheet fed by a CSV source', () => {
     sheets: {
       'supplier-products': {
         source: 'MAT_*.csv',
-        columns: { Bezeichnung: 'name', Materialnummer: 'external_id', Werk: 'plant_code', Materialart: 'material_code', ME: 'unit', Aktion: 'action' },
+        columns: {
+          Bezeichnung: 'name',
+          Materialnummer: 'external_id',
+          Werk: 'plant_code',
+          Materialart: 'material_code',
+          ME: 'unit',
+          Aktion: 'action',
+        },
       },
     },
   };
   const csv = (name: string, codes: string[]) => {
     const p = path.join(dir, name);
-    fs.writeFileSync(p, ['Bezeichnung;Materialnummer;Werk;Materialart;ME;Aktion', ...codes.map((c) => `Produkt ${c};${c};PL-HEID;MAT-CEM1;KG;`)].join('\r\n'));
+    fs.writeFileSync(
+      p,
+      [
+        'Bezeichnung;Materialnummer;Werk;Materialart;ME;Aktion',
+        ...codes.map((c) => `Produkt ${c};${c};PL-HEID;MAT-CEM1;KG;`),
+      ].join('\r\n'),
+    );
     return p;
   };
   async function runCsv(file: string, opts: Partial<ProcedureInput<'import.plan'>> = {}) {
@@ -167,7 +190,18 @@ describe('a mirror delete that fails, of a sheet fed by a CSV source', () => {
     expect(ticket.rows).toBe(job.failedRows);
     const file = mode.app.work.downloads.get(ticket.downloadId)!;
     const rows = parse(fs.readFileSync(file.path, 'utf8'), { delimiter: ';', relax_column_count: true }) as string[][];
-    expect(rows[0]).toEqual(['Bezeichnung', 'Materialnummer', 'Werk', 'Materialart', 'ME', 'Aktion', '_result', '_id', '_err_code', '_message']);
+    expect(rows[0]).toEqual([
+      'Bezeichnung',
+      'Materialnummer',
+      'Werk',
+      'Materialart',
+      'ME',
+      'Aktion',
+      '_result',
+      '_id',
+      '_err_code',
+      '_message',
+    ]);
     expect(rows).toHaveLength(2);
     expect(rows[1].slice(0, 7)).toEqual(['', 'MC-FAIL', '', '', '', 'delete', 'failed']);
     expect(rows[1][8]).not.toBe('');

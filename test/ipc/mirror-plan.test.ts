@@ -48,7 +48,11 @@ describe('import.plan with mirror', () => {
     expect(under.writes).toBe(1 + deletes);
 
     const over = await call('import.plan', { importId: v.importId, createOnly: false, mirror: ['supplier-companies'] });
-    expect(over.mirror[0]).toMatchObject({ overCap: true, deletes: m.deletes, cap: Math.max(5, Math.floor(m.managed / 10)) });
+    expect(over.mirror[0]).toMatchObject({
+      overCap: true,
+      deletes: m.deletes,
+      cap: Math.max(5, Math.floor(m.managed / 10)),
+    });
     expect(over.summary.byAction.delete ?? 0).toBe(0);
     expect(over.blocked).toBe(m.deletes);
 

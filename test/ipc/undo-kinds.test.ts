@@ -137,7 +137,8 @@ describe('undo of every kind of job through the contract', () => {
     expect(one.fields.find((f) => f.field === 'material_type')?.value).toMatch(/^elementary /);
     expect(two.fields).toContainEqual({ field: 'name', value: 'Zement zwei' });
     expect(two.fields).toContainEqual({ field: 'transport_route', value: 'ship 300 km' });
-    for (const r of dry.rows) for (const f of r.fields) expect(typeof f.value === 'object' && f.value !== null).toBe(false);
+    for (const r of dry.rows)
+      for (const f of r.fields) expect(typeof f.value === 'object' && f.value !== null).toBe(false);
 
     const undoId = await undo(mirror);
     expect((await settled(undoId)).undoes).toBe(mirror);
@@ -173,7 +174,10 @@ describe('undo of every kind of job through the contract', () => {
     const redo = await call('jobs.undoPlan', { jobId: undoId });
     expect(redo.summary.byAction).toEqual({ create: 2 });
     expect(new Set(redo.rows.map((r) => r.externalId))).toEqual(new Set(['UK-1', 'UK-2']));
-    expect(redo.rows.find((r) => r.externalId === 'UK-2')?.fields).toContainEqual({ field: 'name', value: 'Zwei GmbH' });
+    expect(redo.rows.find((r) => r.externalId === 'UK-2')?.fields).toContainEqual({
+      field: 'name',
+      value: 'Zwei GmbH',
+    });
     const redoId = await undo(undoId);
     expect((await settled(redoId)).undoes).toBe(undoId);
     expect(await companies()).toEqual(imported);
@@ -252,7 +256,12 @@ describe('undo of every kind of job through the contract', () => {
     await sandboxFaults(null);
     expect(failed.counts).toMatchObject({ created: 1, failed: 2 });
 
-    const plan = await call('import.plan', { importId: v.importId, createOnly: false, mirror: [], onlyFailedOf: failing });
+    const plan = await call('import.plan', {
+      importId: v.importId,
+      createOnly: false,
+      mirror: [],
+      onlyFailedOf: failing,
+    });
     expect(plan.onlyFailedOf).toBe(failing);
     const { jobId: rerun } = await call('import.run', { importId: v.importId, skipBlocked: false });
     expect((await settled(rerun)).status).toBe('completed');

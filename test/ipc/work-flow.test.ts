@@ -205,9 +205,9 @@ describe('import: validate, dry run, run, results', () => {
         { field: 'items[WSP-2][2025]', value: 800 },
       ]),
     );
-    const sp3 = (await call('import.planRows', { importId, offset: 0, limit: 50, filter: { search: 'wsp-3' } })).rows.find(
-      (r) => r.key.startsWith('supplier-products'),
-    )!;
+    const sp3 = (
+      await call('import.planRows', { importId, offset: 0, limit: 50, filter: { search: 'wsp-3' } })
+    ).rows.find((r) => r.key.startsWith('supplier-products'))!;
     expect(sp3.action).toBe('create');
     expect(sp3.fields).toContainEqual({ field: 'hazardous_substances[14808-60-7].mass_share', value: 0.05 });
     const sheet = await call('import.planRows', {

@@ -69,7 +69,9 @@ describe('values and rows as the screens see them', () => {
   });
 
   it('says object values of a service body in words: transport route, hazardous substances, items, BOM, figures', () => {
-    expect(valueWords('transport_route', { truck_km: 120, train_km: 40, ship_km: null })).toBe('truck 120 km, train 40 km');
+    expect(valueWords('transport_route', { truck_km: 120, train_km: 40, ship_km: null })).toBe(
+      'truck 120 km, train 40 km',
+    );
     expect(valueWords('transport_route', {})).toBeNull();
     expect(
       valueWords('hazardous_substances', [
@@ -79,7 +81,15 @@ describe('values and rows as the screens see them', () => {
     ).toBe('CAS 14808-60-7: 0.05; CAS 1305-78-8: 0.2');
     expect(valueWords('material_type', { category: 'composite', composite_id: 'c-1' })).toBe('composite c-1');
     expect(
-      valueWords('items', [{ supplier_product_id: 'sp-1', annual_items: [{ year: 2024, amount: 1000 }, { year: 2025, amount: 1200 }] }]),
+      valueWords('items', [
+        {
+          supplier_product_id: 'sp-1',
+          annual_items: [
+            { year: 2024, amount: 1000 },
+            { year: 2025, amount: 1200 },
+          ],
+        },
+      ]),
     ).toBe('sp-1 (2024: 1000, 2025: 1200)');
     expect(valueWords('bom', [{ type: 'silo', ref: 's-1', mass_kg: 300 }])).toBe('silo s-1 300 kg');
     expect(valueWords('production_figures', [{ year: 2024, quantity: 5 }])).toBe('2024: 5');
@@ -89,7 +99,13 @@ describe('values and rows as the screens see them', () => {
 
   it('an undo’s re-creates each show their own body (several share sheet and row 0), references by code', () => {
     const recreate = (code: string, over: Partial<PlanEntry>) =>
-      entry(`undo:mirror:supplier-products:${code}`, { sheet: 'supplier-products', row: 0, rows: [], externalId: code, ...over });
+      entry(`undo:mirror:supplier-products:${code}`, {
+        sheet: 'supplier-products',
+        row: 0,
+        rows: [],
+        externalId: code,
+        ...over,
+      });
     const p = plan([
       recreate('SP-A', {
         body: {
@@ -119,7 +135,12 @@ describe('values and rows as the screens see them', () => {
     // empty fields are left out
     expect(v.rows[1].fields).toEqual([{ field: 'name', value: 'Sand B' }]);
     expect(v.rows[2].fields).toEqual([{ field: 'bom', value: 'supplier_product SP-A 100 kg' }]);
-    expect(undoPlanView('20260101-000000-abcdef', plan([entry('undo:bom:PI-2', { kind: 'bom', action: 'replace', body: { bom: [] } })])).rows[0].fields).toEqual([{ field: 'bom', value: null }]);
+    expect(
+      undoPlanView(
+        '20260101-000000-abcdef',
+        plan([entry('undo:bom:PI-2', { kind: 'bom', action: 'replace', body: { bom: [] } })]),
+      ).rows[0].fields,
+    ).toEqual([{ field: 'bom', value: null }]);
   });
 
   it('a create shows the row as written; an update its field changes; a BOM its component diff', () => {

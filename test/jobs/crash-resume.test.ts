@@ -242,8 +242,13 @@ describe('job folder format', () => {
     );
     const fresh = newJobId();
     await mkdir(jobDir(env.jobsDir, fresh), { recursive: true });
-    await writeFile(join(jobDir(env.jobsDir, fresh), PLAN_FILE), '{"format":"supply-loader/job-plan@2","entries_file":"plan-entries.jsonl","entry_count":3}');
+    await writeFile(
+      join(jobDir(env.jobsDir, fresh), PLAN_FILE),
+      '{"format":"supply-loader/job-plan@2","entries_file":"plan-entries.jsonl","entry_count":3}',
+    );
     await writeFile(join(jobDir(env.jobsDir, fresh), PLAN_ENTRIES_FILE), '{"key":"a"}\n');
-    await expect(readPlan(env.jobsDir, fresh)).rejects.toThrow(/is incomplete: plan-entries.jsonl holds 1 of 3 entries/);
+    await expect(readPlan(env.jobsDir, fresh)).rejects.toThrow(
+      /is incomplete: plan-entries.jsonl holds 1 of 3 entries/,
+    );
   });
 });

@@ -10,7 +10,17 @@ import type { PlanContext } from '../../electron/core/jobs/plan.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import { catalog, idOf, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import {
+  catalog,
+  idOf,
+  planFile,
+  startEnv,
+  writesOf,
+  writeTestWorkbook,
+  type Catalog,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -73,7 +83,9 @@ describe('the action column', () => {
     });
     const byKey = new Map(p.entries.map((e) => [e.key, e]));
     expect(byKey.get('supplier-companies!4')!.problems![0]).toMatchObject({ code: 'not_on_service' });
-    expect(byKey.get('supplier-companies!3')!.notes).toEqual(['action create: the entity exists, the differences are not applied']);
+    expect(byKey.get('supplier-companies!3')!.notes).toEqual([
+      'action create: the entity exists, the differences are not applied',
+    ]);
     // The dry run says the other cells of a delete row are not used, and that an absent code is already absent.
     expect(byKey.get('supplier-companies!7')!.notes).toEqual([
       'action delete (only external_id is used; not used: name)',
@@ -117,14 +129,26 @@ describe('the action column', () => {
           { action: 'delete' },
           { external_id: 'X-4', name: 'Plant', action: 'ignore' },
         ],
-        bom: [{ product_instance_external_id: 'PI-1', component_type: 'silo', component_external_id: 'S', mass_kg: 1, action: 'delete' }],
+        bom: [
+          {
+            product_instance_external_id: 'PI-1',
+            component_type: 'silo',
+            component_external_id: 'S',
+            mass_kg: 1,
+            action: 'delete',
+          },
+        ],
       }),
     );
     const report = await validateWorkbook(parsed);
     const at = (sheet: string, row: number) => report.issues.filter((i) => i.sheet === sheet && i.row === row);
     expect(at('supplier-plants', 2)).toEqual([]);
     expect(at('supplier-plants', 3)).toMatchObject([
-      { severity: 'warning', code: 'delete_cells_unused', message: 'a delete row uses only its external_id; not used: name' },
+      {
+        severity: 'warning',
+        code: 'delete_cells_unused',
+        message: 'a delete row uses only its external_id; not used: name',
+      },
     ]);
     expect(at('supplier-plants', 4)).toMatchObject([{ severity: 'error', code: 'required', field: 'external_id' }]);
     expect(at('supplier-plants', 5)).toEqual([]);
@@ -137,11 +161,20 @@ describe('deletes in reverse dependency order', () => {
   it('deletes a supplier company with its plant and product in one import (references removed first)', async () => {
     const setup = await plan({
       plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
-      materials: [{ material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+      materials: [
+        { material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+      ],
       'supplier-companies': [{ external_id: 'R-SC', name: 'Chain' }],
       'supplier-plants': [{ external_id: 'R-SPL', name: 'Chain plant', supplier_company_external_id: 'R-SC' }],
       'supplier-products': [
-        { external_id: 'R-SP', name: 'Chain product', plant_code: 'HEID', material_code: 'CEM1', supplier_plant_external_id: 'R-SPL', unit: 'KG' },
+        {
+          external_id: 'R-SP',
+          name: 'Chain product',
+          plant_code: 'HEID',
+          material_code: 'CEM1',
+          supplier_plant_external_id: 'R-SPL',
+          unit: 'KG',
+        },
       ],
     });
     expect(Object.values((await run(setup)).counts)).toEqual([3]);
@@ -167,16 +200,41 @@ describe('deletes in reverse dependency order', () => {
   it('a BOM change runs before the delete of the component it drops (one import)', async () => {
     const mapping = {
       plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
-      materials: [{ material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') }],
+      materials: [
+        { material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
+      ],
     };
-    const product = (code: string) => ({ external_id: code, name: code, plant_code: 'HEID', material_code: 'CEM1', unit: 'KG' });
+    const product = (code: string) => ({
+      external_id: code,
+      name: code,
+      plant_code: 'HEID',
+      material_code: 'CEM1',
+      unit: 'KG',
+    });
     const setup = await plan({
       ...mapping,
       'supplier-products': [product('B-SP1'), product('B-SP2')],
-      'product-instances': [{ external_id: 'B-PI', product_external_id: cat.products[0].external_id, plant_code: 'HEID', produced_from: 2024 }],
+      'product-instances': [
+        {
+          external_id: 'B-PI',
+          product_external_id: cat.products[0].external_id,
+          plant_code: 'HEID',
+          produced_from: 2024,
+        },
+      ],
       bom: [
-        { product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP1', mass_kg: 100 },
-        { product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP2', mass_kg: 50 },
+        {
+          product_instance_external_id: 'B-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'B-SP1',
+          mass_kg: 100,
+        },
+        {
+          product_instance_external_id: 'B-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'B-SP2',
+          mass_kg: 50,
+        },
       ],
     });
     const first = await run(setup);
@@ -184,7 +242,14 @@ describe('deletes in reverse dependency order', () => {
     const p = await plan({
       ...mapping,
       'supplier-products': [{ external_id: 'B-SP1', action: 'delete' }],
-      bom: [{ product_instance_external_id: 'B-PI', component_type: 'supplier_product', component_external_id: 'B-SP2', mass_kg: 50 }],
+      bom: [
+        {
+          product_instance_external_id: 'B-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'B-SP2',
+          mass_kg: 50,
+        },
+      ],
     });
     expect(p.entries.map((e) => `${e.key} ${e.action}`)).toEqual(['bom:B-PI replace', 'supplier-products!2 delete']);
     const sp1 = (await env.client.supplierProducts.findByExternalId('B-SP1'))!.id.toLowerCase();
@@ -200,8 +265,9 @@ describe('deletes in reverse dependency order', () => {
     const sc = (await env.client.supplierCompanies.create({ external_id: 'U-SC', name: 'Used' })).entity;
     const p = await plan({ 'supplier-companies': [{ external_id: 'U-SC', action: 'delete' }] });
     expect(actions(p)).toEqual({ 'supplier-companies!2': 'delete' });
-    const user = (await env.client.supplierPlants.create({ external_id: 'U-SPL', name: 'User', supplier_company_id: sc.id }))
-      .entity;
+    const user = (
+      await env.client.supplierPlants.create({ external_id: 'U-SPL', name: 'User', supplier_company_id: sc.id })
+    ).entity;
     try {
       const r = await run(p);
       const o = r.entries[0] as { outcome: string; err_code?: string; msg?: string; status?: number };
@@ -221,11 +287,19 @@ describe('mirror a sheet', () => {
     for (let i = 1; i <= 6; i++)
       await env.client.supplierPlants.create({ external_id: `M-${i}`, name: `Plant ${i}`, supplier_company_id: sc.id });
     const unmanaged = (await env.client.supplierPlants.create({ name: 'No code', supplier_company_id: sc.id })).entity;
-    const keep = [1, 2, 3, 4, 5].map((i) => ({ external_id: `M-${i}`, name: `Plant ${i}`, supplier_company_external_id: 'M-SC' }));
+    const keep = [1, 2, 3, 4, 5].map((i) => ({
+      external_id: `M-${i}`,
+      name: `Plant ${i}`,
+      supplier_company_external_id: 'M-SC',
+    }));
     const p = await plan({ 'supplier-plants': keep }, { mirror: ['supplier-plants'] });
     const deletes = p.entries.filter((e) => e.action === 'delete');
-    expect(deletes.map((e) => [e.key, e.label])).toEqual([['mirror:supplier-plants:M-6', 'supplier plant M-6 "Plant 6"']]);
-    expect(p.mirror).toEqual([{ sheet: 'supplier-plants', kind: 'supplier_plant', managed: 6, deletes: 1, cap: 5, overCap: false }]);
+    expect(deletes.map((e) => [e.key, e.label])).toEqual([
+      ['mirror:supplier-plants:M-6', 'supplier plant M-6 "Plant 6"'],
+    ]);
+    expect(p.mirror).toEqual([
+      { sheet: 'supplier-plants', kind: 'supplier_plant', managed: 6, deletes: 1, cap: 5, overCap: false },
+    ]);
     expect(p.notManaged).toEqual([{ kind: 'supplier_plant', id: unmanaged.id.toLowerCase(), name: 'No code' }]);
     const r = await run(p);
     expect(r.counts.deleted).toBe(1);
@@ -234,22 +308,27 @@ describe('mirror a sheet', () => {
   });
 
   it('over the cap: every delete of the sheet is blocked, nothing is deleted even with the rest imported', async () => {
-    const p = await plan({ 'supplier-plants': [{ external_id: 'M-1', name: 'Plant 1', supplier_company_external_id: 'M-SC' }] }, {
-      mirror: ['supplier-plants'],
-      maxDeletes: 2,
-    });
+    const p = await plan(
+      { 'supplier-plants': [{ external_id: 'M-1', name: 'Plant 1', supplier_company_external_id: 'M-SC' }] },
+      {
+        mirror: ['supplier-plants'],
+        maxDeletes: 2,
+      },
+    );
     const blocked = p.entries.filter((e) => e.action === 'blocked');
     expect(blocked.map((e) => e.externalId).sort()).toEqual(['M-2', 'M-3', 'M-4', 'M-5']);
     expect(blocked[0].problems![0]).toMatchObject({
       code: 'mirror_cap',
       params: { sheet: 'supplier-plants', count: 4, cap: 2 },
-      message: 'the mirror of supplier-plants would delete 4 supplier plants, more than the cap of 2 (--max-deletes): nothing is deleted',
+      message:
+        'the mirror of supplier-plants would delete 4 supplier plants, more than the cap of 2 (--max-deletes): nothing is deleted',
     });
     expect(p.mirror![0]).toMatchObject({ managed: 5, deletes: 4, cap: 2, overCap: true });
     const mark = await env.requestsMark();
     await run(p); // as with --skip-blocked: the blocked deletes are skipped
     expect(writesOf(await env.requestsSince(mark)).filter((w) => w.method === 'DELETE')).toEqual([]);
-    for (const c of ['M-2', 'M-3', 'M-4', 'M-5']) expect(await env.client.supplierPlants.findByExternalId(c)).not.toBeNull();
+    for (const c of ['M-2', 'M-3', 'M-4', 'M-5'])
+      expect(await env.client.supplierPlants.findByExternalId(c)).not.toBeNull();
   });
 });
 
@@ -292,7 +371,12 @@ describe('resume', () => {
 
   it('a delete whose answer was lost is a success when the retry finds the entity gone', async () => {
     await companies(['L-1', 'L-2']);
-    const p = await plan({ 'supplier-companies': [{ external_id: 'L-1', action: 'delete' }, { external_id: 'L-2', action: 'delete' }] });
+    const p = await plan({
+      'supplier-companies': [
+        { external_id: 'L-1', action: 'delete' },
+        { external_id: 'L-2', action: 'delete' },
+      ],
+    });
     await env.control('PUT', '/__sandbox/faults', { reset_after_commit_rate: 1, only: { method: 'DELETE' } });
     let r;
     try {

@@ -26,7 +26,7 @@ function entry(n: number): PlanEntry {
     level: 0,
     externalId: `SC-${n}`,
     label: `Firma ${n} — ünïcödé`,
-    body: { external_id: `SC-${n}`, name: `Firma ${n} — ünïcödé`.repeat(n % 5 + 1) },
+    body: { external_id: `SC-${n}`, name: `Firma ${n} — ünïcödé`.repeat((n % 5) + 1) },
   } as unknown as PlanEntry;
 }
 

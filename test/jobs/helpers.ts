@@ -104,7 +104,9 @@ export async function writeTestWorkbook(
     for (const [name, rows] of Object.entries(data) as [DataSheetName, Record<string, unknown>[]][]) {
       const ws = wb.addWorksheet(name);
       // The optional `action` column only when a row uses it (workbooks as they were before it existed).
-      const own = Object.keys(getSheet(name).columns).filter((f) => f !== 'action' || rows.some((r) => r.action !== undefined));
+      const own = Object.keys(getSheet(name).columns).filter(
+        (f) => f !== 'action' || rows.some((r) => r.action !== undefined),
+      );
       const fields = [...own, ...(extraColumns[name] ?? [])];
       ws.addRow(fields).commit();
       for (const r of rows) ws.addRow(fields.map((f) => (r[f] === undefined ? null : r[f]))).commit();

@@ -37,7 +37,10 @@ describe("a row's own code that could not be looked up", () => {
     ['many codes (one walk)', 8],
   ])('%s: the rows are blocked with the resource and the failure, never planned as creates', async (_, count) => {
     const codes = Array.from({ length: count }, (_, i) => `UNREAD-${count}-${i + 1}`);
-    await env.control('PUT', '/__sandbox/faults', { error_rate: 1, only: { method: 'GET', path_suffix: '/supplier-companies' } });
+    await env.control('PUT', '/__sandbox/faults', {
+      error_rate: 1,
+      only: { method: 'GET', path_suffix: '/supplier-companies' },
+    });
     let p: Plan;
     try {
       p = await plan({ 'supplier-companies': codes.map((c) => ({ external_id: c, name: `Name ${c}` })) });
@@ -96,9 +99,24 @@ describe('a delete of an entity still in use', () => {
       ],
       'prechain-products': [{ external_id: 'IU-PC1', product_instance_external_id: 'IU-PI1', plant_code: 'PL-MUC' }],
       bom: [
-        { product_instance_external_id: 'IU-PI2', component_type: 'supplier_product', component_external_id: 'IU-SP1', mass_kg: 10 },
-        { product_instance_external_id: 'IU-PI2', component_type: 'silo', component_external_id: 'IU-SILO1', mass_kg: 20 },
-        { product_instance_external_id: 'IU-PI2', component_type: 'prechain_product', component_external_id: 'IU-PC1', mass_kg: 5 },
+        {
+          product_instance_external_id: 'IU-PI2',
+          component_type: 'supplier_product',
+          component_external_id: 'IU-SP1',
+          mass_kg: 10,
+        },
+        {
+          product_instance_external_id: 'IU-PI2',
+          component_type: 'silo',
+          component_external_id: 'IU-SILO1',
+          mass_kg: 20,
+        },
+        {
+          product_instance_external_id: 'IU-PI2',
+          component_type: 'prechain_product',
+          component_external_id: 'IU-PC1',
+          mass_kg: 5,
+        },
       ],
     });
     expect(setup.entries.filter((e) => e.action === 'blocked')).toEqual([]);
@@ -146,7 +164,10 @@ describe('a delete of an entity still in use', () => {
     );
     expect(problemOf(p, 'supplier-companies!2').params?.users).toBe('supplier plant IU-SPL1 (whose delete is blocked)');
 
-    const m = await plan({ silos: [{ external_id: 'IU-SILO3', name: 'In use silo 3', plant_code: 'PL-HEID' }] }, { mirror: ['silos'] });
+    const m = await plan(
+      { silos: [{ external_id: 'IU-SILO3', name: 'In use silo 3', plant_code: 'PL-HEID' }] },
+      { mirror: ['silos'] },
+    );
     expect(problemOf(m, 'mirror:silos:IU-SILO1')).toMatchObject({
       sheet: 'silos',
       row: null,
@@ -161,8 +182,18 @@ describe('a delete of an entity still in use', () => {
       'supplier-products': [{ external_id: 'IU-SP1', action: 'delete' }],
       'silo-items': [{ silo_external_id: 'IU-SILO1', supplier_product_external_id: 'IU-SP2', year: 2025, amount: 10 }],
       bom: [
-        { product_instance_external_id: 'IU-PI2', component_type: 'silo', component_external_id: 'IU-SILO1', mass_kg: 20 },
-        { product_instance_external_id: 'IU-PI2', component_type: 'prechain_product', component_external_id: 'IU-PC1', mass_kg: 5 },
+        {
+          product_instance_external_id: 'IU-PI2',
+          component_type: 'silo',
+          component_external_id: 'IU-SILO1',
+          mass_kg: 20,
+        },
+        {
+          product_instance_external_id: 'IU-PI2',
+          component_type: 'prechain_product',
+          component_external_id: 'IU-PC1',
+          mass_kg: 5,
+        },
       ],
     });
     const del = entryOf(p, 'supplier-products!2');
@@ -228,15 +259,34 @@ describe('a BOM replace', () => {
     });
     const setup = await plan({
       'supplier-products': [product('BD-SP1'), product('BD-SP2')],
-      'product-instances': [{ external_id: 'BD-PI', product_external_id: 'ART-10011', plant_code: 'PL-HEID', produced_from: 2023 }],
+      'product-instances': [
+        { external_id: 'BD-PI', product_external_id: 'ART-10011', plant_code: 'PL-HEID', produced_from: 2023 },
+      ],
       bom: [
-        { product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP1', mass_kg: 1 },
-        { product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP2', mass_kg: 2 },
+        {
+          product_instance_external_id: 'BD-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'BD-SP1',
+          mass_kg: 1,
+        },
+        {
+          product_instance_external_id: 'BD-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'BD-SP2',
+          mass_kg: 2,
+        },
       ],
     });
     expect((await runJob(setup, { client: env.client, jobsDir: env.jobsDir })).counts.failed ?? 0).toBe(0);
     const p = await plan({
-      bom: [{ product_instance_external_id: 'BD-PI', component_type: 'supplier_product', component_external_id: 'BD-SP1', mass_kg: 1 }],
+      bom: [
+        {
+          product_instance_external_id: 'BD-PI',
+          component_type: 'supplier_product',
+          component_external_id: 'BD-SP1',
+          mass_kg: 1,
+        },
+      ],
     });
     const bom = entryOf(p, 'bom:BD-PI');
     expect(bom.action).toBe('replace');

@@ -16,7 +16,10 @@ let path: string;
 
 beforeAll(async () => {
   env = await startEnv('demo');
-  data = { ...fullWorkbook(await catalog(env)), production: [{ product_instance_external_id: 'PI-2', year: 2024, quantity: 10 }] };
+  data = {
+    ...fullWorkbook(await catalog(env)),
+    production: [{ product_instance_external_id: 'PI-2', year: 2024, quantity: 10 }],
+  };
   path = join(env.dir, 'import.xlsx');
   await writeTestWorkbook(path, data);
 });
@@ -25,7 +28,9 @@ afterAll(async () => {
 });
 
 /** `fn` counted while its promise is open: `open()` says how many calls have not answered yet. */
-function counted<A extends unknown[], R>(fn: (...a: A) => Promise<R>): { fn: (...a: A) => Promise<R>; open: () => number } {
+function counted<A extends unknown[], R>(
+  fn: (...a: A) => Promise<R>,
+): { fn: (...a: A) => Promise<R>; open: () => number } {
   let n = 0;
   return {
     fn: async (...a: A) => {

@@ -69,7 +69,10 @@ async function plan(
 /** The full workbook plus production figures and a company that is deleted later. */
 function base(): SheetData {
   const d = fullWorkbook(cat);
-  d['supplier-companies']!.push({ external_id: 'SC-DEL', name: 'To be deleted' }, { external_id: 'SC-MIR', name: 'Mirrored away' });
+  d['supplier-companies']!.push(
+    { external_id: 'SC-DEL', name: 'To be deleted' },
+    { external_id: 'SC-MIR', name: 'Mirrored away' },
+  );
   d.production = [
     { product_instance_external_id: 'PI-1', year: 2024, quantity: 1000 },
     { product_instance_external_id: 'PI-1', year: 2025, quantity: 1100 },
@@ -87,12 +90,19 @@ function changed(): SheetData {
     { external_id: 'SC-GONE', name: 'Update of a missing one', action: 'update' },
     { external_id: 'SC-IGN', name: 'Ignored', action: 'ignore' },
   );
-  companies.splice(companies.findIndex((c) => c.external_id === 'SC-DEL'), 1, {
-    external_id: 'SC-DEL',
-    name: 'not used',
-    action: 'delete',
-  });
-  companies.splice(companies.findIndex((c) => c.external_id === 'SC-MIR'), 1);
+  companies.splice(
+    companies.findIndex((c) => c.external_id === 'SC-DEL'),
+    1,
+    {
+      external_id: 'SC-DEL',
+      name: 'not used',
+      action: 'delete',
+    },
+  );
+  companies.splice(
+    companies.findIndex((c) => c.external_id === 'SC-MIR'),
+    1,
+  );
   const plants = d['supplier-plants']!;
   plants[0] = { ...plants[0], city: '#CLEAR' };
   plants.push({ external_id: 'SPL-3', name: 'Typo', supplier_company_external_id: 'SC-4' });
@@ -122,11 +132,21 @@ function changed(): SheetData {
     { silo_external_id: 'SILO-3', supplier_product_external_id: 'SP-6', year: 2025, amount: 10 },
     { silo_external_id: 'SILO-X', supplier_product_external_id: 'SP-1', year: 2025, amount: 10 },
   ];
-  d['product-instances']!.push({ external_id: 'PI-3', product_external_id: 'ART-NOPE', plant_code: 'HEID', produced_from: 2020 });
+  d['product-instances']!.push({
+    external_id: 'PI-3',
+    product_external_id: 'ART-NOPE',
+    plant_code: 'HEID',
+    produced_from: 2020,
+  });
   d['prechain-products']![0] = { ...d['prechain-products']![0], truck_km: 75 };
   const bom = d.bom!;
   bom[0] = { ...bom[0], mass_kg: 120 };
-  bom.push({ product_instance_external_id: 'PI-3', component_type: 'supplier_product', component_external_id: 'SP-1', mass_kg: 1 });
+  bom.push({
+    product_instance_external_id: 'PI-3',
+    component_type: 'supplier_product',
+    component_external_id: 'SP-1',
+    mass_kg: 1,
+  });
   d.production = [
     { product_instance_external_id: 'PI-1', year: 2024, quantity: 1000 },
     { product_instance_external_id: 'PI-1', year: 2025, quantity: 1200 },

@@ -102,12 +102,14 @@ async function colourProblems(input: string, output: string): Promise<{ problems
     // Visibility (the hidden lists sheet stays hidden) and column widths as they were (the streamed copy).
     if (ws.state !== old.state) problems.push(`${ws.name}: state ${old.state} became ${ws.state}`);
     // Data validations (the drop-downs) as they were.
-    const dv = (w: ExcelJS.Worksheet) => canonical((w as unknown as { dataValidations: { model: unknown } }).dataValidations.model);
+    const dv = (w: ExcelJS.Worksheet) =>
+      canonical((w as unknown as { dataValidations: { model: unknown } }).dataValidations.model);
     if (dv(ws) !== dv(old)) problems.push(`${ws.name}: data validations changed`);
     for (let c = 1; c <= old.columnCount; c++) {
       if (headerCol(ws, '_result') > 0 && c >= headerCol(ws, '_result')) break;
       const w = old.getColumn(c).width;
-      if (w !== undefined && ws.getColumn(c).width !== w) problems.push(`${ws.name}: column ${c} width ${w} became ${ws.getColumn(c).width}`);
+      if (w !== undefined && ws.getColumn(c).width !== w)
+        problems.push(`${ws.name}: column ${c} width ${w} became ${ws.getColumn(c).width}`);
     }
     if (!dataSheets.has(ws.name)) {
       // A system sheet (lists, Instructions, mapping sheets): every cell as it was.

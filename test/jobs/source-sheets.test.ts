@@ -53,7 +53,9 @@ describe('sourceSheets', () => {
     if (error === null) expect(seen).toEqual(sheets);
     else {
       expect(seen.length).toBeLessThan(sheets.length);
-      expect(String(error)).toMatch(new RegExp(`could not be read whole: its sheet "${sheets[seen.length]}" was never reached`));
+      expect(String(error)).toMatch(
+        new RegExp(`could not be read whole: its sheet "${sheets[seen.length]}" was never reached`),
+      );
     }
   }, 60_000);
 });

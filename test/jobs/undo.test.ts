@@ -10,7 +10,17 @@ import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
 import { planUndo } from '../../electron/core/jobs/undo.js';
 import { JobControl } from '../../electron/core/jobs/run.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
-import { catalog, fullWorkbook, planFile, startEnv, writesOf, writeTestWorkbook, type Catalog, type Env, type SheetData } from './helpers.js';
+import {
+  catalog,
+  fullWorkbook,
+  planFile,
+  startEnv,
+  writesOf,
+  writeTestWorkbook,
+  type Catalog,
+  type Env,
+  type SheetData,
+} from './helpers.js';
 
 let env: Env;
 let cat: Catalog;
@@ -29,10 +39,18 @@ async function plan(d: SheetData): Promise<Plan> {
   await writeTestWorkbook(path, d);
   return planFile(path, { client: env.client });
 }
-const outcomes = (r: Awaited<ReturnType<typeof runJob>>) => Object.fromEntries(r.entries.map((e) => [e.key, e.outcome]));
+const outcomes = (r: Awaited<ReturnType<typeof runJob>>) =>
+  Object.fromEntries(r.entries.map((e) => [e.key, e.outcome]));
 
 type Obj = Record<string, unknown>;
-const KINDS = ['supplierCompanies', 'supplierPlants', 'supplierProducts', 'silos', 'productInstances', 'prechainProducts'] as const;
+const KINDS = [
+  'supplierCompanies',
+  'supplierPlants',
+  'supplierProducts',
+  'silos',
+  'productInstances',
+  'prechainProducts',
+] as const;
 
 /**
  * The full service state of every entity of the manufacturer (with every BOM), ids of entities written by the
@@ -72,13 +90,19 @@ async function serviceState(): Promise<Record<string, Obj[]>> {
 /** A base state: the full workbook plus a company SC-3 with its plant SPL-3 that nothing else uses. */
 async function seed(prefix: string): Promise<void> {
   const wb = fullWorkbook(cat);
-  const rename = (v: unknown) =>
-    typeof v === 'string' && /^(SC|SPL|SP|SILO|PI|PC)-\d$/.test(v) ? `${prefix}${v}` : v;
+  const rename = (v: unknown) => (typeof v === 'string' && /^(SC|SPL|SP|SILO|PI|PC)-\d$/.test(v) ? `${prefix}${v}` : v);
   const data: SheetData = {};
   for (const [sheet, rows] of Object.entries(wb))
-    data[sheet as keyof SheetData] = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, rename(v)])));
+    data[sheet as keyof SheetData] = rows.map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, rename(v)])),
+    );
   data['supplier-companies']!.push({ external_id: `${prefix}SC-3`, name: 'Spare', country: 'AT' });
-  data['supplier-plants']!.push({ external_id: `${prefix}SPL-3`, name: 'Spare plant', supplier_company_external_id: `${prefix}SC-3`, city: 'Wien' });
+  data['supplier-plants']!.push({
+    external_id: `${prefix}SPL-3`,
+    name: 'Spare plant',
+    supplier_company_external_id: `${prefix}SC-3`,
+    city: 'Wien',
+  });
   const r = await runJob(await plan(data), { client: env.client, jobsDir: env.jobsDir });
   expect(r.counts.failed ?? 0).toBe(0);
   expect(r.counts.skipped ?? 0).toBe(0);
@@ -89,7 +113,11 @@ function changes(prefix: string): SheetData {
   return {
     plants: [{ plant_code: 'HEID', plant_id: cat.plants.find((p) => p.external_id === 'PL-HEID')!.id }],
     materials: [
-      { material_code: 'CEM1', category: 'elementary', material_type_id: cat.elementaries.find((m) => m.external_id === 'MAT-CEM1')!.id },
+      {
+        material_code: 'CEM1',
+        category: 'elementary',
+        material_type_id: cat.elementaries.find((m) => m.external_id === 'MAT-CEM1')!.id,
+      },
     ],
     'supplier-companies': [
       { external_id: `${prefix}SC-NEW`, name: 'Brand new', country: 'NL' },
@@ -108,10 +136,22 @@ function changes(prefix: string): SheetData {
         secondary_percentage: 20,
       },
     ],
-    'hazardous-substances': [{ supplier_product_external_id: `${prefix}SP-3`, cas_number: '14808-60-7', mass_share: 0.08 }],
+    'hazardous-substances': [
+      { supplier_product_external_id: `${prefix}SP-3`, cas_number: '14808-60-7', mass_share: 0.08 },
+    ],
     bom: [
-      { product_instance_external_id: `${prefix}PI-2`, component_type: 'supplier_product', component_external_id: `${prefix}SP-3`, mass_kg: 120 },
-      { product_instance_external_id: `${prefix}PI-2`, component_type: 'silo', component_external_id: `${prefix}SILO-1`, mass_kg: 300 },
+      {
+        product_instance_external_id: `${prefix}PI-2`,
+        component_type: 'supplier_product',
+        component_external_id: `${prefix}SP-3`,
+        mass_kg: 120,
+      },
+      {
+        product_instance_external_id: `${prefix}PI-2`,
+        component_type: 'silo',
+        component_external_id: `${prefix}SILO-1`,
+        mass_kg: 300,
+      },
     ],
   };
 }
@@ -191,8 +231,12 @@ describe('undo a job', () => {
     const undo = await planUndo(job.jobId, { client: env.client, jobsDir: env.jobsDir });
     const byKey = new Map(undo.entries.map((e) => [e.key, e]));
     expect(byKey.get('undo:supplier-companies!2')).toMatchObject({ action: 'conflict' });
-    expect(byKey.get('undo:supplier-companies!2')!.problems![0].message).toMatch(/changed on the service since job .*: name/);
-    expect(byKey.get('undo:supplier-companies!3')!.problems![0].message).toMatch(/changed on the service since job .*: country/);
+    expect(byKey.get('undo:supplier-companies!2')!.problems![0].message).toMatch(
+      /changed on the service since job .*: name/,
+    );
+    expect(byKey.get('undo:supplier-companies!3')!.problems![0].message).toMatch(
+      /changed on the service since job .*: country/,
+    );
 
     // A delete re-created by someone is a conflict too.
     const del = await runJob(

@@ -130,7 +130,11 @@ export class FakeSafeStorage implements SafeStorageLike {
     return Buffer.from(Buffer.from(s, 'utf8').map((b) => b ^ 0x5a)).reverse();
   }
   static unscramble(b: Buffer): string {
-    return Buffer.from(Buffer.from(b).reverse().map((x) => x ^ 0x5a)).toString('utf8');
+    return Buffer.from(
+      Buffer.from(b)
+        .reverse()
+        .map((x) => x ^ 0x5a),
+    ).toString('utf8');
   }
   isEncryptionAvailable(): boolean {
     return this.opts.available !== false;
@@ -149,7 +153,9 @@ export class FakeSafeStorage implements SafeStorageLike {
 }
 
 export class FakeSession implements SessionLike {
-  headersListener: ((details: HeadersDetailsLike, cb: (r: { responseHeaders?: Record<string, string[] | string> }) => void) => void) | null = null;
+  headersListener:
+    | ((details: HeadersDetailsLike, cb: (r: { responseHeaders?: Record<string, string[] | string> }) => void) => void)
+    | null = null;
   permissionRequest: ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void) | null = null;
   permissionCheck: ((wc: unknown, permission: string) => boolean) | null = null;
   webRequest = {
@@ -237,7 +243,9 @@ export function createFakeElectron(opts: { safeStorage?: FakeSafeStorageOptions 
     dialog: {
       showOpenDialog: async (o: { filters: { name: string; extensions: string[] }[] }) => {
         openDialog.calls.push({ filters: o.filters });
-        return openDialog.next === null ? { canceled: true, filePaths: [] } : { canceled: false, filePaths: [openDialog.next] };
+        return openDialog.next === null
+          ? { canceled: true, filePaths: [] }
+          : { canceled: false, filePaths: [openDialog.next] };
       },
       showMessageBox: async (o: { message: string }) => {
         dialogs.push({ message: o.message });

@@ -42,7 +42,9 @@ afterEach(async () => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function boot(opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: boolean; devUrl?: string; argv?: string[] } = {}) {
+async function boot(
+  opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: boolean; devUrl?: string; argv?: string[] } = {},
+) {
   const electron = createFakeElectron({ safeStorage: opts.safeStorage });
   const docs = { settings: new MemoryDocument(), secrets: new MemoryDocument() };
   const log = captureLogger();
@@ -60,7 +62,11 @@ async function boot(opts: { safeStorage?: FakeSafeStorageOptions; withSandbox?: 
   if (!handle) throw new Error('startMain returned null');
   handles.push(handle);
   const invoke = (name: string, input: unknown, frame: { url: string; parent?: unknown } | null = APP_FRAME) =>
-    electron.ipcMain.invoke(`supply-loader:rpc:${name}`, frame, input) as Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>;
+    electron.ipcMain.invoke(`supply-loader:rpc:${name}`, frame, input) as Promise<{
+      ok: boolean;
+      data?: unknown;
+      error?: { code: string; message: string };
+    }>;
   return { electron, docs, log, handle, invoke };
 }
 
@@ -136,7 +142,10 @@ describe('main window', () => {
     expect(granted).toEqual([false, false]);
     expect(session.permissionCheck?.(null, 'clipboard-read')).toBe(false);
     let headers: Record<string, string[] | string> | undefined;
-    session.headersListener?.({ url: 'file:///x', responseHeaders: { 'content-security-policy': ['default-src *'] } }, (r) => (headers = r.responseHeaders));
+    session.headersListener?.(
+      { url: 'file:///x', responseHeaders: { 'content-security-policy': ['default-src *'] } },
+      (r) => (headers = r.responseHeaders),
+    );
     expect(headers?.['content-security-policy']).toBeUndefined();
     expect(String(headers?.['Content-Security-Policy'])).toContain("script-src 'self'");
     expect(String(headers?.['Content-Security-Policy'])).toContain("frame-ancestors 'none'");
@@ -189,7 +198,11 @@ describe('IPC', () => {
     expect(extra.error?.code).toBe('invalid_input');
     const wrong = await invoke('settings.update', { language: 'klingon' });
     expect(wrong.error?.code).toBe('invalid_input');
-    const badKey = await invoke('profiles.save', { name: 'Prod', baseUrl: 'https://api.example.com', apiKey: 'not-a-key' });
+    const badKey = await invoke('profiles.save', {
+      name: 'Prod',
+      baseUrl: 'https://api.example.com',
+      apiKey: 'not-a-key',
+    });
     expect(badKey.error?.code).toBe('invalid_input');
     expect(JSON.stringify(badKey)).not.toContain('not-a-key');
     const ok = await invoke('settings.update', { language: 'de' });
@@ -213,7 +226,12 @@ describe('keys and safeStorage', () => {
     const { invoke, electron, docs } = await boot();
     const saved = await invoke('profiles.save', { name: 'Prod', baseUrl: 'https://api.example.com/', apiKey: KEY });
     expect(saved.ok).toBe(true);
-    expect(saved.data).toMatchObject({ name: 'Prod', baseUrl: 'https://api.example.com', hasKey: true, maskedKey: 'svc-abc123-****' });
+    expect(saved.data).toMatchObject({
+      name: 'Prod',
+      baseUrl: 'https://api.example.com',
+      hasKey: true,
+      maskedKey: 'svc-abc123-****',
+    });
     expect(electron.safeStorage.calls).toContain('encryptStringAsync');
     expect(electron.safeStorage.calls).not.toContain('encryptString');
     const stored = JSON.stringify(docs.secrets.load());
@@ -260,7 +278,9 @@ describe('embedded sandbox', () => {
     await handle.services.sandbox.start();
     const status = await invoke('sandbox.status', {});
     expect(status.data).toMatchObject({ state: 'running' });
-    const list = (await invoke('profiles.list', {})) as { data: { activeProfileId: string; profiles: { builtIn: boolean; maskedKey: string; baseUrl: string }[] } };
+    const list = (await invoke('profiles.list', {})) as {
+      data: { activeProfileId: string; profiles: { builtIn: boolean; maskedKey: string; baseUrl: string }[] };
+    };
     expect(list.data.activeProfileId).toBe('sandbox');
     const sb = list.data.profiles.find((p) => p.builtIn);
     expect(sb?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -283,14 +303,23 @@ describe('workbooks handed to the app', () => {
     const { electron, invoke, handle } = await boot();
     const file = workbook();
     electron.openDialog.next = file;
-    const r = (await invoke('files.pickWorkbook', {})) as { ok: boolean; data: { supported: boolean; file: { fileId: string; name: string; size: number } } };
+    const r = (await invoke('files.pickWorkbook', {})) as {
+      ok: boolean;
+      data: { supported: boolean; file: { fileId: string; name: string; size: number } };
+    };
     expect(r.data.supported).toBe(true);
     expect(r.data.file).toMatchObject({ name: path.basename(file), size: 7 });
     expect(JSON.stringify(r)).not.toContain(tmp);
     expect(handle.services.files.path(r.data.file.fileId)).toBe(file);
-    expect(electron.openDialog.calls[0].filters).toEqual([{ name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] }]);
+    expect(electron.openDialog.calls[0].filters).toEqual([
+      { name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] },
+    ]);
     electron.openDialog.next = null;
-    expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({ supported: true, file: null, files: [] });
+    expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({
+      supported: true,
+      file: null,
+      files: [],
+    });
   });
 
   it('takes workbooks the OS opened with the app: at start (argv), from a second instance and via open-file', async () => {
@@ -307,7 +336,9 @@ describe('workbooks handed to the app', () => {
     electron.app.emit('open-file', { preventDefault: () => (prevented = true) }, mac);
     expect(prevented).toBe(true);
     const wc = FakeBrowserWindow.instances[0].webContents;
-    const opened = wc.sent.filter((s) => s.channel === 'supply-loader:event:files.opened').map((s) => (s.args[0] as { name: string }).name);
+    const opened = wc.sent
+      .filter((s) => s.channel === 'supply-loader:event:files.opened')
+      .map((s) => (s.args[0] as { name: string }).name);
     expect(opened).toEqual([path.basename(second), path.basename(mac)]);
     const taken2 = (await invoke('files.takeOpened', {})) as { data: { files: { name: string }[] } };
     expect(taken2.data.files.map((f) => f.name)).toEqual([path.basename(second), path.basename(mac)]);

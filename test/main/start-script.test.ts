@@ -13,7 +13,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 const ROOT = path.resolve('.');
 const electronInstalled = (() => {
   const pathFile = path.join(ROOT, 'node_modules', 'electron', 'path.txt');
-  return fs.existsSync(pathFile) && fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'dist', fs.readFileSync(pathFile, 'utf8').trim()));
+  return (
+    fs.existsSync(pathFile) &&
+    fs.existsSync(path.join(ROOT, 'node_modules', 'electron', 'dist', fs.readFileSync(pathFile, 'utf8').trim()))
+  );
 })();
 
 let children: ChildProcess[] = [];
@@ -68,7 +71,11 @@ describe('scripts/start.mjs', () => {
       body: '{}',
     });
     expect(await r.json()).toMatchObject({ ok: true, data: { state: 'running' } });
-    const refused = await fetch(`${origin}/rpc/sandbox.status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const refused = await fetch(`${origin}/rpc/sandbox.status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
     const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
     child.kill('SIGTERM');

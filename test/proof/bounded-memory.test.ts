@@ -248,7 +248,10 @@ describe('bounded memory', () => {
       const all = results.get(name) ?? [];
       expect(all.length, name).toBe(want.length);
       const notRun = all.filter((r) => r._result === 'pending');
-      expect(all.every((r) => r._result === 'pending' || r._result === 'unchanged'), name).toBe(true);
+      expect(
+        all.every((r) => r._result === 'pending' || r._result === 'unchanged'),
+        name,
+      ).toBe(true);
       pending += notRun.length;
       // the failed-rows workbook: exactly those rows, in the input's order, with why they are there
       const got = failed.get(name) ?? [];
@@ -273,10 +276,23 @@ describe('bounded memory', () => {
     cpSync(join(root, 'jobs-stopped', jobId), dir, { recursive: true });
     const products = data['supplier-products']!;
     mkdirSync(join(dir, 'sources'));
-    writeFileSync(join(dir, 'sources', 'SP.csv'), ['ARTNR;BEZ', ...products.map((r) => `${String(r.external_id)};${String(r.name)}`)].join('\r\n'));
+    writeFileSync(
+      join(dir, 'sources', 'SP.csv'),
+      ['ARTNR;BEZ', ...products.map((r) => `${String(r.external_id)};${String(r.name)}`)].join('\r\n'),
+    );
     writeFileSync(
       join(dir, 'csv-sources.json'),
-      JSON.stringify({ version: 1, sources: [{ file: 'SP.csv', sheet: 'supplier-products', headerRow: 1, format: { encoding: 'utf8', bom: false, delimiter: ';' } }] }),
+      JSON.stringify({
+        version: 1,
+        sources: [
+          {
+            file: 'SP.csv',
+            sheet: 'supplier-products',
+            headerRow: 1,
+            format: { encoding: 'utf8', bom: false, delimiter: ';' },
+          },
+        ],
+      }),
     );
     const v = await childUnderHeap<{ failed: { path: string; rows: number }; results: { path: string } }>(
       'test/proof/failed-rows-child.ts',
@@ -289,7 +305,9 @@ describe('bounded memory', () => {
       expect(lines[0]).toBe('ARTNR;BEZ;_result;_id;_err_code;_message');
       expect(lines).toHaveLength(products.length + 1);
       for (const i of [0, Math.floor(products.length / 2), products.length - 1])
-        expect(lines[i + 1]).toBe(`${String(products[i].external_id)};${String(products[i].name)};not run;;;not run yet: resume the job`);
+        expect(lines[i + 1]).toBe(
+          `${String(products[i].external_id)};${String(products[i].name)};not run;;;not run yet: resume the job`,
+        );
     }
   }, 180_000);
 });

@@ -35,31 +35,44 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const inList = (cell: string | null, want: string | string[] | undefined) => want === undefined || (Array.isArray(want) ? want.includes(cell ?? '') : cell === want);
-const show = (issues: Issue[]) => issues.map((i) => `${i.severity} ${i.code} ${i.sheet ?? '-'}!${i.cell ?? '-'}: ${i.message}`).join('\n  ');
+const inList = (cell: string | null, want: string | string[] | undefined) =>
+  want === undefined || (Array.isArray(want) ? want.includes(cell ?? '') : cell === want);
+const show = (issues: Issue[]) =>
+  issues.map((i) => `${i.severity} ${i.code} ${i.sheet ?? '-'}!${i.cell ?? '-'}: ${i.message}`).join('\n  ');
 
 /** The corpus expectation met by a list of issues (what the CLI printed as JSON). */
 function checkIssues(c: CorpusCase, issues: Issue[]): void {
   const e = c.expect;
   const errors = issues.filter((i) => i.severity === 'error');
   const atPlace = (i: Issue) =>
-    e.kind === 'file' ? i.sheet === null && i.cell === null : (e.sheet === undefined || i.sheet === e.sheet) && inList(i.cell, e.cell);
+    e.kind === 'file'
+      ? i.sheet === null && i.cell === null
+      : (e.sheet === undefined || i.sheet === e.sheet) && inList(i.cell, e.cell);
   if (e.kind === 'valid') {
     expect(errors, `${describeCase(c)} must read without errors; got:\n  ${show(issues)}`).toEqual([]);
     for (const code of e.codes) {
       const w = issues.find((i) => i.code === code && atPlace(i));
-      expect(w, `${describeCase(c)}: warning ${code} expected at ${e.sheet}!${String(e.cell ?? '')}; got:\n  ${show(issues)}`).toBeDefined();
+      expect(
+        w,
+        `${describeCase(c)}: warning ${code} expected at ${e.sheet}!${String(e.cell ?? '')}; got:\n  ${show(issues)}`,
+      ).toBeDefined();
       if (e.words) expect(w!.message).toMatch(e.words);
     }
   } else {
     const hit = errors.find((i) => e.codes.includes(i.code) && atPlace(i));
-    expect(hit, `${describeCase(c)}: expected ${e.codes.join('|')} at ${e.sheet ?? '(file)'}!${String(e.cell ?? '')}; got:\n  ${show(issues)}`).toBeDefined();
+    expect(
+      hit,
+      `${describeCase(c)}: expected ${e.codes.join('|')} at ${e.sheet ?? '(file)'}!${String(e.cell ?? '')}; got:\n  ${show(issues)}`,
+    ).toBeDefined();
     if (e.words) expect(hit!.message, `${describeCase(c)}: the message should say what is wrong`).toMatch(e.words);
-    if (e.kind === 'file') expect(errors, `${describeCase(c)}: a file-level error stops reading; nothing else is reported`).toHaveLength(1);
+    if (e.kind === 'file')
+      expect(errors, `${describeCase(c)}: a file-level error stops reading; nothing else is reported`).toHaveLength(1);
   }
   for (const i of issues) {
     // words for people: no stack trace, no raw exception text
-    expect(i.message, `${describeCase(c)}`).not.toMatch(/\n\s+at |\bat [\w.]+ \(|TypeError|ReferenceError|RangeError|Cannot read properties|\bundefined\b|\[object Object\]/);
+    expect(i.message, `${describeCase(c)}`).not.toMatch(
+      /\n\s+at |\bat [\w.]+ \(|TypeError|ReferenceError|RangeError|Cannot read properties|\bundefined\b|\[object Object\]/,
+    );
     expect(i.message.length).toBeGreaterThan(15);
   }
 }
@@ -74,9 +87,15 @@ async function throughCli(c: CorpusCase, path: string): Promise<Issue[]> {
   }
   const mark = await requestMark(sb.baseUrl);
   const run = await cli(['import', path, '--json'], { key: sb.ownerKey, baseUrl: sb.baseUrl, jobsDir });
-  expect(run.code, `${describeCase(c)}: import must refuse with exit 2; stdout: ${run.stdout.slice(0, 400)} stderr: ${run.stderr.slice(0, 400)}`).toBe(2);
+  expect(
+    run.code,
+    `${describeCase(c)}: import must refuse with exit 2; stdout: ${run.stdout.slice(0, 400)} stderr: ${run.stderr.slice(0, 400)}`,
+  ).toBe(2);
   expect(run.stderr).not.toMatch(/\n\s+at |TypeError/);
-  expect(await requestsSince(sb.baseUrl, mark), `${describeCase(c)}: nothing may be sent for an invalid workbook`).toEqual([]);
+  expect(
+    await requestsSince(sb.baseUrl, mark),
+    `${describeCase(c)}: nothing may be sent for an invalid workbook`,
+  ).toEqual([]);
   const out = jsonOut<{ ok: boolean; stage: string; issues: Issue[] }>(run);
   expect(out.ok).toBe(false);
   expect(out.stage).toBe('validation');
@@ -87,7 +106,24 @@ describe('bad-workbook corpus through the import path', () => {
   it('has at least 30 files, covering every kind the issue lists', () => {
     expect(cases.length + largeCases.length).toBeGreaterThanOrEqual(30);
     const kinds = new Set(cases.flatMap((c) => c.expect.codes));
-    for (const k of ['corrupt_zip', 'legacy_xls', 'csv_renamed', 'password_protected', 'file_empty', 'no_known_sheet', 'missing_header', 'duplicate_header', 'formula_error', 'merged_cell', 'date_as_year', 'too_long', 'control_characters', 'zip_bomb', 'xml_entity', 'hidden_sheet'] as const)
+    for (const k of [
+      'corrupt_zip',
+      'legacy_xls',
+      'csv_renamed',
+      'password_protected',
+      'file_empty',
+      'no_known_sheet',
+      'missing_header',
+      'duplicate_header',
+      'formula_error',
+      'merged_cell',
+      'date_as_year',
+      'too_long',
+      'control_characters',
+      'zip_bomb',
+      'xml_entity',
+      'hidden_sheet',
+    ] as const)
       expect(kinds, k).toContain(k);
   });
 

@@ -13,7 +13,18 @@ import { readPlan } from '../../electron/core/jobs/job-store.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset, expectedEntities, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
-import { control, journalProgress, prng, sandbox, sandboxState, spawnCli, tmp, waitForOutcomes, type Child, type Sandbox } from './helpers.js';
+import {
+  control,
+  journalProgress,
+  prng,
+  sandbox,
+  sandboxState,
+  spawnCli,
+  tmp,
+  waitForOutcomes,
+  type Child,
+  type Sandbox,
+} from './helpers.js';
 
 const KILLS = 5;
 let sb: Sandbox;
@@ -50,13 +61,18 @@ describe('crash-resume through the CLI', () => {
     expect(total).toBeGreaterThan(100);
     const rand = prng(Date.now() & 0xffff);
     // one point in each fifth of the job (random inside it), so every kill has work before and after it
-    const points = Array.from({ length: KILLS }, (_, i) => Math.floor(((i + 0.15 + 0.7 * rand()) / (KILLS + 1)) * total) + 1);
+    const points = Array.from(
+      { length: KILLS },
+      (_, i) => Math.floor(((i + 0.15 + 0.7 * rand()) / (KILLS + 1)) * total) + 1,
+    );
 
     let child: Child = first;
     const kills: { at: number; outcomes: number; inFlight: number; signal: string | null }[] = [];
     /** entries with an intent line but no outcome: writes that were in flight when the process died */
     const inFlight = () => {
-      const ls = readFileSync(join(jobsDir, jobId, 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.trim().startsWith('{'));
+      const ls = readFileSync(join(jobsDir, jobId, 'journal.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim().startsWith('{'));
       const open = new Set<string>();
       for (const l of ls) {
         const j = JSON.parse(l) as { t: string; key?: string };
@@ -79,7 +95,10 @@ describe('crash-resume through the CLI', () => {
     }
     expect(kills.map((k) => k.signal)).toEqual(Array(KILLS).fill('SIGKILL'));
     // the kills hit writes in flight (an intent on disk, its outcome never written): the hard case for resume
-    expect(kills.reduce((n, k) => n + k.inFlight, 0), JSON.stringify(kills)).toBeGreaterThan(0);
+    expect(
+      kills.reduce((n, k) => n + k.inFlight, 0),
+      JSON.stringify(kills),
+    ).toBeGreaterThan(0);
     const last = await child.exit;
     expect(last.code, `${child.stdout().slice(-2000)}\n${child.stderr().slice(-2000)}`).toBe(0);
     await control(sb.baseUrl, 'PUT', '/faults', { latency_ms: 0, jitter_ms: 0 });
@@ -87,18 +106,32 @@ describe('crash-resume through the CLI', () => {
     // exact: counts grew by what the workbook holds, and the entities are the workbook's
     const after = await sandboxState(sb.baseUrl);
     const want = expectedEntities(data);
-    for (const k of ['supplier_companies', 'supplier_plants', 'supplier_products', 'silos', 'product_instances', 'prechain_products'])
+    for (const k of [
+      'supplier_companies',
+      'supplier_plants',
+      'supplier_products',
+      'silos',
+      'product_instances',
+      'prechain_products',
+    ])
       expect(after[k].active - before[k].active, k).toBe(want[k]);
     expect(await serviceState(client, 'CRASH')).toEqual(normalised(data));
 
     // the journal: each entry settled exactly once across the 6 processes
-    const lines = readFileSync(join(jobsDir, jobId, 'journal.jsonl'), 'utf8').split('\n').filter((l) => l.trim().startsWith('{'));
-    const outcomes = lines.map((l) => JSON.parse(l) as { t: string; key?: string; outcome?: string }).filter((l) => l.t === 'outcome');
+    const lines = readFileSync(join(jobsDir, jobId, 'journal.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'));
+    const outcomes = lines
+      .map((l) => JSON.parse(l) as { t: string; key?: string; outcome?: string })
+      .filter((l) => l.t === 'outcome');
     const keys = outcomes.map((o) => o.key);
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys.length).toBe(total);
     expect(outcomes.every((o) => o.outcome !== 'failed' && o.outcome !== 'skipped')).toBe(true);
-    const meta = JSON.parse(readFileSync(join(jobsDir, jobId, 'meta.json'), 'utf8')) as { status: string; sessions: unknown[] };
+    const meta = JSON.parse(readFileSync(join(jobsDir, jobId, 'meta.json'), 'utf8')) as {
+      status: string;
+      sessions: unknown[];
+    };
     expect(meta.status).toBe('completed');
     expect(meta.sessions.length).toBeGreaterThanOrEqual(KILLS + 1);
   });

@@ -13,4 +13,6 @@ const jobs = new JobsRunner({} as WorkServices, jobsDir);
 const app = { work: { jobs } } as unknown as AppServices;
 const failed = await jobResultFile(app, jobId, source, 'failed');
 const results = await jobResultFile(app, jobId, source, 'results');
-process.stdout.write(JSON.stringify({ failed: { path: failed.path, rows: failed.rows }, results: { path: results.path } }));
+process.stdout.write(
+  JSON.stringify({ failed: { path: failed.path, rows: failed.rows }, results: { path: results.path } }),
+);

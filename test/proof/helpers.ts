@@ -58,7 +58,11 @@ export function jsonOut<T = Record<string, unknown>>(run: CliRun): T {
  * peak growth seen. Bounds, not timings: generous enough for a slow machine, small enough to catch a zip bomb
  * or an endless loop.
  */
-export async function bounded<T>(ms: number, maxRssGrowthBytes: number, step: () => Promise<T>): Promise<{ value: T; peakGrowth: number }> {
+export async function bounded<T>(
+  ms: number,
+  maxRssGrowthBytes: number,
+  step: () => Promise<T>,
+): Promise<{ value: T; peakGrowth: number }> {
   const base = process.memoryUsage().rss;
   let peak = 0;
   const sampler = setInterval(() => {
@@ -73,7 +77,8 @@ export async function bounded<T>(ms: number, maxRssGrowthBytes: number, step: ()
       }),
     ]);
     peak = Math.max(peak, process.memoryUsage().rss - base);
-    if (peak > maxRssGrowthBytes) throw new Error(`memory grew by ${Math.round(peak / 1e6)} MB (bound ${Math.round(maxRssGrowthBytes / 1e6)} MB)`);
+    if (peak > maxRssGrowthBytes)
+      throw new Error(`memory grew by ${Math.round(peak / 1e6)} MB (bound ${Math.round(maxRssGrowthBytes / 1e6)} MB)`);
     return { value, peakGrowth: peak };
   } finally {
     clearInterval(sampler);
@@ -126,7 +131,11 @@ export function journalProgress(jobsDir: string): { jobId: string | null; outcom
 }
 
 /** Wait until the job under jobsDir has at least `n` outcomes on disk; returns its id. */
-export async function waitForOutcomes(jobsDir: string, n: number, o: { timeoutMs?: number; until?: () => boolean } = {}): Promise<string> {
+export async function waitForOutcomes(
+  jobsDir: string,
+  n: number,
+  o: { timeoutMs?: number; until?: () => boolean } = {},
+): Promise<string> {
   const end = Date.now() + (o.timeoutMs ?? 60_000);
   while (Date.now() < end) {
     const j = journalProgress(jobsDir);

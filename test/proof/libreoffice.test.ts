@@ -53,16 +53,27 @@ describe('workbooks saved by LibreOffice Calc', () => {
   it('the empty supplier-products template, saved by LibreOffice, validates clean but for "no data rows" (headers, notes and dropdowns survive; unfilled is never green)', async () => {
     const run = await cli(['validate', join(LO, 'template-supplier-products.xlsx'), '--json']);
     expect(run.code, run.stderr).toBe(2);
-    const out = jsonOut<{ ok: boolean; errors: number; issues: { code: string }[]; sheets: { sheet: string; rows: number }[] }>(run);
+    const out = jsonOut<{
+      ok: boolean;
+      errors: number;
+      issues: { code: string }[];
+      sheets: { sheet: string; rows: number }[];
+    }>(run);
     expect(out.ok).toBe(false);
     expect(out.issues.map((i) => i.code)).toEqual(['no_data_rows']);
     expect(out.sheets).toEqual([expect.objectContaining({ sheet: 'supplier-products', rows: 0 })]);
   });
 
   it('a CSV opened and saved as .xlsx by LibreOffice imports, with its accents intact', async () => {
-    const run = await cli(['import', join(LO, 'supplier-companies-from-csv.xlsx'), '--json'], { key: sb.ownerKey, baseUrl: sb.baseUrl, jobsDir });
+    const run = await cli(['import', join(LO, 'supplier-companies-from-csv.xlsx'), '--json'], {
+      key: sb.ownerKey,
+      baseUrl: sb.baseUrl,
+      jobsDir,
+    });
     expect(run.code, `${run.stdout.slice(0, 1000)}\n${run.stderr}`).toBe(0);
     const state = await serviceState(client, 'LOCSV');
-    expect(state['supplier-companies']).toEqual(CSV_COMPANIES.map(([external_id, name, country]) => ({ external_id, name, country })));
+    expect(state['supplier-companies']).toEqual(
+      CSV_COMPANIES.map(([external_id, name, country]) => ({ external_id, name, country })),
+    );
   });
 });

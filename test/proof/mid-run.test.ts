@@ -19,7 +19,17 @@ import { SCOPES } from '../../electron/core/spec/scopes.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset, sizeForRows, type SheetData } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
-import { cli, control, jsonOut, sandbox, sandboxState, tmp, waitForOutcomes, type CliRun, type Sandbox } from './helpers.js';
+import {
+  cli,
+  control,
+  jsonOut,
+  sandbox,
+  sandboxState,
+  tmp,
+  waitForOutcomes,
+  type CliRun,
+  type Sandbox,
+} from './helpers.js';
 
 let sb: Sandbox;
 let owner: ApiClient;
@@ -55,11 +65,21 @@ async function workbook(prefix: string, rows = 120): Promise<{ file: string; dat
 }
 
 /** Start an import, do `action` once `after` outcomes are on disk, and wait for the import to end. */
-async function importWith(file: string, key: string, jobsDir: string, after: number, action: () => Promise<unknown>): Promise<{ run: CliRun; out: ImportOut }> {
+async function importWith(
+  file: string,
+  key: string,
+  jobsDir: string,
+  after: number,
+  action: () => Promise<unknown>,
+): Promise<{ run: CliRun; out: ImportOut }> {
   await control(sb.baseUrl, 'PUT', '/faults', { latency_ms: 10, jitter_ms: 5, seed: 5 });
   try {
     let done = false;
-    const running = cli(['import', file, '--concurrency', '4', '--json'], { key, baseUrl: sb.baseUrl, jobsDir }).finally(() => (done = true));
+    const running = cli(['import', file, '--concurrency', '4', '--json'], {
+      key,
+      baseUrl: sb.baseUrl,
+      jobsDir,
+    }).finally(() => (done = true));
     await waitForOutcomes(jobsDir, after, { until: () => done });
     await action();
     const run = await running;
@@ -84,7 +104,9 @@ describe('changes on the service while an import runs', () => {
   it('the key revoked mid-run: aborted (exit 3) with the reason in words, resumable; resumed with a new key → exact', async () => {
     const { file, data, jobsDir } = await workbook('REVOKE');
     const k1 = await newKey();
-    const { run, out } = await importWith(file, k1.key, jobsDir, 25, () => control(sb.baseUrl, 'DELETE', `/keys/${k1.api_key_id}`));
+    const { run, out } = await importWith(file, k1.key, jobsDir, 25, () =>
+      control(sb.baseUrl, 'DELETE', `/keys/${k1.api_key_id}`),
+    );
     expect(run.code).toBe(3);
     expect(out.result.status).toBe('aborted');
     expect(out.result.message).toMatch(/401|revoked|key/i);
@@ -121,8 +143,11 @@ describe('changes on the service while an import runs', () => {
       const skipped = outcomes(out.result).filter((e) => e.outcome === 'skipped');
       expect(skipped.every((s) => s.reason === 'dependency' || s.reason === 'blocked')).toBe(true);
       // the rows at PL-HEID landed
-      const heidCodes = (data['supplier-products'] ?? []).filter((r) => r.plant_code === 'PL-HEID').map((r) => r.external_id);
-      for (const c of heidCodes) expect(await owner.supplierProducts.findByExternalId(String(c)), String(c)).not.toBeNull();
+      const heidCodes = (data['supplier-products'] ?? [])
+        .filter((r) => r.plant_code === 'PL-HEID')
+        .map((r) => r.external_id);
+      for (const c of heidCodes)
+        expect(await owner.supplierProducts.findByExternalId(String(c)), String(c)).not.toBeNull();
       expect((await jobsList(jobsDir))[0]?.resumable).toBe(false); // completed: the failed rows are re-imported, not resumed
     } finally {
       await control(sb.baseUrl, 'PUT', `/members/${k.owner_profile_id}`, { plant_ids: null });
@@ -134,7 +159,9 @@ describe('changes on the service while an import runs', () => {
 
   it('the daily request limit reached mid-run: paused (exit 3) with err_svc_daily_limit_reached in words, resumable; lifted and resumed → exact', async () => {
     const { file, data, jobsDir } = await workbook('DAILY');
-    const { run, out } = await importWith(file, sb.ownerKey, jobsDir, 25, () => control(sb.baseUrl, 'PUT', '/daily-limit', { requests: 1 }));
+    const { run, out } = await importWith(file, sb.ownerKey, jobsDir, 25, () =>
+      control(sb.baseUrl, 'PUT', '/daily-limit', { requests: 1 }),
+    );
     try {
       expect(run.code).toBe(3);
       expect(out.result.status).toBe('paused');
@@ -172,7 +199,8 @@ describe('changes on the service while an import runs', () => {
       }
       const skippedByLimit = all.filter((e) => e.outcome === 'skipped' && e.reason === 'entitlement');
       expect(refused.length + skippedByLimit.length).toBe(instances - 2);
-      for (const s of skippedByLimit) expect(s.entitlement_limit).toEqual({ dimension: 'product_instances', usage: limit, limit });
+      for (const s of skippedByLimit)
+        expect(s.entitlement_limit).toEqual({ dimension: 'product_instances', usage: limit, limit });
       expect(out.result.entitlementLimits).toEqual([{ dimension: 'product_instances', usage: limit, limit }]);
       // everything not depending on the refused instances landed: all supplier products and silos
       expect((await serviceState(owner, 'ENTL'))['supplier-products']).toEqual(normalised(data)['supplier-products']);

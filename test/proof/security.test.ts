@@ -21,7 +21,19 @@ import { buildDataset } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { readZipEntries } from '../fixtures/zip-writer.js';
 import type { JobSummary } from '../../electron/core/jobs/types.js';
-import { cli, control, filesUnder, jsonOut, sandbox, sandboxState, scannableText, spawnCli, tmp, type CliRun, type Sandbox } from './helpers.js';
+import {
+  cli,
+  control,
+  filesUnder,
+  jsonOut,
+  sandbox,
+  sandboxState,
+  scannableText,
+  spawnCli,
+  tmp,
+  type CliRun,
+  type Sandbox,
+} from './helpers.js';
 
 let sb: Sandbox;
 let owner: ApiClient;
@@ -42,7 +54,10 @@ async function newKey(): Promise<{ key: string; api_key_id: string }> {
 }
 
 /** Run the bin as a child process and collect what it printed. */
-async function child(args: string[], env: { key?: string; configDir: string; jobsDir: string; cwd: string }): Promise<CliRun> {
+async function child(
+  args: string[],
+  env: { key?: string; configDir: string; jobsDir: string; cwd: string },
+): Promise<CliRun> {
   const c = spawnCli(args, { ...env, baseUrl: args.includes('--profile') ? undefined : sb.baseUrl });
   const { code } = await c.exit;
   return { code: code ?? -1, stdout: c.stdout(), stderr: c.stderr() };
@@ -62,7 +77,11 @@ describe('the API key never leaks', () => {
     const run = async (args: string[], k?: string, asChild = false) => {
       const r = asChild
         ? await child(args, { ...env, ...(k ? { key: k } : {}) })
-        : await cli(args, { ...env, ...(k ? { key: k } : {}), ...(args.includes('--profile') ? {} : { baseUrl: sb.baseUrl }) });
+        : await cli(args, {
+            ...env,
+            ...(k ? { key: k } : {}),
+            ...(args.includes('--profile') ? {} : { baseUrl: sb.baseUrl }),
+          });
       runs.push(r);
       return r;
     };
@@ -78,9 +97,19 @@ describe('the API key never leaks', () => {
     await writeDataWorkbook(file, data);
     const state = await sandboxState(sb.baseUrl);
     await control(sb.baseUrl, 'PUT', '/entitlements', { product_instances: state.product_instances.active + 3 });
-    await control(sb.baseUrl, 'PUT', '/faults', { error_rate: 0.1, reset_after_commit_rate: 0.05, latency_ms: 0, jitter_ms: 0, seed: 11 });
+    await control(sb.baseUrl, 'PUT', '/faults', {
+      error_rate: 0.1,
+      reset_after_commit_rate: 0.05,
+      latency_ms: 0,
+      jitter_ms: 0,
+      seed: 11,
+    });
     try {
-      const imp = await run(['import', file, '--profile', 'secure', '--report', 'report.xlsx', '--failed', 'failed.xlsx', '--debug'], undefined, true);
+      const imp = await run(
+        ['import', file, '--profile', 'secure', '--report', 'report.xlsx', '--failed', 'failed.xlsx', '--debug'],
+        undefined,
+        true,
+      );
       expect(imp.code, `${imp.stdout}\n${imp.stderr}`).toBe(1); // one instance refused, its BOM skipped
       expect(imp.stdout + imp.stderr).toMatch(/err_entitlement_limit_reached|entitlement/);
       const jobs = await run(['jobs', '--json'], key);
@@ -89,14 +118,20 @@ describe('the API key never leaks', () => {
       expect(job.resumable).toBe(false); // completed, with a failed row and its skipped BOM
       await run(['resume', job.jobId, '--profile', 'secure', '--json']);
     } finally {
-      await control(sb.baseUrl, 'PUT', '/faults', { error_rate: 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0 });
+      await control(sb.baseUrl, 'PUT', '/faults', {
+        error_rate: 0,
+        reset_after_commit_rate: 0,
+        latency_ms: 0,
+        jitter_ms: 0,
+      });
       await control(sb.baseUrl, 'PUT', '/entitlements', { product_instances: null });
     }
     await control(sb.baseUrl, 'PUT', '/lca', { queued_ms: 0, processing_ms: 50 });
     expect((await run(['export', 'supplier-products', '-o', 'export.xlsx'], key)).code).toBe(0);
     expect((await run(['me', '--json'], key)).code).toBe(0);
     const made: string[] = [];
-    for await (const pi of owner.productInstances.walk()) if (pi.external_id?.startsWith('SEC-')) made.push(pi.external_id);
+    for await (const pi of owner.productInstances.walk())
+      if (pi.external_id?.startsWith('SEC-')) made.push(pi.external_id);
     expect(made).toHaveLength(3);
     const lca = await run(['lca', '--instances', made.join(','), '--recompute', '-o', 'lca.xlsx'], key);
     expect([0, 1], lca.stderr).toContain(lca.code);
@@ -111,7 +146,17 @@ describe('the API key never leaks', () => {
     // scan: every file written, every output
     const files = [...filesUnder(configDir), ...filesUnder(jobsDir), ...filesUnder(work)];
     const names = files.map((f) => basename(f));
-    for (const expected of ['journal.jsonl', 'plan.json', 'meta.json', 'report.xlsx', 'failed.xlsx', 'export.xlsx', 'lca.xlsx', 'secrets.json']) expect(names).toContain(expected);
+    for (const expected of [
+      'journal.jsonl',
+      'plan.json',
+      'meta.json',
+      'report.xlsx',
+      'failed.xlsx',
+      'export.xlsx',
+      'lca.xlsx',
+      'secrets.json',
+    ])
+      expect(names).toContain(expected);
     let maskedSeen = false;
     for (const f of files) {
       const text = await scannableText(f);
@@ -136,12 +181,21 @@ describe('the API key never leaks', () => {
 });
 
 describe('server strings that look like formulas stay text', () => {
-  const NASTY = ['=1+2', '=HYPERLINK("http://example.invalid","click")', '+49 621 000', '-2+3', '@SUM(A1:A2)', '=cmd|\'/c calc\'!A1'];
+  const NASTY = [
+    '=1+2',
+    '=HYPERLINK("http://example.invalid","click")',
+    '+49 621 000',
+    '-2+3',
+    '@SUM(A1:A2)',
+    "=cmd|'/c calc'!A1",
+  ];
 
   /** Every cell of a sheet part that carries a formula (<f>), and the values of the given texts' cells. */
   async function formulasIn(file: string): Promise<string[]> {
     const parts = await readZipEntries(file);
-    return parts.filter((p) => p.name.startsWith('xl/worksheets/') && /<f[\s>]/.test(p.data.toString('utf8'))).map((p) => p.name);
+    return parts
+      .filter((p) => p.name.startsWith('xl/worksheets/') && /<f[\s>]/.test(p.data.toString('utf8')))
+      .map((p) => p.name);
   }
 
   it('an export writes them as text cells, never formulas', async () => {
@@ -174,13 +228,20 @@ describe('server strings that look like formulas stay text', () => {
   });
 
   it('the results workbook keeps them as text (names typed as text by the user, echoed with the outcome)', async () => {
-    const data = { 'supplier-companies': NASTY.map((name, i) => ({ external_id: `FORMULA-RS-${i}`, name, country: 'DE' })) };
+    const data = {
+      'supplier-companies': NASTY.map((name, i) => ({ external_id: `FORMULA-RS-${i}`, name, country: 'DE' })),
+    };
     const file = join(root, 'formulas-in.xlsx');
     await writeDataWorkbook(file, data);
     const report = join(root, 'formulas-report.xlsx');
-    const r = await cli(['import', file, '--report', report], { key: sb.ownerKey, baseUrl: sb.baseUrl, jobsDir: join(root, 'jobs-formulas') });
+    const r = await cli(['import', file, '--report', report], {
+      key: sb.ownerKey,
+      baseUrl: sb.baseUrl,
+      jobsDir: join(root, 'jobs-formulas'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(await formulasIn(report)).toEqual([]);
-    for (const [i, name] of NASTY.entries()) expect((await owner.supplierCompanies.findByExternalId(`FORMULA-RS-${i}`))?.name).toBe(name);
+    for (const [i, name] of NASTY.entries())
+      expect((await owner.supplierCompanies.findByExternalId(`FORMULA-RS-${i}`))?.name).toBe(name);
   });
 });

@@ -16,7 +16,19 @@ import { startSandbox } from '../../sandbox/index.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset, countRows, expectedEntities, sizeForRows, type SheetData } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
-import { cli, control, jsonOut, sandbox, sandboxState, sleep, spawnCli, tmp, waitForOutcomes, type Sandbox, type SandboxState } from './helpers.js';
+import {
+  cli,
+  control,
+  jsonOut,
+  sandbox,
+  sandboxState,
+  sleep,
+  spawnCli,
+  tmp,
+  waitForOutcomes,
+  type Sandbox,
+  type SandboxState,
+} from './helpers.js';
 
 const SOAK_ROWS = Number(process.env.SOAK_ROWS ?? 300);
 
@@ -29,7 +41,15 @@ function grown(before: SandboxState, after: SandboxState): Record<string, number
 
 function expectExact(d: Record<string, number>, data: SheetData): void {
   const want = expectedEntities(data);
-  for (const k of ['supplier_companies', 'supplier_plants', 'supplier_products', 'silos', 'product_instances', 'prechain_products']) expect(d[k], k).toBe(want[k]);
+  for (const k of [
+    'supplier_companies',
+    'supplier_plants',
+    'supplier_products',
+    'silos',
+    'product_instances',
+    'prechain_products',
+  ])
+    expect(d[k], k).toBe(want[k]);
 }
 
 /** The results workbook, row by row: every row succeeded and its _id is the id the service has for it. */
@@ -64,8 +84,14 @@ async function expectReportAgrees(report: string, client: ApiClient, data: Sheet
     rows.forEach((r, i) => {
       const row = ws!.getRow(i + 2);
       const cell = (f: string) => row.getCell(header.get(f)!).value;
-      expect(cell(header.has('external_id') ? 'external_id' : field) ?? null, `${sheet} row ${i + 2} is the input row`).toBe(r[header.has('external_id') ? 'external_id' : field]);
-      expect(SUCCESS_OUTCOMES, `${sheet}!row ${i + 2}: ${String(cell('_result'))} ${String(cell('_message') ?? '')}`).toContain(String(cell('_result')));
+      expect(
+        cell(header.has('external_id') ? 'external_id' : field) ?? null,
+        `${sheet} row ${i + 2} is the input row`,
+      ).toBe(r[header.has('external_id') ? 'external_id' : field]);
+      expect(
+        SUCCESS_OUTCOMES,
+        `${sheet}!row ${i + 2}: ${String(cell('_result'))} ${String(cell('_message') ?? '')}`,
+      ).toContain(String(cell('_result')));
       expect(cell('_id'), `${sheet} row ${i + 2} _id`).toBe(ids.get(`${kind}|${r[field]}`));
       checked++;
     });
@@ -96,12 +122,27 @@ describe('soak under faults', () => {
     const report = join(dir, 'soak-report.xlsx');
     await writeDataWorkbook(file, data);
     const before = await sandboxState(sb.baseUrl);
-    await control(sb.baseUrl, 'PUT', '/faults', { error_rate: 0.1, reset_after_commit_rate: 0.05, latency_ms: 5, jitter_ms: 20, seed: 20260101 });
+    await control(sb.baseUrl, 'PUT', '/faults', {
+      error_rate: 0.1,
+      reset_after_commit_rate: 0.05,
+      latency_ms: 5,
+      jitter_ms: 20,
+      seed: 20260101,
+    });
     let run;
     try {
-      run = await cli(['import', file, '--report', report, '--json'], { key: sb.ownerKey, baseUrl: sb.baseUrl, jobsDir: join(dir, 'jobs') });
+      run = await cli(['import', file, '--report', report, '--json'], {
+        key: sb.ownerKey,
+        baseUrl: sb.baseUrl,
+        jobsDir: join(dir, 'jobs'),
+      });
     } finally {
-      await control(sb.baseUrl, 'PUT', '/faults', { error_rate: 0, reset_after_commit_rate: 0, latency_ms: 0, jitter_ms: 0 });
+      await control(sb.baseUrl, 'PUT', '/faults', {
+        error_rate: 0,
+        reset_after_commit_rate: 0,
+        latency_ms: 0,
+        jitter_ms: 0,
+      });
     }
     expect(run.code, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-2000)}`).toBe(0);
     const out = jsonOut<{ result: { counts: Record<string, number>; status: string } }>(run);
@@ -109,7 +150,9 @@ describe('soak under faults', () => {
     expect(out.result.counts.failed ?? 0).toBe(0);
 
     // the faults really happened: 500s answered, connections reset after commit
-    const log = (await control<{ entries: { status: number; path: string }[] }>(sb.baseUrl, 'GET', '/requests')).entries.filter((e) => e.path.startsWith('/v2/'));
+    const log = (
+      await control<{ entries: { status: number; path: string }[] }>(sb.baseUrl, 'GET', '/requests')
+    ).entries.filter((e) => e.path.startsWith('/v2/'));
     expect(log.filter((e) => e.status === 500).length).toBeGreaterThan(0);
 
     expectExact(grown(before, await sandboxState(sb.baseUrl)), data);

@@ -11,14 +11,26 @@ import {
   type ColumnsView,
 } from '../../renderer/src/screens/import/columnsLogic.js';
 
-const sugg = (column: string, field: string, confidence: number) => ({ column, field, method: 'synonym' as const, confidence });
+const sugg = (column: string, field: string, confidence: number) => ({
+  column,
+  field,
+  method: 'synonym' as const,
+  confidence,
+});
 const view: ColumnsView = {
   highConfidence: 0.8,
   needed: true,
   saved: null,
   draft: {
     version: 1,
-    sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, columns: { Materialnummer: 'external_id' }, ignore: ['Kommentar'] } },
+    sheets: {
+      'supplier-products': {
+        source: 'MAT_*.csv',
+        header_row: 2,
+        columns: { Materialnummer: 'external_id' },
+        ignore: ['Kommentar'],
+      },
+    },
     csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
   },
   sources: [
@@ -47,7 +59,12 @@ const src = view.sources[0];
 
 describe('Columns step logic', () => {
   it('pre-selects only suggestions of high confidence; a low one is not applied silently, nor ignored: left undecided', () => {
-    expect(initialChoices(src, 0.8)).toEqual({ Materialnummer: 'external_id', Bez: UNDECIDED, ME: 'unit', Kommentar: '' });
+    expect(initialChoices(src, 0.8)).toEqual({
+      Materialnummer: 'external_id',
+      Bez: UNDECIDED,
+      ME: 'unit',
+      Kommentar: '',
+    });
   });
 
   it('an undecided column is neither mapped nor ignored (the check says what it is, at its header cell), nor a duplicate field', () => {
@@ -68,12 +85,19 @@ describe('Columns step logic', () => {
   });
 
   it('asks to translate enum values that are not allowed (case aside)', () => {
-    expect(valuesToTranslate(src, initialChoices(src, 0.8))).toEqual([{ field: 'unit', allowed: ['KG', 'T', 'UNIT'], values: ['to'] }]);
+    expect(valuesToTranslate(src, initialChoices(src, 0.8))).toEqual([
+      { field: 'unit', allowed: ['KG', 'T', 'UNIT'], values: ['to'] },
+    ]);
   });
 
   it('builds the mapping document (source glob, header row, csv kept; unchosen columns ignored; values) and reads it back', () => {
     const ch = { ...initialChoices(src, 0.8), Bez: 'name' };
-    const m = buildMapping(view, { [src.source]: ch }, { [src.source]: { unit: { to: 'T', '': 'KG' } } }, 'SAP MM monthly');
+    const m = buildMapping(
+      view,
+      { [src.source]: ch },
+      { [src.source]: { unit: { to: 'T', '': 'KG' } } },
+      'SAP MM monthly',
+    );
     expect(m).toEqual({
       version: 1,
       name: 'SAP MM monthly',

@@ -30,7 +30,9 @@ describe('the dry run’s filter of what writes', () => {
     ]);
     // nothing writes: no such choice
     expect(actionFilterChoices({ unchanged: 5 })).not.toContain('writes');
-    expect(translate('en', 'plan.writesN', { count: 7 })).toBe('Everything that writes: create, update, BOM, delete (7)');
+    expect(translate('en', 'plan.writesN', { count: 7 })).toBe(
+      'Everything that writes: create, update, BOM, delete (7)',
+    );
     expect(translate('de', 'plan.writesN', { count: 7 })).toContain('löschen (7)');
   });
 
@@ -46,7 +48,11 @@ describe('the dry run’s filter of what writes', () => {
 
 describe('the mirror box', () => {
   it('offers the entity sheets the workbook has, and a sheet mirrored already', () => {
-    const ov = overview({ 'supplier-companies': { create: 1 }, bom: { replace: 1 }, 'supplier-products': { unchanged: 2 } });
+    const ov = overview({
+      'supplier-companies': { create: 1 },
+      bom: { replace: 1 },
+      'supplier-products': { unchanged: 2 },
+    });
     expect(mirrorChoices(ov, [])).toEqual({ sheets: ['supplier-companies', 'supplier-products'], none: null });
     expect(mirrorChoices(ov, ['silos']).sheets).toEqual(['supplier-companies', 'supplier-products', 'silos']);
   });

@@ -37,7 +37,9 @@ describe('i18n catalogues', () => {
   });
 
   it('fills placeholders and leaves unknown ones visible', () => {
-    expect(translate('de', 'connection.deleteConfirm', { name: 'Prod' })).toBe('Das Profil „Prod“ und seinen gespeicherten Schlüssel löschen?');
+    expect(translate('de', 'connection.deleteConfirm', { name: 'Prod' })).toBe(
+      'Das Profil „Prod“ und seinen gespeicherten Schlüssel löschen?',
+    );
     expect(translate('en', 'connection.deleteConfirm')).toContain('{name}');
   });
 });

@@ -102,7 +102,11 @@ describe('issues of a real workbook', () => {
       ],
       'product-instances': [headerOf('product-instances'), ['PI-1', 'A-1', 'P1', new Date(Date.UTC(2021, 4, 3)), 2019]],
       // a sheet of deletes: its row that is not a delete needs the columns the header lacks
-      silos: [['external_id', 'action'], ['S-1', 'delete'], ['S-2', null]],
+      silos: [
+        ['external_id', 'action'],
+        ['S-1', 'delete'],
+        ['S-2', null],
+      ],
       Notizen: [['frei']],
     });
     report = await validateWorkbook(await readWorkbook(path));

@@ -29,7 +29,9 @@ describe('the Jobs list’s actions per job', () => {
     expect(done.undo).toBe(false);
     expect(done.note).toEqual({ key: 'jobs.undoneBy', params: { job: '20260101-120000-a1b2c3' } });
     expect(translate('en', done.note!.key, done.note!.params)).toBe('Undone by job 20260101-120000-a1b2c3');
-    expect(translate('de', done.note!.key, done.note!.params)).toBe('Zurückgenommen durch Auftrag 20260101-120000-a1b2c3');
+    expect(translate('de', done.note!.key, done.note!.params)).toBe(
+      'Zurückgenommen durch Auftrag 20260101-120000-a1b2c3',
+    );
 
     const pending = jobOffers(job({ undoneBy: { jobId: '20260101-130000-d4e5f6', status: 'paused' } }));
     expect(pending.undo).toBe(false);
@@ -44,7 +46,11 @@ describe('the Jobs list’s actions per job', () => {
   });
 
   it('shows the active service’s jobs, and the others’ only when asked for', () => {
-    const jobs = [{ id: 1, otherService: false }, { id: 2, otherService: true }, { id: 3, otherService: false }];
+    const jobs = [
+      { id: 1, otherService: false },
+      { id: 2, otherService: true },
+      { id: 3, otherService: false },
+    ];
     expect(shownJobs(jobs, false)).toEqual({ shown: [jobs[0], jobs[2]], other: 1 });
     expect(shownJobs(jobs, true)).toEqual({ shown: jobs, other: 1 });
   });

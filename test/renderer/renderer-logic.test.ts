@@ -11,7 +11,12 @@ const tDe: T = (k, v) => translate('de', k, v);
 
 describe('profile form', () => {
   it('accepts a complete profile', () => {
-    expect(validateProfileForm({ name: 'Prod', baseUrl: 'https://api.example.com', apiKey: 'svc-abc-Secret1' }, { keyRequired: true })).toEqual({});
+    expect(
+      validateProfileForm(
+        { name: 'Prod', baseUrl: 'https://api.example.com', apiKey: 'svc-abc-Secret1' },
+        { keyRequired: true },
+      ),
+    ).toEqual({});
   });
   it('names each wrong field', () => {
     expect(validateProfileForm({ name: ' ', baseUrl: 'ftp://x', apiKey: 'abc' }, { keyRequired: false })).toEqual({
@@ -19,11 +24,15 @@ describe('profile form', () => {
       baseUrl: 'urlInvalid',
       apiKey: 'keyFormat',
     });
-    expect(validateProfileForm({ name: 'a', baseUrl: 'https://u:p@x.example', apiKey: '' }, { keyRequired: true })).toEqual({
+    expect(
+      validateProfileForm({ name: 'a', baseUrl: 'https://u:p@x.example', apiKey: '' }, { keyRequired: true }),
+    ).toEqual({
       baseUrl: 'urlCredentials',
       apiKey: 'keyRequired',
     });
-    expect(validateProfileForm({ name: 'a', baseUrl: 'not a url', apiKey: '' }, { keyRequired: false })).toEqual({ baseUrl: 'urlInvalid' });
+    expect(validateProfileForm({ name: 'a', baseUrl: 'not a url', apiKey: '' }, { keyRequired: false })).toEqual({
+      baseUrl: 'urlInvalid',
+    });
   });
 });
 
@@ -40,12 +49,20 @@ describe('error wording', () => {
     expect(de.detail).not.toBe(en.detail);
   });
   it('keeps an unknown err_code verbatim with the service words', () => {
-    const d = describeError({ code: 'api_error', message: 'Quota of widgets exceeded', errCode: 'err_brand_new' }, tEn, 'en');
+    const d = describeError(
+      { code: 'api_error', message: 'Quota of widgets exceeded', errCode: 'err_brand_new' },
+      tEn,
+      'en',
+    );
     expect(d.errCode).toBe('err_brand_new');
     expect(d.detail).toContain('Quota of widgets exceeded');
   });
   it('lists field issues for invalid input', () => {
-    const d = describeError({ code: 'invalid_input', message: 'Some values are not valid.', issues: [{ path: 'baseUrl', message: 'bad' }] }, tEn, 'en');
+    const d = describeError(
+      { code: 'invalid_input', message: 'Some values are not valid.', issues: [{ path: 'baseUrl', message: 'bad' }] },
+      tEn,
+      'en',
+    );
     expect(d.issues).toEqual([{ path: 'baseUrl', message: 'bad' }]);
   });
 });
@@ -65,7 +82,8 @@ describe('HTTP transport', () => {
   });
   it('turns an error envelope, a non-JSON answer and a dead server into RpcFailure', async () => {
     const answers: (() => Promise<Response>)[] = [
-      async () => new Response(JSON.stringify({ ok: false, error: { code: 'forbidden', message: 'no' } }), { status: 401 }),
+      async () =>
+        new Response(JSON.stringify({ ok: false, error: { code: 'forbidden', message: 'no' } }), { status: 401 }),
       async () => new Response('<html>', { status: 502 }),
       async () => {
         throw new TypeError('fetch failed');

@@ -9,12 +9,7 @@ import type { LcaInstanceView } from '../../electron/core/ipc/contract.js';
 import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../electron/core/names.js';
 import { formatFieldValue, formatValue, isPlainField } from '../../renderer/src/components/format.js';
 import { offersRerun } from '../../renderer/src/components/JobResults.js';
-import {
-  jobStatusWords,
-  lcaOutcomeWords,
-  lcaStateWords,
-  outcomeTotals,
-} from '../../renderer/src/components/status.js';
+import { jobStatusWords, lcaOutcomeWords, lcaStateWords, outcomeTotals } from '../../renderer/src/components/status.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 
@@ -64,8 +59,9 @@ describe('job status words', () => {
   });
 
   it('counts successes from the core list of success outcomes', () => {
-    expect(outcomeTotals({ created: 1, replayed: 1, already_existed: 1, unchanged: 1, updated: 1, replaced: 1, failed: 2 }))
-      .toEqual({ ok: 6, failed: 2, skipped: 0, pending: 0 });
+    expect(
+      outcomeTotals({ created: 1, replayed: 1, already_existed: 1, unchanged: 1, updated: 1, replaced: 1, failed: 2 }),
+    ).toEqual({ ok: 6, failed: 2, skipped: 0, pending: 0 });
   });
 
   it('every status has words in both languages; stopped jobs are never green', () => {

@@ -60,7 +60,7 @@ describe('RpcRunner (useRpc)', () => {
     expect(state.error).toBeNull();
   });
 
-  it('a call overtaken by the same action shows no error and hands on no value; the newer one\'s busy state stays', async () => {
+  it("a call overtaken by the same action shows no error and hands on no value; the newer one's busy state stays", async () => {
     const { r, state } = runner<'query' | 'save'>();
     const first = pending<string>();
     const second = pending<string>();
@@ -84,7 +84,7 @@ describe('RpcRunner (useRpc)', () => {
     await expect(pc).resolves.toBeUndefined();
   });
 
-  it('a call of another action still counts, but does not end the newer call\'s busy state', async () => {
+  it("a call of another action still counts, but does not end the newer call's busy state", async () => {
     const { r, state } = runner<'options' | 'select'>();
     const options = pending<string[]>();
     const select = pending<string>();

@@ -26,15 +26,32 @@ const validation = { importId: 'imp-1' } as unknown as ImportValidation;
 const overview = { tag: 'overview-1' } as unknown as PlanOverview;
 const overview2 = { tag: 'overview-2' } as unknown as PlanOverview;
 const job = (jobId: string) => ({ jobId, running: false }) as unknown as JobView;
-const mapping: ColumnMappingDoc = { version: 1, sheets: { 'supplier-products': { source: 'MAT_*.csv', columns: { Materialnummer: 'external_id' } } } };
+const mapping: ColumnMappingDoc = {
+  version: 1,
+  sheets: { 'supplier-products': { source: 'MAT_*.csv', columns: { Materialnummer: 'external_id' } } },
+};
 const columns: ColumnsView = {
   highConfidence: 0.8,
   needed: true,
   saved: null,
   draft: mapping,
   sources: [
-    { source: 'MAT_2025-10.csv', isCsv: true, sheet: 'supplier-products', headerRow: 2, unmappedRequired: [], columns: [] },
-    { source: 'MAT_2025-11.csv', isCsv: true, sheet: 'supplier-products', headerRow: 2, unmappedRequired: [], columns: [] },
+    {
+      source: 'MAT_2025-10.csv',
+      isCsv: true,
+      sheet: 'supplier-products',
+      headerRow: 2,
+      unmappedRequired: [],
+      columns: [],
+    },
+    {
+      source: 'MAT_2025-11.csv',
+      isCsv: true,
+      sheet: 'supplier-products',
+      headerRow: 2,
+      unmappedRequired: [],
+      columns: [],
+    },
     { source: 'Firmen', isCsv: false, sheet: 'supplier-companies', headerRow: 1, unmappedRequired: [], columns: [] },
     { source: 'Notizen', isCsv: false, sheet: null, headerRow: 1, unmappedRequired: [], columns: [] },
   ],
@@ -45,7 +62,15 @@ const run = (...actions: WizardAction[]): WizardState => actions.reduce(wizard, 
 describe('the wizard: one state per step', () => {
   it('workbook → columns → check → dry run → run → results, each step with what it shows', () => {
     const read: WizardAction = { type: 'read', files: [csvA, csvB], onlyFailedOf: null };
-    expect(run(read)).toEqual({ step: 'check', validation: null, files: [csvA, csvB], onlyFailedOf: null, columns: null, mapping: null, applied: null });
+    expect(run(read)).toEqual({
+      step: 'check',
+      validation: null,
+      files: [csvA, csvB],
+      onlyFailedOf: null,
+      columns: null,
+      mapping: null,
+      applied: null,
+    });
     const cols = run(read, { type: 'columns', columns });
     expect(cols).toMatchObject({ step: 'columns', columns, files: [csvA, csvB] });
     const checking = run(read, { type: 'columns', columns }, { type: 'check', columns, mapping, applied: null });
@@ -55,9 +80,20 @@ describe('the wizard: one state per step', () => {
     const planned = wizard(checked, { type: 'planned', overview });
     expect(planned).toMatchObject({ step: 'plan', validation, overview, mapping, files: [csvA, csvB] });
     // a new dry run (create-only toggled) replaces the overview, stays on the step
-    expect(wizard(planned, { type: 'planned', overview: overview2 })).toMatchObject({ step: 'plan', overview: overview2 });
+    expect(wizard(planned, { type: 'planned', overview: overview2 })).toMatchObject({
+      step: 'plan',
+      overview: overview2,
+    });
     const running = wizard(planned, { type: 'started', jobId: 'job-1' });
-    expect(running).toEqual({ step: 'run', jobId: 'job-1', files: [csvA, csvB], onlyFailedOf: null, columns, mapping, applied: null });
+    expect(running).toEqual({
+      step: 'run',
+      jobId: 'job-1',
+      files: [csvA, csvB],
+      onlyFailedOf: null,
+      columns,
+      mapping,
+      applied: null,
+    });
     expect('validation' in running).toBe(false);
     const done = wizard(running, { type: 'finished', job: job('job-1') });
     expect(done).toMatchObject({ step: 'results', jobId: 'job-1', job: job('job-1') });
@@ -86,18 +122,33 @@ describe('the wizard: one state per step', () => {
       { type: 'planned', overview },
       { type: 'backToCheck' },
     );
-    expect(s).toEqual({ step: 'check', validation, files: [book], onlyFailedOf: 'job-0', columns: null, mapping: null, applied: null });
+    expect(s).toEqual({
+      step: 'check',
+      validation,
+      files: [book],
+      onlyFailedOf: 'job-0',
+      columns: null,
+      mapping: null,
+      applied: null,
+    });
   });
 
   it('answers that no longer fit the step change nothing', () => {
     // the check's answer after the user started over
-    expect(run({ type: 'read', files: [csvA], onlyFailedOf: null }, { type: 'reset' }, { type: 'checked', validation })).toBe(INITIAL);
+    expect(
+      run({ type: 'read', files: [csvA], onlyFailedOf: null }, { type: 'reset' }, { type: 'checked', validation }),
+    ).toBe(INITIAL);
     // a dry run before the check has its answer, a run before a dry run
     const reading = run({ type: 'read', files: [csvA], onlyFailedOf: null });
     expect(wizard(reading, { type: 'planned', overview })).toBe(reading);
     expect(wizard(reading, { type: 'started', jobId: 'job-1' })).toBe(reading);
     // another job's end, and "Change columns" when no Columns step was shown
-    const running = run({ type: 'read', files: [csvA], onlyFailedOf: null }, { type: 'checked', validation }, { type: 'planned', overview }, { type: 'started', jobId: 'job-1' });
+    const running = run(
+      { type: 'read', files: [csvA], onlyFailedOf: null },
+      { type: 'checked', validation },
+      { type: 'planned', overview },
+      { type: 'started', jobId: 'job-1' },
+    );
     expect(wizard(running, { type: 'finished', job: job('job-2') })).toBe(running);
     const checked = run({ type: 'read', files: [book], onlyFailedOf: null }, { type: 'checked', validation });
     expect(wizard(checked, { type: 'changeColumns' })).toBe(checked);

@@ -114,11 +114,21 @@ describe('403: scopes', () => {
 describe('403: plant access', () => {
   it('a key restricted to plant A sees only plant A, cannot read or write at plant B', async () => {
     const atB = await sb.api('POST', '/v2/supplier-products', {
-      body: supplierProductBody({ external_id: 'AUTH-SP-B', plant_id: plantB, elementary_id: elementary, supplier_plant_id: supplierPlantId }),
+      body: supplierProductBody({
+        external_id: 'AUTH-SP-B',
+        plant_id: plantB,
+        elementary_id: elementary,
+        supplier_plant_id: supplierPlantId,
+      }),
     });
     expect(atB.status).toBe(201);
     const atA = await sb.api('POST', '/v2/supplier-products', {
-      body: supplierProductBody({ external_id: 'AUTH-SP-A', plant_id: plantA, elementary_id: elementary, supplier_plant_id: supplierPlantId }),
+      body: supplierProductBody({
+        external_id: 'AUTH-SP-A',
+        plant_id: plantA,
+        elementary_id: elementary,
+        supplier_plant_id: supplierPlantId,
+      }),
     });
     expect(atA.status).toBe(201);
 
@@ -144,7 +154,12 @@ describe('403: plant access', () => {
 
     const createB = await sb.api('POST', '/v2/supplier-products', {
       key: k.key,
-      body: supplierProductBody({ external_id: 'AUTH-SP-B2', plant_id: plantB, elementary_id: elementary, supplier_plant_id: supplierPlantId }),
+      body: supplierProductBody({
+        external_id: 'AUTH-SP-B2',
+        plant_id: plantB,
+        elementary_id: elementary,
+        supplier_plant_id: supplierPlantId,
+      }),
     });
     expect(createB.status).toBe(403);
     expect(createB.body.err_code).toBe('err_plant_no_access');
@@ -163,7 +178,10 @@ describe('member capping: a key never exceeds its issuing member, at once', () =
     const k = await sb.key({ scopes: ['view:materials', 'edit:materials', 'view:plants'], plant_ids: null });
     expect((await sb.api('GET', '/v2/supplier-companies', { key: k.key })).status).toBe(200);
 
-    const reduce = await sb.control('PUT', `/__sandbox/members/${k.owner_profile_id}`, { scopes: ['view:plants'], plant_ids: [plantB] });
+    const reduce = await sb.control('PUT', `/__sandbox/members/${k.owner_profile_id}`, {
+      scopes: ['view:plants'],
+      plant_ids: [plantB],
+    });
     expect(reduce.status).toBe(200);
     const me = await sb.api('GET', '/v2/me', { key: k.key });
     expect(me.body.scopes).toEqual(['view:plants']);

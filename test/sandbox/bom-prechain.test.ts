@@ -22,12 +22,15 @@ async function instance(plant: string, code: string): Promise<string> {
 }
 
 async function prechain(instanceId: string, plant: string): Promise<string> {
-  const r = await sb.api('POST', '/v2/prechain-products', { body: { product_instance_id: instanceId, plant_id: plant } });
+  const r = await sb.api('POST', '/v2/prechain-products', {
+    body: { product_instance_id: instanceId, plant_id: plant },
+  });
   expect(r.status).toBe(201);
   return r.body.id;
 }
 
-const putBom = (id: string, bom: unknown[], key?: string) => sb.api('PUT', `/v2/product-instances/${id}/bom`, { body: { bom }, key });
+const putBom = (id: string, bom: unknown[], key?: string) =>
+  sb.api('PUT', `/v2/product-instances/${id}/bom`, { body: { bom }, key });
 
 beforeAll(async () => {
   sb = await sandbox({ seed: 'empty' });
@@ -37,7 +40,12 @@ beforeAll(async () => {
   const mk = async (code: string, plant: string) =>
     (
       await sb.api('POST', '/v2/supplier-products', {
-        body: supplierProductBody({ external_id: code, plant_id: plant, elementary_id: cat.elementaries[0].id, supplier_plant_id: s.supplierPlantId }),
+        body: supplierProductBody({
+          external_id: code,
+          plant_id: plant,
+          elementary_id: cat.elementaries[0].id,
+          supplier_plant_id: s.supplierPlantId,
+        }),
       })
     ).body.id as string;
   spA1 = await mk('BOM-A1', plantA);
@@ -94,7 +102,9 @@ describe('PUT /v2/product-instances/{id}/bom', () => {
   });
 
   it('unknown refs, a ref of the wrong type, and non-positive masses are rejected with 422', async () => {
-    const unknown = await putBom(instA, [{ type: 'supplier_product', ref: '00000000-0000-4000-8000-000000000000', mass_kg: 1 }]);
+    const unknown = await putBom(instA, [
+      { type: 'supplier_product', ref: '00000000-0000-4000-8000-000000000000', mass_kg: 1 },
+    ]);
     expect(unknown.status).toBe(422);
     expect(unknown.body.err_code).toBe('err_not_found');
     const wrongType = await putBom(instA, [{ type: 'silo', ref: spA1, mass_kg: 1 }]);
@@ -137,7 +147,14 @@ describe('PUT /v2/product-instances/{id}/bom', () => {
     // Re-create it for later tests.
     spA1 = (
       await sb.api('POST', '/v2/supplier-products', {
-        body: { ...del.body, id: undefined, created_at: undefined, impacts_per_kg: undefined, transport_impacts_per_kg: undefined, secondary_datasets: undefined },
+        body: {
+          ...del.body,
+          id: undefined,
+          created_at: undefined,
+          impacts_per_kg: undefined,
+          transport_impacts_per_kg: undefined,
+          secondary_datasets: undefined,
+        },
       })
     ).body.id;
     expect(spA1).toBeTruthy();
@@ -163,7 +180,10 @@ describe('prechain products', () => {
     expect(r.body.err_code).toBe('err_not_found');
     const i = await instance(plantA, 'PC-I-2');
     const k = await sb.key({ scopes: [...SCOPES], plant_ids: [plantA] });
-    const denied = await sb.api('POST', '/v2/prechain-products', { key: k.key, body: { product_instance_id: i, plant_id: plantB } });
+    const denied = await sb.api('POST', '/v2/prechain-products', {
+      key: k.key,
+      body: { product_instance_id: i, plant_id: plantB },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.err_code).toBe('err_plant_no_access');
   });
@@ -190,7 +210,14 @@ describe('prechain products', () => {
     expect(r.body.err_code).toBe('err_prechain_circular_reference');
     // A diamond is not a loop.
     const w = await instance(plantA, 'PC-W');
-    expect((await putBom(w, [{ type: 'prechain_product', ref: pcX, mass_kg: 1 }, { type: 'prechain_product', ref: pcY, mass_kg: 1 }])).status).toBe(200);
+    expect(
+      (
+        await putBom(w, [
+          { type: 'prechain_product', ref: pcX, mass_kg: 1 },
+          { type: 'prechain_product', ref: pcY, mass_kg: 1 },
+        ])
+      ).status,
+    ).toBe(200);
   });
 
   it('PATCH of a prechain product that would close a loop is rejected and changes nothing', async () => {

@@ -120,7 +120,9 @@ describe('the request log and a client gone before its answer', () => {
     const since = await lastSeq();
     await sb.control('PUT', '/__sandbox/faults', { latency_ms: 50 });
     try {
-      expect((await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'STAYED-1', name: 'x' } })).status).toBe(201);
+      expect(
+        (await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'STAYED-1', name: 'x' } })).status,
+      ).toBe(201);
     } finally {
       await sb.control('PUT', '/__sandbox/faults', {});
     }

@@ -21,11 +21,19 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const sp = (external_id: string, extra: Record<string, unknown> = {}) =>
-  supplierProductBody({ external_id, plant_id: plant, elementary_id: elementary, supplier_plant_id: supplierPlantId, ...extra });
+  supplierProductBody({
+    external_id,
+    plant_id: plant,
+    elementary_id: elementary,
+    supplier_plant_id: supplierPlantId,
+    ...extra,
+  });
 
 describe('create payloads', () => {
   it('a supplier company is created with 201 and the fields sent, plus id and created_at', async () => {
-    const r = await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'ENT-C1', name: 'Kies Müller GmbH', country: 'AT' } });
+    const r = await sb.api('POST', '/v2/supplier-companies', {
+      body: { external_id: 'ENT-C1', name: 'Kies Müller GmbH', country: 'AT' },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ external_id: 'ENT-C1', name: 'Kies Müller GmbH', country: 'AT' });
     expect(r.body.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -99,7 +107,10 @@ describe('create payloads', () => {
     const comp = await sb.api('GET', `/v2/composites/${composite.id}`);
     expect(comp.body).toMatchObject({ id: composite.id, name: composite.name });
     const bad = await sb.api('POST', '/v2/supplier-products', {
-      body: { ...sp('ENT-BADMT'), material_type: { category: 'elementary', elementary_id: '00000000-0000-4000-8000-000000000000' } },
+      body: {
+        ...sp('ENT-BADMT'),
+        material_type: { category: 'elementary', elementary_id: '00000000-0000-4000-8000-000000000000' },
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.err_code).toBe('err_material_type_not_found');
@@ -130,7 +141,9 @@ describe('create payloads', () => {
 
 describe('external_id', () => {
   it('is unique per entity type among active entities: 409 err_external_id_exists', async () => {
-    expect((await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'ENT-DUP', name: 'a' } })).status).toBe(201);
+    expect(
+      (await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'ENT-DUP', name: 'a' } })).status,
+    ).toBe(201);
     const dup = await sb.api('POST', '/v2/supplier-companies', { body: { external_id: 'ENT-DUP', name: 'b' } });
     expect(dup.status).toBe(409);
     expect(dup.body.err_code).toBe('err_external_id_exists');
@@ -167,36 +180,57 @@ describe('external_id', () => {
     const clash = await sb.api('PATCH', `/v2/supplier-companies/${b.body.id}`, { body: { external_id: 'ENT-PA' } });
     expect(clash.status).toBe(409);
     expect(clash.body.err_code).toBe('err_external_id_exists');
-    const same = await sb.api('PATCH', `/v2/supplier-companies/${a.body.id}`, { body: { external_id: 'ENT-PA', name: 'a2' } });
+    const same = await sb.api('PATCH', `/v2/supplier-companies/${a.body.id}`, {
+      body: { external_id: 'ENT-PA', name: 'a2' },
+    });
     expect(same.status).toBe(200);
     const renamed = await sb.api('PATCH', `/v2/supplier-companies/${a.body.id}`, { body: { external_id: 'ENT-PA2' } });
     expect(renamed.body.external_id).toBe('ENT-PA2');
-    expect((await sb.api('PATCH', `/v2/supplier-companies/${b.body.id}`, { body: { external_id: 'ENT-PA' } })).status).toBe(200);
+    expect(
+      (await sb.api('PATCH', `/v2/supplier-companies/${b.body.id}`, { body: { external_id: 'ENT-PA' } })).status,
+    ).toBe(200);
   });
 });
 
 describe('PATCH', () => {
   it('is a partial update: absent fields keep their value, same validation, 200 with the entity', async () => {
     const a = await sb.api('POST', '/v2/supplier-products', { body: sp('ENT-PATCH', { secondary_percentage: 10 }) });
-    const r = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, { body: { name: 'Renamed', transport_route: { train_km: 80 } } });
+    const r = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, {
+      body: { name: 'Renamed', transport_route: { train_km: 80 } },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: 'Renamed', secondary_percentage: 10, transport_route: { train_km: 80 }, external_id: 'ENT-PATCH' });
+    expect(r.body).toMatchObject({
+      name: 'Renamed',
+      secondary_percentage: 10,
+      transport_route: { train_km: 80 },
+      external_id: 'ENT-PATCH',
+    });
     expect((await sb.api('GET', `/v2/supplier-products/${a.body.id}`)).body).toEqual(r.body);
     const bad = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, { body: { secondary_percentage: 300 } });
     expect(bad.status).toBe(422);
     expect(bad.body.err_code).toBe('err_invalid_secondary_percentage_range');
     const extra = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, { body: { nope: 1 } });
     expect(extra.status).toBe(422);
-    const cleared = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, { body: { secondary_percentage: null } });
+    const cleared = await sb.api('PATCH', `/v2/supplier-products/${a.body.id}`, {
+      body: { secondary_percentage: null },
+    });
     expect(cleared.body.secondary_percentage).toBeNull();
   });
 
   it('works on supplier plants and product instances', async () => {
-    const p = await sb.api('POST', '/v2/supplier-plants', { body: { name: 'P', supplier_company_id: companyId, city: 'Ulm' } });
+    const p = await sb.api('POST', '/v2/supplier-plants', {
+      body: { name: 'P', supplier_company_id: companyId, city: 'Ulm' },
+    });
     const r = await sb.api('PATCH', `/v2/supplier-plants/${p.body.id}`, { body: { city: 'Bonn' } });
     expect(r.body).toMatchObject({ name: 'P', city: 'Bonn', supplier_company_id: companyId });
     const inst = await sb.api('POST', '/v2/product-instances', {
-      body: { external_id: 'ENT-PI', product_id: cat.products[0].id, plant_id: plant, produced_from: 2020, produced_to: null },
+      body: {
+        external_id: 'ENT-PI',
+        product_id: cat.products[0].id,
+        plant_id: plant,
+        produced_from: 2020,
+        produced_to: null,
+      },
     });
     expect(inst.status).toBe(201);
     expect(inst.body).toMatchObject({ external_id: 'ENT-PI', produced_from: 2020, produced_to: null });
@@ -222,7 +256,9 @@ describe('PATCH', () => {
   });
 
   it('an unknown or malformed id gives 422 (err_not_found / err_not_valid)', async () => {
-    const unknown = await sb.api('PATCH', '/v2/supplier-companies/00000000-0000-4000-8000-000000000000', { body: { name: 'x' } });
+    const unknown = await sb.api('PATCH', '/v2/supplier-companies/00000000-0000-4000-8000-000000000000', {
+      body: { name: 'x' },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.err_code).toBe('err_not_found');
     const malformed = await sb.api('GET', '/v2/supplier-companies/123');
@@ -264,7 +300,8 @@ describe('products (read only)', () => {
       body: { product_id: product.id, plant_id: cat.plants[0].id, produced_from: 2021 },
     });
     expect(inst.status).toBe(201);
-    const q = (code: string) => `/v2/products?external_id=${encodeURIComponent(code)}&product_instance_id=${inst.body.id}`;
+    const q = (code: string) =>
+      `/v2/products?external_id=${encodeURIComponent(code)}&product_instance_id=${inst.body.id}`;
     const match = await sb.api('GET', q(product.external_id));
     expect(match.status).toBe(200);
     expect(match.body.data.map((p: { id: string }) => p.id)).toEqual([product.id]);
@@ -272,7 +309,10 @@ describe('products (read only)', () => {
     const mismatch = await sb.api('GET', q(other.external_id));
     expect(mismatch.status).toBe(200);
     expect(mismatch.body).toEqual({ data: [], next_cursor: null });
-    const unknownInstance = await sb.api('GET', `/v2/products?external_id=${encodeURIComponent(product.external_id)}&product_instance_id=00000000-0000-4000-8000-000000000000`);
+    const unknownInstance = await sb.api(
+      'GET',
+      `/v2/products?external_id=${encodeURIComponent(product.external_id)}&product_instance_id=00000000-0000-4000-8000-000000000000`,
+    );
     expect(unknownInstance.body.data).toEqual([]);
   });
 

@@ -69,7 +69,9 @@ describe('faults', () => {
     expect(found.body.data).toHaveLength(1);
     expect(found.body.data[0].name).toBe('reset');
     const log = await sb.control('GET', '/__sandbox/requests?since=0');
-    const entry = log.body.entries.find((e: { path: string; method: string; reset: boolean }) => e.method === 'POST' && e.reset);
+    const entry = log.body.entries.find(
+      (e: { path: string; method: string; reset: boolean }) => e.method === 'POST' && e.reset,
+    );
     expect(entry).toMatchObject({ path: '/v2/supplier-companies', status: 201, reset: true });
   });
 
@@ -153,7 +155,13 @@ describe('request log', () => {
     await sb.control('GET', '/__sandbox/state');
     const log = await sb.control('GET', `/__sandbox/requests?since=${since}`);
     expect(log.body.entries).toHaveLength(2);
-    expect(log.body.entries[0]).toMatchObject({ method: 'GET', path: '/v2/supplier-products', query: 'limit=5', status: 200, err_code: null });
+    expect(log.body.entries[0]).toMatchObject({
+      method: 'GET',
+      path: '/v2/supplier-products',
+      query: 'limit=5',
+      status: 200,
+      err_code: null,
+    });
     expect(log.body.entries[1]).toMatchObject({ status: 422, err_code: 'err_not_valid' });
     expect(log.body.last_seq).toBe(since + 2);
   });
@@ -173,18 +181,32 @@ describe('request log', () => {
 describe('only the spec statuses, and errors as {msg, err_code}', () => {
   it('framework errors are mapped: bad JSON, wrong content type, unknown route, wrong method, huge body', async () => {
     const raw = async (method: string, path: string, headers: Record<string, string>, body?: string | Buffer) => {
-      const r = await request(sb.baseUrl + path, { method: method as 'GET', headers: { 'x-api-key': sb.ownerKey, ...headers }, body });
+      const r = await request(sb.baseUrl + path, {
+        method: method as 'GET',
+        headers: { 'x-api-key': sb.ownerKey, ...headers },
+        body,
+      });
       return { status: r.statusCode, body: (await r.body.json()) as { msg: string; err_code: string } };
     };
     const cases = [
       await raw('POST', '/v2/supplier-companies', { 'content-type': 'application/json' }, '{"name": '),
       await raw('POST', '/v2/supplier-companies', { 'content-type': 'text/plain' }, 'name=x'),
       await raw('POST', '/v2/supplier-companies', { 'content-type': 'application/json' }, '[1,2]'),
-      await raw('POST', '/v2/supplier-companies', { 'content-type': 'application/json' }, '{"__proto__": {"x": 1}, "name": "p"}'),
+      await raw(
+        'POST',
+        '/v2/supplier-companies',
+        { 'content-type': 'application/json' },
+        '{"__proto__": {"x": 1}, "name": "p"}',
+      ),
       await raw('GET', '/v2/unknown', {}),
       await raw('DELETE', '/v2/silos/00000000-0000-4000-8000-000000000000', {}),
       await raw('GET', '/', {}),
-      await raw('POST', '/v2/supplier-companies', { 'content-type': 'application/json' }, Buffer.alloc(17 * 1024 * 1024, 0x20)),
+      await raw(
+        'POST',
+        '/v2/supplier-companies',
+        { 'content-type': 'application/json' },
+        Buffer.alloc(17 * 1024 * 1024, 0x20),
+      ),
     ];
     for (const c of cases) {
       expect(ALLOWED_STATUSES.has(c.status)).toBe(true);
@@ -235,7 +257,10 @@ describe('control API', () => {
     const s = await state();
     // the company created above is gone; what is left is the demo's own supplier set (none deleted)
     expect((await sb.api('GET', '/v2/supplier-companies?external_id=C-RESET')).body.data).toEqual([]);
-    expect(s.supplier_companies).toEqual({ active: seedData('demo', new Date()).supplier_companies.length, deleted: 0 });
+    expect(s.supplier_companies).toEqual({
+      active: seedData('demo', new Date()).supplier_companies.length,
+      deleted: 0,
+    });
     expect(s.product_instances.active).toBeGreaterThan(0);
     expect((await sb.api('GET', '/v2/me')).status).toBe(200);
     expect((await sb.api('GET', '/v2/me', { key: other.key })).status).toBe(401);
@@ -254,7 +279,7 @@ describe('control API', () => {
     expect(viaApi.body.data.map((p: { id: string }) => p.id).sort()).toEqual(c.products.map((p) => p.id).sort());
   });
 
-  it('refuses peers that are not loopback (403), when one of this machine\'s own addresses is reachable', async () => {
+  it("refuses peers that are not loopback (403), when one of this machine's own addresses is reachable", async () => {
     const { networkInterfaces } = await import('node:os');
     const external = Object.values(networkInterfaces())
       .flat()

@@ -13,10 +13,20 @@ export interface Res<T = any> {
 
 export interface Sandbox extends RunningSandbox {
   /** Call /v2 with the owner key unless `key` is given (null = no key header). */
-  api<T = any>(method: string, path: string, o?: { key?: string | null; body?: unknown; headers?: Record<string, string> }): Promise<Res<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    o?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Res<T>>;
   control<T = any>(method: string, path: string, body?: unknown): Promise<Res<T>>;
   /** A new key (its own member unless owner_profile_id is given). */
-  key(o: { scopes: string[]; plant_ids?: string[] | null; expires_at?: string; legacy?: boolean; owner_profile_id?: string }): Promise<{
+  key(o: {
+    scopes: string[];
+    plant_ids?: string[] | null;
+    expires_at?: string;
+    legacy?: boolean;
+    owner_profile_id?: string;
+  }): Promise<{
     key: string;
     api_key_id: string;
     owner_profile_id: string;
@@ -33,7 +43,13 @@ export interface Catalog {
   products: { id: string; external_id: string; name: string; unit: string }[];
 }
 
-async function call(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Res> {
+async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Res> {
   const hasBody = body !== undefined;
   const r = await request(baseUrl + path, {
     method: method as 'GET',
@@ -97,9 +113,17 @@ export async function walk(sb: Sandbox, path: string, key?: string): Promise<{ i
 /** A supplier company + plant and N supplier products at a plant, created through the API. */
 export async function supplierSetup(sb: Sandbox, prefix: string) {
   const cat = await sb.catalog();
-  const company = await sb.api('POST', '/v2/supplier-companies', { body: { external_id: `${prefix}-SC`, name: `${prefix} company`, country: 'DE' } });
+  const company = await sb.api('POST', '/v2/supplier-companies', {
+    body: { external_id: `${prefix}-SC`, name: `${prefix} company`, country: 'DE' },
+  });
   const plant = await sb.api('POST', '/v2/supplier-plants', {
-    body: { external_id: `${prefix}-SPL`, name: `${prefix} plant`, supplier_company_id: company.body.id, country: 'DE', city: 'Köln' },
+    body: {
+      external_id: `${prefix}-SPL`,
+      name: `${prefix} plant`,
+      supplier_company_id: company.body.id,
+      country: 'DE',
+      city: 'Köln',
+    },
   });
   return { cat, companyId: company.body.id as string, supplierPlantId: plant.body.id as string };
 }

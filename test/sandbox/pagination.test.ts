@@ -13,10 +13,16 @@ beforeAll(async () => {
   // Creation order through the API: companies one by one.
   createdOrder = [];
   for (let i = 0; i < 30; i++) {
-    const r = await sb.api('POST', '/v2/supplier-companies', { body: { external_id: `PG-C-${i}`, name: `Company ${i}` } });
+    const r = await sb.api('POST', '/v2/supplier-companies', {
+      body: { external_id: `PG-C-${i}`, name: `Company ${i}` },
+    });
     createdOrder.push(r.body.id);
   }
-  const bulk = await sb.control('POST', '/__sandbox/bulk/supplier-products', { count: N, external_id_prefix: 'PG-', with_supplier_plant: false });
+  const bulk = await sb.control('POST', '/__sandbox/bulk/supplier-products', {
+    count: N,
+    external_id_prefix: 'PG-',
+    with_supplier_plant: false,
+  });
   expect(bulk.status).toBe(200);
 });
 afterAll(() => sb.close());
@@ -47,11 +53,14 @@ describe('limit', () => {
 });
 
 describe('cursor', () => {
-  it.each(['garbage!', 'eyJ2Ijo5OX0', 'bm90IGpzb24', '%00'])('an undecodable cursor (%s) gives 422 err_not_valid', async (c) => {
-    const r = await sb.api('GET', `/v2/supplier-products?cursor=${c}`);
-    expect(r.status).toBe(422);
-    expect(r.body.err_code).toBe('err_not_valid');
-  });
+  it.each(['garbage!', 'eyJ2Ijo5OX0', 'bm90IGpzb24', '%00'])(
+    'an undecodable cursor (%s) gives 422 err_not_valid',
+    async (c) => {
+      const r = await sb.api('GET', `/v2/supplier-products?cursor=${c}`);
+      expect(r.status).toBe(422);
+      expect(r.body.err_code).toBe('err_not_valid');
+    },
+  );
 
   it('a cursor belongs to its query: another limit or another filter gives 422', async () => {
     const first = await sb.api('GET', '/v2/supplier-products?limit=7');
@@ -92,7 +101,10 @@ describe('walks', () => {
     const r = await sb.api('GET', '/v2/supplier-companies?limit=29');
     expect(r.body.data).toHaveLength(29);
     expect(r.body.next_cursor).not.toBeNull();
-    const last = await sb.api('GET', `/v2/supplier-companies?limit=29&cursor=${encodeURIComponent(r.body.next_cursor)}`);
+    const last = await sb.api(
+      'GET',
+      `/v2/supplier-companies?limit=29&cursor=${encodeURIComponent(r.body.next_cursor)}`,
+    );
     expect(last.body.data).toHaveLength(1);
     expect(last.body.next_cursor).toBeNull();
   });
@@ -115,7 +127,10 @@ describe('walks', () => {
     const first = await sb.api('GET', '/v2/supplier-products?limit=100');
     const lastOfPage = first.body.data[99];
     expect((await sb.api('DELETE', `/v2/supplier-products/${lastOfPage.id}`)).status).toBe(200);
-    const next = await sb.api('GET', `/v2/supplier-products?limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+    const next = await sb.api(
+      'GET',
+      `/v2/supplier-products?limit=100&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+    );
     expect(next.status).toBe(200);
     expect(next.body.data).toHaveLength(100);
     expect(next.body.data.some((i: { id: string }) => i.id === lastOfPage.id)).toBe(false);

@@ -18,16 +18,27 @@ describe('persistence', () => {
     const plant = cat.plants[0].id;
     const mk = (code: string) =>
       a.api('POST', '/v2/supplier-products', {
-        body: supplierProductBody({ external_id: code, plant_id: plant, elementary_id: cat.elementaries[0].id, supplier_plant_id: supplierPlantId }),
+        body: supplierProductBody({
+          external_id: code,
+          plant_id: plant,
+          elementary_id: cat.elementaries[0].id,
+          supplier_plant_id: supplierPlantId,
+        }),
       });
     const kept = (await mk('P-KEEP')).body;
     const gone = (await mk('P-GONE')).body;
     await a.api('DELETE', `/v2/supplier-products/${gone.id}`);
-    const siloBody = { plant_id: plant, name: 'silo', items: [{ supplier_product_id: kept.id, annual_items: [{ year: 2024, amount: 3 }] }] };
+    const siloBody = {
+      plant_id: plant,
+      name: 'silo',
+      items: [{ supplier_product_id: kept.id, annual_items: [{ year: 2024, amount: 3 }] }],
+    };
     const silo = await a.api('POST', '/v2/silos', { body: siloBody, headers: { 'idempotency-key': 'persist-1' } });
     expect(silo.status).toBe(201);
     const inst = (await a.api('GET', '/v2/product-instances?limit=1')).body.data[0];
-    await a.api('PUT', `/v2/product-instances/${inst.id}/bom`, { body: { bom: [{ type: 'silo', ref: silo.body.id, mass_kg: 9 }] } });
+    await a.api('PUT', `/v2/product-instances/${inst.id}/bom`, {
+      body: { bom: [{ type: 'silo', ref: silo.body.id, mass_kg: 9 }] },
+    });
     await a.control('PUT', '/__sandbox/production', { product_instance_id: inst.id, year: 2001, quantity: 77 });
     await a.control('PUT', '/__sandbox/lca', { queued_ms: 0, processing_ms: 0 });
     await a.api('POST', `/v2/product-instances/${inst.id}/lca-update`);
@@ -52,7 +63,9 @@ describe('persistence', () => {
       const replay = await b.api('POST', '/v2/silos', { body: siloBody, headers: { 'idempotency-key': 'persist-1' } });
       expect(replay.status).toBe(200);
       expect(replay.text).toBe(silo.text);
-      expect((await b.api('GET', `/v2/product-instances/${inst.id}/bom`)).body.bom).toEqual([{ type: 'silo', ref: silo.body.id, mass_kg: 9 }]);
+      expect((await b.api('GET', `/v2/product-instances/${inst.id}/bom`)).body.bom).toEqual([
+        { type: 'silo', ref: silo.body.id, mass_kg: 9 },
+      ]);
       expect((await b.api('GET', `/v2/product-instances/${inst.id}/lca-results`)).body).toEqual(results);
       // Keys issued before the restart still work (only their hashes were stored); the new owner key too.
       expect((await b.api('GET', '/v2/supplier-companies', { key: extraKey.key })).status).toBe(200);

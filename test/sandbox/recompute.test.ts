@@ -20,7 +20,9 @@ async function instance(code: string, from: number, to: number | null): Promise<
     body: { external_id: code, product_id: product, plant_id: plant, produced_from: from, produced_to: to },
   });
   expect(r.status).toBe(201);
-  const bom = await sb.api('PUT', `/v2/product-instances/${r.body.id}/bom`, { body: { bom: [{ type: 'supplier_product', ref: sp, mass_kg: MASS }] } });
+  const bom = await sb.api('PUT', `/v2/product-instances/${r.body.id}/bom`, {
+    body: { bom: [{ type: 'supplier_product', ref: sp, mass_kg: MASS }] },
+  });
   expect(bom.status).toBe(200);
   return r.body.id;
 }
@@ -50,7 +52,9 @@ beforeAll(async () => {
   const catalog = (await sb.control('GET', '/__sandbox/catalog')).body;
   plant = catalog.plants[0].id;
   product = catalog.products[0].id;
-  elementary = catalog.elementaries.find((e: { unit: string; factors: Record<string, number> }) => e.unit === 'KG' && e.factors['GWP-total'] > 0.1);
+  elementary = catalog.elementaries.find(
+    (e: { unit: string; factors: Record<string, number> }) => e.unit === 'KG' && e.factors['GWP-total'] > 0.1,
+  );
   sp = (
     await sb.api('POST', '/v2/supplier-products', {
       body: supplierProductBody({
@@ -244,13 +248,14 @@ describe('values', () => {
     expect(fresh.body.data[0].impacts_per_kg).not.toBeNull();
     const gw = fresh.body.data[0].impacts_per_kg.find((v: { indicator: string }) => v.indicator === 'GWP-total');
     expect(gw.value).toBeCloseTo(elementary.factors['GWP-total'], 9);
-    expect(fresh.body.data[0].transport_impacts_per_kg.find((v: { indicator: string }) => v.indicator === 'GWP-total').value).toBeCloseTo(
-      (TRUCK_KM / 1000) * TRANSPORT_FACTORS.truck_km['GWP-total'],
-      9,
-    );
+    expect(
+      fresh.body.data[0].transport_impacts_per_kg.find((v: { indicator: string }) => v.indicator === 'GWP-total').value,
+    ).toBeCloseTo((TRUCK_KM / 1000) * TRANSPORT_FACTORS.truck_km['GWP-total'], 9);
 
     const upstream = await instance('LCA-UP', 2024, 2024);
-    const pc = await sb.api('POST', '/v2/prechain-products', { body: { product_instance_id: upstream, plant_id: plant } });
+    const pc = await sb.api('POST', '/v2/prechain-products', {
+      body: { product_instance_id: upstream, plant_id: plant },
+    });
     expect(pc.body.impacts_per_kg).toBeNull();
     await recompute(upstream);
     const after = await sb.api('GET', `/v2/prechain-products/${pc.body.id}`);

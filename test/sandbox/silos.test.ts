@@ -47,7 +47,18 @@ afterAll(() => sb.close());
 
 describe('silo rules', () => {
   it('a valid silo is created with 201 and read back unchanged', async () => {
-    const body = { external_id: 'SILO-1', plant_id: plantA, name: 'Zementsilo 1', items: [item(ids['S-A1']), item(ids['S-A2'], [[2023, 5], [2024, 7]])] };
+    const body = {
+      external_id: 'SILO-1',
+      plant_id: plantA,
+      name: 'Zementsilo 1',
+      items: [
+        item(ids['S-A1']),
+        item(ids['S-A2'], [
+          [2023, 5],
+          [2024, 7],
+        ]),
+      ],
+    };
     const r = await sb.api('POST', '/v2/silos', { body });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject(body);
@@ -78,18 +89,27 @@ describe('silo rules', () => {
 
   it('a silo at a plant the key cannot reach is refused with 403', async () => {
     const k = await sb.key({ scopes: ['edit:materials', 'view:materials'], plant_ids: [plantB] });
-    const r = await sb.api('POST', '/v2/silos', { key: k.key, body: { plant_id: plantA, name: 'x', items: [item(ids['S-A1'])] } });
+    const r = await sb.api('POST', '/v2/silos', {
+      key: k.key,
+      body: { plant_id: plantA, name: 'x', items: [item(ids['S-A1'])] },
+    });
     expect(r.status).toBe(403);
     expect(r.body.err_code).toBe('err_plant_no_access');
   });
 
   it('PATCH replaces the items whole and re-checks the rules', async () => {
-    const created = await sb.api('POST', '/v2/silos', { body: { plant_id: plantA, name: 'p', items: [item(ids['S-A1']), item(ids['S-A2'])] } });
-    const r = await sb.api('PATCH', `/v2/silos/${created.body.id}`, { body: { items: [item(ids['S-A2'], [[2025, 9]])] } });
+    const created = await sb.api('POST', '/v2/silos', {
+      body: { plant_id: plantA, name: 'p', items: [item(ids['S-A1']), item(ids['S-A2'])] },
+    });
+    const r = await sb.api('PATCH', `/v2/silos/${created.body.id}`, {
+      body: { items: [item(ids['S-A2'], [[2025, 9]])] },
+    });
     expect(r.status).toBe(200);
     expect(r.body.items).toEqual([item(ids['S-A2'], [[2025, 9]])]);
     expect(r.body.name).toBe('p');
-    const bad = await sb.api('PATCH', `/v2/silos/${created.body.id}`, { body: { items: [item(ids['S-A2']), item(ids['S-SAND'])] } });
+    const bad = await sb.api('PATCH', `/v2/silos/${created.body.id}`, {
+      body: { items: [item(ids['S-A2']), item(ids['S-SAND'])] },
+    });
     expect(bad.status).toBe(422);
     const movedAway = await sb.api('PATCH', `/v2/silos/${created.body.id}`, { body: { plant_id: plantB } });
     expect(movedAway.status).toBe(422);
@@ -114,11 +134,17 @@ describe('Idempotency-Key', () => {
 
   it('a replay returns 200 with the original body unchanged and creates nothing', async () => {
     const before = (await sb.control('GET', '/__sandbox/state')).body.silos.active;
-    const first = await sb.api('POST', '/v2/silos', { body: siloBody('idem'), headers: { 'idempotency-key': 'idem-1' } });
+    const first = await sb.api('POST', '/v2/silos', {
+      body: siloBody('idem'),
+      headers: { 'idempotency-key': 'idem-1' },
+    });
     expect(first.status).toBe(201);
     // The silo changes afterwards; the replay still returns the original response.
     await sb.api('PATCH', `/v2/silos/${first.body.id}`, { body: { name: 'renamed' } });
-    const replay = await sb.api('POST', '/v2/silos', { body: siloBody('idem'), headers: { 'idempotency-key': 'idem-1' } });
+    const replay = await sb.api('POST', '/v2/silos', {
+      body: siloBody('idem'),
+      headers: { 'idempotency-key': 'idem-1' },
+    });
     expect(replay.status).toBe(200);
     expect(replay.text).toBe(first.text);
     // The same body with keys in another order is the same request.
@@ -132,7 +158,10 @@ describe('Idempotency-Key', () => {
 
   it('the same key with a different body gives 409', async () => {
     await sb.api('POST', '/v2/silos', { body: siloBody('k2'), headers: { 'idempotency-key': 'idem-2' } });
-    const r = await sb.api('POST', '/v2/silos', { body: siloBody('k2-other'), headers: { 'idempotency-key': 'idem-2' } });
+    const r = await sb.api('POST', '/v2/silos', {
+      body: siloBody('k2-other'),
+      headers: { 'idempotency-key': 'idem-2' },
+    });
     expect(r.status).toBe(409);
     expect(r.body.err_code).toBe('err_not_valid');
   });
@@ -146,23 +175,39 @@ describe('Idempotency-Key', () => {
   });
 
   it('a key is kept 6 hours on the sandbox clock, then forgotten', async () => {
-    const first = await sb.api('POST', '/v2/silos', { body: siloBody('exp'), headers: { 'idempotency-key': 'idem-exp' } });
+    const first = await sb.api('POST', '/v2/silos', {
+      body: siloBody('exp'),
+      headers: { 'idempotency-key': 'idem-exp' },
+    });
     expect(first.status).toBe(201);
     await sb.control('PUT', '/__sandbox/clock', { advance_ms: 6 * 3600_000 - 60_000 });
-    const within = await sb.api('POST', '/v2/silos', { body: siloBody('exp'), headers: { 'idempotency-key': 'idem-exp' } });
+    const within = await sb.api('POST', '/v2/silos', {
+      body: siloBody('exp'),
+      headers: { 'idempotency-key': 'idem-exp' },
+    });
     expect(within.status).toBe(200);
     expect(within.body.id).toBe(first.body.id);
     await sb.control('PUT', '/__sandbox/clock', { advance_ms: 2 * 60_000 });
-    const after = await sb.api('POST', '/v2/silos', { body: siloBody('exp'), headers: { 'idempotency-key': 'idem-exp' } });
+    const after = await sb.api('POST', '/v2/silos', {
+      body: siloBody('exp'),
+      headers: { 'idempotency-key': 'idem-exp' },
+    });
     expect(after.status).toBe(201);
     expect(after.body.id).not.toBe(first.body.id);
   });
 
   it('a failed create is not recorded: fixing nothing, the retry fails again; the key is then free', async () => {
     const bad = { plant_id: plantA, name: 'bad', items: [] };
-    expect((await sb.api('POST', '/v2/silos', { body: bad, headers: { 'idempotency-key': 'idem-fail' } })).status).toBe(422);
-    expect((await sb.api('POST', '/v2/silos', { body: bad, headers: { 'idempotency-key': 'idem-fail' } })).status).toBe(422);
-    const good = await sb.api('POST', '/v2/silos', { body: siloBody('after-fail'), headers: { 'idempotency-key': 'idem-fail' } });
+    expect((await sb.api('POST', '/v2/silos', { body: bad, headers: { 'idempotency-key': 'idem-fail' } })).status).toBe(
+      422,
+    );
+    expect((await sb.api('POST', '/v2/silos', { body: bad, headers: { 'idempotency-key': 'idem-fail' } })).status).toBe(
+      422,
+    );
+    const good = await sb.api('POST', '/v2/silos', {
+      body: siloBody('after-fail'),
+      headers: { 'idempotency-key': 'idem-fail' },
+    });
     expect(good.status).toBe(201);
   });
 
@@ -171,7 +216,9 @@ describe('Idempotency-Key', () => {
     await sb.control('PUT', '/__sandbox/faults', { latency_ms: 5, jitter_ms: 20, seed: 7 });
     try {
       const rs = await Promise.all(
-        Array.from({ length: 10 }, () => sb.api('POST', '/v2/silos', { body: siloBody('race'), headers: { 'idempotency-key': 'idem-race' } })),
+        Array.from({ length: 10 }, () =>
+          sb.api('POST', '/v2/silos', { body: siloBody('race'), headers: { 'idempotency-key': 'idem-race' } }),
+        ),
       );
       expect(rs.filter((r) => r.status === 201)).toHaveLength(1);
       expect(rs.filter((r) => r.status === 200)).toHaveLength(9);
@@ -186,7 +233,12 @@ describe('Idempotency-Key', () => {
     const inst = await sb.api('POST', '/v2/product-instances', {
       body: { product_id: cat.products[0].id, plant_id: plantB, produced_from: 2020 },
     });
-    const body = { product_instance_id: inst.body.id, plant_id: plantA, external_id: 'PC-1', transport_route: { truck_km: 30 } };
+    const body = {
+      product_instance_id: inst.body.id,
+      plant_id: plantA,
+      external_id: 'PC-1',
+      transport_route: { truck_km: 30 },
+    };
     const first = await sb.api('POST', '/v2/prechain-products', { body, headers: { 'idempotency-key': 'pc-1' } });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ ...body, impacts_per_kg: null, transport_impacts_per_kg: null });
@@ -198,42 +250,76 @@ describe('Idempotency-Key', () => {
       headers: { 'idempotency-key': 'pc-1' },
     });
     expect(conflict.status).toBe(409);
-    const crossed = await sb.api('POST', '/v2/silos', { body: siloBody('crossed'), headers: { 'idempotency-key': 'pc-1' } });
+    const crossed = await sb.api('POST', '/v2/silos', {
+      body: siloBody('crossed'),
+      headers: { 'idempotency-key': 'pc-1' },
+    });
     expect(crossed.status).toBe(409);
   });
 
   it('a replay passes the plant and scope checks of the original: a key at another plant or without edit:materials gets 403 (silos and prechain products)', async () => {
     const full = await sb.key({ scopes: [...SCOPES] });
-    const first = await sb.api('POST', '/v2/silos', { key: full.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    const first = await sb.api('POST', '/v2/silos', {
+      key: full.key,
+      body: siloBody('replay-acl'),
+      headers: { 'idempotency-key': 'idem-acl' },
+    });
     expect(first.status).toBe(201);
     // A key restricted to plant B: the silo (plant A) is out of its reach, for GET and for a replay alike.
     const other = await sb.key({ scopes: [...SCOPES], plant_ids: [plantB] });
     const get = await sb.api('GET', `/v2/silos/${first.body.id}`, { key: other.key });
     expect(get.status).toBe(403);
-    const replay = await sb.api('POST', '/v2/silos', { key: other.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    const replay = await sb.api('POST', '/v2/silos', {
+      key: other.key,
+      body: siloBody('replay-acl'),
+      headers: { 'idempotency-key': 'idem-acl' },
+    });
     expect(replay.status).toBe(403);
     expect(replay.body.err_code).toBe(get.body.err_code);
     expect(replay.text).not.toContain(first.body.id);
     // The key that created it lost edit:materials (its member was reduced): the replay is refused too.
-    await sb.control('PUT', `/__sandbox/members/${full.owner_profile_id}`, { scopes: ['view:materials'], plant_ids: null });
-    const lost = await sb.api('POST', '/v2/silos', { key: full.key, body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } });
+    await sb.control('PUT', `/__sandbox/members/${full.owner_profile_id}`, {
+      scopes: ['view:materials'],
+      plant_ids: null,
+    });
+    const lost = await sb.api('POST', '/v2/silos', {
+      key: full.key,
+      body: siloBody('replay-acl'),
+      headers: { 'idempotency-key': 'idem-acl' },
+    });
     expect(lost.status).toBe(403);
     expect(lost.body.err_code).toBe('err_permission_denied');
     // The owner key still replays it.
-    expect((await sb.api('POST', '/v2/silos', { body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } })).status).toBe(200);
+    expect(
+      (await sb.api('POST', '/v2/silos', { body: siloBody('replay-acl'), headers: { 'idempotency-key': 'idem-acl' } }))
+        .status,
+    ).toBe(200);
 
-    const inst = await sb.api('POST', '/v2/product-instances', { body: { product_id: cat.products[0].id, plant_id: plantB, produced_from: 2021 } });
+    const inst = await sb.api('POST', '/v2/product-instances', {
+      body: { product_id: cat.products[0].id, plant_id: plantB, produced_from: 2021 },
+    });
     expect(inst.status).toBe(201);
     const pcBody = { product_instance_id: inst.body.id, plant_id: plantA, external_id: 'PC-ACL' };
-    const pc = await sb.api('POST', '/v2/prechain-products', { body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    const pc = await sb.api('POST', '/v2/prechain-products', {
+      body: pcBody,
+      headers: { 'idempotency-key': 'pc-acl' },
+    });
     expect(pc.status).toBe(201);
     const pcGet = await sb.api('GET', `/v2/prechain-products/${pc.body.id}`, { key: other.key });
     expect(pcGet.status).toBe(403);
-    const pcReplay = await sb.api('POST', '/v2/prechain-products', { key: other.key, body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    const pcReplay = await sb.api('POST', '/v2/prechain-products', {
+      key: other.key,
+      body: pcBody,
+      headers: { 'idempotency-key': 'pc-acl' },
+    });
     expect(pcReplay.status).toBe(403);
     expect(pcReplay.body.err_code).toBe(pcGet.body.err_code);
     const noEdit = await sb.key({ scopes: ['view:materials', 'view:products'] });
-    const pcNoEdit = await sb.api('POST', '/v2/prechain-products', { key: noEdit.key, body: pcBody, headers: { 'idempotency-key': 'pc-acl' } });
+    const pcNoEdit = await sb.api('POST', '/v2/prechain-products', {
+      key: noEdit.key,
+      body: pcBody,
+      headers: { 'idempotency-key': 'pc-acl' },
+    });
     expect(pcNoEdit.status).toBe(403);
     expect(pcNoEdit.body.err_code).toBe('err_permission_denied');
   });
@@ -243,6 +329,12 @@ describe('Idempotency-Key', () => {
     await sb.api('POST', '/v2/silos', { body: siloBody('logged'), headers: { 'idempotency-key': 'idem-log' } });
     const log = await sb.control('GET', `/__sandbox/requests?since=${since}`);
     expect(log.body.entries).toHaveLength(1);
-    expect(log.body.entries[0]).toMatchObject({ method: 'POST', path: '/v2/silos', status: 201, err_code: null, idempotency_key: 'idem-log' });
+    expect(log.body.entries[0]).toMatchObject({
+      method: 'POST',
+      path: '/v2/silos',
+      status: 201,
+      err_code: null,
+      idempotency_key: 'idem-log',
+    });
   });
 });

@@ -46,7 +46,10 @@ describe('atomic writes', () => {
   it('templates and workbooks are written through it (the old file replaced by a rename, not rewritten)', async () => {
     for (const [name, write] of [
       ['template.xlsx', (f: string) => writeTemplate(f)],
-      ['rows.xlsx', (f: string) => writeWorkbook([{ sheet: 'plants', rows: [{ external_id: 'P1', name: 'Werk' }] }], f)],
+      [
+        'rows.xlsx',
+        (f: string) => writeWorkbook([{ sheet: 'plants', rows: [{ external_id: 'P1', name: 'Werk' }] }], f),
+      ],
     ] as const) {
       const f = path.join(dir, name);
       fs.writeFileSync(f, 'old');

@@ -76,7 +76,10 @@ describe('layers (lint)', () => {
       ),
     ).toEqual([]);
     expect(
-      await lintAs('electron/core/jobs/layer-probe.ts', "import type { ApiClient } from '../api/index.js';\nexport type Probe = ApiClient;\n"),
+      await lintAs(
+        'electron/core/jobs/layer-probe.ts',
+        "import type { ApiClient } from '../api/index.js';\nexport type Probe = ApiClient;\n",
+      ),
     ).toEqual([]);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkMaterialProperties, checkSiloItems, findDuplicateBomComponents, sameBom } from '../../electron/core/spec/rules.js';
+import {
+  checkMaterialProperties,
+  checkSiloItems,
+  findDuplicateBomComponents,
+  sameBom,
+} from '../../electron/core/spec/rules.js';
 import { capPlants, capScopes, effectiveKeyScopes } from '../../electron/core/spec/scopes.js';
 import { maskApiKey } from '../../electron/core/spec/constants.js';
 
@@ -37,8 +42,12 @@ describe('spec rules', () => {
     expect(codes.filter((c) => c === 'err_not_valid')).toHaveLength(3);
   });
   it('checks material-property ranges with the spec codes', () => {
-    expect(checkMaterialProperties({ secondary_percentage: 101 })[0].err_code).toBe('err_invalid_secondary_percentage_range');
-    expect(checkMaterialProperties({ moisture_content_percentage: -1 })[0].err_code).toBe('err_invalid_moisture_content_range');
+    expect(checkMaterialProperties({ secondary_percentage: 101 })[0].err_code).toBe(
+      'err_invalid_secondary_percentage_range',
+    );
+    expect(checkMaterialProperties({ moisture_content_percentage: -1 })[0].err_code).toBe(
+      'err_invalid_moisture_content_range',
+    );
     expect(checkMaterialProperties({ secondary_percentage: 100, moisture_content_percentage: 0 })).toEqual([]);
   });
   it('caps keys by member and applies the edit:recipes legacy rule', () => {

@@ -124,7 +124,10 @@ describe('watchFolder', () => {
     fs.mkdirSync(path.join(stateDir, 'out', stamp), { recursive: true });
     fs.writeFileSync(path.join(stateDir, 'out', stamp, 'big.results.csv'), 'external_id;_res');
     const drop0 = { drop: stamp, files: ['big.xlsx'], jobId: '20260101-000000-abcdef', takenAt: '' };
-    fs.writeFileSync(path.join(stateDir, 'state.json'), JSON.stringify({ format: 'supply-loader/watch@1', drops: [drop0] }));
+    fs.writeFileSync(
+      path.join(stateDir, 'state.json'),
+      JSON.stringify({ format: 'supply-loader/watch@1', drops: [drop0] }),
+    );
 
     const seenOut: string[] = [];
     const importDrop: ImportDrop = async (files, outDir, _signal, control) => {
@@ -143,11 +146,17 @@ describe('watchFolder', () => {
     const r = await watchFolder({ dir: d, once: true, importDrop, stableMs: 60_000, pollMs: 5, onceWaitMs: 20 });
     expect(r.exitCode).toBe(0);
     const folder = path.join(d, 'done', stamp);
-    expect(r.drops[0]).toMatchObject({ outcome: 'done', folder, outputs: [path.join(folder, 'big.results.xlsx'), path.join(folder, 'big.messages.txt')] });
+    expect(r.drops[0]).toMatchObject({
+      outcome: 'done',
+      folder,
+      outputs: [path.join(folder, 'big.results.xlsx'), path.join(folder, 'big.messages.txt')],
+    });
     expect(fs.readdirSync(folder).sort()).toEqual(['big.messages.txt', 'big.results.xlsx', 'big.xlsx']);
     expect(fs.readFileSync(path.join(folder, 'big.results.xlsx'), 'utf8')).toBe('PK-whole');
     // The messages name the output where it is now.
-    expect(fs.readFileSync(path.join(folder, 'big.messages.txt'), 'utf8')).toBe(`results: ${path.join(folder, 'big.results.xlsx')}\n`);
+    expect(fs.readFileSync(path.join(folder, 'big.messages.txt'), 'utf8')).toBe(
+      `results: ${path.join(folder, 'big.results.xlsx')}\n`,
+    );
     expect(fs.existsSync(seenOut[0])).toBe(false);
     expect(fs.readdirSync(path.join(stateDir, 'out'))).toEqual([]);
     expect(fs.readdirSync(path.join(stateDir, 'work'))).toEqual([]);

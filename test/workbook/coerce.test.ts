@@ -1,6 +1,12 @@
 /** Cell coercion rules (docs/workbook-format.md "Reading cells"). */
 import { describe, expect, it } from 'vitest';
-import { NEEDS_FULL_COERCION, coerceCell, decodeEscapes, parseNumberText, quickCoerce } from '../../electron/core/workbook/coerce.js';
+import {
+  NEEDS_FULL_COERCION,
+  coerceCell,
+  decodeEscapes,
+  parseNumberText,
+  quickCoerce,
+} from '../../electron/core/workbook/coerce.js';
 import { expectation, type Column } from '../../electron/core/workbook/columns.js';
 import { getSheet } from '../../electron/core/workbook/registry.js';
 
@@ -39,7 +45,10 @@ describe('numbers stored as text', () => {
 });
 
 describe('coerceCell', () => {
-  const col = (sheet: 'supplier-products' | 'product-instances' | 'bom', field: string): [Column, { field: string; expected: string; date1904: boolean }] => {
+  const col = (
+    sheet: 'supplier-products' | 'product-instances' | 'bom',
+    field: string,
+  ): [Column, { field: string; expected: string; date1904: boolean }] => {
     const c = getSheet(sheet).columns[field];
     return [c, { field, expected: expectation(c), date1904: false }];
   };
@@ -47,14 +56,20 @@ describe('coerceCell', () => {
   it('decodes Excel _xHHHH_ escapes (control characters) so validation can see them', () => {
     expect(decodeEscapes('Sand_x0007_ 0/2')).toBe('Sand\u0007 0/2');
     expect(decodeEscapes('a_x005F_x0007_b')).toBe('a_x0007_b');
-    expect(coerceCell('Sand_x001B_', ...col('supplier-products', 'name'))).toEqual({ kind: 'value', value: 'Sand\u001b' });
+    expect(coerceCell('Sand_x001B_', ...col('supplier-products', 'name'))).toEqual({
+      kind: 'value',
+      value: 'Sand\u001b',
+    });
   });
 
   it('a year: numbers, dates, date serials, date text', () => {
     const y = col('product-instances', 'produced_from');
     expect(coerceCell(2024, ...y)).toEqual({ kind: 'value', value: 2024 });
     expect(coerceCell(45292, ...y)).toMatchObject({ kind: 'value', value: 2024, warning: { code: 'date_as_year' } });
-    expect(coerceCell(new Date(Date.UTC(2019, 11, 31)), ...y)).toMatchObject({ value: 2019, warning: { code: 'date_as_year' } });
+    expect(coerceCell(new Date(Date.UTC(2019, 11, 31)), ...y)).toMatchObject({
+      value: 2019,
+      warning: { code: 'date_as_year' },
+    });
     expect(coerceCell('2023-07-01', ...y)).toMatchObject({ value: 2023, warning: { code: 'date_as_year' } });
     expect(coerceCell('15.03.2022', ...y)).toMatchObject({ value: 2022 });
     expect(coerceCell(1850, ...y)).toEqual({ kind: 'value', value: 1850 }); // the schema refuses it
@@ -72,8 +87,14 @@ describe('coerceCell', () => {
     const m = col('bom', 'mass_kg');
     expect(coerceCell({ formula: 'A1*2', result: 4 }, ...m)).toEqual({ kind: 'value', value: 4 });
     expect(coerceCell({ sharedFormula: 'D2', result: '4,5' }, ...m)).toEqual({ kind: 'value', value: 4.5 });
-    expect(coerceCell({ formula: 'A1*2' }, ...m)).toMatchObject({ kind: 'error', error: { code: 'formula_without_result' } });
-    expect(coerceCell({ error: '#N/A' }, ...m)).toMatchObject({ kind: 'error', error: { code: 'formula_error', message: expect.stringContaining('#N/A') } });
+    expect(coerceCell({ formula: 'A1*2' }, ...m)).toMatchObject({
+      kind: 'error',
+      error: { code: 'formula_without_result' },
+    });
+    expect(coerceCell({ error: '#N/A' }, ...m)).toMatchObject({
+      kind: 'error',
+      error: { code: 'formula_error', message: expect.stringContaining('#N/A') },
+    });
     expect(coerceCell(true, ...m)).toMatchObject({ kind: 'error', error: { code: 'wrong_type' } });
     expect(coerceCell('#Clear', ...m)).toEqual({ kind: 'clear' });
     expect(coerceCell('   ', ...m)).toEqual({ kind: 'blank' });
@@ -87,7 +108,27 @@ describe('coerceCell', () => {
   });
 
   it('the allocation-free fast path agrees with coerceCell whenever it answers', () => {
-    const raws: unknown[] = [0, 1, -2.5, 2024, 1850, 45292, NaN, '', '  ', ' x ', '#CLEAR', '#clear', 'KG', 'kg', 'a_x0007_b', '12,5', true, new Date(0), { formula: 'x', result: 1 }];
+    const raws: unknown[] = [
+      0,
+      1,
+      -2.5,
+      2024,
+      1850,
+      45292,
+      NaN,
+      '',
+      '  ',
+      ' x ',
+      '#CLEAR',
+      '#clear',
+      'KG',
+      'kg',
+      'a_x0007_b',
+      '12,5',
+      true,
+      new Date(0),
+      { formula: 'x', result: 1 },
+    ];
     for (const sheet of ['supplier-products', 'product-instances', 'bom'] as const) {
       for (const [field, c] of Object.entries(getSheet(sheet).columns)) {
         const allowed = c.allowed ? new Set(c.allowed) : undefined;
@@ -95,7 +136,14 @@ describe('coerceCell', () => {
           const q = quickCoerce(raw, c, allowed);
           if (q === NEEDS_FULL_COERCION) continue;
           const full = coerceCell(raw, c, { field, expected: expectation(c), date1904: false });
-          const expected = full.kind === 'blank' ? undefined : full.kind === 'clear' ? null : full.kind === 'value' && !full.warning ? full.value : 'differs';
+          const expected =
+            full.kind === 'blank'
+              ? undefined
+              : full.kind === 'clear'
+                ? null
+                : full.kind === 'value' && !full.warning
+                  ? full.value
+                  : 'differs';
           expect(q, `${sheet}.${field} ${String(raw)}`).toEqual(expected);
         }
       }

@@ -37,16 +37,28 @@ describe('a sheet of deletes needs only the identity column', () => {
     const parsed = await readWorkbook(path);
     const sheet = parsed.sheets.find((s) => s.name === 'supplier-products')!;
     expect(sheet.unreadRows).toBeUndefined();
-    expect(sheet.rows.map((r) => r.values.external_id)).toEqual(['SP-1', 'SP-2', 'SP-3', 'SP-4', 'SP-5', 'SP-6', 'SP-7']);
+    expect(sheet.rows.map((r) => r.values.external_id)).toEqual([
+      'SP-1',
+      'SP-2',
+      'SP-3',
+      'SP-4',
+      'SP-5',
+      'SP-6',
+      'SP-7',
+    ]);
     const report = await validateWorkbook(parsed);
     expect(report.issues.some((i) => i.code === 'missing_header')).toBe(false);
     // name, plant_code, material_code, unit are required and absent: C, D, E, F of each row that would use them.
     const needs = (row: number) =>
-      ['name', 'plant_code', 'material_code', 'unit'].map((f, i) => `error missing_column supplier-products!${'CDEF'[i]}${row} ${f}`);
+      ['name', 'plant_code', 'material_code', 'unit'].map(
+        (f, i) => `error missing_column supplier-products!${'CDEF'[i]}${row} ${f}`,
+      );
     expect(brief(report.issues)).toEqual([...needs(4), ...needs(6), ...needs(8)]);
     const first = report.issues[0];
     expect(first).toMatchObject({ row: 4, params: { headerRow: 1, headerCell: 'C1', rowAction: 'delete' } });
-    expect(first.message).toBe('Column name is missing from row 1, and this row needs it: add column name (e.g. at C1), or mark the row delete.');
+    expect(first.message).toBe(
+      'Column name is missing from row 1, and this row needs it: add column name (e.g. at C1), or mark the row delete.',
+    );
     expect(report.sheets[0]).toMatchObject({ rows: 7, blockedRows: [4, 6, 8] });
     expect(report.ok).toBe(false);
   });
@@ -75,14 +87,26 @@ describe('a sheet of deletes needs only the identity column', () => {
 
   it('a delete row without its external_id is still an error (the identity is the one thing it needs)', async () => {
     const path = tmp.file('delete-no-id.xlsx');
-    await writeXlsx(path, { silos: [['external_id', 'action'], [null, 'delete'], ['S-2', 'delete']] });
+    await writeXlsx(path, {
+      silos: [
+        ['external_id', 'action'],
+        [null, 'delete'],
+        ['S-2', 'delete'],
+      ],
+    });
     const report = await validateWorkbook(await readWorkbook(path));
     expect(brief(report.issues)).toEqual(['error required silos!A2 external_id']);
   });
 
   it('without an action column the sheet keeps its header error and no row is read', async () => {
     const path = tmp.file('no-action.xlsx');
-    await writeXlsx(path, { 'supplier-companies': [['external_id', 'country'], ['SC-1', 'DE'], ['SC-2', 'AT']] });
+    await writeXlsx(path, {
+      'supplier-companies': [
+        ['external_id', 'country'],
+        ['SC-1', 'DE'],
+        ['SC-2', 'AT'],
+      ],
+    });
     const parsed = await readWorkbook(path);
     const report = await validateWorkbook(parsed);
     expect(brief(report.issues)).toEqual(['error missing_header supplier-companies!C1 name']);
@@ -92,8 +116,14 @@ describe('a sheet of deletes needs only the identity column', () => {
   it('without an identity column the sheet keeps its header error, action column or not', async () => {
     const path = tmp.file('no-identity.xlsx');
     await writeXlsx(path, {
-      'supplier-companies': [['name', 'action'], ['Kies AG', 'delete']],
-      'silo-items': [['silo_external_id', 'year', 'amount', 'action'], ['S-1', 2024, 5, 'ignore']],
+      'supplier-companies': [
+        ['name', 'action'],
+        ['Kies AG', 'delete'],
+      ],
+      'silo-items': [
+        ['silo_external_id', 'year', 'amount', 'action'],
+        ['S-1', 2024, 5, 'ignore'],
+      ],
     });
     const report = await validateWorkbook(await readWorkbook(path));
     expect(brief(report.issues)).toEqual([
@@ -121,7 +151,12 @@ describe('a sheet of deletes needs only the identity column', () => {
 
   it('an action cell that is not an action: the row is not a delete, so the missing columns are errors too', async () => {
     const path = tmp.file('bad-action.xlsx');
-    await writeXlsx(path, { 'supplier-companies': [['external_id', 'action'], ['SC-1', 'remove']] });
+    await writeXlsx(path, {
+      'supplier-companies': [
+        ['external_id', 'action'],
+        ['SC-1', 'remove'],
+      ],
+    });
     const report = await validateWorkbook(await readWorkbook(path));
     expect(brief(report.issues)).toEqual([
       'error not_allowed supplier-companies!B2 action',
@@ -136,7 +171,9 @@ describe('a sheet of deletes needs only the identity column', () => {
     const report = await validateWorkbook(parsed);
     expect(report.sheets[0]).toMatchObject({ name: 'supplier-products', rows: 3, blockedRows: [3] });
     expect(brief(report.issues)).toEqual(
-      ['name', 'plant_code', 'material_code', 'unit'].map((f, i) => `error missing_column supplier-products.csv!${'CDEF'[i]}3 ${f}`),
+      ['name', 'plant_code', 'material_code', 'unit'].map(
+        (f, i) => `error missing_column supplier-products.csv!${'CDEF'[i]}3 ${f}`,
+      ),
     );
 
     const erp = tmp.file('LIEF_DEL.csv');
@@ -166,7 +203,13 @@ describe('a sheet of deletes needs only the identity column', () => {
     await writeFile(path, 'Lieferant\nSC-1\nSC-2\n');
     const m = parseColumnMapping({
       version: 1,
-      sheets: { 'supplier-companies': { source: 'GONE.csv', columns: { Lieferant: 'external_id' }, constants: { action: 'delete' } } },
+      sheets: {
+        'supplier-companies': {
+          source: 'GONE.csv',
+          columns: { Lieferant: 'external_id' },
+          constants: { action: 'delete' },
+        },
+      },
     });
     if (!m.ok) throw new Error(m.errors.join('\n'));
     const parsed = await readSource(path, { mapping: m.mapping });

@@ -30,13 +30,22 @@ function mapping(doc: unknown): ColumnMapping {
 
 describe('nothing silently ignored', () => {
   const header = [...headerOf('supplier-products').filter((f) => f !== 'truck_km'), 'truck_distance_km', 'Kommentar'];
-  const row = (i: number) => [...rowOf('supplier-products', supplierProduct(i)).slice(0, header.length - 3), 22, 'note'];
+  const row = (i: number) => [
+    ...rowOf('supplier-products', supplierProduct(i)).slice(0, header.length - 3),
+    22,
+    'note',
+  ];
 
   it('a header resembling an absent field is an error at its cell ("did you mean `truck_km`?") and blocks the rows; Kommentar is an ignored column', async () => {
     const path = tmp.file('misnamed.xlsx');
     // the registry order without truck_km: the two extra columns are the last ones
     const fields = headerOf('supplier-products').filter((f) => f !== 'truck_km');
-    await writeXlsx(path, { 'supplier-products': [header, ...[1, 2, 3].map((i) => [...fields.map((f) => supplierProduct(i)[f] ?? null), 22, 'note'])] });
+    await writeXlsx(path, {
+      'supplier-products': [
+        header,
+        ...[1, 2, 3].map((i) => [...fields.map((f) => supplierProduct(i)[f] ?? null), 22, 'note']),
+      ],
+    });
     const parsed = await readWorkbook(path);
     const report = await check(parsed);
     const col = String.fromCharCode(64 + fields.length + 1);
@@ -44,18 +53,36 @@ describe('nothing silently ignored', () => {
     expect(err).toMatchObject({ severity: 'error', sheet: 'supplier-products', cell: `${col}1`, field: 'truck_km' });
     expect(err.message).toContain('did you mean `truck_km`?');
     expect(report.sheets[0].blockedRows).toEqual([2, 3, 4]);
-    expect(report.sheets[0].ignoredColumns).toEqual([{ header: 'Kommentar', cell: `${String.fromCharCode(64 + fields.length + 2)}1`, reason: 'unknown' }]);
-    expect(at(report.issues, 'unknown_column')).toEqual([`supplier-products!${String.fromCharCode(64 + fields.length + 2)}1`]);
+    expect(report.sheets[0].ignoredColumns).toEqual([
+      { header: 'Kommentar', cell: `${String.fromCharCode(64 + fields.length + 2)}1`, reason: 'unknown' },
+    ]);
+    expect(at(report.issues, 'unknown_column')).toEqual([
+      `supplier-products!${String.fromCharCode(64 + fields.length + 2)}1`,
+    ]);
     void row;
 
     // A mapping that says what it is: read as truck_km, nothing blocked.
-    const mapped = await readWorkbook(path, { mapping: mapping({ version: 1, sheets: { 'supplier-products': { columns: { truck_distance_km: 'truck_km' }, ignore: ['Kommentar'] } } }) });
+    const mapped = await readWorkbook(path, {
+      mapping: mapping({
+        version: 1,
+        sheets: { 'supplier-products': { columns: { truck_distance_km: 'truck_km' }, ignore: ['Kommentar'] } },
+      }),
+    });
     const r2 = await check(mapped);
     expect(r2.errors).toBe(0);
     expect(mapped.sheets[0].rows[0].values.truck_km).toBe(22);
-    expect(mapped.sheets[0].ignoredColumns).toEqual([{ header: 'Kommentar', cell: `${String.fromCharCode(64 + fields.length + 2)}1`, reason: 'mapping' }]);
+    expect(mapped.sheets[0].ignoredColumns).toEqual([
+      { header: 'Kommentar', cell: `${String.fromCharCode(64 + fields.length + 2)}1`, reason: 'mapping' },
+    ]);
     // ... or that it is ignored: no error, the rows are read.
-    const ignored = await check(await readWorkbook(path, { mapping: mapping({ version: 1, sheets: { 'supplier-products': { ignore: ['truck_distance_km', 'Kommentar'] } } }) }));
+    const ignored = await check(
+      await readWorkbook(path, {
+        mapping: mapping({
+          version: 1,
+          sheets: { 'supplier-products': { ignore: ['truck_distance_km', 'Kommentar'] } },
+        }),
+      }),
+    );
     expect(ignored.errors).toBe(0);
     expect(ignored.sheets[0].blockedRows).toEqual([]);
   });
@@ -63,9 +90,14 @@ describe('nothing silently ignored', () => {
   it('a missing required column (no action column): the header error, and the filled rows counted as unread (not "0 rows")', async () => {
     const path = tmp.file('missing.xlsx');
     const fields = headerOf('supplier-products').filter((f) => f !== 'plant_code' && f !== 'action');
-    await writeXlsx(path, { 'supplier-products': [fields, ...[1, 2, 3].map((i) => fields.map((f) => supplierProduct(i)[f] ?? null))] });
+    await writeXlsx(path, {
+      'supplier-products': [fields, ...[1, 2, 3].map((i) => fields.map((f) => supplierProduct(i)[f] ?? null))],
+    });
     const report = await check(await readWorkbook(path));
-    expect(report.issues.find((i) => i.code === 'missing_header')).toMatchObject({ severity: 'error', field: 'plant_code' });
+    expect(report.issues.find((i) => i.code === 'missing_header')).toMatchObject({
+      severity: 'error',
+      field: 'plant_code',
+    });
     expect(report.sheets[0]).toMatchObject({ rows: 0, unreadRows: 3 });
     expect(report.issues.some((i) => i.code === 'no_data_rows')).toBe(false);
   });
@@ -90,7 +122,14 @@ describe('nothing silently ignored', () => {
       silos: [headerOf('silos'), rowOf('silos', { external_id: 'S1', name: 'Silo', plant_code: 'P1' })],
       'silo-items': [
         headerOf('silo-items'),
-        ...[1, 2, 3].map((i) => rowOf('silo-items', { silo_external_id: 'S1', supplier_product_external_id: `SP-${i}`, year: 2025, amount: 10 })),
+        ...[1, 2, 3].map((i) =>
+          rowOf('silo-items', {
+            silo_external_id: 'S1',
+            supplier_product_external_id: `SP-${i}`,
+            year: 2025,
+            amount: 10,
+          }),
+        ),
       ],
     });
     const report = await check(await readWorkbook(path));
@@ -171,14 +210,22 @@ describe('CSV sources', () => {
       ['SC-2', 'Café "Süd"; Zweigwerk\nHalle 2', 'AT'],
     ];
     for (const d of [';', ',', '\t']) {
-      const p = await companies('supplier-companies.csv', Buffer.from(stringify(records, { delimiter: d, quoted_match: /[,;\t]/ }), 'utf8'));
+      const p = await companies(
+        'supplier-companies.csv',
+        Buffer.from(stringify(records, { delimiter: d, quoted_match: /[,;\t]/ }), 'utf8'),
+      );
       expect(p.sheets[0].csv?.delimiter).toBe(d);
       expectRows(p);
     }
   });
 
   it('issues point at the source file and cell; a CSV without a sheet name is said so', async () => {
-    const p = await companies('supplier-products.csv', Buffer.from(`${headerOf('supplier-products').join(';')}\n${rowOf('supplier-products', supplierProduct(1, { truck_km: 'viel' })).join(';')}\n`));
+    const p = await companies(
+      'supplier-products.csv',
+      Buffer.from(
+        `${headerOf('supplier-products').join(';')}\n${rowOf('supplier-products', supplierProduct(1, { truck_km: 'viel' })).join(';')}\n`,
+      ),
+    );
     const col = String.fromCharCode(64 + headerOf('supplier-products').indexOf('truck_km') + 1);
     expect(at(p.issues, 'wrong_type')).toEqual([`supplier-products.csv!${col}2`]);
     const q = await companies('MAT_2025-11.csv', Buffer.from('a;b\n1;2\n'));
@@ -189,7 +236,10 @@ describe('CSV sources', () => {
     const h = headerOf('supplier-products').join(';');
     const row = (km: string) => rowOf('supplier-products', supplierProduct(1, { truck_km: km })).join(';');
     const path = tmp.file('supplier-products.csv');
-    await writeFile(path, `${h}\n${row('12,5')}\n${row('1.250,5').replace('SP-1', 'SP-2')}\n${row('1,250').replace('SP-1', 'SP-3')}\n`);
+    await writeFile(
+      path,
+      `${h}\n${row('12,5')}\n${row('1.250,5').replace('SP-1', 'SP-2')}\n${row('1,250').replace('SP-1', 'SP-3')}\n`,
+    );
     const withSetting = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { decimal: ',' } }) });
     expect(withSetting.sheets[0].rows.map((r) => r.values.truck_km)).toEqual([12.5, 1250.5, 1.25]);
     const without = await readSource(path);
@@ -199,14 +249,20 @@ describe('CSV sources', () => {
 
   it('dates where a year belongs: dd.mm.yyyy, ISO and Excel serials', async () => {
     const path = tmp.file('silo-items.csv');
-    await writeFile(path, 'silo_external_id;supplier_product_external_id;year;amount\nS1;SP-1;01.03.2025;5\nS1;SP-2;2024-02-01;5\nS1;SP-3;45292;5\n');
+    await writeFile(
+      path,
+      'silo_external_id;supplier_product_external_id;year;amount\nS1;SP-1;01.03.2025;5\nS1;SP-2;2024-02-01;5\nS1;SP-3;45292;5\n',
+    );
     const p = await readSource(path);
     expect(p.sheets[0].rows.map((r) => r.values.year)).toEqual([2025, 2024, 2024]);
   });
 
   it('csv.date is applied: DD.MM.YYYY, DD/MM/YYYY and MM/DD/YYYY read in that order (ISO always); a date not in it is an error at its cell', async () => {
     const path = tmp.file('silo-items.csv');
-    const rows = (dates: string[]) => ['silo_external_id;supplier_product_external_id;year;amount', ...dates.map((d, i) => `S1;SP-${i};${d};5`)].join('\n') + '\n';
+    const rows = (dates: string[]) =>
+      ['silo_external_id;supplier_product_external_id;year;amount', ...dates.map((d, i) => `S1;SP-${i};${d};5`)].join(
+        '\n',
+      ) + '\n';
     const read = async (date: string, dates: string[]) => {
       await writeFile(path, rows(dates));
       const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date } }) });
@@ -216,8 +272,14 @@ describe('CSV sources', () => {
       years: [2025, 2024, undefined, undefined],
       errors: ['silo-items.csv!C4', 'silo-items.csv!C5'],
     });
-    expect(await read('MM/DD/YYYY', ['12/31/2025', '31/12/2025', '01.03.2025'])).toEqual({ years: [2025, undefined, undefined], errors: ['silo-items.csv!C3', 'silo-items.csv!C4'] });
-    expect(await read('DD/MM/YYYY', ['31/12/2025', '12/31/2025'])).toEqual({ years: [2025, undefined], errors: ['silo-items.csv!C3'] });
+    expect(await read('MM/DD/YYYY', ['12/31/2025', '31/12/2025', '01.03.2025'])).toEqual({
+      years: [2025, undefined, undefined],
+      errors: ['silo-items.csv!C3', 'silo-items.csv!C4'],
+    });
+    expect(await read('DD/MM/YYYY', ['31/12/2025', '12/31/2025'])).toEqual({
+      years: [2025, undefined],
+      errors: ['silo-items.csv!C3'],
+    });
     await writeFile(path, rows(['31.02.2025']));
     const p = await readSource(path, { mapping: mapping({ version: 1, sheets: {}, csv: { date: 'DD.MM.YYYY' } }) });
     expect(p.issues.find((i) => i.code === 'wrong_type')?.message).toContain('a date as DD.MM.YYYY');
@@ -238,24 +300,48 @@ describe('CSV sources', () => {
 
   it('sources mixed: a workbook and CSV files as one', async () => {
     const wb = tmp.file('mixed.xlsx');
-    await writeXlsx(wb, { silos: [headerOf('silos'), rowOf('silos', { external_id: 'S1', name: 'Silo', plant_code: 'P1' })] });
+    await writeXlsx(wb, {
+      silos: [headerOf('silos'), rowOf('silos', { external_id: 'S1', name: 'Silo', plant_code: 'P1' })],
+    });
     const csv = tmp.file('supplier-companies.csv');
     await writeFile(csv, text);
     const p = await readSources([wb, csv]);
-    expect(p.sheets.map((s) => `${s.name}:${s.sheetName}`)).toEqual(['silos:silos', 'supplier-companies:supplier-companies.csv']);
+    expect(p.sheets.map((s) => `${s.name}:${s.sheetName}`)).toEqual([
+      'silos:silos',
+      'supplier-companies:supplier-companies.csv',
+    ]);
   });
 
   it('two sources of the same sheet (MAT_2025-10.csv, MAT_2025-11.csv by one glob): the rows of both, each at its own file and cell; a duplicate external_id across them is the duplicate rule at both cells', async () => {
     const m = mapping({
       version: 1,
-      sheets: { 'supplier-products': { source: 'MAT_*.csv', header_row: 2, columns: { Nr: 'external_id', Text: 'name', Werk: 'plant_code', Art: 'material_code', ME: 'unit', LKW: 'truck_km' } } },
+      sheets: {
+        'supplier-products': {
+          source: 'MAT_*.csv',
+          header_row: 2,
+          columns: {
+            Nr: 'external_id',
+            Text: 'name',
+            Werk: 'plant_code',
+            Art: 'material_code',
+            ME: 'unit',
+            LKW: 'truck_km',
+          },
+        },
+      },
       csv: { delimiter: ';', decimal: ',' },
     });
     const oct = tmp.file('MAT_2025-10.csv');
-    await writeFile(oct, 'Oktober\nNr;Text;Werk;Art;ME;LKW\nM-1;Sand;PL-1;MAT-SAND;KG;1,5\nM-2;Kies;PL-1;MAT-GRAVEL;KG;viel\n');
+    await writeFile(
+      oct,
+      'Oktober\nNr;Text;Werk;Art;ME;LKW\nM-1;Sand;PL-1;MAT-SAND;KG;1,5\nM-2;Kies;PL-1;MAT-GRAVEL;KG;viel\n',
+    );
     const nov = tmp.file('MAT_2025-11.csv');
     // another column order: each file's own letters
-    await writeFile(nov, 'November\nText;Nr;Werk;Art;ME;LKW\nSplitt;M-3;PL-1;MAT-SAND;KG;2,5\nSand neu;M-1;PL-1;MAT-SAND;KG;3\n');
+    await writeFile(
+      nov,
+      'November\nText;Nr;Werk;Art;ME;LKW\nSplitt;M-3;PL-1;MAT-SAND;KG;2,5\nSand neu;M-1;PL-1;MAT-SAND;KG;3\n',
+    );
     const p = await readSources([oct, nov], { mapping: m });
     expect(p.issues.filter((i) => i.code === 'duplicate_sheet')).toEqual([]);
     expect(p.sheets).toHaveLength(1);
@@ -271,39 +357,62 @@ describe('CSV sources', () => {
     expect(dup.map((i) => `${i.sheet}!${i.cell}`)).toEqual(['MAT_2025-10.csv!A3', 'MAT_2025-11.csv!B4']);
     expect(dup.map((i) => i.row)).toEqual([3, 4]);
     expect(dup[0].message).toContain('(rows MAT_2025-10.csv!3, MAT_2025-11.csv!4)');
-    expect(v.sheets).toEqual([expect.objectContaining({ name: 'supplier-products', sheetName: 'MAT_2025-10.csv + MAT_2025-11.csv', rows: 4 })]);
+    expect(v.sheets).toEqual([
+      expect.objectContaining({ name: 'supplier-products', sheetName: 'MAT_2025-10.csv + MAT_2025-11.csv', rows: 4 }),
+    ]);
     // a row rule of a row of the second file is at that file's cell
-    const q = await readSources([oct, nov], { mapping: mapping({ ...m, sheets: { 'supplier-products': { ...m.sheets['supplier-products'], constants: { secondary_percentage: 130 } } } }) });
-    const range = (await check(q)).issues.filter((i) => i.field === 'secondary_percentage' && i.sheet === 'MAT_2025-11.csv');
+    const q = await readSources([oct, nov], {
+      mapping: mapping({
+        ...m,
+        sheets: { 'supplier-products': { ...m.sheets['supplier-products'], constants: { secondary_percentage: 130 } } },
+      }),
+    });
+    const range = (await check(q)).issues.filter(
+      (i) => i.field === 'secondary_percentage' && i.sheet === 'MAT_2025-11.csv',
+    );
     expect(range.map((i) => i.row)).toEqual([3, 4]);
   });
 });
 
 describe('the column-mapping contract', () => {
   it('version and sheets required; unknown keys are errors with their path; fields must exist', () => {
-    expect(parseColumnMapping({ sheets: {} })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^version/)] });
+    expect(parseColumnMapping({ sheets: {} })).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^version/)],
+    });
     expect(parseColumnMapping({ version: 1 })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^sheets/)] });
-    const r = parseColumnMapping({ version: 1, sheets: { 'supplier-products': { colums: {} } }, csv: { delimeter: ';' } });
+    const r = parseColumnMapping({
+      version: 1,
+      sheets: { 'supplier-products': { colums: {} } },
+      csv: { delimeter: ';' },
+    });
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.errors).toEqual(expect.arrayContaining(['sheets.supplier-products.colums: unknown key (a typo?)', 'csv.delimeter: unknown key (a typo?)']));
+    expect(!r.ok && r.errors).toEqual(
+      expect.arrayContaining([
+        'sheets.supplier-products.colums: unknown key (a typo?)',
+        'csv.delimeter: unknown key (a typo?)',
+      ]),
+    );
     const f = parseColumnMapping({ version: 1, sheets: { 'supplier-products': { columns: { Werk: 'plant' } } } });
-    expect(!f.ok && f.errors[0]).toMatch(/^sheets\.supplier-products\.columns\.Werk: "plant" is not a field of supplier-products/);
+    expect(!f.ok && f.errors[0]).toMatch(
+      /^sheets\.supplier-products\.columns\.Werk: "plant" is not a field of supplier-products/,
+    );
     expect(parseColumnMapping({ version: 1, sheets: { nonsense: {} } }).ok).toBe(false);
     const issueExample = parseColumnMapping({
-        version: 1,
-        name: 'SAP MM monthly',
-        sheets: {
-          'supplier-products': {
-            source: 'MAT_*.csv',
-            header_row: 1,
-            columns: { Materialnummer: 'external_id', Materialkurztext: 'name', Werk: 'plant_code' },
-            ignore: ['Kommentar'],
-            values: { unit: { Stück: 'UNIT', kg: 'KG' } },
-            constants: { country: 'DE' },
-          },
+      version: 1,
+      name: 'SAP MM monthly',
+      sheets: {
+        'supplier-products': {
+          source: 'MAT_*.csv',
+          header_row: 1,
+          columns: { Materialnummer: 'external_id', Materialkurztext: 'name', Werk: 'plant_code' },
+          ignore: ['Kommentar'],
+          values: { unit: { Stück: 'UNIT', kg: 'KG' } },
+          constants: { country: 'DE' },
         },
-        csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',', date: 'DD.MM.YYYY' },
-      });
+      },
+      csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',', date: 'DD.MM.YYYY' },
+    });
     // country is no field of supplier-products: refused with its path and exactly where it belongs instead
     expect(!issueExample.ok && issueExample.errors).toEqual([
       'sheets.supplier-products.constants.country: "country" is not a field of supplier-products: it belongs to the supplier-plants and the supplier-companies its rows refer to. ' +
@@ -311,13 +420,28 @@ describe('the column-mapping contract', () => {
         '(a sheet entry without "source" applies to the source named after the sheet)',
     ]);
     // done as it says, the example is accepted
-    expect(parseColumnMapping({ version: 1, sheets: { 'supplier-products': { source: 'MAT_*.csv' }, 'supplier-plants': { constants: { country: 'DE' } }, 'supplier-companies': { constants: { country: 'DE' } } } }).ok).toBe(true);
+    expect(
+      parseColumnMapping({
+        version: 1,
+        sheets: {
+          'supplier-products': { source: 'MAT_*.csv' },
+          'supplier-plants': { constants: { country: 'DE' } },
+          'supplier-companies': { constants: { country: 'DE' } },
+        },
+      }).ok,
+    ).toBe(true);
     expect(!parseColumnMapping({ version: 1, sheets: { silos: { constants: { colour: 'red' } } } }).ok).toBe(true);
   });
 
   it('source glob, header_row with a title above, values and constants', async () => {
     const path = tmp.file('LIEF_2025-11.csv');
-    await writeFile(path, iconv.encode('Lieferantenstamm November 2025\r\nKreditor;Firma;Land;Bemerkung\r\n70001;Müller GmbH;Deutschland;x\r\n70002;Hofer AG;Österreich;\r\n', 'windows-1252'));
+    await writeFile(
+      path,
+      iconv.encode(
+        'Lieferantenstamm November 2025\r\nKreditor;Firma;Land;Bemerkung\r\n70001;Müller GmbH;Deutschland;x\r\n70002;Hofer AG;Österreich;\r\n',
+        'windows-1252',
+      ),
+    );
     const m = mapping({
       version: 1,
       sheets: {
@@ -336,9 +460,25 @@ describe('the column-mapping contract', () => {
       { row: 3, values: { external_id: '70001', name: 'Müller GmbH', country: 'DE' } },
       { row: 4, values: { external_id: '70002', name: 'Hofer AG', country: 'AT' } },
     ]);
-    const c = mapping({ version: 1, sheets: { 'supplier-plants': { source: 'LIEF_*.csv', header_row: 2, columns: { Kreditor: 'external_id', Firma: 'name' }, constants: { supplier_company_external_id: 'SUP-1', country: 'DE' }, ignore: ['Land', 'Bemerkung'] } } });
+    const c = mapping({
+      version: 1,
+      sheets: {
+        'supplier-plants': {
+          source: 'LIEF_*.csv',
+          header_row: 2,
+          columns: { Kreditor: 'external_id', Firma: 'name' },
+          constants: { supplier_company_external_id: 'SUP-1', country: 'DE' },
+          ignore: ['Land', 'Bemerkung'],
+        },
+      },
+    });
     const q = await readSource(path, { mapping: c });
-    expect(q.sheets[0].rows[0].values).toEqual({ external_id: '70001', name: 'Müller GmbH', supplier_company_external_id: 'SUP-1', country: 'DE' });
+    expect(q.sheets[0].rows[0].values).toEqual({
+      external_id: '70001',
+      name: 'Müller GmbH',
+      supplier_company_external_id: 'SUP-1',
+      country: 'DE',
+    });
   });
 });
 
@@ -358,14 +498,24 @@ describe('mapping suggest', () => {
     expect(sp.source).toBe('Einkauf_*.csv');
     expect(m.csv).toMatchObject({ delimiter: ';', encoding: 'windows-1252', decimal: ',' });
     // Applied (confidence ≥ 0.8): lenient, a synonym behind a unit in brackets, a synonym within the header.
-    expect(sp.columns).toEqual({ 'Material-Code': 'material_code', 'Materialbezeichnung (lang)': 'name', 'LKW-Distanz (km)': 'truck_km' });
+    expect(sp.columns).toEqual({
+      'Material-Code': 'material_code',
+      'Materialbezeichnung (lang)': 'name',
+      'LKW-Distanz (km)': 'truck_km',
+    });
     const method = Object.fromEntries(m.suggestions!.map((s) => [s.column, s.method]));
-    expect(method).toMatchObject({ 'Material-Code': 'lenient', 'Materialbezeichnung (lang)': 'synonym', 'LKW-Distanz (km)': 'synonym' });
+    expect(method).toMatchObject({
+      'Material-Code': 'lenient',
+      'Materialbezeichnung (lang)': 'synonym',
+      'LKW-Distanz (km)': 'synonym',
+    });
     // Low confidence is listed, never applied silently; the required fields without a column are named.
     const low = m.suggestions!.filter((s) => s.confidence < 0.8).map((s) => s.column);
     expect(low.length).toBeGreaterThan(0);
     for (const c of low) expect(sp.columns![c]).toBeUndefined();
-    expect(m.unmapped_required!['supplier-products']).toEqual(expect.arrayContaining(['external_id', 'plant_code', 'unit']));
+    expect(m.unmapped_required!['supplier-products']).toEqual(
+      expect.arrayContaining(['external_id', 'plant_code', 'unit']),
+    );
     expect(m.suggestions!.every((s) => s.confidence > 0 && s.confidence <= 1)).toBe(true);
     // The draft is a valid mapping (its suggestions included).
     expect(parseColumnMapping(JSON.parse(JSON.stringify(m))).ok).toBe(true);
@@ -374,7 +524,11 @@ describe('mapping suggest', () => {
   it('a workbook: each sheet is a source; the title row above the header is skipped', async () => {
     const path = tmp.file('erp.xlsx');
     await writeXlsx(path, {
-      Kreditoren: [['Kreditorenliste Stand 30.11.2025'], ['Kreditorennummer', 'Firmenname', 'Land', 'Sachbearbeiter'], ['70001', 'Müller GmbH', 'DE', 'Meier']],
+      Kreditoren: [
+        ['Kreditorenliste Stand 30.11.2025'],
+        ['Kreditorennummer', 'Firmenname', 'Land', 'Sachbearbeiter'],
+        ['70001', 'Müller GmbH', 'DE', 'Meier'],
+      ],
       Notizen: [['irgendwas']],
     });
     const { mapping: m, perSource } = suggestMapping(await peekSource(path));
@@ -391,6 +545,8 @@ describe('mapping suggest', () => {
     expect(m.unmapped_required).toBeUndefined();
     // The draft reads the workbook as it is.
     const parsed = await readWorkbook(path, { mapping: mapping(JSON.parse(JSON.stringify(m))) });
-    expect(parsed.sheets[0].rows).toEqual([{ row: 3, values: { external_id: '70001', name: 'Müller GmbH', country: 'DE' } }]);
+    expect(parsed.sheets[0].rows).toEqual([
+      { row: 3, values: { external_id: '70001', name: 'Müller GmbH', country: 'DE' } },
+    ]);
   });
 });

@@ -12,7 +12,10 @@ let base: string;
 beforeAll(async () => {
   base = tmp.file('base.xlsx');
   await writeXlsx(base, {
-    'supplier-products': [headerOf('supplier-products'), ...Array.from({ length: 50 }, (_, i) => rowOf('supplier-products', supplierProduct(i)))],
+    'supplier-products': [
+      headerOf('supplier-products'),
+      ...Array.from({ length: 50 }, (_, i) => rowOf('supplier-products', supplierProduct(i))),
+    ],
   });
 });
 
@@ -28,7 +31,8 @@ async function fileError(path: string, code: string, limits?: Partial<ReadLimits
   return errors[0].message;
 }
 
-const sheetPart = (entries: Map<string, Buffer>) => [...entries.keys()].find((n) => /worksheets\/sheet\d+\.xml$/.test(n))!;
+const sheetPart = (entries: Map<string, Buffer>) =>
+  [...entries.keys()].find((n) => /worksheets\/sheet\d+\.xml$/.test(n))!;
 
 describe('file format', () => {
   it('the base workbook reads', async () => {
@@ -96,7 +100,10 @@ describe('hostile files', () => {
     // 24 MB of empty rows: deflates ~1000:1
     const bomb = Buffer.from(xml.replace('</sheetData>', `${'<row r="99"/>'.repeat(2_000_000)}</sheetData>`));
     const p = tmp.file('bomb.xlsx');
-    await writeZip(p, [...entries].map(([name, data]) => ({ name, data: name === sheet ? bomb : data })));
+    await writeZip(
+      p,
+      [...entries].map(([name, data]) => ({ name, data: name === sheet ? bomb : data })),
+    );
     expect((await readFile(p)).length).toBeLessThan(200_000);
     expect(await fileError(p, 'zip_bomb')).toMatch(/zip bomb/);
     // the total-size limit too
@@ -110,9 +117,19 @@ describe('hostile files', () => {
     await rewriteZip(base, small, (name, data) => (name === sheet ? { name, data, declaredSize: 100 } : data));
     expect(await fileError(small, 'zip_bomb')).toMatch(/different size/);
     // past the part's first 64 KB (which the guards read before parsing)
-    const big = Buffer.from(entries.get(sheet)!.toString('utf8').replace('</sheetData>', `${'<row r="99999"/>'.repeat(20_000)}</sheetData>`));
+    const big = Buffer.from(
+      entries
+        .get(sheet)!
+        .toString('utf8')
+        .replace('</sheetData>', `${'<row r="99999"/>'.repeat(20_000)}</sheetData>`),
+    );
     const mid = tmp.file('lie-mid.xlsx');
-    await writeZip(mid, [...entries].map(([name, data]) => (name === sheet ? { name, data: big, declaredSize: 200_000 } : { name, data })));
+    await writeZip(
+      mid,
+      [...entries].map(([name, data]) =>
+        name === sheet ? { name, data: big, declaredSize: 200_000 } : { name, data },
+      ),
+    );
     expect(await fileError(mid, 'zip_bomb')).toMatch(/different size/);
   });
 
@@ -121,12 +138,22 @@ describe('hostile files', () => {
     const sheet = sheetPart(entries);
     const dt = tmp.file('doctype.xlsx');
     await rewriteZip(base, dt, (name, data) =>
-      name === sheet ? Buffer.from(data.toString('utf8').replace('?>', '?><!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>')) : data,
+      name === sheet
+        ? Buffer.from(
+            data
+              .toString('utf8')
+              .replace('?>', '?><!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'),
+          )
+        : data,
     );
     expect(await fileError(dt, 'xml_entity')).toMatch(/DOCTYPE/);
     const ent = tmp.file('entity.xlsx');
     await rewriteZip(base, ent, (name, data) =>
-      name === 'xl/sharedStrings.xml' ? Buffer.from(data.toString('utf8').replace('?>', '?><!DOCTYPE sst [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>')) : data,
+      name === 'xl/sharedStrings.xml'
+        ? Buffer.from(
+            data.toString('utf8').replace('?>', '?><!DOCTYPE sst [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'),
+          )
+        : data,
     );
     expect(await fileError(ent, 'xml_entity')).toMatch(/unsafe/);
   });
@@ -136,7 +163,9 @@ describe('hostile files', () => {
     const sheet = sheetPart(entries);
     const p = tmp.file('million.xlsx');
     await rewriteZip(base, p, (name, data) =>
-      name === sheet ? Buffer.from(data.toString('utf8').replace(/<dimension ref="[^"]*"\/>/, '<dimension ref="A1:N1048576"/>')) : data,
+      name === sheet
+        ? Buffer.from(data.toString('utf8').replace(/<dimension ref="[^"]*"\/>/, '<dimension ref="A1:N1048576"/>'))
+        : data,
     );
     expect(entries.get(sheet)!.toString('utf8')).toMatch(/<dimension ref=/);
     expect(await fileError(p, 'too_many_rows')).toMatch(/row 1,048,576.*200,000 data rows/);

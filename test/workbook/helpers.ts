@@ -20,7 +20,11 @@ export type CellInput = ExcelJS.CellValue;
 export type SheetInput = CellInput[][];
 
 /** Write a workbook with exceljs (as Excel-like as exceljs gets). `tweak` may merge cells, hide sheets, etc. */
-export async function writeXlsx(path: string, sheets: Record<string, SheetInput>, tweak?: (wb: ExcelJS.Workbook) => void): Promise<void> {
+export async function writeXlsx(
+  path: string,
+  sheets: Record<string, SheetInput>,
+  tweak?: (wb: ExcelJS.Workbook) => void,
+): Promise<void> {
   const wb = new ExcelJS.Workbook();
   for (const [name, rows] of Object.entries(sheets)) {
     const ws = wb.addWorksheet(name);
@@ -47,13 +51,23 @@ export function rowOf(sheet: DataSheetName, values: Record<string, CellInput>): 
 
 /** A minimal valid supplier-products row. */
 export function supplierProduct(i: number, extra: Record<string, CellInput> = {}): Record<string, CellInput> {
-  return { external_id: `SP-${i}`, name: `Product ${i}`, plant_code: 'P1', material_code: 'M1', supplier_plant_external_id: 'SPL-1', unit: 'KG', ...extra };
+  return {
+    external_id: `SP-${i}`,
+    name: `Product ${i}`,
+    plant_code: 'P1',
+    material_code: 'M1',
+    supplier_plant_external_id: 'SPL-1',
+    unit: 'KG',
+    ...extra,
+  };
 }
 
 // ---------------------------------------------------------------- raw zips
 
 export async function zipEntries(path: string): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((res, rej) => yauzl.open(path, { lazyEntries: true }, (e, z) => (e || !z ? rej(e) : res(z))));
+  const zip = await new Promise<yauzl.ZipFile>((res, rej) =>
+    yauzl.open(path, { lazyEntries: true }, (e, z) => (e || !z ? rej(e) : res(z))),
+  );
   const out = new Map<string, Buffer>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
@@ -130,7 +144,11 @@ export async function writeZip(path: string, entries: RawEntry[]): Promise<void>
 }
 
 /** Rewrite a workbook's zip with some parts changed (e.g. an XML part with a DOCTYPE). */
-export async function rewriteZip(from: string, to: string, change: (name: string, data: Buffer) => Buffer | RawEntry): Promise<void> {
+export async function rewriteZip(
+  from: string,
+  to: string,
+  change: (name: string, data: Buffer) => Buffer | RawEntry,
+): Promise<void> {
   const entries = await zipEntries(from);
   const out: RawEntry[] = [];
   for (const [name, data] of entries) {

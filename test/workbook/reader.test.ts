@@ -9,27 +9,55 @@ import { headerOf, rowOf, supplierProduct, tempDir, writeXlsx } from './helpers.
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-const at = (p: { issues: Issue[] }, code: string) => p.issues.filter((i) => i.code === code).map((i) => `${i.sheet}!${i.cell}`);
+const at = (p: { issues: Issue[] }, code: string) =>
+  p.issues.filter((i) => i.code === code).map((i) => `${i.sheet}!${i.cell}`);
 const one = (p: { issues: Issue[] }, code: string) => {
   const hits = p.issues.filter((i) => i.code === code);
   expect(hits, `${code} in ${JSON.stringify(p.issues, null, 1)}`).toHaveLength(1);
   return hits[0];
 };
-const rowAt = (p: ParsedWorkbook, sheet: string, row: number) => p.sheets.find((s) => s.name === sheet)?.rows.find((r) => r.row === row);
+const rowAt = (p: ParsedWorkbook, sheet: string, row: number) =>
+  p.sheets.find((s) => s.name === sheet)?.rows.find((r) => r.row === row);
 
 describe('coercion', () => {
   let parsed: ParsedWorkbook;
   beforeAll(async () => {
     const path = tmp.file('coercion.xlsx');
     // supplier-products with its columns shuffled and an extra column
-    const header = ['unit', 'name', 'external_id', 'Bemerkung', 'plant_code', 'material_code', 'truck_km', 'train_km', 'ship_km', 'barge_km', 'lifetime_years', 'epd_id', 'secondary_percentage'];
+    const header = [
+      'unit',
+      'name',
+      'external_id',
+      'Bemerkung',
+      'plant_code',
+      'material_code',
+      'truck_km',
+      'train_km',
+      'ship_km',
+      'barge_km',
+      'lifetime_years',
+      'epd_id',
+      'secondary_percentage',
+    ];
     const row = (v: Record<string, ExcelJS.CellValue>) => header.map((h) => v[h] ?? null);
     await writeXlsx(
       path,
       {
         'supplier-products': [
           header,
-          row({ unit: 'kg', name: 'Sand', external_id: 'SP-2  ', plant_code: 'P1', material_code: 'M1', truck_km: ' 120 ', train_km: '35,5', ship_km: '1.234,5', barge_km: '1,234.5', lifetime_years: '1 250', Bemerkung: 'note' }),
+          row({
+            unit: 'kg',
+            name: 'Sand',
+            external_id: 'SP-2  ',
+            plant_code: 'P1',
+            material_code: 'M1',
+            truck_km: ' 120 ',
+            train_km: '35,5',
+            ship_km: '1.234,5',
+            barge_km: '1,234.5',
+            lifetime_years: '1 250',
+            Bemerkung: 'note',
+          }),
           row({
             unit: 'T',
             name: { richText: [{ text: 'Kies ' }, { font: { bold: true }, text: '0/16' }] },
@@ -40,12 +68,31 @@ describe('coercion', () => {
             epd_id: '#clear',
             secondary_percentage: 0.3,
           }),
-          row({ unit: 'M3', name: { text: 'Splitt', hyperlink: 'https://example.com/splitt' }, external_id: 'SP-4', plant_code: 'P1', material_code: 'M1', ship_km: { sharedFormula: 'G3', result: 7 } as never }),
+          row({
+            unit: 'M3',
+            name: { text: 'Splitt', hyperlink: 'https://example.com/splitt' },
+            external_id: 'SP-4',
+            plant_code: 'P1',
+            material_code: 'M1',
+            ship_km: { sharedFormula: 'G3', result: 7 } as never,
+          }),
         ],
         'product-instances': [
           headerOf('product-instances'),
-          rowOf('product-instances', { external_id: 'PI-1', product_external_id: 'A-1', plant_code: 'P1', produced_from: new Date(Date.UTC(2021, 2, 1)), produced_to: '2024' }),
-          rowOf('product-instances', { external_id: 'PI-2', product_external_id: 'A-1', plant_code: 'P1', produced_from: 45292, produced_to: '01.05.2025' }),
+          rowOf('product-instances', {
+            external_id: 'PI-1',
+            product_external_id: 'A-1',
+            plant_code: 'P1',
+            produced_from: new Date(Date.UTC(2021, 2, 1)),
+            produced_to: '2024',
+          }),
+          rowOf('product-instances', {
+            external_id: 'PI-2',
+            product_external_id: 'A-1',
+            plant_code: 'P1',
+            produced_from: 45292,
+            produced_to: '01.05.2025',
+          }),
         ],
       },
       (wb) => {
@@ -58,8 +105,18 @@ describe('coercion', () => {
 
   it('maps headers by name in any order and warns about an unknown column', () => {
     expect(parsed.readable).toBe(true);
-    expect(parsed.sheets[0].columns).toMatchObject({ unit: 'A', name: 'B', external_id: 'C', plant_code: 'E', truck_km: 'G' });
-    expect(one(parsed, 'unknown_column')).toMatchObject({ severity: 'warning', sheet: 'supplier-products', cell: 'D1' });
+    expect(parsed.sheets[0].columns).toMatchObject({
+      unit: 'A',
+      name: 'B',
+      external_id: 'C',
+      plant_code: 'E',
+      truck_km: 'G',
+    });
+    expect(one(parsed, 'unknown_column')).toMatchObject({
+      severity: 'warning',
+      sheet: 'supplier-products',
+      cell: 'D1',
+    });
   });
 
   it('reads numbers stored as text, trailing spaces, enum case, numbers in code columns', () => {
@@ -91,13 +148,22 @@ describe('coercion', () => {
 
   it('reads a percent-formatted cell as the percentage shown, with a warning', () => {
     expect(rowAt(parsed, 'supplier-products', 3)!.values.secondary_percentage).toBe(30);
-    expect(one(parsed, 'percent_format')).toMatchObject({ severity: 'warning', sheet: 'supplier-products', cell: 'M3', field: 'secondary_percentage' });
+    expect(one(parsed, 'percent_format')).toMatchObject({
+      severity: 'warning',
+      sheet: 'supplier-products',
+      cell: 'M3',
+      field: 'secondary_percentage',
+    });
   });
 
   it('reads a date where a year belongs as its year, with a warning at the cell', () => {
     expect(rowAt(parsed, 'product-instances', 2)!.values).toMatchObject({ produced_from: 2021, produced_to: 2024 });
     expect(rowAt(parsed, 'product-instances', 3)!.values).toMatchObject({ produced_from: 2024, produced_to: 2025 });
-    expect(at(parsed, 'date_as_year').sort()).toEqual(['product-instances!D2', 'product-instances!D3', 'product-instances!E3']);
+    expect(at(parsed, 'date_as_year').sort()).toEqual([
+      'product-instances!D2',
+      'product-instances!D3',
+      'product-instances!E3',
+    ]);
     expect(parsed.issues.find((i) => i.cell === 'D2')!.message).toMatch(/2021-03-01.*2021/);
   });
 
@@ -113,16 +179,31 @@ describe('errors at the exact cell', () => {
     await writeXlsx(
       path,
       {
-        'supplier-companies': [['external_id', 'country'], ['SC-1', 'DE']],
+        'supplier-companies': [
+          ['external_id', 'country'],
+          ['SC-1', 'DE'],
+        ],
         'supplier-plants': [
           ['external_id', 'name', 'supplier_company_external_id', 'city', 'city'],
           ['SPL-1', 'Werk', 'SC-1', 'A', 'B'],
         ],
         'supplier-products': [
           headerOf('supplier-products'),
-          rowOf('supplier-products', supplierProduct(1, { truck_km: 'zwölf', train_km: { formula: '1/0', result: { error: '#DIV/0!' } } as never })),
-          rowOf('supplier-products', supplierProduct(2, { truck_km: { error: '#REF!' } as never, train_km: { formula: 'A1*2' } as never })),
-          rowOf('supplier-products', supplierProduct(3, { ship_km: new Date(Date.UTC(2024, 5, 30)), barge_km: '1,250', lifetime_years: true })),
+          rowOf(
+            'supplier-products',
+            supplierProduct(1, {
+              truck_km: 'zwölf',
+              train_km: { formula: '1/0', result: { error: '#DIV/0!' } } as never,
+            }),
+          ),
+          rowOf(
+            'supplier-products',
+            supplierProduct(2, { truck_km: { error: '#REF!' } as never, train_km: { formula: 'A1*2' } as never }),
+          ),
+          rowOf(
+            'supplier-products',
+            supplierProduct(3, { ship_km: new Date(Date.UTC(2024, 5, 30)), barge_km: '1,250', lifetime_years: true }),
+          ),
         ],
         silos: [
           headerOf('silos'),
@@ -152,7 +233,9 @@ describe('errors at the exact cell', () => {
 
   it('wrong type: at the cell, naming the field and what was expected', () => {
     const hits = parsed.issues.filter((i) => i.code === 'wrong_type');
-    expect(hits.map((i) => `${i.sheet}!${i.cell}`).sort()).toEqual(['supplier-products!I4', 'supplier-products!L4', 'supplier-products!G2'].sort());
+    expect(hits.map((i) => `${i.sheet}!${i.cell}`).sort()).toEqual(
+      ['supplier-products!I4', 'supplier-products!L4', 'supplier-products!G2'].sort(),
+    );
     expect(hits.find((i) => i.cell === 'G2')!.message).toBe('truck_km: expected a number ≥ 0 in km, got "zwölf"');
     expect(hits.find((i) => i.cell === 'I4')!.message).toMatch(/ship_km.*the date 2024-06-30/);
     expect(hits.find((i) => i.cell === 'L4')!.message).toMatch(/lifetime_years.*TRUE/);
@@ -198,8 +281,14 @@ describe('sheets', () => {
     await writeXlsx(
       path,
       {
-        'Supplier Companies': [['external_id', 'name'], ['SC-1', 'A']],
-        'supplier-companies': [['external_id', 'name'], ['SC-2', 'B']],
+        'Supplier Companies': [
+          ['external_id', 'name'],
+          ['SC-1', 'A'],
+        ],
+        'supplier-companies': [
+          ['external_id', 'name'],
+          ['SC-2', 'B'],
+        ],
         silos: [headerOf('silos'), ['S-1', 'Silo', 'P1']],
         Instructions: [['read me']],
       },
@@ -234,7 +323,8 @@ describe('large sheets: progress and cancellation', () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true });
     const ws = wb.addWorksheet('supplier-products');
     ws.addRow(headerOf('supplier-products')).commit();
-    for (let i = 0; i < rows; i++) ws.addRow(rowOf('supplier-products', supplierProduct(i, { truck_km: i % 100 }))).commit();
+    for (let i = 0; i < rows; i++)
+      ws.addRow(rowOf('supplier-products', supplierProduct(i, { truck_km: i % 100 }))).commit();
     ws.commit();
     await wb.commit();
   });
@@ -280,7 +370,9 @@ describe('large sheets: progress and cancellation', () => {
     const run = validateWorkbook(parsed, { signal: ac.signal });
     ac.abort();
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
-    await expect(validateWorkbook(parsed, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(validateWorkbook(parsed, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('refuses a sheet beyond the row limit', async () => {

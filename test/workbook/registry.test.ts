@@ -16,7 +16,8 @@ const ISSUE_COLUMNS: Record<string, string> = {
   silos: 'external_id*, name*, plant_code*, action',
   'silo-items': 'silo_external_id*, supplier_product_external_id*, year*, amount*, action',
   'product-instances': 'external_id*, product_external_id*, plant_code*, produced_from*, produced_to, name, action',
-  'prechain-products': 'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km, action',
+  'prechain-products':
+    'external_id*, product_instance_external_id*, plant_code*, truck_km, train_km, ship_km, barge_km, action',
   bom: 'product_instance_external_id*, component_type*, component_external_id*, mass_kg*, action',
   plants: 'plant_code*, plant_id',
   materials: 'material_code*, category, material_type_id',
@@ -25,7 +26,7 @@ const ISSUE_COLUMNS: Record<string, string> = {
 };
 
 describe('sheet registry', () => {
-  it("has exactly the sheets of the workbook format, in the onboarding order of the spec", () => {
+  it('has exactly the sheets of the workbook format, in the onboarding order of the spec', () => {
     expect([...DATA_SHEET_NAMES].sort()).toEqual(Object.keys(ISSUE_COLUMNS).sort());
     expect(DATA_SHEETS.map((d) => d.name)).toEqual([
       'plants',

@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('reader: shared strings copied out of their XML', () => {
   it('no text value of the parsed workbook is a slice of a larger string', async () => {
     const file = join(dir, 'w.xlsx');
-    await writeDataWorkbook(file, buildDataset({ companies: 2, products: 300, silos: 1, instances: 2, prechain: 1 }, 'SLICE-CHECK'));
+    await writeDataWorkbook(
+      file,
+      buildDataset({ companies: 2, products: 300, silos: 1, instances: 2, prechain: 1 }, 'SLICE-CHECK'),
+    );
     const reader = pathToFileURL(resolve('electron/core/workbook/reader.ts')).href;
     const script = join(dir, 'probe.mts');
     writeFileSync(

@@ -55,14 +55,39 @@ describe('combined onboarding template', () => {
   });
 
   it('has a dropdown for every enum column, from the hidden lists sheet', () => {
-    expect(validationAt(wb.getWorksheet('supplier-products')!, 'F2')).toMatchObject({ type: 'list', formulae: ['lists!$B$2:$B$11'] });
+    expect(validationAt(wb.getWorksheet('supplier-products')!, 'F2')).toMatchObject({
+      type: 'list',
+      formulae: ['lists!$B$2:$B$11'],
+    });
     expect(validationAt(wb.getWorksheet('supplier-products')!, `F${VALIDATION_ROWS + 1}`)?.type).toBe('list');
-    expect(validationAt(wb.getWorksheet('supplier-companies')!, 'C2')).toMatchObject({ type: 'list', formulae: ['lists!$A$2:$A$250'] });
-    expect(validationAt(wb.getWorksheet('supplier-plants')!, 'D5')).toMatchObject({ type: 'list', formulae: ['lists!$A$2:$A$250'] });
-    expect(validationAt(wb.getWorksheet('bom')!, 'B2')).toMatchObject({ type: 'list', formulae: ['lists!$C$2:$C$4'], errorStyle: 'stop' });
-    expect(validationAt(wb.getWorksheet('materials')!, 'B2')).toMatchObject({ type: 'list', formulae: ['lists!$D$2:$D$3'], errorStyle: 'warning' });
+    expect(validationAt(wb.getWorksheet('supplier-companies')!, 'C2')).toMatchObject({
+      type: 'list',
+      formulae: ['lists!$A$2:$A$250'],
+    });
+    expect(validationAt(wb.getWorksheet('supplier-plants')!, 'D5')).toMatchObject({
+      type: 'list',
+      formulae: ['lists!$A$2:$A$250'],
+    });
+    expect(validationAt(wb.getWorksheet('bom')!, 'B2')).toMatchObject({
+      type: 'list',
+      formulae: ['lists!$C$2:$C$4'],
+      errorStyle: 'stop',
+    });
+    expect(validationAt(wb.getWorksheet('materials')!, 'B2')).toMatchObject({
+      type: 'list',
+      formulae: ['lists!$D$2:$D$3'],
+      errorStyle: 'warning',
+    });
     const lists = wb.getWorksheet('lists')!;
-    expect(lists.getRow(1).values).toEqual([undefined, 'country', 'unit', 'component_type', 'category', 'row_action', 'child_row_action']);
+    expect(lists.getRow(1).values).toEqual([
+      undefined,
+      'country',
+      'unit',
+      'component_type',
+      'category',
+      'row_action',
+      'child_row_action',
+    ]);
     expect(lists.getCell('A2').value).toBe('AD');
     expect(lists.getCell('A250').value).toBe('ZW');
     expect([2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((r) => lists.getCell(`B${r}`).value)).toEqual([...UNITS]);
@@ -71,12 +96,32 @@ describe('combined onboarding template', () => {
   });
 
   it('validates whole numbers and decimals with their ranges', () => {
-    expect(validationAt(wb.getWorksheet('product-instances')!, 'D2')).toMatchObject({ type: 'whole', operator: 'between', formulae: [1900, 2200] });
+    expect(validationAt(wb.getWorksheet('product-instances')!, 'D2')).toMatchObject({
+      type: 'whole',
+      operator: 'between',
+      formulae: [1900, 2200],
+    });
     expect(validationAt(wb.getWorksheet('silo-items')!, 'C2')).toMatchObject({ type: 'whole', formulae: [1900, 2200] });
-    expect(validationAt(wb.getWorksheet('supplier-products')!, 'G2')).toMatchObject({ type: 'decimal', operator: 'greaterThanOrEqual', formulae: [0] });
-    expect(validationAt(wb.getWorksheet('supplier-products')!, 'M2')).toMatchObject({ type: 'decimal', operator: 'between', formulae: [0, 100] });
-    expect(validationAt(wb.getWorksheet('bom')!, 'D2')).toMatchObject({ type: 'decimal', operator: 'greaterThan', formulae: [0] });
-    expect(validationAt(wb.getWorksheet('hazardous-substances')!, 'C2')).toMatchObject({ type: 'decimal', operator: 'between', formulae: [0, 1] });
+    expect(validationAt(wb.getWorksheet('supplier-products')!, 'G2')).toMatchObject({
+      type: 'decimal',
+      operator: 'greaterThanOrEqual',
+      formulae: [0],
+    });
+    expect(validationAt(wb.getWorksheet('supplier-products')!, 'M2')).toMatchObject({
+      type: 'decimal',
+      operator: 'between',
+      formulae: [0, 100],
+    });
+    expect(validationAt(wb.getWorksheet('bom')!, 'D2')).toMatchObject({
+      type: 'decimal',
+      operator: 'greaterThan',
+      formulae: [0],
+    });
+    expect(validationAt(wb.getWorksheet('hazardous-substances')!, 'C2')).toMatchObject({
+      type: 'decimal',
+      operator: 'between',
+      formulae: [0, 1],
+    });
     expect(validationAt(wb.getWorksheet('supplier-products')!, 'A2')).toBeUndefined();
   });
 
@@ -112,7 +157,7 @@ describe('combined onboarding template', () => {
 describe('per-sheet templates and pre-filled reference data', () => {
   it('a per-sheet template holds Instructions, that sheet and the lists', async () => {
     const one = new ExcelJS.Workbook();
-    await one.xlsx.load((await buildTemplate({ sheets: ["bom"] })) as unknown as ExcelJS.Buffer);
+    await one.xlsx.load((await buildTemplate({ sheets: ['bom'] })) as unknown as ExcelJS.Buffer);
     expect(one.worksheets.map((w) => w.name)).toEqual(['Instructions', 'bom', 'lists']);
   });
 
@@ -124,14 +169,28 @@ describe('per-sheet templates and pre-filled reference data', () => {
       referenceData: {
         plants: [{ plant_code: 'HEID', plant_id: plantId }],
         materials: [{ material_code: 'CEM1', category: 'elementary', material_type_id: typeId }],
-        products: [{ external_id: '=HYPERLINK("x")', name: 'Beton C25/30', unit: 'M3', id: '00000000-0000-4000-8000-0000000000c1' }],
+        products: [
+          {
+            external_id: '=HYPERLINK("x")',
+            name: 'Beton C25/30',
+            unit: 'M3',
+            id: '00000000-0000-4000-8000-0000000000c1',
+          },
+        ],
       },
     });
     const path = tmp.file('prefilled.xlsx');
     await writeFile(path, buf);
     const back = new ExcelJS.Workbook();
     await back.xlsx.readFile(path);
-    expect(back.worksheets.map((w) => w.name)).toEqual(['Instructions', 'plants', 'materials', 'supplier-products', 'products', 'lists']);
+    expect(back.worksheets.map((w) => w.name)).toEqual([
+      'Instructions',
+      'plants',
+      'materials',
+      'supplier-products',
+      'products',
+      'lists',
+    ]);
     expect(back.getWorksheet('plants')!.getRow(2).values).toEqual([undefined, 'HEID', plantId]);
     expect(back.getWorksheet('products')!.getCell('A2').value).toBe('=HYPERLINK("x")');
     expect(back.getWorksheet('products')!.getCell('A2').formula).toBeUndefined();
@@ -156,14 +215,18 @@ describe('templates/ in the repository', () => {
       await expect(readFile(committed), `${committed} is missing: run npm run templates`).resolves.toBeTruthy();
       const [a, b] = await Promise.all([zipEntries(committed), zipEntries(fresh)]);
       expect([...a.keys()].sort(), `${committed}: parts differ`).toEqual([...b.keys()].sort());
-      for (const [name, data] of b) expect(a.get(name)?.toString('utf8'), `${committed}: ${name} is out of date: run npm run templates`).toBe(data.toString('utf8'));
+      for (const [name, data] of b)
+        expect(a.get(name)?.toString('utf8'), `${committed}: ${name} is out of date: run npm run templates`).toBe(
+          data.toString('utf8'),
+        );
     }
   });
 
-  it('docs/workbook-format.md has the registry\'s sheet tables (run `npm run templates` when this fails)', async () => {
+  it("docs/workbook-format.md has the registry's sheet tables (run `npm run templates` when this fails)", async () => {
     const doc = await readFile('docs/workbook-format.md', 'utf8');
     const generated = doc.slice(doc.indexOf(DOC_BEGIN), doc.indexOf(DOC_END) + DOC_END.length);
     expect(generated).toBe(sheetsMarkdown());
-    for (const d of DATA_SHEETS) for (const field of Object.keys(d.columns)) expect(generated).toContain(`| \`${field}\` |`);
+    for (const d of DATA_SHEETS)
+      for (const field of Object.keys(d.columns)) expect(generated).toContain(`| \`${field}\` |`);
   });
 });

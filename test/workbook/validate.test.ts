@@ -13,7 +13,15 @@ afterAll(() => tmp.cleanup());
 const P1 = '00000000-0000-4000-8000-0000000000a1';
 const M1 = '00000000-0000-4000-8000-0000000000b1';
 const sp = (id: string, plant: string, material: string | null, extra: Record<string, unknown> = {}) =>
-  rowOf('supplier-products', { external_id: id, name: `Product ${id}`, plant_code: plant, material_code: material, supplier_plant_external_id: 'SPL-1', unit: 'T', ...extra } as never);
+  rowOf('supplier-products', {
+    external_id: id,
+    name: `Product ${id}`,
+    plant_code: plant,
+    material_code: material,
+    supplier_plant_external_id: 'SPL-1',
+    unit: 'T',
+    ...extra,
+  } as never);
 
 let parsed: ParsedWorkbook;
 let report: ValidationReport;
@@ -22,8 +30,17 @@ beforeAll(async () => {
   await writeXlsx(path, {
     plants: [headerOf('plants'), ['P1', P1], ['P2', null]],
     materials: [headerOf('materials'), ['M1', 'elementary', M1], ['M2', null, '00000000-0000-4000-8000-0000000000b2']],
-    'supplier-companies': [headerOf('supplier-companies'), ['SC-1', 'Kies AG', 'DE'], ['SC-2', '#CLEAR', 'AT'], ['SC-1', 'Kies AG again', null]],
-    'supplier-plants': [headerOf('supplier-plants'), ['SPL-1', 'Werk 1', 'SC-1', 'DE', 'Köln'], ['SPL-2', 'Werk 2', 'SC-X', null, null]],
+    'supplier-companies': [
+      headerOf('supplier-companies'),
+      ['SC-1', 'Kies AG', 'DE'],
+      ['SC-2', '#CLEAR', 'AT'],
+      ['SC-1', 'Kies AG again', null],
+    ],
+    'supplier-plants': [
+      headerOf('supplier-plants'),
+      ['SPL-1', 'Werk 1', 'SC-1', 'DE', 'Köln'],
+      ['SPL-2', 'Werk 2', 'SC-X', null, null],
+    ],
     'supplier-products': [
       headerOf('supplier-products'),
       sp('SP-1', 'P1', 'M1', { secondary_percentage: 120 }),
@@ -32,7 +49,12 @@ beforeAll(async () => {
       sp('SP-4', 'P1', 'M1', { supplier_plant_external_id: null }),
       sp('SP-5', 'P1', null),
     ],
-    'hazardous-substances': [headerOf('hazardous-substances'), ['SP-1', '7732-18-5', 0.05], ['SP-1', 'abc', 0.1], ['SP-1', '7732-18-5', 0.02]],
+    'hazardous-substances': [
+      headerOf('hazardous-substances'),
+      ['SP-1', '7732-18-5', 0.05],
+      ['SP-1', 'abc', 0.1],
+      ['SP-1', '7732-18-5', 0.02],
+    ],
     silos: [headerOf('silos'), ['S-1', 'Silo 1', 'P1']],
     'silo-items': [
       headerOf('silo-items'),
@@ -43,7 +65,11 @@ beforeAll(async () => {
       ['S-1', 'SP-1', 2024, 70],
       ['S-9', 'SP-X', 2024, 1],
     ],
-    'product-instances': [headerOf('product-instances'), ['PI-1', 'A-1', 'P1', 2020, 2019], ['PI-2', 'A-2', 'P1', 2021, null]],
+    'product-instances': [
+      headerOf('product-instances'),
+      ['PI-1', 'A-1', 'P1', 2020, 2019],
+      ['PI-2', 'A-2', 'P1', 2021, null],
+    ],
     'prechain-products': [headerOf('prechain-products'), ['PC-1', 'PI-2', 'P1', 12]],
     bom: [
       headerOf('bom'),
@@ -84,7 +110,9 @@ describe('validateWorkbook', () => {
       'silo-items!A2',
       'silo-items!A6',
     ]);
-    expect(report.issues.find((i) => i.code === 'duplicate_key')!.message).toMatch(/"SC-1" appears 2 times .*rows 2, 4/);
+    expect(report.issues.find((i) => i.code === 'duplicate_key')!.message).toMatch(
+      /"SC-1" appears 2 times .*rows 2, 4/,
+    );
   });
 
   it('spec rules per row: percentages 0–100, lifetime > 0, CAS number, produced_to ≥ produced_from, mass_kg > 0, category with a type id', () => {
@@ -133,8 +161,14 @@ describe('validateWorkbook', () => {
     const find = (type: keyof typeof refs, code: string) => refs[type]!.find((r) => r.code === code);
     expect(find('plant', 'P1')).toMatchObject({ resolution: 'workbook', target: { sheet: 'plants', row: 2 } });
     expect(find('plant', 'P2')).toMatchObject({ resolution: 'service', target: null });
-    expect(find('supplier_company', 'SC-1')).toMatchObject({ resolution: 'workbook', target: { sheet: 'supplier-companies', row: 2 } });
-    expect(find('supplier_company', 'SC-X')).toMatchObject({ resolution: 'service', first: { sheet: 'supplier-plants', row: 3, cell: 'C3' } });
+    expect(find('supplier_company', 'SC-1')).toMatchObject({
+      resolution: 'workbook',
+      target: { sheet: 'supplier-companies', row: 2 },
+    });
+    expect(find('supplier_company', 'SC-X')).toMatchObject({
+      resolution: 'service',
+      first: { sheet: 'supplier-plants', row: 3, cell: 'C3' },
+    });
     expect(find('product', 'A-1')).toMatchObject({ resolution: 'service' });
     expect(find('silo', 'S-9')).toMatchObject({ resolution: 'service' });
     expect(find('silo', 'S-1')).toMatchObject({ resolution: 'workbook', target: { sheet: 'silos', row: 2 } });
@@ -149,13 +183,33 @@ describe('validateWorkbook', () => {
   it('lists the references each row makes, with their cells', () => {
     const all = [...listReferences(parsed)];
     expect(all.filter((r) => r.sheet === 'bom' && r.row === 4)).toEqual([
-      { sheet: 'bom', row: 4, field: 'product_instance_external_id', cell: 'A4', entityType: 'product_instance', code: 'PI-2', resolution: 'workbook', target: { sheet: 'product-instances', row: 3 } },
-      { sheet: 'bom', row: 4, field: 'component_external_id', cell: 'C4', entityType: 'silo', code: 'S-1', resolution: 'workbook', target: { sheet: 'silos', row: 2 } },
+      {
+        sheet: 'bom',
+        row: 4,
+        field: 'product_instance_external_id',
+        cell: 'A4',
+        entityType: 'product_instance',
+        code: 'PI-2',
+        resolution: 'workbook',
+        target: { sheet: 'product-instances', row: 3 },
+      },
+      {
+        sheet: 'bom',
+        row: 4,
+        field: 'component_external_id',
+        cell: 'C4',
+        entityType: 'silo',
+        code: 'S-1',
+        resolution: 'workbook',
+        target: { sheet: 'silos', row: 2 },
+      },
     ]);
     expect(all.filter((r) => r.sheet === 'supplier-products').map((r) => r.entityType)).toEqual(
       expect.arrayContaining(['plant', 'material', 'supplier_plant']),
     );
-    expect(all.length).toBe(Object.values(report.references).reduce((n, list) => n + list!.reduce((m, r) => m + r.uses, 0), 0));
+    expect(all.length).toBe(
+      Object.values(report.references).reduce((n, list) => n + list!.reduce((m, r) => m + r.uses, 0), 0),
+    );
   });
 
   it('gives typed rows with their blocked flag, and prints issues by cell', () => {
@@ -164,7 +218,12 @@ describe('validateWorkbook', () => {
       [2, true],
       [3, false],
     ]);
-    expect(rows[1].data).toEqual({ external_id: 'PI-2', product_external_id: 'A-2', plant_code: 'P1', produced_from: 2021 });
+    expect(rows[1].data).toEqual({
+      external_id: 'PI-2',
+      product_external_id: 'A-2',
+      plant_code: 'P1',
+      produced_from: 2021,
+    });
     const i = report.issues.find((x) => x.code === 'duplicate_bom_component')!;
     expect(formatIssue(i)).toMatch(/^error bom!C3: supplier_product "SP-1" appears twice/);
   });

@@ -19,11 +19,23 @@ const companies = [
 describe('writeWorkbook', () => {
   it('writes server text starting with =, +, - or @ as text cells, never formulas', async () => {
     const path = tmp.file('export.xlsx');
-    await writeWorkbook([{ sheet: 'supplier-companies', rows: companies, extraColumns: [{ key: '_snapshot', header: '_snapshot', hidden: true }] }], path);
+    await writeWorkbook(
+      [
+        {
+          sheet: 'supplier-companies',
+          rows: companies,
+          extraColumns: [{ key: '_snapshot', header: '_snapshot', hidden: true }],
+        },
+      ],
+      path,
+    );
     const parts = await zipEntries(path);
-    const sheetXml = [...parts].find(([n, d]) => /worksheets\/sheet\d+\.xml$/.test(n) && d.toString('utf8').includes('<c r="B2"'))![1].toString('utf8');
+    const sheetXml = [...parts]
+      .find(([n, d]) => /worksheets\/sheet\d+\.xml$/.test(n) && d.toString('utf8').includes('<c r="B2"'))![1]
+      .toString('utf8');
     expect(sheetXml).not.toMatch(/<f>/);
-    for (const cell of ['A3', 'B2', 'B3', 'B4', 'B5']) expect(sheetXml).toMatch(new RegExp(`<c r="${cell}"[^>]* t="s"`));
+    for (const cell of ['A3', 'B2', 'B3', 'B4', 'B5'])
+      expect(sheetXml).toMatch(new RegExp(`<c r="${cell}"[^>]* t="s"`));
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
@@ -43,9 +55,19 @@ describe('writeWorkbook', () => {
     const path = tmp.file('roundtrip.xlsx');
     await writeWorkbook(
       [
-        { sheet: 'supplier-companies', rows: companies, extraColumns: [{ key: '_snapshot', header: '_snapshot', hidden: true }] },
-        { sheet: 'silo-items', rows: [{ silo_external_id: 'S-1', supplier_product_external_id: 'SP-1', year: 2024, amount: 1234.5 }] },
-        { sheet: 'products', rows: [{ external_id: 'A-1', name: 'Beton', unit: 'M3', id: '00000000-0000-4000-8000-000000000001' }] },
+        {
+          sheet: 'supplier-companies',
+          rows: companies,
+          extraColumns: [{ key: '_snapshot', header: '_snapshot', hidden: true }],
+        },
+        {
+          sheet: 'silo-items',
+          rows: [{ silo_external_id: 'S-1', supplier_product_external_id: 'SP-1', year: 2024, amount: 1234.5 }],
+        },
+        {
+          sheet: 'products',
+          rows: [{ external_id: 'A-1', name: 'Beton', unit: 'M3', id: '00000000-0000-4000-8000-000000000001' }],
+        },
       ],
       path,
     );
@@ -59,7 +81,12 @@ describe('writeWorkbook', () => {
       { external_id: 'SC-4', name: '@SUM(A1:A2)' },
     ]);
     expect(parsed.sheets[0].rows.map((r) => r.snapshot)).toEqual(['h1', 'h2', 'h3', 'h4']);
-    expect(parsed.sheets[1].rows[0].values).toEqual({ silo_external_id: 'S-1', supplier_product_external_id: 'SP-1', year: 2024, amount: 1234.5 });
+    expect(parsed.sheets[1].rows[0].values).toEqual({
+      silo_external_id: 'S-1',
+      supplier_product_external_id: 'SP-1',
+      year: 2024,
+      amount: 1234.5,
+    });
     expect((await validateWorkbook(parsed)).ok).toBe(true);
   });
 
@@ -71,6 +98,10 @@ describe('writeWorkbook', () => {
     await writeWorkbook([{ sheet: 'supplier-companies', rows: rows() }], path, { instructions: false });
     const parsed = await readWorkbook(path);
     expect(parsed.sheets[0].rows).toHaveLength(20_000);
-    expect(parsed.sheets[0].rows[19_999].values).toEqual({ external_id: 'SC-19999', name: 'Company 19999', country: 'DE' });
+    expect(parsed.sheets[0].rows[19_999].values).toEqual({
+      external_id: 'SC-19999',
+      name: 'Company 19999',
+      country: 'DE',
+    });
   });
 });

@@ -252,7 +252,11 @@ export function deletableResource<T extends { external_id?: string | null }, Cre
           return cfg.parse(res.body, endpoint);
         } catch (e) {
           if (lostAnswer && lastSeen && e instanceof ApiError && e.err_code === 'err_not_found') return lastSeen;
-          if (e instanceof ApiError && !lostAnswer && (e.err_code === 'err_not_found' || e.status === 404 || e.status === 405))
+          if (
+            e instanceof ApiError &&
+            !lostAnswer &&
+            (e.err_code === 'err_not_found' || e.status === 404 || e.status === 405)
+          )
             throw await unsupportedOr(e, id, o);
           throw e;
         }

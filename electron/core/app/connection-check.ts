@@ -60,9 +60,16 @@ export interface CheckOptions {
 }
 
 export async function checkConnection(conn: Connection, o: CheckOptions = {}): Promise<ConnectionReport> {
-  const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, timeoutMs: o.timeoutMs ?? 15_000, retry: { maxAttempts: 2 } });
+  const client = createApiClient({
+    baseUrl: conn.baseUrl,
+    apiKey: conn.apiKey,
+    timeoutMs: o.timeoutMs ?? 15_000,
+    retry: { maxAttempts: 2 },
+  });
   try {
-    const planned: PlannedOperation[] = [...new Set(Object.values(JOB_OPERATIONS).flat())].map((operation) => ({ operation }));
+    const planned: PlannedOperation[] = [...new Set(Object.values(JOB_OPERATIONS).flat())].map((operation) => ({
+      operation,
+    }));
     const report = await client.preflight(planned, { signal: o.signal });
     const scopes = new Set(report.scopes);
 
@@ -83,8 +90,13 @@ export async function checkConnection(conn: Connection, o: CheckOptions = {}): P
     let plantsReadable = false;
     if (scopes.has('view:plants')) {
       const byId = new Map<string, { code: string | null; name: string | null }>();
-      for await (const p of client.plants.walk({}, { signal: o.signal })) byId.set(p.id.toLowerCase(), { code: p.external_id ?? null, name: p.name ?? null });
-      plants = report.plant_ids.map((id) => ({ id, code: byId.get(id.toLowerCase())?.code ?? null, name: byId.get(id.toLowerCase())?.name ?? null }));
+      for await (const p of client.plants.walk({}, { signal: o.signal }))
+        byId.set(p.id.toLowerCase(), { code: p.external_id ?? null, name: p.name ?? null });
+      plants = report.plant_ids.map((id) => ({
+        id,
+        code: byId.get(id.toLowerCase())?.code ?? null,
+        name: byId.get(id.toLowerCase())?.name ?? null,
+      }));
       plantsReadable = true;
     }
 
@@ -98,7 +110,10 @@ export async function checkConnection(conn: Connection, o: CheckOptions = {}): P
       plants,
       plantsReadable,
       expiresAt: report.expires_at,
-      missingScopes: [...missing.entries()].map(([scope, jobs]) => ({ scope, jobs: JOB_KINDS.filter((j) => jobs.has(j)) })),
+      missingScopes: [...missing.entries()].map(([scope, jobs]) => ({
+        scope,
+        jobs: JOB_KINDS.filter((j) => jobs.has(j)),
+      })),
       keyExpired: report.problems.some((p) => p.kind === 'key_expired'),
       keyExpiringSoon: report.warnings.some((w) => w.kind === 'key_expiring'),
     };

@@ -12,7 +12,11 @@ export interface StartedSandbox {
   manufacturerId: string;
   close(): Promise<void>;
 }
-export type StartSandboxFn = (opts: { port?: number; host?: string; seed?: 'demo' | 'empty' }) => Promise<StartedSandbox>;
+export type StartSandboxFn = (opts: {
+  port?: number;
+  host?: string;
+  seed?: 'demo' | 'empty';
+}) => Promise<StartedSandbox>;
 
 export class EmbeddedSandbox {
   private state: SandboxStatus['state'] = 'stopped';

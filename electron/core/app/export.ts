@@ -3,7 +3,13 @@
  * (or all) read from the service into rows of the template format, written as a workbook.
  */
 import type { ApiClient } from '../api/index.js';
-import { collectExport, writeExportWorkbook, type CollectOptions, type ExportData, type ExportSelection } from '../export/index.js';
+import {
+  collectExport,
+  writeExportWorkbook,
+  type CollectOptions,
+  type ExportData,
+  type ExportSelection,
+} from '../export/index.js';
 
 export async function exportToWorkbook(
   client: ApiClient,

@@ -32,13 +32,18 @@ export interface HostDialogs {
 function displayName(name: string): string {
   // Only the last path segment, no control characters; the name is shown, never used as a path.
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return clean === '' ? 'workbook.xlsx' : clean;
 }
 
 /** Workbook paths among command-line arguments (Windows/Linux "Open with" passes the file as an argument). */
 export function workbookArgs(argv: readonly string[]): string[] {
-  return argv.filter((a) => !a.startsWith('-') && (WORKBOOK_EXTENSIONS as readonly string[]).includes(path.extname(a).toLowerCase()));
+  return argv.filter(
+    (a) => !a.startsWith('-') && (WORKBOOK_EXTENSIONS as readonly string[]).includes(path.extname(a).toLowerCase()),
+  );
 }
 
 export class FileRegistry {
@@ -73,7 +78,10 @@ export class FileRegistry {
   registerUpload(name: string, bytes: Buffer): PickedFile {
     if (bytes.length === 0) throw new AppError('invalid_input', 'The file is empty.');
     if (bytes.length > MAX_UPLOAD_BYTES) {
-      throw new AppError('invalid_input', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Split the data into several workbooks.`);
+      throw new AppError(
+        'invalid_input',
+        `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Split the data into several workbooks.`,
+      );
     }
     const fileId = randomUUID();
     const shown = displayName(name);
@@ -85,7 +93,11 @@ export class FileRegistry {
       const own = path.join(this.uploadDir(), fileId);
       fs.mkdirSync(own, { mode: 0o700 });
       stored = path.join(own, shown);
-    } else stored = path.join(this.uploadDir(), `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) ? ext : '.bin'}`);
+    } else
+      stored = path.join(
+        this.uploadDir(),
+        `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) ? ext : '.bin'}`,
+      );
     fs.writeFileSync(stored, bytes, { mode: 0o600 });
     this.files.set(fileId, { path: stored, name: shown, size: bytes.length, uploaded: true });
     return { fileId, name: shown, size: bytes.length };

@@ -17,7 +17,13 @@ import { failedIdentities } from './work-views.js';
 /** `import.plan`: the dry run of an open import on the active connection; with onlyFailedOf, that job's failed rows. */
 export async function planSession(
   app: AppServices,
-  input: { importId: string; createOnly: boolean; onlyFailedOf?: string; mirror?: DataSheetName[]; maxDeletes?: number },
+  input: {
+    importId: string;
+    createOnly: boolean;
+    onlyFailedOf?: string;
+    mirror?: DataSheetName[];
+    maxDeletes?: number;
+  },
 ): Promise<PlanOverview> {
   const conn = await activeConnection(app);
   let previous;

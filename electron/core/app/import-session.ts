@@ -34,13 +34,7 @@ import { columnsView, previewMapping, type ColumnsView, type MappedPreview } fro
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { peekSource } from '../workbook/sources/peek.js';
 import { readAndValidate } from './validate.js';
-import {
-  blockedCount,
-  makePlanToFile,
-  savedMappings,
-  type PlanOptions,
-  type PlanServices,
-} from './import.js';
+import { blockedCount, makePlanToFile, savedMappings, type PlanOptions, type PlanServices } from './import.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../contract/index.js';
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
@@ -189,7 +183,11 @@ export class ImportSessions {
   }
 
   /** The first rows as the reader will read them with a mapping (workbook/mapping/columns.ts previewMapping). */
-  async columnsPreview(app: HostServices, fileIds: readonly string[], mapping: ColumnMapping): Promise<MappedPreview[]> {
+  async columnsPreview(
+    app: HostServices,
+    fileIds: readonly string[],
+    mapping: ColumnMapping,
+  ): Promise<MappedPreview[]> {
     try {
       return previewMapping(await peekSources(app, fileIds), mapping);
     } catch (e) {

@@ -5,7 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { csvResultBase, keptCsvSources, keptWorkbookName, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import {
+  csvResultBase,
+  keptCsvSources,
+  keptWorkbookName,
+  writeCsvSourceResults,
+  type CsvSource,
+} from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
 import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
 import { loadIndexed } from '../jobs/run.js';
@@ -75,7 +81,12 @@ export interface JobResultFile {
 }
 
 const WORDS = {
-  results: { csv: 'results', xlsx: 'results.xlsx', suffix: 'results', listed: 'its results are listed here row by row' },
+  results: {
+    csv: 'results',
+    xlsx: 'results.xlsx',
+    suffix: 'results',
+    listed: 'its results are listed here row by row',
+  },
   failed: { csv: 'failed', xlsx: 'failed-rows.xlsx', suffix: 'failed-rows', listed: 'its rows are listed here' },
 } as const;
 
@@ -96,7 +107,11 @@ export async function jobResultFile(
     const name = `${csvResultBase(csv.file)}.${k.csv}.csv`;
     const out = path.join(jobDir(w.jobs.jobsDir, jobId), name);
     try {
-      const { failedRows } = await writeCsvSourceResults(csv, await indexRowMarks(index), kind === 'results' ? { results: out } : { failed: out });
+      const { failedRows } = await writeCsvSourceResults(
+        csv,
+        await indexRowMarks(index),
+        kind === 'results' ? { results: out } : { failed: out },
+      );
       return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
     } finally {
       await index.close();

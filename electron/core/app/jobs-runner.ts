@@ -454,12 +454,11 @@ export class JobsRunner {
       notSucceededRows: notOkRows,
       failedRows,
       inputAvailable:
-        this.inputPath(jobId) !== null ||
-        csvSources ||
-        (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
+        this.inputPath(jobId) !== null || csvSources || (meta.inputPath !== undefined && fs.existsSync(meta.inputPath)),
       resultsFormat: csvSources ? 'csv' : 'xlsx',
       csvSources: kept.map((k) => k.file),
-      workbookSource: csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
+      workbookSource:
+        csvSources && this.inputPath(jobId) !== null ? await keptWorkbookName(jobDir(this.jobsDir, jobId)) : null,
       createOnly,
       error: this.errors.get(jobId) ?? null,
       undoes: meta.undoes ?? null,

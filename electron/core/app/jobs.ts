@@ -57,7 +57,8 @@ export function undoneByOf(jobs: readonly UndoSummary[]): Map<string, { jobId: s
   for (const j of jobs) {
     if (!j.undoes) continue;
     const had = out.get(j.undoes);
-    if (!had || (had.status !== 'completed' && j.status === 'completed')) out.set(j.undoes, { jobId: j.jobId, status: j.status });
+    if (!had || (had.status !== 'completed' && j.status === 'completed'))
+      out.set(j.undoes, { jobId: j.jobId, status: j.status });
   }
   return out;
 }

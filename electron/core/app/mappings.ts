@@ -22,6 +22,11 @@ export function listColumnMappings(settings: SettingsStore, profileId: string): 
 }
 
 /** Store a checked column mapping with a profile under `name` (replacing one of that name). */
-export function saveColumnMapping(settings: SettingsStore, profileId: string, name: string, mapping: ColumnMapping): void {
+export function saveColumnMapping(
+  settings: SettingsStore,
+  profileId: string,
+  name: string,
+  mapping: ColumnMapping,
+): void {
   settings.setColumnMapping(profileId, name, mappingToStore(mapping, name));
 }

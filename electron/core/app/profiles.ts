@@ -11,7 +11,14 @@ export const SANDBOX_PROFILE_NAME = 'Sandbox';
 
 async function viewOf(app: HostServices, p: { id: string; name: string; baseUrl: string }): Promise<ProfileView> {
   const masked = await app.secrets.masked(p.id);
-  return { profileId: p.id, name: p.name, baseUrl: p.baseUrl, builtIn: false, hasKey: masked !== undefined, maskedKey: masked ?? null };
+  return {
+    profileId: p.id,
+    name: p.name,
+    baseUrl: p.baseUrl,
+    builtIn: false,
+    hasKey: masked !== undefined,
+    maskedKey: masked ?? null,
+  };
 }
 
 export function sandboxProfileView(app: HostServices): ProfileView {
@@ -60,7 +67,11 @@ export async function resolveConnection(app: HostServices, profileId?: string): 
   const p = app.settings.snapshot().profiles.find((x) => x.id === id);
   if (!p) throw new AppError('not_found', 'That profile does not exist (any more).');
   const apiKey = await app.secrets.get(id);
-  if (!apiKey) throw new AppError('invalid_input', `The profile “${p.name}” has no API key yet. Enter one on the Connection screen.`);
+  if (!apiKey)
+    throw new AppError(
+      'invalid_input',
+      `The profile “${p.name}” has no API key yet. Enter one on the Connection screen.`,
+    );
   return { profileId: id, baseUrl: p.baseUrl, apiKey };
 }
 
@@ -70,7 +81,11 @@ export async function withClient<T>(
   work: (client: ApiClient) => Promise<T>,
   o: { timeoutMs?: number } = {},
 ): Promise<T> {
-  const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey, ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }) });
+  const client = createApiClient({
+    baseUrl: conn.baseUrl,
+    apiKey: conn.apiKey,
+    ...(o.timeoutMs !== undefined && { timeoutMs: o.timeoutMs }),
+  });
   try {
     return await work(client);
   } finally {
@@ -101,7 +116,11 @@ export async function saveProfileWithKey(
   stores: { settings: SettingsStore; secrets: Pick<SecretStore, 'set' | 'delete'> },
   p: { id?: string; name: string; baseUrl: string; apiKey?: string; removeKey?: boolean },
 ): Promise<StoredProfile> {
-  const saved = stores.settings.saveProfile({ ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, baseUrl: p.baseUrl });
+  const saved = stores.settings.saveProfile({
+    ...(p.id !== undefined ? { id: p.id } : {}),
+    name: p.name,
+    baseUrl: p.baseUrl,
+  });
   if (p.apiKey !== undefined) await stores.secrets.set(saved.id, p.apiKey);
   else if (p.removeKey) await stores.secrets.delete(saved.id);
   return saved;

@@ -48,7 +48,10 @@ const PART_WORDS: Record<ReferencePart, string> = {
 };
 
 /** One walk per collection (limit 200), never one request per row. */
-export async function fetchTemplateReferenceData(client: ApiClient, signal?: AbortSignal): Promise<ReferenceDataResult> {
+export async function fetchTemplateReferenceData(
+  client: ApiClient,
+  signal?: AbortSignal,
+): Promise<ReferenceDataResult> {
   const skipped: ReferenceDataResult['skipped'] = [];
   const guard = async <T>(part: ReferencePart, run: () => Promise<T[]>): Promise<T[]> => {
     try {
@@ -66,14 +69,21 @@ export async function fetchTemplateReferenceData(client: ApiClient, signal?: Abo
     guard('plants', async () => {
       const all = await collect(client.plants.walk({}, o));
       return all
-        .filter((p): p is typeof p & { external_id: string } => typeof p.external_id === 'string' && p.external_id !== '')
+        .filter(
+          (p): p is typeof p & { external_id: string } => typeof p.external_id === 'string' && p.external_id !== '',
+        )
         .map((p): SheetRows['plants'] => ({ plant_code: p.external_id, plant_id: p.id }));
     }),
     guard('materials', async () => {
-      const [elementaries, composites] = await Promise.all([collect(client.elementaries.walk({}, o)), collect(client.composites.walk({}, o))]);
+      const [elementaries, composites] = await Promise.all([
+        collect(client.elementaries.walk({}, o)),
+        collect(client.composites.walk({}, o)),
+      ]);
       const rows: SheetRows['materials'][] = [];
-      for (const e of elementaries) if (e.external_id) rows.push({ material_code: e.external_id, category: 'elementary', material_type_id: e.id });
-      for (const c of composites) if (c.external_id) rows.push({ material_code: c.external_id, category: 'composite', material_type_id: c.id });
+      for (const e of elementaries)
+        if (e.external_id) rows.push({ material_code: e.external_id, category: 'elementary', material_type_id: e.id });
+      for (const c of composites)
+        if (c.external_id) rows.push({ material_code: c.external_id, category: 'composite', material_type_id: c.id });
       return rows;
     }),
     guard('products', async () => {
@@ -84,12 +94,21 @@ export async function fetchTemplateReferenceData(client: ApiClient, signal?: Abo
           unknownUnits.push({ name: p.name, externalId: p.external_id ?? null, unit: String(p.unit) });
           continue;
         }
-        rows.push({ external_id: p.external_id, name: p.name, unit: p.unit as Unit, description: p.description || null, id: p.id });
+        rows.push({
+          external_id: p.external_id,
+          name: p.name,
+          unit: p.unit as Unit,
+          description: p.description || null,
+          id: p.id,
+        });
       }
       return rows;
     }),
   ]);
-  const byCode = <T>(key: (r: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));
+  const byCode =
+    <T>(key: (r: T) => string) =>
+    (a: T, b: T) =>
+      key(a).localeCompare(key(b));
   plants.sort(byCode((r) => r.plant_code));
   materials.sort(byCode((r) => r.material_code));
   products.sort(byCode((r) => r.external_id ?? r.name));
@@ -131,7 +150,10 @@ export async function generateTemplate(
   o: { reference?: ApiClient | null; signal?: AbortSignal } = {},
 ): Promise<GeneratedTemplate> {
   const referenceData = o.reference ? await fetchTemplateReferenceData(o.reference, o.signal) : null;
-  const bytes = await buildTemplate({ sheets: sheet === 'all' ? undefined : [sheet], referenceData: referenceData?.data });
+  const bytes = await buildTemplate({
+    sheets: sheet === 'all' ? undefined : [sheet],
+    referenceData: referenceData?.data,
+  });
   const base = templateFileName(sheet === 'all' ? undefined : sheet);
   const fileName = o.reference ? base.replace(/\.xlsx$/, '-prefilled.xlsx') : base;
   return { fileName, mimeType: XLSX_MIME, bytes, referenceData };

@@ -378,7 +378,8 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
       fs.mkdirSync(work, { recursive: true });
       // Temporary files an earlier watcher left in the work folder (the inbox's listing has no hidden names).
       for (const name of fs.readdirSync(work))
-        if (name.startsWith('.') && !d.files.includes(name)) fs.rmSync(path.join(work, name), { recursive: true, force: true });
+        if (name.startsWith('.') && !d.files.includes(name))
+          fs.rmSync(path.join(work, name), { recursive: true, force: true });
       // Into the work folder (also: files a crash left in the inbox between saving the state and moving them).
       const moved: string[] = [];
       try {
@@ -435,14 +436,18 @@ export async function watchFolder(o: WatchOptions): Promise<WatchResult> {
         // Appended: a resumed drop keeps what its first run said. Paths named as where they end up.
         const name = `${base}.messages.txt`;
         const earlierText = fs.existsSync(path.join(work, name)) ? fs.readFileSync(path.join(work, name), 'utf8') : '';
-        writeTextAtomicSync(path.join(out, name), earlierText + r.messages.split(out).join(dest).split(work).join(dest));
+        writeTextAtomicSync(
+          path.join(out, name),
+          earlierText + r.messages.split(out).join(dest).split(work).join(dest),
+        );
         outputs.push(path.join(dest, name));
       }
       // The import's outputs, all complete now, into the work folder (a resumed drop's replace its earlier ones).
       for (const name of fs.readdirSync(out)) {
         if (name.startsWith('.')) continue; // a writer's temporary file (removed with the out folder)
         const target = path.join(work, name);
-        if (fs.existsSync(target) && fs.statSync(target).isDirectory()) fs.rmSync(target, { recursive: true, force: true });
+        if (fs.existsSync(target) && fs.statSync(target).isDirectory())
+          fs.rmSync(target, { recursive: true, force: true });
         fs.renameSync(path.join(out, name), target);
       }
       fs.rmSync(out, { recursive: true, force: true });

@@ -45,7 +45,9 @@ type CodeOf = (v: unknown) => string;
 function listWords(v: unknown, item: (x: Record<string, unknown>) => string): Scalar {
   if (!Array.isArray(v)) return toScalar(v);
   if (v.length === 0) return null;
-  return v.map((x) => (x && typeof x === 'object' ? item(x as Record<string, unknown>) : String(toScalar(x)))).join('; ');
+  return v
+    .map((x) => (x && typeof x === 'object' ? item(x as Record<string, unknown>) : String(toScalar(x))))
+    .join('; ');
 }
 
 const num = (v: unknown): string => String(toScalar(v) ?? '—');
@@ -158,13 +160,20 @@ export function childFields(
     ];
   if (sheet === 'hazardous-substances')
     return [
-      { field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`, value: toScalar(values.mass_share) },
+      {
+        field: `hazardous_substances[${String(values.cas_number ?? '?')}].mass_share`,
+        value: toScalar(values.mass_share),
+      },
     ];
   return Object.entries(values).map(([k, v]) => ({ field: `${sheet}!${row}.${k}`, value: toScalar(v) }));
 }
 
 /** The source's name and row of a plan row (a CSV's file, a workbook's own sheet name; several sources decoded). */
-function sourceOf(plan: PlanSources | undefined, sheet: DataSheetName, row: number): { sheetName: string; row: number } {
+function sourceOf(
+  plan: PlanSources | undefined,
+  sheet: DataSheetName,
+  row: number,
+): { sheetName: string; row: number } {
   return decodeRow(plan?.sheetParts?.[sheet], plan?.sheetNames[sheet] ?? sheet, row);
 }
 

@@ -21,12 +21,17 @@ export function readMappingFile(file: string, command: string): ColumnMapping {
     throw new CliUsageError(`there is no mapping file ${file}`, command);
   }
   const r = parseColumnMappingText(text);
-  if (!r.ok) throw new CliUsageError(`the mapping ${path.basename(file)} has errors:\n  ${r.errors.join('\n  ')}`, command);
+  if (!r.ok)
+    throw new CliUsageError(`the mapping ${path.basename(file)} has errors:\n  ${r.errors.join('\n  ')}`, command);
   return r.mapping;
 }
 
 /** The --mapping option: a file (a path that exists, or ends in .json), else a saved mapping's name. */
-export function mappingOption(rc: RunContext, values: Record<string, unknown>, command: string): ColumnMapping | undefined {
+export function mappingOption(
+  rc: RunContext,
+  values: Record<string, unknown>,
+  command: string,
+): ColumnMapping | undefined {
   const v = str(values, 'mapping');
   if (v === undefined) return undefined;
   const p = path.resolve(rc.cwd, v);

@@ -56,7 +56,8 @@ export function jobRefusalAsUsage(e: unknown, command: string): never {
 export function describeError(e: unknown, command?: string): DescribedError {
   // The app layer's refusals (no such job, nothing to resume) are usage errors too; a busy connection or a
   // refusal of the service is a stop.
-  if (e instanceof AppError && (e.code === 'unavailable' || e.code === 'api_error')) return { exitCode: EXIT.aborted, message: e.message, unexpected: false };
+  if (e instanceof AppError && (e.code === 'unavailable' || e.code === 'api_error'))
+    return { exitCode: EXIT.aborted, message: e.message, unexpected: false };
   if (e instanceof CliUsageError || e instanceof AppError) {
     const cmd = (e instanceof CliUsageError ? e.command : undefined) ?? command;
     return {

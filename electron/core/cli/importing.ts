@@ -37,7 +37,10 @@ export async function makePlanToFile(
   entriesPath: string,
 ): Promise<PlanHeader> {
   // The key is checked by the planner's /v2/me, sent beside its first reads (not one round trip before them).
-  await connectContext(ctx, { checkKey: false, ...(o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {}) });
+  await connectContext(ctx, {
+    checkKey: false,
+    ...(o.maxConcurrency !== undefined ? { maxConcurrency: o.maxConcurrency } : {}),
+  });
   mark('connected');
   let bar: CliProgress | undefined;
   let phase = '';
@@ -106,7 +109,8 @@ export function exitCodeOf(result: JobResult): ExitCode {
 export function exitCodeOfIndexed(r: IndexedJobResult): ExitCode {
   if (r.result.status !== 'completed') return EXIT.aborted;
   if ((r.result.counts.failed ?? 0) > 0 || (r.result.counts.pending ?? 0) > 0) return EXIT.partial;
-  for (const [, o] of r.index.notPlain()) if (o.outcome === 'skipped' && o.reason !== 'create_only') return EXIT.partial;
+  for (const [, o] of r.index.notPlain())
+    if (o.outcome === 'skipped' && o.reason !== 'create_only') return EXIT.partial;
   return EXIT.ok;
 }
 
@@ -126,7 +130,10 @@ export function mirrorOptions(
   const m = str(values, 'mirror');
   if (m !== undefined) {
     const sheets: DataSheetName[] = [];
-    for (const part of m.split(',').map((x) => x.trim()).filter(Boolean)) {
+    for (const part of m
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
       const name = normaliseSheetName(part) as DataSheetName;
       if (!ENTITY_SHEETS[name])
         throw new CliUsageError(

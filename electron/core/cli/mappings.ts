@@ -111,8 +111,7 @@ export async function mappingsAction(
       );
       if (found.blocked.length > 0 || mappingIssues.length > 0) {
         // Nothing is saved from a mapping sheet with errors: the user fixes the cells first.
-        if (rc.json)
-          rc.printJson({ ok: false, exit_code: EXIT.usage, profile: profile.name, errors: mappingIssues });
+        if (rc.json) rc.printJson({ ok: false, exit_code: EXIT.usage, profile: profile.name, errors: mappingIssues });
         else {
           printIssues(rc, { ...w, report: { ...w.report, issues: mappingIssues } });
           rc.stderr(

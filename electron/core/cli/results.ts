@@ -23,7 +23,10 @@ export interface ResultFiles {
   failed?: string;
 }
 
-const WORKBOOK_WORDS: Record<keyof ResultFiles, string> = { report: 'results workbook', failed: 'failed-rows workbook' };
+const WORKBOOK_WORDS: Record<keyof ResultFiles, string> = {
+  report: 'results workbook',
+  failed: 'failed-rows workbook',
+};
 
 /** A workbook that could not be written: a warning (the job itself is done and journaled). */
 function notWritten(ctx: RunContext, which: keyof ResultFiles, out: string, e: unknown): void {

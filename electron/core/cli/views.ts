@@ -80,7 +80,8 @@ function rowAt(plan: PlanSources | undefined, sheet: DataSheetName, row: number)
 /** Where an entry's row is in its source: `MAT_2025-11.csv!3`, `Items!5` (the sheet's name without a plan). */
 function where(e: PlanEntry, plan?: PlanSources): string {
   const at = decodeRow(plan?.sheetParts?.[e.sheet], plan?.sheetNames[e.sheet] ?? e.sheet, e.row);
-  if (e.kind === 'bom') return `${at.sheetName === e.sheet ? 'bom' : at.sheetName} (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${at.row})`;
+  if (e.kind === 'bom')
+    return `${at.sheetName === e.sheet ? 'bom' : at.sheetName} (${e.rows.length} row${e.rows.length === 1 ? '' : 's'} from row ${at.row})`;
   return e.rows.length === 0 ? `not in ${plan?.sheetNames[e.sheet] ?? e.sheet}: mirror` : rowAt(plan, e.sheet, e.row);
 }
 
@@ -134,9 +135,7 @@ export function formatPlan(
       out.push(`    ${n.kind.replace(/_/g, ' ')} ${n.id}${n.name ? ` "${n.name}"` : ''}`);
   }
   if (plan.ignoredRows?.length)
-    out.push(
-      `  ignored rows (action ignore): ${plan.ignoredRows.map((r) => rowAt(plan, r.sheet, r.row)).join(', ')}`,
-    );
+    out.push(`  ignored rows (action ignore): ${plan.ignoredRows.map((r) => rowAt(plan, r.sheet, r.row)).join(', ')}`);
   if (max <= 0) return out;
   // One pass: every delete (they run last, in this order), then up to `max` others, changes before creates.
   const deletes: PlanEntry[] = [];
@@ -177,9 +176,7 @@ export function formatPlan(
 }
 
 export function countsLine(counts: OutcomeCounts): string {
-  const parts = JOB_ROW_OUTCOMES
-    .filter((o) => (counts[o] ?? 0) > 0)
-    .map((o) => `${counts[o]} ${o}`);
+  const parts = JOB_ROW_OUTCOMES.filter((o) => (counts[o] ?? 0) > 0).map((o) => `${counts[o]} ${o}`);
   return parts.length ? parts.join(', ') : 'nothing';
 }
 

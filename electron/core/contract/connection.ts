@@ -42,7 +42,10 @@ export type ProfilesState = z.infer<typeof ProfilesState>;
 export const ApiKeyInput = z
   .string()
   .trim()
-  .regex(API_KEY_PATTERN, 'An API key looks like svc-<key_id>-<secret> (copy it whole from Settings › Integrations › API Keys)');
+  .regex(
+    API_KEY_PATTERN,
+    'An API key looks like svc-<key_id>-<secret> (copy it whole from Settings › Integrations › API Keys)',
+  );
 
 export const SaveProfileInput = z
   .object({
@@ -101,10 +104,26 @@ export const connectionProcedures = {
     input: z.object({ language: Language.optional(), theme: Theme.optional() }).strict(),
     output: Preferences,
   },
-  'profiles.list': { summary: 'Connection profiles (keys masked) and the active one', input: Empty, output: ProfilesState },
-  'profiles.save': { summary: 'Create or update a profile; the key is stored, never returned', input: SaveProfileInput, output: ProfileView },
-  'profiles.delete': { summary: 'Delete a profile and its stored key', input: z.object({ profileId: ProfileId }).strict(), output: ProfilesState },
-  'profiles.select': { summary: 'Make a profile the active connection', input: z.object({ profileId: ProfileId }).strict(), output: ProfilesState },
+  'profiles.list': {
+    summary: 'Connection profiles (keys masked) and the active one',
+    input: Empty,
+    output: ProfilesState,
+  },
+  'profiles.save': {
+    summary: 'Create or update a profile; the key is stored, never returned',
+    input: SaveProfileInput,
+    output: ProfileView,
+  },
+  'profiles.delete': {
+    summary: 'Delete a profile and its stored key',
+    input: z.object({ profileId: ProfileId }).strict(),
+    output: ProfilesState,
+  },
+  'profiles.select': {
+    summary: 'Make a profile the active connection',
+    input: z.object({ profileId: ProfileId }).strict(),
+    output: ProfilesState,
+  },
   'sandbox.status': { summary: 'State of the embedded API v2 sandbox', input: Empty, output: SandboxStatus },
   'sandbox.reset': {
     summary: 'Reset the embedded sandbox to its demo (or empty) data',

@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../names.js';
 import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
 import { SUGGESTION_METHODS, columnMappingSchema } from '../workbook/mapping/schema.js';
-import { Accepted, Counts, Empty, ImportId, Int, JobIdSchema, NonNegInt, Page, type ProcedureDef, Scalar, Text } from './common.js';
+import {
+  Accepted,
+  Counts,
+  Empty,
+  ImportId,
+  Int,
+  JobIdSchema,
+  NonNegInt,
+  Page,
+  type ProcedureDef,
+  Scalar,
+  Text,
+} from './common.js';
 
 /** A file the user handed to the app; the main side keeps its path, the renderer only the opaque id. */
 export const PickedFile = z.object({ fileId: z.string(), name: z.string(), size: z.number().int() });
@@ -46,7 +58,9 @@ export const ImportValidation = z.object({
       /** filled rows not read because of a header error (absent: the header is fine) */
       unreadRows: NonNegInt.optional(),
       /** columns of the sheet that are not read (unknown headers; ignored by a column mapping) */
-      ignoredColumns: z.array(z.object({ header: Text, cell: Text, reason: z.enum(['unknown', 'mapping']) })).optional(),
+      ignoredColumns: z
+        .array(z.object({ header: Text, cell: Text, reason: z.enum(['unknown', 'mapping']) }))
+        .optional(),
     }),
   ),
   ignoredSheets: z.array(z.object({ sheet: Text, reason: Text })),
@@ -219,27 +233,52 @@ export const importProcedures = {
     summary:
       'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
     /** moreFileIds: further sources of the same import (a workbook's sheets and CSV files may be mixed) */
-    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(), mapping: ColumnMappingDoc.optional() }).strict(),
+    input: z
+      .object({
+        fileId: z.string().min(1).max(100),
+        moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+        mapping: ColumnMappingDoc.optional(),
+      })
+      .strict(),
     output: ImportValidation,
   },
   'import.columns': {
     summary:
       'The Columns step of a source: header row, columns with samples, suggested fields and a saved mapping that fits',
-    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional() }).strict(),
+    input: z
+      .object({
+        fileId: z.string().min(1).max(100),
+        moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+      })
+      .strict(),
     output: ColumnsViewSchema,
   },
   'import.columnsPreview': {
-    summary: 'The first rows of a source as the reader will read them with a column mapping (cells coerced, values translated)',
-    input: z.object({ fileId: z.string().min(1).max(100), moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(), mapping: ColumnMappingDoc }).strict(),
+    summary:
+      'The first rows of a source as the reader will read them with a column mapping (cells coerced, values translated)',
+    input: z
+      .object({
+        fileId: z.string().min(1).max(100),
+        moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+        mapping: ColumnMappingDoc,
+      })
+      .strict(),
     output: z.object({
       sources: z.array(
         z.object({
           source: Text,
           sheet: Text,
           fields: z.array(Text),
-          rows: z.array(z.object({ row: Int, values: z.record(z.string(), z.union([z.string(), z.number(), z.null()])) })),
+          rows: z.array(
+            z.object({ row: Int, values: z.record(z.string(), z.union([z.string(), z.number(), z.null()])) }),
+          ),
           issues: z.array(
-            z.object({ severity: z.enum(['error', 'warning']), cell: Text.nullable(), field: Text.nullable(), message: Text }),
+            z.object({
+              severity: z.enum(['error', 'warning']),
+              cell: Text.nullable(),
+              field: Text.nullable(),
+              message: Text,
+            }),
           ),
         }),
       ),
@@ -248,7 +287,10 @@ export const importProcedures = {
   'mappings.list': {
     summary: 'Column mappings saved with the active profile (the CLI’s `mapping list`)',
     input: Empty,
-    output: z.object({ profileName: Text, mappings: z.array(z.object({ name: Text, sheets: z.array(Text), ok: z.boolean() })) }),
+    output: z.object({
+      profileName: Text,
+      mappings: z.array(z.object({ name: Text, sheets: z.array(Text), ok: z.boolean() })),
+    }),
   },
   'mappings.save': {
     summary: 'Save a column mapping under a name with the active profile (the CLI’s `mapping save`)',

@@ -47,7 +47,10 @@ export const events = {
 } as const satisfies Record<EventName, z.ZodType>;
 
 /** Not one name more than names.ts's (the preload's allowlist): a procedure or event of no name fails here. */
-const noStray: Record<Exclude<keyof typeof procedures, ProcedureName> | Exclude<keyof typeof events, EventName>, never> = {};
+const noStray: Record<
+  Exclude<keyof typeof procedures, ProcedureName> | Exclude<keyof typeof events, EventName>,
+  never
+> = {};
 void noStray;
 
 export type Procedures = typeof procedures;

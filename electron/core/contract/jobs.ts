@@ -1,7 +1,18 @@
 /** The `jobs` namespace: import jobs listed, watched, paused, resumed, undone; their rows paged; their results and failed-rows files offered as downloads. */
 import { z } from 'zod';
 import { ENTITY_KINDS, JOB_ROW_OUTCOMES, JOB_STATUSES } from '../names.js';
-import { Accepted, Counts, DownloadTicketSchema, Empty, Int, JobIdSchema, NonNegInt, Page, type ProcedureDef, Text } from './common.js';
+import {
+  Accepted,
+  Counts,
+  DownloadTicketSchema,
+  Empty,
+  Int,
+  JobIdSchema,
+  NonNegInt,
+  Page,
+  type ProcedureDef,
+  Text,
+} from './common.js';
 import { PlanActionSchema, PlanRowView } from './import.js';
 
 /** A job row not run yet is `pending` (names.ts). */

@@ -1,6 +1,14 @@
 /** The `lca` namespace: instances selected, LCA runs (read or recompute) with a live state, the report, the analysis, production figures entered, the results workbook. */
 import { z } from 'zod';
-import { LCA_ABORT_REASONS, LCA_BASES, LCA_CODE_KINDS, LCA_OUTCOMES, LCA_RUN_STATES, LCA_SELECTORS, LCA_STATES } from '../names.js';
+import {
+  LCA_ABORT_REASONS,
+  LCA_BASES,
+  LCA_CODE_KINDS,
+  LCA_OUTCOMES,
+  LCA_RUN_STATES,
+  LCA_SELECTORS,
+  LCA_STATES,
+} from '../names.js';
 import { Accepted, DownloadTicketSchema, Empty, Int, NonNegInt, type ProcedureDef, RunId, Text } from './common.js';
 
 export const LcaSelectedView = z.object({
@@ -80,9 +88,7 @@ export const LcaRunView = z.object({
     cancelled: NonNegInt,
     skipped: NonNegInt,
   }),
-  aborted: z
-    .object({ reason: z.enum(LCA_ABORT_REASONS), errCode: Text.nullable(), message: Text })
-    .nullable(),
+  aborted: z.object({ reason: z.enum(LCA_ABORT_REASONS), errCode: Text.nullable(), message: Text }).nullable(),
   /** why the run could not be done at all, in words */
   error: Text.nullable(),
   instances: z.array(LcaInstanceView),

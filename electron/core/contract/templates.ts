@@ -35,11 +35,11 @@ export const templatesProcedures = {
   'templates.list': { summary: 'The template sheets in onboarding order', input: Empty, output: TemplatesList },
   'templates.generate': {
     summary: 'Build the combined or a per-sheet template, optionally pre-filled from the active connection',
-    input: z.object({ sheet: z.union([z.literal('all'), TemplateSheet]), withReferenceData: z.boolean().default(false) }).strict(),
+    input: z
+      .object({ sheet: z.union([z.literal('all'), TemplateSheet]), withReferenceData: z.boolean().default(false) })
+      .strict(),
     output: GeneratedTemplate,
   },
 } as const satisfies Record<string, ProcedureDef>;
 
-export const templatesEvents = {
-
-} as const satisfies Record<string, z.ZodType>;
+export const templatesEvents = {} as const satisfies Record<string, z.ZodType>;

@@ -10,7 +10,10 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 function tmpPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`);
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`,
+  );
 }
 
 /** Runs `write(tmpPath)`, then renames the temporary file onto `target`; on failure removes it and rethrows. */
@@ -27,7 +30,11 @@ export async function writeAtomic<T>(target: string, write: (tmpPath: string) =>
 }
 
 /** Text written atomically; with `sync`, the data is flushed to the disk before the rename. */
-export async function writeTextAtomic(target: string, text: string, o: { sync?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeTextAtomic(
+  target: string,
+  text: string,
+  o: { sync?: boolean; mode?: number } = {},
+): Promise<void> {
   await writeAtomic(target, async (tmp) => {
     const fh = await open(tmp, 'w', o.mode);
     try {

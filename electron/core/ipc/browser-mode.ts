@@ -63,7 +63,14 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   // The Sandbox profile is the default: start it at once so the first screen works without waiting.
   if (settings.snapshot().activeProfileId === SANDBOX_PROFILE_ID) await sandbox.start('demo');
   // Room for a 100 MB workbook as base64 in a JSON body.
-  const http = await startHttpTransport({ app, hub, staticDir: opts.staticDir, port: opts.port, token: opts.token, maxBodyBytes: 140 * 1024 * 1024 });
+  const http = await startHttpTransport({
+    app,
+    hub,
+    staticDir: opts.staticDir,
+    port: opts.port,
+    token: opts.token,
+    maxBodyBytes: 140 * 1024 * 1024,
+  });
   return {
     url: http.url,
     origin: http.origin,

@@ -23,7 +23,10 @@ export async function dispatch(
   const def = procedures[name];
   const parsed = def.input.safeParse(rawInput === undefined ? {} : rawInput);
   if (!parsed.success) {
-    return { ok: false, error: { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(parsed.error) } };
+    return {
+      ok: false,
+      error: { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(parsed.error) },
+    };
   }
   const report = (err: unknown) => app.log.error({ procedure: name, err }, 'handler failed');
   try {
@@ -31,8 +34,14 @@ export async function dispatch(
     const out = await handler(parsed.data, app);
     const checked = def.output.safeParse(out);
     if (!checked.success) {
-      app.log.error({ procedure: name, issues: zodIssues(checked.error) }, 'handler output does not match the contract');
-      return { ok: false, error: { code: 'internal', message: 'Something went wrong inside Supply Loader. The details are in the log.' } };
+      app.log.error(
+        { procedure: name, issues: zodIssues(checked.error) },
+        'handler output does not match the contract',
+      );
+      return {
+        ok: false,
+        error: { code: 'internal', message: 'Something went wrong inside Supply Loader. The details are in the log.' },
+      };
     }
     return { ok: true, data: checked.data };
   } catch (err) {

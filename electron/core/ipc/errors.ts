@@ -23,8 +23,19 @@ function isApiErrorLike(err: unknown): err is ApiErrorLike {
 
 /** Error codes of node/undici network failures: the service could not be reached or hung up. */
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
 ]);
 
 function networkCode(err: unknown): string | undefined {
@@ -43,9 +54,11 @@ function networkCode(err: unknown): string | undefined {
 export function toRpcError(err: unknown, report: (err: unknown) => void): RpcError {
   if (err instanceof AppError) return { code: err.code, message: err.message, ...err.extra };
   if (err instanceof SettingsError) return { code: 'invalid_input', message: err.message };
-  if (err instanceof ZodError) return { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(err) };
+  if (err instanceof ZodError)
+    return { code: 'invalid_input', message: 'Some values are not valid.', issues: zodIssues(err) };
   if (isApiErrorLike(err)) {
-    if (err.classification === 'network') return { code: 'network_error', message: err.message, errCode: err.err_code, status: err.status };
+    if (err.classification === 'network')
+      return { code: 'network_error', message: err.message, errCode: err.err_code, status: err.status };
     return { code: 'api_error', message: err.message, errCode: err.err_code, status: err.status };
   }
   const net = networkCode(err);

@@ -91,7 +91,11 @@ function parseCookies(header: string | undefined): Map<string, string> {
 
 function sendJson(res: http.ServerResponse, status: number, body: RpcResult | { ok: false; error: RpcError }) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -169,7 +173,11 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
       return res.end('Not found.');
     }
     const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const headers: Record<string, string | number> = { ...COMMON_HEADERS, 'content-type': type, 'content-length': stat.size };
+    const headers: Record<string, string | number> = {
+      ...COMMON_HEADERS,
+      'content-type': type,
+      'content-length': stat.size,
+    };
     if (type.startsWith('text/html')) headers['content-security-policy'] = RENDERER_CSP_HEADER;
     res.writeHead(200, headers);
     if (req.method === 'HEAD') return res.end();
@@ -181,7 +189,10 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     // application/json cannot be sent cross-origin without a CORS preflight, which this server never grants.
     if (type !== 'application/json') {
-      return sendJson(res, 415, { ok: false, error: { code: 'invalid_input', message: 'Send the request body as application/json.' } });
+      return sendJson(res, 415, {
+        ok: false,
+        error: { code: 'invalid_input', message: 'Send the request body as application/json.' },
+      });
     }
     const body = await readBody(req, maxBody);
     if (body === 'too_large') {
@@ -192,7 +203,10 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
       try {
         input = JSON.parse(body.toString('utf8'));
       } catch {
-        return sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not valid JSON.' } });
+        return sendJson(res, 400, {
+          ok: false,
+          error: { code: 'invalid_input', message: 'The request body is not valid JSON.' },
+        });
       }
     }
     const result = await dispatch(name, input, opts.app, opts.handlers);
@@ -248,8 +262,10 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     if (!allowedHosts().has(host.toLowerCase())) return refuse(res, 403, 'Wrong Host header.', req);
     // 2. Cross-origin guard.
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return refuse(res, 403, 'Requests from another origin are refused.');
-    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, 'Requests from another site are refused.');
+    if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase()))
+      return refuse(res, 403, 'Requests from another origin are refused.');
+    if (req.headers['sec-fetch-site'] === 'cross-site')
+      return refuse(res, 403, 'Requests from another site are refused.');
 
     const url = new URL(req.url ?? '/', `http://${host}`);
     const pathname = url.pathname;
@@ -258,7 +274,12 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     const queryToken = url.searchParams.get('token');
     if (queryToken !== null && req.method === 'GET' && (pathname === '/' || pathname === '/index.html')) {
       if (!sameSecret(queryToken, token)) {
-        return refuse(res, 401, 'This link is not valid (any more). Open the URL that Supply Loader printed when it started this time.', req);
+        return refuse(
+          res,
+          401,
+          'This link is not valid (any more). Open the URL that Supply Loader printed when it started this time.',
+          req,
+        );
       }
       res.writeHead(303, {
         ...COMMON_HEADERS,
@@ -271,19 +292,29 @@ export async function startHttpTransport(opts: HttpTransportOptions): Promise<Ht
     // 4. Every other request needs the token (header or cookie).
     const presented = tokenOf(req);
     if (presented === undefined || !sameSecret(presented, token)) {
-      return refuse(res, 401, 'Missing or wrong access token. Open the URL that Supply Loader printed when it started (it carries the access token of this launch).', req);
+      return refuse(
+        res,
+        401,
+        'Missing or wrong access token. Open the URL that Supply Loader printed when it started (it carries the access token of this launch).',
+        req,
+      );
     }
 
     if (pathname.startsWith('/rpc/')) return handleRpc(req, res, decodeURIComponent(pathname.slice('/rpc/'.length)));
     if (pathname === '/events') return handleEvents(req, res);
-    if (pathname.startsWith('/download/')) return handleDownload(req, res, decodeURIComponent(pathname.slice('/download/'.length)));
+    if (pathname.startsWith('/download/'))
+      return handleDownload(req, res, decodeURIComponent(pathname.slice('/download/'.length)));
     return serveStatic(req, res, pathname);
   }
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       opts.app.log.error({ err }, 'browser-mode request failed');
-      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'internal', message: 'Something went wrong inside Supply Loader.' } });
+      if (!res.headersSent)
+        sendJson(res, 500, {
+          ok: false,
+          error: { code: 'internal', message: 'Something went wrong inside Supply Loader.' },
+        });
       else res.destroy();
     });
   });

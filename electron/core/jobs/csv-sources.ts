@@ -63,7 +63,11 @@ function sourceOutcome(mark: RowMark): SourceRowOutcome {
 }
 
 /** The outcome of each row of one source (1-based record number) from the job's row marks; held by no map. */
-export function sourceOutcomes(marks: RowMarks, sheet: DataSheetName, offset = 0): { get(row: number): SourceRowOutcome | undefined } {
+export function sourceOutcomes(
+  marks: RowMarks,
+  sheet: DataSheetName,
+  offset = 0,
+): { get(row: number): SourceRowOutcome | undefined } {
   const rows = marks.sheet(sheet);
   return {
     get: (row) => {
@@ -118,7 +122,11 @@ export async function writeCsvSourceResults(
     // The rows of a code-mapping sheet (plants, materials) are no entries of their own: they were used to
     // resolve codes (the results workbook marks them `mapping` too), never "not imported".
     ...((CODE_MAPPING_SHEETS as readonly string[]).includes(source.sheet) && {
-      otherRows: { result: 'mapping', failed: false, message: `used to resolve the ${source.sheet === 'plants' ? 'plant' : 'material'} codes of the other sources` },
+      otherRows: {
+        result: 'mapping',
+        failed: false,
+        message: `used to resolve the ${source.sheet === 'plants' ? 'plant' : 'material'} codes of the other sources`,
+      },
     }),
     ...(outs.results && { results: outs.results }),
     ...(outs.failed && { failed: outs.failed }),
@@ -172,8 +180,11 @@ export async function keepCsvSources(dir: string, sources: readonly CsvSource[],
   }
   // `workbook`: the name of a workbook among the sources (its copy is kept by the caller; its results are a workbook)
   const doc = { version: 1, sources: stored, ...(workbook && { workbook }) };
-  await writeTextAtomic(path.join(dir, CSV_SOURCES_FILE), `${JSON.stringify(doc, null, 2)}
-`);
+  await writeTextAtomic(
+    path.join(dir, CSV_SOURCES_FILE),
+    `${JSON.stringify(doc, null, 2)}
+`,
+  );
 }
 
 /** The CSV sources kept in a job's folder ([] for a job of a workbook, or of a version that kept none). */

@@ -108,7 +108,10 @@ function mapKinds<K extends EntityKind, V>(kinds: readonly K[], f: (k: K) => V):
 }
 
 /** Level of a create or update of each kind (BOMs and production figures last). */
-export const LEVEL: Record<EntityKind, number> = mapKinds(Object.keys(ENTITIES) as EntityKind[], (k) => ENTITIES[k].level);
+export const LEVEL: Record<EntityKind, number> = mapKinds(
+  Object.keys(ENTITIES) as EntityKind[],
+  (k) => ENTITIES[k].level,
+);
 
 /**
  * Levels of deletes: after every create and update (BOM changes are level 6), in reverse dependency order, so

@@ -220,7 +220,7 @@ export class EntryIndex {
     if ('entries' in this.source) return this.source.entries[i];
     this.fd ??= openSync(this.source.file, 'r');
     const buf = Buffer.allocUnsafe(this.length[i]);
-    for (let done = 0; done < buf.length; ) {
+    for (let done = 0; done < buf.length;) {
       const n = readSync(this.fd, buf, done, buf.length - done, this.offset[i] + done);
       if (n === 0) throw new Error(`${this.source.file} is shorter than its index (entry ${i + 1})`);
       done += n;
@@ -274,7 +274,8 @@ export class EntryIndex {
   }
   /** Worksheet rows of entry i: (sheet, row) pairs. */
   forEachRow(i: number, fn: (sheet: DataSheetName, row: number) => void): void {
-    for (let r = this.rowStart[i]; r < this.rowStart[i + 1]; r++) fn(DATA_SHEET_NAMES[this.rowSheet[r]], this.rowNum[r]);
+    for (let r = this.rowStart[i]; r < this.rowStart[i + 1]; r++)
+      fn(DATA_SHEET_NAMES[this.rowSheet[r]], this.rowNum[r]);
   }
   /** Worksheet rows of every entry. */
   get totalRows(): number {

@@ -17,12 +17,7 @@ export {
 } from './job-store.js';
 export { planUndo, undoJob, undoBlocked, type UndoOptions, type UndoJobOptions, type UndoJobResult } from './undo.js';
 export { readJournal, type JournalLine, type JournalState } from './journal.js';
-export {
-  writeResultsWorkbook,
-  writeFailedRowsWorkbook,
-  outcomeMessage,
-  REPORT_SHEET,
-} from './results.js';
+export { writeResultsWorkbook, writeFailedRowsWorkbook, outcomeMessage, REPORT_SHEET } from './results.js';
 export { snapshotOf, entityContent, SNAPSHOT_COLUMN, CONTENT_FIELDS } from './snapshot.js';
 export type { ProfileMappings } from './resolve.js';
 export * from './types.js';

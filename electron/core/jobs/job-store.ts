@@ -17,7 +17,14 @@ import { createInterface } from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { EntryIndex } from './entry-index.js';
-import { RESUMABLE_STATUSES, type JobMeta, type JobSummary, type Plan, type PlanEntry, type PlanHeader } from './types.js';
+import {
+  RESUMABLE_STATUSES,
+  type JobMeta,
+  type JobSummary,
+  type Plan,
+  type PlanEntry,
+  type PlanHeader,
+} from './types.js';
 import { writeTextAtomic } from '../fs/atomic.js';
 
 export const PLAN_FILE = 'plan.json';

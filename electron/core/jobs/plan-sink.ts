@@ -24,7 +24,10 @@ export interface PlanSink {
 }
 
 /** What the planner keeps of an entry once it is added: enough to refer to it, name it and see its action. */
-export type EntryRef = Pick<PlanEntry, 'key' | 'kind' | 'level' | 'sheet' | 'row' | 'externalId' | 'label' | 'action' | 'id'> & {
+export type EntryRef = Pick<
+  PlanEntry,
+  'key' | 'kind' | 'level' | 'sheet' | 'row' | 'externalId' | 'label' | 'action' | 'id'
+> & {
   /** Kept for product instances only (their production period is read by the production-figures entries). */
   body?: PlanEntry['body'];
 };

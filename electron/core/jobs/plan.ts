@@ -123,7 +123,14 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   signal?.throwIfAborted();
 
   const hasParts = Object.keys(sheetParts).length > 0;
-  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, hasParts ? sourceRows(sink) : sink);
+  const planner = new PlanState(
+    wb,
+    svc,
+    me,
+    client.maskedKey,
+    ctx.options?.createOnly ?? false,
+    hasParts ? sourceRows(sink) : sink,
+  );
   // The instances' BOMs and production figures on the service: independent reads, side by side.
   const [serverBoms, serverProduction] = await Promise.all([
     readBoms(wb, svc, client, signal, progress),
@@ -198,4 +205,3 @@ function sourceRows(sink: PlanSink): PlanSink {
     },
   };
 }
-

@@ -176,7 +176,9 @@ function markOf(
 /** Outcomes whose message is made from the entry's changes or BOM difference (read from the plan's entries). */
 function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
   const full = o as EntryOutcome;
-  return o.outcome === 'updated' || o.outcome === 'replaced' || (o.outcome === 'skipped' && full.reason === 'create_only');
+  return (
+    o.outcome === 'updated' || o.outcome === 'replaced' || (o.outcome === 'skipped' && full.reason === 'create_only')
+  );
 }
 
 /** Per sheet, worksheet row → entry (-1: none), from the job's index: typed arrays, nothing per row but a number. */
@@ -193,7 +195,11 @@ function rowEntries(index: EntryIndex): (name: DataSheetName) => (row: number) =
       m[p] = Math.max(m[p] ?? 0, row % PART_ROW_OFFSET);
     });
   const rowsOf = new Map<DataSheetName, Int32Array[]>();
-  for (const [sheet, max] of maxRow) rowsOf.set(sheet, Array.from(max, (m) => new Int32Array((m ?? 0) + 1)));
+  for (const [sheet, max] of maxRow)
+    rowsOf.set(
+      sheet,
+      Array.from(max, (m) => new Int32Array((m ?? 0) + 1)),
+    );
   for (let i = 0; i < index.size; i++)
     index.forEachRow(i, (sheet, row) => (rowsOf.get(sheet)![part(row)][row % PART_ROW_OFFSET] = i + 1));
   return (name) => {
@@ -460,7 +466,8 @@ export async function* sourceSheets(path: string, want: (name: string) => boolea
     // exceljs's streaming reader can end early without an error (e.g. when its consumer waits for other I/O
     // between rows, exceljs/exceljs#2790): a sheet lost that way is an error, never a shorter copy.
     const lost = sheets.find((_, i) => !reached.has(i));
-    if (lost) throw new Error(`the input workbook could not be read whole: its sheet "${lost.name}" was never reached.`);
+    if (lost)
+      throw new Error(`the input workbook could not be read whole: its sheet "${lost.name}" was never reached.`);
   } catch (e) {
     if (e instanceof FileLevelError) throw new Error(`the input workbook cannot be read again: ${e.message}`);
     throw e;
@@ -531,7 +538,11 @@ function ownStyle(style: Partial<ExcelJS.Style> | undefined, argb: string | null
 }
 
 /** The style a copied cell gets: its input style, with the outcome's fill (a string), none (null) or as it was. */
-type StyleOf = (style: Partial<ExcelJS.Style> | undefined, argb: string | null | undefined, value: unknown) => Partial<ExcelJS.Style>;
+type StyleOf = (
+  style: Partial<ExcelJS.Style> | undefined,
+  argb: string | null | undefined,
+  value: unknown,
+) => Partial<ExcelJS.Style>;
 
 /**
  * ownStyle made once per input style and fill, and the same object handed to every cell that has both: exceljs
@@ -595,7 +606,11 @@ function copyRow(
   // A row's own style (`s` on the row); style 0 is the default, which exceljs gives no style of its own.
   // (Also a row without one gets the shared empty style: exceljs turns each row's style object into XML too.)
   const rowStyle = (src as unknown as { style?: Partial<ExcelJS.Style> }).style;
-  (out as unknown as { style: Partial<ExcelJS.Style> }).style = styleOf(rowStyle === defaultStyle ? undefined : rowStyle, undefined, null);
+  (out as unknown as { style: Partial<ExcelJS.Style> }).style = styleOf(
+    rowStyle === defaultStyle ? undefined : rowStyle,
+    undefined,
+    null,
+  );
   src.eachCell({ includeEmpty: true }, (cell, c) => {
     if (c <= fillWidth) return;
     const o = out.getCell(c);
@@ -665,7 +680,9 @@ export async function writeResultsWorkbook(
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
   const live = isLive(rowMarksOf) ? rowMarksOf : null;
   if (live && !liveResultsFit(inputPath))
-    throw new Error(`a results workbook is written beside its job only for inputs up to ${LIVE_RESULTS_MAX_BYTES} bytes`);
+    throw new Error(
+      `a results workbook is written beside its job only for inputs up to ${LIVE_RESULTS_MAX_BYTES} bytes`,
+    );
   const marks = live ?? marksOf(plan, await result, rowMarksOf);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
@@ -787,7 +804,12 @@ function headerCells(
   return o;
 }
 
-function addReportSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, plan: PlanHeader, result: JobResultSummary, name: string): void {
+function addReportSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  plan: PlanHeader,
+  result: JobResultSummary,
+  name: string,
+): void {
   const ws = wb.addWorksheet(name);
   ws.getColumn(1).width = 24;
   for (let c = 2; c <= OUTCOME_ORDER.length + 2; c++) ws.getColumn(c).width = 15;
@@ -928,10 +950,14 @@ export async function writeFailedRowsWorkbook(
     }
     // Mapping sheets alone are no failed rows: leave them out when nothing failed.
     const finalContents = count === 0 ? [] : contents;
-    await writeFormatFile(outPath, finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }], {
-      instructionsFor: finalContents.map((c) => c.def),
-      sharedStrings: false,
-    });
+    await writeFormatFile(
+      outPath,
+      finalContents.length ? finalContents : [{ def: getSheet('supplier-companies'), rows: [] }],
+      {
+        instructionsFor: finalContents.map((c) => c.def),
+        sharedStrings: false,
+      },
+    );
     return { rows: count };
   } finally {
     await rm(spill, { recursive: true, force: true });

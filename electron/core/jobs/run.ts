@@ -42,7 +42,8 @@ import { ProgressMeter } from './progress.js';
 import {
   RESUMABLE_STATUSES,
   type EntitlementInfo,
-  type EntityKind, type IdentifiedKind,
+  type EntityKind,
+  type IdentifiedKind,
   type EntryOutcome,
   type JobMeta,
   type JobProgress,
@@ -218,7 +219,10 @@ export async function resumeIndexed(jobId: string, opts: ResumeOptions): Promise
 }
 
 /** The job's plan index with the static outcomes (entries settled without sending anything) recorded. */
-async function readIndexWithStatics(jobsDir: string, jobId: string): Promise<{ header: PlanHeader; index: EntryIndex }> {
+async function readIndexWithStatics(
+  jobsDir: string,
+  jobId: string,
+): Promise<{ header: PlanHeader; index: EntryIndex }> {
   const statics: [number, EntryOutcome][] = [];
   const r = await readJobIndex(jobsDir, jobId, (e, i) => {
     const o = staticOutcome(e);
@@ -681,7 +685,9 @@ class JobRun {
    * The entry's write: its journal intent and the request that sends it (`send`, run once a write slot is held),
    * or its outcome when nothing is to be sent (a delete of what the service no longer has).
    */
-  private prepare(e: PlanEntry): { outcome: EntryOutcome } | { intent: IntentInput; send: () => Promise<EntryOutcome> } {
+  private prepare(
+    e: PlanEntry,
+  ): { outcome: EntryOutcome } | { intent: IntentInput; send: () => Promise<EntryOutcome> } {
     const { client, signal } = this.opts;
     const body = fillRefs(e.body ?? {}, e.refs ?? [], (k) => this.idOf(k));
     const idRef = e.refs?.find((r) => r.path[0] === '$id');
@@ -713,7 +719,8 @@ class JobRun {
     const kind = e.kind; // narrowed: neither a BOM nor production figures
     const resource = resourceOf(client, kind);
     if (e.action === 'delete') {
-      if (!targetId) return { outcome: { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' } };
+      if (!targetId)
+        return { outcome: { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' } };
       const sentBefore = this.openIntents.has(e.key);
       return {
         intent: { key: e.key, op: 'delete', external_id: e.externalId },
@@ -733,7 +740,9 @@ class JobRun {
                     outcome: 'deleted',
                     id: targetId,
                     status: 200,
-                    msg: sentBefore ? 'deleted by an earlier session of this job, whose answer was not recorded' : err.msg,
+                    msg: sentBefore
+                      ? 'deleted by an earlier session of this job, whose answer was not recorded'
+                      : err.msg,
                   }
                 : { key: e.key, outcome: 'already_absent', id: targetId, status: err.status, msg: err.msg };
             if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {

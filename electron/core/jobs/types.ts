@@ -206,7 +206,14 @@ export interface Plan {
   /** An undo plan (jobs/undo.ts): the id of the job it takes back. */
   undoes?: string;
   /** Per mirrored sheet: how many entities carry an external_id, how many the mirror deletes, the cap. */
-  mirror?: { sheet: DataSheetName; kind: EntityKind; managed: number; deletes: number; cap: number; overCap: boolean }[];
+  mirror?: {
+    sheet: DataSheetName;
+    kind: EntityKind;
+    managed: number;
+    deletes: number;
+    cap: number;
+    overCap: boolean;
+  }[];
   /** Entities of mirrored types without an external_id: never touched ("not managed by the workbook"). */
   notManaged?: { kind: EntityKind; id: string; name: string | null }[];
   /** Rows with action `ignore`: skipped, nothing planned. */

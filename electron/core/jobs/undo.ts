@@ -82,10 +82,15 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | null> {
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
-const sameService = (a: string, b: string): boolean => a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+const sameService = (a: string, b: string): boolean =>
+  a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
 
 const components = (v: unknown): Component[] =>
-  (Array.isArray(v) ? (v as Obj[]) : []).map((c) => ({ type: String(c.type), ref: String(c.ref).toLowerCase(), mass_kg: Number(c.mass_kg) }));
+  (Array.isArray(v) ? (v as Obj[]) : []).map((c) => ({
+    type: String(c.type),
+    ref: String(c.ref).toLowerCase(),
+    mass_kg: Number(c.mass_kg),
+  }));
 
 const YEAR_FIELD = /^production_figures\[(\d+)\]$/;
 
@@ -108,7 +113,11 @@ function undoneAlready(jobId: string, jobs: readonly JobSummary[]): string | nul
   if (!done) return null;
   // Follow the chain of undos of undos: the last one decides what the service holds of the job now.
   const chain = [done.jobId];
-  for (let next = undoOf(done.jobId).find((j) => j.status === 'completed'); next; next = undoOf(next.jobId).find((j) => j.status === 'completed'))
+  for (
+    let next = undoOf(done.jobId).find((j) => j.status === 'completed');
+    next;
+    next = undoOf(next.jobId).find((j) => j.status === 'completed')
+  )
     chain.push(next.jobId);
   const last = chain[chain.length - 1];
   if (chain.length % 2 === 1)
@@ -150,7 +159,9 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
   /** Entities the job created: planned as creates (they were not on the service), and on it after the job. */
   const createdKeys = new Set(
     job.entries
-      .filter((e) => isIdentifiedKind(e.kind) && e.action === 'create' && CREATED.has(outcomes.get(e.key)?.outcome ?? ''))
+      .filter(
+        (e) => isIdentifiedKind(e.kind) && e.action === 'create' && CREATED.has(outcomes.get(e.key)?.outcome ?? ''),
+      )
       .map((e) => e.key),
   );
   /** The entry writes into an instance the job created (its BOM, its production figures go with it). */
@@ -199,7 +210,12 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     }
   };
 
-  const problem = (u: PlanEntry, kind: PlanProblem['kind'], message: string, field: string | null = null): PlanProblem =>
+  const problem = (
+    u: PlanEntry,
+    kind: PlanProblem['kind'],
+    message: string,
+    field: string | null = null,
+  ): PlanProblem =>
     kind === 'conflict'
       ? { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'snapshot_conflict', params: { jobId } }
       : { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'row_rule', params: { detail: message } };
@@ -214,7 +230,13 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
 
   /** The BOM of an instance put back: a replace with its before-state (the BOM it replaces). */
   const bomEntry = (u: PlanEntry, wanted: Component[], now: Component[], note: string): PlanEntry => {
-    const entry: PlanEntry = { ...u, kind: 'bom', level: LEVEL.bom, action: 'replace', notes: [...(u.notes ?? []), note] };
+    const entry: PlanEntry = {
+      ...u,
+      kind: 'bom',
+      level: LEVEL.bom,
+      action: 'replace',
+      notes: [...(u.notes ?? []), note],
+    };
     entry.before = { bom: now };
     entry.bomDiff = bomDiff(
       now,
@@ -260,7 +282,13 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
       });
       const changed = written.filter((w) => nowOf.get(w.year) !== w.after).map((w) => w.year);
       if (changed.length) {
-        entries.push(conflict(u, `production figures of ${changed.join(', ')} were changed on the service since job ${jobId}`, 'production_figures'));
+        entries.push(
+          conflict(
+            u,
+            `production figures of ${changed.join(', ')} were changed on the service since job ${jobId}`,
+            'production_figures',
+          ),
+        );
         continue;
       }
       const back = written.filter((w) => typeof w.before === 'number');
@@ -272,7 +300,11 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
           action: 'update',
           body: { production_figures: figures },
           before: { production_figures: back.map((w) => ({ year: w.year, quantity: nowOf.get(w.year) })) },
-          changes: back.map((w): FieldChange => ({ field: `production_figures[${w.year}]`, before: w.after, after: w.before })),
+          changes: back.map((w): FieldChange => ({
+            field: `production_figures[${w.year}]`,
+            before: w.after,
+            after: w.before,
+          })),
           notes: ['production figures set back to their values before the job'],
         });
       }
@@ -311,7 +343,13 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
     if (!isIdentifiedKind(e.kind)) continue;
     const kind = e.kind;
     if (createdKeys.has(e.key) && out.id) {
-      const u: PlanEntry = { ...base, level: DELETE_LEVEL[kind], id: out.id, action: 'delete', notes: ['created by the job: deleted'] };
+      const u: PlanEntry = {
+        ...base,
+        level: DELETE_LEVEL[kind],
+        id: out.id,
+        action: 'delete',
+        notes: ['created by the job: deleted'],
+      };
       const now = await current(client, kind, out.id, signal);
       if (!now) {
         entries.push({ ...u, id: null, notes: ['created by the job, already deleted: nothing is sent'] });
@@ -358,13 +396,18 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
         id: null,
         level: LEVEL[kind],
         action: 'create',
-        notes: [`deleted by the job: re-created from the snapshot taken before the delete, with a new id (was ${e.id})`],
+        notes: [
+          `deleted by the job: re-created from the snapshot taken before the delete, with a new id (was ${e.id})`,
+        ],
       };
       if (e.externalId) {
         const found = await resource(client, kind).findByExternalId(e.externalId, { signal });
         if (found) {
           entries.push(
-            conflict(u, `an entity with external_id "${e.externalId}" was created on the service since job ${jobId} (id ${String(found.id)})`),
+            conflict(
+              u,
+              `an entity with external_id "${e.externalId}" was created on the service since job ${jobId} (id ${String(found.id)})`,
+            ),
           );
           continue;
         }
@@ -438,8 +481,12 @@ function instanceChildren(
     return out;
   }
   const bom = components(before.bom);
-  if (bom.length) out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], 'BOM put back as it was before the job'));
-  const figures = (before.production_figures as Obj[]).map((f) => ({ year: Number(f.year), quantity: Number(f.quantity) }));
+  if (bom.length)
+    out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], 'BOM put back as it was before the job'));
+  const figures = (before.production_figures as Obj[]).map((f) => ({
+    year: Number(f.year),
+    quantity: Number(f.quantity),
+  }));
   if (figures.length) {
     const p: PlanEntry = {
       ...child('production', 'production', `production figures of ${code}`),

@@ -122,7 +122,9 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
       const action: RowAction = allowed.includes(declared) ? declared : 'upsert';
       if (action === 'delete' || action === 'ignore') {
         // Only the external_id is used: problems elsewhere in the row do not block a delete.
-        const own = found ? problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field)) : NO_PROBLEMS;
+        const own = found
+          ? problems.filter((p) => p.field === null || DELETE_ROW_FIELDS.includes(p.field))
+          : NO_PROBLEMS;
         return { sheet: name, sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
       }
       const own: Record<string, unknown> = {};
@@ -145,7 +147,8 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
               params: { detail: v.msg, errCode: v.err_code },
             });
           }
-          if (violations.length === 0) typed = sameRecord(res.data as Record<string, unknown>, r.values) ? r.values : res.data;
+          if (violations.length === 0)
+            typed = sameRecord(res.data as Record<string, unknown>, r.values) ? r.values : res.data;
         } else {
           for (const iss of res.error.issues.slice(0, 3)) {
             const field = typeof iss.path[0] === 'string' ? iss.path[0] : null;

@@ -163,7 +163,10 @@ export async function resolveBreakdownContext(
     'Supplier plant',
     (id) => client.supplierPlants.get(id, { signal }),
     (id, p) =>
-      plants.set(id, { name: p.name ?? p.external_id ?? id, company_id: p.supplier_company_id ? p.supplier_company_id.toLowerCase() : null }),
+      plants.set(id, {
+        name: p.name ?? p.external_id ?? id,
+        company_id: p.supplier_company_id ? p.supplier_company_id.toLowerCase() : null,
+      }),
   );
   const companyIds = new Set([...plants.values()].map((p) => p.company_id).filter((x): x is string => !!x));
   const companies = new Map<string, string>();

@@ -7,7 +7,14 @@
  * many). Codes that match nothing are reported, never silently skipped: the CLI stops with exit 2 before
  * anything is written. Only GET requests are sent here.
  */
-import { ApiError, type ApiClient, type Plant, type Product, type ProductInstance, type ReadResource } from '../api/index.js';
+import {
+  ApiError,
+  type ApiClient,
+  type Plant,
+  type Product,
+  type ProductInstance,
+  type ReadResource,
+} from '../api/index.js';
 import type { LcaCodeKind } from '../names.js';
 import type { DataSheetName, Issue, ParsedSheet, ParsedWorkbook } from '../workbook/types.js';
 import type { SelectedInstance } from './model.js';
@@ -250,7 +257,10 @@ async function enrich(
  * The sheet of a workbook an LCA step reads, or the problems in words that stop it: the file could not be read
  * (its file-level errors), or it has no such sheet.
  */
-export function sheetToRead(parsed: ParsedWorkbook, name: DataSheetName): { sheet: ParsedSheet } | { problems: string[] } {
+export function sheetToRead(
+  parsed: ParsedWorkbook,
+  name: DataSheetName,
+): { sheet: ParsedSheet } | { problems: string[] } {
   if (!parsed.readable) {
     const fileIssues = parsed.issues.filter((i) => i.severity === 'error');
     return { problems: fileIssues.length ? fileIssues.map((i) => i.message) : [`${parsed.file} could not be read`] };

@@ -66,7 +66,8 @@ export function mergeProfileMappings(store: SettingsStore, profileId: string, in
     else if (same) unchanged++;
     else changed++;
   };
-  for (const [code, id] of Object.entries(add.plants)) tally(Object.hasOwn(before.plants, code), before.plants[code] === id);
+  for (const [code, id] of Object.entries(add.plants))
+    tally(Object.hasOwn(before.plants, code), before.plants[code] === id);
   for (const [code, m] of Object.entries(add.materials)) {
     const old = Object.hasOwn(before.materials, code) ? before.materials[code] : undefined;
     tally(old !== undefined, old?.id === m.id && old.category === m.category);

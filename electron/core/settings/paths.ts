@@ -7,7 +7,10 @@ import path from 'node:path';
 
 export const APP_DIR_NAME = 'supply-loader';
 
-export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function userConfigDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   const override = env.SUPPLY_LOADER_CONFIG_DIR;
   if (override && override.trim() !== '') return path.resolve(override);
   const home = os.homedir();

@@ -56,7 +56,8 @@ export class FileSecretStore implements SecretStore {
     const raw = this.doc.load();
     if (raw === undefined) return {};
     const parsed = SecretsFileShape.safeParse(raw);
-    if (!parsed.success) throw new Error(`The key file ${this.doc.location} is damaged. Delete it and enter the keys again.`);
+    if (!parsed.success)
+      throw new Error(`The key file ${this.doc.location} is damaged. Delete it and enter the keys again.`);
     return parsed.data.secrets;
   }
 

@@ -32,7 +32,15 @@ export type ErrCodeGroup = (typeof ERR_CODE_GROUPS)[number];
  * (docs/api-assumptions.md row 28 — any code may come with any of 403/409/422); the status decides only for a
  * code outside this catalog. The client adds 'network' (no answer) and 'unknown'.
  */
-export const ERR_CODE_CLASSES = ['auth', 'permission', 'conflict', 'validation', 'daily_limit', 'entitlement', 'server'] as const;
+export const ERR_CODE_CLASSES = [
+  'auth',
+  'permission',
+  'conflict',
+  'validation',
+  'daily_limit',
+  'entitlement',
+  'server',
+] as const;
 export type ErrCodeClass = (typeof ERR_CODE_CLASSES)[number];
 
 /**
@@ -1032,7 +1040,8 @@ function build(): Map<string, ErrCodeInfo> {
       m.set(code, Object.freeze(info));
     }
   }
-  for (const code of classOf.keys()) if (!m.has(code)) throw new Error(`err-codes: classified code ${code} is not in the catalog`);
+  for (const code of classOf.keys())
+    if (!m.has(code)) throw new Error(`err-codes: classified code ${code} is not in the catalog`);
   return m;
 }
 
@@ -1068,7 +1077,8 @@ export const CLIENT_ERROR_CODES = {
   },
   client_service_busy: {
     explanation: 'The service kept answering that it is busy or unavailable (429 or 5xx) without an error body.',
-    explanation_de: 'Der Dienst antwortete wiederholt, er sei ausgelastet oder nicht verfügbar (429 oder 5xx), ohne Fehlerinhalt.',
+    explanation_de:
+      'Der Dienst antwortete wiederholt, er sei ausgelastet oder nicht verfügbar (429 oder 5xx), ohne Fehlerinhalt.',
     action: 'Try again later; if it persists, ask the service operator about its state.',
     action_de: 'Später erneut versuchen; hält es an, den Betreiber des Dienstes nach dessen Zustand fragen.',
     retryable: true,
@@ -1095,8 +1105,10 @@ export const CLIENT_ERROR_CODES = {
     retryable: false,
   },
   client_endpoint_unavailable: {
-    explanation: 'The service does not offer this operation through the API (the endpoint answered 404 or 405, or "not found" for an entity that exists).',
-    explanation_de: 'Der Dienst bietet diese Operation über die API nicht an (der Endpunkt antwortete 404 oder 405 oder „nicht gefunden“ für ein vorhandenes Objekt).',
+    explanation:
+      'The service does not offer this operation through the API (the endpoint answered 404 or 405, or "not found" for an entity that exists).',
+    explanation_de:
+      'Der Dienst bietet diese Operation über die API nicht an (der Endpunkt antwortete 404 oder 405 oder „nicht gefunden“ für ein vorhandenes Objekt).',
     action: 'Do it in the web interface instead.',
     action_de: 'Stattdessen in der Weboberfläche erledigen.',
     retryable: false,

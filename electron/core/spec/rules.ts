@@ -24,7 +24,11 @@ export function findDuplicateBomComponents(bom: readonly Pick<BomComponent, 'typ
     const k = bomKey(c);
     const first = seen.get(k);
     if (first !== undefined) {
-      out.push({ path: `bom[${i}]`, err_code: 'err_not_valid', msg: `component ${c.type} ${c.ref} repeats bom[${first}]` });
+      out.push({
+        path: `bom[${i}]`,
+        err_code: 'err_not_valid',
+        msg: `component ${c.type} ${c.ref} repeats bom[${first}]`,
+      });
     } else seen.set(k, i);
   });
   return out;
@@ -61,7 +65,8 @@ export function checkSiloItems(plantId: string, items: readonly SiloItemFacts[])
   items.forEach((it, i) => {
     const path = `items[${i}]`;
     const id = it.supplier_product_id.toLowerCase();
-    if (seen.has(id)) out.push({ path, err_code: 'err_not_valid', msg: `supplier product ${id} appears more than once` });
+    if (seen.has(id))
+      out.push({ path, err_code: 'err_not_valid', msg: `supplier product ${id} appears more than once` });
     seen.add(id);
     if (!it.product) {
       out.push({ path, err_code: 'err_not_found', msg: `supplier product ${id} not found` });
@@ -77,7 +82,11 @@ export function checkSiloItems(plantId: string, items: readonly SiloItemFacts[])
       });
     if (material === undefined) material = it.product.material_key;
     else if (material !== it.product.material_key)
-      out.push({ path, err_code: 'err_not_valid', msg: 'all supplier products of a silo must have the same material type' });
+      out.push({
+        path,
+        err_code: 'err_not_valid',
+        msg: 'all supplier products of a silo must have the same material type',
+      });
   });
   return out;
 }
@@ -92,16 +101,36 @@ export function checkMaterialProperties(p: {
   const out: RuleViolation[] = [];
   const pct = (v: number | null | undefined) => v !== null && v !== undefined && (v < 0 || v > 100);
   if (pct(p.secondary_percentage))
-    out.push({ path: 'secondary_percentage', err_code: 'err_invalid_secondary_percentage_range', msg: 'secondary_percentage must be between 0 and 100' });
+    out.push({
+      path: 'secondary_percentage',
+      err_code: 'err_invalid_secondary_percentage_range',
+      msg: 'secondary_percentage must be between 0 and 100',
+    });
   if (pct(p.moisture_content_percentage))
-    out.push({ path: 'moisture_content_percentage', err_code: 'err_invalid_moisture_content_range', msg: 'moisture_content_percentage must be between 0 and 100' });
+    out.push({
+      path: 'moisture_content_percentage',
+      err_code: 'err_invalid_moisture_content_range',
+      msg: 'moisture_content_percentage must be between 0 and 100',
+    });
   if (p.lifetime_years !== null && p.lifetime_years !== undefined && !(p.lifetime_years > 0))
-    out.push({ path: 'lifetime_years', err_code: 'err_invalid_lifetime_years', msg: 'lifetime_years must be greater than 0' });
+    out.push({
+      path: 'lifetime_years',
+      err_code: 'err_invalid_lifetime_years',
+      msg: 'lifetime_years must be greater than 0',
+    });
   (p.hazardous_substances ?? []).forEach((h, i) => {
     if (!CAS_NUMBER.test(h.cas_number))
-      out.push({ path: `hazardous_substances[${i}].cas_number`, err_code: 'err_not_valid', msg: `"${h.cas_number}" is not a CAS number (e.g. 7732-18-5)` });
+      out.push({
+        path: `hazardous_substances[${i}].cas_number`,
+        err_code: 'err_not_valid',
+        msg: `"${h.cas_number}" is not a CAS number (e.g. 7732-18-5)`,
+      });
     if (!(h.mass_share > 0 && h.mass_share <= 1))
-      out.push({ path: `hazardous_substances[${i}].mass_share`, err_code: 'err_not_valid', msg: 'mass_share is a fraction: greater than 0, at most 1' });
+      out.push({
+        path: `hazardous_substances[${i}].mass_share`,
+        err_code: 'err_not_valid',
+        msg: 'mass_share is a fraction: greater than 0, at most 1',
+      });
   });
   return out;
 }
@@ -111,7 +140,9 @@ export const CAS_NUMBER = /^\d{2,7}-\d{2}-\d$/;
 /** BOM masses: every mass_kg must be > 0. */
 export function checkBomMasses(bom: readonly Pick<BomComponent, 'mass_kg'>[]): RuleViolation[] {
   return bom.flatMap((c, i) =>
-    c.mass_kg > 0 ? [] : [{ path: `bom[${i}].mass_kg`, err_code: 'err_not_valid', msg: 'mass_kg must be greater than 0' }],
+    c.mass_kg > 0
+      ? []
+      : [{ path: `bom[${i}].mass_kg`, err_code: 'err_not_valid', msg: 'mass_kg must be greater than 0' }],
   );
 }
 
@@ -135,7 +166,11 @@ export function checkProductionFigureYears(
   const seen = new Set<number>();
   figures.forEach((f, i) => {
     if (seen.has(f.year))
-      out.push({ path: `production_figures[${i}].year`, err_code: 'err_not_valid', msg: `year ${f.year} is given twice` });
+      out.push({
+        path: `production_figures[${i}].year`,
+        err_code: 'err_not_valid',
+        msg: `year ${f.year} is given twice`,
+      });
     seen.add(f.year);
     if (f.year < instance.produced_from || (instance.produced_to !== null && f.year > instance.produced_to))
       out.push({

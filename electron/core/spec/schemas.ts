@@ -43,7 +43,11 @@ export const SupplierCompanyCreate = z
   .object({
     external_id: ExternalId.nullable().optional(),
     name: z.string().trim().min(1),
-    country: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166 alpha-2 country code').nullable().optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'ISO 3166 alpha-2 country code')
+      .nullable()
+      .optional(),
   })
   .strict();
 export type SupplierCompanyCreate = z.infer<typeof SupplierCompanyCreate>;
@@ -53,7 +57,11 @@ export const SupplierPlantCreate = z
     external_id: ExternalId.nullable().optional(),
     name: z.string().trim().min(1),
     supplier_company_id: Uuid,
-    country: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166 alpha-2 country code').nullable().optional(),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'ISO 3166 alpha-2 country code')
+      .nullable()
+      .optional(),
     city: z.string().nullable().optional(),
   })
   .strict();

@@ -78,7 +78,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Plain text of a rich-text value ({richText: [{text}]}). */
 function richTextOf(v: { richText: unknown }): string {
-  return Array.isArray(v.richText) ? v.richText.map((r: { text?: unknown }) => (typeof r?.text === 'string' ? r.text : '')).join('') : '';
+  return Array.isArray(v.richText)
+    ? v.richText.map((r: { text?: unknown }) => (typeof r?.text === 'string' ? r.text : '')).join('')
+    : '';
 }
 
 /**
@@ -89,7 +91,10 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
   if (raw === null || raw === undefined) return undefined;
   const t = typeof raw;
   if (t === 'string' || t === 'number' || t === 'boolean') {
-    if (t === 'number' && Number.isNaN(raw)) return { error: { code: 'formula_error', message: 'the cell holds an error value', params: { variant: 'value' } } };
+    if (t === 'number' && Number.isNaN(raw))
+      return {
+        error: { code: 'formula_error', message: 'the cell holds an error value', params: { variant: 'value' } },
+      };
     return raw as string | number | boolean;
   }
   if (raw instanceof Date) return raw;
@@ -114,16 +119,27 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
         },
       };
     const inner = unwrapCell(result);
-    if ((typeof inner === 'object' && inner !== null && !(inner instanceof Date)) || (typeof result === 'number' && Number.isNaN(result)))
+    if (
+      (typeof inner === 'object' && inner !== null && !(inner instanceof Date)) ||
+      (typeof result === 'number' && Number.isNaN(result))
+    )
       return {
-        error: { code: 'formula_error', message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)`, params: { variant: 'formula', ...formulaParams } },
+        error: {
+          code: 'formula_error',
+          message: `the formula${formula} gives an error value (#REF!, #DIV/0!, #N/A …)`,
+          params: { variant: 'formula', ...formulaParams },
+        },
       };
     return inner;
   }
   if ('text' in raw) {
     // hyperlink {text, hyperlink}; text may itself be rich text
     const text = (raw as { text: unknown }).text;
-    return isObject(text) && 'richText' in text ? richTextOf(text as { richText: unknown }) : typeof text === 'string' ? text : undefined;
+    return isObject(text) && 'richText' in text
+      ? richTextOf(text as { richText: unknown })
+      : typeof text === 'string'
+        ? text
+        : undefined;
   }
   return undefined;
 }
@@ -132,7 +148,9 @@ const GROUPING = /[\s\u00a0\u202f']/g;
 
 /** Excel writes characters XML cannot hold (control characters) as _xHHHH_; `_x005F_` is a literal underscore. */
 export function decodeEscapes(s: string): string {
-  return s.includes('_x') ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : s;
+  return s.includes('_x')
+    ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    : s;
 }
 
 /**
@@ -242,7 +260,11 @@ export interface CoerceContext {
 function wrong(ctx: CoerceContext, got: unknown, code: IssueCode = 'wrong_type'): Coerced {
   return {
     kind: 'error',
-    error: { code, message: `${ctx.field}: expected ${ctx.expected}, got ${show(got)}`, params: { ...ctx.expectedParams, got: show(got) } },
+    error: {
+      code,
+      message: `${ctx.field}: expected ${ctx.expected}, got ${show(got)}`,
+      params: { ...ctx.expectedParams, got: show(got) },
+    },
   };
 }
 
@@ -270,7 +292,11 @@ export const NEEDS_FULL_COERCION: unique symbol = Symbol('needs full coercion');
  * The common cases without allocating (large sheets are mostly plain numbers and strings): a value,
  * undefined (blank), null (#CLEAR), or NEEDS_FULL_COERCION. Same results as coerceCell for the cases it takes.
  */
-export function quickCoerce(raw: Raw, col: Column, allowed?: ReadonlySet<string>): CellScalar | null | undefined | typeof NEEDS_FULL_COERCION {
+export function quickCoerce(
+  raw: Raw,
+  col: Column,
+  allowed?: ReadonlySet<string>,
+): CellScalar | null | undefined | typeof NEEDS_FULL_COERCION {
   if (typeof raw === 'number') {
     if (raw !== raw) return NEEDS_FULL_COERCION; // NaN: an error value
     if (col.type === 'decimal' || col.type === 'integer') return raw;
@@ -293,11 +319,19 @@ export function quickCoerce(raw: Raw, col: Column, allowed?: ReadonlySet<string>
 /** Coerce one cell for a column. `raw` is the exceljs cell value. */
 export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
   // Fast paths: the common cases in large sheets.
-  if (typeof raw === 'number' && (col.type === 'decimal' || col.type === 'integer') && !Number.isNaN(raw)) return { kind: 'value', value: raw };
+  if (typeof raw === 'number' && (col.type === 'decimal' || col.type === 'integer') && !Number.isNaN(raw))
+    return { kind: 'value', value: raw };
   const v = unwrapCell(raw);
   if (v === undefined) return BLANK;
   if (typeof v === 'object' && !(v instanceof Date))
-    return { kind: 'error', error: { code: v.error.code, message: `${ctx.field}: ${v.error.message}`, ...(v.error.params && { params: v.error.params }) } };
+    return {
+      kind: 'error',
+      error: {
+        code: v.error.code,
+        message: `${ctx.field}: ${v.error.message}`,
+        ...(v.error.params && { params: v.error.params }),
+      },
+    };
 
   if (typeof v === 'string') {
     const s = decodeEscapes(v).trim();

@@ -76,7 +76,11 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
     if (!path) continue;
     const out = stringify({ delimiter: o.format.delimiter, record_delimiter: 'windows' });
     out.setEncoding('utf8');
-    const done = pipeline(out, iconv.encodeStream(o.format.encoding, { addBOM: o.format.bom }), createWriteStream(path));
+    const done = pipeline(
+      out,
+      iconv.encodeStream(o.format.encoding, { addBOM: o.format.bom }),
+      createWriteStream(path),
+    );
     targets.push({ done, failedOnly, out });
   }
   if (targets.length === 0) return { failedRows: 0 };
@@ -103,7 +107,8 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
         cb();
         return;
       }
-      const oc = o.outcomes.get(recordNo) ?? o.otherRows ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
+      const oc = o.outcomes.get(recordNo) ??
+        o.otherRows ?? { result: 'not imported', failed: true, message: 'the row was not part of the import' };
       const padded = record.length < width ? [...record, ...Array<string>(width - record.length).fill('')] : record;
       const row = [...padded, oc.result, oc.id ?? '', oc.err_code ?? '', safe(oc.message)];
       if (oc.failed && o.failed) failedRows++;
@@ -114,7 +119,13 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
   await pipeline(
     createReadStream(o.source),
     iconv.decodeStream(o.format.encoding),
-    parse({ delimiter: o.format.delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true }),
+    parse({
+      delimiter: o.format.delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      bom: true,
+    }),
     router,
     new Writable({ objectMode: true, write: (_c, _e, cb) => cb() }),
   );
@@ -129,11 +140,17 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
 }
 
 /** field → 0-based column of the source: the given letters, else header cells spelled as fields. */
-function columnIndexes(columns: Readonly<Record<string, string>> | undefined, header: readonly string[]): (field: string) => number | undefined {
+function columnIndexes(
+  columns: Readonly<Record<string, string>> | undefined,
+  header: readonly string[],
+): (field: string) => number | undefined {
   if (columns) return (field) => (columns[field] ? columnNumber(columns[field]) - 1 : undefined);
   const byName = new Map<string, number>();
   header.forEach((h, i) => {
-    const k = h.replace(/^\uFEFF/, '').trim().toLowerCase();
+    const k = h
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .toLowerCase();
     if (k && !byName.has(k)) byName.set(k, i);
   });
   return (field) => byName.get(field);

@@ -39,7 +39,9 @@ export function sheetsMarkdown(): string {
     if (d.key?.length) out.push(`Unique per row: ${d.key.map((k) => `\`${k}\``).join(' + ')}.`, '');
     out.push('| Column | Type | Required | Unit | Allowed | Meaning |', '|---|---|---|---|---|---|');
     for (const [field, c] of columnsOf(d))
-      out.push(`| \`${field}\` | ${typeWords(c)} | ${c.required ? 'yes' : ''} | ${c.unit ?? ''} | ${cell(allowedWords(c))} | ${cell(c.description)} |`);
+      out.push(
+        `| \`${field}\` | ${typeWords(c)} | ${c.required ? 'yes' : ''} | ${c.unit ?? ''} | ${cell(allowedWords(c))} | ${cell(c.description)} |`,
+      );
     out.push('');
   }
   out.push(DOC_END);

@@ -153,7 +153,8 @@ export class SheetScanner {
     cols?: ColDef[],
     onValidations?: (xml: string) => void,
   ) {
-    const num = (v: string | undefined): number | null => (v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
+    const num = (v: string | undefined): number | null =>
+      v === undefined || !Number.isFinite(Number(v)) ? null : Number(v);
     this.patterns = [
       ...(cols
         ? [
@@ -161,7 +162,13 @@ export class SheetScanner {
               const min = num(attr(tag, 'min'));
               const max = num(attr(tag, 'max'));
               if (min !== null && max !== null)
-                cols.push({ min, max, width: num(attr(tag, 'width')), style: num(attr(tag, 'style')), hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? '') });
+                cols.push({
+                  min,
+                  max,
+                  width: num(attr(tag, 'width')),
+                  style: num(attr(tag, 'style')),
+                  hidden: /^(1|true)$/.test(attr(tag, 'hidden') ?? ''),
+                });
             }),
           ]
         : []),
@@ -181,7 +188,14 @@ export class SheetScanner {
           const v = buf.indexOf(V_OPEN, tag.end);
           const ve = v < 0 ? -1 : buf.indexOf(V_CLOSE, v);
           const ref = attr(buf.subarray(tag.open, tag.end + 1).toString('utf8'), 'r');
-          if (ref && v >= 0 && ve >= 0 && ve < close) errors.set(ref, buf.subarray(v + V_OPEN.length, ve).toString('utf8').slice(0, 20));
+          if (ref && v >= 0 && ve >= 0 && ve < close)
+            errors.set(
+              ref,
+              buf
+                .subarray(v + V_OPEN.length, ve)
+                .toString('utf8')
+                .slice(0, 20),
+            );
           return 'ok';
         },
       },
@@ -282,7 +296,9 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     zip = await openZip(path);
   } catch (e) {
     const detail = String((e as Error)?.message ?? e).slice(0, 160);
-    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${detail}).`, { detail });
+    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${detail}).`, {
+      detail,
+    });
   }
   try {
     const entries = new Map((await listEntries(zip, limits)).map((e) => [e.fileName.replace(/^\/+/, ''), e]));
@@ -290,7 +306,10 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     const rels = sheets
       .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${WORKSHEET_TYPE}" Target="worksheets/sheet${i + 1}.xml"/>`)
       .join('');
-    yield storedPart('xl/_rels/workbook.xml.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}">${rels}</Relationships>`);
+    yield storedPart(
+      'xl/_rels/workbook.xml.rels',
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}">${rels}</Relationships>`,
+    );
     const sheetTags = sheets
       .map((s, i) => `<sheet name="${esc(s.name)}" sheetId="${i + 1}" state="${s.state}" r:id="rId${i + 1}"/>`)
       .join('');
@@ -302,12 +321,19 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     const ss = input.sharedStringsPath ? entries.get(input.sharedStringsPath) : undefined;
     // Always a shared strings part: without one exceljs would buffer every worksheet in a temporary file.
     if (ss) yield* part('xl/sharedStrings.xml', ss, null);
-    else yield storedPart('xl/sharedStrings.xml', `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN_NS}" count="0" uniqueCount="0"/>`);
+    else
+      yield storedPart(
+        'xl/sharedStrings.xml',
+        `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN_NS}" count="0" uniqueCount="0"/>`,
+      );
 
     const st = input.stylesPath ? entries.get(input.stylesPath) : undefined;
     if (st) yield* part('xl/styles.xml', st, null);
 
-    const stylePatterns = [...input.styleKinds].map(([index, kind]) => ({ pattern: Buffer.from(` s="${index}"`), kind }));
+    const stylePatterns = [...input.styleKinds].map(([index, kind]) => ({
+      pattern: Buffer.from(` s="${index}"`),
+      kind,
+    }));
     for (let i = 0; i < sheets.length; i++) {
       const entry = entries.get(sheets[i].path);
       if (!entry) continue;
@@ -320,7 +346,11 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       const cols: ColDef[] | undefined = findings.cols ? [] : undefined;
       if (cols) findings.cols!.set(i, cols);
       const onValidations = findings.validations ? (xml: string) => findings.validations!.set(i, xml) : undefined;
-      yield* part(`xl/worksheets/sheet${i + 1}.xml`, entry, new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations));
+      yield* part(
+        `xl/worksheets/sheet${i + 1}.xml`,
+        entry,
+        new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations),
+      );
     }
     yield END_OF_CENTRAL_DIRECTORY;
   } finally {
@@ -335,7 +365,10 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       for await (const chunk of s as AsyncIterable<Buffer>) {
         findings.bytes += chunk.length;
         if (findings.bytes > limits.maxUncompressedBytes)
-          throw new FileLevelError('zip_bomb', 'The file unpacks to more than the size limit; it is refused as a possible zip bomb.');
+          throw new FileLevelError(
+            'zip_bomb',
+            'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
+          );
         scanner?.push(chunk);
         // Handed over in slices (views, no copy): see FEED_SLICE.
         for (let o = 0; o < chunk.length; o += FEED_SLICE) yield chunk.subarray(o, o + FEED_SLICE);

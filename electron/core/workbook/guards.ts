@@ -62,7 +62,10 @@ export interface FileInspection {
 export type StyleKind = 'date' | 'percent';
 
 /** Built-in number formats that show dates/times, and percentages (ECMA-376 §18.8.30). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56,
+  57, 58,
+]);
 const BUILTIN_PERCENT_FORMATS = new Set([9, 10]);
 
 /** What a number format code shows: quoted text, escapes and [colour]/[locale] sections do not count. */
@@ -153,27 +156,47 @@ const MAGIC: { bytes: number[]; variant: 'pdf' | 'image' | 'archive'; kind: stri
 function describeNonZip(head: Buffer): FileLevelError {
   const magic = MAGIC.find((m) => m.bytes.every((b, i) => head[i] === b));
   if (magic?.variant === 'pdf')
-    return new FileLevelError('other_format', 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.', {
-      variant: 'pdf',
-    });
+    return new FileLevelError(
+      'other_format',
+      'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.',
+      {
+        variant: 'pdf',
+      },
+    );
   if (magic?.variant === 'image')
-    return new FileLevelError('other_format', `This is an image (${magic.kind}), not an Excel workbook (.xlsx) or CSV file.`, { variant: 'image', kind: magic.kind });
+    return new FileLevelError(
+      'other_format',
+      `This is an image (${magic.kind}), not an Excel workbook (.xlsx) or CSV file.`,
+      { variant: 'image', kind: magic.kind },
+    );
   if (magic)
-    return new FileLevelError('other_format', `This is a compressed archive (${magic.kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.`, {
-      variant: 'archive',
-      kind: magic.kind,
-    });
+    return new FileLevelError(
+      'other_format',
+      `This is a compressed archive (${magic.kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.`,
+      {
+        variant: 'archive',
+        kind: magic.kind,
+      },
+    );
   let text = head.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const start = text.trimStart().slice(0, 400).toLowerCase();
   if (start.startsWith('<?xml') && start.includes('urn:schemas-microsoft-com:office:spreadsheet'))
-    return new FileLevelError('other_format', 'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.', {
-      variant: 'xml2003',
-    });
+    return new FileLevelError(
+      'other_format',
+      'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.',
+      {
+        variant: 'xml2003',
+      },
+    );
   if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.startsWith('<table'))
-    return new FileLevelError('other_format', 'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.', {
-      variant: 'html',
-    });
+    return new FileLevelError(
+      'other_format',
+      'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.',
+      {
+        variant: 'html',
+      },
+    );
   const sample = head.subarray(0, 4096);
   const binary = sample.some((b) => b === 0 || (b < 0x09 && b !== 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b));
   if (!binary && sample.length > 0)
@@ -181,15 +204,20 @@ function describeNonZip(head: Buffer): FileLevelError {
       'csv_renamed',
       'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
     );
-  return new FileLevelError('not_a_zip', 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.');
+  return new FileLevelError(
+    'not_a_zip',
+    'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.',
+  );
 }
 
 // ---------------------------------------------------------------- zip helpers
 
 export function openZip(path: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, zip) =>
-      err || !zip ? reject(err ?? new Error('cannot open')) : resolve(zip),
+    yauzl.open(
+      path,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+      (err, zip) => (err || !zip ? reject(err ?? new Error('cannot open')) : resolve(zip)),
     ),
   );
 }
@@ -202,10 +230,14 @@ export function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yau
       out.push(e);
       if (out.length > limits.maxEntries) {
         reject(
-          new FileLevelError('zip_bomb', `The file holds more than ${limits.maxEntries.toLocaleString('en')} parts; a workbook never does. It is refused as unsafe.`, {
-            variant: 'entries',
-            limit: limits.maxEntries,
-          }),
+          new FileLevelError(
+            'zip_bomb',
+            `The file holds more than ${limits.maxEntries.toLocaleString('en')} parts; a workbook never does. It is refused as unsafe.`,
+            {
+              variant: 'entries',
+              limit: limits.maxEntries,
+            },
+          ),
         );
         return;
       }
@@ -217,7 +249,9 @@ export function listEntries(zip: yauzl.ZipFile, limits: ReadLimits): Promise<yau
 }
 
 export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(err ?? new Error('cannot read')) : resolve(s))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (err, s) => (err || !s ? reject(err ?? new Error('cannot read')) : resolve(s))),
+  );
 }
 
 /** Read an entry's start (at most `max` bytes) as text; `untilRoot` stops once the first element has begun. */
@@ -250,7 +284,10 @@ export function partError(name: string, err: unknown): FileLevelError {
       `The part ${name} unpacks to a different size than the file declares; the file is refused as unsafe (a zip bomb or a damaged file).`,
       { variant: 'size_mismatch', part: name },
     );
-  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`, { part: name, detail: m });
+  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`, {
+    part: name,
+    detail: m,
+  });
 }
 
 export function zipMessage(err: unknown): string {
@@ -271,10 +308,14 @@ function checkProlog(name: string, text: string): void {
       { part: name },
     );
   if (rootAt < 0 && text.length >= PROLOG_BYTES)
-    throw new FileLevelError('unreadable', `The part ${name} of the file does not start like an Excel XML part; the file is refused.`, {
-      variant: 'part',
-      part: name,
-    });
+    throw new FileLevelError(
+      'unreadable',
+      `The part ${name} of the file does not start like an Excel XML part; the file is refused.`,
+      {
+        variant: 'part',
+        part: name,
+      },
+    );
 }
 
 const PROLOG_BYTES = 64 * 1024;
@@ -337,14 +378,23 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
 
   const head = await readHead(path, 4096);
   if (head.subarray(0, 8).equals(CFB_SIGNATURE)) throw await describeCfb(path, size);
-  const isZip = head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
+  const isZip =
+    head.length >= 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    (head[2] === 3 || head[2] === 5) &&
+    (head[3] === 4 || head[3] === 6);
   if (!isZip) throw describeNonZip(head);
 
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(path);
   } catch (e) {
-    throw new FileLevelError('corrupt_zip', `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`, { detail: zipMessage(e) });
+    throw new FileLevelError(
+      'corrupt_zip',
+      `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`,
+      { detail: zipMessage(e) },
+    );
   }
   try {
     let entries: yauzl.Entry[];
@@ -352,15 +402,23 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       entries = await listEntries(zip, limits);
     } catch (e) {
       if (e instanceof FileLevelError) throw e;
-      throw new FileLevelError('corrupt_zip', `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`, { detail: zipMessage(e) });
+      throw new FileLevelError(
+        'corrupt_zip',
+        `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`,
+        { detail: zipMessage(e) },
+      );
     }
     const byName = new Map(entries.map((e) => [e.fileName.replace(/^\/+/, ''), e]));
     let total = 0;
     for (const e of entries) {
       if (e.generalPurposeBitFlag & 1)
-        throw new FileLevelError('password_protected', 'The file is encrypted (password-protected zip). Save it again in Excel without a password.', {
-          variant: 'zip',
-        });
+        throw new FileLevelError(
+          'password_protected',
+          'The file is encrypted (password-protected zip). Save it again in Excel without a password.',
+          {
+            variant: 'zip',
+          },
+        );
       total += e.uncompressedSize;
       if (
         e.uncompressedSize > limits.ratioCheckFromBytes &&
@@ -385,15 +443,26 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       );
 
     if (byName.has('mimetype') && !byName.has('xl/workbook.xml'))
-      throw new FileLevelError('other_format', 'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".', {
-        variant: 'ods',
-      });
+      throw new FileLevelError(
+        'other_format',
+        'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".',
+        {
+          variant: 'ods',
+        },
+      );
     if (byName.has('xl/workbook.bin'))
-      throw new FileLevelError('other_format', 'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".', {
-        variant: 'xlsb',
-      });
+      throw new FileLevelError(
+        'other_format',
+        'This is a binary Excel workbook (.xlsb). Open it in Excel and save it as "Excel Workbook (.xlsx)".',
+        {
+          variant: 'xlsb',
+        },
+      );
     if (byName.has('EncryptedPackage'))
-      throw new FileLevelError('password_protected', 'The workbook is password-protected. Remove the password in Excel and save it again.');
+      throw new FileLevelError(
+        'password_protected',
+        'The workbook is password-protected. Remove the password in Excel and save it again.',
+      );
     if (!byName.has('xl/workbook.xml'))
       throw new FileLevelError(
         'not_a_workbook',
@@ -444,7 +513,13 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
 
     for (const e of entries) {
       const name = e.fileName.replace(/^\/+/, '');
-      if (!XML_PART.test(name) || name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === stylesPath) continue;
+      if (
+        !XML_PART.test(name) ||
+        name === 'xl/workbook.xml' ||
+        name === 'xl/_rels/workbook.xml.rels' ||
+        name === stylesPath
+      )
+        continue;
       const text = await readEntryText(zip, e, PROLOG_BYTES);
       checkProlog(name, text);
       const sheet = sheets.find((s) => s.path === name);

@@ -19,9 +19,17 @@ export interface TypedRow<S extends DataSheetName> {
  * Rows of one sheet with their typed values. Values of a row that is not blocked satisfy the sheet's row
  * schema; a blocked row's values are whatever could be read.
  */
-export function rowsOf<S extends DataSheetName>(parsed: ParsedWorkbook, report: ValidationReport, sheet: S): TypedRow<S>[] {
+export function rowsOf<S extends DataSheetName>(
+  parsed: ParsedWorkbook,
+  report: ValidationReport,
+  sheet: S,
+): TypedRow<S>[] {
   const s = parsed.sheets.find((x) => x.name === sheet);
   if (!s) return [];
   const blocked = new Set(report.sheets.find((x) => x.name === sheet)?.blockedRows ?? []);
-  return s.rows.map((r: ParsedRow) => ({ row: r.row, data: r.values as unknown as SheetRows[S], blocked: blocked.has(r.row) }));
+  return s.rows.map((r: ParsedRow) => ({
+    row: r.row,
+    data: r.values as unknown as SheetRows[S],
+    blocked: blocked.has(r.row),
+  }));
 }

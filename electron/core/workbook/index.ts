@@ -11,7 +11,14 @@ export * from './types.js';
 export { readWorkbook, type ReadOptions } from './reader.js';
 export { validateWorkbook, type ValidateOptions } from './validate.js';
 export { listReferences, referencedCodes } from './references.js';
-export { writeWorkbook, type WorkbookSheetData, type WriteWorkbookOptions, type ExtraColumn, type WritableRow, type WritableValue } from './writer.js';
+export {
+  writeWorkbook,
+  type WorkbookSheetData,
+  type WriteWorkbookOptions,
+  type ExtraColumn,
+  type WritableRow,
+  type WritableValue,
+} from './writer.js';
 export {
   buildTemplate,
   writeTemplate,
@@ -21,7 +28,16 @@ export {
   type TemplateOptions,
   type TemplateReferenceData,
 } from './template.js';
-export { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet, getAnySheet, columnsOf, isDataSheetName, type SheetRows, type ProductsReferenceRow } from './registry.js';
+export {
+  DATA_SHEETS,
+  PRODUCTS_REFERENCE_SHEET,
+  getSheet,
+  getAnySheet,
+  columnsOf,
+  isDataSheetName,
+  type SheetRows,
+  type ProductsReferenceRow,
+} from './registry.js';
 export type { SheetDef } from './sheet-def.js';
 export { expectation, type Column, type ColumnSpec } from './columns.js';
 export { DEFAULT_LIMITS } from './guards.js';

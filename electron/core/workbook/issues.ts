@@ -34,7 +34,16 @@ export class IssueList {
   /** A problem with the whole file: reading stops. */
   fileError(code: IssueCode, message: string, params?: IssueParams): void {
     this.fileLevel = true;
-    this.add({ severity: 'error', code, sheet: null, cell: null, row: null, field: null, message, ...(params && { params }) });
+    this.add({
+      severity: 'error',
+      code,
+      sheet: null,
+      cell: null,
+      row: null,
+      field: null,
+      message,
+      ...(params && { params }),
+    });
   }
 
   hasFileError(): boolean {
@@ -60,7 +69,11 @@ export class IssueList {
         row: null,
         field: null,
         message: `${(this.droppedErrors + this.droppedWarnings).toLocaleString('en')} more issues (${this.droppedErrors.toLocaleString('en')} errors, ${this.droppedWarnings.toLocaleString('en')} warnings) were left off this list.`,
-        params: { count: this.droppedErrors + this.droppedWarnings, errors: this.droppedErrors, warnings: this.droppedWarnings },
+        params: {
+          count: this.droppedErrors + this.droppedWarnings,
+          errors: this.droppedErrors,
+          warnings: this.droppedWarnings,
+        },
       });
     return out;
   }

@@ -6,7 +6,13 @@
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { raceStop, workbookFeed, type FeedFindings } from './feed.js';
-import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
+import {
+  DEFAULT_LIMITS,
+  FileLevelError,
+  inspectWorkbookFile,
+  type FileInspection,
+  type ZipSheetInfo,
+} from './guards.js';
 import { IssueList } from './issues.js';
 import { targetOf } from './mapping/match.js';
 import type { ColumnMapping, SheetMapping } from './mapping/schema.js';
@@ -28,7 +34,6 @@ import {
 } from './types.js';
 import { Throttle } from '../throttle.js';
 
-
 export interface ReadOptions {
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
@@ -38,7 +43,11 @@ export interface ReadOptions {
 }
 
 /** Sheets the format writes that are not data: read silently as nothing (and left out of the Columns step). */
-export const META_SHEETS: ReadonlySet<string> = new Set([INSTRUCTIONS_SHEET.toLowerCase(), LISTS_SHEET, PRODUCTS_SHEET]);
+export const META_SHEETS: ReadonlySet<string> = new Set([
+  INSTRUCTIONS_SHEET.toLowerCase(),
+  LISTS_SHEET,
+  PRODUCTS_SHEET,
+]);
 
 export function decodeCell(ref: string): { col: number; row: number } | null {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());
@@ -63,14 +72,27 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   const limits: ReadLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const { signal, onProgress } = options;
   const issues = new IssueList(limits.maxIssues);
-  const result: ParsedWorkbook = { file: basename(path), bytes: 0, readable: false, sheets: [], ignoredSheets: [], issues: [], stats: { rows: 0, ms: 0 } };
+  const result: ParsedWorkbook = {
+    file: basename(path),
+    bytes: 0,
+    readable: false,
+    sheets: [],
+    ignoredSheets: [],
+    issues: [],
+    stats: { rows: 0, ms: 0 },
+  };
   const finish = (): ParsedWorkbook => {
     result.issues = issues.done();
     result.stats.ms = Math.round(performance.now() - t0);
     return result;
   };
-  const sheetIssue = (severity: 'error' | 'warning', code: IssueCode, sheet: string, message: string, params?: IssueParams) =>
-    issues.add({ severity, code, sheet, cell: null, row: null, field: null, message, ...(params && { params }) });
+  const sheetIssue = (
+    severity: 'error' | 'warning',
+    code: IssueCode,
+    sheet: string,
+    message: string,
+    params?: IssueParams,
+  ) => issues.add({ severity, code, sheet, cell: null, row: null, field: null, message, ...(params && { params }) });
 
   signal?.throwIfAborted();
   onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
@@ -94,7 +116,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     if (!match) {
       result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
       const known = DATA_SHEETS.map((d) => d.name).join(', ');
-      sheetIssue('warning', 'unknown_sheet', info.name, `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${known}.`, { known });
+      sheetIssue(
+        'warning',
+        'unknown_sheet',
+        info.name,
+        `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${known}.`,
+        { known },
+      );
       continue;
     }
     if (!match.def) {
@@ -116,7 +144,12 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     }
     seen.set(registryName, info.name);
     if (!info.path || !inspection.entryNames.includes(info.path)) {
-      sheetIssue('error', 'sheet_unreadable', info.name, `Sheet "${info.name}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.`);
+      sheetIssue(
+        'error',
+        'sheet_unreadable',
+        info.name,
+        `Sheet "${info.name}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.`,
+      );
       continue;
     }
     if (info.dimensionRows !== null && info.dimensionRows - 1 > limits.maxRowsPerSheet) {
@@ -128,11 +161,22 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       return finish();
     }
     if (match.normalised)
-      sheetIssue('warning', 'sheet_name_normalised', info.name, `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`, {
-        registryName,
-      });
+      sheetIssue(
+        'warning',
+        'sheet_name_normalised',
+        info.name,
+        `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`,
+        {
+          registryName,
+        },
+      );
     if (info.state !== 'visible')
-      sheetIssue('warning', 'hidden_sheet', info.name, `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`);
+      sheetIssue(
+        'warning',
+        'hidden_sheet',
+        info.name,
+        `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`,
+      );
     toRead.push({ info, def: match.def, ...(match.mapping && { mapping: match.mapping }) });
   }
   if (seen.size === 0) {
@@ -188,7 +232,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   const throttle = new Throttle();
   const progress = (sheet: string | null, force = false) => {
     if (!onProgress || !throttle.pass(force)) return;
-    onProgress({ phase: 'reading', sheet, rows: rowsDone, totalRows, fraction: totalRows ? Math.min(0.99, rowsDone / totalRows) : 0 });
+    onProgress({
+      phase: 'reading',
+      sheet,
+      rows: rowsDone,
+      totalRows,
+      fraction: totalRows ? Math.min(0.99, rowsDone / totalRows) : 0,
+    });
   };
 
   try {
@@ -207,7 +257,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       const entry = toRead[index];
       if (!entry) continue;
       const { info, def } = entry;
-      const parsed: ParsedSheet = { name: def.name as DataSheetName, sheetName: info.name, hidden: info.state !== 'visible', columns: {}, rows: [] };
+      const parsed: ParsedSheet = {
+        name: def.name as DataSheetName,
+        sheetName: info.name,
+        hidden: info.state !== 'visible',
+        columns: {},
+        rows: [],
+      };
       result.sheets.push(parsed);
       const state: SheetState = {
         parsed,
@@ -253,9 +309,13 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   } catch (e) {
     if (!stop.signal.aborted) {
       // exceljs failed on something the guards did not catch: a damaged part.
-      fileError = new FileLevelError('unreadable', `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`, {
-        detail: describe(e),
-      });
+      fileError = new FileLevelError(
+        'unreadable',
+        `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`,
+        {
+          detail: describe(e),
+        },
+      );
       stop.abort(fileError);
     }
   } finally {
@@ -265,7 +325,11 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
 
   if (signal?.aborted) throw abortError(signal);
   if (fileError) {
-    issues.fileError((fileError as FileLevelError).code, (fileError as FileLevelError).message, (fileError as FileLevelError).params);
+    issues.fileError(
+      (fileError as FileLevelError).code,
+      (fileError as FileLevelError).message,
+      (fileError as FileLevelError).params,
+    );
     result.sheets = [];
     return finish();
   }
@@ -302,8 +366,13 @@ function matchSheet(name: string, mapping: ColumnMapping | undefined): SheetMatc
   const n = normaliseSheetName(name);
   const target = targetOf(name, mapping, false);
   if (target && (target.by === 'mapping' || !META_SHEETS.has(n)))
-    return { def: getSheet(target.sheet), normalised: target.normalised, ...(target.mapping && { mapping: target.mapping }) };
-  if (META_SHEETS.has(n) || META_SHEETS.has(name.toLowerCase())) return { def: null, reason: n === PRODUCTS_SHEET ? 'reference only' : 'instructions and lists' };
+    return {
+      def: getSheet(target.sheet),
+      normalised: target.normalised,
+      ...(target.mapping && { mapping: target.mapping }),
+    };
+  if (META_SHEETS.has(n) || META_SHEETS.has(name.toLowerCase()))
+    return { def: null, reason: n === PRODUCTS_SHEET ? 'reference only' : 'instructions and lists' };
   return null;
 }
 

@@ -68,7 +68,8 @@ function eachReference(
       for (const [field, col] of refCols) {
         const code = row.values[field];
         if (typeof code !== 'string') continue;
-        const entityType = col.refersTo === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : col.refersTo;
+        const entityType =
+          col.refersTo === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : col.refersTo;
         if (entityType) visit(sheet, row.row, field, entityType, code);
       }
     }

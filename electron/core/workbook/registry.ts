@@ -70,7 +70,11 @@ const BY_NAME: { [K in DataSheetName]: SheetDef } = {
 /** Data sheets in onboarding order (mapping sheets first, BOM last); the order of the combined template. */
 export const DATA_SHEETS: readonly SheetDef[] = [...DATA_SHEET_NAMES]
   .map((n) => BY_NAME[n])
-  .sort((a, b) => a.step - b.step || DATA_SHEET_NAMES.indexOf(a.name as DataSheetName) - DATA_SHEET_NAMES.indexOf(b.name as DataSheetName));
+  .sort(
+    (a, b) =>
+      a.step - b.step ||
+      DATA_SHEET_NAMES.indexOf(a.name as DataSheetName) - DATA_SHEET_NAMES.indexOf(b.name as DataSheetName),
+  );
 
 export const PRODUCTS_REFERENCE_SHEET: SheetDef = products as unknown as SheetDef;
 
@@ -93,7 +97,10 @@ export function columnsOf(def: SheetDef): [string, Column][] {
 
 /** Lenient sheet-name match: case, spaces and underscores do not matter ('Supplier Products' → supplier-products). */
 export function normaliseSheetName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /** Lenient header match: case, spaces, hyphens and a trailing `*` do not matter ('External ID*' → external_id). */

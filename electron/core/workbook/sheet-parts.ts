@@ -35,7 +35,11 @@ export function sourceRowOf(sheet: ParsedSheet, row: number): { part: SheetPart;
 }
 
 /** `{ sheet: 'MAT_2025-11.csv', cell: 'C7', row: 7 }` for a field of a sheet row (cell null without that column). */
-export function sourceCellOf(sheet: ParsedSheet, field: string | null, row: number): { sheet: string; cell: string | null; row: number } {
+export function sourceCellOf(
+  sheet: ParsedSheet,
+  field: string | null,
+  row: number,
+): { sheet: string; cell: string | null; row: number } {
   const at = sourceRowOf(sheet, row);
   const letter = field ? at.part.columns[field] : undefined;
   return { sheet: at.part.sheetName, cell: letter ? `${letter}${at.row}` : null, row: at.row };
@@ -47,7 +51,11 @@ export function plannedParts(sheet: ParsedSheet): { sheetName: string; offset: n
 }
 
 /** Decode a row number with a plan's parts of that sheet (see plannedParts). */
-export function decodeRow(parts: readonly { sheetName: string; offset: number }[] | undefined, fallbackName: string, row: number): { sheetName: string; row: number } {
+export function decodeRow(
+  parts: readonly { sheetName: string; offset: number }[] | undefined,
+  fallbackName: string,
+  row: number,
+): { sheetName: string; row: number } {
   if (!parts?.length) return { sheetName: fallbackName, row };
   const off = Math.floor(row / PART_ROW_OFFSET) * PART_ROW_OFFSET;
   const p = parts.find((x) => x.offset === off);

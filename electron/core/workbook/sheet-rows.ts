@@ -7,7 +7,15 @@
  * deletes needs only its identity); then each row's cells coerced by column type, value translations and
  * constants of the mapping applied, and every problem as an Issue at its cell of the source.
  */
-import { NEEDS_FULL_COERCION, coerceCell, excelSerialToDate, quickCoerce, unwrapCell, type CoerceContext, type DateOrder } from './coerce.js';
+import {
+  NEEDS_FULL_COERCION,
+  coerceCell,
+  excelSerialToDate,
+  quickCoerce,
+  unwrapCell,
+  type CoerceContext,
+  type DateOrder,
+} from './coerce.js';
 import { expectation, expectationParams, type Column } from './columns.js';
 import type { IssueList } from './issues.js';
 import type { SheetMapping } from './mapping/schema.js';
@@ -17,7 +25,6 @@ import { columnLetter } from './cell-ref.js';
 import { closestNames } from './similar.js';
 import type { StyleKind } from './guards.js';
 import { SNAPSHOT_COLUMN, type CellScalar, type ParsedRow, type ParsedSheet, type RowValues } from './types.js';
-
 
 interface MappedColumn {
   col: number;
@@ -184,7 +191,8 @@ export class SheetRowReader {
     const key = def.key ?? [];
     const hasAction = fields.has('action') && (at.has('action') || constantFields.has('action'));
     const perRow = missing.length > 0 && hasAction && key.length > 0 && key.every((f) => at.has(f));
-    if (perRow) this.missingForRows = missing.map((field, i) => ({ field, letter: columnLetter(this.lastHeaderCol + 1 + i) }));
+    if (perRow)
+      this.missingForRows = missing.map((field, i) => ({ field, letter: columnLetter(this.lastHeaderCol + 1 + i) }));
     for (const f of perRow ? [] : missing) {
       fatal = true;
       issues.add({
@@ -205,7 +213,12 @@ export class SheetRowReader {
     const absent = cols.filter(([f]) => !at.has(f) && !constantFields.has(f)).map(([f]) => f);
     const claimed = new Set<string>();
     for (const u of unknown) {
-      const guess = closestNames(u.text, absent.filter((f) => !claimed.has(f)), 0.75, 1)[0];
+      const guess = closestNames(
+        u.text,
+        absent.filter((f) => !claimed.has(f)),
+        0.75,
+        1,
+      )[0];
       if (guess) {
         claimed.add(guess);
         if (!missing.includes(guess)) this.blockFields.push(guess);
@@ -313,7 +326,16 @@ export class SheetRowReader {
           any = true;
           if (r.warning) {
             const { code, message, params } = r.warning;
-            issues.add({ severity: 'warning', code, sheet, cell: `${m.letter}${rowNumber}`, row: rowNumber, field: m.field, message, ...(params && { params }) });
+            issues.add({
+              severity: 'warning',
+              code,
+              sheet,
+              cell: `${m.letter}${rowNumber}`,
+              row: rowNumber,
+              field: m.field,
+              message,
+              ...(params && { params }),
+            });
           }
           break;
         case 'clear':
@@ -326,14 +348,28 @@ export class SheetRowReader {
           const cell = `${m.letter}${rowNumber}`;
           let { code, message, params } = r.error;
           // exceljs drops a formula's error result; the feed saw the cached error text in the XML.
-          const shown = code === 'formula_error' || code === 'formula_without_result' ? this.o.errorCells?.get(cell) : undefined;
+          const shown =
+            code === 'formula_error' || code === 'formula_without_result' ? this.o.errorCells?.get(cell) : undefined;
           if (shown) {
             code = 'formula_error';
             const f = (raw as { formula?: unknown }).formula;
             message = `${m.field}: the formula${typeof f === 'string' && f ? ` =${f.slice(0, 60)}` : ''} gives the error ${shown}; fix it or type the value`;
-            params = { variant: 'formulaShown', formula: typeof f === 'string' && f ? `=${f.slice(0, 60)}` : '', error: shown };
+            params = {
+              variant: 'formulaShown',
+              formula: typeof f === 'string' && f ? `=${f.slice(0, 60)}` : '',
+              error: shown,
+            };
           }
-          issues.add({ severity: 'error', code, sheet, cell, row: rowNumber, field: m.field, message, ...(params && { params }) });
+          issues.add({
+            severity: 'error',
+            code,
+            sheet,
+            cell,
+            row: rowNumber,
+            field: m.field,
+            message,
+            ...(params && { params }),
+          });
           break;
         }
       }
@@ -362,7 +398,16 @@ export class SheetRowReader {
       if (r.kind === 'value') out[m.field] = r.value;
       else if (r.kind === 'error') {
         (invalid ??= []).push(m.field);
-        issues.add({ severity: 'error', code: r.error.code, sheet, cell: null, row: rowNumber, field: m.field, message: `${r.error.message} (the mapping's constant)`, ...(r.error.params && { params: r.error.params }) });
+        issues.add({
+          severity: 'error',
+          code: r.error.code,
+          sheet,
+          cell: null,
+          row: rowNumber,
+          field: m.field,
+          message: `${r.error.message} (the mapping's constant)`,
+          ...(r.error.params && { params: r.error.params }),
+        });
       }
     }
     if (this.blockFields.length) for (const f of this.blockFields) if (!(invalid ??= []).includes(f)) invalid.push(f);

@@ -10,7 +10,13 @@ import ExcelJS from 'exceljs';
 import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, type ProductsReferenceRow, type SheetRows } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
 import type { DataSheetName } from './types.js';
-import { addFormatSheet, addInstructionsSheet, addListsSheet, type SheetContent, type WritableRow } from './xlsx-layout.js';
+import {
+  addFormatSheet,
+  addInstructionsSheet,
+  addListsSheet,
+  type SheetContent,
+  type WritableRow,
+} from './xlsx-layout.js';
 import { normaliseZipTimes } from './zip-times.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { collectBuffer } from '../fs/buffer.js';
@@ -63,7 +69,10 @@ export function templateFileName(sheet?: DataSheetName): string {
 export function allTemplates(): { file: string; options: TemplateOptions }[] {
   return [
     { file: templateFileName(), options: {} },
-    ...DATA_SHEETS.map((d) => ({ file: templateFileName(d.name as DataSheetName), options: { sheets: [d.name as DataSheetName] } })),
+    ...DATA_SHEETS.map((d) => ({
+      file: templateFileName(d.name as DataSheetName),
+      options: { sheets: [d.name as DataSheetName] },
+    })),
   ];
 }
 
@@ -89,9 +98,17 @@ export interface FormatStreamOptions {
 }
 
 /** Same, streamed into `sink` (memory stays bounded for large exports). */
-export async function writeFormatStream(contents: readonly SheetContent[], sink: Writable, opts: FormatStreamOptions = {}): Promise<void> {
+export async function writeFormatStream(
+  contents: readonly SheetContent[],
+  sink: Writable,
+  opts: FormatStreamOptions = {},
+): Promise<void> {
   const date = opts.date ?? new Date();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: sink, useSharedStrings: opts.sharedStrings ?? true, useStyles: true });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: sink,
+    useSharedStrings: opts.sharedStrings ?? true,
+    useStyles: true,
+  });
   wb.creator = 'Supply Loader';
   wb.lastModifiedBy = 'Supply Loader';
   wb.created = date;

@@ -85,17 +85,34 @@ class Context {
     if (severity === 'error') this.block(sheet.name, row);
   }
 
-  error(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+  error(
+    sheet: ParsedSheet,
+    row: number,
+    field: string | null,
+    code: IssueCode,
+    message: string,
+    params?: IssueParams,
+  ): void {
     this.add('error', sheet, row, field, code, message, params);
   }
 
-  warning(sheet: ParsedSheet, row: number, field: string | null, code: IssueCode, message: string, params?: IssueParams): void {
+  warning(
+    sheet: ParsedSheet,
+    row: number,
+    field: string | null,
+    code: IssueCode,
+    message: string,
+    params?: IssueParams,
+  ): void {
     this.add('warning', sheet, row, field, code, message, params);
   }
 }
 
 /** Validate a parsed workbook. Throws only when aborted. */
-export async function validateWorkbook(parsed: ParsedWorkbook, options: ValidateOptions = {}): Promise<ValidationReport> {
+export async function validateWorkbook(
+  parsed: ParsedWorkbook,
+  options: ValidateOptions = {},
+): Promise<ValidationReport> {
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const ctx = new Context(parsed, options.maxIssues ?? 10_000);
@@ -106,7 +123,13 @@ export async function validateWorkbook(parsed: ParsedWorkbook, options: Validate
     await new Promise<void>((r) => setImmediate(r));
     if (signal?.aborted) throw abortError(signal);
     if (onProgress && throttle.pass()) {
-      onProgress({ phase: 'validating', sheet, rows: done, totalRows: total, fraction: total ? Math.min(0.99, done / total) : 0 });
+      onProgress({
+        phase: 'validating',
+        sheet,
+        rows: done,
+        totalRows: total,
+        fraction: total ? Math.min(0.99, done / total) : 0,
+      });
     }
   };
 
@@ -232,7 +255,9 @@ function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: Parse
   const invalid = row.invalid;
   if (invalid?.length) ctx.block(sheet.name, row.row);
   // The zod schema decides; the quick check (never looser) only spares it the rows that are plainly fine.
-  const res = def.quickAccept(row.values) ? { success: true as const, data: row.values } : def.schema.safeParse(row.values);
+  const res = def.quickAccept(row.values)
+    ? { success: true as const, data: row.values }
+    : def.schema.safeParse(row.values);
   if (!res.success) {
     const reported = new Set<string>();
     for (const zi of res.error.issues) {
@@ -252,12 +277,19 @@ function validateRow(ctx: Context, def: SheetDef, sheet: ParsedSheet, row: Parse
     const field = fieldOfRulePath(v.path);
     const value = row.values[field];
     const got = value !== undefined && value !== null ? show(value) : undefined;
-    ctx.error(sheet, row.row, def.columns[field] ? field : null, 'rule', `${v.msg}${got !== undefined ? ` (got ${got})` : ''}`, {
-      rule: v.msg,
-      errCode: v.err_code,
-      ruleField: field,
-      ...(got !== undefined && { got }),
-    });
+    ctx.error(
+      sheet,
+      row.row,
+      def.columns[field] ? field : null,
+      'rule',
+      `${v.msg}${got !== undefined ? ` (got ${got})` : ''}`,
+      {
+        rule: v.msg,
+        errCode: v.err_code,
+        ruleField: field,
+        ...(got !== undefined && { got }),
+      },
+    );
   }
 }
 
@@ -268,7 +300,8 @@ function describeSchemaIssue(
   value: unknown,
 ): { code: IssueCode; message: string; params?: IssueParams } {
   if (value === undefined) return { code: 'required', message: `${field} is required but the cell is blank` };
-  if (value === null) return { code: 'clear_required', message: `${field} is required: it cannot be cleared with #CLEAR` };
+  if (value === null)
+    return { code: 'clear_required', message: `${field} is required: it cannot be cleared with #CLEAR` };
   const expected = (code: IssueCode) => ({
     code,
     message: `${field}: expected ${expectation(col)}, got ${show(value)}`,
@@ -287,7 +320,10 @@ function describeSchemaIssue(
       return expected('out_of_range');
     case 'invalid_format':
       if (zi.format === 'regex')
-        return { code: 'control_characters', message: `${field} contains control characters (line breaks, tabs or invisible characters); remove them` };
+        return {
+          code: 'control_characters',
+          message: `${field} contains control characters (line breaks, tabs or invisible characters); remove them`,
+        };
       return expected('not_allowed');
     case 'invalid_value':
       return expected('not_allowed');
@@ -333,7 +369,10 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
   }
   for (const rows of groups.values()) {
     if (!Array.isArray(rows)) continue;
-    const label = keyLabel(def, key.map((k) => rows[0].values[k]));
+    const label = keyLabel(
+      def,
+      key.map((k) => rows[0].values[k]),
+    );
     // Rows of one source by number; of several sources with their file (`MAT_2025-10.csv!3, MAT_2025-11.csv!3`).
     const where = rows
       .map((r) => {
@@ -342,12 +381,19 @@ function checkDuplicateKeys(ctx: Context, def: SheetDef, sheet: ParsedSheet): vo
       })
       .join(', ');
     for (const r of rows)
-      ctx.error(sheet, r.row, key[0], 'duplicate_key', `${label} appears ${rows.length} times in ${def.name} (rows ${where}); each must be unique`, {
-        key: label,
-        count: rows.length,
-        sheetName: def.name,
-        rows: where,
-      });
+      ctx.error(
+        sheet,
+        r.row,
+        key[0],
+        'duplicate_key',
+        `${label} appears ${rows.length} times in ${def.name} (rows ${where}); each must be unique`,
+        {
+          key: label,
+          count: rows.length,
+          sheetName: def.name,
+          rows: where,
+        },
+      );
   }
 }
 
@@ -359,7 +405,12 @@ function checkBomDuplicates(ctx: Context): void {
   for (const row of sheet.rows) {
     if (rowActionOf(row) === 'ignore') continue;
     const inst = row.values.product_instance_external_id;
-    if (typeof inst !== 'string' || typeof row.values.component_type !== 'string' || typeof row.values.component_external_id !== 'string') continue;
+    if (
+      typeof inst !== 'string' ||
+      typeof row.values.component_type !== 'string' ||
+      typeof row.values.component_external_id !== 'string'
+    )
+      continue;
     const g = byInstance.get(inst);
     if (g) g.push(row);
     else byInstance.set(inst, [row]);
@@ -380,7 +431,11 @@ function checkBomDuplicates(ctx: Context): void {
       const i = Number(/\[(\d+)\]/.exec(v.path)?.[1] ?? -1);
       const r = rows[i];
       if (!r) continue;
-      const first = rows.find((x) => x.values.component_type === r.values.component_type && x.values.component_external_id === r.values.component_external_id)!;
+      const first = rows.find(
+        (x) =>
+          x.values.component_type === r.values.component_type &&
+          x.values.component_external_id === r.values.component_external_id,
+      )!;
       ctx.error(
         sheet,
         r.row,
@@ -409,7 +464,8 @@ function checkSilos(ctx: Context): void {
   const materialIds = mappingIndex(ctx, 'materials', 'material_code', 'material_type_id');
   const plantKey = (code: unknown) => (typeof code === 'string' ? (plantIds.get(code) ?? `code:${code}`) : undefined);
   const productByCode = new Map<string, ParsedRow>();
-  for (const r of products?.rows ?? []) if (typeof r.values.external_id === 'string') productByCode.set(r.values.external_id, r);
+  for (const r of products?.rows ?? [])
+    if (typeof r.values.external_id === 'string') productByCode.set(r.values.external_id, r);
   const siloByCode = new Map<string, ParsedRow>();
   for (const r of silos.rows) if (typeof r.values.external_id === 'string') siloByCode.set(r.values.external_id, r);
 
@@ -439,7 +495,8 @@ function checkSilos(ctx: Context): void {
             ? {
                 plant_id: plantKey(p.values.plant_code)!,
                 material_key: materialIds.get(material) ?? `code:${material}`,
-                supplier_plant_id: typeof p.values.supplier_plant_external_id === 'string' ? p.values.supplier_plant_external_id : null,
+                supplier_plant_id:
+                  typeof p.values.supplier_plant_external_id === 'string' ? p.values.supplier_plant_external_id : null,
               }
             : undefined,
       };
@@ -467,7 +524,12 @@ function checkSilos(ctx: Context): void {
           'supplier_product_external_id',
           'silo_item_plant',
           `Supplier product ${show(code)} is at plant ${show(p.values.plant_code)}, silo ${show(siloCode)} at plant ${show(silo.values.plant_code)}: a silo holds supplier products of its own plant only`,
-          { product: show(code), productPlant: show(p.values.plant_code), silo: show(siloCode), siloPlant: show(silo.values.plant_code) },
+          {
+            product: show(code),
+            productPlant: show(p.values.plant_code),
+            silo: show(siloCode),
+            siloPlant: show(silo.values.plant_code),
+          },
         );
       else if (/material/.test(v.msg) && typoOfSiblingMaterial(code, byProduct, productByCode, materialIds)) {
         // Most likely a typo of the material code: said at its cause (the supplier product's material_code).

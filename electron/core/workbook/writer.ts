@@ -26,15 +26,24 @@ export interface WriteWorkbookOptions {
   instructions?: boolean;
 }
 
-export async function writeWorkbook(sheets: readonly WorkbookSheetData[], path: string, options: WriteWorkbookOptions = {}): Promise<void> {
+export async function writeWorkbook(
+  sheets: readonly WorkbookSheetData[],
+  path: string,
+  options: WriteWorkbookOptions = {},
+): Promise<void> {
   const contents = sheets.map((s) => ({ def: getAnySheet(s.sheet), rows: s.rows, extraColumns: s.extraColumns }));
   await writeFormatFile(path, contents, {
-    instructionsFor: options.instructions === false ? undefined : contents.map((c) => c.def).filter((d) => !d.referenceOnly),
+    instructionsFor:
+      options.instructions === false ? undefined : contents.map((c) => c.def).filter((d) => !d.referenceOnly),
   });
 }
 
 /** Sheets of the format streamed into a file, written aside and renamed into place (never half a workbook). */
-export async function writeFormatFile(path: string, contents: readonly SheetContent[], opts: FormatStreamOptions = {}): Promise<void> {
+export async function writeFormatFile(
+  path: string,
+  contents: readonly SheetContent[],
+  opts: FormatStreamOptions = {},
+): Promise<void> {
   await writeAtomic(path, async (tmp) => {
     const out = createWriteStream(tmp);
     const closed = finished(out);

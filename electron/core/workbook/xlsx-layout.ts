@@ -10,7 +10,14 @@ import { ISO_COUNTRY_CODES } from './countries.js';
 import { expectation, type Column } from './columns.js';
 import { DATA_SHEETS, columnsOf } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
-import { CHILD_ROW_ACTIONS, CLEAR_MARKER, INSTRUCTIONS_SHEET, LISTS_SHEET, ROW_ACTIONS, type ListName } from './types.js';
+import {
+  CHILD_ROW_ACTIONS,
+  CLEAR_MARKER,
+  INSTRUCTIONS_SHEET,
+  LISTS_SHEET,
+  ROW_ACTIONS,
+  type ListName,
+} from './types.js';
 
 /** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
 export const VALIDATION_ROWS = 10_000;
@@ -95,14 +102,19 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
       if (c.min !== undefined && c.max !== undefined)
         return { ...base, type: 'decimal', operator: 'between', formulae: [c.min, c.max], error };
       if (c.min !== undefined)
-        return { ...base, type: 'decimal', operator: c.minExclusive ? 'greaterThan' : 'greaterThanOrEqual', formulae: [c.min], error };
+        return {
+          ...base,
+          type: 'decimal',
+          operator: c.minExclusive ? 'greaterThan' : 'greaterThanOrEqual',
+          formulae: [c.min],
+          error,
+        };
       return { ...base, type: 'decimal', operator: 'between', formulae: [-1e15, 1e15], error };
     }
     default:
       return null;
   }
 }
-
 
 const TEXT_TYPES = new Set(['text', 'code', 'uuid', 'enum']);
 
@@ -119,7 +131,11 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
       // Text columns are formatted as Text so a typed code like 00123 stays 00123.
       style: TEXT_TYPES.has(c.type) ? { numFmt: '@' } : c.type === 'year' ? { numFmt: '0' } : {},
     })),
-    ...extras.map((e) => ({ key: e.key, width: e.width ?? Math.max(12, e.header.length + 3), hidden: e.hidden ?? false })),
+    ...extras.map((e) => ({
+      key: e.key,
+      width: e.width ?? Math.max(12, e.header.length + 3),
+      hidden: e.hidden ?? false,
+    })),
   ];
 
   const header = ws.getRow(1);

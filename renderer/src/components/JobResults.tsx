@@ -81,7 +81,9 @@ function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
   if (!row.entitlement) return null;
   const { dimension, usage, limit } = row.entitlement;
   return (
-    <span className="detail-line">{t('results.entitlement', { dimension: dimensionLabel(t, dimension), usage, limit })}</span>
+    <span className="detail-line">
+      {t('results.entitlement', { dimension: dimensionLabel(t, dimension), usage, limit })}
+    </span>
   );
 }
 

@@ -39,24 +39,30 @@ export const de: Messages = {
   'connection.editProfileNamed': 'Profil {name} bearbeiten',
   'connection.sandboxNotRunning': 'Sandbox läuft nicht',
   'connection.noKey': 'Kein API-Schlüssel',
-  'connection.noKeyHint': 'Das Profil „{name}“ hat noch keinen API-Schlüssel. Wählen Sie „Bearbeiten“ und geben Sie einen ein, um zu sehen, was er darf.',
+  'connection.noKeyHint':
+    'Das Profil „{name}“ hat noch keinen API-Schlüssel. Wählen Sie „Bearbeiten“ und geben Sie einen ein, um zu sehen, was er darf.',
   'connection.profileName': 'Profilname',
   'connection.baseUrl': 'Basis-URL',
   'connection.apiKey': 'API-Schlüssel',
   'connection.keyKeepPlaceholder': 'Gespeichert: {masked} – leer lassen, um ihn zu behalten',
-  'connection.keyHintEncrypted': 'Der Schlüssel wird mit dem Schlüsselbund des Systems verschlüsselt und nie wieder angezeigt.',
-  'connection.keyRefusedNotSaved': 'Nichts wurde gespeichert: Der Dienst hat diesen Schlüssel abgelehnt. Schlüssel und Basis-URL prüfen, dann erneut speichern.',
-  'connection.keyHintFile': 'Im Browsermodus liegt der Schlüssel in einer Datei, die nur Ihr Benutzer lesen kann; er ist nicht verschlüsselt.',
+  'connection.keyHintEncrypted':
+    'Der Schlüssel wird mit dem Schlüsselbund des Systems verschlüsselt und nie wieder angezeigt.',
+  'connection.keyRefusedNotSaved':
+    'Nichts wurde gespeichert: Der Dienst hat diesen Schlüssel abgelehnt. Schlüssel und Basis-URL prüfen, dann erneut speichern.',
+  'connection.keyHintFile':
+    'Im Browsermodus liegt der Schlüssel in einer Datei, die nur Ihr Benutzer lesen kann; er ist nicht verschlüsselt.',
   'connection.removeKey': 'Gespeicherten Schlüssel entfernen',
   'connection.deleteConfirm': 'Das Profil „{name}“ und seinen gespeicherten Schlüssel löschen?',
   'connection.keysBasicText':
     'Es wurde kein Schlüsselbund des Systems gefunden (Linux „basic_text“): Gespeicherte API-Schlüssel sind nur verschleiert, nicht verschlüsselt. Wer Ihre Dateien lesen kann, könnte sie wiederherstellen.',
   'connection.keysPlainFile':
     'Der Browsermodus speichert API-Schlüssel in einer Datei, die nur Ihr Benutzerkonto lesen kann. Sie ist nicht verschlüsselt; die Desktop-App verschlüsselt mit dem Schlüsselbund.',
-  'connection.keysUnavailable': 'Der Schlüsselbund des Systems ist nicht verfügbar, daher können keine API-Schlüssel gespeichert werden.',
+  'connection.keysUnavailable':
+    'Der Schlüsselbund des Systems ist nicht verfügbar, daher können keine API-Schlüssel gespeichert werden.',
 
   'profileForm.nameRequired': 'Geben Sie dem Profil einen Namen.',
-  'profileForm.urlInvalid': 'Geben Sie eine Adresse ein, die mit https:// (oder http://) beginnt, z. B. https://api.example.com.',
+  'profileForm.urlInvalid':
+    'Geben Sie eine Adresse ein, die mit https:// (oder http://) beginnt, z. B. https://api.example.com.',
   'profileForm.urlCredentials': 'Lassen Sie Benutzername und Passwort aus der Adresse weg.',
   'profileForm.keyFormat':
     'Ein API-Schlüssel hat die Form svc-<Schlüssel-ID>-<Geheimnis>. Kopieren Sie ihn vollständig aus Einstellungen › Integrationen › API-Schlüssel.',
@@ -71,7 +77,8 @@ export const de: Messages = {
   'sandbox.state.running': 'Läuft',
   'sandbox.state.failed': 'Start fehlgeschlagen',
   'sandbox.reset': 'Demodaten zurücksetzen',
-  'sandbox.resetConfirm': 'Sandbox zurücksetzen? Alles darin Angelegte wird gelöscht und die Demodaten werden wiederhergestellt.',
+  'sandbox.resetConfirm':
+    'Sandbox zurücksetzen? Alles darin Angelegte wird gelöscht und die Demodaten werden wiederhergestellt.',
   'sandbox.resetNow': 'Jetzt zurücksetzen',
   'sandbox.resetDone': 'Die Demodaten wurden wiederhergestellt.',
 
@@ -88,13 +95,15 @@ export const de: Messages = {
   'keyCheck.granted': 'erteilt',
   'keyCheck.notGranted': 'nicht erteilt',
   'keyCheck.plants': 'Erreichbare Werke ({count})',
-  'keyCheck.noPlants': 'Der Schlüssel erreicht derzeit kein Werk: Nichts an einem Werk kann damit gelesen oder geschrieben werden.',
+  'keyCheck.noPlants':
+    'Der Schlüssel erreicht derzeit kein Werk: Nichts an einem Werk kann damit gelesen oder geschrieben werden.',
   'keyCheck.plantCode': 'Werkscode',
   'keyCheck.plantName': 'Name',
   'keyCheck.plantId': 'Dienst-ID',
   'keyCheck.plantsUnreadable': 'Der Schlüssel darf keine Werke lesen (view:plants), daher werden nur die IDs gezeigt.',
   'keyCheck.allScopes': 'Der Schlüssel hat alle Berechtigungen, die Import, Ökobilanz und Export brauchen.',
-  'keyCheck.missingTitle': 'Dem Schlüssel fehlen Berechtigungen, die Ihre Aufträge brauchen; der Dienst würde diese Anfragen ablehnen (403):',
+  'keyCheck.missingTitle':
+    'Dem Schlüssel fehlen Berechtigungen, die Ihre Aufträge brauchen; der Dienst würde diese Anfragen ablehnen (403):',
   'keyCheck.neededFor': 'Benötigt für: {jobs}.',
   'keyCheck.expired': 'Der Schlüssel ist am {at} abgelaufen. Bitten Sie einen Kontoinhaber um einen neuen.',
   'keyCheck.expiring': 'Der Schlüssel läuft bald ab ({at}). Bitten Sie rechtzeitig einen Kontoinhaber um einen neuen.',
@@ -106,8 +115,10 @@ export const de: Messages = {
   'scope.view:plants': 'Werke lesen',
   'scope.view:processes': 'Produktionsprozesse und Produktionsmengen lesen',
   'scope.edit:processes': 'Produktionsmengen schreiben',
-  'scope.view:materials': 'Lieferanten, Lieferantenwerke, Lieferantenprodukte, Silos, Verbundstoffe und Vorkettenprodukte lesen',
-  'scope.edit:materials': 'Lieferanten, Lieferantenwerke, Lieferantenprodukte, Silos und Vorkettenprodukte anlegen, ändern und löschen',
+  'scope.view:materials':
+    'Lieferanten, Lieferantenwerke, Lieferantenprodukte, Silos, Verbundstoffe und Vorkettenprodukte lesen',
+  'scope.edit:materials':
+    'Lieferanten, Lieferantenwerke, Lieferantenprodukte, Silos und Vorkettenprodukte anlegen, ändern und löschen',
   'scope.view:products': 'Produktinstanzen und ihre Ökobilanz-Ergebnisse lesen',
   'scope.edit:products': 'Produktinstanzen anlegen, ändern und löschen sowie eine Ökobilanz berechnen',
   'scope.view:recipes': 'Stücklisten und die Aufschlüsselung der Wirkungen nach Quelle lesen',
@@ -120,7 +131,8 @@ export const de: Messages = {
   'templates.prefillHint':
     'Trägt die Werke und Materialcodes des Dienstes in die Zuordnungsblätter ein und fügt ein Blatt „products“ mit den Artikelnummern hinzu, damit Sie Codes beim Ausfüllen nachschlagen können.',
   'templates.combinedTitle': 'Onboarding-Arbeitsmappe (alle Blätter)',
-  'templates.combinedText': 'Eine Arbeitsmappe mit allen Blättern in Onboarding-Reihenfolge und einem Blatt „Instructions“. Empfohlen für den ersten Import.',
+  'templates.combinedText':
+    'Eine Arbeitsmappe mit allen Blättern in Onboarding-Reihenfolge und einem Blatt „Instructions“. Empfohlen für den ersten Import.',
   'templates.downloadCombined': 'Onboarding-Arbeitsmappe herunterladen',
   'templates.perSheetTitle': 'Ein Blatt je Arbeitsmappe',
   'templates.perSheetText': 'Zum Aktualisieren einer Datenart, z. B. der diesjährigen Silo-Einkaufsmengen.',
@@ -138,7 +150,8 @@ export const de: Messages = {
 
   'sheet.supplier-companies': 'Ihre Lieferanten (Unternehmen).',
   'sheet.supplier-plants': 'Die Werke Ihrer Lieferanten, jeweils einem Lieferanten zugeordnet.',
-  'sheet.supplier-products': 'Die Materialien, die Sie einkaufen: Materialart, Ihr Werk, das Lieferantenwerk, Transportweg und Eigenschaften.',
+  'sheet.supplier-products':
+    'Die Materialien, die Sie einkaufen: Materialart, Ihr Werk, das Lieferantenwerk, Transportweg und Eigenschaften.',
   'sheet.hazardous-substances': 'Gefahrstoffe von Lieferantenprodukten nach CAS-Nummer und Massenanteil.',
   'sheet.silos': 'Silos an Ihren Werken, die gleichartige Lieferantenprodukte zusammenführen.',
   'sheet.silo-items': 'Was in jedes Silo geht: Lieferantenprodukte mit ihren jährlichen Einkaufsmengen.',
@@ -147,8 +160,8 @@ export const de: Messages = {
   'sheet.bom': 'Stücklisten: die Bestandteile jeder Produktinstanz mit ihrer Masse.',
   'sheet.plants': 'Zuordnung Ihrer Werkscodes zu den Werken des Dienstes.',
   'sheet.materials': 'Zuordnung Ihrer Materialcodes zu den Materialarten des Dienstes.',
-  'sheet.production': 'Produktionsmengen je Produktinstanz und Jahr, in der Einheit des Produkts (für die Ökobilanz nötig).',
-
+  'sheet.production':
+    'Produktionsmengen je Produktinstanz und Jahr, in der Einheit des Produkts (für die Ökobilanz nötig).',
 
   'error.invalid_input': 'Einige Werte sind ungültig.',
   'error.unknown_procedure': 'Die App hat eine Anfrage gesendet, die diese Version nicht kennt.',

@@ -47,7 +47,8 @@ export const en = {
   'connection.apiKey': 'API key',
   'connection.keyKeepPlaceholder': 'Stored: {masked} — leave empty to keep it',
   'connection.keyHintEncrypted': 'The key is encrypted with your system keychain and never shown again.',
-  'connection.keyRefusedNotSaved': 'Nothing was saved: the service refused this key. Check the key and the base URL, then save again.',
+  'connection.keyRefusedNotSaved':
+    'Nothing was saved: the service refused this key. Check the key and the base URL, then save again.',
   'connection.keyHintFile': 'In browser mode the key is kept in a file only your user can read; it is not encrypted.',
   'connection.removeKey': 'Forget the stored key',
   'connection.deleteConfirm': 'Delete the profile “{name}” and its stored key?',
@@ -60,7 +61,8 @@ export const en = {
   'profileForm.nameRequired': 'Give the profile a name.',
   'profileForm.urlInvalid': 'Enter an address starting with https:// (or http://), e.g. https://api.example.com.',
   'profileForm.urlCredentials': 'Leave user name and password out of the address.',
-  'profileForm.keyFormat': 'An API key looks like svc-<key id>-<secret>. Copy it whole from Settings › Integrations › API Keys.',
+  'profileForm.keyFormat':
+    'An API key looks like svc-<key id>-<secret>. Copy it whole from Settings › Integrations › API Keys.',
   'profileForm.keyRequired': 'Enter the API key.',
 
   'sandbox.title': 'Embedded sandbox',
@@ -107,8 +109,10 @@ export const en = {
   'scope.view:plants': 'read plants',
   'scope.view:processes': 'read production processes and production figures',
   'scope.edit:processes': 'write production figures',
-  'scope.view:materials': 'read supplier companies, supplier plants, supplier products, silos, composites and prechain products',
-  'scope.edit:materials': 'create, update and delete supplier companies, supplier plants, supplier products, silos and prechain products',
+  'scope.view:materials':
+    'read supplier companies, supplier plants, supplier products, silos, composites and prechain products',
+  'scope.edit:materials':
+    'create, update and delete supplier companies, supplier plants, supplier products, silos and prechain products',
   'scope.view:products': 'read product instances and their LCA results',
   'scope.edit:products': 'create, update and delete product instances, and run an LCA',
   'scope.view:recipes': 'read BOMs and the per-source impact breakdown',
@@ -121,7 +125,8 @@ export const en = {
   'templates.prefillHint':
     'Adds the plants and material codes of the service to the mapping sheets and a products sheet with the article numbers, so you can look codes up while filling the template.',
   'templates.combinedTitle': 'Onboarding workbook (all sheets)',
-  'templates.combinedText': 'One workbook with every sheet in onboarding order and an Instructions sheet. Recommended for a first import.',
+  'templates.combinedText':
+    'One workbook with every sheet in onboarding order and an Instructions sheet. Recommended for a first import.',
   'templates.downloadCombined': 'Download onboarding workbook',
   'templates.perSheetTitle': 'One sheet per workbook',
   'templates.perSheetText': 'For updating one kind of data, e.g. this year’s silo purchase volumes.',
@@ -139,7 +144,8 @@ export const en = {
 
   'sheet.supplier-companies': 'Your suppliers (companies).',
   'sheet.supplier-plants': 'The plants of your suppliers, each belonging to a supplier company.',
-  'sheet.supplier-products': 'The materials you buy: material type, your plant, the supplier plant, transport route and properties.',
+  'sheet.supplier-products':
+    'The materials you buy: material type, your plant, the supplier plant, transport route and properties.',
   'sheet.hazardous-substances': 'Hazardous substances of supplier products by CAS number and mass share.',
   'sheet.silos': 'Silos at your plants that merge same-type supplier products.',
   'sheet.silo-items': 'What goes into each silo: supplier products with their yearly purchase amounts.',
@@ -149,7 +155,6 @@ export const en = {
   'sheet.plants': 'Mapping of your plant codes to the service’s plants.',
   'sheet.materials': 'Mapping of your material codes to the service’s material types.',
   'sheet.production': 'Production figures per product instance and year, in the product’s unit (needed by the LCA).',
-
 
   'error.invalid_input': 'Some values are not valid.',
   'error.unknown_procedure': 'The app sent a request this version does not know.',

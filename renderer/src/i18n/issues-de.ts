@@ -87,12 +87,15 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issue.duplicate_header': 'Die Spalte {field} kommt zweimal vor ({firstCell} und {cell}); behalten Sie nur eine.',
   'issue.misnamed_column':
     'Die Spalte „{header}“ ist kein Feld von {sheetName}: Ist `{hint}` gemeint? Benennen Sie die Überschrift um (oder ordnen Sie sie in einer Spaltenzuordnung zu bzw. führen Sie sie unter „ignore“); bis dahin sind die Zeilen dieses Blatts gesperrt.',
-  'issue.no_data_rows': 'Keine Datenzeilen: Unter der Überschrift keines Blatts ist eine Zeile ausgefüllt. Es würde nichts importiert.',
+  'issue.no_data_rows':
+    'Keine Datenzeilen: Unter der Überschrift keines Blatts ist eine Zeile ausgefüllt. Es würde nichts importiert.',
   'issue.source_without_sheet':
     'Bei der Datei „{source}“ ist unklar, welches Blatt sie füllt: Benennen Sie sie nach einem Blatt (z. B. supplier-products.csv) oder geben Sie eine Spaltenzuordnung an, deren „source“ zu ihr passt.',
-  'issue.other_format.pdf': 'Dies ist ein PDF-Dokument, keine Arbeitsmappe und keine CSV-Datei. Exportieren Sie die Daten aus ihrer Quelle als .xlsx oder .csv.',
+  'issue.other_format.pdf':
+    'Dies ist ein PDF-Dokument, keine Arbeitsmappe und keine CSV-Datei. Exportieren Sie die Daten aus ihrer Quelle als .xlsx oder .csv.',
   'issue.other_format.image': 'Dies ist ein Bild ({kind}), keine Arbeitsmappe und keine CSV-Datei.',
-  'issue.other_format.archive': 'Dies ist ein komprimiertes Archiv ({kind}), keine Arbeitsmappe. Entpacken Sie es und wählen Sie die .xlsx- oder .csv-Datei darin.',
+  'issue.other_format.archive':
+    'Dies ist ein komprimiertes Archiv ({kind}), keine Arbeitsmappe. Entpacken Sie es und wählen Sie die .xlsx- oder .csv-Datei darin.',
   'issue.unknown_column': 'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen.',
   'issue.unknown_column.hint':
     'Die Spalte „{header}“ ist kein Feld von {sheetName} und wird nicht gelesen. Meinten Sie {hint}?',
@@ -209,8 +212,10 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.key_unusable': 'API-Schlüssel: {detail}',
   'plan.row_rule': 'Regel: {detail}',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
-  'plan.in_use': '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',
-  'plan.mirror_cap': 'Der Abgleich von {sheet} würde {count} Einträge löschen, mehr als die Obergrenze von {cap} (--max-deletes): es wird nichts gelöscht.',
+  'plan.in_use':
+    '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',
+  'plan.mirror_cap':
+    'Der Abgleich von {sheet} würde {count} Einträge löschen, mehr als die Obergrenze von {cap} (--max-deletes): es wird nichts gelöscht.',
   'entity.supplier_company': 'Lieferant',
   'entity.supplier_plant': 'Lieferantenwerk',
   'entity.supplier_product': 'Lieferantenprodukt',

@@ -82,12 +82,15 @@ export const enIssues = {
   'issue.duplicate_header': 'Column {field} appears twice ({firstCell} and {cell}); keep one of them.',
   'issue.misnamed_column':
     'Column "{header}" is not a field of {sheetName}: did you mean `{hint}`? Rename the header (or map it in a column mapping, or list it under "ignore"); until then the rows of this sheet are blocked.',
-  'issue.no_data_rows': 'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
+  'issue.no_data_rows':
+    'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
   'issue.source_without_sheet':
     'The file "{source}" does not say which sheet it feeds: name it after a sheet (e.g. supplier-products.csv) or give a column mapping whose "source" matches it.',
-  'issue.other_format.pdf': 'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.',
+  'issue.other_format.pdf':
+    'This is a PDF document, not an Excel workbook (.xlsx) or CSV file. Export the data from its source as .xlsx or .csv.',
   'issue.other_format.image': 'This is an image ({kind}), not an Excel workbook (.xlsx) or CSV file.',
-  'issue.other_format.archive': 'This is a compressed archive ({kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.',
+  'issue.other_format.archive':
+    'This is a compressed archive ({kind}), not a workbook. Unpack it and choose the .xlsx or .csv file inside.',
   'issue.unknown_column': 'Column "{header}" is not a field of {sheetName}; it is ignored.',
   'issue.unknown_column.hint': 'Column "{header}" is not a field of {sheetName}; it is ignored. Did you mean {hint}?',
   'issue.header_normalised': 'Header "{header}" is read as {field}; write it exactly as {field}.',
@@ -196,7 +199,8 @@ export const enIssues = {
   'plan.row_rule': '{detail}',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
   'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
-  'plan.mirror_cap': 'the mirror of {sheet} would delete {count} entities, more than the cap of {cap} (--max-deletes): nothing is deleted',
+  'plan.mirror_cap':
+    'the mirror of {sheet} would delete {count} entities, more than the cap of {cap} (--max-deletes): nothing is deleted',
   'entity.supplier_company': 'supplier company',
   'entity.supplier_plant': 'supplier plant',
   'entity.supplier_product': 'supplier product',

@@ -55,7 +55,10 @@ export function messageKeys<const P extends string, const N extends string>(
 }
 
 /** The message of a name that arrives as plain text (a service's value): undefined when this version has none. */
-export function messageOf<N extends string>(map: Readonly<Record<N, MessageKey>>, name: string): MessageKey | undefined {
+export function messageOf<N extends string>(
+  map: Readonly<Record<N, MessageKey>>,
+  name: string,
+): MessageKey | undefined {
   return Object.hasOwn(map, name) ? map[name as N] : undefined;
 }
 
@@ -73,7 +76,10 @@ export const JOB_STATUS_MESSAGE = messageKeys('job.status', JOB_STATUSES) satisf
 export const JOB_STATUS_TEXT_MESSAGE = messageKeys('job.statusText', JOB_STATUSES) satisfies KeysFor<JobStatus>;
 export const IMPORT_PHASE_MESSAGE = messageKeys('import.phase', IMPORT_PHASES) satisfies KeysFor<ImportPhase>;
 export const COMPONENT_TYPE_MESSAGE = messageKeys('component', BOM_COMPONENT_TYPES) satisfies KeysFor<BomComponentType>;
-export const DIMENSION_MESSAGE = messageKeys('dimension', ENTITLEMENT_DIMENSIONS) satisfies KeysFor<EntitlementDimension>;
+export const DIMENSION_MESSAGE = messageKeys(
+  'dimension',
+  ENTITLEMENT_DIMENSIONS,
+) satisfies KeysFor<EntitlementDimension>;
 export const SCOPE_MESSAGE = messageKeys('scope', SCOPES) satisfies KeysFor<Scope>;
 export const EXPORT_TITLE_MESSAGE = messageKeys('export.c', EXPORT_SELECTIONS) satisfies KeysFor<ExportSelection>;
 export const EXPORT_TEXT_MESSAGE = messageKeys('export.d', EXPORT_SELECTIONS) satisfies KeysFor<ExportSelection>;

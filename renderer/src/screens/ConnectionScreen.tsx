@@ -92,7 +92,9 @@ export function ConnectionScreen() {
         />
       )}
 
-      {checked && !checked.hasKey && !checked.builtIn && <Notice kind="info">{t('connection.noKeyHint', { name: checked.name })}</Notice>}
+      {checked && !checked.hasKey && !checked.builtIn && (
+        <Notice kind="info">{t('connection.noKeyHint', { name: checked.name })}</Notice>
+      )}
       {checked && checked.hasKey && (
         <KeyCheck
           profileId={checked.profileId}
@@ -109,11 +111,26 @@ export function ConnectionScreen() {
 }
 
 function SecretStorageWarning({ warning, t }: { warning: KeyStoreWarning; t: T }) {
-  const key = warning === 'basic_text' ? 'connection.keysBasicText' : warning === 'plain_file' ? 'connection.keysPlainFile' : 'connection.keysUnavailable';
+  const key =
+    warning === 'basic_text'
+      ? 'connection.keysBasicText'
+      : warning === 'plain_file'
+        ? 'connection.keysPlainFile'
+        : 'connection.keysUnavailable';
   return <Notice kind="warning">{t(key)}</Notice>;
 }
 
-function ProfileRow({ profile, active, onSelect, onEdit }: { profile: ProfileView; active: boolean; onSelect(): void; onEdit(): void }) {
+function ProfileRow({
+  profile,
+  active,
+  onSelect,
+  onEdit,
+}: {
+  profile: ProfileView;
+  active: boolean;
+  onSelect(): void;
+  onEdit(): void;
+}) {
   const { t } = useI18n();
   const labelId = useId();
   return (
@@ -140,12 +157,22 @@ function ProfileRow({ profile, active, onSelect, onEdit }: { profile: ProfileVie
       </div>
       <div className="profile-actions">
         {!active && (
-          <button type="button" className="btn" onClick={onSelect} aria-label={t('connection.useProfileNamed', { name: profile.name })}>
+          <button
+            type="button"
+            className="btn"
+            onClick={onSelect}
+            aria-label={t('connection.useProfileNamed', { name: profile.name })}
+          >
             {t('connection.use')}
           </button>
         )}
         {!profile.builtIn && (
-          <button type="button" className="btn btn-quiet" onClick={onEdit} aria-label={t('connection.editProfileNamed', { name: profile.name })}>
+          <button
+            type="button"
+            className="btn btn-quiet"
+            onClick={onEdit}
+            aria-label={t('connection.editProfileNamed', { name: profile.name })}
+          >
             {t('common.edit')}
           </button>
         )}
@@ -166,7 +193,11 @@ function ProfileEditor({
 }) {
   const api = useApi();
   const { t } = useI18n();
-  const [values, setValues] = useState<ProfileFormValues>({ name: profile?.name ?? '', baseUrl: profile?.baseUrl ?? 'https://', apiKey: '' });
+  const [values, setValues] = useState<ProfileFormValues>({
+    name: profile?.name ?? '',
+    baseUrl: profile?.baseUrl ?? 'https://',
+    apiKey: '',
+  });
   const [removeKey, setRemoveKey] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<ProfileFormErrors>({});
   const rpc = useRpc();
@@ -236,7 +267,9 @@ function ProfileEditor({
 
   return (
     <section className="card" aria-labelledby="editor-heading">
-      <h2 id="editor-heading">{profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}</h2>
+      <h2 id="editor-heading">
+        {profile ? t('connection.editProfile', { name: profile.name }) : t('connection.newProfile')}
+      </h2>
       {rpc.notice}
       {rpc.error?.status === 401 && <p className="field-error">{t('connection.keyRefusedNotSaved')}</p>}
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
@@ -317,7 +350,9 @@ function SandboxCard({ status }: { status: SandboxStatus | null }) {
           status?.maskedKey && [t('connection.apiKey'), <code>{status.maskedKey}</code>],
         ]}
       />
-      {status?.state === 'failed' && status.message && <ErrorNotice error={{ code: 'unavailable', message: status.message }} />}
+      {status?.state === 'failed' && status.message && (
+        <ErrorNotice error={{ code: 'unavailable', message: status.message }} />
+      )}
       {rpc.notice}
       {done && <Notice kind="success">{t('sandbox.resetDone')}</Notice>}
       {!confirming ? (

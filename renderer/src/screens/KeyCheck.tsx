@@ -70,7 +70,9 @@ export function KeyCheck({
       {report && (
         <>
           {report.keyExpired && <Notice kind="warning">{t('keyCheck.expired', { at: report.expiresAt ?? '' })}</Notice>}
-          {!report.keyExpired && report.keyExpiringSoon && <Notice kind="warning">{t('keyCheck.expiring', { at: report.expiresAt ?? '' })}</Notice>}
+          {!report.keyExpired && report.keyExpiringSoon && (
+            <Notice kind="warning">{t('keyCheck.expiring', { at: report.expiresAt ?? '' })}</Notice>
+          )}
           {report.missingScopes.length > 0 ? (
             <Notice kind="warning">
               <strong>{t('keyCheck.missingTitle')}</strong>
@@ -104,7 +106,9 @@ export function KeyCheck({
               const cls = granted.has(s) ? 'tag-ok' : needed ? 'tag-missing' : '';
               return (
                 <li key={s} className={`tag ${cls}`} title={t(`scope.${s}`)}>
-                  <span className="visually-hidden">{granted.has(s) ? t('keyCheck.granted') : t('keyCheck.notGranted')}: </span>
+                  <span className="visually-hidden">
+                    {granted.has(s) ? t('keyCheck.granted') : t('keyCheck.notGranted')}:{' '}
+                  </span>
                   {s}
                 </li>
               );

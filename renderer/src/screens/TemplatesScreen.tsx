@@ -64,7 +64,12 @@ export function TemplatesScreen() {
       <section className="card" aria-labelledby="prefill-heading">
         <h2 id="prefill-heading">{t('templates.prefillTitle')}</h2>
         <label className="checkbox">
-          <input type="checkbox" checked={prefill} onChange={(e) => setPrefill(e.target.checked)} aria-describedby={prefillHint} />
+          <input
+            type="checkbox"
+            checked={prefill}
+            onChange={(e) => setPrefill(e.target.checked)}
+            aria-describedby={prefillHint}
+          />
           <span>{t('templates.prefill', { profile: activeName ?? '…' })}</span>
         </label>
         <p className="field-hint" id={prefillHint}>
@@ -75,7 +80,12 @@ export function TemplatesScreen() {
       <section className="card" aria-labelledby="combined-heading">
         <h2 id="combined-heading">{t('templates.combinedTitle')}</h2>
         <p>{t('templates.combinedText')}</p>
-        <button type="button" className="btn btn-primary" onClick={() => void download('all')} disabled={busy !== null || !list}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void download('all')}
+          disabled={busy !== null || !list}
+        >
           {busy === 'all' ? t('templates.preparing') : t('templates.downloadCombined')}
         </button>
         {list && (

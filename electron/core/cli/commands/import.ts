@@ -9,7 +9,15 @@ import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
-import { clientCap, exitCodeOfIndexed, jobProgress, makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import {
+  clientCap,
+  exitCodeOfIndexed,
+  jobProgress,
+  makePlanToFile,
+  MIRROR_OPTIONS,
+  MIRROR_USAGE,
+  mirrorOptions,
+} from '../importing.js';
 import { liveResultFiles, writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
@@ -17,7 +25,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, type CliCommand, type ExitCode } from '../types.js';
 import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
-import { issueSummary, loadWorkbook, printIssues, sheetLines, workbookFailed, type LoadedWorkbook } from '../workbook.js';
+import {
+  issueSummary,
+  loadWorkbook,
+  printIssues,
+  sheetLines,
+  workbookFailed,
+  type LoadedWorkbook,
+} from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
 import { runPlannedJob, withEntries, type IndexedJobResult } from '../../jobs/run.js';
 import { csvSourcesOf } from '../../jobs/csv-sources.js';
@@ -51,14 +66,21 @@ export function outputPaths(
 }
 
 /** --report / --failed as existing folders (CSV sources). */
-function outputDirs(values: Record<string, unknown>, rc: RunContext, command: string): { report?: string; failed?: string } {
+function outputDirs(
+  values: Record<string, unknown>,
+  rc: RunContext,
+  command: string,
+): { report?: string; failed?: string } {
   const out: { report?: string; failed?: string } = {};
   for (const name of ['report', 'failed'] as const) {
     const v = str(values, name);
     if (!v) continue;
     const p = path.resolve(rc.cwd, v);
     if (!fs.existsSync(p) || !fs.statSync(p).isDirectory())
-      throw new CliUsageError(`with CSV sources --${name} names a folder (for <source name>.${name === 'report' ? 'results' : 'failed'}.csv); ${p} is not one`, command);
+      throw new CliUsageError(
+        `with CSV sources --${name} names a folder (for <source name>.${name === 'report' ? 'results' : 'failed'}.csv); ${p} is not one`,
+        command,
+      );
     out[name] = p;
   }
   return out;
@@ -82,7 +104,13 @@ export const importCommand: CliCommand = {
 ${MIRROR_USAGE}
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
-  options: { ...IMPORT_OPTIONS, 'create-only': { type: 'boolean' }, 'skip-blocked': { type: 'boolean' }, ...MIRROR_OPTIONS, ...MAPPING_OPTION },
+  options: {
+    ...IMPORT_OPTIONS,
+    'create-only': { type: 'boolean' },
+    'skip-blocked': { type: 'boolean' },
+    ...MIRROR_OPTIONS,
+    ...MAPPING_OPTION,
+  },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
@@ -196,7 +224,9 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   }
   mark('planned');
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-  const csvSheets = csvMode ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name)) : [];
+  const csvSheets = csvMode
+    ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name))
+    : [];
   const sheetSummary = sheetLines(w);
   // Mapping memory (app/import.ts; off for the CLI): read now, applied to the --profile once the job completed.
   const remember = REMEMBERS_MAPPINGS.cli ? mappingMemory(w.parsed, w.report) : undefined;
@@ -257,9 +287,13 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     try {
       const r = remember(profile.settings, profile.profile.id);
       if (r.added + r.changed > 0)
-        say?.stderr(`remembered ${r.added} new and ${r.changed} changed mapping(s) in profile "${profile.profile.name}"\n`);
+        say?.stderr(
+          `remembered ${r.added} new and ${r.changed} changed mapping(s) in profile "${profile.profile.name}"\n`,
+        );
     } catch (e) {
-      say?.stderr(`warning: the workbook's mappings were not remembered in profile "${profile.profile.name}": ${e instanceof Error ? e.message : String(e)}\n`);
+      say?.stderr(
+        `warning: the workbook's mappings were not remembered in profile "${profile.profile.name}": ${e instanceof Error ? e.message : String(e)}\n`,
+      );
     }
   }
   let files: ResultFiles = {};
@@ -297,7 +331,8 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
-    for (const f of [...workbookFiles, ...csvFiles]) say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
+    for (const f of [...workbookFiles, ...csvFiles])
+      say.stdout(`${/\.failed\.(csv|xlsx)$/.test(f) ? 'failed rows' : 'results'}: ${f}\n`);
     if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${summary.jobId}\n`);
   }
   // `import --json` prints every entry's outcome; otherwise they stay in the job folder.

@@ -70,10 +70,14 @@ export const mappingCommand: CliCommand = {
                 `  ${c.column} → ${c.field}  (${c.method}, ${Math.round(c.confidence * 100)} %${c.confidence < HIGH_CONFIDENCE ? ', not applied: confirm it' : ''})\n`,
               );
             if (s.unmatched.length) ctx.stdout(`  not mapped: ${s.unmatched.join(', ')}\n`);
-            if (s.unmappedRequired.length) ctx.stdout(`  required fields without a column: ${s.unmappedRequired.join(', ')}\n`);
+            if (s.unmappedRequired.length)
+              ctx.stdout(`  required fields without a column: ${s.unmappedRequired.join(', ')}\n`);
           }
           ctx.stdout(`draft written to ${outPath}\n`);
-          if (unmapped.length) ctx.stderr(`A required field is unmapped: edit "columns" in the draft (or add "constants"), then "mapping save".\n`);
+          if (unmapped.length)
+            ctx.stderr(
+              `A required field is unmapped: edit "columns" in the draft (or add "constants"), then "mapping save".\n`,
+            );
         }
         return unmapped.length ? EXIT.usage : EXIT.ok;
       }
@@ -98,7 +102,10 @@ export const mappingCommand: CliCommand = {
         const rows = listColumnMappings(settings, profile.id);
         if (ctx.json) rc.printJson({ profile: profile.name, mappings: rows });
         else if (rows.length === 0) ctx.stdout(`Profile "${profile.name}" has no saved column mappings.\n`);
-        else ctx.stdout(rows.map((r) => `${r.name}\t${r.sheets.join(', ')}${r.ok ? '' : '\t(has errors)'}`).join('\n') + '\n');
+        else
+          ctx.stdout(
+            rows.map((r) => `${r.name}\t${r.sheets.join(', ')}${r.ok ? '' : '\t(has errors)'}`).join('\n') + '\n',
+          );
         return EXIT.ok;
       }
       case 'show':

@@ -52,7 +52,12 @@ ${MIRROR_USAGE}
           ctx.stdout,
           {
             ...plan,
-            workbook: { errors: w.report.errors, warnings: w.report.warnings, issues: w.report.issues, sheets: sheetsJson(w) },
+            workbook: {
+              errors: w.report.errors,
+              warnings: w.report.warnings,
+              issues: w.report.issues,
+              sheets: sheetsJson(w),
+            },
           },
           readEntriesSync(entriesPath),
         );

@@ -40,7 +40,10 @@ export const undoCommand: CliCommand = {
         skipBlocked: flag(values, 'skip-blocked'),
         ...(progress ? { onProgress: progress.onProgress } : {}),
         onStart: (id) => {
-          if (!ctx.json) ctx.stderr(`undo job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`);
+          if (!ctx.json)
+            ctx.stderr(
+              `undo job ${id} (journal in ${rc.jobsDir}); if it stops, continue with: supply-loader resume ${id}\n`,
+            );
         },
       });
     } catch (e) {
@@ -52,13 +55,17 @@ export const undoCommand: CliCommand = {
     if (!ctx.json) ctx.stdout(`Undo of job ${jobId}:\n${formatPlan(r.plan).join('\n')}\n`);
     if (r.stage === 'dry_run') {
       const code = blocked > 0 ? EXIT.usage : EXIT.ok;
-      if (ctx.json) rc.printJson({ ok: code === EXIT.ok, exit_code: code, dry_run: true, undoes: jobId, blocked, plan: r.plan });
+      if (ctx.json)
+        rc.printJson({ ok: code === EXIT.ok, exit_code: code, dry_run: true, undoes: jobId, blocked, plan: r.plan });
       else if (blocked > 0)
-        ctx.stdout(`\n${blocked} entr${blocked === 1 ? 'y is a conflict' : 'ies are conflicts'}: an undo would send nothing (or the rest with --skip-blocked).\n`);
+        ctx.stdout(
+          `\n${blocked} entr${blocked === 1 ? 'y is a conflict' : 'ies are conflicts'}: an undo would send nothing (or the rest with --skip-blocked).\n`,
+        );
       return code;
     }
     if (r.stage === 'blocked') {
-      if (ctx.json) rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', undoes: jobId, blocked, plan: r.plan });
+      if (ctx.json)
+        rc.printJson({ ok: false, exit_code: EXIT.usage, stage: 'plan', undoes: jobId, blocked, plan: r.plan });
       else {
         for (const e of r.blocked.slice(0, 200)) ctx.stderr(`${entryLines(e).join('\n')}\n`);
         ctx.stderr(
@@ -69,7 +76,15 @@ export const undoCommand: CliCommand = {
     }
     const code = exitCodeOf(r.result);
     if (ctx.json)
-      rc.printJson({ ok: code === EXIT.ok, exit_code: code, job_id: r.result.jobId, undoes: jobId, blocked, plan_summary: r.plan.summary, result: r.result });
+      rc.printJson({
+        ok: code === EXIT.ok,
+        exit_code: code,
+        job_id: r.result.jobId,
+        undoes: jobId,
+        blocked,
+        plan_summary: r.plan.summary,
+        result: r.result,
+      });
     else {
       ctx.stdout(`${formatResult(r.plan, r.result).join('\n')}\n`);
       if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${r.result.jobId}\n`);

@@ -52,7 +52,11 @@ function notImportable(file: string): string | undefined {
 }
 
 /** importDrop for the watch folder: one workbook through `import` (or its job resumed), outputs into outDir. */
-function cliImportDrop(rc: RunContext, concurrency: number | undefined, mapping: ColumnMapping | undefined): ImportDrop {
+function cliImportDrop(
+  rc: RunContext,
+  concurrency: number | undefined,
+  mapping: ColumnMapping | undefined,
+): ImportDrop {
   return async (files, outDir, _signal, control): Promise<DropImportResult> => {
     let messages = '';
     const say = {

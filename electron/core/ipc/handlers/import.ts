@@ -51,7 +51,8 @@ export const importHandlers: Table = withWords<Table>({
 
   'import.plan': async (input, app) => planSession(app, input),
 
-  'import.planRows': async (input, app) => app.work.imports.rows(input.importId, input.filter, input.offset, input.limit),
+  'import.planRows': async (input, app) =>
+    app.work.imports.rows(input.importId, input.filter, input.offset, input.limit),
 
   'import.run': async (input, app) => ({ jobId: await runSession(app, input.importId, input.skipBlocked) }),
 

@@ -11,7 +11,10 @@ import type { AppServices } from '../../app/services.js';
 export const templatesHandlers: NamespaceHandlers<keyof typeof templatesProcedures, AppServices> = {
   'templates.list': async () => ({
     combinedFileName: COMBINED_TEMPLATE_FILE,
-    sheets: DATA_SHEETS.map((d) => ({ name: d.name as DataSheetName, fileName: templateFileName(d.name as DataSheetName) })),
+    sheets: DATA_SHEETS.map((d) => ({
+      name: d.name as DataSheetName,
+      fileName: templateFileName(d.name as DataSheetName),
+    })),
   }),
 
   'templates.generate': async (input, app) => {
@@ -26,7 +29,9 @@ export const templatesHandlers: NamespaceHandlers<keyof typeof templatesProcedur
       dataBase64: t.bytes.toString('base64'),
       byteLength: t.bytes.length,
       referenceData:
-        conn && t.referenceData ? { profileId: conn.profileId, ...t.referenceData.counts, skipped: t.referenceData.skipped } : null,
+        conn && t.referenceData
+          ? { profileId: conn.profileId, ...t.referenceData.counts, skipped: t.referenceData.skipped }
+          : null,
     };
   },
 };

@@ -22,7 +22,10 @@ export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
 };
 
 /** BOMs on the service per instance id, or why one could not be read. */
-export type ServerBoms = Map<string, { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }>;
+export type ServerBoms = Map<
+  string,
+  { bom: { type: string; ref: string; mass_kg: number }[] } | { unreadable: string }
+>;
 
 /**
  * Read the BOMs of the instances the bom sheet names that are on the service, and the codes of their components
@@ -86,7 +89,11 @@ function readBomsOnly(
     'bom',
     signal,
     async (id) => ({
-      bom: (await client.bom.get(id, { signal })).map((c) => ({ type: c.type, ref: c.ref.toLowerCase(), mass_kg: c.mass_kg })),
+      bom: (await client.bom.get(id, { signal })).map((c) => ({
+        type: c.type,
+        ref: c.ref.toLowerCase(),
+        mass_kg: c.mass_kg,
+      })),
     }),
     (e) =>
       e instanceof ApiError && (e.classification === 'permission' || e.classification === 'validation')

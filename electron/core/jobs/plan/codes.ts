@@ -13,7 +13,9 @@ import { COMPONENT_KIND } from './boms.js';
 type CodeKind = keyof CodeRequests;
 
 /** The cells of each sheet that hold a code, and the kind of code (a BOM row's component: by its type). */
-const CODE_CELLS: Partial<Record<DataSheetName, [field: string, kind: CodeKind | ((r: WbRow<unknown>) => CodeKind | undefined)][]>> = {
+const CODE_CELLS: Partial<
+  Record<DataSheetName, [field: string, kind: CodeKind | ((r: WbRow<unknown>) => CodeKind | undefined)][]>
+> = {
   'supplier-companies': [['external_id', 'supplier_company']],
   'supplier-plants': [
     ['external_id', 'supplier_plant'],
@@ -58,7 +60,8 @@ export function collectCodes(wb: WorkbookRows): CodeRequests {
   };
   const collect = (sheet: DataSheetName) => {
     for (const r of wb.rows(sheet))
-      for (const [field, kind] of CODE_CELLS[sheet] ?? []) add(typeof kind === 'function' ? kind(r) : kind, rawCode(r, field));
+      for (const [field, kind] of CODE_CELLS[sheet] ?? [])
+        add(typeof kind === 'function' ? kind(r) : kind, rawCode(r, field));
   };
   // The order codes are asked in: the companies, the codes of delete rows, then every other sheet.
   collect('supplier-companies');

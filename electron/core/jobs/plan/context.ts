@@ -122,8 +122,14 @@ export class PlanState {
     const why = this.svc.unreadable[kind];
     return {
       state: 'missing',
-      reason: why ?? `no ${nounOf(kind)} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
-      ...this.unknownCode(kind, 'reference_unknown', { value: code, entityKind: kind, ...hintParam(code, this.knownCodes(kind)) }),
+      reason:
+        why ??
+        `no ${nounOf(kind)} with external_id "${code}" in this workbook or on the service${didYouMean(code, this.knownCodes(kind))}`,
+      ...this.unknownCode(kind, 'reference_unknown', {
+        value: code,
+        entityKind: kind,
+        ...hintParam(code, this.knownCodes(kind)),
+      }),
     };
   }
 
@@ -149,7 +155,15 @@ export class PlanState {
   /** A problem at the cell of `field` in row `r`. */
   problemAt(r: RowAt, field: string, p: ProblemWords): PlanProblem {
     const { kind, message, ...coded } = p;
-    return { kind, sheet: r.sheetName, cell: this.wb.cell(r.sheet, field, r.row), row: r.row, field, message, ...coded };
+    return {
+      kind,
+      sheet: r.sheetName,
+      cell: this.wb.cell(r.sheet, field, r.row),
+      row: r.row,
+      field,
+      message,
+      ...coded,
+    };
   }
 
   /**
@@ -213,7 +227,12 @@ export class PlanState {
       );
     } else
       d.problems.push(
-        this.problemAt(r, field, { kind: 'unresolved', message: `${field}: ${ref.reason}`, code: ref.code, params: ref.params }),
+        this.problemAt(r, field, {
+          kind: 'unresolved',
+          message: `${field}: ${ref.reason}`,
+          code: ref.code,
+          params: ref.params,
+        }),
       );
     return undefined;
   }
@@ -258,9 +277,7 @@ export class PlanState {
   /** A product instance's entry in this import (when a row defines it) and the plant it is at. */
   instance(code: string): { entry: EntryRef | undefined; plant: string | null | undefined } {
     const entry = this.definingEntry('product_instance', code);
-    const plant = entry
-      ? this.entryPlant.get(entry.key)
-      : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+    const plant = entry ? this.entryPlant.get(entry.key) : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
     return { entry, plant };
   }
 

@@ -65,9 +65,22 @@ export function decide(ctx: PlanState, d: Draft, o: { onlyExisting?: boolean } =
   const at: RowAt = { sheet: d.sheet, sheetName: ctx.wb.sheetName(d.sheet), row: d.row };
   // The service's list of the row's own kind could not be read: whether the entity exists is unknown, so the
   // row is neither a create (of an entity that may exist) nor an update.
-  if (!existing && d.externalId && ctx.svc.unreadable[d.kind] && !d.problems.some((p) => p.code === 'service_unreadable'))
+  if (
+    !existing &&
+    d.externalId &&
+    ctx.svc.unreadable[d.kind] &&
+    !d.problems.some((p) => p.code === 'service_unreadable')
+  )
     d.problems.push(
-      ctx.unresolvedAt(at, 'external_id', d.kind, '', 'reference_unknown', { value: d.externalId, entityKind: d.kind }, 'unreadable'),
+      ctx.unresolvedAt(
+        at,
+        'external_id',
+        d.kind,
+        '',
+        'reference_unknown',
+        { value: d.externalId, entityKind: d.kind },
+        'unreadable',
+      ),
     );
   if (d.problems.length > 0) {
     entry.problems = d.problems;

@@ -70,7 +70,15 @@ export function planDeleteRows(ctx: PlanState): PlanEntry[] {
       const problems = [...r.problems];
       if (code && ctx.svc.unreadable[kind] && !existing)
         problems.push(
-          ctx.unresolvedAt(r, 'external_id', kind, '', 'reference_unknown', { value: code, entityKind: kind }, 'unreadable'),
+          ctx.unresolvedAt(
+            r,
+            'external_id',
+            kind,
+            '',
+            'reference_unknown',
+            { value: code, entityKind: kind },
+            'unreadable',
+          ),
         );
       const filled = Object.keys(r.values).filter(
         (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
@@ -147,7 +155,18 @@ export async function planMirror(
             },
           ]
         : [];
-      entries.push(deleteEntry(ctx, kind, `mirror:${sheet}:${code}`, { sheet, row: 0 }, code, e, problems, `mirror: not in ${sheetName}`));
+      entries.push(
+        deleteEntry(
+          ctx,
+          kind,
+          `mirror:${sheet}:${code}`,
+          { sheet, row: 0 },
+          code,
+          e,
+          problems,
+          `mirror: not in ${sheetName}`,
+        ),
+      );
     }
     out.push({ sheet, kind, managed, deletes: gone.length, cap, overCap });
   }

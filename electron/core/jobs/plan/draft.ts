@@ -199,7 +199,13 @@ export function blockedRow(ctx: PlanState, kind: EntityKind, r: WbRow<unknown>):
           code: 'no_owner_code' as const,
         },
       ];
-  const e = ctx.newEntry(kind, `${r.sheet}!${r.row}`, { sheet: r.sheet, row: r.row, rows: [{ sheet: r.sheet, row: r.row }] }, null, `${r.sheetName} row ${r.row}`);
+  const e = ctx.newEntry(
+    kind,
+    `${r.sheet}!${r.row}`,
+    { sheet: r.sheet, row: r.row, rows: [{ sheet: r.sheet, row: r.row }] },
+    null,
+    `${r.sheetName} row ${r.row}`,
+  );
   e.problems = problems;
   ctx.emit(e);
 }

@@ -137,7 +137,11 @@ async function readUsers(
       await read();
     } catch (e) {
       if (!(e instanceof ApiError) || e.classification === 'auth' || e.classification === 'daily_limit') throw e;
-      unreadable.set(kind, { what, resource: what.replace(/[^a-zA-Z]+/g, '_').replace(/^_|_$/g, ''), detail: `${e.err_code} ${e.msg}` });
+      unreadable.set(kind, {
+        what,
+        resource: what.replace(/[^a-zA-Z]+/g, '_').replace(/^_|_$/g, ''),
+        detail: `${e.err_code} ${e.msg}`,
+      });
     }
   };
   await Promise.all(
@@ -225,7 +229,8 @@ export async function checkDeletesInUse(
   }
   for (const [key, w] of planned) {
     const kind = key.slice(0, key.indexOf(':')) as UserKind;
-    if (!seen.has(key) && kinds.has(kind)) after.push({ key, kind, id: null, words: `${w.words} (written by this import)`, targets: w.targets });
+    if (!seen.has(key) && kinds.has(kind))
+      after.push({ key, kind, id: null, words: `${w.words} (written by this import)`, targets: w.targets });
   }
   const byTarget = new Map<string, After[]>();
   for (const u of after)
@@ -251,7 +256,7 @@ export async function checkDeletesInUse(
     return still;
   };
   const blocked = new Map<PlanEntry, { users: string[]; unreadable: Unreadable[] }>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const e of targets) {
       if (blocked.has(e)) continue;
@@ -298,7 +303,7 @@ export async function checkDeletesInUse(
   }
   // A delete runs with or after the deletes it waits for (deletes run level by level).
   const byKey = new Map(targets.map((e) => [e.key, e]));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const e of targets)
       for (const k of e.dependsOn ?? []) {
@@ -316,7 +321,12 @@ function block(ctx: PlanState, e: PlanEntry, users: string[], unreadable: Unread
   // A delete row's problem at its external_id cell; a mirror's at its sheet.
   const at =
     e.row > 0
-      ? { sheet: ctx.wb.sheetName(e.sheet), cell: ctx.wb.cell(e.sheet, 'external_id', e.row), row: e.row, field: 'external_id' }
+      ? {
+          sheet: ctx.wb.sheetName(e.sheet),
+          cell: ctx.wb.cell(e.sheet, 'external_id', e.row),
+          row: e.row,
+          field: 'external_id',
+        }
       : { sheet: ctx.wb.sheetName(e.sheet), cell: null, row: null, field: null };
   const problems: PlanProblem[] = [];
   if (users.length)

@@ -53,7 +53,13 @@ function planFigures(
   rows: WbRow<{ year: number; quantity: number }>[],
   thisYear: number,
 ): void {
-  const { entry, problems, instance } = instanceRowsEntry(ctx, 'production', code, rows, `production figures of ${code}`);
+  const { entry, problems, instance } = instanceRowsEntry(
+    ctx,
+    'production',
+    code,
+    rows,
+    `production figures of ${code}`,
+  );
   const { entry: instanceEntry, plant: instPlant } = ctx.instance(code);
   if (instPlant) entry.plantIds = [instPlant];
   // The production period: the workbook's row of the instance, else the service's.

@@ -43,7 +43,13 @@ function attachItems(ctx: PlanState, d: Draft, rows: WbRow<unknown>[]): void {
     }
     let entry = byProduct.get(it.supplier_product_external_id);
     if (!entry) {
-      const id = ctx.refValue(d, ir, 'supplier_product_external_id', 'supplier_product', it.supplier_product_external_id);
+      const id = ctx.refValue(
+        d,
+        ir,
+        'supplier_product_external_id',
+        'supplier_product',
+        it.supplier_product_external_id,
+      );
       if (id === undefined) continue;
       entry = {
         item: { supplier_product_id: id, code: it.supplier_product_external_id, annual_items: [] },

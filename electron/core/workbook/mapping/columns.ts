@@ -66,7 +66,10 @@ export function mappingFits(mapping: ColumnMapping, sources: readonly PeekedSour
 }
 
 /** The first saved mapping (by name) that fits the sources; mappings with errors are skipped. */
-export function findFittingMapping(saved: Record<string, unknown>, sources: readonly PeekedSource[]): { name: string; mapping: ColumnMapping } | null {
+export function findFittingMapping(
+  saved: Record<string, unknown>,
+  sources: readonly PeekedSource[],
+): { name: string; mapping: ColumnMapping } | null {
   for (const name of Object.keys(saved).sort((a, b) => a.localeCompare(b))) {
     const r = parseColumnMapping(saved[name]);
     if (r.ok && mappingFits(r.mapping, sources)) return { name, mapping: r.mapping };
@@ -97,12 +100,25 @@ export function columnsView(all: readonly PeekedSource[], saved: Record<string, 
         suggestion: s.columns.find((c) => c.column === h) ?? null,
       }));
     const fields = s.sheet
-      ? columnsOf(getSheet(s.sheet)).map(([field, c]) => ({ field, required: c.required, allowed: [...(c.allowed ?? [])] }))
+      ? columnsOf(getSheet(s.sheet)).map(([field, c]) => ({
+          field,
+          required: c.required,
+          allowed: [...(c.allowed ?? [])],
+        }))
       : [];
-    return { source: s.source, isCsv: src.csv !== undefined, sheet: s.sheet, headerRow: s.headerRow, columns, fields, unmappedRequired: s.unmappedRequired };
+    return {
+      source: s.source,
+      isCsv: src.csv !== undefined,
+      sheet: s.sheet,
+      headerRow: s.headerRow,
+      columns,
+      fields,
+      unmappedRequired: s.unmappedRequired,
+    };
   });
   const needed = out.some(
-    (s) => s.isCsv || (s.sheet !== null && (s.headerRow !== 1 || s.columns.some((c) => c.suggestion?.method !== 'exact'))),
+    (s) =>
+      s.isCsv || (s.sheet !== null && (s.headerRow !== 1 || s.columns.some((c) => c.suggestion?.method !== 'exact'))),
   );
   return { sources: out, draft: mapping, needed, saved: findFittingMapping(saved, sources) };
 }
@@ -131,7 +147,11 @@ export interface MappedPreview {
  * The first rows of each source as the reader will read them with a mapping: the same SheetRowReader as
  * readSources (header mapping, value translation, constants, decimal mark, coercion), fed the peeked rows.
  */
-export function previewMapping(sources: readonly PeekedSource[], mapping: ColumnMapping, maxRows = SAMPLE_ROWS): MappedPreview[] {
+export function previewMapping(
+  sources: readonly PeekedSource[],
+  mapping: ColumnMapping,
+  maxRows = SAMPLE_ROWS,
+): MappedPreview[] {
   const out: MappedPreview[] = [];
   for (const src of sources) {
     const target = targetOf(src.name, mapping, src.isFile);
@@ -155,12 +175,19 @@ export function previewMapping(sources: readonly PeekedSource[], mapping: Column
     const rowIssues: MappedPreview['issues'] = [];
     for (const r of parsed.rows) {
       if (def.quickAccept(r.values)) continue;
-      const res = def.schema.safeParse(Object.fromEntries(Object.entries(r.values).filter(([f]) => !r.invalid?.includes(f))));
+      const res = def.schema.safeParse(
+        Object.fromEntries(Object.entries(r.values).filter(([f]) => !r.invalid?.includes(f))),
+      );
       if (res.success) continue;
       for (const i of res.error.issues) {
         const field = typeof i.path[0] === 'string' ? i.path[0] : null;
         const letter = field ? parsed.columns[field] : undefined;
-        rowIssues.push({ severity: 'error', cell: letter ? `${letter}${r.row}` : null, field, message: `${field ?? 'row'}: ${i.message}` });
+        rowIssues.push({
+          severity: 'error',
+          cell: letter ? `${letter}${r.row}` : null,
+          field,
+          message: `${field ?? 'row'}: ${i.message}`,
+        });
       }
     }
     const fields = columnsOf(def)
@@ -170,8 +197,14 @@ export function previewMapping(sources: readonly PeekedSource[], mapping: Column
       source: src.name,
       sheet: target.sheet,
       fields,
-      rows: parsed.rows.map((r) => ({ row: r.row, values: Object.fromEntries(fields.map((f) => [f, (r.values[f] ?? null) as CellScalar | null])) })),
-      issues: [...issues.done().map((i) => ({ severity: i.severity, cell: i.cell, field: i.field, message: i.message })), ...rowIssues],
+      rows: parsed.rows.map((r) => ({
+        row: r.row,
+        values: Object.fromEntries(fields.map((f) => [f, (r.values[f] ?? null) as CellScalar | null])),
+      })),
+      issues: [
+        ...issues.done().map((i) => ({ severity: i.severity, cell: i.cell, field: i.field, message: i.message })),
+        ...rowIssues,
+      ],
     });
   }
   return out;

@@ -6,7 +6,10 @@ import type { ColumnMapping, SheetMapping } from './schema.js';
 
 /** A file-name glob (`MAT_*.csv`, `?` one character) as a case-insensitive RegExp of the whole name. */
 export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 'i');
 }
 
@@ -26,7 +29,8 @@ export interface SourceTarget {
 export function targetOf(name: string, mapping: ColumnMapping | undefined, isFile: boolean): SourceTarget | null {
   const entries = Object.entries(mapping?.sheets ?? {}) as [DataSheetName, SheetMapping][];
   for (const [sheet, sm] of entries)
-    if (sm.source !== undefined && (sm.source === name || globToRegExp(sm.source).test(name))) return { sheet, mapping: sm, by: 'mapping', normalised: false };
+    if (sm.source !== undefined && (sm.source === name || globToRegExp(sm.source).test(name)))
+      return { sheet, mapping: sm, by: 'mapping', normalised: false };
   const bare = isFile ? basename(name, extname(name)) : name;
   let sheet: DataSheetName | undefined;
   let normalised = false;

@@ -64,14 +64,22 @@ export const columnMappingSchema = z
       const known = [...fields].join(', ');
       const check = (field: string, path: (string | number)[]) => {
         if (!fields.has(field))
-          ctx.addIssue({ code: 'custom', path: ['sheets', sheet, ...path], message: `"${field}" is not a field of ${sheet} (fields: ${known})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sheets', sheet, ...path],
+            message: `"${field}" is not a field of ${sheet} (fields: ${known})`,
+          });
       };
       const seen = new Map<string, string>();
       for (const [header, field] of Object.entries(sm.columns ?? {})) {
         check(field, ['columns', header]);
         const before = seen.get(field);
         if (before !== undefined)
-          ctx.addIssue({ code: 'custom', path: ['sheets', sheet, 'columns', header], message: `field ${field} is already the column "${before}"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sheets', sheet, 'columns', header],
+            message: `field ${field} is already the column "${before}"`,
+          });
         seen.set(field, header);
       }
       for (const field of Object.keys(sm.values ?? {})) check(field, ['values', field]);

@@ -38,7 +38,8 @@ export interface SourceSuggestion {
 const SYNONYMS: Record<string, string[]> = Object.fromEntries(
   Object.entries(synonymData as Record<string, unknown>).filter((e): e is [string, string[]] => Array.isArray(e[1])),
 );
-const ABBREVIATIONS: Record<string, string> = (synonymData as { _abbreviations?: Record<string, string> })._abbreviations ?? {};
+const ABBREVIATIONS: Record<string, string> =
+  (synonymData as { _abbreviations?: Record<string, string> })._abbreviations ?? {};
 
 /** Lower case, units in brackets and `*` dropped, abbreviations (data) spelled out, words joined by single spaces. */
 export function squash(header: string): string {
@@ -74,11 +75,17 @@ export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | n
         // Every word of the synonym in the header: as confident as the share of the header it explains.
         const sw = ss.split(' ');
         if (sw.every((w) => words.has(w)) && ss.length >= 3)
-          consider({ column: header, field: f, method: 'synonym', confidence: Math.round((0.5 + 0.3 * (sw.length / words.size)) * 100) / 100 });
+          consider({
+            column: header,
+            field: f,
+            method: 'synonym',
+            confidence: Math.round((0.5 + 0.3 * (sw.length / words.size)) * 100) / 100,
+          });
       }
     }
     const sim = Math.max(nameSimilarity(sq, f), ...(SYNONYMS[f] ?? []).map((s) => nameSimilarity(sq, squash(s)) * 0.9));
-    if (sim >= 0.6) consider({ column: header, field: f, method: 'similar', confidence: Math.round(sim * 0.6 * 100) / 100 });
+    if (sim >= 0.6)
+      consider({ column: header, field: f, method: 'similar', confidence: Math.round(sim * 0.6 * 100) / 100 });
   }
   return best;
 }
@@ -100,9 +107,15 @@ function assign(headers: string[], def: SheetDef): { columns: ColumnSuggestion[]
 }
 
 function score(columns: ColumnSuggestion[], def: SheetDef): number {
-  const req = columnsOf(def).filter(([, c]) => c.required).map(([f]) => f);
+  const req = columnsOf(def)
+    .filter(([, c]) => c.required)
+    .map(([f]) => f);
   const got = columns.filter((c) => c.confidence >= 0.5);
-  return got.reduce((n, c) => n + c.confidence, 0) + req.filter((f) => got.some((c) => c.field === f)).length * 0.5 - (req.length - req.filter((f) => got.some((c) => c.field === f)).length) * 0.3;
+  return (
+    got.reduce((n, c) => n + c.confidence, 0) +
+    req.filter((f) => got.some((c) => c.field === f)).length * 0.5 -
+    (req.length - req.filter((f) => got.some((c) => c.field === f)).length) * 0.3
+  );
 }
 
 /** The header row: among the first rows with at least two filled cells, the one whose cells match fields best. */
@@ -132,12 +145,28 @@ export function suggestSource(src: PeekedSource): SourceSuggestion {
     if (!best || s > best.score) best = { def, ...a, score: s };
   }
   if (!best || (!named && best.columns.filter((c) => c.confidence >= HIGH_CONFIDENCE).length === 0))
-    return { source: src.name, file: src.file, sheet: null, headerRow, columns: [], unmatched: headers, unmappedRequired: [] };
+    return {
+      source: src.name,
+      file: src.file,
+      sheet: null,
+      headerRow,
+      columns: [],
+      unmatched: headers,
+      unmappedRequired: [],
+    };
   const confident = new Set(best.columns.filter((c) => c.confidence >= HIGH_CONFIDENCE).map((c) => c.field));
   const unmappedRequired = columnsOf(best.def)
     .filter(([f, c]) => c.required && !confident.has(f))
     .map(([f]) => f);
-  return { source: src.name, file: src.file, sheet: best.def.name as DataSheetName, headerRow, columns: best.columns, unmatched: best.unmatched, unmappedRequired };
+  return {
+    source: src.name,
+    file: src.file,
+    sheet: best.def.name as DataSheetName,
+    headerRow,
+    columns: best.columns,
+    unmatched: best.unmatched,
+    unmappedRequired,
+  };
 }
 
 /** `MAT_2025-11.csv` → `MAT_*.csv`: the next month's export matches too. */
@@ -147,7 +176,10 @@ export function sourceGlob(name: string): string {
 }
 
 /** The draft mapping of every source (one entry per target sheet; the first source wins a sheet). */
-export function suggestMapping(sources: PeekedSource[], name?: string): { mapping: ColumnMapping; perSource: SourceSuggestion[] } {
+export function suggestMapping(
+  sources: PeekedSource[],
+  name?: string,
+): { mapping: ColumnMapping; perSource: SourceSuggestion[] } {
   const perSource = sources.map(suggestSource);
   const sheets: Partial<Record<DataSheetName, SheetMapping>> = {};
   const suggestions: NonNullable<ColumnMapping['suggestions']> = [];
@@ -169,7 +201,14 @@ export function suggestMapping(sources: PeekedSource[], name?: string): { mappin
     if (ignore.length === 0) delete entry.ignore;
     sheets[s.sheet] = entry;
     for (const c of s.columns)
-      suggestions.push({ sheet: s.sheet, source: src.name, column: c.column, field: c.field, method: c.method, confidence: c.confidence });
+      suggestions.push({
+        sheet: s.sheet,
+        source: src.name,
+        column: c.column,
+        field: c.field,
+        method: c.method,
+        confidence: c.confidence,
+      });
     if (s.unmappedRequired.length) unmapped[s.sheet] = s.unmappedRequired;
   }
   const csvSource = sources.find((s) => s.csv);

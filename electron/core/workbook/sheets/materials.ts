@@ -24,6 +24,12 @@ export const materials = defineSheet({
   },
   rowRules: (r) =>
     r.material_type_id && !r.category
-      ? [{ path: 'category', err_code: 'err_not_valid', msg: 'category (elementary or composite) is required when material_type_id is given' }]
+      ? [
+          {
+            path: 'category',
+            err_code: 'err_not_valid',
+            msg: 'category (elementary or composite) is required when material_type_id is given',
+          },
+        ]
       : [],
 });

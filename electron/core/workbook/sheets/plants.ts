@@ -9,6 +9,9 @@ export const plants = defineSheet({
   key: ['plant_code'],
   columns: {
     plant_code: code({ required: true, width: 14, description: 'Your plant code.' }),
-    plant_id: uuid({ required: false, description: 'Service id of the plant; blank = look the code up on the service.' }),
+    plant_id: uuid({
+      required: false,
+      description: 'Service id of the plant; blank = look the code up on the service.',
+    }),
   },
 });

@@ -12,7 +12,13 @@ export const products = defineSheet({
   columns: {
     external_id: code({ required: false, width: 20, description: 'Article number: use it as product_external_id.' }),
     name: text({ required: true, maxLength: 1000, description: 'Name of the product.' }),
-    unit: enumeration({ required: true, allowed: UNITS, list: 'unit', width: 16, description: 'Unit the product is sold in.' }),
+    unit: enumeration({
+      required: true,
+      allowed: UNITS,
+      list: 'unit',
+      width: 16,
+      description: 'Unit the product is sold in.',
+    }),
     description: text({ required: false, maxLength: 32767, width: 40, description: 'Description.' }),
     id: uuid({ required: true, description: 'Service id of the product.' }),
   },

@@ -24,7 +24,6 @@ import { SheetRowReader } from '../sheet-rows.js';
 import type { CsvEncoding, CsvFormat, ParsedSheet, ParsedWorkbook, ReadLimits, ReadProgress } from '../types.js';
 import { Throttle } from '../../throttle.js';
 
-
 export interface CsvReadOptions {
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
@@ -44,7 +43,13 @@ export function detectDelimiter(sample: string): string {
   for (const d of DELIMITERS) {
     let records: string[][];
     try {
-      records = parseSync(sample, { delimiter: d, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, to_line: 50 }) as string[][];
+      records = parseSync(sample, {
+        delimiter: d,
+        relax_column_count: true,
+        relax_quotes: true,
+        skip_empty_lines: true,
+        to_line: 50,
+      }) as string[][];
     } catch {
       continue;
     }
@@ -89,7 +94,15 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
   const { signal, onProgress, mapping } = options;
   const file = basename(path);
   const issues = new IssueList(limits.maxIssues);
-  const result: ParsedWorkbook = { file, bytes: 0, readable: false, sheets: [], ignoredSheets: [], issues: [], stats: { rows: 0, ms: 0 } };
+  const result: ParsedWorkbook = {
+    file,
+    bytes: 0,
+    readable: false,
+    sheets: [],
+    ignoredSheets: [],
+    issues: [],
+    stats: { rows: 0, ms: 0 },
+  };
   const finish = (): ParsedWorkbook => {
     result.issues = issues.done();
     result.stats.ms = Math.round(performance.now() - t0);
@@ -103,10 +116,14 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
     return finish();
   }
   if (st.size > limits.maxFileBytes) {
-    issues.fileError('file_too_large', `The file is ${Math.ceil(st.size / 1048576)} MB; the limit is ${Math.round(limits.maxFileBytes / 1048576)} MB. Split the data into several files.`, {
-      size: `${Math.ceil(st.size / 1048576)} MB`,
-      limit: `${Math.round(limits.maxFileBytes / 1048576)} MB`,
-    });
+    issues.fileError(
+      'file_too_large',
+      `The file is ${Math.ceil(st.size / 1048576)} MB; the limit is ${Math.round(limits.maxFileBytes / 1048576)} MB. Split the data into several files.`,
+      {
+        size: `${Math.ceil(st.size / 1048576)} MB`,
+        limit: `${Math.round(limits.maxFileBytes / 1048576)} MB`,
+      },
+    );
     return finish();
   }
 
@@ -119,7 +136,11 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
       cell: null,
       row: null,
       field: null,
-      message: `The file "${file}" does not say which sheet it feeds: name it after a sheet (${DATA_SHEETS.map((d) => `${d.name}.csv`).slice(0, 3).join(', ')} …) or give a column mapping whose "source" matches it.`,
+      message: `The file "${file}" does not say which sheet it feeds: name it after a sheet (${DATA_SHEETS.map(
+        (d) => `${d.name}.csv`,
+      )
+        .slice(0, 3)
+        .join(', ')} …) or give a column mapping whose "source" matches it.`,
       params: { source: file },
     });
     result.ignoredSheets.push({ sheet: file, reason: 'no target sheet' });
@@ -146,7 +167,14 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
   const delimiter = settings.delimiter && sampleText.includes(settings.delimiter) ? settings.delimiter : '';
   const format: CsvFormat = { encoding, bom: detected.bom, delimiter };
 
-  const parsed: ParsedSheet = { name: target.sheet, sheetName: file, hidden: false, columns: {}, rows: [], source: file };
+  const parsed: ParsedSheet = {
+    name: target.sheet,
+    sheetName: file,
+    hidden: false,
+    columns: {},
+    rows: [],
+    source: file,
+  };
   result.sheets.push(parsed);
   const rows = new SheetRowReader(getSheet(target.sheet), parsed, issues, {
     headerRow: target.mapping?.header_row ?? 1,
@@ -192,7 +220,13 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
         badText = `${rows.mapped?.[0]?.letter ?? 'A'}${recordNo}`;
       if (rows.row(recordNo, values)) result.stats.rows++;
       if (onProgress && throttle.pass()) {
-        onProgress({ phase: 'reading', sheet: file, rows: result.stats.rows, totalRows: null, fraction: Math.min(0.99, recordNo / 1e5) });
+        onProgress({
+          phase: 'reading',
+          sheet: file,
+          rows: result.stats.rows,
+          totalRows: null,
+          fraction: Math.min(0.99, recordNo / 1e5),
+        });
       }
       cb();
     },

@@ -28,7 +28,11 @@ export async function looksBinary(path: string): Promise<boolean> {
     const head = buf.subarray(0, bytesRead);
     if (bytesRead === 0) return false;
     if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false; // UTF-16 text
-    if (head.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' || head.subarray(0, 5).toString('latin1') === '%PDF-') return true;
+    if (
+      head.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' ||
+      head.subarray(0, 5).toString('latin1') === '%PDF-'
+    )
+      return true;
     return head.includes(0);
   } finally {
     await fh.close();
@@ -62,7 +66,11 @@ export async function readSources(paths: readonly string[], options: ReadOptions
     const part = parts[i];
     // A file-level error names its file (the issue has no sheet of its own).
     for (const issue of part.issues)
-      out.issues.push(issue.sheet === null && issue.code !== 'no_known_sheet' ? { ...issue, message: `${basename(paths[i])}: ${issue.message}` } : issue);
+      out.issues.push(
+        issue.sheet === null && issue.code !== 'no_known_sheet'
+          ? { ...issue, message: `${basename(paths[i])}: ${issue.message}` }
+          : issue,
+      );
     for (const s of part.sheets) {
       const first = seen.get(s.name);
       if (first === undefined) {
@@ -95,4 +103,3 @@ export async function readSources(paths: readonly string[], options: ReadOptions
   if (out.sheets.length) out.issues = out.issues.filter((i) => i.code !== 'no_known_sheet');
   return out;
 }
-

@@ -50,11 +50,26 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
     const delimiter = detectDelimiter(sample);
     let records: string[][] = [];
     try {
-      records = parseSync(sample, { delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, bom: true, to_line: maxRows + 1 }) as string[][];
+      records = parseSync(sample, {
+        delimiter,
+        relax_column_count: true,
+        relax_quotes: true,
+        skip_empty_lines: false,
+        bom: true,
+        to_line: maxRows + 1,
+      }) as string[][];
     } catch {
       records = [];
     }
-    return [{ name: file, file, isFile: true, rows: records.slice(0, maxRows).map((r) => r.map((c) => c.trim())), csv: { encoding, bom, delimiter } }];
+    return [
+      {
+        name: file,
+        file,
+        isFile: true,
+        rows: records.slice(0, maxRows).map((r) => r.map((c) => c.trim())),
+        csv: { encoding, bom, delimiter },
+      },
+    ];
   }
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS).catch((e: unknown) => {
     throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;

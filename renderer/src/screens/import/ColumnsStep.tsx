@@ -49,7 +49,10 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
   const { t, locale } = useI18n();
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
-      view.sources.map((s) => [s.source, initial ? choicesFromMapping(s, initial) : initialChoices(s, view.highConfidence)]),
+      view.sources.map((s) => [
+        s.source,
+        initial ? choicesFromMapping(s, initial) : initialChoices(s, view.highConfidence),
+      ]),
     ),
   );
   const [values, setValues] = useState<Record<string, ValueMaps>>(() =>
@@ -75,7 +78,9 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
     };
   }, [mapping, preview]);
   const mapped = view.sources.filter((s) => s.sheet);
-  const blocking = mapped.some((s) => missingRequired(s, choices[s.source]).length > 0 || duplicateFields(choices[s.source]).length > 0);
+  const blocking = mapped.some(
+    (s) => missingRequired(s, choices[s.source]).length > 0 || duplicateFields(choices[s.source]).length > 0,
+  );
 
   return (
     <div className="stack">
@@ -103,9 +108,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
         return (
           <section key={src.source} className="card" aria-labelledby={headingId}>
             <div className="card-head">
-              <h2 id={headingId}>
-                {t('columns.title', { source: src.source, sheet: src.sheet ?? '' })}
-              </h2>
+              <h2 id={headingId}>{t('columns.title', { source: src.source, sheet: src.sheet ?? '' })}</h2>
               <span className="muted">{t('columns.headerRow', { row: src.headerRow })}</span>
             </div>
             <p>{t('columns.intro')}</p>
@@ -114,45 +117,54 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
                 className="compact columns-table"
                 columns={[t('columns.column'), t('columns.samples'), t('columns.field')]}
               >
-                  {src.columns.map((c) => {
-                    const s = c.suggestion;
-                    const low = s !== null && s.confidence < view.highConfidence && ch[c.column] !== s.field;
-                    return (
-                      <tr key={c.column}>
-                        <th scope="row">
-                          <code>{c.column}</code>
-                        </th>
-                        <td className="samples">{c.samples.filter((x) => x !== '').slice(0, 3).join(' · ') || '—'}</td>
-                        <td>
-                          <select
-                            aria-label={t('columns.fieldOf', { column: c.column })}
-                            value={ch[c.column] ?? IGNORE}
-                            onChange={(e) => setField(c.column, e.target.value)}
+                {src.columns.map((c) => {
+                  const s = c.suggestion;
+                  const low = s !== null && s.confidence < view.highConfidence && ch[c.column] !== s.field;
+                  return (
+                    <tr key={c.column}>
+                      <th scope="row">
+                        <code>{c.column}</code>
+                      </th>
+                      <td className="samples">
+                        {c.samples
+                          .filter((x) => x !== '')
+                          .slice(0, 3)
+                          .join(' · ') || '—'}
+                      </td>
+                      <td>
+                        <select
+                          aria-label={t('columns.fieldOf', { column: c.column })}
+                          value={ch[c.column] ?? IGNORE}
+                          onChange={(e) => setField(c.column, e.target.value)}
+                        >
+                          {ch[c.column] === UNDECIDED && <option value={UNDECIDED}>{t('columns.undecided')}</option>}
+                          <option value={IGNORE}>{t('columns.notImported')}</option>
+                          {src.fields.map((f) => (
+                            <option key={f.field} value={f.field}>
+                              {f.field}
+                              {f.required ? ' *' : ''}
+                            </option>
+                          ))}
+                        </select>
+                        {s && ch[c.column] === s.field && (
+                          <span className="muted suggestion-note">
+                            {' '}
+                            {t('columns.suggested', { percent: Math.round(s.confidence * 100) })}
+                          </span>
+                        )}
+                        {low && (
+                          <button
+                            type="button"
+                            className="btn btn-quiet btn-small"
+                            onClick={() => setField(c.column, s.field)}
                           >
-                            {ch[c.column] === UNDECIDED && <option value={UNDECIDED}>{t('columns.undecided')}</option>}
-                            <option value={IGNORE}>{t('columns.notImported')}</option>
-                            {src.fields.map((f) => (
-                              <option key={f.field} value={f.field}>
-                                {f.field}
-                                {f.required ? ' *' : ''}
-                              </option>
-                            ))}
-                          </select>
-                          {s && ch[c.column] === s.field && (
-                            <span className="muted suggestion-note">
-                              {' '}
-                              {t('columns.suggested', { percent: Math.round(s.confidence * 100) })}
-                            </span>
-                          )}
-                          {low && (
-                            <button type="button" className="btn btn-quiet btn-small" onClick={() => setField(c.column, s.field)}>
-                              {t('columns.lowSuggestion', { field: s.field, percent: Math.round(s.confidence * 100) })}
-                            </button>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
+                            {t('columns.lowSuggestion', { field: s.field, percent: Math.round(s.confidence * 100) })}
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
               </DataTable>
             </div>
 
@@ -168,7 +180,9 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
                   </li>
                 ))}
             </ul>
-            {missing.length > 0 && <Notice kind="warning">{t('columns.missing', { fields: missing.join(', ') })}</Notice>}
+            {missing.length > 0 && (
+              <Notice kind="warning">{t('columns.missing', { fields: missing.join(', ') })}</Notice>
+            )}
             {dupes.length > 0 && <Notice kind="warning">{t('columns.duplicate', { fields: dupes.join(', ') })}</Notice>}
 
             {translate.length > 0 && (
@@ -199,7 +213,11 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
             <h3>{t('columns.preview')}</h3>
             {shown && (
               <div className="table-scroll">
-                <DataTable className="compact" label={t('columns.preview')} columns={[t('columns.row'), ...shown.fields]}>
+                <DataTable
+                  className="compact"
+                  label={t('columns.preview')}
+                  columns={[t('columns.row'), ...shown.fields]}
+                >
                   {shown.rows.map((r) => (
                     <tr key={r.row}>
                       <td>{r.row}</td>
@@ -246,11 +264,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
             {t('columns.save')}
           </button>
         </div>
-        {saved && (
-          <Notice kind="success">
-            {t('columns.saved', { name: saved })}
-          </Notice>
-        )}
+        {saved && <Notice kind="success">{t('columns.saved', { name: saved })}</Notice>}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onBack}>
             {t('check.another')}

@@ -16,7 +16,9 @@ export function IgnoredColumns({ sheets }: { sheets: ImportValidation['sheets'] 
           {t('check.ignoredColumns', {
             sheet: s.sheetName,
             columns: s
-              .ignoredColumns!.map((c) => `${c.header} (${c.cell}${c.reason === 'mapping' ? `, ${t('check.ignoredByMapping')}` : ''})`)
+              .ignoredColumns!.map(
+                (c) => `${c.header} (${c.cell}${c.reason === 'mapping' ? `, ${t('check.ignoredByMapping')}` : ''})`,
+              )
               .join(', '),
           })}
         </li>

@@ -194,8 +194,7 @@ export function ImportScreen() {
 
   /** The job's view once it stopped (an event's consequence, not a user's call: it leaves busy and the error). */
   const loadJob = useCallback(
-    (id: string) =>
-      api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
+    (id: string) => api.call('jobs.get', { jobId: id }).then((job) => dispatch({ type: 'finished', job }), fail),
     [api, fail],
   );
 

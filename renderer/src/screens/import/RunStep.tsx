@@ -93,7 +93,9 @@ export function RunStep({ jobId, file, onError }: { jobId: string; file: string;
         </div>
         <div>
           <dt>{t('run.level')}</dt>
-          <dd>{progress ? t(RUN_LEVEL_MESSAGE[Math.max(0, Math.min(RUN_LEVEL_MESSAGE.length - 1, progress.level))]) : '—'}</dd>
+          <dd>
+            {progress ? t(RUN_LEVEL_MESSAGE[Math.max(0, Math.min(RUN_LEVEL_MESSAGE.length - 1, progress.level))]) : '—'}
+          </dd>
         </div>
       </dl>
       {progress && <OutcomeChips counts={progress.byOutcome} />}

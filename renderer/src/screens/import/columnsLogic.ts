@@ -42,14 +42,19 @@ export function choicesFromMapping(src: ColumnsSource, mapping: ColumnMappingDoc
   for (const c of src.columns)
     out[c.column] =
       sm?.columns?.[c.column] ??
-      (src.fields.some((f) => f.field === c.column) ? c.column : c.suggestion && !sm?.ignore?.includes(c.column) ? UNDECIDED : IGNORE);
+      (src.fields.some((f) => f.field === c.column)
+        ? c.column
+        : c.suggestion && !sm?.ignore?.includes(c.column)
+          ? UNDECIDED
+          : IGNORE);
   return out;
 }
 
 export function valueMapsFromMapping(src: ColumnsSource, mapping: ColumnMappingDoc): ValueMaps {
   const sm = src.sheet ? mapping.sheets[src.sheet as keyof ColumnMappingDoc['sheets']] : undefined;
   const out: ValueMaps = {};
-  for (const [f, m] of Object.entries(sm?.values ?? {})) out[f] = Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)]));
+  for (const [f, m] of Object.entries(sm?.values ?? {}))
+    out[f] = Object.fromEntries(Object.entries(m).map(([k, v]) => [k, String(v)]));
   return out;
 }
 
@@ -67,7 +72,10 @@ export function duplicateFields(choices: Choices): string[] {
 }
 
 /** An enum field's sample values that are not allowed as they are (case aside): each needs a translation. */
-export function valuesToTranslate(src: ColumnsSource, choices: Choices): { field: string; allowed: string[]; values: string[] }[] {
+export function valuesToTranslate(
+  src: ColumnsSource,
+  choices: Choices,
+): { field: string; allowed: string[]; values: string[] }[] {
   const out: { field: string; allowed: string[]; values: string[] }[] = [];
   for (const c of src.columns) {
     const field = choices[c.column];
@@ -81,7 +89,12 @@ export function valuesToTranslate(src: ColumnsSource, choices: Choices): { field
 }
 
 /** The mapping the choices make, from the suggested draft (source glob, header row, CSV settings kept). */
-export function buildMapping(view: ColumnsView, choices: Record<string, Choices>, values: Record<string, ValueMaps>, name?: string): ColumnMappingDoc {
+export function buildMapping(
+  view: ColumnsView,
+  choices: Record<string, Choices>,
+  values: Record<string, ValueMaps>,
+  name?: string,
+): ColumnMappingDoc {
   const sheets: ColumnMappingDoc['sheets'] = {};
   for (const src of view.sources) {
     if (!src.sheet) continue;

@@ -142,7 +142,8 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
     if (code === 'rule' && vars.got !== undefined && !t.includes('{got}'))
       text += fill(template(locale, 'issue.gotSuffix') ?? '', vars) ?? '';
     // the closest known codes of an unknown one, for templates that do not place them themselves
-    if (vars.hint !== undefined && !t.includes('{hint}')) text += fill(template(locale, 'issue.hintSuffix') ?? '', vars) ?? '';
+    if (vars.hint !== undefined && !t.includes('{hint}'))
+      text += fill(template(locale, 'issue.hintSuffix') ?? '', vars) ?? '';
     return text.replace(/ {2,}/g, ' ');
   }
   return issue.message;

@@ -80,7 +80,9 @@ export function JobsScreen({ active }: { active: boolean }) {
         setJobs((cur) =>
           cur
             ? cur.map((j) =>
-                j.jobId === p.jobId ? { ...j, status: 'running', running: true, resumable: false, counts: p.byOutcome } : j,
+                j.jobId === p.jobId
+                  ? { ...j, status: 'running', running: true, resumable: false, counts: p.byOutcome }
+                  : j,
               )
             : cur,
         ),
@@ -138,7 +140,10 @@ export function JobsScreen({ active }: { active: boolean }) {
           <DataTable
             className="jobs-table"
             columns={[
-              t('jobs.started'), t('jobs.file'), { head: t('jobs.rows'), num: true }, t('jobs.status'),
+              t('jobs.started'),
+              t('jobs.file'),
+              { head: t('jobs.rows'), num: true },
+              t('jobs.status'),
               { head: t('jobs.actions'), hidden: true },
             ]}
           >

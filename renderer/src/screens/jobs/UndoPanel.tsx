@@ -21,8 +21,15 @@ import { DataTable } from '../../components/DataTable.js';
 import { BlockedNotice } from '../../components/BlockedNotice.js';
 
 /** What each action of an undo plan does, in the order the panel lists the counts. */
-const UNDO_ACTIONS = ['conflict', 'blocked', 'delete', 'update', 'replace', 'create', 'unchanged'] as const satisfies
-  readonly PlanAction[];
+const UNDO_ACTIONS = [
+  'conflict',
+  'blocked',
+  'delete',
+  'update',
+  'replace',
+  'create',
+  'unchanged',
+] as const satisfies readonly PlanAction[];
 
 /** An undo's own words for its actions; a plan's words for the others. */
 export const UNDO_ACTION_MESSAGE = {

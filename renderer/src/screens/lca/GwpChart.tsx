@@ -82,10 +82,7 @@ export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChar
       <figcaption className="field-hint">{t('lca.chartCaption')}</figcaption>
       <details className="chart-table">
         <summary>{t('lca.chartAsTable')}</summary>
-        <DataTable
-          className="compact"
-          columns={[t('lca.year'), ...m.series.map((s) => ({ head: s.name, num: true }))]}
-        >
+        <DataTable className="compact" columns={[t('lca.year'), ...m.series.map((s) => ({ head: s.name, num: true }))]}>
           {m.rows.map((r) => (
             <tr key={String(r.year)}>
               <th scope="row">

@@ -5,7 +5,12 @@
  * previous computed year. Data from `lca.analysis` (electron/core/lca/analysis.ts).
  */
 import { useEffect, useState } from 'react';
-import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type {
+  LcaAnalysisView,
+  LcaChartView,
+  LcaInstanceView,
+  RpcError,
+} from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
@@ -192,8 +197,14 @@ export function LcaAnalysis({
           </ol>
           <DataTable
             columns={[
-              t('lca.hs.component'), t('lca.hs.type'), t('lca.hs.supplier'), t('lca.hs.mass'), t('lca.hs.module'),
-              t('lca.hs.value'), t('lca.hs.perUnit'), t('lca.hs.share'),
+              t('lca.hs.component'),
+              t('lca.hs.type'),
+              t('lca.hs.supplier'),
+              t('lca.hs.mass'),
+              t('lca.hs.module'),
+              t('lca.hs.value'),
+              t('lca.hs.perUnit'),
+              t('lca.hs.share'),
             ]}
           >
             {hs.rows.map((r, k) => (
@@ -232,8 +243,13 @@ export function LcaAnalysis({
           <h3>{t('lca.trendTitle')}</h3>
           <DataTable
             columns={[
-              t('lca.instance'), t('lca.tr.year'), t('lca.tr.value'), t('lca.tr.perUnit'), t('lca.tr.previous'),
-              t('lca.tr.change'), t('lca.tr.changePerUnit'),
+              t('lca.instance'),
+              t('lca.tr.year'),
+              t('lca.tr.value'),
+              t('lca.tr.perUnit'),
+              t('lca.tr.previous'),
+              t('lca.tr.change'),
+              t('lca.tr.changePerUnit'),
             ]}
           >
             {a.trend.map((r) => (

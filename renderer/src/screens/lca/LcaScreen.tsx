@@ -151,8 +151,7 @@ export function LcaScreen({ active }: { active: boolean }) {
       );
     });
     const offC = api.on('lca.changed', (c) => {
-      if (c.runId === runId && c.state !== 'running')
-        void api.call('lca.report', { runId }).then(setRun, fail);
+      if (c.runId === runId && c.state !== 'running') void api.call('lca.report', { runId }).then(setRun, fail);
     });
     // A run that ended before this subscription existed (a fast recompute) sent its lca.changed already:
     // read its state once now, so the screen never waits for an event that has gone by.
@@ -350,9 +349,7 @@ export function LcaScreen({ active }: { active: boolean }) {
               <button
                 type="button"
                 className="btn btn-danger"
-                onClick={() =>
-                  void api.call('lca.cancel', { runId: run.runId }).catch(fail)
-                }
+                onClick={() => void api.call('lca.cancel', { runId: run.runId }).catch(fail)}
               >
                 {t('common.cancel')}
               </button>
@@ -389,8 +386,7 @@ export function LcaScreen({ active }: { active: boolean }) {
               </p>
               {run.aborted && (
                 <Notice kind="warning">
-                  {t(LCA_ABORT_MESSAGE[run.aborted.reason])}{' '}
-                  {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
+                  {t(LCA_ABORT_MESSAGE[run.aborted.reason])} {run.aborted.errCode && <code>{run.aborted.errCode}</code>}
                 </Notice>
               )}
             </>
@@ -398,7 +394,12 @@ export function LcaScreen({ active }: { active: boolean }) {
           <DataTable
             className="lca-table"
             columns={[
-              t('lca.instance'), t('lca.product'), t('lca.plant'), t('lca.years'), t('lca.state'), t('lca.result'),
+              t('lca.instance'),
+              t('lca.product'),
+              t('lca.plant'),
+              t('lca.years'),
+              t('lca.state'),
+              t('lca.result'),
             ]}
           >
             {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
@@ -443,8 +444,7 @@ export function LcaScreen({ active }: { active: boolean }) {
                       )}
                       {i.errCode && (
                         <span className="detail-line">
-                          <code>{i.errCode}</code>{' '}
-                          {info && (locale === 'de' ? info.explanation_de : info.explanation)}
+                          <code>{i.errCode}</code> {info && (locale === 'de' ? info.explanation_de : info.explanation)}
                           {info && (locale === 'de' ? info.action_de : info.action) && (
                             <span className="detail-action"> {locale === 'de' ? info.action_de : info.action}</span>
                           )}
@@ -533,9 +533,7 @@ export function LcaScreen({ active }: { active: boolean }) {
         </section>
       )}
 
-      {run && run.state === 'done' && (
-        <LcaAnalysis runId={run.runId} instances={run.instances} onError={fail} />
-      )}
+      {run && run.state === 'done' && <LcaAnalysis runId={run.runId} instances={run.instances} onError={fail} />}
     </div>
   );
 }
