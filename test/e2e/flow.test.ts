@@ -6,7 +6,7 @@
  * and failed-rows workbooks → fix the workbook and re-run only the failed rows → Jobs → LCA recompute, chart,
  * blockers, Excel → Export. Screenshots of every screen: test-artifacts/screenshots/ (README shows two).
  */
-import { OUTCOME_FILLS } from '../../electron/core/jobs/results.js';
+import { OUTCOME_FILLS } from '../../electron/core/jobs/results-workbook.js';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Page } from 'playwright-core';
@@ -308,7 +308,7 @@ async function expectRevealed(target: ReturnType<Page['locator']>) {
 }
 
 /**
- * The fill each outcome gives a row's cells in the results workbook (electron/core/jobs/results.ts FILL): the
+ * The fill each outcome gives a row's cells in the results workbook (electron/core/jobs/results-workbook.ts OUTCOME_FILLS): the
  * light green of a success, blue of a change, salmon of a failure, yellow of a skip; unchanged rows and mapping
  * rows none.
  */

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
-import { liveRowMarks, writeResultsWorkbook, type LiveRowMarks } from '../../electron/core/jobs/results.js';
+import { liveRowMarks, type LiveRowMarks } from '../../electron/core/jobs/row-marks.js';
+import { writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
 import { EntryIndex } from '../../electron/core/jobs/entry-index.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobResult, JobResultSummary, Plan, PlanEntry } from '../../electron/core/jobs/types.js';

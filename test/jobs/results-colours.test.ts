@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
-import { OUTCOME_FILLS, writeResultsWorkbook } from '../../electron/core/jobs/results.js';
+import { OUTCOME_FILLS, writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
 import { buildDataset, type DatasetSize, type SheetData } from '../fixtures/dataset.js';

@@ -8,7 +8,8 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFailedRowsWorkbook, writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
+import { writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results-workbook.js';
+import { writeFailedRowsWorkbook } from '../../electron/core/jobs/failed-rows-workbook.js';
 import { runJob } from '../../electron/core/jobs/run.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
 import {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '../../electron/core/names.js';
 import * as coreTypes from '../../electron/core/jobs/types.js';
-import { RESULT_COLUMNS } from '../../electron/core/jobs/results.js';
+import { RESULT_COLUMNS } from '../../electron/core/jobs/results-workbook.js';
 import { EXPORT_COLLECTIONS as EXPORT_OF_COLLECT } from '../../electron/core/export/collect.js';
 import { BOM_COMPONENT_TYPES, ENTITLEMENT_DIMENSIONS } from '../../electron/core/spec/constants.js';
 import { SCOPES } from '../../electron/core/spec/scopes.js';

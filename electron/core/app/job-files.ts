@@ -13,7 +13,9 @@ import {
   type CsvSource,
 } from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
-import { indexRowMarks, writeFailedRowsWorkbook, writeResultsWorkbook } from '../jobs/results.js';
+import { indexRowMarks } from '../jobs/row-marks.js';
+import { writeResultsWorkbook } from '../jobs/results-workbook.js';
+import { writeFailedRowsWorkbook } from '../jobs/failed-rows-workbook.js';
 import { loadIndexed } from '../jobs/run.js';
 import { isTextSource } from '../workbook/sources/index.js';
 import { AppError } from './errors.js';

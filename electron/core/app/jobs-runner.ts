@@ -27,7 +27,7 @@ import {
   type IndexedJobResult,
   type ResumeOptions,
 } from '../jobs/run.js';
-import { rowlessCounts } from '../jobs/results.js';
+import { rowlessCounts } from '../jobs/row-marks.js';
 import { planUndo, undoBlocked } from '../jobs/undo.js';
 import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';

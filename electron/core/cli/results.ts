@@ -2,16 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  indexRowMarks,
-  liveResultsFit,
-  liveRowMarks,
-  writeEmptyFailedRowsWorkbook,
-  writeFailedRowsWorkbook,
-  writeResultsWorkbook,
-  type LiveRowMarks,
-  type RowMarks,
-} from '../jobs/results.js';
+import { indexRowMarks, liveRowMarks, type LiveRowMarks, type RowMarks } from '../jobs/row-marks.js';
+import { liveResultsFit, writeResultsWorkbook } from '../jobs/results-workbook.js';
+import { writeEmptyFailedRowsWorkbook, writeFailedRowsWorkbook } from '../jobs/failed-rows-workbook.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
 import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
 import type { JobResultSummary, PlanHeader } from '../jobs/types.js';

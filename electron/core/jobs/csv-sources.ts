@@ -11,7 +11,7 @@
  * An entry no source row stands for (a delete of a mirrored sheet) that did not succeed is a row appended to the
  * files of the first source of its sheet: its code in the source's identity column, `delete` in its action
  * column (when it has one), the outcome in the result columns. So the failed-rows file has as many rows as the
- * job counts failed rows, as the failed-rows workbook does (jobs/results.ts `rowlessFailedRow`).
+ * job counts failed rows, as the failed-rows workbook does (jobs/row-marks.ts `rowlessFailedRow`).
  */
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import fs from 'node:fs';
@@ -20,7 +20,7 @@ import { writeCsvResults, type AppendedRow, type SourceRowOutcome } from '../wor
 import { partsOf } from '../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { CODE_MAPPING_SHEETS, type CsvFormat, type DataSheetName, type ParsedWorkbook } from '../workbook/types.js';
-import type { RowMark, RowMarks } from './results.js';
+import type { RowMark, RowMarks } from './row-marks.js';
 import { writeTextAtomic } from '../fs/atomic.js';
 
 /** One CSV source of an import: where it is, which sheet it fed, its header row and how it was read. */
@@ -49,7 +49,7 @@ interface StoredCsvSource {
 }
 
 /**
- * A source row's outcome from the job's row marks (jobs/results.ts: from the job's compact index, or from a plan
+ * A source row's outcome from the job's row marks (jobs/row-marks.ts: from the job's compact index, or from a plan
  * and result in memory): the same words and message as the results workbook; a row not run yet is `not run`.
  */
 function sourceOutcome(mark: RowMark): SourceRowOutcome {

@@ -17,7 +17,9 @@ export {
 } from './job-store.js';
 export { planUndo, undoJob, undoBlocked, type UndoOptions, type UndoJobOptions, type UndoJobResult } from './undo.js';
 export { readJournal, type JournalLine, type JournalState } from './journal.js';
-export { writeResultsWorkbook, writeFailedRowsWorkbook, outcomeMessage, REPORT_SHEET } from './results.js';
+export { writeResultsWorkbook, REPORT_SHEET } from './results-workbook.js';
+export { writeFailedRowsWorkbook } from './failed-rows-workbook.js';
+export { outcomeMessage } from './row-marks.js';
 export { snapshotOf, entityContent, SNAPSHOT_COLUMN, CONTENT_FIELDS } from './snapshot.js';
 export type { ProfileMappings } from './resolve.js';
 export * from './types.js';

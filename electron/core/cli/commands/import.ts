@@ -37,7 +37,7 @@ import { isTextSource } from '../../workbook/sources/index.js';
 import { runPlannedJob, withEntries, type IndexedJobResult } from '../../jobs/run.js';
 import { csvSourcesOf } from '../../jobs/csv-sources.js';
 import { newJobDir, newJobId, readEntriesSync, writePlanHeader } from '../../jobs/job-store.js';
-import { indexRowMarks } from '../../jobs/results.js';
+import { indexRowMarks } from '../../jobs/row-marks.js';
 import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
 import { mark } from '../timings.js';
 
