@@ -40,3 +40,18 @@ export async function rpc<N extends ProcedureName>(
   if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
   return r.data as ProcedureOutput<N>;
 }
+
+/** The job once it no longer runs (jobs.get polled every 50 ms); throws when it still runs after `timeoutMs`. */
+export async function settledJob(
+  mode: BrowserMode,
+  jobId: string,
+  timeoutMs = 30_000,
+): Promise<ProcedureOutput<'jobs.get'>> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await rpc(mode, 'jobs.get', { jobId });
+    if (!v.running) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`job ${jobId} still running`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -16,7 +16,7 @@ import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
-import { rpc, startTestApp, stopTestApp } from './helpers.js';
+import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 
 let mode: BrowserMode;
 let dir: string;
@@ -25,15 +25,7 @@ let client: ApiClient;
 
 const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
-async function settled(jobId: string): Promise<ProcedureOutput<'jobs.get'>> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await call('jobs.get', { jobId });
-    if (!v.running) return v;
-    if (Date.now() - t0 > 30_000) throw new Error(`job ${jobId} still running`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const settled = (jobId: string) => settledJob(mode, jobId);
 
 async function run(data: SheetData, opts: Partial<ProcedureInput<'import.plan'>> = {}) {
   const p = path.join(dir, `book-${++n}.xlsx`);

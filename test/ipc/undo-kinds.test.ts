@@ -9,12 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
 import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
 import type { ProcedureName } from '../../electron/core/contract/names.js';
 import { resolveConnection } from '../../electron/core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
-import { rpc, startTestApp, stopTestApp } from './helpers.js';
+import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 
 let mode: BrowserMode;
 let dir: string;
@@ -23,15 +23,7 @@ let n = 0;
 
 const call = <N extends ProcedureName>(name: N, input: ProcedureInput<N>) => rpc(mode, name, input);
 
-async function settled(jobId: string): Promise<ProcedureOutput<'jobs.get'>> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await call('jobs.get', { jobId });
-    if (!v.running) return v;
-    if (Date.now() - t0 > 30_000) throw new Error(`job ${jobId} still running`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const settled = (jobId: string) => settledJob(mode, jobId);
 
 type PlanInput = Omit<ProcedureInput<'import.plan'>, 'importId'>;
 

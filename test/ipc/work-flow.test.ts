@@ -20,6 +20,7 @@ import type { Logger } from '../../electron/core/app/services.js';
 import { jobsDirOf } from '../../electron/core/app/work.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { fullWorkbook, idOf, writeTestWorkbook, type Catalog, type SheetData } from '../jobs/helpers.js';
+import { settledJob } from './helpers.js';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 const WRONG_MATERIAL_ID = '3f1e2d4c-0000-4000-8000-000000000001';
@@ -57,15 +58,7 @@ async function control<T>(method: string, p: string, body?: unknown): Promise<T>
 }
 
 /** Wait until a job is no longer running (jobs.changed with running=false). */
-async function settled(jobId: string, timeoutMs = 30_000): Promise<ProcedureOutput<'jobs.get'>> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await call('jobs.get', { jobId });
-    if (!v.running) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`job ${jobId} still running`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const settled = (jobId: string, timeoutMs = 30_000) => settledJob(mode, jobId, timeoutMs);
 
 /** The onboarding workbook plus a supplier product whose material is mapped to an id the service does not know. */
 function workbook(materialId = WRONG_MATERIAL_ID, prefix = 'W'): SheetData {
