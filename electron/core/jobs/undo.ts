@@ -60,16 +60,7 @@ function resource(client: ApiClient, kind: IdentifiedKind): Readable {
   return (client as unknown as Record<string, Readable>)[ENTITIES[kind].resource];
 }
 
-async function current(client: ApiClient, kind: IdentifiedKind, id: string, signal?: AbortSignal): Promise<Obj | null> {
-  try {
-    return await resource(client, kind).get(id, { signal });
-  } catch (e) {
-    if (e instanceof ApiError && e.err_code === 'err_not_found') return null;
-    throw e;
-  }
-}
-
-/** A read that answers null for an instance the service no longer has. */
+/** A read that answers null for what the service no longer has (err_not_found). */
 async function orGone<T>(read: () => Promise<T>): Promise<T | null> {
   try {
     return await read();
@@ -78,6 +69,9 @@ async function orGone<T>(read: () => Promise<T>): Promise<T | null> {
     throw e;
   }
 }
+
+const current = (client: ApiClient, kind: IdentifiedKind, id: string, signal?: AbortSignal): Promise<Obj | null> =>
+  orGone(() => resource(client, kind).get(id, { signal }));
 
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
