@@ -182,10 +182,16 @@ describe('undo of every kind of job through the contract', () => {
     expect(item(redoId).undoneBy).toBeNull();
     const again = await dispatch('jobs.undoPlan', { jobId: job }, mode.app);
     expect(again.ok).toBe(false);
-    if (!again.ok) expect(again.error.message).toBe(`Job ${job} was already undone by job ${undoId}.`);
+    if (!again.ok)
+      expect(again.error.message).toBe(
+        `Job ${job} was undone by job ${undoId}, and that undo was taken back by job ${redoId}: undo job ${redoId} to take the job's changes back again (its ids are not the job's any more).`,
+      );
     const run = await dispatch('jobs.undo', { jobId: undoId, skipBlocked: false }, mode.app);
     expect(run.ok).toBe(false);
-    if (!run.ok) expect(run.error.message).toBe(`Job ${undoId} was already undone by job ${redoId}.`);
+    if (!run.ok)
+      expect(run.error.message).toBe(
+        `Job ${undoId} was already undone by job ${redoId}: to restore what it wrote, undo job ${redoId}.`,
+      );
     expect(await companies()).toEqual(imported);
   });
 

@@ -35,7 +35,8 @@ import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } 
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
 import type { WorkServices } from './host.js';
-import { resumableJob, sameService, undoableJob, undoneByOf } from './jobs.js';
+import { sameService, undoneByOf } from '../jobs/undo-refusal.js';
+import { resumableJob, undoableJob } from './jobs.js';
 import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
 import { requestsController } from '../api/signal.js';
 

@@ -31,13 +31,13 @@ import { effectiveStatus } from './job-store.js';
 import { createFieldsOf, DELETE_LEVEL, ENTITIES, isIdentifiedKind, LEVEL } from './entities.js';
 import { planSummary } from './plan.js';
 import { withInstanceChildren } from './plan/instance-before.js';
+import { undoRefusal } from './undo-refusal.js';
 import { loadJobResult, runJob, type RunOptions } from './run.js';
 import type {
   EntryOutcome,
   FieldChange,
   IdentifiedKind,
   JobResult,
-  JobSummary,
   Plan,
   PlanEntry,
   PlanProblem,
@@ -76,9 +76,6 @@ const current = (client: ApiClient, kind: IdentifiedKind, id: string, signal?: A
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
-const sameService = (a: string, b: string): boolean =>
-  a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
-
 const components = (v: unknown): Component[] =>
   (Array.isArray(v) ? (v as Obj[]) : []).map((c) => ({
     type: String(c.type),
@@ -92,31 +89,6 @@ export interface UndoOptions {
   client: ApiClient;
   jobsDir: string;
   signal?: AbortSignal;
-}
-
-/**
- * Why a job may not be undone now that other undo jobs exist: an undo that took it back (completed), or one that
- * has not finished. Words, or null.
- */
-function undoneAlready(jobId: string, jobs: readonly JobSummary[]): string | null {
-  const undoOf = (id: string) => jobs.filter((j) => j.undoes === id);
-  const open = undoOf(jobId).find((j) => j.status !== 'completed');
-  if (open)
-    return `Job ${jobId} has an undo that has not finished (job ${open.jobId}, ${open.status}): resume it with "supply-loader resume ${open.jobId}" instead of undoing the job again.`;
-  const done = undoOf(jobId).find((j) => j.status === 'completed');
-  if (!done) return null;
-  // Follow the chain of undos of undos: the last one decides what the service holds of the job now.
-  const chain = [done.jobId];
-  for (
-    let next = undoOf(done.jobId).find((j) => j.status === 'completed');
-    next;
-    next = undoOf(next.jobId).find((j) => j.status === 'completed')
-  )
-    chain.push(next.jobId);
-  const last = chain[chain.length - 1];
-  if (chain.length % 2 === 1)
-    return `Job ${jobId} was already undone by job ${done.jobId}${chain.length > 1 ? ` (last put back by job ${last})` : ''}: there is nothing of it left to take back. To restore what it wrote, undo job ${last}.`;
-  return `Job ${jobId} was undone by job ${done.jobId}, and that undo was taken back by job ${last}: undo job ${last} to take the job's changes back again (its ids are not the job's any more).`;
 }
 
 /**
@@ -135,12 +107,8 @@ export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
   const status = effectiveStatus(meta);
   if (status !== 'completed')
     throw new Error(`Job ${jobId} is ${status}: only a completed job can be undone (resume it first).`);
-  if (!sameService(meta.baseUrl, client.baseUrl))
-    throw new Error(
-      `Job ${jobId} was made against another service (${meta.baseUrl}) than this connection's (${client.baseUrl}): undo it with a connection to that service.`,
-    );
-  const undone = undoneAlready(jobId, jobs);
-  if (undone) throw new Error(undone);
+  const refused = undoRefusal(jobId, meta.baseUrl, client.baseUrl, jobs);
+  if (refused) throw new Error(refused);
   const me = await client.me({ signal });
   if (me.manufacturer_id.toLowerCase() !== job.manufacturerId.toLowerCase())
     throw new Error(
