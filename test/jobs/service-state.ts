@@ -55,7 +55,7 @@ export async function serviceState(client: ApiClient): Promise<Record<string, Ob
 }
 
 /**
- * The full workbook (helpers.ts fullWorkbook) with every code prefixed, and production figures for both
+ * The full workbook (fullWorkbook) with every code prefixed, and production figures for both
  * instances: a base state with every kind, BOMs of every component type and production figures.
  */
 export function seedData(cat: Catalog, prefix: string): SheetData {
