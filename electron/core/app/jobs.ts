@@ -5,7 +5,7 @@
  * took a job back, and which jobs may be undone with a connection (its service, not undone yet).
  */
 import { effectiveStatus, isJobId, listJobs, readMeta } from '../jobs/job-store.js';
-import { RESUMABLE_STATUSES, type JobMeta, type JobStatus } from '../jobs/types.js';
+import { RESUMABLE_STATUSES, type JobMeta, type JobStatus, type JobSummary } from '../jobs/types.js';
 import { undoRefusal } from '../jobs/undo-refusal.js';
 import { AppError } from './errors.js';
 
@@ -17,6 +17,11 @@ export async function findJob(jobsDir: string, jobId: string): Promise<JobMeta> 
   } catch {
     throw new AppError('not_found', `There is no job ${jobId} in ${jobsDir}.`);
   }
+}
+
+/** The jobs stored in `jobsDir`, newest first (unreadable folders left out), each with status, file and outcomes. */
+export function storedJobs(jobsDir: string): Promise<JobSummary[]> {
+  return listJobs(jobsDir);
 }
 
 /** The job's status, when it can be resumed; a refusal in words otherwise. */

@@ -3,7 +3,6 @@
  * profile (plant and material codes → service ids), and the saved mappings plan/import pass to the planner.
  */
 import { savedMappings } from '../app/import.js';
-import type { ProfileMappings } from '../jobs/resolve.js';
 import {
   MappingsError,
   SANDBOX_PROFILE_ID,
@@ -50,7 +49,7 @@ export function mappingsProfile(settings: SettingsStore, wanted: string | undefi
 }
 
 /** The saved mappings of the profile a plan/import connects with (--profile), or undefined without one. */
-export function savedMappingsFor(rc: RunContext): ProfileMappings | undefined {
+export function savedMappingsFor(rc: RunContext): ReturnType<typeof savedMappings> {
   const p = connectedProfile(rc);
   return p ? savedMappings(p.settings, p.profile.id) : undefined;
 }

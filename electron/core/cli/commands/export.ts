@@ -1,6 +1,6 @@
 /** `supply-loader export COLLECTION -o FILE`: a collection of the service to a workbook in the template format. */
-import { exportToWorkbook } from '../../app/export.js';
-import { EXPORT_COLLECTIONS, isExportSelection } from '../../export/index.js';
+import { exportToWorkbook, isExportSelection } from '../../app/export.js';
+import { EXPORT_COLLECTIONS } from '../../names.js';
 import { expectPositionals, str } from '../args.js';
 import { connectContext, runContext } from '../context.js';
 import { CliUsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 /** `supply-loader jobs`: the import jobs in the jobs directory, newest first, with status and outcomes. */
-import { listJobs } from '../../jobs/job-store.js';
+import { storedJobs } from '../../app/jobs.js';
 import { expectPositionals } from '../args.js';
 import { runContext } from '../context.js';
 import { EXIT, type CliCommand } from '../types.js';
@@ -15,7 +15,7 @@ export const jobsCommand: CliCommand = {
   async run(_values, positionals, ctx) {
     expectPositionals(positionals, [], 'jobs');
     const rc = runContext(ctx);
-    const jobs = await listJobs(rc.jobsDir);
+    const jobs = await storedJobs(rc.jobsDir);
     if (ctx.json) rc.printJson({ jobs_dir: rc.jobsDir, jobs });
     else {
       ctx.stdout(`Jobs in ${rc.jobsDir}:\n`);

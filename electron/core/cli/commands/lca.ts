@@ -9,27 +9,24 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readWorkbook } from '../../workbook/reader.js';
-import { validateWorkbook } from '../../workbook/validate.js';
 import {
+  instanceVerdicts,
+  lcaInstances,
+  lcaRun,
+  lcaSelector,
+  writeLcaResults,
   type InstanceSelector,
+  type InstanceVerdict,
+  type LcaExportStats,
   type LcaReport,
-  blockerNeedsAction,
-  cleanCodes,
-  instanceCodesFromWorkbook,
-  readResults,
-  selectInstances,
-  serviceCurrentYear,
-  writeLcaWorkbook,
-} from '../../lca/index.js';
-import type { LcaExportStats } from '../../lca/workbook/index.js';
-import { lcaRun } from '../../app/lca.js';
+} from '../../app/lca.js';
 import {
-  productionRowsFromWorkbook,
-  writeProductionFigures,
+  instanceCodesOfWorkbook,
+  productionOfWorkbook,
+  writeProduction,
   type ProductionFigureRow,
   type ProductionWriteResult,
-} from '../../lca/production.js';
+} from '../../app/lca-workbooks.js';
 import { flag, intOption, str, expectPositionals } from '../args.js';
 import { RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
@@ -37,14 +34,6 @@ import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
 const NAME = 'lca';
 const SELECTORS = ['instances', 'products', 'plant', 'from-workbook', 'all'] as const;
-
-const list = (v: string) =>
-  cleanCodes(
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
 
 /** The selector the options name (exactly one), checked before anything is sent. */
 function selectorFrom(values: Record<string, unknown>): { selector: InstanceSelector | null; workbook: string | null } {
@@ -60,11 +49,9 @@ function selectorFrom(values: Record<string, unknown>): { selector: InstanceSele
   if (which === 'all') return { selector: { by: 'all' }, workbook: null };
   const v = str(values, which)!;
   if (which === 'from-workbook') return { selector: null, workbook: v };
-  const codes = list(v);
-  if (codes.length === 0) throw new CliUsageError(`--${which} needs at least one code (comma-separated)`, NAME);
-  if (which === 'instances') return { selector: { by: 'instances', externalIds: codes }, workbook: null };
-  if (which === 'products') return { selector: { by: 'products', articles: codes }, workbook: null };
-  return { selector: { by: 'plant', plantCodes: codes }, workbook: null };
+  const selector = lcaSelector(which, v.split(','));
+  if (!selector) throw new CliUsageError(`--${which} needs at least one code (comma-separated)`, NAME);
+  return { selector, workbook: null };
 }
 
 async function checkOutput(out: string): Promise<void> {
@@ -72,41 +59,6 @@ async function checkOutput(out: string): Promise<void> {
   const dir = path.dirname(out);
   const st = await stat(dir).catch(() => null);
   if (!st?.isDirectory()) throw new CliUsageError(`the folder of the output file does not exist: ${dir}`, NAME);
-}
-
-interface InstanceVerdict {
-  external_id: string | null;
-  id: string;
-  outcome: string;
-  job_status: string | null;
-  err_code: string | null;
-  explanation: string | null;
-  action: string | null;
-  years_computed: number;
-  years_blocked: number;
-  /** Past or current years blocked by missing production data (the user must enter it). */
-  years_needing_data: number[];
-}
-
-function verdicts(report: LcaReport): InstanceVerdict[] {
-  return report.instances.map((i) => {
-    const years = readResults(i.results);
-    const current = serviceCurrentYear(years, i.job);
-    return {
-      external_id: i.instance.external_id,
-      id: i.instance.id,
-      outcome: i.outcome,
-      job_status: i.job_status,
-      err_code: i.err_code,
-      explanation: i.explanation,
-      action: i.action,
-      years_computed: years.filter((y) => y.status === 'computed').length,
-      years_blocked: years.filter((y) => y.status === 'blocked').length,
-      years_needing_data: years
-        .filter((y) => y.blockers.length > 0 && blockerNeedsAction(y.year, current) && y.year !== null)
-        .map((y) => y.year as number),
-    };
-  });
 }
 
 function exitCodeOf(report: LcaReport, v: InstanceVerdict[]): number {
@@ -169,8 +121,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
 
     if (workbook !== null) {
       const file = path.resolve(cwd, workbook);
-      const parsed = await readWorkbook(file, { signal: ctx.signal });
-      const { codes, problems } = instanceCodesFromWorkbook(parsed);
+      const { codes, problems } = await instanceCodesOfWorkbook(file, { signal: ctx.signal });
       if (problems.length)
         throw new CliUsageError(
           `${workbook}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
@@ -182,9 +133,7 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
     let productionRows: ProductionFigureRow[] | null = null;
     const productionFile = str(values, 'production');
     if (productionFile !== undefined) {
-      const parsed = await readWorkbook(path.resolve(cwd, productionFile), { signal: ctx.signal });
-      const checked = parsed.readable ? await validateWorkbook(parsed, { signal: ctx.signal }) : null;
-      const { rows, problems } = productionRowsFromWorkbook(parsed, checked?.issues ?? parsed.issues);
+      const { rows, problems } = await productionOfWorkbook(path.resolve(cwd, productionFile), { signal: ctx.signal });
       if (problems.length)
         throw new CliUsageError(
           `${productionFile}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''} — nothing was written`,
@@ -195,8 +144,8 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
 
     await connected(ctx, concurrency);
     let production: ProductionWriteResult[] = [];
-    if (productionRows) production = await writeProductionFigures(ctx.client, productionRows, { signal: ctx.signal });
-    const selection = await selectInstances(ctx.client, selector!, { signal: ctx.signal });
+    if (productionRows) production = await writeProduction(ctx.client, productionRows, { signal: ctx.signal });
+    const selection = await lcaInstances(ctx.client, selector!, { signal: ctx.signal });
     if (selection.unknown.length > 0) {
       const words = { instance: 'product instance', product: 'product', plant: 'plant' } as const;
       const parts = selection.unknown.map(
@@ -232,8 +181,8 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
 
     // The workbook is written even when the run stopped early: what was done is not thrown away.
     let stats: LcaExportStats | null = null;
-    if (out) stats = await writeLcaWorkbook(report, out, { breakdown: flag(values, 'breakdown') });
-    const v = verdicts(report);
+    if (out) stats = await writeLcaResults(report, out, { breakdown: flag(values, 'breakdown') });
+    const v = instanceVerdicts(report);
     const productionFailed = production.some((p) => p.outcome === 'failed');
     let code = exitCodeOf(report, v);
     if (code === EXIT.ok && productionFailed) code = EXIT.partial;

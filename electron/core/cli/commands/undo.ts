@@ -1,6 +1,6 @@
-/** `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]`: take back a completed job (core: jobs/undo.ts). */
+/** `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]`: take back a completed job (app/undo.ts). */
 import { findJob } from '../../app/jobs.js';
-import { undoJob } from '../../jobs/undo.js';
+import { undoStoredJob } from '../../app/undo.js';
 import { expectPositionals, flag } from '../args.js';
 import { connectContext, runContext } from '../context.js';
 import { jobRefusalAsUsage } from '../errors.js';
@@ -32,7 +32,7 @@ export const undoCommand: CliCommand = {
     const progress = dryRun ? null : jobProgress(rc);
     let r;
     try {
-      r = await undoJob(jobId, {
+      r = await undoStoredJob(jobId, {
         client: ctx.client,
         jobsDir: rc.jobsDir,
         signal: ctx.signal,
