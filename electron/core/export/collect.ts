@@ -10,8 +10,6 @@ import type {
   Elementary,
   Plant,
   Product,
-  ProductInstance,
-  SupplierProduct,
 } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
 import { TRANSPORT_MODALITIES } from '../spec/constants.js';
