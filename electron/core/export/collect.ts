@@ -3,14 +3,7 @@
  * (plant_code, material_code, supplier_company_external_id, …), resolved from one walk per referenced
  * collection — never one request per row (the BOM export needs one GET per instance: there is no BOM list).
  */
-import type {
-  ApiClient,
-  BomEntry,
-  Composite,
-  Elementary,
-  Plant,
-  Product,
-} from '../api/index.js';
+import type { ApiClient, BomEntry, Composite, Elementary, Plant, Product } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
 import { TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { EXPORT_COLLECTIONS, type ExportCollection, type ExportSelection } from '../names.js';
