@@ -6,10 +6,15 @@
 import { createApiClient } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
 import type { PlannedOperation } from '../api/index.js';
+import { ENTITY_COLLECTIONS_SPEC, IDENTIFIED_KINDS } from '../spec/entities.js';
 import type { Operation } from '../spec/scopes.js';
 import { OPERATION_SCOPES } from '../spec/scopes.js';
 import type { ConnectionReport, JobKind } from '../contract/index.js';
 import type { Connection } from './profiles.js';
+
+/** An operation of each entity collection the import writes (spec/entities.ts), in dependency order. */
+const eachCollection = (...verbs: ('list' | 'create' | 'update')[]): Operation[] =>
+  IDENTIFIED_KINDS.flatMap((k) => verbs.map((verb): Operation => `${ENTITY_COLLECTIONS_SPEC[k].resource}.${verb}`));
 
 /** The operations each job of the app performs (reads to resolve codes and diff, writes to apply). */
 export const JOB_OPERATIONS: Record<JobKind, readonly Operation[]> = {
@@ -18,38 +23,12 @@ export const JOB_OPERATIONS: Record<JobKind, readonly Operation[]> = {
     'elementaries.list',
     'composites.list',
     'products.list',
-    'supplierCompanies.list',
-    'supplierCompanies.create',
-    'supplierCompanies.update',
-    'supplierPlants.list',
-    'supplierPlants.create',
-    'supplierPlants.update',
-    'supplierProducts.list',
-    'supplierProducts.create',
-    'supplierProducts.update',
-    'silos.list',
-    'silos.create',
-    'silos.update',
-    'productInstances.list',
-    'productInstances.create',
-    'productInstances.update',
-    'prechainProducts.list',
-    'prechainProducts.create',
-    'prechainProducts.update',
+    ...eachCollection('list', 'create', 'update'),
     'bom.get',
     'bom.put',
   ],
   lca: ['products.list', 'plants.list', 'productInstances.list', 'lca.update', 'lca.results'],
-  export: [
-    'products.list',
-    'supplierCompanies.list',
-    'supplierPlants.list',
-    'supplierProducts.list',
-    'silos.list',
-    'productInstances.list',
-    'prechainProducts.list',
-    'bom.get',
-  ],
+  export: ['products.list', ...eachCollection('list'), 'bom.get'],
 };
 
 export const JOB_KINDS = Object.keys(JOB_OPERATIONS) as JobKind[];

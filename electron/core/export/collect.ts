@@ -3,25 +3,13 @@
  * (plant_code, material_code, supplier_company_external_id, …), resolved from one walk per referenced
  * collection — never one request per row (the BOM export needs one GET per instance: there is no BOM list).
  */
-import type {
-  ApiClient,
-  BomEntry,
-  Composite,
-  Elementary,
-  Plant,
-  PrechainProduct,
-  Product,
-  ProductInstance,
-  Silo,
-  SupplierCompany,
-  SupplierPlant,
-  SupplierProduct,
-} from '../api/index.js';
+import type { ApiClient, BomEntry, Composite, Elementary, Plant, Product } from '../api/index.js';
 import { ApiError } from '../api/errors.js';
 import { TRANSPORT_MODALITIES } from '../spec/constants.js';
 import { EXPORT_COLLECTIONS, type ExportCollection, type ExportSelection } from '../names.js';
+import { ENTITIES, ENTITY_SHEETS, RESOURCE as KIND_RESOURCE, type EntityOfSheet } from '../jobs/entities.js';
 import type { IdentifiedKind } from '../jobs/types.js';
-import type { DataSheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
+import type { DataSheetName, EntitySheetName, PRODUCTS_SHEET, RowValues } from '../workbook/types.js';
 import { SNAPSHOT_COLUMN, snapshotOf } from '../jobs/snapshot.js';
 
 /** `all` (ExportSelection): every collection in one workbook, in onboarding order. */
@@ -62,14 +50,11 @@ export interface CollectOptions {
 /** Which sheets each collection fills (silos bring their items, supplier products their hazardous substances). */
 export const SHEETS_OF: Record<ExportCollection, ExportSheetName[]> = {
   products: ['products'],
-  'supplier-companies': ['supplier-companies'],
-  'supplier-plants': ['supplier-plants'],
-  'supplier-products': ['supplier-products', 'hazardous-substances'],
-  silos: ['silos', 'silo-items'],
-  'product-instances': ['product-instances'],
-  'prechain-products': ['prechain-products'],
-  bom: ['bom'],
-  production: ['production'],
+  // Every other collection is a kind of the entity table, named by its sheet, with the kind's child sheets.
+  ...(Object.fromEntries(Object.values(ENTITIES).map((e) => [e.sheet, [e.sheet, ...e.childSheets]])) as Record<
+    Exclude<ExportCollection, 'products'>,
+    ExportSheetName[]
+  >),
 };
 
 export function isExportSelection(s: string): s is ExportSelection {
@@ -102,29 +87,24 @@ async function pool<T>(items: readonly T[], n: number, fn: (t: T) => Promise<voi
 }
 
 /** What each walk key reads: the collections, and the catalogs their codes come from. */
-interface Walked {
+type Walked = { [S in EntitySheetName]: EntityOfSheet<S> } & {
   products: Product;
-  'supplier-companies': SupplierCompany;
-  'supplier-plants': SupplierPlant;
-  'supplier-products': SupplierProduct;
-  silos: Silo;
-  'product-instances': ProductInstance;
-  'prechain-products': PrechainProduct;
   plants: Plant;
   elementaries: Elementary;
   composites: Composite;
-}
+};
 type WalkKey = keyof Walked;
 type Walkable<T> = { walk(q?: object, c?: { signal?: AbortSignal }): AsyncIterable<T> };
 
 const RESOURCE: { [K in WalkKey]: (c: ApiClient) => Walkable<Walked[K]> } = {
   products: (c) => c.products,
-  'supplier-companies': (c) => c.supplierCompanies,
-  'supplier-plants': (c) => c.supplierPlants,
-  'supplier-products': (c) => c.supplierProducts,
-  silos: (c) => c.silos,
-  'product-instances': (c) => c.productInstances,
-  'prechain-products': (c) => c.prechainProducts,
+  // The entity sheets: through their kind's client resource (the entity table).
+  ...(Object.fromEntries(
+    (Object.entries(ENTITY_SHEETS) as [EntitySheetName, IdentifiedKind][]).map(([sheet, kind]) => [
+      sheet,
+      (c: ApiClient) => c[KIND_RESOURCE[kind]],
+    ]),
+  ) as unknown as { [K in EntitySheetName]: (c: ApiClient) => Walkable<Walked[K]> }),
   plants: (c) => c.plants,
   elementaries: (c) => c.elementaries,
   composites: (c) => c.composites,
@@ -144,11 +124,6 @@ interface FillContext {
 
 /** One collection written to its sheet: walked, sorted by external_id, one row each. */
 interface SheetMapping<T> {
-  /**
-   * Snapshot kind of the hidden `_snapshot` column; `reference` for the `products` reference sheet, which has
-   * no snapshot and keeps rows without external_id (they carry the service id).
-   */
-  kind: IdentifiedKind | 'reference';
   /** Code sources the rows refer to, walked alongside the collection (once per export). */
   refs: readonly CodeSource[];
   /** Sets the row's fields after external_id. */
@@ -161,7 +136,6 @@ type SheetCollection = Exclude<ExportCollection, 'bom' | 'production'>;
 
 const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
   products: {
-    kind: 'reference',
     refs: [],
     fill(row, p) {
       setIf(row, 'name', p.name);
@@ -171,7 +145,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   'supplier-companies': {
-    kind: 'supplier_company',
     refs: [],
     fill(row, e) {
       setIf(row, 'name', e.name);
@@ -179,7 +152,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   'supplier-plants': {
-    kind: 'supplier_plant',
     refs: ['supplier-companies'],
     fill(row, e, x) {
       setIf(row, 'name', e.name);
@@ -193,7 +165,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   'supplier-products': {
-    kind: 'supplier_product',
     refs: ['plants', 'materials', 'supplier-plants'],
     fill(row, e, x) {
       setIf(row, 'name', e.name);
@@ -220,7 +191,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   silos: {
-    kind: 'silo',
     refs: ['plants', 'supplier-products'],
     fill(row, e, x) {
       setIf(row, 'name', e.name);
@@ -248,7 +218,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   'product-instances': {
-    kind: 'product_instance',
     refs: ['plants', 'products'],
     fill(row, e, x) {
       setIf(row, 'product_external_id', x.ref('products', e.product_id, 'product (article number)'));
@@ -259,7 +228,6 @@ const MAPPINGS: { [C in SheetCollection]: SheetMapping<Walked[C]> } = {
     },
   },
   'prechain-products': {
-    kind: 'prechain_product',
     refs: ['plants', 'product-instances'],
     fill(row, e, x) {
       setIf(row, 'product_instance_external_id', x.ref('product-instances', e.product_instance_id, 'product instance'));
@@ -332,6 +300,9 @@ export async function collectExport(
   /** Walk → sort by external_id → leave out rows without one → row → snapshot, as `MAPPINGS[c]` says. */
   const collectSheet = async <C extends SheetCollection>(c: C): Promise<void> => {
     const m: SheetMapping<Walked[C]> = MAPPINGS[c];
+    // The snapshot kind of the hidden `_snapshot` column; none for the `products` reference sheet, which keeps
+    // rows without external_id (they carry the service id).
+    const kind: IdentifiedKind | undefined = c === 'products' ? undefined : ENTITY_SHEETS[c as EntitySheetName];
     const [list, ...refCodes] = await Promise.all([walk(c, c), ...m.refs.map(codesOfSource)]);
     const bySource = new Map(m.refs.map((s, i) => [s, refCodes[i]]));
     const codes = (source: CodeSource): Codes => {
@@ -348,14 +319,14 @@ export async function collectExport(
     const written: Walked[C][] = [];
     for (const e of [...list].sort(byCode)) {
       const row: RowValues = {};
-      if (m.kind === 'reference') setIf(row, 'external_id', e.external_id);
+      if (kind === undefined) setIf(row, 'external_id', e.external_id);
       else if (e.external_id) row.external_id = e.external_id;
       else {
         skip(c);
         continue;
       }
       m.fill(row, e, x);
-      if (m.kind !== 'reference') row[SNAPSHOT_COLUMN] = snapshotOf(m.kind, e);
+      if (kind !== undefined) row[SNAPSHOT_COLUMN] = snapshotOf(kind, e);
       sheet(c).push(row);
       written.push(e);
     }

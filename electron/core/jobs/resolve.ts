@@ -4,23 +4,11 @@
  * requests, never N. Plant and material codes are looked up in the workbook's mapping sheets first, then in
  * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id).
  */
-import {
-  ApiError,
-  type ApiClient,
-  type Composite,
-  type Elementary,
-  type Plant,
-  type PrechainProduct,
-  type Product,
-  type ProductInstance,
-  type Silo,
-  type SupplierCompany,
-  type SupplierPlant,
-  type SupplierProduct,
-} from '../api/index.js';
+import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, type Product } from '../api/index.js';
 import type { MaterialTypeRef } from '../spec/schemas.js';
 import type { IssueParams } from '../workbook/types.js';
-import { ENTITIES, IDENTIFIED_KINDS } from './entities.js';
+import { ENTITIES, IDENTIFIED_KINDS, type EntityOf } from './entities.js';
+import type { IdentifiedKind } from './types.js';
 
 /** A resource that finds entities by their codes. */
 interface ResolvesCodes {
@@ -34,26 +22,12 @@ export interface ProfileMappings {
   materials?: Record<string, { category: 'elementary' | 'composite'; id: string }>;
 }
 
-export interface CodeRequests {
-  supplier_company: Set<string>;
-  supplier_plant: Set<string>;
-  supplier_product: Set<string>;
-  silo: Set<string>;
-  product_instance: Set<string>;
-  prechain_product: Set<string>;
-  product: Set<string>;
-  plant: Set<string>;
-  material: Set<string>;
-}
+/** The codes to resolve: of each identified kind (the entity table), of products, plants and materials. */
+export type CodeRequests = Record<IdentifiedKind | 'product' | 'plant' | 'material', Set<string>>;
 
 export function emptyCodeRequests(): CodeRequests {
   return {
-    supplier_company: new Set(),
-    supplier_plant: new Set(),
-    supplier_product: new Set(),
-    silo: new Set(),
-    product_instance: new Set(),
-    prechain_product: new Set(),
+    ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Set<string>()])) as Record<IdentifiedKind, Set<string>>),
     product: new Set(),
     plant: new Set(),
     material: new Set(),
@@ -73,13 +47,10 @@ export interface PlantResolution {
   source: 'workbook' | 'profile' | 'service';
 }
 
-export interface ServiceIndex {
-  supplier_company: Map<string, SupplierCompany>;
-  supplier_plant: Map<string, SupplierPlant>;
-  supplier_product: Map<string, SupplierProduct>;
-  silo: Map<string, Silo>;
-  product_instance: Map<string, ProductInstance>;
-  prechain_product: Map<string, PrechainProduct>;
+/** The entities found per code, of each identified kind (the entity table). */
+type FoundEntities = { [K in IdentifiedKind]: Map<string, EntityOf<K>> };
+
+export interface ServiceIndex extends FoundEntities {
   product: Map<string, Product>;
   plant: Map<string, PlantResolution>;
   material: Map<string, MaterialResolution>;
@@ -127,12 +98,7 @@ export async function resolveCodes(
   signal?: AbortSignal,
 ): Promise<ServiceIndex> {
   const idx: ServiceIndex = {
-    supplier_company: new Map(),
-    supplier_plant: new Map(),
-    supplier_product: new Map(),
-    silo: new Map(),
-    product_instance: new Map(),
-    prechain_product: new Map(),
+    ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
     product: new Map(),
     plant: new Map(),
     material: new Map(),

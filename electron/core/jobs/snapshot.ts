@@ -6,33 +6,14 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../api/idempotency.js';
 import { componentKey } from './diff.js';
-import type { EntityKind, IdentifiedKind } from './types.js';
+import { CONTENT_FIELDS } from './entities.js';
+import type { EntityKind } from './types.js';
+
+/** The content fields of each kind are a column of the entity table (jobs/entities.ts). */
+export { CONTENT_FIELDS };
 
 /** Header of the hidden snapshot column in exported sheets. */
 export const SNAPSHOT_COLUMN = '_snapshot';
-
-/** The API fields that make up each entity's content (what the workbook carries and the planner compares). */
-export const CONTENT_FIELDS: Record<IdentifiedKind, readonly string[]> = {
-  supplier_company: ['external_id', 'name', 'country'],
-  supplier_plant: ['external_id', 'name', 'supplier_company_id', 'country', 'city'],
-  supplier_product: [
-    'external_id',
-    'name',
-    'plant_id',
-    'material_type',
-    'supplier_plant_id',
-    'unit',
-    'transport_route',
-    'epd_id',
-    'hazardous_substances',
-    'lifetime_years',
-    'secondary_percentage',
-    'moisture_content_percentage',
-  ],
-  silo: ['external_id', 'name', 'plant_id', 'items'],
-  product_instance: ['external_id', 'product_id', 'plant_id', 'produced_from', 'produced_to', 'name'],
-  prechain_product: ['external_id', 'product_instance_id', 'plant_id', 'transport_route'],
-};
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

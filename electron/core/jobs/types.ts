@@ -18,8 +18,8 @@ import {
 export { PLAN_ACTIONS, ROW_OUTCOMES };
 export type { EntityKind, JobStatus, PlanAction, RowOutcome, SkipReason };
 
-/** The kinds that are entities of their own: a service id and an external_id (not a BOM, not production figures). */
-export type IdentifiedKind = Exclude<EntityKind, 'bom' | 'production'>;
+/** The kinds that are entities of their own (spec/entities.ts). */
+export type { IdentifiedKind } from '../spec/entities.js';
 
 /**
  * The dry-run action of an entry (PLAN_ACTIONS, names.ts).

@@ -4,36 +4,27 @@
  * dry run's in-use check (`plan/in-use.ts`), whose user kinds and words it shares.
  */
 import type { ApiClient } from '../api/index.js';
-import { userKindsOf, userWords, type UserKind } from './plan/in-use.js';
-import type { IdentifiedKind } from './types.js';
+import {
+  ENTITIES,
+  IDENTIFIED_KINDS,
+  RESOURCE,
+  isUserKind,
+  userKindsOf,
+  usersOfRefusal,
+  usedIdsOf,
+  type UserKind,
+} from './entities.js';
+import { userWords } from './plan/in-use.js';
+import type { EntityKind, IdentifiedKind } from './types.js';
 
-/** The spec's in-use refusals of a DELETE. */
-export const IN_USE_CODES = new Set([
-  'err_supplier_in_use',
-  'err_supplier_plant_in_use',
-  'err_supplier_product_in_recipe',
-  'err_supplier_product_in_silo',
-  'err_silo_in_use',
-  'err_product_instance_in_recipe',
-  'err_product_instance_has_declarations',
-  'err_prechain_product_in_recipe',
-]);
+/** The spec's in-use refusals of a DELETE (each kind's `inUseCodes`). */
+export const IN_USE_CODES = new Set<string>(IDENTIFIED_KINDS.flatMap((k) => ENTITIES[k].inUseCodes));
 
 /** At most this many users are named (and BOMs read) after an in-use refusal. */
 const USERS_NAMED = 5;
 const BOMS_READ = 200;
 
-/** Which users an in-use refusal is about (the service's err_code), by the kind of user. */
-const USERS_OF_REFUSAL: Record<string, UserKind[]> = {
-  err_supplier_in_use: ['supplier_plant'],
-  err_supplier_plant_in_use: ['supplier_product'],
-  err_supplier_product_in_recipe: ['bom'],
-  err_supplier_product_in_silo: ['silo'],
-  err_silo_in_use: ['bom'],
-  err_product_instance_in_recipe: ['prechain_product'],
-  err_product_instance_has_declarations: [],
-  err_prechain_product_in_recipe: ['bom'],
-};
+type Obj = { id: string; external_id?: string | null; name?: string | null } & Record<string, unknown>;
 
 /**
  * What still references an entity, read after an in-use refusal (read-only): the users the refusal's err_code
@@ -64,15 +55,13 @@ export async function whatUses(
     }
   };
   const o = { signal };
-  const about = new Set<UserKind>((errCode !== undefined && USERS_OF_REFUSAL[errCode]) || userKindsOf(kind));
-  if (about.has('supplier_plant'))
-    await collect(client.supplierPlants.walk({}, o), 'supplier_plant', (p) => same(p.supplier_company_id));
-  if (about.has('supplier_product'))
-    await collect(client.supplierProducts.walk({}, o), 'supplier_product', (p) => same(p.supplier_plant_id));
-  if (about.has('silo'))
-    await collect(client.silos.walk({}, o), 'silo', (s) => (s.items ?? []).some((it) => same(it.supplier_product_id)));
-  if (about.has('prechain_product'))
-    await collect(client.prechainProducts.walk({}, o), 'prechain_product', (p) => same(p.product_instance_id));
+  const about = new Set<UserKind>((errCode !== undefined && usersOfRefusal(errCode)) || userKindsOf(kind));
+  // The users of the kinds with a collection, in the order of the entity table; then the BOMs, one read each.
+  for (const user of Object.keys(ENTITIES) as EntityKind[])
+    if (user !== 'bom' && isUserKind(user) && about.has(user))
+      await collect(client[RESOURCE[user]].walk({}, o) as AsyncIterable<Obj>, user, (x) =>
+        (usedIdsOf(user, x) ?? []).some(same),
+      );
   if (about.has('bom')) {
     let read = 0;
     for await (const inst of client.productInstances.walk({}, o)) {

@@ -9,7 +9,8 @@ import { ApiError, fieldDifferences, idempotencyKey, type ApiClient, type Create
 import { explainErrCode } from '../api/errors.js';
 import { fillRefs } from './diff.js';
 import type { IntentLine } from './journal.js';
-import type { EntityKind, EntryOutcome, IdentifiedKind, PlanEntry } from './types.js';
+import { isServerIdempotent, RESOURCE } from './entities.js';
+import type { EntryOutcome, IdentifiedKind, PlanEntry } from './types.js';
 import { IN_USE_CODES, whatUses } from './what-uses.js';
 
 /** An intent line as the job gives it to the journal (which adds `t` and `at`). */
@@ -26,19 +27,8 @@ type Writable = {
 };
 
 function resourceOf(client: ApiClient, kind: IdentifiedKind): Writable {
-  const r = {
-    supplier_company: client.supplierCompanies,
-    supplier_plant: client.supplierPlants,
-    supplier_product: client.supplierProducts,
-    silo: client.silos,
-    product_instance: client.productInstances,
-    prechain_product: client.prechainProducts,
-  }[kind];
-  return r as unknown as Writable;
+  return client[RESOURCE[kind]] as unknown as Writable;
 }
-
-/** Kinds whose create the service de-duplicates by Idempotency-Key. */
-const SERVER_IDEMPOTENT = new Set<EntityKind>(['silo', 'prechain_product']);
 
 /** What a write needs of the job that runs it. */
 export interface WriteContext {
@@ -151,7 +141,7 @@ export function prepareWrite(
   return {
     intent: { key: e.key, op: 'create', external_id: e.externalId, idempotency_key: idemKey },
     send: async () => {
-      if (open && !SERVER_IDEMPOTENT.has(kind) && e.externalId) {
+      if (open && !isServerIdempotent(kind) && e.externalId) {
         // A create whose answer was never recorded: did it land? Look before sending again.
         const found = await resource.findByExternalId(e.externalId, o);
         if (found) {

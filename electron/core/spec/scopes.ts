@@ -3,6 +3,8 @@
  * Used by the sandbox to enforce and by the client for its preflight. Decisions on scopes the spec leaves
  * "not shown" are recorded in docs/api-assumptions.md.
  */
+import { ENTITY_COLLECTIONS_SPEC, ENTITY_VERBS, type IdentifiedKind } from './entities.js';
+
 export const SCOPES = [
   'view:plants',
   'view:processes',
@@ -16,6 +18,20 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+type EntityResourceName = (typeof ENTITY_COLLECTIONS_SPEC)[IdentifiedKind]['resource'];
+type EntityOperation = `${EntityResourceName}.${(typeof ENTITY_VERBS)[number]}`;
+
+/** Each operation of each entity collection (spec/entities.ts): reads need its `view` scope, writes its `edit`. */
+const ENTITY_OPERATION_SCOPES = Object.fromEntries(
+  (Object.keys(ENTITY_COLLECTIONS_SPEC) as IdentifiedKind[]).flatMap((k) => {
+    const { resource, scopes } = ENTITY_COLLECTIONS_SPEC[k];
+    return ENTITY_VERBS.map((verb) => [
+      `${resource}.${verb}`,
+      verb === 'list' || verb === 'get' ? scopes.view : scopes.edit,
+    ]);
+  }),
+) as Record<EntityOperation, (typeof ENTITY_COLLECTIONS_SPEC)[IdentifiedKind]['scopes']['view' | 'edit']>;
+
 export const OPERATION_SCOPES = {
   'me.get': null,
   'products.list': 'view:products',
@@ -24,36 +40,7 @@ export const OPERATION_SCOPES = {
   'elementaries.list': 'view:materials',
   'composites.list': 'view:materials',
   'composites.get': 'view:materials',
-  'supplierCompanies.list': 'view:materials',
-  'supplierCompanies.get': 'view:materials',
-  'supplierCompanies.create': 'edit:materials',
-  'supplierCompanies.update': 'edit:materials',
-  'supplierCompanies.delete': 'edit:materials',
-  'supplierPlants.list': 'view:materials',
-  'supplierPlants.get': 'view:materials',
-  'supplierPlants.create': 'edit:materials',
-  'supplierPlants.update': 'edit:materials',
-  'supplierPlants.delete': 'edit:materials',
-  'supplierProducts.list': 'view:materials',
-  'supplierProducts.get': 'view:materials',
-  'supplierProducts.create': 'edit:materials',
-  'supplierProducts.update': 'edit:materials',
-  'supplierProducts.delete': 'edit:materials',
-  'silos.list': 'view:materials',
-  'silos.get': 'view:materials',
-  'silos.create': 'edit:materials',
-  'silos.update': 'edit:materials',
-  'silos.delete': 'edit:materials',
-  'prechainProducts.list': 'view:materials',
-  'prechainProducts.get': 'view:materials',
-  'prechainProducts.create': 'edit:materials',
-  'prechainProducts.update': 'edit:materials',
-  'prechainProducts.delete': 'edit:materials',
-  'productInstances.list': 'view:products',
-  'productInstances.get': 'view:products',
-  'productInstances.create': 'edit:products',
-  'productInstances.update': 'edit:products',
-  'productInstances.delete': 'edit:products',
+  ...ENTITY_OPERATION_SCOPES,
   'bom.get': 'view:recipes',
   'bom.put': 'edit:recipes',
   'lca.update': 'edit:products',

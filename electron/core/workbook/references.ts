@@ -4,6 +4,8 @@
  * and so on (the registry's `refersTo`). Each resolves in the workbook (a row defines the code, or a mapping
  * sheet gives its service id) or must be resolved on the service by the planner.
  */
+import { ENTITIES, IDENTIFIED_KINDS } from '../jobs/entities.js';
+import { BOM_COMPONENT_TYPES } from '../spec/constants.js';
 import { getSheet } from './registry.js';
 import { sourceCellOf } from './sheet-parts.js';
 import {
@@ -19,22 +21,17 @@ import {
 
 /** Sheet where rows of an entity type are defined, and the field holding their code. */
 export const DEFINED_IN: Partial<Record<EntityType, { sheet: DataSheetName; field: string; idField?: string }>> = {
-  supplier_company: { sheet: 'supplier-companies', field: 'external_id' },
-  supplier_plant: { sheet: 'supplier-plants', field: 'external_id' },
-  supplier_product: { sheet: 'supplier-products', field: 'external_id' },
-  silo: { sheet: 'silos', field: 'external_id' },
-  product_instance: { sheet: 'product-instances', field: 'external_id' },
-  prechain_product: { sheet: 'prechain-products', field: 'external_id' },
+  // The identified kinds: by external_id in their sheet (the entity table, jobs/entities.ts).
+  ...Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, { sheet: ENTITIES[k].sheet, field: 'external_id' }])),
   // Mapping sheets resolve a code in the workbook only when they give the service id.
   plant: { sheet: 'plants', field: 'plant_code', idField: 'plant_id' },
   material: { sheet: 'materials', field: 'material_code', idField: 'material_type_id' },
 };
 
-const COMPONENT_ENTITY: Record<string, EntityType> = {
-  supplier_product: 'supplier_product',
-  silo: 'silo',
-  prechain_product: 'prechain_product',
-};
+/** The entity type a BOM row's component_type names (the spec's component types are entity types). */
+const COMPONENT_ENTITY: Record<string, EntityType> = Object.fromEntries(
+  BOM_COMPONENT_TYPES.map((t) => [t, t satisfies EntityType]),
+);
 
 /** entity type → code → first defining row, for the entity types asked for. */
 function definedCodes(parsed: ParsedWorkbook, entities: Iterable<EntityType>): Map<EntityType, Map<string, number>> {

@@ -4,6 +4,8 @@
  */
 import { ApiError, type ApiClient } from '../../api/index.js';
 import { bomDiff, extractRefs, isPending, type BomWanted } from '../diff.js';
+import { BOM_COMPONENT_TYPES } from '../../spec/constants.js';
+import { RESOURCE } from '../entities.js';
 import { snapshotOf } from '../snapshot.js';
 import type { IdentifiedKind } from '../types.js';
 import type { ServiceIndex } from '../resolve.js';
@@ -14,12 +16,10 @@ import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
 import { readPerInstance } from './instance-reads.js';
 import { forEachPooled } from '../pool.js';
 
-/** The kind a BOM row's component_type names. */
-export const COMPONENT_KIND: Record<string, IdentifiedKind> = {
-  supplier_product: 'supplier_product',
-  silo: 'silo',
-  prechain_product: 'prechain_product',
-};
+/** The kind a BOM row's component_type names (the spec's component types are kinds of the entity table). */
+export const COMPONENT_KIND: Record<string, IdentifiedKind> = Object.fromEntries(
+  BOM_COMPONENT_TYPES.map((t) => [t, t satisfies IdentifiedKind]),
+);
 
 /** BOMs on the service per instance id, or why one could not be read. */
 export type ServerBoms = Map<
@@ -53,19 +53,14 @@ async function readComponentCodes(
   const unknown = new Map<string, string>();
   for (const b of boms.values())
     if ('bom' in b) for (const c of b.bom) if (!svc.codeOfId.has(c.ref)) unknown.set(c.ref, c.type);
-  const get: Record<string, (id: string) => Promise<{ external_id?: string | null }>> = {
-    supplier_product: (id) => client.supplierProducts.get(id, { signal }),
-    silo: (id) => client.silos.get(id, { signal }),
-    prechain_product: (id) => client.prechainProducts.get(id, { signal }),
-  };
   await forEachPooled(
     [...unknown],
     8,
     async ([id, type]) => {
-      const read = get[type];
-      if (!read) return;
+      const kind = COMPONENT_KIND[type];
+      if (!kind) return;
       try {
-        const e = await read(id);
+        const e: { external_id?: string | null } = await client[RESOURCE[kind]].get(id, { signal });
         if (e.external_id) svc.codeOfId.set(id, e.external_id);
       } catch (e) {
         if (!(e instanceof ApiError) || e.classification === 'auth' || e.classification === 'daily_limit') throw e;

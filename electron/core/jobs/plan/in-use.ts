@@ -8,44 +8,20 @@
  * (`dependsOn`, and after the deletes of its users); one still in use is blocked with the users named by code.
  */
 import { ApiError, type ApiClient } from '../../api/index.js';
-import { nounOf, nounsOf } from '../entities.js';
+import {
+  isUserKind,
+  nounOf,
+  nounsOf,
+  RESOURCE,
+  USER_KINDS,
+  usedIdsOf,
+  userKindsOf,
+  type UserKind,
+} from '../entities.js';
 import { forEachPooled } from '../pool.js';
 import type { IdentifiedKind, PlanEntry, PlanProblem } from '../types.js';
 import type { ServerBoms } from './boms.js';
 import type { Obj, PlanState } from './context.js';
-
-/** What references an entity: an entity of these kinds, or the BOM of a product instance. */
-export type UserKind = 'supplier_plant' | 'supplier_product' | 'silo' | 'prechain_product' | 'bom';
-
-/** Per deletable kind, the kinds of its users (in the order the service checks them). */
-const USER_KINDS: Record<IdentifiedKind, readonly UserKind[]> = {
-  supplier_company: ['supplier_plant'],
-  supplier_plant: ['supplier_product'],
-  supplier_product: ['bom', 'silo'],
-  silo: ['bom'],
-  product_instance: ['prechain_product'],
-  prechain_product: ['bom'],
-};
-
-/** The kinds of the users of an entity of `kind`. */
-export const userKindsOf = (kind: IdentifiedKind): readonly UserKind[] => USER_KINDS[kind];
-
-/** The ids a user references (of the kinds it can be a user of). */
-function targetsOf(kind: UserKind, e: Obj): string[] | undefined {
-  const id = (v: unknown) => (typeof v === 'string' ? [v.toLowerCase()] : []);
-  switch (kind) {
-    case 'supplier_plant':
-      return 'supplier_company_id' in e ? id(e.supplier_company_id) : undefined;
-    case 'supplier_product':
-      return 'supplier_plant_id' in e ? id(e.supplier_plant_id) : undefined;
-    case 'prechain_product':
-      return 'product_instance_id' in e ? id(e.product_instance_id) : undefined;
-    case 'silo':
-      return Array.isArray(e.items) ? (e.items as Obj[]).flatMap((it) => id(it.supplier_product_id)) : undefined;
-    case 'bom':
-      return Array.isArray(e.bom) ? (e.bom as Obj[]).flatMap((c) => id(c.ref)) : undefined;
-  }
-}
 
 /** `silo SILO-1`, `the BOM of product instance PI-2` (by code; the name or id when the entity has none). */
 export function userWords(kind: UserKind, code: string | null | undefined, fallback: string): string {
@@ -69,9 +45,9 @@ export class PlannedUses {
 
   note(e: PlanEntry): void {
     if (e.action !== 'create' && e.action !== 'update' && e.action !== 'replace') return;
-    const kind = e.kind as UserKind;
-    if (!(kind in USER_KIND_SET) || !e.body) return;
-    const targets = targetsOf(kind, e.body);
+    const kind = e.kind;
+    if (!isUserKind(kind) || !e.body) return;
+    const targets = usedIdsOf(kind, e.body);
     if (targets === undefined) return;
     // A BOM's id is its instance's; an entity this plan creates has none yet.
     this.byUser.set(`${kind}:${e.id ?? e.key}`, {
@@ -81,15 +57,6 @@ export class PlannedUses {
     });
   }
 }
-const USER_KIND_ORDER: readonly UserKind[] = ['bom', 'silo', 'prechain_product', 'supplier_product', 'supplier_plant'];
-const USER_KIND_SET: Record<UserKind, true> = {
-  supplier_plant: true,
-  supplier_product: true,
-  silo: true,
-  prechain_product: true,
-  bom: true,
-};
-
 /** A kind of users that could not be read: what (in words), its slug and the service's answer. */
 interface Unreadable {
   what: string;
@@ -124,14 +91,8 @@ async function readUsers(
       kind,
       id,
       words: userWords(kind, typeof code === 'string' ? code : null, label(x)),
-      targets: targetsOf(kind, x) ?? [],
+      targets: usedIdsOf(kind, x) ?? [],
     });
-  const walkOf: Record<Exclude<UserKind, 'bom'>, () => AsyncIterable<Obj>> = {
-    supplier_plant: () => client.supplierPlants.walk({}, o) as AsyncIterable<Obj>,
-    supplier_product: () => client.supplierProducts.walk({}, o) as AsyncIterable<Obj>,
-    silo: () => client.silos.walk({}, o) as AsyncIterable<Obj>,
-    prechain_product: () => client.prechainProducts.walk({}, o) as AsyncIterable<Obj>,
-  };
   const guard = async (kind: UserKind, what: string, read: () => Promise<void>) => {
     try {
       await read();
@@ -176,13 +137,14 @@ async function readUsers(
             if (failed !== undefined) throw failed;
           })
         : guard(kind, nounsOf(kind), async () => {
-            for await (const x of walkOf[kind]()) add(kind, x, String(x.id).toLowerCase(), x.external_id);
+            for await (const x of client[RESOURCE[kind]].walk({}, o) as AsyncIterable<Obj>)
+              add(kind, x, String(x.id).toLowerCase(), x.external_id);
           }),
     ),
   );
   signal?.throwIfAborted();
   // One order whatever order the reads ended in: by kind as the service checks them, then by words.
-  const rank = (k: UserKind) => USER_KIND_ORDER.indexOf(k);
+  const rank = (k: UserKind) => USER_KINDS.indexOf(k);
   users.sort((a, b) => rank(a.kind) - rank(b.kind) || a.words.localeCompare(b.words, 'en', { numeric: true }));
   return { users, unreadable };
 }
@@ -202,7 +164,7 @@ export async function checkDeletesInUse(
   const targets = entries.filter((e) => e.action === 'delete' && e.id !== null);
   if (targets.length === 0) return;
   const kinds = new Set<UserKind>();
-  for (const e of targets) for (const k of USER_KINDS[e.kind as IdentifiedKind]) kinds.add(k);
+  for (const e of targets) for (const k of userKindsOf(e.kind as IdentifiedKind)) kinds.add(k);
   const { users, unreadable } = await readUsers(client, kinds, serverBoms, signal);
   const planned = ctx.uses instanceof PlannedUses ? ctx.uses.byUser : new Map<string, PlannedUse>();
 
@@ -260,7 +222,7 @@ export async function checkDeletesInUse(
     changed = false;
     for (const e of targets) {
       if (blocked.has(e)) continue;
-      const notRead = USER_KINDS[e.kind as IdentifiedKind].flatMap((k) => unreadable.get(k) ?? []);
+      const notRead = userKindsOf(e.kind as IdentifiedKind).flatMap((k) => unreadable.get(k) ?? []);
       if (notRead.length || stillUsing(e, blocked).length) {
         blocked.set(e, { users: [], unreadable: notRead });
         changed = true;
