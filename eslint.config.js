@@ -31,9 +31,10 @@ export default tseslint.config(
   },
   {
     // Type-aware rules that find real bugs: a promise nobody awaits loses its rejection and its ordering; a promise
-    // where a void callback is expected (an event handler, a forEach) does the same.
+    // where a void callback is expected (an event handler, a forEach) does the same. One program for the whole
+    // tree (tsconfig.json), which `eslint .` builds faster than the project service.
     files: ['**/*.ts', '**/*.tsx'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
