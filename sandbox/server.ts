@@ -26,7 +26,8 @@ export function buildServer(store: Store, opts: { logger?: boolean } = {}): Fast
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    parseJson(req, text, done);
+    // the default JSON parser is synchronous and reports through done (its type also allows a promise)
+    void parseJson(req, text, done);
   });
 
   installPipeline(app, store);

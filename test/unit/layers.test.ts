@@ -3,22 +3,17 @@
  * folder of electron/core is linted as if it were a file there, so an import against the layers is an error,
  * type-only imports and re-exports included, and an import down the layers passes.
  */
-import path from 'node:path';
-import { ESLint } from 'eslint';
+import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { lintAs as lintWith, probeLinter } from './eslint-probe.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: ROOT });
+  eslint = probeLinter();
 });
 
-/** The errors of `code` as the file `file` (relative to the repository), as `rule: message`. */
-async function lintAs(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
-  return result.messages.filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
-}
+const lintAs = (file: string, code: string) => lintWith(eslint, file, code);
 
 const restricted = (errors: string[]) => errors.filter((e) => e.startsWith('no-restricted-imports:'));
 

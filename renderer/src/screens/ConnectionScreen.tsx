@@ -23,6 +23,7 @@ export function ConnectionScreen() {
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
   const rpc = useRpc();
+  const { run: runRpc } = rpc;
   const [editing, setEditing] = useState<ProfileView | 'new' | null>(null);
   /** the profile whose key is shown checked: the active one, or the one just saved */
   const [checkedId, setCheckedId] = useState<string | null>(null);
@@ -37,12 +38,12 @@ export function ConnectionScreen() {
 
   const select = useCallback(
     async (profileId: string) => {
-      const p = await rpc.run(() => api.call('profiles.select', { profileId }));
+      const p = await runRpc(() => api.call('profiles.select', { profileId }));
       if (!p) return;
       setProfiles(p);
       setCheckedId(null);
     },
-    [api, rpc.run, setProfiles],
+    [api, runRpc, setProfiles],
   );
 
   const checked = profiles?.profiles.find((p) => p.profileId === (checkedId ?? profiles.activeProfileId)) ?? active;

@@ -52,7 +52,7 @@ export function ImportScreen() {
   /** Sheets the dry run mirrors: what they no longer have is deleted, under the cap. */
   const [mirror, setMirror] = useState<MirrorSheet[]>([]);
   const rpc = useRpc<'listing' | 'reading' | 'planning' | 'starting' | 'resuming'>();
-  const { busy, fail, run: runRpc } = rpc;
+  const { busy, fail, run: runRpc, dismiss } = rpc;
   const [progress, setProgress] = useState<Progress | null>(null);
   const refs = useRef<{ ref: string | null }>({ ref: null });
 
@@ -128,7 +128,7 @@ export function ImportScreen() {
   /** Several sources chosen (or one added to, or removed from, the list): listed with the sheets they feed. */
   const list = useCallback(
     async (fs: PickedFile[]) => {
-      rpc.dismiss();
+      dismiss();
       dispatch({ type: 'list', files: fs });
       if (fs.length === 0) return;
       const view = await runRpc(
@@ -142,7 +142,7 @@ export function ImportScreen() {
       );
       if (view) dispatch({ type: 'listed', files: fs, sheets: view.sources });
     },
-    [api, runRpc, rpc.dismiss],
+    [api, runRpc, dismiss],
   );
 
   // A re-run of failed rows asked for on the Jobs screen: the corrected workbook comes here.
