@@ -65,7 +65,7 @@ export function analysisView(report: LcaReport, q: AnalysisQuery): LcaAnalysisVi
   return {
     indicators: codes.map((c) => {
       const info = indicatorInfo(c);
-      return { code: c, nameEn: info?.name_en ?? null, nameDe: info?.name_de ?? null, unit: info?.unit ?? null };
+      return { code: c, unit: info?.unit ?? null };
     }),
     moduleSelections: selections,
     indicator,
