@@ -1,7 +1,7 @@
 /** Turn a failed call into words for the user: the localized kind, the detail, and the err_code beside it. */
 import type { RpcError } from '../../electron/core/ipc/contract.js';
-import { explainErrCode } from '../../electron/core/api/errors.js';
 import { RpcFailure } from './api.js';
+import { errCodeText } from './i18n/core-text.js';
 import type { Locale, T } from './i18n/index.js';
 
 export interface ErrorText {
@@ -20,12 +20,12 @@ export function toRpcError(err: unknown): RpcError {
 export function describeError(error: RpcError, t: T, locale: Locale): ErrorText {
   const title = t(`error.${error.code}`);
   if (error.errCode) {
-    const info = explainErrCode(error.errCode);
+    const info = errCodeText(error.errCode, locale);
     if (info.known) {
       return {
         title,
-        detail: locale === 'de' ? info.explanation_de : info.explanation,
-        action: (locale === 'de' ? info.action_de : info.action) ?? null,
+        detail: info.explanation,
+        action: info.action,
         errCode: error.errCode,
         issues: [],
       };
@@ -34,7 +34,7 @@ export function describeError(error: RpcError, t: T, locale: Locale): ErrorText 
     return {
       title,
       detail: t('error.unknownCode', { message: error.message }),
-      action: (locale === 'de' ? info.action_de : info.action) ?? null,
+      action: info.action,
       errCode: error.errCode,
       issues: [],
     };

@@ -6,366 +6,47 @@
  * and failed-rows workbooks → fix the workbook and re-run only the failed rows → Jobs → LCA recompute, chart,
  * blockers, Excel → Export. Screenshots of every screen: test-artifacts/screenshots/ (README shows two).
  */
-import { OUTCOME_FILLS } from '../../electron/core/jobs/results-workbook.js';
-import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fillTemplate } from '../fixtures/fill-template.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  column,
+  companies,
+  instanceOfThisYear,
+  pastProductionFigures,
+  saveNewProfile,
+  fillMismatches,
+  flowSession,
+  materialId,
+  onboarding,
+  readDownload,
+  WRONG_ID,
+  type Catalog,
+} from './flow-helpers.js';
 import type { E2eEnv } from './helpers.js';
-import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
+import { screenshotPath } from './helpers.js';
 
-type Row = Record<string, string | number | null>;
-type Sheets = Record<string, Row[]>;
-
-interface Catalog {
-  plants: { id: string; external_id: string }[];
-  elementaries: { id: string; external_id: string }[];
-}
-
-const WRONG_ID = '3f1e2d4c-0000-4000-8000-000000000001';
-
+const flow = flowSession();
+const {
+  consoleErrors,
+  shot,
+  control,
+  api,
+  chooseFile,
+  workbook,
+  unnamedControls,
+  overflowingFields,
+  overflowAcrossWidths,
+  entityWordsSplitAcrossWidths,
+  expectRevealed,
+} = flow;
 let env: E2eEnv;
 let page: Page;
-let sandboxUrl: string;
 let cat: Catalog;
-let template: string;
 let firstJob: string;
-const consoleErrors: string[] = [];
 
-async function shot(name: string) {
-  await fullPageShot(page, screenshotPath(name));
-}
-
-/** Visible buttons, inputs and selects without an accessible name (label, text, aria-label). */
-function unnamedControls(): Promise<string[]> {
-  return page.evaluate(() =>
-    [
-      ...document.querySelectorAll(
-        'main button, main select, main input, main textarea, main a[href], main [tabindex="0"]',
-      ),
-    ]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .filter((el) => {
-        const label =
-          el.getAttribute('aria-label') ||
-          (el as HTMLElement).innerText?.trim() ||
-          (el.id && document.querySelector(`label[for="${el.id}"]`)) ||
-          el.closest('label');
-        return !label;
-      })
-      .map((el) => el.outerHTML.slice(0, 100)),
-  );
-}
-
-async function control<T>(method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sandboxUrl}${p}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (res.status >= 300) throw new Error(`${method} ${p} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function api<T>(p: string): Promise<T> {
-  const res = await fetch(`${sandboxUrl}${p}`, { headers: { 'x-api-key': env.mode.app.sandbox.ownerKey() ?? '' } });
-  return (await res.json()) as T;
-}
-
-const idOf = (list: { id: string; external_id: string }[], code: string) =>
-  list.find((x) => x.external_id === code)!.id;
-
-/** Every sheet of the onboarding template, as a user fills it; one material mapped to an id nobody knows. */
-function onboarding(materialId: string): Sheets {
-  return {
-    plants: [{ plant_code: 'HEID', plant_id: idOf(cat.plants, 'PL-HEID') }],
-    materials: [
-      { material_code: 'CEM1', category: 'elementary', material_type_id: idOf(cat.elementaries, 'MAT-CEM1') },
-      { material_code: 'FM-NEU', category: 'elementary', material_type_id: materialId },
-    ],
-    'supplier-companies': [
-      { external_id: 'E-SC-1', name: 'Holcim Deutschland', country: 'DE' },
-      { external_id: 'E-SC-2', name: 'Dyckerhoff', country: 'DE' },
-    ],
-    'supplier-plants': [
-      {
-        external_id: 'E-SPL-1',
-        name: 'Werk Lägerdorf',
-        supplier_company_external_id: 'E-SC-1',
-        country: 'DE',
-        city: 'Lägerdorf',
-      },
-      {
-        external_id: 'E-SPL-2',
-        name: 'Werk Deuna',
-        supplier_company_external_id: 'E-SC-2',
-        country: 'DE',
-        city: 'Deuna',
-      },
-    ],
-    'supplier-products': [
-      {
-        external_id: 'E-SP-1',
-        name: 'CEM I 42,5 R Holcim',
-        plant_code: 'HEID',
-        material_code: 'CEM1',
-        supplier_plant_external_id: 'E-SPL-1',
-        unit: 'KG',
-        truck_km: 120,
-      },
-      {
-        external_id: 'E-SP-2',
-        name: 'CEM I 42,5 R Dyckerhoff',
-        plant_code: 'HEID',
-        material_code: 'CEM1',
-        supplier_plant_external_id: 'E-SPL-2',
-        unit: 'KG',
-        truck_km: 85,
-      },
-      {
-        external_id: 'E-SP-3',
-        name: 'Klinker',
-        plant_code: 'PL-MUC',
-        material_code: 'MAT-CLINKER',
-        supplier_plant_external_id: 'E-SPL-1',
-        unit: 'KG',
-        train_km: 300,
-      },
-      {
-        external_id: 'E-SP-4',
-        name: 'Fließmittel Neu',
-        plant_code: 'HEID',
-        material_code: 'FM-NEU',
-        supplier_plant_external_id: 'E-SPL-2',
-        unit: 'KG',
-        truck_km: 40,
-      },
-    ],
-    'hazardous-substances': [{ supplier_product_external_id: 'E-SP-3', cas_number: '14808-60-7', mass_share: 0.05 }],
-    silos: [{ external_id: 'E-SILO-1', name: 'Zementsilo 1', plant_code: 'HEID' }],
-    'silo-items': [
-      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-1', year: 2024, amount: 1000 },
-      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-1', year: 2025, amount: 1200 },
-      { silo_external_id: 'E-SILO-1', supplier_product_external_id: 'E-SP-2', year: 2025, amount: 800 },
-    ],
-    'product-instances': [
-      {
-        external_id: 'E-PI-1',
-        product_external_id: 'ART-10011',
-        plant_code: 'HEID',
-        produced_from: 2023,
-        name: 'CEM I 42,5 R Heidelberg',
-      },
-      {
-        external_id: 'E-PI-2',
-        product_external_id: 'ART-10012',
-        plant_code: 'PL-MUC',
-        produced_from: 2022,
-        produced_to: 2030,
-        name: 'CEM I 52,5 R München',
-      },
-    ],
-    'prechain-products': [
-      { external_id: 'E-PC-1', product_instance_external_id: 'E-PI-1', plant_code: 'PL-MUC', truck_km: 50 },
-    ],
-    bom: [
-      {
-        product_instance_external_id: 'E-PI-1',
-        component_type: 'silo',
-        component_external_id: 'E-SILO-1',
-        mass_kg: 950,
-      },
-      {
-        product_instance_external_id: 'E-PI-1',
-        component_type: 'supplier_product',
-        component_external_id: 'E-SP-4',
-        mass_kg: 2.5,
-      },
-      {
-        product_instance_external_id: 'E-PI-2',
-        component_type: 'supplier_product',
-        component_external_id: 'E-SP-3',
-        mass_kg: 100,
-      },
-      {
-        product_instance_external_id: 'E-PI-2',
-        component_type: 'silo',
-        component_external_id: 'E-SILO-1',
-        mass_kg: 300,
-      },
-      {
-        product_instance_external_id: 'E-PI-2',
-        component_type: 'prechain_product',
-        component_external_id: 'E-PC-1',
-        mass_kg: 50,
-      },
-    ],
-  };
-}
-
-async function workbook(name: string, data: Sheets): Promise<string> {
-  const out = path.join(env.dir, name);
-  await fillTemplate(template, data, out);
-  return out;
-}
-
-/** Hand a workbook to the page the way a user does in browser mode: the button opens the file chooser. */
-async function chooseFile(buttonName: string, file: string) {
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.getByRole('button', { name: buttonName }).click(),
-  ]);
-  await chooser.setFiles(file);
-}
-
-async function readDownload(d: Download): Promise<ExcelJS.Workbook> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.readFile(await d.path());
-  return wb;
-}
-
-function column(ws: ExcelJS.Worksheet, header: string): number {
-  let found = 0;
-  ws.getRow(1).eachCell((c, n) => {
-    if (c.value === header) found = n;
-  });
-  return found;
-}
-
-/** Inputs and selects of a card that stick out of it (the check's search field once stuck out by 24 px). */
-function overflowingFields(): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('main .card input, main .card select, main .card button')]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => {
-        const card = el.closest('.card')!.getBoundingClientRect();
-        const r = el.getBoundingClientRect();
-        const over = Math.max(r.right - card.right, card.left - r.left);
-        return over > 0.5 ? `${el.outerHTML.slice(0, 60)} by ${Math.round(over)} px` : '';
-      })
-      .filter(Boolean),
-  );
-}
-
-/** overflowingFields() at window widths from 1280 down to 900 px (the filter rows wrap differently at each). */
-async function overflowAcrossWidths(): Promise<string[]> {
-  const out: string[] = [];
-  for (let width = 1280; width >= 900; width -= 8) {
-    await page.setViewportSize({ width, height: 800 });
-    for (const o of await overflowingFields()) out.push(`${width} px wide: ${o}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return out;
-}
-
-/**
- * Entity names of the results table split mid-word ("Lieferantenpro|dukt"): every word of an entity name must
- * fit its column (from 1280 down to 900 px window width).
- */
-async function entityWordsSplitAcrossWidths(): Promise<string[]> {
-  const out: string[] = [];
-  for (let width = 1280; width >= 900; width -= 8) {
-    await page.setViewportSize({ width, height: 800 });
-    const found = await page.evaluate(() => {
-      const bad: string[] = [];
-      for (const el of document.querySelectorAll<HTMLElement>('.results-grid .entity')) {
-        const cell = el.parentElement!;
-        const probe = document.createElement('span');
-        probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
-        probe.style.font = getComputedStyle(el).font;
-        document.body.append(probe);
-        for (const word of (el.textContent ?? '').split(/\s+/).filter(Boolean)) {
-          probe.textContent = word;
-          if (probe.getBoundingClientRect().width > cell.clientWidth + 0.5)
-            bad.push(`"${word}" (${Math.round(probe.getBoundingClientRect().width)} px) in ${cell.clientWidth} px`);
-        }
-        probe.remove();
-      }
-      return bad;
-    });
-    for (const f of new Set(found)) out.push(`${width} px wide: ${f}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  return out;
-}
-
-/** New content is in the viewport and has the focus. */
-async function expectRevealed(target: ReturnType<Page['locator']>) {
-  await target.waitFor();
-  await expect
-    .poll(async () => {
-      const box = await target.boundingBox();
-      const vp = page.viewportSize()!;
-      // below the sticky top bar, not hidden under it
-      const top = await page.locator('header.topbar').evaluate((h) => h.getBoundingClientRect().bottom);
-      return box !== null && box.y >= top && box.y < vp.height - 40;
-    })
-    .toBe(true);
-  expect(await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(
-    true,
-  );
-}
-
-/**
- * The fill each outcome gives a row's cells in the results workbook (electron/core/jobs/results-workbook.ts OUTCOME_FILLS): the
- * light green of a success, blue of a change, salmon of a failure, yellow of a skip; unchanged rows and mapping
- * rows none.
- */
-// A mapping sheet's rows (plants, materials) are not written: no fill.
-const OUTCOME_FILL: Record<string, string | null> = { ...OUTCOME_FILLS, mapping: null };
-
-function fillOf(cell: ExcelJS.Cell): string | null {
-  const f = cell.fill as ExcelJS.FillPattern | undefined;
-  if (!f || f.type !== 'pattern' || f.pattern !== 'solid') return null;
-  return (f.fgColor?.argb ?? null) as string | null;
-}
-
-/** Every input cell whose fill is not its own row's outcome fill; every outcome fill on a system sheet. */
-function fillMismatches(wb: ExcelJS.Workbook): string[] {
-  const out: string[] = [];
-  const outcomeFills = new Set(Object.values(OUTCOME_FILL).filter(Boolean));
-  for (const ws of wb.worksheets) {
-    const resultCol = column(ws, '_result');
-    if (!resultCol) {
-      if (ws.state === 'visible' && ws.name === 'Report') continue; // the report's legend uses the colours
-      ws.eachRow((row, r) =>
-        row.eachCell((c, n) => {
-          if (outcomeFills.has(fillOf(c) ?? '')) out.push(`${ws.name}!R${r}C${n}: ${fillOf(c)} on a system sheet`);
-        }),
-      );
-      continue;
-    }
-    for (let r = 2; r <= ws.rowCount; r++) {
-      const row = ws.getRow(r);
-      const result = row.getCell(resultCol).value;
-      const want = typeof result === 'string' && result in OUTCOME_FILL ? OUTCOME_FILL[result] : null;
-      for (let c = 1; c < resultCol; c++) {
-        const got = fillOf(row.getCell(c));
-        if (got !== want) out.push(`${ws.name}!R${r}C${c}: ${got ?? 'none'} for _result ${String(result)}`);
-      }
-    }
-  }
-  return out;
-}
-
-beforeAll(async () => {
-  env = await startE2e();
-  sandboxUrl = env.mode.app.sandbox.baseUrl() ?? '';
-  cat = await control<Catalog>('GET', '/__sandbox/catalog');
-  page = await env.context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
-});
-
-// A failing step leaves a picture of what the page showed (test-artifacts/screenshots/failed-*.png).
-afterEach((ctx) => reportFailure(ctx, page, env));
-
-afterAll(async () => {
-  await env?.close();
+beforeAll(() => {
+  ({ env, page, cat } = flow);
 });
 
 describe('from a blank template to imported data', () => {
@@ -376,15 +57,14 @@ describe('from a blank template to imported data', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download onboarding workbook' }).click(),
     ]);
-    template = path.join(env.dir, 'template.xlsx');
-    await d.saveAs(template);
+    await d.saveAs(flow.template);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(template);
-    for (const sheet of Object.keys(onboarding(WRONG_ID))) expect(wb.getWorksheet(sheet), sheet).toBeDefined();
+    await wb.xlsx.readFile(flow.template);
+    for (const sheet of Object.keys(onboarding(cat, WRONG_ID))) expect(wb.getWorksheet(sheet), sheet).toBeDefined();
   });
 
   it('checks a workbook by cell: errors listed by sheet, cell and field, filterable', async () => {
-    const bad = onboarding(WRONG_ID);
+    const bad = onboarding(cat, WRONG_ID);
     bad['supplier-products'][1].unit = 'BARRELS';
     bad['product-instances'][1].produced_to = 2020; // before produced_from 2022
     delete bad['supplier-companies'][1].name;
@@ -412,7 +92,7 @@ describe('from a blank template to imported data', () => {
   });
 
   it('makes the dry run of the filled template: counts per sheet and rows with before → after', async () => {
-    const file = await workbook('onboarding.xlsx', onboarding(WRONG_ID));
+    const file = await workbook('onboarding.xlsx', onboarding(cat, WRONG_ID));
     await chooseFile('Choose workbook…', file);
     await page.getByText('No problems found in 24 rows.').waitFor();
     await shot('12-import-check-ok');
@@ -526,7 +206,7 @@ describe('from a blank template to imported data', () => {
   });
 
   it('re-runs only the failed rows after the workbook is fixed', async () => {
-    const fixed = await workbook('onboarding-fixed.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
+    const fixed = await workbook('onboarding-fixed.xlsx', onboarding(cat, materialId(cat, 'MAT-SUPERPL')));
     await page.getByRole('button', { name: 'Re-run failed rows (3)…' }).click();
     // The panel opens in view and takes focus (it opened ~1,700 px down, unscrolled).
     await expectRevealed(page.getByRole('region', { name: 'Re-run only the rows that did not succeed' }));
@@ -553,7 +233,7 @@ describe('from a blank template to imported data', () => {
   });
 
   it('shows changes to existing data field by field in the dry run: before → after', async () => {
-    const changed = onboarding(idOf(cat.elementaries, 'MAT-SUPERPL'));
+    const changed = onboarding(cat, materialId(cat, 'MAT-SUPERPL'));
     changed['supplier-companies'][1].name = 'Dyckerhoff GmbH';
     changed['supplier-products'][0].truck_km = 135;
     changed['silo-items'][1].amount = 1350;
@@ -607,22 +287,7 @@ describe('from a blank template to imported data', () => {
 describe('LCA and export', () => {
   it('recomputes the LCA of chosen instances with a live state each, a GWP chart and blockers explained', async () => {
     // Production figures as entered in the web interface: the past years of both instances, the current year left open.
-    const { now } = await control<{ now: string }>('GET', '/__sandbox/clock');
-    const year = new Date(now).getUTCFullYear();
-    const pi1 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-1')).data[0].id;
-    const pi2 = (await api<{ data: { id: string }[] }>('/v2/product-instances?external_id=E-PI-2')).data[0].id;
-    for (let y = 2023; y < year; y++)
-      await control('PUT', '/__sandbox/production', {
-        product_instance_id: pi1,
-        year: y,
-        quantity: 180_000 + (y - 2023) * 12_500,
-      });
-    for (let y = 2022; y < year; y++)
-      await control('PUT', '/__sandbox/production', {
-        product_instance_id: pi2,
-        year: y,
-        quantity: 95_000 - (y - 2022) * 4_000,
-      });
+    const year = await pastProductionFigures(flow);
     await page.getByRole('button', { name: 'LCA', exact: true }).click();
     await page.getByRole('heading', { name: 'Choose product instances' }).waitFor();
     // By product: the instances of an article number.
@@ -632,16 +297,7 @@ describe('LCA and export', () => {
     expect(await page.locator('table.lca-table tbody tr').filter({ hasText: 'E-PI-1' }).count()).toBe(1);
     // By a list of codes.
     // An instance of this year without production data: its recompute completes with no year computed.
-    const heid = cat.plants.find((p) => p.external_id === 'PL-HEID')!.id;
-    const product = (await api<{ data: { id: string; external_id: string }[] }>('/v2/products?limit=100')).data.find(
-      (p) => p.external_id === 'ART-10012',
-    )!;
-    const created = await fetch(`${sandboxUrl}/v2/product-instances`, {
-      method: 'POST',
-      headers: { 'x-api-key': env.mode.app.sandbox.ownerKey() ?? '', 'content-type': 'application/json' },
-      body: JSON.stringify({ external_id: 'E-PI-NEW', product_id: product.id, plant_id: heid, produced_from: year }),
-    });
-    expect(created.status).toBeLessThan(300);
+    await instanceOfThisYear(flow, 'E-PI-NEW', year);
     await page.getByText('List of instances').click();
     await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011\nE-PI-NEW');
     await page.getByRole('button', { name: 'Find instances' }).click();
@@ -748,21 +404,14 @@ describe('after a reload: jobs, connection and LCA say what happened', () => {
     await expectRevealed(page.getByRole('region', { name: 'Re-run only the rows that did not succeed' }));
     await page.screenshot({ path: screenshotPath('24-jobs-rerun-after-reload') });
     // The corrected workbook goes to the Import screen, restricted to the failed rows of that job.
-    const fixed = await workbook('onboarding-fixed-2.xlsx', onboarding(idOf(cat.elementaries, 'MAT-SUPERPL')));
+    const fixed = await workbook('onboarding-fixed-2.xlsx', onboarding(cat, materialId(cat, 'MAT-SUPERPL')));
     await chooseFile('Choose the corrected workbook…', fixed);
     await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
     await page.getByText(`Re-run of job ${firstJob}`).waitFor();
   });
 
   it('Resume from Jobs shows the live progress in view, and the row’s counts follow it', async () => {
-    const many: Sheets = {
-      'supplier-companies': Array.from({ length: 60 }, (_, i) => ({
-        external_id: `E-SC-R${i + 1}`,
-        name: `Lieferant ${i + 1}`,
-        country: 'DE',
-      })),
-    };
-    const file = await workbook('companies.xlsx', many);
+    const file = await workbook('companies.xlsx', companies(60));
     await page.getByRole('button', { name: 'Choose another workbook' }).click();
     await chooseFile('Choose workbook…', file);
     await page.getByRole('button', { name: 'Make the dry run' }).click();
@@ -798,11 +447,7 @@ describe('after a reload: jobs, connection and LCA say what happened', () => {
 
   it('does not save a profile whose key the service refuses, and keeps the form', async () => {
     await page.getByRole('button', { name: 'Connection', exact: true }).click();
-    await page.getByRole('button', { name: 'New profile' }).first().click();
-    await page.getByLabel('Profile name').fill('Refused key');
-    await page.getByLabel('Base URL').fill(sandboxUrl);
-    await page.getByLabel('API key').fill('svc-nokey1-NotAKnownKey123');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await saveNewProfile(flow, 'Refused key', 'svc-nokey1-NotAKnownKey123');
     const form = page.getByRole('region', { name: 'New profile' });
     await form.getByRole('alert').getByText('err_not_authenticated').waitFor();
     expect(await form.getByRole('alert').textContent()).toContain('The service refused the request.');
@@ -819,11 +464,7 @@ describe('after a reload: jobs, connection and LCA say what happened', () => {
     const k = await control<{ key: string; api_key_id: string }>('POST', '/__sandbox/keys', {
       scopes: ['view:plants', 'view:products'],
     });
-    await page.getByRole('button', { name: 'New profile' }).first().click();
-    await page.getByLabel('Profile name').fill('Soon revoked');
-    await page.getByLabel('Base URL').fill(sandboxUrl);
-    await page.getByLabel('API key').fill(k.key);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await saveNewProfile(flow, 'Soon revoked', k.key);
     await page.getByRole('button', { name: 'Use profile Soon revoked' }).click();
     await control('DELETE', `/__sandbox/keys/${k.api_key_id}`);
     await page.reload();

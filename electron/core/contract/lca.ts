@@ -111,9 +111,8 @@ const ComponentView = z.object({
 
 /** The LCA screen's analysis of a finished run: any indicator, per declared unit or totals, hotspots, trend. */
 export const LcaAnalysisView = z.object({
-  indicators: z.array(
-    z.object({ code: Text, nameEn: Text.nullable(), nameDe: Text.nullable(), unit: Text.nullable() }),
-  ),
+  /** the run's indicators: code and unit (the renderer names them in the UI's language itself) */
+  indicators: z.array(z.object({ code: Text, unit: Text.nullable() })),
   moduleSelections: z.array(LcaModuleSelection),
   indicator: Text,
   modules: LcaModuleSelection,

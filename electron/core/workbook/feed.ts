@@ -13,7 +13,10 @@
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type yauzl from 'yauzl';
-import { FileLevelError, attr, listEntries, openEntry, openZip, partError, type StyleKind } from './guards.js';
+import { FileLevelError } from './file-limits.js';
+import type { StyleKind } from './number-formats.js';
+import { attr } from './xml-parts.js';
+import { listEntries, openEntry, openZip, partError } from './zip.js';
 import type { ReadLimits } from './types.js';
 
 export interface FeedSheet {

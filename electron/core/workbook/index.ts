@@ -40,6 +40,6 @@ export {
 } from './registry.js';
 export type { SheetDef } from './sheet-def.js';
 export { expectation, type Column, type ColumnSpec } from './columns.js';
-export { DEFAULT_LIMITS } from './guards.js';
+export { DEFAULT_LIMITS } from './file-limits.js';
 export { parseNumberText } from './coerce.js';
 export { formatIssue, rowsOf } from './helpers.js';

@@ -6,13 +6,8 @@
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { raceStop, workbookFeed, type FeedFindings } from './feed.js';
-import {
-  DEFAULT_LIMITS,
-  FileLevelError,
-  inspectWorkbookFile,
-  type FileInspection,
-  type ZipSheetInfo,
-} from './guards.js';
+import { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
+import { inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
 import { IssueList } from './issues.js';
 import { targetOf } from './mapping/match.js';
 import type { ColumnMapping, SheetMapping } from './mapping/schema.js';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RuleViolation } from '../spec/rules.js';
 import { quickAccept, type Column, type Columns, type RowOf } from './columns.js';
 import type { SheetName } from './types.js';
+import type { ValidationContext } from './validation-context.js';
 
 export interface SheetDef<C extends Columns = Columns> {
   name: SheetName;
@@ -22,6 +23,11 @@ export interface SheetDef<C extends Columns = Columns> {
   rowRules?: (row: RowOf<C>) => RuleViolation[];
   /** The fields rowRules reads: a row with none of them set cannot break a rule, so the call is skipped. */
   ruleFields?: readonly (keyof C & string)[];
+  /**
+   * Checks across rows and sheets that need no service (the BOM's components once per instance, silo items at
+   * the silo's plant): run once per workbook after every row is checked, whether or not the sheet is in it.
+   */
+  workbookRules?: (ctx: ValidationContext) => void;
   /** Row schema: required fields present, optional ones absent or null (#CLEAR); no other fields. */
   schema: z.ZodType<RowOf<C>>;
   /** Conservative fast check derived from the columns: true ⇒ `schema` accepts the row unchanged. */

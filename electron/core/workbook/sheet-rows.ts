@@ -23,7 +23,7 @@ import { columnsOf, normaliseHeader } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
 import { columnLetter } from './cell-ref.js';
 import { closestNames } from './similar.js';
-import type { StyleKind } from './guards.js';
+import type { StyleKind } from './number-formats.js';
 import { SNAPSHOT_COLUMN, type CellScalar, type ParsedRow, type ParsedSheet, type RowValues } from './types.js';
 
 interface MappedColumn {

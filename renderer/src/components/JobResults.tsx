@@ -6,8 +6,8 @@
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { JobRowView, JobView, PickedFile } from '../../../electron/core/ipc/contract.js';
-import { explainErrCode } from '../../../electron/core/api/errors.js';
 import { useApi } from '../ApiContext.js';
+import { errCodeText } from '../i18n/core-text.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -90,14 +90,12 @@ function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
 /** What happened to a row, in the user's language: err_code explained, skip reason, changes. */
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
-    const info = row.errCode ? explainErrCode(row.errCode) : null;
+    const info = row.errCode ? errCodeText(row.errCode, locale) : null;
     return (
       <>
-        {info && <span className="detail-main">{locale === 'de' ? info.explanation_de : info.explanation}</span>}
+        {info && <span className="detail-main">{info.explanation}</span>}
         <EntitlementLine t={t} row={row} />
-        {info && (locale === 'de' ? info.action_de : info.action) && (
-          <span className="detail-line detail-action">{locale === 'de' ? info.action_de : info.action}</span>
-        )}
+        {info?.action && <span className="detail-line detail-action">{info.action}</span>}
         {row.message && (
           <span className="detail-line detail-service">
             {t('results.serviceSaid')} {row.message}

@@ -15,7 +15,7 @@ import { Writable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { DEFAULT_LIMITS } from '../guards.js';
+import { DEFAULT_LIMITS } from '../file-limits.js';
 import { IssueList } from '../issues.js';
 import { targetOf } from '../mapping/match.js';
 import type { ColumnMapping, CsvSettings } from '../mapping/schema.js';

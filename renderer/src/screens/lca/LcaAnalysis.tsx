@@ -13,6 +13,7 @@ import type {
 } from '../../../../electron/core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
+import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
@@ -61,7 +62,6 @@ export function LcaAnalysis({
     const i = instances.find((x) => x.id === id);
     return i ? `${i.externalId ?? i.id}${i.plantCode ? ` @ ${i.plantCode}` : ''}` : id;
   };
-  const info = a.indicators.find((i) => i.code === a.indicator);
   // per declared unit the core hands ONE declared unit's series (chart.declaredUnit); the others are named in chart.hidden
   const unitName = (u: string | null) => u ?? '?';
   const unit = a.chart.unit ?? '';
@@ -104,7 +104,7 @@ export function LcaAnalysis({
           <select value={a.indicator} onChange={(e) => setQ({ ...q, indicator: e.target.value })}>
             {a.indicators.map((i) => (
               <option key={i.code} value={i.code}>
-                {i.code} – {(locale === 'de' ? i.nameDe : i.nameEn) ?? i.code}
+                {i.code} – {indicatorName(i.code, locale) ?? i.code}
               </option>
             ))}
           </select>
@@ -136,7 +136,7 @@ export function LcaAnalysis({
         </label>
       </div>
       <p className="muted small">
-        {info && (locale === 'de' ? info.nameDe : info.nameEn)} [{chart.unit}]
+        {a.indicators.some((i) => i.code === a.indicator) && indicatorName(a.indicator, locale)} [{chart.unit}]
       </p>
       <GwpChart chart={chart} boxClassName="chart-box-analysis" />
       {a.chart.hidden.length > 0 && (

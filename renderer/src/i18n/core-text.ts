@@ -1,0 +1,31 @@
+/**
+ * Texts the core keeps in both languages as data (the err_code catalog's explanations and actions, the
+ * EN 15804+A2 indicator names and units), in the UI's language. The one place the renderer picks a language of
+ * core data: components call these and never choose between an English and a German field themselves.
+ */
+import { explainErrCode } from '../../../electron/core/api/errors.js';
+import { indicatorInfo } from '../../../electron/core/lca/indicators.js';
+import type { Locale } from '../../../electron/core/names.js';
+
+export interface ErrCodeText {
+  /** Whether the catalog knows the code (an unknown one gets a general explanation). */
+  known: boolean;
+  explanation: string;
+  /** What the user can do about it, when the catalog says. */
+  action: string | null;
+}
+
+/** An err_code explained in the UI's language. */
+export function errCodeText(code: string, locale: Locale): ErrCodeText {
+  const info = explainErrCode(code);
+  return locale === 'de'
+    ? { known: info.known, explanation: info.explanation_de, action: info.action_de ?? null }
+    : { known: info.known, explanation: info.explanation, action: info.action ?? null };
+}
+
+/** An indicator's name in the UI's language; null for a code the indicator list does not have. */
+export function indicatorName(code: string, locale: Locale): string | null {
+  const info = indicatorInfo(code);
+  if (!info) return null;
+  return locale === 'de' ? info.name_de : info.name_en;
+}
