@@ -91,6 +91,7 @@ export async function writePlanHeader(jobsDir: string, jobId: string, plan: Plan
  * backpressure, then fsynced), then plan.json atomically — its presence says the entries are complete.
  */
 export async function createJobDir(jobsDir: string, jobId: string, plan: Plan): Promise<string> {
+  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
   const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
   const fh = await open(entriesPath, 'w');
   try {
