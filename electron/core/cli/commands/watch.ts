@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { WatchLockedError } from '../../app/watch-state.js';
 import {
   watchFolder,
-  WatchLockedError,
   type DropImportResult,
   type DropReport,
   type ImportDrop,
