@@ -66,7 +66,7 @@ export type JobPlanHeader = Omit<PlanHeader, 'format'> & {
   entry_count: number;
 };
 
-/** A new job folder; the path its plan's entries go to (planImportToFile writes them there as it plans). */
+/** A new job folder; the path its plan's entries go to (planImport writes them there as it plans). */
 export async function newJobDir(jobsDir: string, jobId: string): Promise<{ dir: string; entriesPath: string }> {
   const dir = jobDir(jobsDir, jobId);
   await mkdir(dir, { recursive: true });

@@ -236,7 +236,7 @@ export interface Plan {
   preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[]; warnings: string[] };
 }
 
-/** A plan without its entries (those are in a job folder's plan-entries.jsonl: planImportToFile, readJobIndex). */
+/** A plan without its entries (those are in a job folder's plan-entries.jsonl: planImport, readJobIndex). */
 export type PlanHeader = Omit<Plan, 'entries'>;
 
 // ---------------------------------------------------------------- running
