@@ -28,14 +28,10 @@ import {
   type RunOptions,
 } from '../jobs/run.js';
 import type { JobResult, PlanEntry, PlanHeader } from '../jobs/types.js';
-import type { SettingsStore } from '../settings/settings.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
-import { makePlan, mappingMemory, type PlanOptions, type PlanServices } from './import.js';
+import { makePlan, mappingMemory, type PlanOptions, type PlanServices, type RememberMappings } from './import.js';
 import { findJob, resumableJob } from './jobs.js';
 import { identityOf, keptWithDependencies } from './work-views.js';
-
-/** Merges the workbook's mapping rows into a profile (mappingMemory, app/import.ts). */
-export type RememberMappings = (settings: SettingsStore, profileId: string) => { added: number; changed: number };
 
 /** A plan in its job's folder (plan.json + plan-entries.jsonl; no meta.json until the job runs). */
 export interface PlannedJob {

@@ -127,15 +127,15 @@ export function refusedForBlocked(plan: Pick<PlanHeader, 'summary'>, skipBlocked
   return blocked > 0 && !skipBlocked ? blocked : null;
 }
 
+/** Merges the workbook's mapping rows into a profile; what was added and changed. */
+export type RememberMappings = (settings: SettingsStore, profileId: string) => { added: number; changed: number };
+
 /**
  * Mapping memory: the mapping rows of the workbook (plants, materials) that passed validation, merged into the
  * profile once the import completed. Returns what to call after a completed job, or undefined when the workbook
  * has none. Read before the workbook is dropped (the job runs from the plan).
  */
-export function mappingMemory(
-  parsed: ParsedWorkbook,
-  report: ValidationReport,
-): ((settings: SettingsStore, profileId: string) => { added: number; changed: number }) | undefined {
+export function mappingMemory(parsed: ParsedWorkbook, report: ValidationReport): RememberMappings | undefined {
   const remembered = mappingsFromWorkbook(parsed, report).mappings;
   const count = countMappings(remembered);
   if (count.plants + count.materials === 0) return undefined;
