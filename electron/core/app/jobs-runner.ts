@@ -30,7 +30,8 @@ import type { Connection } from './profiles.js';
 import type { WorkServices } from './host.js';
 import { sameService, undoneByOf } from '../jobs/undo-refusal.js';
 import { resumableJob, undoableJob } from './jobs.js';
-import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
+import { jobRowView, notSucceeded, page, positionsPassing, jobEntryFilter } from './work-views.js';
+import { succeeded } from '../names.js';
 import { requestsController } from '../api/signal.js';
 
 export const INPUT_COPY = 'input';
@@ -365,7 +366,7 @@ export class JobsRunner {
           notOk++;
           notOkRows += rows;
         }
-        if (!succeeded(o)) failedRows += rows;
+        if (!succeeded(o.outcome)) failedRows += rows;
       }
       const f: JobFigures = {
         result,

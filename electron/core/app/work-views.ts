@@ -4,7 +4,7 @@
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
 import type { EntryOutcome, EntryState, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
-import { PLAN_WRITE_ACTIONS, succeeded as outcomeSucceeded } from '../names.js';
+import { PLAN_WRITE_ACTIONS } from '../names.js';
 import { planSummary } from '../jobs/plan.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
 import { loadIndexed } from '../jobs/run.js';
@@ -271,10 +271,6 @@ export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
     if (!passes || passes(e)) out.push(i);
   });
   return out;
-}
-
-export function succeeded(o: AnyOutcome | undefined): boolean {
-  return o !== undefined && outcomeSucceeded(o.outcome);
 }
 
 /** A row that did not succeed: failed, skipped (other than create-only, which was the user's choice) or not run. */
