@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiClient } from '../electron/core/api/index.js';
-import { planImport } from '../electron/core/jobs/plan.js';
-import { runJob } from '../electron/core/jobs/run.js';
+import { planInMemory, runPlan } from '../test/jobs/job-folder.js';
 import { readWorkbook } from '../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../electron/core/workbook/validate.js';
 import { buildDataset } from '../test/fixtures/dataset.js';
@@ -56,8 +55,8 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
 
       // fill the service: import the workbook (not the subject; reported for reference)
       const t0 = performance.now();
-      const seedPlan = await planImport(parsed, { client, validation });
-      const seeded = await runJob(seedPlan, { client, jobsDir: join(dir, 'jobs'), concurrency: 32 });
+      const seedPlan = await planInMemory(parsed, { client, validation });
+      const seeded = await runPlan(seedPlan, { client, jobsDir: join(dir, 'jobs'), concurrency: 32 });
       const seedMs = performance.now() - t0;
       if (seeded.status !== 'completed' || (seeded.counts.created ?? 0) !== seedPlan.entries.length)
         throw new Error(`seeding failed: ${JSON.stringify(seeded.counts)}`);
@@ -73,12 +72,12 @@ export async function runPlanBench(url: string, o: { rows: number; repeat: numbe
         });
         // median of `repeat` dry runs (the machine is shared and noisy)
         const times: number[] = [];
-        let plan!: Awaited<ReturnType<typeof planImport>>;
+        let plan!: Awaited<ReturnType<typeof planInMemory>>;
         let logged: Awaited<ReturnType<typeof requestsSince>> = [];
         for (let k = 0; k < o.repeat; k++) {
           const mark = await requestMark(url);
           const t1 = performance.now();
-          plan = await planImport(parsed, { client, validation });
+          plan = await planInMemory(parsed, { client, validation });
           times.push(performance.now() - t1);
           logged = await requestsSince(url, mark);
         }

@@ -58,6 +58,14 @@ export type RowOutcome = (typeof ROW_OUTCOMES)[number];
 export const JOB_ROW_OUTCOMES = [...ROW_OUTCOMES, 'pending'] as const;
 export type JobRowOutcome = (typeof JOB_ROW_OUTCOMES)[number];
 
+/** Outcomes that count as success (the row's data is on the service). */
+export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ROW_OUTCOMES.filter((o) => o !== 'failed' && o !== 'skipped');
+
+/** Whether an outcome counts as success (`pending`, `failed` and `skipped` do not). */
+export function succeeded(outcome: JobRowOutcome): boolean {
+  return outcome !== 'pending' && SUCCESS_OUTCOMES.includes(outcome);
+}
+
 /** Why a row was skipped. */
 export const SKIP_REASONS = ['blocked', 'create_only', 'dependency', 'entitlement'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];

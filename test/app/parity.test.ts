@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import { JobControl, runJob } from '../../electron/core/jobs/run.js';
+import { JobControl } from '../../electron/core/jobs/run.js';
+import { runPlan } from '../jobs/job-folder.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import { fullWorkbook, planFile, writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { Parity, workbookCells } from './parity.js';
@@ -35,7 +36,7 @@ async function pausedJob(file: string): Promise<string> {
   try {
     const plan = await planFile(file, { client });
     const control = new JobControl();
-    const r = await runJob(plan, {
+    const r = await runPlan(plan, {
       client,
       jobsDir: p.jobsDir,
       control,
@@ -53,7 +54,7 @@ async function pausedJob(file: string): Promise<string> {
 async function completedJob(file: string): Promise<string> {
   const client = await p.client();
   try {
-    const r = await runJob(await planFile(file, { client }), { client, jobsDir: p.jobsDir, inputPath: file });
+    const r = await runPlan(await planFile(file, { client }), { client, jobsDir: p.jobsDir, inputPath: file });
     expect(r.status).toBe('completed');
     return r.jobId;
   } finally {

@@ -1,5 +1,5 @@
 /**
- * `import --report --failed` of a small workbook makes both workbooks while the job runs (cli/results.ts
+ * `import --report --failed` of a small workbook makes both workbooks while the job runs (app/import-results.ts
  * liveResultFiles): with a skipped (blocked) row the results workbook marks each row, and the
  * failed-rows workbook — made after the job, since not every row succeeded — holds that row with its code; with
  * every row succeeded it is the empty template made aside during the job. No temporary file is left behind.

@@ -14,7 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import { writeCsvSourceResults } from '../../electron/core/jobs/csv-sources.js';
-import { indexRowMarks } from '../../electron/core/jobs/row-marks.js';
+import { rowMarks } from '../../electron/core/jobs/row-marks.js';
 import { loadIndexed } from '../../electron/core/jobs/run.js';
 import type { JobResultSummary } from '../../electron/core/jobs/types.js';
 import { apiClient, cli, control, sandbox, tmpDir, type Sandbox } from './helpers.js';
@@ -162,7 +162,7 @@ describe('a failed mirror delete of a CSV-fed sheet', () => {
           headerRow: 2,
           format: { encoding: 'windows-1252', bom: false, delimiter: ';' },
         },
-        await indexRowMarks(index),
+        await rowMarks(index),
         { failed: again },
       );
       // Without the columns (a job folder kept by an older version) the header cells spelled as fields are

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keepFailedRows } from '../../electron/core/app/import-session.js';
+import { keepFailedRows } from '../../electron/core/app/import-job.js';
 import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
   jobEntryFilter,
@@ -17,7 +17,6 @@ import {
   notSucceeded,
   page,
   planRowView,
-  restrictPlanToFailed,
   summarizePlan,
   toScalar,
   undoPlanView,
@@ -324,7 +323,26 @@ describe('outcomes per row', () => {
     });
   });
 
-  it('re-runs only those rows: matched by code in another workbook, with what they depend on', () => {
+  /** keepFailedRows over a plan's entries written to a file: the kept entries, their summary, how many were left. */
+  async function keptOf(p: Plan): Promise<{ entries: PlanEntry[]; summary: Plan['summary']; excluded: number }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-keep-'));
+    try {
+      const from = path.join(dir, 'all.jsonl');
+      const to = path.join(dir, 'kept.jsonl');
+      fs.writeFileSync(from, p.entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      const kept = await keepFailedRows(from, to, { jobId: 'j', failed });
+      const entries = fs
+        .readFileSync(to, 'utf8')
+        .split('\n')
+        .filter((l) => l)
+        .map((l) => JSON.parse(l) as PlanEntry);
+      return { entries, ...kept };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('re-runs only those rows: matched by code in another workbook, with what they depend on', async () => {
     // The failed-rows workbook: other row numbers; SP-2 fixed, the silo holds SP-2 (created in the same run).
     const next = plan([
       entry('supplier-products!2', { externalId: 'SP-2' }),
@@ -332,9 +350,10 @@ describe('outcomes per row', () => {
       entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!2'] }),
       entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
     ]);
-    const { plan: only, excluded } = restrictPlanToFailed(next, { failed });
+    const only = await keptOf(next);
     expect(only.entries.map((e) => e.key)).toEqual(['supplier-products!2', 'silos!2']);
-    expect(excluded).toBe(2);
+    expect(only.entries).toEqual([next.entries[0], next.entries[2]]);
+    expect(only.excluded).toBe(2);
     expect(only.summary).toEqual({
       bySheet: { 'supplier-products': { create: 1 }, silos: { create: 1 } },
       byAction: { create: 2 },
@@ -346,38 +365,27 @@ describe('outcomes per row', () => {
       entry('supplier-products!5', { externalId: 'SP-1' }),
       entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5'] }),
     ]);
-    expect(restrictPlanToFailed(withDep, { failed }).plan.entries.map((e) => e.key)).toEqual([
-      'supplier-products!5',
-      'silos!2',
-    ]);
+    expect((await keptOf(withDep)).entries.map((e) => e.key)).toEqual(['supplier-products!5', 'silos!2']);
   });
 
-  it('a dry run in a job folder keeps the same entries from its plan file, dependencies included, in plan order', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-keep-'));
-    try {
-      const next = plan([
-        entry('supplier-products!5', { externalId: 'SP-1' }),
-        entry('supplier-products!2', { externalId: 'SP-2' }),
-        entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
-        entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5', 'nope!1'] }),
-        entry('supplier-products!3', { externalId: 'SP-9' }),
-      ]);
-      const from = path.join(dir, 'all.jsonl');
-      const to = path.join(dir, 'kept.jsonl');
-      fs.writeFileSync(from, next.entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-      const kept = await keepFailedRows(from, to, { jobId: 'j', failed });
-      const lines = fs
-        .readFileSync(to, 'utf8')
-        .split('\n')
-        .filter((l) => l)
-        .map((l) => JSON.parse(l) as PlanEntry);
-      const expected = restrictPlanToFailed(next, { failed });
-      expect(lines.map((e) => e.key)).toEqual(['supplier-products!5', 'supplier-products!2', 'silos!2']);
-      expect(lines).toEqual(expected.plan.entries);
-      expect(kept).toEqual({ summary: expected.plan.summary, excluded: expected.excluded });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+  it('keeps the entries in plan order, dependencies included, a dependency on no entry of the plan ignored', async () => {
+    const next = plan([
+      entry('supplier-products!5', { externalId: 'SP-1' }),
+      entry('supplier-products!2', { externalId: 'SP-2' }),
+      entry('supplier-companies!2', { kind: 'supplier_company', externalId: 'SC-1' }),
+      entry('silos!2', { kind: 'silo', externalId: 'S-1', dependsOn: ['supplier-products!5', 'nope!1'] }),
+      entry('supplier-products!3', { externalId: 'SP-9' }),
+    ]);
+    const kept = await keptOf(next);
+    expect(kept.entries.map((e) => e.key)).toEqual(['supplier-products!5', 'supplier-products!2', 'silos!2']);
+    expect(kept.entries).toEqual([next.entries[0], next.entries[1], next.entries[3]]);
+    expect(kept.excluded).toBe(2);
+    expect(kept.summary).toEqual({
+      bySheet: { 'supplier-products': { create: 2 }, silos: { create: 1 } },
+      byAction: { create: 3 },
+      entries: 3,
+      rows: 3,
+    });
   });
 });
 

@@ -21,7 +21,7 @@ import {
   writeMeta,
 } from '../../electron/core/jobs/job-store.js';
 import { readJournal } from '../../electron/core/jobs/journal.js';
-import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
+import { runPlan, resumeToResult } from './job-folder.js';
 import type { EntryOutcome, Plan } from '../../electron/core/jobs/types.js';
 import {
   bulkWorkbook,
@@ -108,7 +108,7 @@ describe('resume after a crash', () => {
     const listed = (await listJobs(env.jobsDir)).find((j) => j.jobId === jobId)!;
     expect(listed).toMatchObject({ status: 'interrupted', resumable: true });
 
-    const res = await resumeJob(jobId, { client: env.client, jobsDir: env.jobsDir });
+    const res = await resumeToResult(jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.counts.failed ?? 0).toBe(0);
     expect(res.counts.skipped ?? 0).toBe(0);
@@ -131,7 +131,7 @@ describe('resume after a crash', () => {
 
   it('a journal that lost its last outcome lines (and ends in a torn line): resume re-checks by external_id and Idempotency-Key', async () => {
     const p = await plan(bulkWorkbook(cat, 20, 3, 'T'), 'torn');
-    const first = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const first = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(first.status).toBe('completed');
     const before = await env.state();
 
@@ -161,7 +161,7 @@ describe('resume after a crash', () => {
     expect(reread.badLines).toBe(1);
 
     const mark = await env.requestsMark();
-    const res = await resumeJob(first.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const res = await resumeToResult(first.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     const o = new Map(res.entries.map((x) => [x.key, x as EntryOutcome]));
     expect(o.get('supplier-products!20')!.outcome).toBe('already_existed');
@@ -187,7 +187,7 @@ describe('resume after a crash', () => {
 describe('job folder format', () => {
   it('a new job keeps its plan entries as JSON lines beside a plan.json without entries', async () => {
     const p = await plan(bulkWorkbook(cat, 6, 1, 'JF'), 'jf');
-    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(r.status).toBe('completed');
     const dir = jobDir(env.jobsDir, r.jobId);
     const head = JSON.parse(await readFile(join(dir, PLAN_FILE), 'utf8')) as Record<string, unknown>;
@@ -226,7 +226,7 @@ describe('job folder format', () => {
       sessions: [],
     });
     expect((await listJobs(env.jobsDir)).find((j) => j.jobId === jobId)!.status).toBe('interrupted');
-    const res = await resumeJob(jobId, { client: env.client, jobsDir: env.jobsDir });
+    const res = await resumeToResult(jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.counts.failed ?? 0).toBe(0);
     await expectExactly('OLD', 20, 2, 3);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
+import { runPlan, resumeToResult } from './job-folder.js';
 import type { PlanContext } from '../../electron/core/jobs/plan.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
@@ -43,7 +43,7 @@ async function plan(d: SheetData, options: NonNullable<PlanContext['options']> =
   return planFile(await write(d), { client: env.client, options });
 }
 async function run(p: Plan) {
-  return runJob(p, { client: env.client, jobsDir: env.jobsDir });
+  return runPlan(p, { client: env.client, jobsDir: env.jobsDir });
 }
 const actions = (p: Plan) => Object.fromEntries(p.entries.map((e) => [e.key, e.action]));
 const outcomes = (r: Awaited<ReturnType<typeof run>>) => Object.fromEntries(r.entries.map((e) => [e.key, e.outcome]));
@@ -101,7 +101,7 @@ describe('the action column', () => {
     // Deletes come last in the plan.
     expect(p.entries.slice(-2).map((e) => e.action)).toEqual(['delete', 'delete']);
 
-    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(outcomes(r)).toMatchObject({
       'supplier-companies!2': 'created',
       'supplier-companies!3': 'skipped',
@@ -341,7 +341,7 @@ describe('resume', () => {
     const mark = await env.requestsMark();
     const ac = new AbortController();
     await env.control('PUT', '/__sandbox/faults', { latency_ms: 40, only: { method: 'DELETE' } });
-    const first = await runJob(p, {
+    const first = await runPlan(p, {
       client: env.newClient(env.sb.ownerKey, { maxConcurrency: 1 }),
       jobsDir: env.jobsDir,
       concurrency: 1,
@@ -355,7 +355,7 @@ describe('resume', () => {
     const done = first.counts.deleted ?? 0;
     expect(done).toBeGreaterThanOrEqual(3);
     expect(done).toBeLessThan(12);
-    const second = await resumeJob(first.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const second = await resumeToResult(first.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(second.status).toBe('completed');
     expect((second.counts.deleted ?? 0) + (second.counts.already_absent ?? 0)).toBe(12);
     // Each entity deleted once; only a delete in flight when the job stopped may be sent again on resume, and

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { listJobs } from '../../electron/core/jobs/job-store.js';
-import { JobControl, resumeJob, runJob } from '../../electron/core/jobs/run.js';
+import { JobControl } from '../../electron/core/jobs/run.js';
+import { runPlan, resumeToResult } from './job-folder.js';
 import type { EntryOutcome, JobResult, Plan } from '../../electron/core/jobs/types.js';
 import type { ApiClient } from '../../electron/core/api/index.js';
 import { SCOPES } from '../../electron/core/spec/scopes.js';
@@ -158,7 +159,7 @@ describe('failures while running', () => {
     // Between plan and run someone creates FSC-1 with another name: the create meets 409 and a real conflict.
     await env.client.supplierCompanies.create({ external_id: 'FSC-1', name: 'Someone else' });
     const mark = await env.requestsMark();
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 4 });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 4 });
     expect(res.status).toBe('completed');
     const o = outcomes(res);
     expect(o.get('supplier-companies!2')).toMatchObject({
@@ -198,7 +199,7 @@ describe('failures while running', () => {
     const before = await env.state();
     await env.control('PUT', '/__sandbox/faults', { latency_ms: 8 });
     let revoked = false;
-    const res = await runJob(p, {
+    const res = await runPlan(p, {
       client,
       jobsDir: env.jobsDir,
       concurrency: 2,
@@ -220,11 +221,11 @@ describe('failures while running', () => {
     expect(listed).toMatchObject({ status: 'aborted', resumable: true });
 
     // Resuming with the revoked key stays aborted and sends no write.
-    const again = await resumeJob(res.jobId, { client, jobsDir: env.jobsDir });
+    const again = await resumeToResult(res.jobId, { client, jobsDir: env.jobsDir });
     expect(again.status).toBe('aborted');
 
     const fresh = env.newClient((await newKey()).key);
-    const done = await resumeJob(res.jobId, { client: fresh, jobsDir: env.jobsDir });
+    const done = await resumeToResult(res.jobId, { client: fresh, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     expect(done.maskedKey).toBe(fresh.maskedKey);
     expect(done.counts.pending ?? 0).toBe(0);
@@ -241,13 +242,13 @@ describe('failures while running', () => {
     const p = await plan(bulkWorkbook(cat, 40, 4, 'D'));
     const before = await env.state();
     await env.control('PUT', '/__sandbox/daily-limit', { requests: 25 });
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 4 });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 4 });
     expect(res.status).toBe('paused');
     expect(res.reason).toBe('daily_limit');
     expect(res.message).toContain('err_svc_daily_limit_reached');
     expect(res.counts.pending ?? 0).toBeGreaterThan(0);
     await env.control('PUT', '/__sandbox/daily-limit', { requests: null });
-    const done = await resumeJob(res.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const done = await resumeToResult(res.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     expect(done.counts.failed ?? 0).toBe(0);
     const after = await env.state();
@@ -262,7 +263,7 @@ describe('failures while running', () => {
     await env.control('PUT', '/__sandbox/entitlements', { product_instances: limit });
     try {
       const p = await plan(bulkWorkbook(cat, 9, 3, 'E'));
-      const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 1 });
+      const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir, concurrency: 1 });
       expect(res.status).toBe('completed');
       const o = outcomes(res);
       expect(o.get('product-instances!2')!.outcome).toBe('created');
@@ -293,7 +294,7 @@ describe('failures while running', () => {
     const before = await env.state();
     await env.control('PUT', '/__sandbox/faults', { latency_ms: 20 });
     const control = new JobControl();
-    const paused = await runJob(p, {
+    const paused = await runPlan(p, {
       client: env.client,
       jobsDir: env.jobsDir,
       concurrency: 2,
@@ -307,7 +308,7 @@ describe('failures while running', () => {
 
     const abort = new AbortController();
     let seen = 0;
-    const cancelled = await resumeJob(paused.jobId, {
+    const cancelled = await resumeToResult(paused.jobId, {
       client: env.client,
       jobsDir: env.jobsDir,
       concurrency: 2,
@@ -320,7 +321,7 @@ describe('failures while running', () => {
     await env.control('PUT', '/__sandbox/faults', {});
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.counts.pending ?? 0).toBeGreaterThan(0);
-    const done = await resumeJob(paused.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const done = await resumeToResult(paused.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     // Writes cut off by the cancel may have landed: resume finds them (already_existed / replayed), never twice.
     expect((done.counts.created ?? 0) + (done.counts.already_existed ?? 0) + (done.counts.replayed ?? 0)).toBe(

@@ -12,7 +12,8 @@ import { createApiClient, type ApiClient } from '../../electron/core/api/index.j
 import { collectBuffer } from '../../electron/core/fs/buffer.js';
 import { readWorkbook } from '../../electron/core/workbook/reader.js';
 import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import { planImport, type PlanContext } from '../../electron/core/jobs/plan.js';
+import type { PlanContext } from '../../electron/core/jobs/plan.js';
+import { planInMemory } from './job-folder.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import { getSheet } from '../../electron/core/workbook/registry.js';
 import type { DataSheetName, ParsedWorkbook } from '../../electron/core/workbook/types.js';
@@ -159,7 +160,7 @@ export async function readTestWorkbook(path: string): Promise<ParsedWorkbook> {
 /** Read, validate (validateWorkbook) and plan a workbook file, as the CLI and the app do. */
 export async function planFile(path: string, ctx: Omit<PlanContext, 'validation'>): Promise<Plan> {
   const parsed = await readWorkbook(path);
-  return planImport(parsed, { ...ctx, validation: await validateWorkbook(parsed) });
+  return planInMemory(parsed, { ...ctx, validation: await validateWorkbook(parsed) });
 }
 
 export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { liveRowMarks, type LiveRowMarks } from '../../electron/core/jobs/row-marks.js';
 import { writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
 import { EntryIndex } from '../../electron/core/jobs/entry-index.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan, marksOfJob } from './job-folder.js';
 import type { JobResult, JobResultSummary, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env } from './helpers.js';
 
@@ -97,7 +97,7 @@ describe('the results workbook written beside the job', () => {
     let settledBeforeEnd = 0;
     let give!: (r: JobResultSummary) => void;
     const summary = new Promise<JobResultSummary>((r) => (give = r));
-    const result: JobResult = await runJob(plan, {
+    const result: JobResult = await runPlan(plan, {
       client: env.client,
       jobsDir: env.jobsDir,
       inputPath: input,
@@ -121,7 +121,7 @@ describe('the results workbook written beside the job', () => {
     );
 
     const after = join(env.dir, 'after.xlsx');
-    await writeResultsWorkbook(input, plan, result, after);
+    await writeResultsWorkbook(input, plan, result, after, await marksOfJob(env.jobsDir, result.jobId));
     const [a, b] = await Promise.all([cellsOf(live), cellsOf(after)]);
     expect(a.size).toBeGreaterThan(100);
     expect([...a.entries()]).toEqual([...b.entries()]);

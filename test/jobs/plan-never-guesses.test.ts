@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { PlanContext } from '../../electron/core/jobs/plan.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import { planFile, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
 
@@ -120,7 +120,7 @@ describe('a delete of an entity still in use', () => {
       ],
     });
     expect(setup.entries.filter((e) => e.action === 'blocked')).toEqual([]);
-    const r = await runJob(setup, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(setup, { client: env.client, jobsDir: env.jobsDir });
     expect(r.counts.failed ?? 0).toBe(0);
   });
 
@@ -205,7 +205,7 @@ describe('a delete of an entity still in use', () => {
         'after silo IU-SILO1 is written without it',
       ]),
     );
-    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(r.counts.failed ?? 0).toBe(0);
     expect(await env.client.supplierProducts.findByExternalId('IU-SP1')).toBeNull();
   });
@@ -218,7 +218,7 @@ describe('a delete of an entity still in use', () => {
     const silo3 = (await env.client.silos.findByExternalId('IU-SILO3'))!;
     await env.client.bom.put(pi1.id, [{ type: 'silo', ref: silo3.id, mass_kg: 1 }]);
     try {
-      const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+      const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
       const o = r.entries[0] as { outcome: string; err_code?: string; msg?: string };
       expect(o).toMatchObject({ outcome: 'failed', err_code: 'err_silo_in_use' });
       expect(o.msg).toMatch(/still used by the BOM of product instance IU-PI1$/);
@@ -243,7 +243,7 @@ describe('a delete of an entity still in use', () => {
     expect(pc.level).toBeGreaterThanOrEqual(entryOf(p, 'product-instances!2').level);
     expect(entryOf(p, 'product-instances!3').dependsOn).toEqual(['prechain-products!2']);
     expect(entryOf(p, 'silos!2').action).toBe('delete');
-    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(r.entries.filter((e) => e.outcome !== 'deleted')).toEqual([]);
   });
 });
@@ -277,7 +277,7 @@ describe('a BOM replace', () => {
         },
       ],
     });
-    expect((await runJob(setup, { client: env.client, jobsDir: env.jobsDir })).counts.failed ?? 0).toBe(0);
+    expect((await runPlan(setup, { client: env.client, jobsDir: env.jobsDir })).counts.failed ?? 0).toBe(0);
     const p = await plan({
       bom: [
         {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { ApiClient } from '../../electron/core/api/index.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
 
 let env: Env;
@@ -68,7 +68,7 @@ describe('planning reads side by side', () => {
 
   it('reads the BOMs and the production figures of the instances on the service side by side', async () => {
     const first = await planFile(path, { client: env.client });
-    const run = await runJob(first, { client: env.client, jobsDir: env.jobsDir });
+    const run = await runPlan(first, { client: env.client, jobsDir: env.jobsDir });
     expect(run.status).toBe('completed');
 
     const c = env.client;

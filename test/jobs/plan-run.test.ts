@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { JOURNAL_FILE, jobDir, listJobs } from '../../electron/core/jobs/job-store.js';
-import { runJob, type RunOptions } from '../../electron/core/jobs/run.js';
+import { type RunOptions } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import type { JobProgress, JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
 import {
   catalog,
@@ -133,7 +134,7 @@ describe('plan → run → plan again → change → run', () => {
     const p = await plan(data);
     const progress: JobProgress[] = [];
     const mark = await env.requestsMark();
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, onProgress: (x) => progress.push(x) });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir, onProgress: (x) => progress.push(x) });
     expect(res.status).toBe('completed');
     expect(res.counts).toEqual({ created: 11, replaced: 2 });
     expect(res.bySheet['silo-items']).toEqual({ created: 3 });
@@ -216,7 +217,7 @@ describe('plan → run → plan again → change → run', () => {
     expect(new Set(p.entries.map((e) => e.action))).toEqual(new Set(['unchanged']));
     expect(p.entries).toHaveLength(13);
     const mark = await env.requestsMark();
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.counts).toEqual({ unchanged: 13 });
     expect(await env.requestsSince(mark)).toEqual([]);
@@ -263,7 +264,7 @@ describe('plan → run → plan again → change → run', () => {
     });
 
     const mark = await env.requestsMark();
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.counts).toEqual({ updated: 4, replaced: 1, unchanged: 8 });
     const writes = writesOf(await env.requestsSince(mark));
@@ -304,7 +305,7 @@ describe('plan → run → plan again → change → run', () => {
     expect(e.get('supplier-companies!4')!.action).toBe('create');
     expect(e.get('bom:PI-1')!.action).toBe('skipped_update');
     const mark = await env.requestsMark();
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     const outcome = new Map(res.entries.map((o) => [o.key, o]));
     expect(outcome.get('supplier-companies!3')).toMatchObject({ outcome: 'skipped', reason: 'create_only' });
@@ -335,7 +336,7 @@ async function runWithLatency(latencyMs: number, p: Plan, o: Partial<RunOptions>
     env.control('PUT', '/__sandbox/faults', { latency_ms, jitter_ms: 0, error_rate: 0, reset_after_commit_rate: 0 });
   await faults(latencyMs);
   try {
-    return await runJob(p, { client: env.client, jobsDir: env.jobsDir, ...o });
+    return await runPlan(p, { client: env.client, jobsDir: env.jobsDir, ...o });
   } finally {
     await faults(0);
   }
@@ -415,7 +416,7 @@ describe('onWritesUnderway (work beside the job starts once its first writes are
     const p = await plan({ 'supplier-companies': companiesOf('WU', 1) });
     expect(p.entries.map((e) => e.action)).toEqual(['unchanged']);
     let told = 0;
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir, onWritesUnderway: () => void told++ });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir, onWritesUnderway: () => void told++ });
     expect(res.status).toBe('completed');
     await new Promise((r) => setImmediate(r));
     expect(told).toBe(1);

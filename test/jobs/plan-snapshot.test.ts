@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import type { PlanContext } from '../../electron/core/jobs/plan.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import { SCOPES } from '../../electron/core/spec/scopes.js';
@@ -161,7 +161,7 @@ describe('plan characterisation', () => {
   it('a first plan of every sheet: creates with their dependencies', async () => {
     const p = await plan(base());
     await expect(normalise(p)).toMatchFileSnapshot('__snapshots__/plan-create.json');
-    const r = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(r.entries.every((e) => e.outcome === 'created' || e.outcome === 'replaced')).toBe(true);
   });
 

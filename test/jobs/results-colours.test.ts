@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { OUTCOME_FILLS, writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan, marksOfJob } from './job-folder.js';
 import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
 import { buildDataset, type DatasetSize, type SheetData } from '../fixtures/dataset.js';
 import { fillTemplate } from '../fixtures/fill-template.js';
@@ -74,9 +74,9 @@ async function mixedResults(file: string, data: SheetData, out: string): Promise
   const active = (await env.state()).product_instances.active;
   await env.control('PUT', '/__sandbox/entitlements', { product_instances: active + 1 });
   try {
-    const result = await runJob(plan, { client: env.client, jobsDir: env.jobsDir, concurrency: 1 });
+    const result = await runPlan(plan, { client: env.client, jobsDir: env.jobsDir, concurrency: 1 });
     expect(result.status).toBe('completed');
-    await writeResultsWorkbook(file, plan, result, out);
+    await writeResultsWorkbook(file, plan, result, out, await marksOfJob(env.jobsDir, result.jobId));
     return new Set(result.entries.map((e) => e.outcome));
   } finally {
     await env.control('PUT', '/__sandbox/entitlements', { product_instances: null });

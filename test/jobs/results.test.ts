@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results-workbook.js';
 import { writeFailedRowsWorkbook } from '../../electron/core/jobs/failed-rows-workbook.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan, marksOfJob } from './job-folder.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
 import {
   catalog,
@@ -49,7 +49,7 @@ beforeAll(async () => {
   inputHash = await sha(input);
   plan = await planFile(input, { client: env.client });
   await env.client.supplierCompanies.create({ external_id: 'WSC-1', name: 'Another name' }); // WSC-1 will fail (409)
-  result = await runJob(plan, { client: env.client, jobsDir: env.jobsDir, inputPath: input });
+  result = await runPlan(plan, { client: env.client, jobsDir: env.jobsDir, inputPath: input });
 });
 afterAll(async () => {
   await env?.close();
@@ -74,9 +74,11 @@ describe('results workbook', () => {
   it('is a copy of the input with _result/_id/_err_code/_message per row, colours, and a Report sheet', async () => {
     expect(result.status).toBe('completed');
     const out = join(env.dir, 'results.xlsx');
-    await writeResultsWorkbook(input, plan, result, out);
+    await writeResultsWorkbook(input, plan, result, out, await marksOfJob(env.jobsDir, result.jobId));
     expect(await sha(input)).toBe(inputHash);
-    await expect(writeResultsWorkbook(input, plan, result, input)).rejects.toThrow(/never changed/);
+    await expect(
+      writeResultsWorkbook(input, plan, result, input, await marksOfJob(env.jobsDir, result.jobId)),
+    ).rejects.toThrow(/never changed/);
 
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(out);
@@ -137,7 +139,7 @@ describe('results workbook', () => {
 
     // Results written from a results workbook reuse its columns and replace its Report.
     const twice = join(env.dir, 'results-2.xlsx');
-    await writeResultsWorkbook(out, plan, result, twice);
+    await writeResultsWorkbook(out, plan, result, twice, await marksOfJob(env.jobsDir, result.jobId));
     const wb2 = new ExcelJS.Workbook();
     await wb2.xlsx.readFile(twice);
     expect(wb2.worksheets.map((w) => w.name).filter((x) => x.startsWith('Report'))).toEqual(['Report']);
@@ -158,7 +160,13 @@ describe('results workbook', () => {
 describe('failed-rows workbook', () => {
   it('holds only the rows that did not succeed (with the mapping sheets), and re-imports once fixed', async () => {
     const out = join(env.dir, 'failed.xlsx');
-    const { rows } = await writeFailedRowsWorkbook(input, plan, result, out);
+    const { rows } = await writeFailedRowsWorkbook(
+      input,
+      plan,
+      result,
+      out,
+      await marksOfJob(env.jobsDir, result.jobId),
+    );
     expect(await sha(input)).toBe(inputHash);
     const parsed = await readTestWorkbook(out);
     expect(parsed.readable).toBe(true);
@@ -195,7 +203,7 @@ describe('failed-rows workbook', () => {
     const again = await planFile(fixed, { client: env.client });
     expect(again.summary.byAction).toEqual({ update: 1, create: 4, replace: 2 });
     expect(again.entries[0].changes).toEqual([{ field: 'country', before: null, after: 'DE' }]);
-    const res = await runJob(again, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(again, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.counts).toEqual({ updated: 1, created: 4, replaced: 2 });
     const pi2 = (await env.client.productInstances.findByExternalId('WPI-2'))!;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createApiClient } from '../../electron/core/api/index.js';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import type { EntryOutcome, JobResult } from '../../electron/core/jobs/types.js';
 import { startProxy, type ProxyHooks } from '../api/proxy.js';
 import {
@@ -49,7 +49,7 @@ async function planAndRun(d: SheetData, hooks: ProxyHooks, between?: () => Promi
     retry: { baseMs: 5, maxTotalMs: 5_000 },
   });
   try {
-    return await runJob(p, { client: c, jobsDir: env.jobsDir, concurrency: 2 });
+    return await runPlan(p, { client: c, jobsDir: env.jobsDir, concurrency: 2 });
   } finally {
     await c.close();
     await proxy.close();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from './job-folder.js';
 import { snapshotOf, SNAPSHOT_COLUMN } from '../../electron/core/jobs/snapshot.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env } from './helpers.js';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   env = await startEnv('demo');
   const path = join(env.dir, 'seed.xlsx');
   await writeTestWorkbook(path, fullWorkbook(await catalog(env)));
-  const res = await runJob(await planFile(path, { client: env.client }), { client: env.client, jobsDir: env.jobsDir });
+  const res = await runPlan(await planFile(path, { client: env.client }), { client: env.client, jobsDir: env.jobsDir });
   expect(res.status).toBe('completed');
 });
 afterAll(async () => {
@@ -113,7 +113,7 @@ describe('export snapshots', () => {
       bomDiff: { changed: [{ code: 'PC-1', before: 50, after: 60 }] },
     });
 
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     const o = new Map(res.entries.map((x) => [x.key, x]));
     expect(o.get('supplier-companies!3')).toMatchObject({ outcome: 'skipped', reason: 'blocked' });
     expect((await c.supplierCompanies.get(sc2.id)).name).toBe('Renamed in the web interface');

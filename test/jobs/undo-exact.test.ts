@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
-import { planUndo, undoJob } from '../../electron/core/jobs/undo.js';
+import { runPlan, resumeToResult, undoPlan, undoToResult } from './job-folder.js';
 import { createApiClient } from '../../electron/core/api/index.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import {
@@ -47,11 +46,11 @@ async function plan(
   await writeTestWorkbook(path, d);
   return planFile(path, { client: env.client, ...(options ? { options } : {}) });
 }
-const run = (p: Plan) => runJob(p, { client: env.client, jobsDir: env.jobsDir });
-const outcomes = (r: Awaited<ReturnType<typeof runJob>>) =>
+const run = (p: Plan) => runPlan(p, { client: env.client, jobsDir: env.jobsDir });
+const outcomes = (r: Awaited<ReturnType<typeof runPlan>>) =>
   Object.fromEntries(r.entries.map((e) => [e.key, e.outcome]));
 const undo = async (jobId: string) => {
-  const r = await undoJob(jobId, { client: env.client, jobsDir: env.jobsDir });
+  const r = await undoToResult(jobId, { client: env.client, jobsDir: env.jobsDir });
   if (r.stage !== 'run')
     throw new Error(`undo ${r.stage}: ${r.blocked.map((b) => b.problems?.[0]?.message).join('; ')}`);
   expect(r.result.status).toBe('completed');
@@ -161,7 +160,7 @@ describe('undo restores exactly what the job changed', () => {
     await env.control('PUT', '/__sandbox/faults', { stall_after_commit_rate: 1, only: { method: 'DELETE' } });
     const mark = await env.requestsMark();
     const ac = new AbortController();
-    const running = runJob(p, { client: env.client, jobsDir: env.jobsDir, signal: ac.signal });
+    const running = runPlan(p, { client: env.client, jobsDir: env.jobsDir, signal: ac.signal });
     while (writesOf(await env.requestsSince(mark)).length === 0) await sleep(10);
     ac.abort();
     const first = await running;
@@ -169,7 +168,7 @@ describe('undo restores exactly what the job changed', () => {
     expect(first.status).toBe('cancelled');
     expect(await env.client.productInstances.findByExternalId('DPI-2')).toBeNull();
 
-    const resumed = await resumeJob(first.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const resumed = await resumeToResult(first.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(outcomes(resumed)).toEqual({ 'product-instances!2': 'deleted' });
     const u = await undo(first.jobId);
     expect(u.plan.entries.map((e) => [e.key, e.action])).toEqual([
@@ -249,7 +248,7 @@ describe('undo restores exactly what the job changed', () => {
     const added = await run(
       await plan({ production: [{ product_instance_external_id: 'PPI-2', year: 2025, quantity: 7 }] }),
     );
-    const r = await undoJob(added.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const r = await undoToResult(added.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(r.stage).toBe('blocked');
     expect(r.blocked[0].problems![0].message).toMatch(/2025 were added by job .* cannot take one back/);
   });
@@ -349,11 +348,11 @@ describe('undo refuses, with the reason', () => {
     await seed('Z');
     const job = await run(await plan({ 'supplier-companies': [{ external_id: 'ZSC-NEW', name: 'Z' }] }));
     const first = await undo(job.jobId);
-    await expect(planUndo(job.jobId, { client: env.client, jobsDir: env.jobsDir })).rejects.toThrow(
+    await expect(undoPlan(job.jobId, { client: env.client, jobsDir: env.jobsDir })).rejects.toThrow(
       new RegExp(`already undone by job ${first.result.jobId}`),
     );
     const second = await undo(first.result.jobId);
-    await expect(planUndo(job.jobId, { client: env.client, jobsDir: env.jobsDir })).rejects.toThrow(
+    await expect(undoPlan(job.jobId, { client: env.client, jobsDir: env.jobsDir })).rejects.toThrow(
       new RegExp(`undo job ${second.result.jobId} to take`),
     );
 
@@ -363,7 +362,7 @@ describe('undo refuses, with the reason', () => {
     });
     try {
       const job2 = await run(await plan({ 'supplier-companies': [{ external_id: 'ZSC-TWO', name: 'Z2' }] }));
-      await expect(planUndo(job2.jobId, { client: other, jobsDir: env.jobsDir })).rejects.toThrow(
+      await expect(undoPlan(job2.jobId, { client: other, jobsDir: env.jobsDir })).rejects.toThrow(
         /made against another service/,
       );
     } finally {

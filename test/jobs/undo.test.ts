@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { listJobs } from '../../electron/core/jobs/job-store.js';
-import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
-import { planUndo } from '../../electron/core/jobs/undo.js';
+import { runPlan, resumeToResult, undoPlan } from './job-folder.js';
 import { JobControl } from '../../electron/core/jobs/run.js';
 import type { Plan } from '../../electron/core/jobs/types.js';
 import {
@@ -39,7 +38,7 @@ async function plan(d: SheetData): Promise<Plan> {
   await writeTestWorkbook(path, d);
   return planFile(path, { client: env.client });
 }
-const outcomes = (r: Awaited<ReturnType<typeof runJob>>) =>
+const outcomes = (r: Awaited<ReturnType<typeof runPlan>>) =>
   Object.fromEntries(r.entries.map((e) => [e.key, e.outcome]));
 
 type Obj = Record<string, unknown>;
@@ -103,7 +102,7 @@ async function seed(prefix: string): Promise<void> {
     supplier_company_external_id: `${prefix}SC-3`,
     city: 'Wien',
   });
-  const r = await runJob(await plan(data), { client: env.client, jobsDir: env.jobsDir });
+  const r = await runPlan(await plan(data), { client: env.client, jobsDir: env.jobsDir });
   expect(r.counts.failed ?? 0).toBe(0);
   expect(r.counts.skipped ?? 0).toBe(0);
 }
@@ -161,7 +160,7 @@ describe('undo a job', () => {
     await seed('U');
     const before = await serviceState();
     const p = await plan(changes('U'));
-    const job = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const job = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(outcomes(job)).toMatchObject({
       'supplier-companies!2': 'created',
       'supplier-companies!3': 'updated',
@@ -173,7 +172,7 @@ describe('undo a job', () => {
     expect(await serviceState()).not.toEqual(before);
 
     const mark = await env.requestsMark();
-    const undo = await planUndo(job.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const undo = await undoPlan(job.jobId, { client: env.client, jobsDir: env.jobsDir });
     // The undo's dry run sends nothing.
     expect(writesOf(await env.requestsSince(mark))).toEqual([]);
     expect(undo.undoes).toBe(job.jobId);
@@ -193,7 +192,7 @@ describe('undo a job', () => {
     expect(byKey.get('undo:supplier-companies!4')!.notes![0]).toMatch(/re-created .* with a new id \(was [0-9a-f-]+\)/);
     expect(byKey.get('undo:supplier-plants!2')!.dependsOn).toEqual(['undo:supplier-companies!4']);
 
-    const r = await runJob(undo, { client: env.client, jobsDir: env.jobsDir });
+    const r = await runPlan(undo, { client: env.client, jobsDir: env.jobsDir });
     expect(r.status).toBe('completed');
     expect(outcomes(r)).toEqual({
       'undo:supplier-companies!4': 'created',
@@ -212,7 +211,7 @@ describe('undo a job', () => {
 
   it('a row changed by someone since the job is a conflict saying what changed; the rest can be undone', async () => {
     await seed('K');
-    const job = await runJob(
+    const job = await runPlan(
       await plan({
         'supplier-companies': [
           { external_id: 'KSC-1', name: 'Renamed by the job', country: 'DE' },
@@ -228,7 +227,7 @@ describe('undo a job', () => {
     const sc9 = (await env.client.supplierCompanies.findByExternalId('KSC-9'))!;
     await env.client.supplierCompanies.update(sc9.id, { country: 'FR' });
     // …and someone re-creates an entity the job deleted (below).
-    const undo = await planUndo(job.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const undo = await undoPlan(job.jobId, { client: env.client, jobsDir: env.jobsDir });
     const byKey = new Map(undo.entries.map((e) => [e.key, e]));
     expect(byKey.get('undo:supplier-companies!2')).toMatchObject({ action: 'conflict' });
     expect(byKey.get('undo:supplier-companies!2')!.problems![0].message).toMatch(
@@ -239,7 +238,7 @@ describe('undo a job', () => {
     );
 
     // A delete re-created by someone is a conflict too.
-    const del = await runJob(
+    const del = await runPlan(
       await plan({
         'supplier-companies': [{ external_id: 'KSC-3', action: 'delete' }],
         'supplier-plants': [{ external_id: 'KSPL-3', action: 'delete' }],
@@ -248,7 +247,7 @@ describe('undo a job', () => {
     );
     expect(outcomes(del)).toEqual({ 'supplier-companies!2': 'deleted', 'supplier-plants!2': 'deleted' });
     await env.client.supplierCompanies.create({ external_id: 'KSC-3', name: 'Back again' });
-    const undoDel = await planUndo(del.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const undoDel = await undoPlan(del.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(undoDel.entries.map((e) => [e.key, e.action])).toEqual([
       ['undo:supplier-companies!2', 'conflict'],
       ['undo:supplier-plants!2', 'create'],
@@ -258,7 +257,7 @@ describe('undo a job', () => {
 
   it('an interrupted undo resumes without duplicates', async () => {
     await seed('R');
-    const del = await runJob(
+    const del = await runPlan(
       await plan({
         'supplier-companies': [{ external_id: 'RSC-3', action: 'delete' }],
         'supplier-plants': [{ external_id: 'RSPL-3', action: 'delete' }],
@@ -266,12 +265,12 @@ describe('undo a job', () => {
       { client: env.client, jobsDir: env.jobsDir },
     );
     expect(del.counts.deleted).toBe(2);
-    const undo = await planUndo(del.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const undo = await undoPlan(del.jobId, { client: env.client, jobsDir: env.jobsDir });
     // Paused after the first write: the company is re-created, its plant is not yet.
     const control = new JobControl();
     // Slow answers, so the progress event after the first write comes before the next write starts.
     await env.control('PUT', '/__sandbox/faults', { latency_ms: 150 });
-    const first = await runJob(undo, {
+    const first = await runPlan(undo, {
       client: env.client,
       jobsDir: env.jobsDir,
       control,
@@ -283,7 +282,7 @@ describe('undo a job', () => {
     await env.control('PUT', '/__sandbox/faults', {});
     expect(first.status).toBe('paused');
     expect(first.counts).toMatchObject({ created: 1, pending: 1 });
-    const done = await resumeJob(first.jobId, { client: env.client, jobsDir: env.jobsDir });
+    const done = await resumeToResult(first.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(done.status).toBe('completed');
     const codes: unknown[] = [];
     for await (const c of env.client.supplierCompanies.walk()) codes.push(c.external_id);

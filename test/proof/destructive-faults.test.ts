@@ -12,8 +12,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import { resumeJob, runJob } from '../../electron/core/jobs/run.js';
-import { undoJob } from '../../electron/core/jobs/undo.js';
+import { runPlan, resumeToResult, undoToResult } from '../jobs/job-folder.js';
 import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
 import { startProxy, type RewritingProxy } from '../api/proxy.js';
 import {
@@ -76,7 +75,7 @@ async function reset(): Promise<void> {
   await env.control('PUT', '/__sandbox/faults', {});
   await env.control('POST', '/__sandbox/reset', { seed: 'empty' });
   cat = await catalog(env);
-  const seeded = await runJob(await planWith(env.client, seedData(cat, PREFIX)), {
+  const seeded = await runPlan(await planWith(env.client, seedData(cat, PREFIX)), {
     client: env.client,
     jobsDir: env.jobsDir,
   });
@@ -93,14 +92,14 @@ async function planWith(client: ApiClient, d: SheetData, mirror = false): Promis
 async function completed(first: JobResult, client: ApiClient): Promise<JobResult> {
   let r = first;
   for (let i = 0; r.status !== 'completed' && i < 5; i++)
-    r = await resumeJob(r.jobId, { client, jobsDir: env.jobsDir });
+    r = await resumeToResult(r.jobId, { client, jobsDir: env.jobsDir });
   expect(r.status).toBe('completed');
   expect(r.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'skipped')).toEqual([]);
   return r;
 }
 
 async function undoWith(jobId: string, client: ApiClient): Promise<string> {
-  const u = await undoJob(jobId, { client, jobsDir: env.jobsDir });
+  const u = await undoToResult(jobId, { client, jobsDir: env.jobsDir });
   if (u.stage !== 'run')
     throw new Error(`undo ${u.stage}: ${u.blocked.map((b) => b.problems?.[0]?.message).join('; ')}`);
   return (await completed(u.result, client)).jobId;
@@ -113,7 +112,7 @@ async function jobUndoUndo(client: ApiClient, faults: object | null): Promise<vo
   expect(plan.summary.byAction).toMatchObject({ create: 2, update: 2, delete: 1, replace: 1 });
   if (faults) await env.control('PUT', '/__sandbox/faults', faults);
   try {
-    const job = await completed(await runJob(plan, { client, jobsDir: env.jobsDir }), client);
+    const job = await completed(await runPlan(plan, { client, jobsDir: env.jobsDir }), client);
     expect(await serviceState(env.client)).toEqual(afterJob);
     const undo = await undoWith(job.jobId, client);
     expect(await serviceState(env.client)).toEqual(before);
@@ -129,7 +128,7 @@ beforeAll(async () => {
   // The reference: the same steps without faults.
   await reset();
   before = await serviceState(env.client);
-  const job = await runJob(await planWith(env.client, jobData(), true), { client: env.client, jobsDir: env.jobsDir });
+  const job = await runPlan(await planWith(env.client, jobData(), true), { client: env.client, jobsDir: env.jobsDir });
   expect(job.counts.failed ?? 0).toBe(0);
   afterJob = await serviceState(env.client);
   expect(afterJob).not.toEqual(before);

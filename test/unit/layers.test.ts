@@ -78,7 +78,7 @@ describe('layers (lint)', () => {
     ).toEqual([]);
   });
 
-  it('keeps the client off the engine, the spec off everything above, the contract off app/, the IPC off the engine and electron out of the core', async () => {
+  it('keeps the client off the engine, the spec off everything above, the contract off app/, the IPC and the CLI off the engine and electron out of the core', async () => {
     const cases: [string, string][] = [
       ['electron/core/api/layer-probe.ts', "export type { PlanEntry } from '../jobs/types.js';\n"],
       ['electron/core/api/resources/layer-probe.ts', "export { readWorkbook } from '../../workbook/reader.js';\n"],
@@ -86,6 +86,10 @@ describe('layers (lint)', () => {
       ['electron/core/contract/layer-probe.ts', "export type { AppServices } from '../app/services.js';\n"],
       ['electron/core/workbook/layer-probe.ts', "export type { JobView } from '../contract/index.js';\n"],
       ['electron/core/ipc/handlers/layer-probe.ts', "export { runJob } from '../../jobs/run.js';\n"],
+      // the CLI is an adapter like the IPC: planning, runs, LCA and export only through app/, types included
+      ['electron/core/cli/commands/layer-probe.ts', "export { runJob } from '../../jobs/run.js';\n"],
+      ['electron/core/cli/layer-probe.ts', "export type { LcaReport } from '../lca/index.js';\n"],
+      ['electron/core/cli/layer-probe.ts', "export { exportCollection } from '../export/index.js';\n"],
       ['sandbox/layer-probe.ts', "export type { ApiClient } from '../electron/core/api/index.js';\n"],
       // and nothing under electron/core or sandbox imports electron (the shell injects it)
       ['electron/core/app/layer-probe.ts', "export { app } from 'electron';\n"],

@@ -7,14 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  acquireLock,
-  groupDrops,
-  watchFolder,
-  WatchLockedError,
-  type DropImportControl,
-  type ImportDrop,
-} from '../../electron/core/app/watch.js';
+import { watchFolder, type DropImportControl, type ImportDrop } from '../../electron/core/app/watch.js';
+import { groupDrops } from '../../electron/core/app/watch-inbox.js';
+import { acquireLock, WatchLockedError } from '../../electron/core/app/watch-state.js';
 
 function watchDir(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-watch-unit-'));

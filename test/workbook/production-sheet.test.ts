@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../electron/core/jobs/run.js';
+import { runPlan } from '../jobs/job-folder.js';
 import { readResults } from '../../electron/core/lca/model.js';
 import { DATA_SHEETS } from '../../electron/core/workbook/registry.js';
 import { catalog, idOf, planFile, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
@@ -54,7 +54,7 @@ describe('production sheet', () => {
     ]);
     expect(e.notes?.join(' ')).toMatch(new RegExp(`${Y + 1} is a future year.*stays blocked until ${Y + 1} arrives`));
 
-    const res = await runJob(p, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(p, { client: env.client, jobsDir: env.jobsDir });
     expect(res.status).toBe('completed');
     expect(res.bySheet.production).toEqual({ created: 3 });
     expect(await env.client.productionFigures.get(instanceId)).toEqual([
@@ -95,7 +95,7 @@ describe('production sheet', () => {
         { year: Y, quantity: 300 },
       ],
     });
-    const res = await runJob(changed, { client: env.client, jobsDir: env.jobsDir });
+    const res = await runPlan(changed, { client: env.client, jobsDir: env.jobsDir });
     expect(res.bySheet.production).toEqual({ updated: 3 });
     const lca = await env.client.lca.recomputeAndWait(instanceId, { pollBaseMs: 20, pollMaxMs: 100 });
     expect(readResults(lca.results).map((y) => y.status)).toEqual(['computed', 'computed', 'computed', 'blocked']);

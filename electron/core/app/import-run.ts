@@ -8,7 +8,7 @@ import { jobDir, newJobDir, newJobId, PLAN_ENTRIES_FILE, PLAN_FILE } from '../jo
 import type { DataSheetName } from '../workbook/types.js';
 import type { PlanOverview } from '../contract/index.js';
 import { AppError } from './errors.js';
-import { mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS } from './import.js';
+import { refusedForBlocked } from './import.js';
 import type { PlannedFolder } from './import-session.js';
 import { activeConnection, resolveConnection } from './profiles.js';
 import type { AppServices } from './services.js';
@@ -64,7 +64,7 @@ export async function runSession(app: AppServices, importId: string, skipBlocked
     );
   }
   const conn = await resolveConnection(app, s.planInfo.profileId);
-  const remember = REMEMBERS_MAPPINGS.app ? mappingMemory(s.parsed, s.report) : undefined;
+  const remember = planned.remember;
   const onCompleted = remember
     ? () => {
         const r = remember(app.settings, conn.profileId);

@@ -1,6 +1,6 @@
 /**
  * Workbooks being imported through the Import screen: read and checked once (readSources + validateWorkbook),
- * then planned against the active connection (planImport: reads only). Everything stays on the main side; the
+ * then planned against the active connection (planJob, import-job.ts: reads only). Everything stays on the main side; the
  * renderer gets an overview and pages of rows (work-views.ts). A few sessions are kept at most (the oldest is
  * forgotten), so memory stays bounded however many workbooks a user opens.
  *
@@ -13,41 +13,25 @@
 import { isTextSource } from '../workbook/sources/index.js';
 import { partsOf } from '../workbook/sheet-parts.js';
 import { randomUUID } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../jobs/csv-sources.js';
 import { createApiClient } from '../api/index.js';
-import { EntryIndex } from '../jobs/entry-index.js';
-import { SummaryCounter } from '../jobs/plan-sink.js';
-import {
-  jobDir,
-  jsonLines,
-  newJobDir,
-  newJobId,
-  PLAN_ENTRIES_FILE,
-  readJobIndex,
-  writePlanHeader,
-} from '../jobs/job-store.js';
-import type { PlanEntry, PlanHeader } from '../jobs/types.js';
+import type { EntryIndex } from '../jobs/entry-index.js';
+import { jobDir, readJobIndex } from '../jobs/job-store.js';
+import type { PlanHeader } from '../jobs/types.js';
 import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { columnsView, previewMapping, type ColumnsView, type MappedPreview } from '../workbook/mapping/columns.js';
 import type { ColumnMapping } from '../workbook/mapping/schema.js';
 import { peekSource } from '../workbook/sources/peek.js';
 import { readAndValidate } from './validate.js';
-import { blockedCount, makePlanToFile, savedMappings, type PlanOptions, type PlanServices } from './import.js';
+import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from './import.js';
+import { discardJob, planJob, type PlannedJob } from './import-job.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../contract/index.js';
 import { AppError } from './errors.js';
 import type { Connection } from './profiles.js';
 import type { HostServices } from './host.js';
-import {
-  identityOf,
-  keptWithDependencies,
-  page,
-  planEntryFilter,
-  planRowView,
-  positionsPassing,
-  problemView,
-} from './work-views.js';
+import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './work-views.js';
 import type { RowLookup } from './work-views.js';
 import { Throttle } from '../throttle.js';
 import { requestsController } from '../api/signal.js';
@@ -91,9 +75,8 @@ export interface ImportSession {
 }
 
 /** A dry run's folder in the jobs folder: the job that runs it, once `import.run` adopted it. */
-export interface PlannedFolder {
-  jobsDir: string;
-  jobId: string;
+export interface PlannedFolder extends PlannedJob {
+  /** the compact index of its entries */
   index: EntryIndex;
   /** a job was started in it: it stays when the session goes */
   adopted: boolean;
@@ -325,7 +308,17 @@ export class ImportSessions {
             app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
           },
         };
-        const { planned, header, excluded } = await planIntoFolder(jobsDir, s, services, o);
+        // The app remembers the workbook's code mappings in the profile once the job completed.
+        const job = await planJob(jobsDir, s, services, { ...o, rememberMappings: true });
+        let index;
+        try {
+          index = (await readJobIndex(jobsDir, job.jobId)).index;
+        } catch (e) {
+          await discardJob(jobsDir, job.jobId);
+          throw e;
+        }
+        const planned: PlannedFolder = { ...job, index, adopted: false };
+        const { plan: header, excluded } = job;
         forget(s);
         s.plan = header;
         s.planned = planned;
@@ -374,80 +367,6 @@ export class ImportSessions {
     for (const i of at.rows) rows.push(planRowView(await planned.index.entry(i), s.rowOf, plan));
     return { ...at, rows };
   }
-}
-
-/**
- * The dry run into a new job folder: the entries written as they are decided (makePlanToFile) — for a re-run of
- * a job's failed rows into a scratch file first, then only the entries it keeps copied (keepFailedRows) — then
- * the header, and the compact index read back. The folder is removed when planning fails.
- */
-async function planIntoFolder(
-  jobsDir: string,
-  w: Pick<ImportSession, 'parsed' | 'report'>,
-  services: PlanServices,
-  o: PlanOptions,
-): Promise<{ planned: PlannedFolder; header: PlanHeader; excluded: number }> {
-  const jobId = newJobId();
-  let excluded = 0;
-  try {
-    const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
-    if (o.previous) {
-      const all = path.join(dir, `all-${PLAN_ENTRIES_FILE}`);
-      const head = await makePlanToFile(w, services, o, all);
-      const kept = await keepFailedRows(all, entriesPath, o.previous);
-      await rm(all);
-      excluded = kept.excluded;
-      await writePlanHeader(jobsDir, jobId, { ...head, summary: kept.summary });
-    } else {
-      await writePlanHeader(jobsDir, jobId, await makePlanToFile(w, services, o, entriesPath));
-    }
-    const { header, index } = await readJobIndex(jobsDir, jobId);
-    return { planned: { jobsDir, jobId, index, adopted: false }, header, excluded };
-  } catch (e) {
-    await rm(jobDir(jobsDir, jobId), { recursive: true, force: true });
-    throw e;
-  }
-}
-
-/**
- * restrictPlanToFailed over files: the entries of a plan's file (`from`) whose identity did not succeed in the
- * previous job, and the entries they depend on, copied in plan order to `to`; found through the compact index
- * (one pass), copied in a second pass. Returns the kept entries' summary and how many were left out.
- */
-export async function keepFailedRows(
-  from: string,
-  to: string,
-  previous: NonNullable<PlanOptions['previous']>,
-): Promise<{ summary: PlanHeader['summary']; excluded: number }> {
-  const wanted = previous.failed;
-  const seeds: number[] = [];
-  const index = await EntryIndex.fromFile(from, (e, i) => {
-    if (wanted.has(identityOf(e))) seeds.push(i);
-  });
-  const keep = keptWithDependencies(index.size, seeds, (i) => index.dependencies(i));
-  const counter = new SummaryCounter();
-  const fh = await open(to, 'w');
-  try {
-    let buf = '';
-    let i = 0;
-    for await (const e of jsonLines<PlanEntry>(from)) {
-      if (e && keep[i]) {
-        buf += `${JSON.stringify(e)}\n`;
-        counter.add(e);
-        if (buf.length >= 1 << 20) {
-          await fh.write(buf);
-          buf = '';
-        }
-      }
-      i++;
-    }
-    if (buf) await fh.write(buf);
-    await fh.datasync();
-  } finally {
-    await fh.close();
-  }
-  const summary = counter.summary();
-  return { summary, excluded: index.size - summary.entries };
 }
 
 export function overview(s: ImportSession): PlanOverview {

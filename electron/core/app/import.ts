@@ -1,19 +1,18 @@
 /**
  * The import operation's rules, once for the CLI (`plan`, `import`, `watch`) and the app (`import.plan`,
- * `import.run`): making the plan (the profile's saved mappings, the options, a previous job's failed rows),
- * refusing a plan with blocked entries unless the user says to import the rest, and remembering the workbook's
- * mapping rows in the profile once the job completed. The adapters only say it in their words.
+ * `import.run`): making the plan (the profile's saved mappings, the options), refusing a plan with blocked
+ * entries unless the user says to import the rest, and the workbook's mapping rows to remember in the profile
+ * once the job completed. The operation that follows these rules: import-job.ts.
  */
 import type { ApiClient } from '../api/index.js';
-import { planImport, planImportToFile, type PlanContext, type PlanProgress } from '../jobs/plan.js';
+import { planImport, type PlanContext, type PlanProgress } from '../jobs/plan.js';
 import type { ProfileMappings } from '../jobs/resolve.js';
-import type { Plan, PlanHeader } from '../jobs/types.js';
+import type { PlanHeader } from '../jobs/types.js';
 import { countMappings, getProfileMappings, mappingsFromWorkbook, mergeProfileMappings } from '../settings/mappings.js';
 import type { SettingsStore } from '../settings/settings.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { ENTITIES, ENTITY_SHEETS } from '../jobs/entities.js';
 import { AppError } from './errors.js';
-import { restrictPlanToFailed } from './work-views.js';
 
 export interface PlanOptions {
   createOnly: boolean;
@@ -45,30 +44,21 @@ export function savedMappings(settings: SettingsStore, profileId: string): Profi
 }
 
 /**
- * The dry run of a read and checked workbook against the service (reads only). Codes the workbook does not map:
- * the profile's saved mappings, then the service (jobs/resolve.ts).
+ * The dry run of a read and checked workbook against the service (reads only), its entries written to
+ * `entriesPath` (a job folder's plan-entries.jsonl) as they are decided, not held in memory; the plan's header is
+ * returned. Codes the workbook does not map: the profile's saved mappings, then the service (jobs/resolve.ts).
  */
 export async function makePlan(
-  w: { parsed: ParsedWorkbook; report: ValidationReport },
-  s: PlanServices,
-  o: PlanOptions,
-): Promise<{ plan: Plan; excluded: number }> {
-  const plan = await planImport(w.parsed, planContext(w, s, o));
-  return o.previous ? restrictPlanToFailed(plan, o.previous) : { plan, excluded: 0 };
-}
-
-/**
- * makePlan with the entries written to `entriesPath` (a job folder's plan-entries.jsonl) as they are decided,
- * not held in memory; the plan's header is returned.
- */
-export async function makePlanToFile(
   w: { parsed: ParsedWorkbook; report: ValidationReport },
   s: PlanServices,
   o: Omit<PlanOptions, 'previous'>,
   entriesPath: string,
 ): Promise<PlanHeader> {
-  return planImportToFile(w.parsed, planContext(w, s, o), entriesPath);
+  return planImport(w.parsed, planContext(w, s, o), entriesPath);
 }
+
+/** The sheets a plan may mirror (their type's entities with an external_id not in the sheet are deleted). */
+export const MIRRORABLE_SHEETS = Object.keys(ENTITY_SHEETS) as DataSheetName[];
 
 /**
  * Options that would make the plan guess are refused: a mirror with create-only (a mirror deletes, create-only
@@ -137,22 +127,15 @@ export function refusedForBlocked(plan: Pick<PlanHeader, 'summary'>, skipBlocked
   return blocked > 0 && !skipBlocked ? blocked : null;
 }
 
-/**
- * Whether a completed import remembers the workbook's mapping rows in its profile (mappingMemory). The app does:
- * the user chose the workbook and sees the profile. The CLI does not: a scheduled or watched run leaves the
- * profile as saved, and `profile mappings save FILE` is its explicit way (test/cli/mappings.test.ts relies on it).
- */
-export const REMEMBERS_MAPPINGS = { app: true, cli: false } as const;
+/** Merges the workbook's mapping rows into a profile; what was added and changed. */
+export type RememberMappings = (settings: SettingsStore, profileId: string) => { added: number; changed: number };
 
 /**
  * Mapping memory: the mapping rows of the workbook (plants, materials) that passed validation, merged into the
  * profile once the import completed. Returns what to call after a completed job, or undefined when the workbook
  * has none. Read before the workbook is dropped (the job runs from the plan).
  */
-export function mappingMemory(
-  parsed: ParsedWorkbook,
-  report: ValidationReport,
-): ((settings: SettingsStore, profileId: string) => { added: number; changed: number }) | undefined {
+export function mappingMemory(parsed: ParsedWorkbook, report: ValidationReport): RememberMappings | undefined {
   const remembered = mappingsFromWorkbook(parsed, report).mappings;
   const count = countMappings(remembered);
   if (count.plants + count.materials === 0) return undefined;

@@ -13,7 +13,7 @@ import {
   type CsvSource,
 } from '../jobs/csv-sources.js';
 import { jobDir } from '../jobs/job-store.js';
-import { indexRowMarks } from '../jobs/row-marks.js';
+import { rowMarks } from '../jobs/row-marks.js';
 import { writeResultsWorkbook } from '../jobs/results-workbook.js';
 import { writeFailedRowsWorkbook } from '../jobs/failed-rows-workbook.js';
 import { loadIndexed } from '../jobs/run.js';
@@ -111,7 +111,7 @@ export async function jobResultFile(
     try {
       const { failedRows } = await writeCsvSourceResults(
         csv,
-        await indexRowMarks(index),
+        await rowMarks(index),
         kind === 'results' ? { results: out } : { failed: out },
       );
       return { path: out, fileName: name, mimeType: CSV_MIME, rows: failedRows };
@@ -130,7 +130,7 @@ export async function jobResultFile(
   const out = path.join(jobDir(w.jobs.jobsDir, jobId), k.xlsx);
   let rows: number;
   try {
-    const marks = await indexRowMarks(index);
+    const marks = await rowMarks(index);
     rows =
       kind === 'results'
         ? (await writeResultsWorkbook(src, header, result, out, marks), 0)

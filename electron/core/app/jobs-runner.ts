@@ -1,6 +1,6 @@
 /**
  * Import jobs run on the main side (Electron main process, or the browser-mode server), never in the page.
- * The engine (runPlannedJob / runJob / resumeJob) is async and yields between requests, so the IPC loop keeps
+ * The engine (runJob / resumeJob, from the job's folder) is async and yields between requests, so the IPC loop keeps
  * answering while a job runs; progress goes out as `jobs.progress` events (the engine throttles them to ≤ 10/s)
  * and every start and stop as `jobs.changed`.
  *
@@ -17,19 +17,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient, type ApiClient } from '../api/index.js';
 import { keepCsvSources, keptCsvSources, keptWorkbookName, type CsvSource } from '../jobs/csv-sources.js';
-import { jobDir, listJobs, newJobId, readMeta, effectiveStatus } from '../jobs/job-store.js';
-import {
-  JobControl,
-  loadIndexed,
-  resumeJob,
-  runJob,
-  runPlannedJob,
-  type IndexedJobResult,
-  type ResumeOptions,
-} from '../jobs/run.js';
+import { jobDir, listJobs, readMeta, readPlan, effectiveStatus } from '../jobs/job-store.js';
+import { JobControl, loadIndexed, runJob, type IndexedJobResult, type RunOptions } from '../jobs/run.js';
+import { resumeImportJob, runImportJob } from './import-job.js';
 import { rowlessCounts } from '../jobs/row-marks.js';
-import { planUndo, undoBlocked } from '../jobs/undo.js';
-import type { JobMeta, JobProgress, JobResult, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
+import { discardUndo, planUndo, type PlannedUndo } from '../jobs/undo.js';
+import type { JobMeta, JobProgress, JobResultSummary, JobStatus, Plan } from '../jobs/types.js';
 import { RESUMABLE_STATUSES } from '../jobs/types.js';
 import type { JobListItem, JobProgressView, JobRowFilter, JobRowView, JobView } from '../contract/index.js';
 import { AppError } from './errors.js';
@@ -37,7 +30,8 @@ import type { Connection } from './profiles.js';
 import type { WorkServices } from './host.js';
 import { sameService, undoneByOf } from '../jobs/undo-refusal.js';
 import { resumableJob, undoableJob } from './jobs.js';
-import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
+import { jobRowView, notSucceeded, page, positionsPassing, jobEntryFilter } from './work-views.js';
+import { succeeded } from '../names.js';
 import { requestsController } from '../api/signal.js';
 
 export const INPUT_COPY = 'input';
@@ -163,15 +157,13 @@ export class JobsRunner {
       input = path.join(dir, `${INPUT_COPY}${ext}`);
       await copyFile(o.inputPath, input);
     }
-    await this.launch(
-      jobId,
-      o.conn,
-      async (opts) => {
-        const r = await runPlannedJob(jobId, { ...opts, inputPath: input });
-        await r.index.close();
-        return r.result;
-      },
-      o.onCompleted,
+    await this.launch(jobId, o.conn, (opts) =>
+      runImportJob(jobId, {
+        ...opts,
+        inputPath: input,
+        ...(o.onCompleted && { onCompleted: o.onCompleted }),
+        onCompletedError: (e) => this.app.log.warn({ jobId, err: e }, 'after-completion step of the import failed'),
+      }),
     );
     return jobId;
   }
@@ -181,7 +173,7 @@ export class JobsRunner {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running already.');
     await resumableJob(this.jobsDir, jobId);
     this.refuseIfBusy(conn.profileId);
-    await this.launch(jobId, conn, (opts) => resumeJob(jobId, opts));
+    await this.launch(jobId, conn, (opts) => resumeImportJob(jobId, { ...opts, completed: 'refuse' }));
     return jobId;
   }
 
@@ -190,6 +182,16 @@ export class JobsRunner {
    * against another service or already taken back by an undo (app/jobs.ts undoableJob).
    */
   async undoPlan(jobId: string, conn: Connection): Promise<Plan> {
+    const undo = await this.planUndo(jobId, conn);
+    try {
+      return await readPlan(this.jobsDir, undo.jobId);
+    } finally {
+      await discardUndo(this.jobsDir, undo);
+    }
+  }
+
+  /** The undo planned into its job's folder (app/jobs.ts undoableJob refuses first, in words). */
+  private async planUndo(jobId: string, conn: Connection): Promise<PlannedUndo> {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running: wait until it stops.');
     await undoableJob(this.jobsDir, jobId, conn.baseUrl);
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
@@ -206,25 +208,29 @@ export class JobsRunner {
    */
   async undo(jobId: string, conn: Connection, skipBlocked: boolean): Promise<string> {
     this.refuseIfBusy(conn.profileId);
-    const plan = await this.undoPlan(jobId, conn);
-    const blocked = undoBlocked(plan).length;
+    const undo = await this.planUndo(jobId, conn);
+    const blocked = undo.blocked.length;
     if (blocked > 0 && !skipBlocked) {
+      await discardUndo(this.jobsDir, undo);
       throw new AppError(
         'invalid_input',
         `${blocked} row(s) of the undo are conflicts or cannot be undone: nothing was sent. Confirm that the rest is undone without them.`,
       );
     }
-    this.refuseIfBusy(conn.profileId);
-    const newId = newJobId();
-    await this.launch(newId, conn, (opts) => runJob(plan, { ...opts, jobId: newId }));
-    return newId;
+    try {
+      this.refuseIfBusy(conn.profileId);
+      await this.launch(undo.jobId, conn, (opts) => runJob(undo.jobId, opts));
+    } catch (e) {
+      await discardUndo(this.jobsDir, undo);
+      throw e;
+    }
+    return undo.jobId;
   }
 
   private async launch(
     jobId: string,
     conn: Connection,
-    exec: (o: ResumeOptions) => Promise<Pick<JobResult, 'status'>>,
-    onCompleted?: () => void,
+    exec: (o: Omit<RunOptions, 'inputPath'>) => Promise<IndexedJobResult>,
   ): Promise<void> {
     const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
     const rj: RunningJob = {
@@ -243,7 +249,7 @@ export class JobsRunner {
     const startedP = new Promise<void>((resolve) => (started = resolve));
     rj.done = (async () => {
       try {
-        const result = await exec({
+        const { index } = await exec({
           client,
           jobsDir: this.jobsDir,
           signal: rj.controller.signal,
@@ -257,13 +263,7 @@ export class JobsRunner {
             this.app.emit('jobs.progress', rj.progress);
           },
         });
-        if (result.status === 'completed' && onCompleted) {
-          try {
-            onCompleted();
-          } catch (e) {
-            this.app.log.warn({ jobId, err: e }, 'after-completion step of the import failed');
-          }
-        }
+        await index.close();
       } catch (e) {
         this.errors.set(jobId, words(e));
         this.app.log.warn({ jobId, err: e }, 'import job stopped with an error');
@@ -366,7 +366,7 @@ export class JobsRunner {
           notOk++;
           notOkRows += rows;
         }
-        if (!succeeded(o)) failedRows += rows;
+        if (!succeeded(o.outcome)) failedRows += rows;
       }
       const f: JobFigures = {
         result,

@@ -21,18 +21,19 @@
  * resumes that job at its next start instead of importing the drop again: no duplicate.
  *
  * The import itself is injected (`importDrop`): the CLI wires it to the code path of `supply-loader import`.
- * No electron import here.
+ * No electron import here. The inbox (which files form a drop, when a file is complete): watch-inbox.ts; the
+ * watcher's lock and state file: watch-state.ts.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeTextAtomicSync } from '../fs/atomic.js';
-import { newJobId, processAlive, writeJsonAtomic } from '../jobs/job-store.js';
+import { newJobId, writeJsonAtomic } from '../jobs/job-store.js';
+import { groupDrops, listInbox, READY_SUFFIX, StabilityTracker } from './watch-inbox.js';
+import { acquireLock, dropStamp, readState, type DropState } from './watch-state.js';
 
 /** Exit codes as the CLI has them (0 < 1 < 2 < 3); the worst drop is the watcher's. */
 export type DropCode = 0 | 1 | 2 | 3;
 
-export const READY_SUFFIX = '.ready';
 export const WATCH_STATE_DIR = '.supply-loader-watch';
 
 export interface DropImportControl {
@@ -122,212 +123,6 @@ export interface WatchResult {
   drops: DropReport[];
   /** Files left in the inbox because they were still being written (--once). */
   notTaken: string[];
-}
-
-/** Refused: another watcher holds DIR's lock. */
-export class WatchLockedError extends Error {
-  override readonly name = 'WatchLockedError';
-  constructor(
-    readonly lockFile: string,
-    readonly pid: number,
-  ) {
-    super(
-      pid > 0
-        ? `another watcher (pid ${pid}) is running on this folder (lock ${lockFile}); one watcher per folder`
-        : `another watcher is starting on this folder (lock ${lockFile} is being written); one watcher per folder`,
-    );
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Drop grouping
-
-/** A glob of a mapping's `sources` (`*`, `?`, case-insensitive, matched against the file name) as a RegExp. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (const ch of glob) {
-    if (ch === '*') re += '[^/\\\\]*';
-    else if (ch === '?') re += '[^/\\\\]';
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`, 'i');
-}
-
-/**
- * Drops from the ready files (names in the inbox), in name order. Without source globs every file is its own
- * drop. With globs (a mapping's `sources`): the files matching any glob form one drop, every other file is its
- * own drop.
- */
-export function groupDrops(files: readonly string[], sourceGlobs?: readonly string[]): string[][] {
-  const sorted = [...files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (!sourceGlobs || sourceGlobs.length === 0) return sorted.map((f) => [f]);
-  const res = sourceGlobs.map(globToRegExp);
-  const grouped = sorted.filter((f) => res.some((r) => r.test(f)));
-  const rest = sorted.filter((f) => !grouped.includes(f));
-  return [...(grouped.length ? [grouped] : []), ...rest.map((f) => [f])];
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Stability: a file still being written is not taken
-
-interface Seen {
-  size: number;
-  mtimeMs: number;
-  since: number;
-}
-
-/** Tracks inbox files; `ready` once size and mtime were unchanged for stableMs, or at once with a .ready marker. */
-export class StabilityTracker {
-  private readonly seen = new Map<string, Seen>();
-  constructor(private readonly stableMs: number) {}
-
-  /** Call with a fresh listing; returns the names ready to take and those still settling. */
-  update(inbox: string, names: readonly string[], now: number): { ready: string[]; settling: string[] } {
-    const all = new Set(names);
-    const ready: string[] = [];
-    const settling: string[] = [];
-    for (const k of [...this.seen.keys()]) if (!all.has(k)) this.seen.delete(k);
-    for (const name of names) {
-      if (name.endsWith(READY_SUFFIX)) continue;
-      let st: fs.Stats;
-      try {
-        st = fs.statSync(path.join(inbox, name));
-      } catch {
-        this.seen.delete(name);
-        continue;
-      }
-      if (!st.isFile()) continue;
-      if (all.has(`${name}${READY_SUFFIX}`)) {
-        ready.push(name);
-        continue;
-      }
-      const prev = this.seen.get(name);
-      if (!prev || prev.size !== st.size || prev.mtimeMs !== st.mtimeMs) {
-        this.seen.set(name, { size: st.size, mtimeMs: st.mtimeMs, since: now });
-        settling.push(name);
-      } else if (now - prev.since >= this.stableMs) ready.push(name);
-      else settling.push(name);
-    }
-    return { ready, settling };
-  }
-
-  forget(name: string): void {
-    this.seen.delete(name);
-  }
-}
-
-/** Names in the inbox a watcher looks at: not hidden, not an Office lock file (`~$…`). */
-function listInbox(inbox: string): string[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(inbox);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-  return names.filter((n) => !n.startsWith('.') && !n.startsWith('~$'));
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Lock and state
-
-interface LockFile {
-  pid: number;
-  startedAt: string;
-}
-
-/** An unreadable lock younger than this is taken as held (a watcher of an older version may be writing it). */
-export const LOCK_UNREADABLE_GRACE_MS = 5000;
-
-/**
- * Take DIR's lock, or throw WatchLockedError. The lock appears whole or not at all: its content is written to a
- * private file first and then hard-linked into place (link fails when the name exists, as an exclusive create
- * does), so a reader never sees it empty. A lock of a dead pid is taken over (onTakeOver says so); an unreadable
- * one only once it is older than LOCK_UNREADABLE_GRACE_MS.
- */
-export function acquireLock(stateDir: string, onTakeOver?: (pid: number) => void, now = Date.now()): () => void {
-  fs.mkdirSync(stateDir, { recursive: true });
-  const file = path.join(stateDir, 'lock');
-  const body = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockFile);
-  const tmp = `${file}.new-${process.pid}-${randomBytes(3).toString('hex')}`;
-  fs.writeFileSync(tmp, body);
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        fs.linkSync(tmp, file);
-        return () => {
-          try {
-            const cur = JSON.parse(fs.readFileSync(file, 'utf8')) as LockFile;
-            if (cur.pid === process.pid) fs.rmSync(file, { force: true });
-          } catch {
-            // already gone
-          }
-        };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-      let pid = 0;
-      let readable = false;
-      try {
-        pid = Number((JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LockFile>).pid);
-        readable = true;
-      } catch {
-        // unreadable: damaged, or being written by a watcher that does not link
-      }
-      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) throw new WatchLockedError(file, pid);
-      if (!readable) {
-        let age = Infinity;
-        try {
-          age = now - fs.statSync(file).mtimeMs;
-        } catch {
-          // gone meanwhile: try again
-        }
-        if (age < LOCK_UNREADABLE_GRACE_MS) throw new WatchLockedError(file, 0);
-      }
-      // Stale: the watcher that held it is gone. Take it over (rename is atomic; a racing watcher retries).
-      const stale = `${file}.stale-${process.pid}-${randomBytes(3).toString('hex')}`;
-      try {
-        fs.renameSync(file, stale);
-        fs.rmSync(stale, { force: true });
-        onTakeOver?.(pid);
-      } catch {
-        // another watcher took it over first; try again
-      }
-    }
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-  throw new Error(`the lock ${file} could not be taken`);
-}
-
-interface DropState {
-  /** The stamp: the drop's folder name under work/, done/ or failed/. */
-  drop: string;
-  /** File names of the drop (markers included). */
-  files: string[];
-  /** The job id given to the import (resumed when its folder exists). */
-  jobId: string;
-  takenAt: string;
-}
-
-interface WatchState {
-  format: 'supply-loader/watch@1';
-  drops: DropState[];
-}
-
-function readState(file: string): WatchState {
-  try {
-    const s = JSON.parse(fs.readFileSync(file, 'utf8')) as WatchState;
-    if (s.format === 'supply-loader/watch@1' && Array.isArray(s.drops)) return s;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the watch state ${file} cannot be read`);
-  }
-  return { format: 'supply-loader/watch@1', drops: [] };
-}
-
-/** A folder name for a drop: UTC time to the millisecond (sortable) plus a short random part. */
-export function dropStamp(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').replace('.', '-').replace('Z', '')}-${randomBytes(2).toString('hex')}`;
 }
 
 const worse = (a: DropCode, b: DropCode): DropCode => (b > a ? b : a);

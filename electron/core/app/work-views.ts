@@ -3,8 +3,7 @@
  * and paged on the main side (a plan of 100,000 rows stays here), and the plan restricted to the rows that did
  * not succeed in an earlier job (re-run of failed rows). Pure functions over the import engine's JSON data.
  */
-import type { EntryOutcome, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
-import { SUCCESS_OUTCOMES } from '../jobs/types.js';
+import type { EntryOutcome, EntryState, Plan, PlanEntry, PlanProblem } from '../jobs/types.js';
 import { PLAN_WRITE_ACTIONS } from '../names.js';
 import { planSummary } from '../jobs/plan.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
@@ -21,7 +20,7 @@ import type {
 } from '../contract/index.js';
 
 type Scalar = string | number | boolean | null;
-type AnyOutcome = EntryOutcome | { key: string; outcome: 'pending' };
+type AnyOutcome = EntryState;
 
 /** A value as text or number for a table cell: never JSON, never an object. */
 export function toScalar(v: unknown): Scalar {
@@ -274,10 +273,6 @@ export function filterPlanEntries(plan: Plan, f: PlanRowFilter): number[] {
   return out;
 }
 
-export function succeeded(o: AnyOutcome | undefined): boolean {
-  return o !== undefined && o.outcome !== 'pending' && (SUCCESS_OUTCOMES as readonly string[]).includes(o.outcome);
-}
-
 /** A row that did not succeed: failed, skipped (other than create-only, which was the user's choice) or not run. */
 export function notSucceeded(o: AnyOutcome | undefined): boolean {
   if (o === undefined || o.outcome === 'pending' || o.outcome === 'failed') return true;
@@ -345,29 +340,6 @@ export function identityOf(e: Pick<PlanEntry, 'kind' | 'externalId' | 'key'>): s
 
 /** Recompute a plan's summary after entries were left out: the planner's own count. */
 export { planSummary as summarizePlan };
-
-/**
- * The plan of a (corrected) workbook restricted to the entries that did not succeed in an earlier job — matched
- * by entity kind and code (so the failed-rows workbook and the corrected original both work), by sheet row for
- * entries without a code — plus the entries they depend on in this plan (created in the same run).
- */
-export function restrictPlanToFailed(
-  plan: Plan,
-  previous: { failed: ReadonlySet<string> },
-): { plan: Plan; excluded: number } {
-  const wanted = previous.failed;
-  const pos = new Map(plan.entries.map((e, i) => [e.key, i]));
-  const keep = keptWithDependencies(
-    plan.entries.length,
-    plan.entries.flatMap((e, i) => (wanted.has(identityOf(e)) ? [i] : [])),
-    (i) => (plan.entries[i].dependsOn ?? []).map((k) => pos.get(k) ?? -1),
-  );
-  const entries = plan.entries.filter((_, i) => keep[i]);
-  return {
-    plan: { ...plan, entries, summary: planSummary(entries) },
-    excluded: plan.entries.length - entries.length,
-  };
-}
 
 /**
  * The identities (identityOf) of a job's entries that did not succeed: what a re-run of its failed rows keeps.

@@ -1,15 +1,15 @@
 /**
- * What plan, import and resume share: making the plan (read → validate → connect → planImport), driving a job
- * with a progress bar, results workbooks, and the exit code of a job.
+ * What plan, import, resume and watch share: planning into a job folder with a progress bar (app/import-job.ts
+ * planJob), driving a job with a progress bar, and the exit code of a job.
  */
-import { makePlanToFile as makeAppPlanToFile } from '../app/import.js';
-import { ENTITY_SHEETS } from '../jobs/plan.js';
+import { MIRRORABLE_SHEETS } from '../app/import.js';
+import { jobVerdict, planJob, type PlannedJob } from '../app/import-job.js';
 import { normaliseSheetName } from '../workbook/registry.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { intOption, str } from './args.js';
 import { CliUsageError } from './errors.js';
-import type { IndexedJobResult } from '../jobs/run.js';
-import type { JobProgress, JobResult, PlanHeader } from '../jobs/types.js';
+import type { IndexedJobResult } from '../app/import-job.js';
+import type { JobProgress } from '../app/import-job.js';
 import { connectContext, type RunContext } from './context.js';
 import { savedMappingsFor } from './mappings.js';
 import { EXIT, type CliProgress, type ExitCode } from './types.js';
@@ -27,15 +27,16 @@ export function clientCap(concurrency: number | undefined): { maxConcurrency?: n
 }
 
 /**
- * The plan (app/import.ts makePlanToFile) with the profile's saved mappings and a progress bar per phase; its
- * entries written to `entriesPath` as they are decided (a job folder's plan-entries.jsonl), its header returned.
+ * The plan (app/import-job.ts planJob) into a new folder of `jobsDir` with the profile's saved mappings and a
+ * progress bar per phase; its entries written as they are decided. The CLI does not remember the workbook's code
+ * mappings in the profile (`profile mappings save FILE` is its explicit way).
  */
-export async function makePlanToFile(
+export async function planIntoJob(
   ctx: RunContext,
   w: LoadedWorkbook,
-  o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number },
-  entriesPath: string,
-): Promise<PlanHeader> {
+  o: { createOnly: boolean; maxConcurrency?: number; mirror?: DataSheetName[]; maxDeletes?: number; jobId?: string },
+  jobsDir: string,
+): Promise<PlannedJob> {
   // The key is checked by the planner's /v2/me, sent beside its first reads (not one round trip before them).
   await connectContext(ctx, {
     checkKey: false,
@@ -46,7 +47,8 @@ export async function makePlanToFile(
   let phase = '';
   let seen = 0;
   const mappings = savedMappingsFor(ctx);
-  const plan = await makeAppPlanToFile(
+  const plan = await planJob(
+    jobsDir,
     w,
     {
       client: ctx.client,
@@ -67,8 +69,9 @@ export async function makePlanToFile(
       createOnly: o.createOnly,
       ...(o.mirror ? { mirror: o.mirror } : {}),
       ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+      ...(o.jobId !== undefined ? { jobId: o.jobId } : {}),
+      rememberMappings: false,
     },
-    entriesPath,
   );
   bar?.done();
   return plan;
@@ -90,28 +93,14 @@ export function jobProgress(ctx: RunContext): { onProgress: (p: JobProgress) => 
   };
 }
 
+const EXIT_OF = { ok: EXIT.ok, partial: EXIT.partial, stopped: EXIT.aborted } as const;
+
 /**
  * 0: every row succeeded or was unchanged (rows left out on purpose by --create-only count as unchanged);
  * 1: some rows failed or were skipped; 3: the job stopped before the end (key refused, daily limit, cancelled).
  */
-export function exitCodeOf(result: JobResult): ExitCode {
-  if (result.status !== 'completed') return EXIT.aborted;
-  const bad = result.entries.some(
-    (e) =>
-      e.outcome === 'failed' ||
-      e.outcome === 'pending' ||
-      (e.outcome === 'skipped' && (e as { reason?: string }).reason !== 'create_only'),
-  );
-  return bad ? EXIT.partial : EXIT.ok;
-}
-
-/** exitCodeOf for a job whose outcomes are in its compact index. */
-export function exitCodeOfIndexed(r: IndexedJobResult): ExitCode {
-  if (r.result.status !== 'completed') return EXIT.aborted;
-  if ((r.result.counts.failed ?? 0) > 0 || (r.result.counts.pending ?? 0) > 0) return EXIT.partial;
-  for (const [, o] of r.index.notPlain())
-    if (o.outcome === 'skipped' && o.reason !== 'create_only') return EXIT.partial;
-  return EXIT.ok;
+export function exitCodeOf(r: IndexedJobResult): ExitCode {
+  return EXIT_OF[jobVerdict(r)];
 }
 
 /** `--mirror SHEET[,SHEET]` and `--max-deletes N` of plan and import. */
@@ -135,9 +124,9 @@ export function mirrorOptions(
       .map((x) => x.trim())
       .filter(Boolean)) {
       const name = normaliseSheetName(part) as DataSheetName;
-      if (!ENTITY_SHEETS[name])
+      if (!MIRRORABLE_SHEETS.includes(name))
         throw new CliUsageError(
-          `--mirror: "${part}" is not a sheet that can be mirrored (one of ${Object.keys(ENTITY_SHEETS).join(', ')})`,
+          `--mirror: "${part}" is not a sheet that can be mirrored (one of ${MIRRORABLE_SHEETS.join(', ')})`,
           command,
         );
       if (!sheets.includes(name)) sheets.push(name);

@@ -4,10 +4,9 @@
  */
 import { decodeRow } from '../workbook/sheet-parts.js';
 import type { DataSheetName, Issue } from '../workbook/types.js';
-import type { IndexedJobResult } from '../jobs/run.js';
+import type { IndexedJobResult } from '../app/import-job.js';
 import type {
   EntryOutcome,
-  JobResult,
   JobResultSummary,
   JobStatus,
   JobSummary,
@@ -17,9 +16,8 @@ import type {
   PlanHeader,
   PlanProblem,
   StopReason,
-} from '../jobs/types.js';
-import { PLAN_ACTIONS, SUCCESS_OUTCOMES } from '../jobs/types.js';
-import { JOB_ROW_OUTCOMES } from '../names.js';
+} from '../app/import-job.js';
+import { JOB_ROW_OUTCOMES, PLAN_ACTIONS, succeeded } from '../names.js';
 
 /** Most detail lines printed before "… N more (use --json for all)". */
 export const MAX_DETAILS = 200;
@@ -200,9 +198,7 @@ export function jobStatusText(
   unit?: { one: string; many: string },
 ): string {
   if (status === 'completed') {
-    const bad = JOB_ROW_OUTCOMES.filter(
-      (o) => (o === 'pending' || !SUCCESS_OUTCOMES.includes(o)) && (counts[o] ?? 0) > 0,
-    );
+    const bad = JOB_ROW_OUTCOMES.filter((o) => !succeeded(o) && (counts[o] ?? 0) > 0);
     if (bad.length === 0) return 'completed';
     const total = bad.reduce((n, o) => n + (counts[o] ?? 0), 0);
     const noun = unit ? ` ${total === 1 ? unit.one : unit.many}` : '';
@@ -212,19 +208,8 @@ export function jobStatusText(
   return why ? `${status}: ${why}` : status;
 }
 
-export function formatResult(plan: Plan, result: JobResult, max = MAX_DETAILS): string[] {
-  const byKey = new Map(plan.entries.map((e) => [e.key, e]));
-  const bad = result.entries.filter((e) => e.outcome === 'failed' || e.outcome === 'skipped');
-  return resultLines(
-    result,
-    bad.slice(0, Math.max(max, 0)).map((r) => [byKey.get(r.key), r]),
-    bad.length,
-    max,
-  );
-}
-
-/** formatResult of a job whose outcomes are in its compact index: only the rows shown are read back. */
-export async function formatIndexedResult(r: IndexedJobResult, max = MAX_DETAILS): Promise<string[]> {
+/** A job's result in words: its status, rows per sheet and outcome, then the rows that failed or were skipped (read back from the job's folder, only those shown). */
+export async function formatResult(r: IndexedJobResult, max = MAX_DETAILS): Promise<string[]> {
   const shown: [PlanEntry | undefined, EntryOutcome][] = [];
   let count = 0;
   for (const [i, o] of r.index.notPlain()) {
@@ -237,7 +222,7 @@ export async function formatIndexedResult(r: IndexedJobResult, max = MAX_DETAILS
 
 function resultLines(
   result: JobResultSummary,
-  bad: readonly (readonly [PlanEntry | undefined, JobResult['entries'][number]])[],
+  bad: readonly (readonly [PlanEntry | undefined, EntryOutcome])[],
   badCount: number,
   max: number,
 ): string[] {

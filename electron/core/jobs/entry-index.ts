@@ -17,11 +17,13 @@ import {
   ROW_OUTCOMES,
   SUCCESS_OUTCOMES,
   type EntryOutcome,
+  type EntryState,
   type OutcomeCounts,
   type PlanAction,
   type PlanEntry,
   type RowOutcome,
 } from './types.js';
+import type { JobRowOutcome } from '../names.js';
 
 const NO_OUTCOME = 0;
 const ACTION_CODE = new Map<PlanAction, number>(PLAN_ACTIONS.map((a, i) => [a, i]));
@@ -289,7 +291,7 @@ export class EntryIndex {
   hasOutcome(i: number): boolean {
     return this.outcome[i] !== NO_OUTCOME;
   }
-  outcomeName(i: number): RowOutcome | 'pending' {
+  outcomeName(i: number): JobRowOutcome {
     const c = this.outcome[i];
     return c === NO_OUTCOME ? 'pending' : ROW_OUTCOMES[c - 1];
   }
@@ -321,7 +323,7 @@ export class EntryIndex {
   }
 
   /** Entry i's outcome as an object (rebuilt for plain successes; no `at`). */
-  outcomeOf(i: number): EntryOutcome | { key: string; outcome: 'pending' } {
+  outcomeOf(i: number): EntryState {
     const c = this.outcome[i];
     if (c === NO_OUTCOME) return { key: this.keys[i], outcome: 'pending' };
     const d = this.details.get(i);

@@ -15,7 +15,7 @@ import type { ExtraColumn, SheetContent, WritableRow } from '../workbook/xlsx-la
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
 import type { JobResultSummary, PlanHeader } from './types.js';
 import { columnNumber } from '../workbook/cell-ref.js';
-import { marksOf, type RowMarks } from './row-marks.js';
+import type { RowMarks } from './row-marks.js';
 import { plainValue, sameFile, sourceSheets } from './source-sheets.js';
 import { SpillFile } from './spill.js';
 
@@ -29,11 +29,10 @@ export async function writeFailedRowsWorkbook(
   plan: PlanHeader,
   result: JobResultSummary,
   outPath: string,
-  rowMarksOf?: RowMarks,
+  marks: RowMarks,
 ): Promise<{ rows: number }> {
   if (sameFile(inputPath, outPath))
     throw new Error('The failed-rows workbook must be a new file: the input workbook is never changed.');
-  const marks = marksOf(plan, result, rowMarksOf);
   // Nothing failed: the workbook is the empty template (below), so the input is not read at all.
   if (!marks.anyNotSucceeded) {
     await writeEmptyFailedRowsWorkbook(outPath);

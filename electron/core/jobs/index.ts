@@ -3,7 +3,7 @@
  * JSON-serialisable data everywhere; no electron import. Driven by the CLI and the desktop app alike.
  */
 export { planImport, LEVEL, type PlanContext, type PlanProgress } from './plan.js';
-export { runJob, resumeJob, loadJob, loadJobResult, JobControl, type RunOptions, type ResumeOptions } from './run.js';
+export { runJob, resumeJob, loadIndexed, JobControl, type RunOptions, type ResumeOptions } from './run.js';
 export {
   listJobs,
   readPlan,
@@ -15,7 +15,7 @@ export {
   JOURNAL_FILE,
   META_FILE,
 } from './job-store.js';
-export { planUndo, undoJob, undoBlocked, type UndoOptions, type UndoJobOptions, type UndoJobResult } from './undo.js';
+export { planUndo, undoJob, type UndoOptions, type UndoJobOptions, type UndoJobResult } from './undo.js';
 export { readJournal, type JournalLine, type JournalState } from './journal.js';
 export { writeResultsWorkbook, REPORT_SHEET } from './results-workbook.js';
 export { writeFailedRowsWorkbook } from './failed-rows-workbook.js';

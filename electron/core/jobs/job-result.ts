@@ -1,19 +1,18 @@
 /**
  * A job's result: the outcomes known without sending anything (from the plan) and from the journal, put into the
  * job's compact index; the summary of that index (counts, rows per sheet, licence limits); and a job as it stands
- * on disk, with or without every entry's outcome materialised.
+ * on disk (loadIndexed), every entry's outcome materialised only for output (withEntries).
  */
 import { join } from 'node:path';
 import type { EntryIndex } from './entry-index.js';
 import { scanJournal, skippedOutcome, type IntentLine } from './journal.js';
-import { effectiveStatus, JOURNAL_FILE, jobDir, readMeta, readJobIndex, readPlan } from './job-store.js';
+import { effectiveStatus, JOURNAL_FILE, jobDir, readMeta, readJobIndex } from './job-store.js';
 import type {
   EntitlementInfo,
   EntryOutcome,
   JobMeta,
   JobResult,
   JobResultSummary,
-  Plan,
   PlanEntry,
   PlanHeader,
 } from './types.js';
@@ -109,7 +108,7 @@ export function resultSummary(index: EntryIndex, meta: JobMeta, requests: number
   return result;
 }
 
-/** The JobResult with every entry's outcome, in plan order (for callers that hold the plan anyway). */
+/** The JobResult with every entry's outcome, in plan order (what `--json` prints); the index is closed. */
 export async function withEntries(r: IndexedJobResult): Promise<JobResult> {
   const { index } = r;
   const entries: JobResult['entries'] = [];
@@ -125,22 +124,4 @@ export async function loadIndexed(jobsDir: string, jobId: string): Promise<Index
   const meta = await readMeta(jobsDir, jobId);
   await applyJournal(jobsDir, jobId, index);
   return { result: resultSummary(index, meta, 0), header, index };
-}
-
-/** The result of a job as it stands on disk (any status). */
-export async function loadJobResult(jobsDir: string, jobId: string): Promise<JobResult> {
-  return withEntries(await loadIndexed(jobsDir, jobId));
-}
-
-/** Plan and result of a job on disk, e.g. to write its results workbook later. */
-export async function loadJob(
-  jobsDir: string,
-  jobId: string,
-): Promise<{ plan: Plan; meta: JobMeta; result: JobResult }> {
-  const [plan, meta, result] = await Promise.all([
-    readPlan(jobsDir, jobId),
-    readMeta(jobsDir, jobId),
-    loadJobResult(jobsDir, jobId),
-  ]);
-  return { plan, meta, result };
 }

@@ -66,7 +66,7 @@ export type JobPlanHeader = Omit<PlanHeader, 'format'> & {
   entry_count: number;
 };
 
-/** A new job folder; the path its plan's entries go to (planImportToFile writes them there as it plans). */
+/** A new job folder; the path its plan's entries go to (planImport writes them there as it plans). */
 export async function newJobDir(jobsDir: string, jobId: string): Promise<{ dir: string; entriesPath: string }> {
   const dir = jobDir(jobsDir, jobId);
   await mkdir(dir, { recursive: true });
@@ -91,6 +91,7 @@ export async function writePlanHeader(jobsDir: string, jobId: string, plan: Plan
  * backpressure, then fsynced), then plan.json atomically — its presence says the entries are complete.
  */
 export async function createJobDir(jobsDir: string, jobId: string, plan: Plan): Promise<string> {
+  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
   const { dir, entriesPath } = await newJobDir(jobsDir, jobId);
   const fh = await open(entriesPath, 'w');
   try {

@@ -1,12 +1,12 @@
 /**
  * Where the planner puts its entries as it decides them (a 200,000-row plan is ~200 MB of entries: too much to hold).
  *
- * - `ArrayPlanSink`: in memory (the desktop app's dry run, undo plans, tests): `entries` once finished.
- * - `JsonlPlanSink`: each entry one JSON line of a file (a job folder's `plan-entries.jsonl`), written as it is
- *   added (buffered, synchronous writes of ~1 MB); nothing of the entry stays in memory.
+ * `JsonlPlanSink`: each entry one JSON line of a file (a job folder's `plan-entries.jsonl`), written as it is
+ * added (buffered, synchronous writes of ~1 MB); nothing of the entry stays in memory. The job runs from that
+ * folder (the one form of a plan).
  *
- * Both keep the plan's order: entries in the order they are added (by level, then sheet row), except deletes,
- * which are held back and come last, by level (reverse dependency order) then row. Both count the summary as the
+ * It keeps the plan's order: entries in the order they are added (by level, then sheet row), except deletes,
+ * which are held back and come last, by level (reverse dependency order) then row. It counts the summary as the
  * entries pass, so the plan's summary needs no second pass over the entries.
  *
  * What the planner itself needs of an entry after adding it (its action, id, label, where it is) is the compact
@@ -97,14 +97,6 @@ abstract class BaseSink implements PlanSink {
 
   protected abstract put(e: PlanEntry): void;
   protected abstract close(): void;
-}
-
-export class ArrayPlanSink extends BaseSink {
-  readonly entries: PlanEntry[] = [];
-  protected put(e: PlanEntry): void {
-    this.entries.push(e);
-  }
-  protected close(): void {}
 }
 
 const FLUSH_AT = 1 << 20;

@@ -8,8 +8,8 @@
  *
  * This module is the entry: `plan/` holds one planner per entity kind, the state they share (`context.ts`:
  * references, lookups, and `emit`, the one place an entry enters the plan) and the decision step (`decide.ts`).
- * The entries go to a `PlanSink` as they are decided: in memory (`planImport`) or a job folder's
- * plan-entries.jsonl (`planImportToFile`: what grows with the rows stays on disk).
+ * The entries go to a `PlanSink` as they are decided: a job folder's plan-entries.jsonl (what grows with the
+ * rows stays on disk); the job runs from that folder.
  */
 import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
@@ -19,7 +19,7 @@ import { resolveCodes, type ProfileMappings } from './resolve.js';
 import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
-import { ArrayPlanSink, JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
+import { JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
 import { planBoms, readBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { planCompanies } from './plan/companies.js';
@@ -66,18 +66,12 @@ export function planSummary(entries: readonly PlanEntry[]): Plan['summary'] {
 /** Deletes run after every other entry (the sinks hold them back and write them last). */
 const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
 
-export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {
-  const sink = new ArrayPlanSink(isDeleteEntry);
-  // The entries before the summary, as a plan has always been laid out (saved plans, --json, snapshots).
-  const { summary, requests, preflight, ...head } = await planInto(parsed, ctx, sink);
-  return { ...head, entries: sink.entries, summary, requests, preflight };
-}
-
 /**
  * The plan with its entries written to `path` as JSON lines as they are decided (in plan order), not held in
- * memory (a job folder's plan-entries.jsonl): what grows with the rows stays on disk.
+ * memory (a job folder's plan-entries.jsonl: job-store.ts newJobDir): what grows with the rows stays on disk.
+ * The header is returned; writePlanHeader puts it beside the entries.
  */
-export async function planImportToFile(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
+export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
   const sink = new JsonlPlanSink(path, isDeleteEntry);
   try {
     return await planInto(parsed, ctx, sink);

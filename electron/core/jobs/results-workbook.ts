@@ -12,7 +12,8 @@ import { writeAtomic } from '../fs/atomic.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../workbook/types.js';
 import type { JobResultSummary, OutcomeCounts, PlanHeader } from './types.js';
 import { RESULT_COLUMNS } from '../names.js';
-import { marksOf, type LiveRowMarks, type Outcome, type RowMarks } from './row-marks.js';
+import type { LiveRowMarks, RowMarks } from './row-marks.js';
+import type { JobRowOutcome } from '../names.js';
 import { plainValue, sameFile, sourceSheets, type SourceRow, type SourceSheet } from './source-sheets.js';
 
 export { RESULT_COLUMNS };
@@ -20,7 +21,7 @@ export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 
 /** The fill (ARGB) of each outcome's rows in the results workbook; unchanged rows get none. */
-export const OUTCOME_FILLS: Readonly<Record<Outcome, string | null>> = {
+export const OUTCOME_FILLS: Readonly<Record<JobRowOutcome, string | null>> = {
   created: 'FFE2EFDA',
   replayed: 'FFE2EFDA',
   already_existed: 'FFE2EFDA',
@@ -34,7 +35,7 @@ export const OUTCOME_FILLS: Readonly<Record<Outcome, string | null>> = {
   pending: 'FFD9D9D9',
 };
 
-const OUTCOME_ORDER: Outcome[] = [
+const OUTCOME_ORDER: JobRowOutcome[] = [
   'created',
   'replayed',
   'already_existed',
@@ -206,13 +207,13 @@ export function liveResultsFit(inputPath: string): boolean {
   }
 }
 
-function isLive(marks: RowMarks | undefined): marks is LiveRowMarks {
-  return marks !== undefined && 'ready' in marks;
+function isLive(marks: RowMarks): marks is LiveRowMarks {
+  return 'ready' in marks;
 }
 
 /**
- * `plan` and `result` with their entries (rowMarks is made from them), or without and `rowMarksOf` given
- * (indexRowMarks of the job's index). With live row marks (liveRowMarks) it runs beside the job: the input is
+ * The results workbook of a job: the input's rows with each row's mark (rowMarks of the job's index). With live
+ * row marks (liveRowMarks) it runs beside the job: the input is
  * read whole first (at most LIVE_RESULTS_MAX_BYTES), each row is written once its entry has settled, and the
  * Report sheet once `result` (then a promise of the job's result) is there.
  */
@@ -221,16 +222,15 @@ export async function writeResultsWorkbook(
   plan: PlanHeader,
   result: JobResultSummary | Promise<JobResultSummary>,
   outPath: string,
-  rowMarksOf?: RowMarks,
+  marks: RowMarks,
 ): Promise<void> {
   if (sameFile(inputPath, outPath))
     throw new Error('The results workbook must be a new file: the input workbook is never changed.');
-  const live = isLive(rowMarksOf) ? rowMarksOf : null;
+  const live = isLive(marks) ? marks : null;
   if (live && !liveResultsFit(inputPath))
     throw new Error(
       `a results workbook is written beside its job only for inputs up to ${LIVE_RESULTS_MAX_BYTES} bytes`,
     );
-  const marks = live ?? marksOf(plan, await result, rowMarksOf);
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
   // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.

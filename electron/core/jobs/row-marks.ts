@@ -1,26 +1,16 @@
 /**
  * Row marks: what the results workbooks (and the results files of CSV sources) need of each worksheet row of a
- * job — its outcome, id, error code and message — per registry sheet. Made from a plan and result in memory
- * (rowMarks), from the job's compact index (indexRowMarks) or following a running job (liveRowMarks); and the
+ * job — its outcome, id, error code and message — per registry sheet. Made from the job's compact index
+ * (rowMarks) or following a running job (liveRowMarks); and the
  * rows of entries without a worksheet row (a mirrored sheet's deletes: rowlessFailedRow). The message a row
  * gets: outcomeMessage.
  */
 import type { DataSheetName } from '../workbook/types.js';
 import type { WritableRow } from '../workbook/xlsx-layout.js';
 import type { EntryIndex } from './entry-index.js';
-import {
-  SUCCESS_OUTCOMES,
-  type EntryOutcome,
-  type JobResult,
-  type JobResultSummary,
-  type Plan,
-  type PlanEntry,
-  type PlanHeader,
-  type RowOutcome,
-} from './types.js';
+import type { EntryOutcome, EntryState, PlanEntry } from './types.js';
+import { succeeded, type JobRowOutcome } from '../names.js';
 import { PART_ROW_OFFSET } from '../workbook/sheet-parts.js';
-
-export type Outcome = RowOutcome | 'pending';
 
 /**
  * What the results workbooks need of a worksheet row: its outcome, id, error code and message, computed once
@@ -28,7 +18,7 @@ export type Outcome = RowOutcome | 'pending';
  * row, not the entry with its body, changes and notes.
  */
 export interface RowMark {
-  outcome: Outcome;
+  outcome: JobRowOutcome;
   id: string;
   errCode: string;
   message: string;
@@ -37,7 +27,7 @@ export interface RowMark {
   succeeded: boolean;
 }
 
-/** The marks of the rows of a job, per registry sheet (in memory: rowMarks; from the job's index: indexRowMarks). */
+/** The marks of the rows of a job, per registry sheet (rowMarks, or liveRowMarks beside a running job). */
 export interface RowMarks {
   sheet(name: DataSheetName): { get(row: number): RowMark | undefined };
   /** Some row did not succeed (failed, skipped, pending). */
@@ -66,11 +56,8 @@ export function rowlessCounts(action: string, rowCount: number): boolean {
  * The failed-rows workbook's row of such an entry that did not succeed: its code, action `delete` (a re-run of
  * the workbook deletes it again) and the error — what still uses it, in the service's words.
  */
-export function rowlessFailedRow(
-  entry: PlanEntry,
-  o: EntryOutcome | { key: string; outcome: 'pending' },
-): RowlessRow | null {
-  if (!rowlessCounts(entry.action, entry.rows.length) || succeeded(o) || !entry.externalId) return null;
+export function rowlessFailedRow(entry: PlanEntry, o: EntryState): RowlessRow | null {
+  if (!rowlessCounts(entry.action, entry.rows.length) || succeeded(o.outcome) || !entry.externalId) return null;
   const mark = markOf(entry, o, entry.id);
   return {
     sheet: entry.sheet,
@@ -84,31 +71,9 @@ export function rowlessFailedRow(
   };
 }
 
-/** worksheet row → its mark, per registry sheet: the compact per-row state of the results workbooks. */
-export function rowMarks(plan: Plan, result: JobResult): RowMarks {
-  const outcomes = new Map(result.entries.map((o) => [o.key, o]));
-  const idx = new Map<DataSheetName, Map<number, RowMark>>();
-  const rowless: RowlessRow[] = [];
-  let bad = false;
-  for (const entry of plan.entries) {
-    const o = outcomes.get(entry.key) ?? { key: entry.key, outcome: 'pending' as const };
-    const mark = markOf(entry, o, entry.id);
-    if (!mark.succeeded) bad = true;
-    const extra = rowlessFailedRow(entry, o);
-    if (extra) rowless.push(extra);
-    for (const r of entry.rows) {
-      let m = idx.get(r.sheet);
-      if (!m) idx.set(r.sheet, (m = new Map()));
-      m.set(r.row, mark);
-    }
-  }
-  const none = new Map<number, RowMark>();
-  return { sheet: (name) => idx.get(name) ?? none, anyNotSucceeded: bad, rowless };
-}
-
 function markOf(
   entry: PlanEntry | null,
-  o: EntryOutcome | { key: string; outcome: 'pending' },
+  o: EntryState,
   plannedId: string | null | undefined,
   message?: string,
 ): RowMark {
@@ -119,12 +84,12 @@ function markOf(
     errCode: full.err_code ?? '',
     message: message ?? outcomeMessage(entry, o),
     failedCode: full.err_code ?? (o.outcome === 'skipped' ? `skipped:${full.reason ?? ''}` : o.outcome),
-    succeeded: succeeded(o),
+    succeeded: succeeded(o.outcome),
   };
 }
 
 /** Outcomes whose message is made from the entry's changes or BOM difference (read from the plan's entries). */
-function messageNeedsEntry(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
+function messageNeedsEntry(o: EntryState): boolean {
   const full = o as EntryOutcome;
   return (
     o.outcome === 'updated' || o.outcome === 'replaced' || (o.outcome === 'skipped' && full.reason === 'create_only')
@@ -191,7 +156,7 @@ function anyNotSucceeded(index: EntryIndex): boolean {
  * mark made when a row is written. One pass over plan-entries.jsonl keeps the messages that need the entry
  * (what an update changed, a BOM's difference); nothing else is held per row.
  */
-export async function indexRowMarks(index: EntryIndex): Promise<RowMarks> {
+export async function rowMarks(index: EntryIndex): Promise<RowMarks> {
   const entryOf = rowEntries(index);
   const messages = new Map<number, string>();
   const rowless: RowlessRow[] = [];
@@ -279,14 +244,8 @@ export function liveRowMarks(index: EntryIndex): LiveRowMarks {
   return marks;
 }
 
-export function marksOf(plan: PlanHeader, result: JobResultSummary, marks: RowMarks | undefined): RowMarks {
-  if (marks) return marks;
-  if ('entries' in plan && 'entries' in result) return rowMarks(plan as Plan, result as JobResult);
-  throw new Error('The results workbook needs the outcome of each row: give the row marks of the job.');
-}
-
 /** The message a row gets: the error with the catalog's explanation, the skip reason, or what changed. */
-export function outcomeMessage(entry: PlanEntry | null, o: EntryOutcome | { key: string; outcome: 'pending' }): string {
+export function outcomeMessage(entry: PlanEntry | null, o: EntryState): string {
   if (o.outcome === 'pending') return 'not run yet: resume the job';
   const full = o as EntryOutcome;
   if (full.outcome === 'failed') {
@@ -320,9 +279,4 @@ function changesText(entry: PlanEntry): string {
 function show(v: unknown): string {
   if (v === null || v === undefined) return '(blank)';
   return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-/** True when the entry's outcome counts as success. */
-function succeeded(o: EntryOutcome | { key: string; outcome: 'pending' }): boolean {
-  return o.outcome !== 'pending' && SUCCESS_OUTCOMES.includes(o.outcome);
 }

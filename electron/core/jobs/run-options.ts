@@ -39,9 +39,7 @@ export interface RunOptions {
   inputPath?: string;
   /** Told the job id as soon as the job folder exists. */
   onStart?: (jobId: string) => void;
-  /** Use this id instead of a new one (must be unused). */
-  jobId?: string;
-  /** Told the job's index before the first write (runPlannedJob), and each entry once its outcome is durable. */
+  /** Told the job's index before the first write, and each entry once its outcome is durable. */
   onIndex?: (index: EntryIndex) => void;
   onSettled?: (i: number) => void;
   /**
@@ -52,4 +50,4 @@ export interface RunOptions {
   onWritesUnderway?: () => void;
 }
 
-export type ResumeOptions = Omit<RunOptions, 'jobId' | 'inputPath'>;
+export type ResumeOptions = Omit<RunOptions, 'inputPath'>;

@@ -4,27 +4,19 @@
  * limiter bounds what is really in flight), with a journal that makes any interruption resumable with no
  * duplicate and no lost row.
  *
- * The entry points: a job started from a plan in memory or from its folder, resumed (after the key's
- * manufacturer is checked), or loaded as it stands on disk. The options are `run-options.ts`, the run itself
+ * The entry points: a job started from its folder (the one form of a plan: plan.json + plan-entries.jsonl),
+ * resumed (after the key's manufacturer is checked), or loaded as it stands on disk. The options are `run-options.ts`, the run itself
  * `job-run.ts`, each entry's write `writes.ts`, the result and its loading `job-result.ts`.
  */
 import { ApiError } from '../api/index.js';
-import { EntryIndex } from './entry-index.js';
-import {
-  applyJournal,
-  loadIndexed,
-  readIndexWithStatics,
-  staticOutcome,
-  withEntries,
-  type IndexedJobResult,
-} from './job-result.js';
+import { applyJournal, loadIndexed, readIndexWithStatics, type IndexedJobResult } from './job-result.js';
 import { JobRun, STATUS_MESSAGE } from './job-run.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
-import { createJobDir, effectiveStatus, newJobId, readMeta, writeMeta } from './job-store.js';
-import { RESUMABLE_STATUSES, type JobMeta, type JobResult, type Plan, type PlanHeader } from './types.js';
+import { effectiveStatus, readMeta, writeMeta } from './job-store.js';
+import { RESUMABLE_STATUSES, type JobMeta, type PlanHeader } from './types.js';
 
 export { JobControl, type RunOptions, type ResumeOptions } from './run-options.js';
-export { loadIndexed, loadJob, loadJobResult, withEntries, type IndexedJobResult } from './job-result.js';
+export { loadIndexed, withEntries, type IndexedJobResult } from './job-result.js';
 
 function newMeta(plan: PlanHeader, jobId: string, opts: RunOptions): JobMeta {
   const now = new Date().toISOString();
@@ -51,29 +43,11 @@ function newMeta(plan: PlanHeader, jobId: string, opts: RunOptions): JobMeta {
   return meta;
 }
 
-/** Run a plan held in memory (the desktop app, undo): the job folder is written first, then run. */
-export async function runJob(plan: Plan, opts: RunOptions): Promise<JobResult> {
-  if (plan.format !== 'supply-loader/plan@1') throw new Error('This is not a Supply Loader plan');
-  const jobId = opts.jobId ?? newJobId();
-  await createJobDir(opts.jobsDir, jobId, plan);
-  const meta = newMeta(plan, jobId, opts);
-  await writeMeta(opts.jobsDir, meta);
-  opts.onStart?.(jobId);
-  const index = EntryIndex.fromEntries(plan.entries);
-  plan.entries.forEach((e, i) => {
-    const o = staticOutcome(e);
-    if (o) index.setOutcome(i, o);
-  });
-  opts.onIndex?.(index);
-  const { entries: _e, ...header } = plan;
-  return withEntries(await new JobRun(header, index, meta, opts, new Map()).execute());
-}
-
 /**
- * Run a job whose folder holds its plan already (planned into it with planImportToFile and writePlanHeader):
- * the CLI's import. The entries are read back from plan-entries.jsonl; only the compact index is in memory.
+ * Run the job of a folder that holds its plan (planned into it with planImport and writePlanHeader, or
+ * createJobDir): the entries are read back from plan-entries.jsonl; only the compact index is in memory.
  */
-export async function runPlannedJob(jobId: string, opts: Omit<RunOptions, 'jobId'>): Promise<IndexedJobResult> {
+export async function runJob(jobId: string, opts: RunOptions): Promise<IndexedJobResult> {
   const { header, index } = await readIndexWithStatics(opts.jobsDir, jobId);
   const meta = newMeta(header, jobId, opts);
   await writeMeta(opts.jobsDir, meta);
@@ -82,12 +56,11 @@ export async function runPlannedJob(jobId: string, opts: Omit<RunOptions, 'jobId
   return new JobRun(header, index, meta, opts, new Map()).execute();
 }
 
-export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<JobResult> {
-  return withEntries(await resumeIndexed(jobId, opts));
-}
-
-/** resumeJob with the outcomes left in the compact index (the CLI's resume of a large job). */
-export async function resumeIndexed(jobId: string, opts: ResumeOptions): Promise<IndexedJobResult> {
+/**
+ * Resume a stopped job from its folder (a completed one is loaded as it stands), after the key's manufacturer
+ * is checked; the outcomes stay in the compact index.
+ */
+export async function resumeJob(jobId: string, opts: ResumeOptions): Promise<IndexedJobResult> {
   const meta = await readMeta(opts.jobsDir, jobId);
   const status = effectiveStatus(meta);
   if (status === 'completed') return loadIndexed(opts.jobsDir, jobId);

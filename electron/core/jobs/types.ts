@@ -7,7 +7,9 @@ import type { DataSheetName, IssueCode, IssueParams } from '../workbook/types.js
 import {
   PLAN_ACTIONS,
   ROW_OUTCOMES,
+  SUCCESS_OUTCOMES,
   type EntityKind,
+  type JobRowOutcome,
   type JobStatus,
   type PlanAction,
   type RowOutcome,
@@ -15,7 +17,7 @@ import {
 } from '../names.js';
 
 /** The lists of names live in names.ts (entity kinds, plan actions, row outcomes, skip reasons, job statuses). */
-export { PLAN_ACTIONS, ROW_OUTCOMES };
+export { PLAN_ACTIONS, ROW_OUTCOMES, SUCCESS_OUTCOMES };
 export type { EntityKind, JobStatus, PlanAction, RowOutcome, SkipReason };
 
 /** The kinds that are entities of their own (spec/entities.ts). */
@@ -234,13 +236,10 @@ export interface Plan {
   preflight: { ok: boolean; scopes: string[]; plant_ids: string[]; problems: PlanProblem[]; warnings: string[] };
 }
 
-/** A plan without its entries (those are in a job folder's plan-entries.jsonl: planImportToFile, readJobIndex). */
+/** A plan without its entries (those are in a job folder's plan-entries.jsonl: planImport, readJobIndex). */
 export type PlanHeader = Omit<Plan, 'entries'>;
 
 // ---------------------------------------------------------------- running
-
-/** Outcomes that count as success (the row's data is on the service). */
-export const SUCCESS_OUTCOMES: readonly RowOutcome[] = ROW_OUTCOMES.filter((o) => o !== 'failed' && o !== 'skipped');
 
 export interface EntitlementInfo {
   dimension: string;
@@ -283,7 +282,7 @@ export type StopReason = 'auth' | 'daily_limit' | 'user_pause' | 'cancelled';
 
 export const RESUMABLE_STATUSES: readonly JobStatus[] = ['paused', 'aborted', 'cancelled', 'interrupted'];
 
-export type OutcomeCounts = Partial<Record<RowOutcome | 'pending', number>>;
+export type OutcomeCounts = Partial<Record<JobRowOutcome, number>>;
 
 export interface JobSession {
   startedAt: string;
@@ -322,6 +321,9 @@ export interface JobMeta {
   undoes?: string;
 }
 
+/** An entry's outcome in a job, or `pending` while it has none (not run yet, or the job stopped before it). */
+export type EntryState = EntryOutcome | { key: string; outcome: 'pending' };
+
 export interface JobResult {
   jobId: string;
   status: JobStatus;
@@ -333,7 +335,7 @@ export interface JobResult {
   finishedAt: string | null;
   durationMs: number;
   /** Per entry, in plan order; `pending` entries have no outcome yet (stopped job). */
-  entries: (EntryOutcome | { key: string; outcome: 'pending' })[];
+  entries: EntryState[];
   /** Entries per outcome. */
   counts: OutcomeCounts;
   /** Worksheet rows per sheet and outcome. */

@@ -1,8 +1,8 @@
 /**
  * Undo a finished job: the undo plan is computed from the job's plan entries (their action, and their `before`:
  * the state read before the job changed anything) and its journal outcomes (the ids of what it wrote), against
- * the service as it is now. The plan is an ordinary Supply Loader plan run by runJob (journaled, resumable), with
- * `undoes` naming the job it takes back:
+ * the service as it is now. The plan is written into the undo job's folder (plan.json + plan-entries.jsonl, as
+ * an import's) and run from there by runJob (journaled, resumable), with `undoes` naming the job it takes back:
  * - entities the job created (planned as creates: whatever the answer said, a create whose answer was lost and
  *   was found by its external_id is the job's own) → DELETEd (after everything else, in reverse dependency order);
  * - updated fields → PATCHed back to their before values (only the fields the job changed; hazardous substances
@@ -24,447 +24,43 @@
  * Refused, in words: a job that is not completed, one made for another manufacturer or against another service
  * than the client's, and one that an undo already took back (undo that undo instead).
  */
-import { ApiError, fieldDifferences, type ApiClient } from '../api/index.js';
-import { bomDiff, fillRefs } from './diff.js';
-import { listJobs, readMeta, readPlan } from './job-store.js';
-import { effectiveStatus } from './job-store.js';
-import { createFieldsOf, DELETE_LEVEL, ENTITIES, isIdentifiedKind, LEVEL } from './entities.js';
-import { planSummary } from './plan.js';
-import { withInstanceChildren } from './plan/instance-before.js';
-import { undoRefusal } from './undo-refusal.js';
-import { loadJobResult, runJob, type RunOptions } from './run.js';
-import type {
-  EntryOutcome,
-  FieldChange,
-  IdentifiedKind,
-  JobResult,
-  Plan,
-  PlanEntry,
-  PlanProblem,
-  RefSlot,
-} from './types.js';
+import { rm } from 'node:fs/promises';
+import { createJobDir, jobDir, newJobId, readPlan } from './job-store.js';
+import { runJob, type IndexedJobResult, type RunOptions } from './run.js';
+import type { Plan, PlanEntry, PlanHeader } from './types.js';
+import { undoPlanOf, type UndoOptions } from './undo-plan.js';
 
-type Obj = Record<string, unknown>;
-type Component = { type: string; ref: string; mass_kg: number };
-type Figure = { year: number; quantity: number };
+export type { UndoOptions } from './undo-plan.js';
 
-/** Outcomes of a create that put the entity on the service (a replay, or a lost answer found by external_id). */
-const CREATED = new Set(['created', 'replayed', 'already_existed']);
-
-interface Readable {
-  get(id: string, o?: { signal?: AbortSignal }): Promise<Obj>;
-  findByExternalId(code: string, o?: { signal?: AbortSignal }): Promise<Obj | null>;
-}
-
-function resource(client: ApiClient, kind: IdentifiedKind): Readable {
-  return (client as unknown as Record<string, Readable>)[ENTITIES[kind].resource];
-}
-
-/** A read that answers null for what the service no longer has (err_not_found). */
-async function orGone<T>(read: () => Promise<T>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof ApiError && e.err_code === 'err_not_found') return null;
-    throw e;
-  }
-}
-
-const current = (client: ApiClient, kind: IdentifiedKind, id: string, signal?: AbortSignal): Promise<Obj | null> =>
-  orGone(() => resource(client, kind).get(id, { signal }));
-
-const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-
-const components = (v: unknown): Component[] =>
-  (Array.isArray(v) ? (v as Obj[]) : []).map((c) => ({
-    type: String(c.type),
-    ref: String(c.ref).toLowerCase(),
-    mass_kg: Number(c.mass_kg),
-  }));
-
-const YEAR_FIELD = /^production_figures\[(\d+)\]$/;
-
-export interface UndoOptions {
-  client: ApiClient;
-  jobsDir: string;
-  signal?: AbortSignal;
+/** An undo planned into its job's folder: the folder's job id, the plan's header, its entries that block it. */
+export interface PlannedUndo {
+  jobId: string;
+  plan: PlanHeader;
+  blocked: PlanEntry[];
 }
 
 /**
- * The undo plan of a completed job (reads only). Throws, in words, for a job that is not completed (resume it
- * first), was made for another manufacturer or against another service than the client's, or was undone already.
+ * The undo plan of a completed job (reads only), written into a new job folder (plan.json and
+ * plan-entries.jsonl, no meta.json: no job until runJob starts it there). Throws, in words, for a job that is not
+ * completed (resume it first), was made for another manufacturer or against another service than the client's,
+ * or was undone already.
  */
-export async function planUndo(jobId: string, o: UndoOptions): Promise<Plan> {
-  const { client, jobsDir, signal } = o;
-  const startRequests = client.stats().requests;
-  const [job, meta, result, jobs] = await Promise.all([
-    readPlan(jobsDir, jobId),
-    readMeta(jobsDir, jobId),
-    loadJobResult(jobsDir, jobId),
-    listJobs(jobsDir),
-  ]);
-  const status = effectiveStatus(meta);
-  if (status !== 'completed')
-    throw new Error(`Job ${jobId} is ${status}: only a completed job can be undone (resume it first).`);
-  const refused = undoRefusal(jobId, meta.baseUrl, client.baseUrl, jobs);
-  if (refused) throw new Error(refused);
-  const me = await client.me({ signal });
-  if (me.manufacturer_id.toLowerCase() !== job.manufacturerId.toLowerCase())
-    throw new Error(
-      `The API key belongs to another manufacturer than job ${jobId} (${job.manufacturerId}); use a key of that manufacturer.`,
-    );
-
-  const outcomes = new Map<string, EntryOutcome>();
-  for (const r of result.entries) if (r.outcome !== 'pending') outcomes.set(r.key, r as EntryOutcome);
-  const idOf = (k: string) => outcomes.get(k)?.id;
-  /** Entities the job created: planned as creates (they were not on the service), and on it after the job. */
-  const createdKeys = new Set(
-    job.entries
-      .filter(
-        (e) => isIdentifiedKind(e.kind) && e.action === 'create' && CREATED.has(outcomes.get(e.key)?.outcome ?? ''),
-      )
-      .map((e) => e.key),
-  );
-  /** The entry writes into an instance the job created (its BOM, its production figures go with it). */
-  const ofCreatedInstance = (e: PlanEntry): boolean => {
-    const r = e.refs?.find((x) => x.path[0] === '$id');
-    return r !== undefined && createdKeys.has(r.key);
-  };
-  // Old ids of the entities the job deleted → the key of their re-creation in the undo.
-  const recreateKey = new Map<string, { key: string; code: string }>();
-  for (const e of job.entries)
-    if (outcomes.get(e.key)?.outcome === 'deleted' && e.id && e.before)
-      recreateKey.set(e.id.toLowerCase(), { key: `undo:${e.key}`, code: e.externalId ?? e.id });
-  /** Codes of the ids the undo's entries name (for the BOM diffs people read). */
-  const codes = new Map<string, string>();
-  for (const e of job.entries) {
-    const id = idOf(e.key) ?? e.id;
-    if (id && e.externalId && isIdentifiedKind(e.kind)) codes.set(id.toLowerCase(), e.externalId);
-  }
-  const codeOfId = (id: string) => codes.get(id.toLowerCase());
-
-  /** Ids of re-created entities in a body become references to their re-creation (filled when it ran). */
-  const withRefs = (entry: PlanEntry, body: Obj): void => {
-    const refs: RefSlot[] = [];
-    const walk = (v: unknown, path: (string | number)[]): unknown => {
-      if (typeof v === 'string') {
-        const r = recreateKey.get(v.toLowerCase());
-        if (r && r.key !== entry.key) {
-          refs.push({ path, key: r.key, code: r.code });
-          return null;
-        }
-        return v;
-      }
-      if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
-      if (v && typeof v === 'object')
-        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
-      return v;
-    };
-    entry.body = walk(body, []) as Obj;
-    if (refs.length) {
-      entry.refs = [...(entry.refs ?? []), ...refs];
-      entry.dependsOn = [...new Set([...(entry.dependsOn ?? []), ...refs.map((r) => r.key)])];
-      entry.notes = [
-        ...(entry.notes ?? []),
-        ...[...new Set(refs.map((r) => r.code))].map((c) => `after re-create of ${c}`),
-      ];
-    }
-  };
-
-  const problem = (
-    u: PlanEntry,
-    kind: PlanProblem['kind'],
-    message: string,
-    field: string | null = null,
-  ): PlanProblem =>
-    kind === 'conflict'
-      ? { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'snapshot_conflict', params: { jobId } }
-      : { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'row_rule', params: { detail: message } };
-  const conflict = (u: PlanEntry, message: string, field: string | null = null): PlanEntry => {
-    delete u.body;
-    return { ...u, action: 'conflict', problems: [problem(u, 'conflict', message, field)] };
-  };
-  const blocked = (u: PlanEntry, message: string): PlanEntry => {
-    delete u.body;
-    return { ...u, action: 'blocked', problems: [problem(u, 'rule', message)] };
-  };
-
-  /** The BOM of an instance put back: a replace with its before-state (the BOM it replaces). */
-  const bomEntry = (u: PlanEntry, wanted: Component[], now: Component[], note: string): PlanEntry => {
-    const entry: PlanEntry = {
-      ...u,
-      kind: 'bom',
-      level: LEVEL.bom,
-      action: 'replace',
-      notes: [...(u.notes ?? []), note],
-    };
-    entry.before = { bom: now };
-    entry.bomDiff = bomDiff(
-      now,
-      wanted.map((c) => ({ ...c, code: recreateKey.get(c.ref)?.code ?? codeOfId(c.ref) ?? c.ref })),
-      (id) => codeOfId(id) ?? recreateKey.get(id)?.code,
-    );
-    withRefs(entry, { bom: wanted });
-    return entry;
-  };
-
-  const entries: PlanEntry[] = [];
-  for (const e of job.entries) {
-    const out = outcomes.get(e.key);
-    if (!out) continue;
-    const base: PlanEntry = {
-      key: `undo:${e.key}`,
-      kind: e.kind,
-      level: e.level,
-      sheet: e.sheet,
-      row: e.row,
-      rows: e.rows,
-      externalId: e.externalId,
-      label: e.label,
-      action: 'unchanged',
-      id: out.id ?? e.id,
-    };
-    const after = fillRefs(e.body ?? {}, e.refs ?? [], idOf);
-
-    if (e.kind === 'production') {
-      if (out.outcome !== 'created' && out.outcome !== 'updated') continue;
-      // The figures of an instance the job created go with the instance.
-      if (ofCreatedInstance(e) || !out.id) continue;
-      const u: PlanEntry = { ...base, id: out.id, level: LEVEL.production };
-      const now = await orGone(() => client.productionFigures.get(out.id!, { signal }));
-      if (!now) {
-        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
-        continue;
-      }
-      const nowOf = new Map(now.map((f) => [f.year, f.quantity]));
-      const written = (e.changes ?? []).flatMap((c) => {
-        const m = YEAR_FIELD.exec(c.field);
-        return m ? [{ year: Number(m[1]), before: c.before, after: c.after }] : [];
-      });
-      const changed = written.filter((w) => nowOf.get(w.year) !== w.after).map((w) => w.year);
-      if (changed.length) {
-        entries.push(
-          conflict(
-            u,
-            `production figures of ${changed.join(', ')} were changed on the service since job ${jobId}`,
-            'production_figures',
-          ),
-        );
-        continue;
-      }
-      const back = written.filter((w) => typeof w.before === 'number');
-      const added = written.filter((w) => typeof w.before !== 'number').map((w) => w.year);
-      if (back.length) {
-        const figures: Figure[] = back.map((w) => ({ year: w.year, quantity: w.before as number }));
-        entries.push({
-          ...u,
-          action: 'update',
-          body: { production_figures: figures },
-          before: { production_figures: back.map((w) => ({ year: w.year, quantity: nowOf.get(w.year) })) },
-          changes: back.map((w): FieldChange => ({
-            field: `production_figures[${w.year}]`,
-            before: w.after,
-            after: w.before,
-          })),
-          notes: ['production figures set back to their values before the job'],
-        });
-      }
-      if (added.length)
-        entries.push(
-          blocked(
-            { ...u, key: `${u.key}:added` },
-            `production figures of ${added.join(', ')} were added by job ${jobId} and are not undone: the API sets years, it cannot take one back`,
-          ),
-        );
-      continue;
-    }
-
-    if (e.kind === 'bom') {
-      if (out.outcome !== 'replaced' || !out.id) continue;
-      // The BOM of an instance this job created goes with the instance.
-      if (ofCreatedInstance(e)) continue;
-      const u: PlanEntry = { ...base, id: out.id, level: LEVEL.bom };
-      const now = await orGone(() => client.bom.get(out.id!, { signal }));
-      if (!now) {
-        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
-        continue;
-      }
-      if (fieldDifferences(after.bom ?? [], now).length > 0) {
-        entries.push(conflict(u, `the BOM was changed on the service since job ${jobId}`, 'bom'));
-        continue;
-      }
-      if (!Array.isArray(e.before?.bom)) {
-        entries.push(blocked(u, `the BOM before job ${jobId} was not recorded: it cannot be put back`));
-        continue;
-      }
-      entries.push(bomEntry(u, components(e.before.bom), components(now), 'BOM put back as it was before the job'));
-      continue;
-    }
-
-    if (!isIdentifiedKind(e.kind)) continue;
-    const kind = e.kind;
-    if (createdKeys.has(e.key) && out.id) {
-      const u: PlanEntry = {
-        ...base,
-        level: DELETE_LEVEL[kind],
-        id: out.id,
-        action: 'delete',
-        notes: ['created by the job: deleted'],
-      };
-      const now = await current(client, kind, out.id, signal);
-      if (!now) {
-        entries.push({ ...u, id: null, notes: ['created by the job, already deleted: nothing is sent'] });
-        continue;
-      }
-      // What the job sent must still be there, and what it left out still empty (the service's defaults).
-      const diff = [
-        ...fieldDifferences(after, now),
-        ...createFieldsOf(kind).filter((k) => !(k in after) && !isEmpty(now[k])),
-      ];
-      if (diff.length) {
-        entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
-        continue;
-      }
-      u.before = { ...now };
-      // An instance takes its BOM and production figures with it: kept, for an undo of this undo.
-      entries.push(await withInstanceChildren(u, u.sheet, client, signal));
-      continue;
-    }
-    if (out.outcome === 'updated' && out.id && e.before) {
-      const u: PlanEntry = { ...base, id: out.id, level: LEVEL[kind], action: 'update' };
-      const now = await current(client, kind, out.id, signal);
-      if (!now) {
-        entries.push(conflict(u, `deleted on the service since job ${jobId}`));
-        continue;
-      }
-      const diff = fieldDifferences(after, now);
-      if (diff.length) {
-        entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
-        continue;
-      }
-      const patch: Obj = {};
-      for (const k of Object.keys(after)) patch[k] = e.before[k] ?? null;
-      u.changes = Object.keys(after).map((k) => ({ field: k, before: now[k] ?? null, after: patch[k] }));
-      u.before = { ...now };
-      u.notes = [`set back: ${Object.keys(after).join(', ')}`];
-      withRefs(u, patch);
-      entries.push(u);
-      continue;
-    }
-    if (out.outcome === 'deleted' && e.before) {
-      const u: PlanEntry = {
-        ...base,
-        id: null,
-        level: LEVEL[kind],
-        action: 'create',
-        notes: [
-          `deleted by the job: re-created from the snapshot taken before the delete, with a new id (was ${e.id})`,
-        ],
-      };
-      if (e.externalId) {
-        const found = await resource(client, kind).findByExternalId(e.externalId, { signal });
-        if (found) {
-          entries.push(
-            conflict(
-              u,
-              `an entity with external_id "${e.externalId}" was created on the service since job ${jobId} (id ${String(found.id)})`,
-            ),
-          );
-          continue;
-        }
-      }
-      const body: Obj = {};
-      for (const k of createFieldsOf(kind)) if (e.before[k] !== undefined) body[k] = e.before[k];
-      withRefs(u, body);
-      entries.push(u);
-      if (kind === 'product_instance') entries.push(...instanceChildren(e, u, jobId, withRefs, blocked, bomEntry));
-    }
-  }
-
-  // Execution order: creates, updates and BOMs by level; deletes after them (the runner runs those last).
-  entries.sort((a, b) => a.level - b.level || a.row - b.row);
-  return {
-    format: 'supply-loader/plan@1',
-    createdAt: new Date().toISOString(),
-    file: job.file,
-    sheetNames: job.sheetNames,
-    sheetColumns: job.sheetColumns,
-    baseUrl: client.baseUrl,
-    manufacturerId: job.manufacturerId,
-    maskedKey: client.maskedKey,
-    options: { createOnly: false },
-    undoes: jobId,
-    entries,
-    summary: planSummary(entries),
-    requests: client.stats().requests - startRequests,
-    preflight: { ok: true, scopes: me.scopes ?? [], plant_ids: me.plant_ids ?? [], problems: [], warnings: [] },
-  };
+export async function planUndo(jobId: string, o: UndoOptions): Promise<PlannedUndo> {
+  const plan = await undoPlanOf(jobId, o);
+  const undoId = newJobId();
+  await createJobDir(o.jobsDir, undoId, plan);
+  const { entries, ...header } = plan;
+  return { jobId: undoId, plan: header, blocked: undoBlocked(entries) };
 }
 
-/**
- * A re-created product instance's BOM and production figures, as they were before the job deleted it (read at
- * plan time into the delete's `before`), each written once the instance is re-created. A delete planned without
- * them (an older job folder) cannot put them back: that entry is blocked with the reason.
- */
-function instanceChildren(
-  e: PlanEntry,
-  instance: PlanEntry,
-  jobId: string,
-  withRefs: (entry: PlanEntry, body: Obj) => void,
-  blocked: (u: PlanEntry, message: string) => PlanEntry,
-  bomEntry: (u: PlanEntry, wanted: Component[], now: Component[], note: string) => PlanEntry,
-): PlanEntry[] {
-  const code = e.externalId ?? e.id ?? e.key;
-  const child = (suffix: string, kind: 'bom' | 'production', label: string): PlanEntry => ({
-    key: `${instance.key}:${suffix}`,
-    kind,
-    level: LEVEL[kind],
-    sheet: kind,
-    row: e.row,
-    rows: [],
-    externalId: e.externalId,
-    label,
-    action: 'unchanged',
-    id: null,
-    refs: [{ path: ['$id'], key: instance.key, code }],
-    dependsOn: [instance.key],
-    notes: [`after re-create of ${code}`],
-  });
-  const before = e.before ?? {};
-  const out: PlanEntry[] = [];
-  if (!Array.isArray(before.bom) || !Array.isArray(before.production_figures)) {
-    out.push(
-      blocked(
-        child('bom', 'bom', `BOM of ${code}`),
-        `the BOM and production figures of ${code} were not recorded before job ${jobId} deleted it: the instance is re-created without them`,
-      ),
-    );
-    return out;
-  }
-  const bom = components(before.bom);
-  if (bom.length)
-    out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], 'BOM put back as it was before the job'));
-  const figures = (before.production_figures as Obj[]).map((f) => ({
-    year: Number(f.year),
-    quantity: Number(f.quantity),
-  }));
-  if (figures.length) {
-    const p: PlanEntry = {
-      ...child('production', 'production', `production figures of ${code}`),
-      action: 'create',
-      changes: figures.map((f) => ({ field: `production_figures[${f.year}]`, before: null, after: f.quantity })),
-    };
-    p.notes = [...(p.notes ?? []), 'production figures put back as they were before the job'];
-    withRefs(p, { production_figures: figures });
-    out.push(p);
-  }
-  return out;
+/** Remove the folder of an undo that was planned and not run. */
+export async function discardUndo(jobsDir: string, undo: Pick<PlannedUndo, 'jobId'>): Promise<void> {
+  await rm(jobDir(jobsDir, undo.jobId), { recursive: true, force: true });
 }
 
 /** Entries an undo would not send: conflicts (and production figures, which cannot be taken back). */
-export function undoBlocked(plan: Plan): PlanEntry[] {
-  return plan.entries.filter((e) => e.action === 'conflict' || e.action === 'blocked');
+function undoBlocked(entries: readonly PlanEntry[]): PlanEntry[] {
+  return entries.filter((e) => e.action === 'conflict' || e.action === 'blocked');
 }
 
 export interface UndoJobOptions extends UndoOptions, Omit<RunOptions, 'client' | 'jobsDir' | 'signal' | 'inputPath'> {
@@ -474,22 +70,32 @@ export interface UndoJobOptions extends UndoOptions, Omit<RunOptions, 'client' |
   skipBlocked?: boolean;
 }
 
+/**
+ * What an undo did, with its plan read back from its folder (removed when nothing ran). Run: the job's result,
+ * its outcomes in the compact index (the caller closes it).
+ */
 export type UndoJobResult =
   | { stage: 'dry_run'; plan: Plan; blocked: PlanEntry[] }
   | { stage: 'blocked'; plan: Plan; blocked: PlanEntry[] }
-  | { stage: 'run'; plan: Plan; blocked: PlanEntry[]; result: JobResult };
+  | { stage: 'run'; plan: Plan; blocked: PlanEntry[]; result: IndexedJobResult };
 
 /**
  * Undo a job, the operation the CLI's `undo` (and a desktop action) adapts: always its own dry run first
- * (planUndo); nothing is sent for a dry run, nor when entries are conflicts without `skipBlocked`; else the undo
- * plan runs as a journaled, resumable job (resumeJob continues it) whose meta names the job it undoes.
+ * (planUndo, into the undo job's folder); nothing is sent for a dry run, nor when entries are conflicts without
+ * `skipBlocked`; else the undo runs from its folder as a journaled, resumable job (resumeJob continues it) whose
+ * meta names the job it undoes.
  */
 export async function undoJob(jobId: string, o: UndoJobOptions): Promise<UndoJobResult> {
   const { dryRun, skipBlocked, ...run } = o;
-  const plan = await planUndo(jobId, o);
-  const blocked = undoBlocked(plan);
-  if (dryRun) return { stage: 'dry_run', plan, blocked };
-  if (blocked.length > 0 && !skipBlocked) return { stage: 'blocked', plan, blocked };
-  const result = await runJob(plan, run);
+  const undo = await planUndo(jobId, o);
+  const { blocked } = undo;
+  // Read back from the folder for the caller to show (the undo plan was built whole in memory anyway).
+  const plan = await readPlan(o.jobsDir, undo.jobId);
+  const stage = dryRun ? 'dry_run' : blocked.length > 0 && !skipBlocked ? 'blocked' : null;
+  if (stage) {
+    await discardUndo(o.jobsDir, undo);
+    return { stage, plan, blocked };
+  }
+  const result = await runJob(undo.jobId, run);
   return { stage: 'run', plan, blocked, result };
 }

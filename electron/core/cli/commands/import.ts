@@ -2,29 +2,29 @@
  * `supply-loader import FILE [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--create-only]`:
  * validate, plan, then run the plan as a journaled job (resumable after a crash, a kill or a revoked key).
  */
-import { mappingMemory, refusedForBlocked, REMEMBERS_MAPPINGS } from '../../app/import.js';
+import { refusedForBlocked } from '../../app/import.js';
+import { discardJob, plannedEntries, resultWithEntries, runImportJob } from '../../app/import-job.js';
+import { csvResultSources, liveResultFiles, writeImportResults, type ResultFiles } from '../../app/import-results.js';
 import { flag, intOption, str } from '../args.js';
-import { connectedProfile } from '../mappings.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext, type RunContext } from '../context.js';
 import { CliUsageError } from '../errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../files.js';
 import {
   clientCap,
-  exitCodeOfIndexed,
+  exitCodeOf,
   jobProgress,
-  makePlanToFile,
   MIRROR_OPTIONS,
   MIRROR_USAGE,
   mirrorOptions,
+  planIntoJob,
 } from '../importing.js';
-import { liveResultFiles, writeCsvResultFiles, writeResultFiles, type ResultFiles } from '../results.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
 import type { DataSheetName } from '../../workbook/types.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXIT, type CliCommand, type ExitCode } from '../types.js';
-import { entryLines, formatIndexedResult, formatPlan } from '../views.js';
+import { entryLines, formatPlan, formatResult } from '../views.js';
 import {
   issueSummary,
   loadWorkbook,
@@ -34,11 +34,8 @@ import {
   type LoadedWorkbook,
 } from '../workbook.js';
 import { isTextSource } from '../../workbook/sources/index.js';
-import { runPlannedJob, withEntries, type IndexedJobResult } from '../../jobs/run.js';
-import { csvSourcesOf } from '../../jobs/csv-sources.js';
-import { newJobDir, newJobId, readEntriesSync, writePlanHeader } from '../../jobs/job-store.js';
-import { indexRowMarks } from '../../jobs/row-marks.js';
-import type { JobResult, JobResultSummary, PlanHeader } from '../../jobs/types.js';
+import type { IndexedJobResult } from '../../app/import-job.js';
+import type { JobResult, JobResultSummary } from '../../app/import-job.js';
 import { mark } from '../timings.js';
 
 export const IMPORT_OPTIONS = {
@@ -203,38 +200,28 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
 
   // 2. The plan (reads only), its entries written into the new job's folder as they are decided (a 200,000-row
   // plan is not held in memory); the folder is removed again when nothing is sent.
-  const jobId = o.jobId ?? newJobId();
-  const { dir, entriesPath } = await newJobDir(rc.jobsDir, jobId);
-  let plan: PlanHeader;
-  try {
-    plan = await makePlanToFile(
-      rc,
-      w,
-      {
-        createOnly: o.createOnly,
-        ...(o.mirror ? { mirror: o.mirror } : {}),
-        ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
-        ...clientCap(concurrency),
-      },
-      entriesPath,
-    );
-  } catch (e) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw e;
-  }
+  const planned = await planIntoJob(
+    rc,
+    w,
+    {
+      createOnly: o.createOnly,
+      ...(o.mirror ? { mirror: o.mirror } : {}),
+      ...(o.maxDeletes !== undefined ? { maxDeletes: o.maxDeletes } : {}),
+      ...clientCap(concurrency),
+      ...(o.jobId !== undefined ? { jobId: o.jobId } : {}),
+    },
+    rc.jobsDir,
+  );
+  const { plan, jobId } = planned;
   mark('planned');
   // CSV results are written from the sources' sheets (their layout and headers); the rest is dropped.
-  const csvSheets = csvMode
-    ? csvSourcesOf(w.parsed, mapping, (name) => sources.find((p) => path.basename(p) === name))
-    : [];
+  const csvSheets = csvMode ? csvResultSources(w.parsed, mapping, sources) : undefined;
   const sheetSummary = sheetLines(w);
-  // Mapping memory (app/import.ts; off for the CLI): read now, applied to the --profile once the job completed.
-  const remember = REMEMBERS_MAPPINGS.cli ? mappingMemory(w.parsed, w.report) : undefined;
   w = null;
   const blocked = refusedForBlocked(plan, o.skipBlocked);
   if (blocked !== null) {
-    const entries = [...readEntriesSync(entriesPath)];
-    fs.rmSync(dir, { recursive: true, force: true });
+    const entries = [...plannedEntries(planned)];
+    await discardJob(rc.jobsDir, jobId);
     if (say) {
       for (const e of entries.filter((x) => x.action === 'blocked' || x.action === 'conflict').slice(0, 200))
         say.stderr(`${entryLines(e, plan).join('\n')}\n`);
@@ -250,7 +237,6 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       document: { ok: false, exit_code: EXIT.usage, stage: 'plan', blocked, plan: { ...plan, entries } },
     };
   }
-  await writePlanHeader(rc.jobsDir, jobId, plan);
   if (say) {
     for (const line of sheetSummary) say.stdout(`${line}\n`);
     say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
@@ -258,12 +244,13 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
 
   // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
-  // A small workbook's results and failed-rows workbooks are made while the job runs (cli/results.ts).
-  const live = !csvMode ? liveResultFiles(rc, input, plan, o.outs) : null;
+  const warn = (line: string) => rc.stderr(`${line}\n`);
+  // A small workbook's results and failed-rows workbooks are made while the job runs (app/import-results.ts).
+  const live = !csvMode ? liveResultFiles(warn, input, plan, o.outs) : null;
   mark('job-start');
   let run: IndexedJobResult;
   try {
-    run = await runPlannedJob(jobId, {
+    run = await runImportJob(jobId, {
       client: rc.client,
       jobsDir: rc.jobsDir,
       signal: rc.signal,
@@ -282,53 +269,15 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   progress.done();
   mark('job-done');
   const summary = run.result;
-  const profile = summary.status === 'completed' && remember ? connectedProfile(rc) : undefined;
-  if (profile && remember) {
-    try {
-      const r = remember(profile.settings, profile.profile.id);
-      if (r.added + r.changed > 0)
-        say?.stderr(
-          `remembered ${r.added} new and ${r.changed} changed mapping(s) in profile "${profile.profile.name}"\n`,
-        );
-    } catch (e) {
-      say?.stderr(
-        `warning: the workbook's mappings were not remembered in profile "${profile.profile.name}": ${e instanceof Error ? e.message : String(e)}\n`,
-      );
-    }
-  }
-  let files: ResultFiles = {};
-  let csvFiles: string[] = [];
-  // Mixed sources (folders): each workbook's results and failed rows as workbooks, beside the CSV sources' files.
-  const workbookFiles: string[] = [];
-  if (csvMode) {
-    // From the job's compact index: no entry of the plan held.
-    const wbSources = sources.filter((s) => !isTextSource(s));
-    const marks = o.outs.report || o.outs.failed ? await indexRowMarks(run.index) : undefined;
-    for (const wbPath of wbSources) {
-      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
-      const w = await writeResultFiles(
-        rc,
-        wbPath,
-        plan,
-        summary,
-        {
-          ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
-          ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
-        },
-        marks,
-      );
-      workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
-    }
-    if (marks) csvFiles = await writeCsvResultFiles(rc, csvSheets, marks, o.outs);
-  } else if (live) {
-    files = await live.finish(summary);
-  } else if (o.outs.report || o.outs.failed) {
-    files = await writeResultFiles(rc, input, plan, summary, o.outs, await indexRowMarks(run.index));
-  }
+  const { files, csvFiles, workbookFiles } = await writeImportResults(
+    warn,
+    { plan, result: summary, index: run.index },
+    { sources, outs: o.outs, ...(csvSheets && { csvSources: csvSheets }), live },
+  );
   mark('results-written');
-  const code = exitCodeOfIndexed(run);
+  const code = exitCodeOf(run);
   if (say) {
-    say.stdout(`${(await formatIndexedResult(run)).join('\n')}\n`);
+    say.stdout(`${(await formatResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
     if (files.failed) say.stdout(`failed rows workbook: ${files.failed}\n`);
     for (const f of [...workbookFiles, ...csvFiles])
@@ -336,7 +285,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     if (code === EXIT.aborted) say.stdout(`continue with: supply-loader resume ${summary.jobId}\n`);
   }
   // `import --json` prints every entry's outcome; otherwise they stay in the job folder.
-  const result: JobResultSummary | JobResult = rc.json ? await withEntries(run) : summary;
+  const result: JobResultSummary | JobResult = rc.json ? await resultWithEntries(run) : summary;
   await run.index.close();
   mark('import-end');
   return {

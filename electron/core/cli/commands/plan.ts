@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blockedCount } from '../../app/import.js';
-import { readEntriesSync } from '../../jobs/job-store.js';
-import type { PlanEntry } from '../../jobs/types.js';
+import { plannedEntries } from '../../app/import-job.js';
+import type { PlanEntry } from '../../app/import-job.js';
 import { flag } from '../args.js';
 import { MAPPING_OPTION, mappingOption } from '../column-mapping.js';
 import { runContext } from '../context.js';
 import { checkSourceFiles } from '../files.js';
-import { makePlanToFile, MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions } from '../importing.js';
+import { MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions, planIntoJob } from '../importing.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatPlan } from '../views.js';
 import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../workbook.js';
@@ -40,12 +40,12 @@ ${MIRROR_USAGE}
       const first = w.report.issues.find((i) => i.severity === 'error');
       throw new CliUsageError(`the workbook cannot be read${first ? `: ${first.message}` : ''}`, 'plan');
     }
-    // The entries go to a file as they are decided and are read back once to be shown (a 200,000-row plan is
-    // not held in memory).
+    // Planned into a job folder of a scratch jobs folder, as an import plans (the entries go to a file as they are
+    // decided and are read back once to be shown: a 200,000-row plan is not held in memory); nothing runs it.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'supply-loader-plan-'));
     try {
-      const entriesPath = path.join(tmp, 'plan-entries.jsonl');
-      const plan = await makePlanToFile(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, entriesPath);
+      const planned = await planIntoJob(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, tmp);
+      const { plan } = planned;
       const blocked = blockedCount(plan);
       if (ctx.json) {
         printPlanJson(
@@ -59,13 +59,13 @@ ${MIRROR_USAGE}
               sheets: sheetsJson(w),
             },
           },
-          readEntriesSync(entriesPath),
+          plannedEntries(planned),
         );
       } else {
         // Every problem of the sources (header errors included), then what each sheet is read as.
         printIssues(rc, w);
         for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
-        ctx.stdout(`${formatPlan(plan, undefined, readEntriesSync(entriesPath)).join('\n')}\n`);
+        ctx.stdout(`${formatPlan(plan, undefined, plannedEntries(planned)).join('\n')}\n`);
         if (w.report.errors > 0)
           ctx.stdout(`\nThe sources have ${w.report.errors} error(s) (above): an import would refuse them.\n`);
         if (blocked > 0)

@@ -1,11 +1,12 @@
 /** `supply-loader resume JOB_ID`: continue an interrupted, aborted or paused import job — no duplicate, no lost row. */
 import { findJob } from '../../app/jobs.js';
-import { loadJob, resumeJob } from '../../jobs/run.js';
+import { resultWithEntries, resumeImportJob } from '../../app/import-job.js';
+import { writeJobResultFiles } from '../../app/import-results.js';
+import type { IndexedJobResult } from '../../app/import-job.js';
 import { expectPositionals, intOption } from '../args.js';
 import { connectContext, runContext } from '../context.js';
 import { jobRefusalAsUsage } from '../errors.js';
 import { clientCap, exitCodeOf, jobProgress } from '../importing.js';
-import { writeResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatResult } from '../views.js';
 import { IMPORT_OPTIONS, outputPaths } from './import.js';
@@ -23,32 +24,40 @@ export const resumeCommand: CliCommand = {
     const [jobId] = expectPositionals(positionals, ['JOB_ID'], 'resume');
     const rc = runContext(ctx);
     // A completed job is not refused: resuming it again answers the same (scripts may rerun it).
-    await findJob(rc.jobsDir, jobId);
+    const meta = await findJob(rc.jobsDir, jobId);
     const outs = outputPaths(values, rc, 'resume');
     const concurrency = intOption(values, 'concurrency', 1, 256, 'resume');
     await connectContext(ctx, clientCap(concurrency));
     const progress = jobProgress(rc);
-    let result;
+    let run: IndexedJobResult;
     try {
-      result = await resumeJob(jobId, {
+      // A completed job is answered as it stands (scripts may rerun a resume).
+      run = await resumeImportJob(jobId, {
         client: ctx.client,
         jobsDir: rc.jobsDir,
         signal: ctx.signal,
         onProgress: progress.onProgress,
         ...(concurrency ? { concurrency } : {}),
+        completed: 'answer',
       });
     } catch (e) {
       jobRefusalAsUsage(e, 'resume');
     } finally {
       progress.done();
     }
-    const { plan, meta } = await loadJob(rc.jobsDir, jobId);
-    const files = await writeResultFiles(rc, meta.inputPath, plan, result, outs);
-    const code = exitCodeOf(result);
+    const files = await writeJobResultFiles((line) => rc.stderr(`${line}\n`), meta.inputPath, run, outs);
+    const code = exitCodeOf(run);
     if (ctx.json) {
-      rc.printJson({ ok: code === EXIT.ok, exit_code: code, job_id: jobId, result, files });
+      rc.printJson({
+        ok: code === EXIT.ok,
+        exit_code: code,
+        job_id: jobId,
+        result: await resultWithEntries(run),
+        files,
+      });
     } else {
-      ctx.stdout(`${formatResult(plan, result).join('\n')}\n`);
+      ctx.stdout(`${(await formatResult(run)).join('\n')}\n`);
+      await run.index.close();
       if (files.report) ctx.stdout(`results workbook: ${files.report}\n`);
       if (files.failed) ctx.stdout(`failed rows workbook: ${files.failed}\n`);
       if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${jobId}\n`);

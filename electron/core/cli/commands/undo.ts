@@ -1,5 +1,6 @@
 /** `supply-loader undo JOB_ID [--dry-run] [--skip-blocked]`: take back a completed job (app/undo.ts). */
 import { findJob } from '../../app/jobs.js';
+import { resultWithEntries } from '../../app/import-job.js';
 import { undoStoredJob } from '../../app/undo.js';
 import { expectPositionals, flag } from '../args.js';
 import { connectContext, runContext } from '../context.js';
@@ -75,19 +76,21 @@ export const undoCommand: CliCommand = {
       return EXIT.usage;
     }
     const code = exitCodeOf(r.result);
+    const undoId = r.result.result.jobId;
     if (ctx.json)
       rc.printJson({
         ok: code === EXIT.ok,
         exit_code: code,
-        job_id: r.result.jobId,
+        job_id: undoId,
         undoes: jobId,
         blocked,
         plan_summary: r.plan.summary,
-        result: r.result,
+        result: await resultWithEntries(r.result),
       });
     else {
-      ctx.stdout(`${formatResult(r.plan, r.result).join('\n')}\n`);
-      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${r.result.jobId}\n`);
+      ctx.stdout(`${(await formatResult(r.result)).join('\n')}\n`);
+      await r.result.index.close();
+      if (code === EXIT.aborted) ctx.stdout(`continue with: supply-loader resume ${undoId}\n`);
     }
     return code;
   },

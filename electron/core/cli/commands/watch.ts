@@ -5,21 +5,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { WatchLockedError } from '../../app/watch-state.js';
 import {
   watchFolder,
-  WatchLockedError,
   type DropImportResult,
   type DropReport,
   type ImportDrop,
   type WatchEvent,
 } from '../../app/watch.js';
-import { readMeta } from '../../jobs/job-store.js';
-import { loadJob, resumeJob } from '../../jobs/run.js';
+import { resumeImportJob } from '../../app/import-job.js';
+import { writeJobResultFiles, type ResultFiles } from '../../app/import-results.js';
+import { findJob } from '../../app/jobs.js';
+import type { IndexedJobResult } from '../../app/import-job.js';
 import { expectPositionals, flag, intOption } from '../args.js';
 import { connectContext, runContext, type RunContext } from '../context.js';
 import { CliUsageError, describeError } from '../errors.js';
 import { clientCap, exitCodeOf, jobProgress } from '../importing.js';
-import { writeResultFiles, type ResultFiles } from '../results.js';
 import { EXIT, type CliCommand } from '../types.js';
 import { formatResult } from '../views.js';
 import { importFile } from './import.js';
@@ -95,30 +96,35 @@ function cliImportDrop(
         say.stderr(`resuming job ${control.jobId}\n`);
         await connectContext(rc, clientCap(concurrency));
         const progress = jobProgress(rc);
-        let result;
+        let run: IndexedJobResult;
         try {
-          result = await resumeJob(control.jobId, {
+          run = await resumeImportJob(control.jobId, {
             client: rc.client,
             jobsDir: rc.jobsDir,
             signal: rc.signal,
             onProgress: progress.onProgress,
             ...(concurrency ? { concurrency } : {}),
+            completed: 'answer',
           });
         } finally {
           progress.done();
         }
-        const { plan } = await loadJob(rc.jobsDir, control.jobId);
-        // A resumed CSV drop: the job's outcomes are in its journal; results CSVs are written by a fresh import only.
-        if (csv.length > 0) say.stderr('results of a resumed CSV drop are not written; see "supply-loader jobs"\n');
-        const f = csv.length === 0 ? await writeResultFiles(rc, input, plan, result, outs) : {};
-        say.stdout(`${formatResult(plan, result).join('\n')}\n`);
-        return done({
-          code: exitCodeOf(result),
-          jobId: control.jobId,
-          resumed: true,
-          counts: { ...result.counts },
-          outputs: written(f),
-        });
+        try {
+          // A resumed CSV drop: the job's outcomes are in its journal; results CSVs are written by a fresh import only.
+          if (csv.length > 0) say.stderr('results of a resumed CSV drop are not written; see "supply-loader jobs"\n');
+          const f =
+            csv.length === 0 ? await writeJobResultFiles((line) => rc.stderr(`${line}\n`), input, run, outs) : {};
+          say.stdout(`${(await formatResult(run)).join('\n')}\n`);
+          return done({
+            code: exitCodeOf(run),
+            jobId: control.jobId,
+            resumed: true,
+            counts: { ...run.result.counts },
+            outputs: written(f),
+          });
+        } finally {
+          await run.index.close();
+        }
       }
       const r = await importFile(rc, files, {
         createOnly: false,
@@ -147,7 +153,7 @@ function cliImportDrop(
 
 async function jobFolderExists(rc: RunContext, jobId: string): Promise<boolean> {
   try {
-    await readMeta(rc.jobsDir, jobId);
+    await findJob(rc.jobsDir, jobId);
     return true;
   } catch {
     return false;

@@ -1,15 +1,21 @@
-/** The results and failed-rows workbooks of import / resume (written by the import engine's writers). */
+/**
+ * The results files of an import job: results and failed-rows workbooks (written by the import engine's
+ * writers), and the results CSVs of CSV sources. A file that cannot be written is a warning told through `warn`
+ * (the job itself is done and journaled).
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { indexRowMarks, liveRowMarks, type LiveRowMarks, type RowMarks } from '../jobs/row-marks.js';
+import { liveRowMarks, rowMarks, type LiveRowMarks, type RowMarks } from '../jobs/row-marks.js';
 import { liveResultsFit, writeResultsWorkbook } from '../jobs/results-workbook.js';
 import { writeEmptyFailedRowsWorkbook, writeFailedRowsWorkbook } from '../jobs/failed-rows-workbook.js';
 import type { EntryIndex } from '../jobs/entry-index.js';
-import { csvResultBase, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import { csvResultBase, csvSourcesOf, writeCsvSourceResults, type CsvSource } from '../jobs/csv-sources.js';
+import type { ColumnMapping } from '../workbook/mapping/schema.js';
+import type { ParsedWorkbook } from '../workbook/types.js';
 import type { JobResultSummary, PlanHeader } from '../jobs/types.js';
-import type { RunContext } from './context.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { isTextSource } from '../workbook/sources/index.js';
 
 export interface ResultFiles {
   report?: string;
@@ -21,42 +27,49 @@ const WORKBOOK_WORDS: Record<keyof ResultFiles, string> = {
   failed: 'failed-rows workbook',
 };
 
-/** A workbook that could not be written: a warning (the job itself is done and journaled). */
-function notWritten(ctx: RunContext, which: keyof ResultFiles, out: string, e: unknown): void {
-  ctx.stderr(`warning: the ${WORKBOOK_WORDS[which]} could not be written to ${out}: ${(e as Error).message}\n`);
+/** Told a warning line (a file that could not be written; the job itself is done and journaled). */
+export type Warn = (line: string) => void;
+
+/** A workbook that could not be written: a warning. */
+function notWritten(warn: Warn, which: keyof ResultFiles, out: string, e: unknown): void {
+  warn(`warning: the ${WORKBOOK_WORDS[which]} could not be written to ${out}: ${(e as Error).message}`);
 }
 
-/** Write what was asked; a file that cannot be written is a warning (the job itself is done and journaled). */
+/**
+ * Write what was asked; a file that cannot be written is a warning (the job itself is done and journaled). The
+ * row marks, or how to make them (only when a file is written).
+ */
 export async function writeResultFiles(
-  ctx: RunContext,
+  warn: Warn,
   inputPath: string | undefined,
   plan: PlanHeader,
   result: JobResultSummary,
   outs: ResultFiles,
-  marks?: RowMarks,
+  marks: RowMarks | (() => Promise<RowMarks>),
 ): Promise<ResultFiles> {
   const written: ResultFiles = {};
   if (!outs.report && !outs.failed) return written;
   if (!inputPath || !fs.existsSync(inputPath)) {
-    ctx.stderr(
-      `warning: the input workbook${inputPath ? ` ${inputPath}` : ''} is not there any more: no results workbook is written (the outcomes are in the job's journal).\n`,
+    warn(
+      `warning: the input workbook${inputPath ? ` ${inputPath}` : ''} is not there any more: no results workbook is written (the outcomes are in the job's journal).`,
     );
     return written;
   }
+  const rows = typeof marks === 'function' ? await marks() : marks;
   if (outs.report) {
     try {
-      await writeResultsWorkbook(inputPath, plan, result, outs.report, marks);
+      await writeResultsWorkbook(inputPath, plan, result, outs.report, rows);
       written.report = outs.report;
     } catch (e) {
-      notWritten(ctx, 'report', outs.report, e);
+      notWritten(warn, 'report', outs.report, e);
     }
   }
   if (outs.failed) {
     try {
-      await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed, marks);
+      await writeFailedRowsWorkbook(inputPath, plan, result, outs.failed, rows);
       written.failed = outs.failed;
     } catch (e) {
-      notWritten(ctx, 'failed', outs.failed, e);
+      notWritten(warn, 'failed', outs.failed, e);
     }
   }
   return written;
@@ -88,7 +101,7 @@ export interface LiveResultFiles {
  * (written after the job, streamed, by writeResultFiles). A workbook that cannot be written is a warning, as there.
  */
 export function liveResultFiles(
-  ctx: RunContext,
+  warn: Warn,
   inputPath: string,
   plan: PlanHeader,
   outs: ResultFiles,
@@ -113,7 +126,7 @@ export function liveResultFiles(
       report = writeResultsWorkbook(inputPath, plan, result, out, marks).then(
         () => out,
         (e: unknown) => {
-          if (!failed) notWritten(ctx, 'report', out, e);
+          if (!failed) notWritten(warn, 'report', out, e);
           return undefined;
         },
       );
@@ -156,17 +169,10 @@ export function liveResultFiles(
             await writeAtomic(outs.failed, (tmp) => fs.promises.copyFile(made, tmp));
             written.failed = outs.failed;
           } catch (e) {
-            notWritten(ctx, 'failed', outs.failed, e);
+            notWritten(warn, 'failed', outs.failed, e);
           }
         } else {
-          const w = await writeResultFiles(
-            ctx,
-            inputPath,
-            plan,
-            r,
-            { failed: outs.failed },
-            await indexRowMarks(index),
-          );
+          const w = await writeResultFiles(warn, inputPath, plan, r, { failed: outs.failed }, await rowMarks(index));
           if (w.failed) written.failed = w.failed;
         }
       }
@@ -190,7 +196,7 @@ export function liveResultFiles(
  * per CSV source, in the source's encoding, delimiter and columns.
  */
 export async function writeCsvResultFiles(
-  ctx: RunContext,
+  warn: Warn,
   sources: readonly CsvSource[],
   marks: RowMarks,
   dirs: ResultFiles,
@@ -208,8 +214,84 @@ export async function writeCsvResultFiles(
       if (results) written.push(results);
       if (failed) written.push(failed);
     } catch (e) {
-      ctx.stderr(`warning: the results of ${s.path} could not be written: ${(e as Error).message}\n`);
+      warn(`warning: the results of ${s.path} could not be written: ${(e as Error).message}`);
     }
   }
   return written;
+}
+
+/** The results files an import wrote: of a workbook, of CSV sources, of the workbooks among mixed sources. */
+export interface WrittenResults {
+  files: ResultFiles;
+  /** CSV results written (CSV sources). */
+  csvFiles: string[];
+  /** Results and failed-rows workbooks of the workbooks among mixed sources (written into the folders). */
+  workbookFiles: string[];
+}
+
+/**
+ * The results of a job that ran: for a workbook, its results and failed-rows workbooks (`outs` are files; those
+ * made beside the job, `live`, finished); for CSV sources (`csvSources` given, `outs` are folders) each source's
+ * results CSVs and each workbook among them as workbooks. The marks come from the job's compact index.
+ */
+export async function writeImportResults(
+  warn: Warn,
+  run: { plan: PlanHeader; result: JobResultSummary; index: EntryIndex },
+  o: {
+    /** the sources as given (the first one is a workbook's input) */
+    sources: readonly string[];
+    outs: ResultFiles;
+    csvSources?: readonly CsvSource[];
+    live?: LiveResultFiles | null;
+  },
+): Promise<WrittenResults> {
+  const out: WrittenResults = { files: {}, csvFiles: [], workbookFiles: [] };
+  const wanted = Boolean(o.outs.report || o.outs.failed);
+  if (o.csvSources) {
+    if (!wanted) return out;
+    const marks = await rowMarks(run.index);
+    for (const wbPath of o.sources.filter((s) => !isTextSource(s))) {
+      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
+      const w = await writeResultFiles(
+        warn,
+        wbPath,
+        run.plan,
+        run.result,
+        {
+          ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
+          ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
+        },
+        marks,
+      );
+      out.workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
+    }
+    out.csvFiles = await writeCsvResultFiles(warn, o.csvSources, marks, o.outs);
+  } else if (o.live) {
+    out.files = await o.live.finish(run.result);
+  } else if (wanted) {
+    out.files = await writeResultFiles(warn, o.sources[0], run.plan, run.result, o.outs, await rowMarks(run.index));
+  }
+  return out;
+}
+
+/**
+ * The CSV sources of an import's sheets, each with the file it was read from (`sources`, matched by file name):
+ * their results are written in their own layout and headers.
+ */
+export function csvResultSources(
+  parsed: ParsedWorkbook,
+  mapping: ColumnMapping | undefined,
+  sources: readonly string[],
+): CsvSource[] {
+  return csvSourcesOf(parsed, mapping, (name) => sources.find((p) => path.basename(p) === name));
+}
+
+/** writeResultFiles of a job from its compact index (a resumed job's): its row marks made only when needed. */
+export async function writeJobResultFiles(
+  warn: Warn,
+  inputPath: string | undefined,
+  run: { header: PlanHeader; result: JobResultSummary; index: EntryIndex },
+  outs: ResultFiles,
+): Promise<ResultFiles> {
+  return writeResultFiles(warn, inputPath, run.header, run.result, outs, () => rowMarks(run.index));
 }
