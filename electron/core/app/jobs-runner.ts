@@ -39,6 +39,7 @@ import { sameService, undoneByOf } from '../jobs/undo-refusal.js';
 import { resumableJob, undoableJob } from './jobs.js';
 import { jobRowView, notSucceeded, page, positionsPassing, succeeded, jobEntryFilter } from './work-views.js';
 import { requestsController } from '../api/signal.js';
+import { isLegacySource, writeXlsxCopy } from '../workbook/sources/legacy.js';
 
 export const INPUT_COPY = 'input';
 
@@ -161,7 +162,9 @@ export class JobsRunner {
       if (o.csvSources?.length) await keepCsvSources(dir, o.csvSources, o.workbookName);
       const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
       input = path.join(dir, `${INPUT_COPY}${ext}`);
-      await copyFile(o.inputPath, input);
+      // An .xls / .ods is kept as its .xlsx copy: the job's results are read from it like any workbook's.
+      if (isLegacySource(o.inputPath)) await writeXlsxCopy(o.inputPath, input);
+      else await copyFile(o.inputPath, input);
     }
     await this.launch(
       jobId,
