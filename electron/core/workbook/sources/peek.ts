@@ -11,7 +11,7 @@ import { unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError } from '../file-limits.js';
 import { inspectWorkbookFile } from '../guards.js';
 import type { CsvFormat } from '../types.js';
-import { detectDelimiter, detectEncoding } from './csv.js';
+import { detectDelimiter, detectFileEncoding } from './csv.js';
 import { isTextSource, looksBinary } from './index.js';
 import { isLegacySource, legacyXlsxCopy } from './legacy.js';
 
@@ -47,7 +47,7 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
     } finally {
       await fh.close();
     }
-    const { encoding, bom } = detectEncoding(head, head.length >= size);
+    const { encoding, bom } = await detectFileEncoding(path, head, size);
     const sample = iconv.decode(head, encoding);
     const delimiter = detectDelimiter(sample);
     let records: string[][] = [];
