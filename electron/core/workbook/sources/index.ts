@@ -61,7 +61,10 @@ async function readLegacy(path: string, options: ReadOptions): Promise<ParsedWor
     issues.fileError(e.code, e.message, e.params);
     return {
       file: basename(path),
-      bytes: await stat(path).then((s) => s.size, () => 0),
+      bytes: await stat(path).then(
+        (s) => s.size,
+        () => 0,
+      ),
       readable: false,
       sheets: [],
       ignoredSheets: [],

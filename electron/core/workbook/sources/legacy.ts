@@ -96,7 +96,11 @@ async function readLegacyWorkbook(path: string, maxBytes: number): Promise<XLSX.
   const head = buf.subarray(0, 4096);
   if (head.subarray(0, 8).equals(CFB_SIGNATURE)) {
     if (buf.includes(utf16('EncryptedPackage')) || buf.includes(utf16('EncryptionInfo'))) throw encrypted();
-    if (!buf.includes(utf16('Workbook')) && !buf.includes(utf16('Book')))
+    // Another Office document in the old binary format, by its main stream's name.
+    if (
+      !buf.includes(utf16('Workbook')) &&
+      (buf.includes(utf16('WordDocument')) || buf.includes(utf16('PowerPoint Document')))
+    )
       throw new FileLevelError('not_a_workbook', 'This is a Word or PowerPoint file, not an Excel workbook.', {
         variant: 'office',
       });
