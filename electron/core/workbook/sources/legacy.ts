@@ -16,7 +16,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import * as XLSX from '@e965/xlsx';
+import type * as Sheets from '@e965/xlsx';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describeNonZip, isBinaryHead, isZipHead } from '../file-format.js';
@@ -40,12 +40,19 @@ export interface XlsxCopy {
   dispose(): Promise<void>;
 }
 
+/** The library, loaded when a legacy file is first read (a reader of .xlsx and CSV files never loads it). */
+let library: typeof Sheets | undefined;
+async function sheetsLibrary(): Promise<typeof Sheets> {
+  return (library ??= await import('@e965/xlsx'));
+}
+
 const CFB_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const utf16 = (s: string) => Buffer.from(s, 'utf16le');
 
 /** The .xlsx copy of a legacy source; a file it cannot be made of is a FileLevelError in words. */
 export async function legacyXlsxCopy(path: string, maxBytes = LEGACY_MAX_BYTES): Promise<XlsxCopy> {
-  const wb = await readLegacyWorkbook(path, maxBytes);
+  const XLSX = await sheetsLibrary();
+  const wb = await readLegacyWorkbook(XLSX, path, maxBytes);
   if (typeof wb === 'string') return { path: wb, dispose: async () => {} };
   const dir = await mkdtemp(join(tmpdir(), 'sl-legacy-'));
   const out = join(dir, `${basename(path, extname(path)) || 'source'}.xlsx`);
@@ -74,7 +81,11 @@ export async function writeXlsxCopy(path: string, dest: string): Promise<void> {
 }
 
 /** The source as a SheetJS workbook, or the path itself when it is an .xlsx with a legacy name. */
-async function readLegacyWorkbook(path: string, maxBytes: number): Promise<XLSX.WorkBook | string> {
+async function readLegacyWorkbook(
+  XLSX: typeof Sheets,
+  path: string,
+  maxBytes: number,
+): Promise<Sheets.WorkBook | string> {
   const ext = extname(path).toLowerCase();
   let size: number;
   try {
@@ -104,12 +115,12 @@ async function readLegacyWorkbook(path: string, maxBytes: number): Promise<XLSX.
       throw new FileLevelError('not_a_workbook', 'This is a Word or PowerPoint file, not an Excel workbook.', {
         variant: 'office',
       });
-    return tidy(parse(buf, { type: 'buffer' }, ext));
+    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext));
   }
   if (isZipHead(head)) {
     // An .xlsx saved with an .xls name is read as what it is.
     if (buf.includes('xl/workbook.xml')) return path;
-    return tidy(parse(buf, { type: 'buffer' }, ext));
+    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext));
   }
   if (isBinaryHead(head)) throw describeNonZip(head, ext);
   // Text: an HTML table, an XML Spreadsheet 2003, SYLK / DIF, or delimited text.
@@ -121,16 +132,17 @@ async function readLegacyWorkbook(path: string, maxBytes: number): Promise<XLSX.
   if (start.startsWith('<')) {
     const markup = start.startsWith('<?xml') && start.includes('urn:schemas-microsoft-com:office:spreadsheet');
     // An HTML table's cells are text as shown (raw): coerced as a CSV's are, never guessed into dates.
-    const wb = tidy(parse(text, { type: 'string', raw: !markup }, ext));
+    const wb = tidy(parse(XLSX, text, { type: 'string', raw: !markup }, ext));
     if (!markup && wb.SheetNames.length === 1) renameOnlySheet(wb, sheetName);
     return wb;
   }
-  if (/^id;p/i.test(start) || /^table\r?\n0,1\r?\n/i.test(start)) return tidy(parse(text, { type: 'string' }, ext));
-  return delimitedText(text, sheetName);
+  if (/^id;p/i.test(start) || /^table\r?\n0,1\r?\n/i.test(start))
+    return tidy(parse(XLSX, text, { type: 'string' }, ext));
+  return delimitedText(XLSX, text, sheetName);
 }
 
 /** SheetJS's read with its warnings kept off the console (it logs, e.g., ODS number formats it approximates). */
-function parse(data: Buffer | string, opts: XLSX.ParsingOptions, ext: string): XLSX.WorkBook {
+function parse(XLSX: typeof Sheets, data: Buffer | string, opts: Sheets.ParsingOptions, ext: string): Sheets.WorkBook {
   const error = console.error;
   console.error = () => {};
   try {
@@ -157,7 +169,7 @@ function encrypted(): FileLevelError {
 }
 
 /** Formulas dropped (their last computed values stay): the copy holds values only. */
-function tidy(wb: XLSX.WorkBook): XLSX.WorkBook {
+function tidy(wb: Sheets.WorkBook): Sheets.WorkBook {
   if (wb.SheetNames.length === 0)
     throw new FileLevelError(
       'unreadable',
@@ -169,7 +181,7 @@ function tidy(wb: XLSX.WorkBook): XLSX.WorkBook {
     if (!ws) continue;
     for (const [k, c] of Object.entries(ws)) {
       if (k.startsWith('!')) continue;
-      const cell = c as XLSX.CellObject;
+      const cell = c as Sheets.CellObject;
       delete cell.f;
       delete (cell as { F?: string }).F;
     }
@@ -186,7 +198,7 @@ function sheetNameOf(path: string): string {
   return name || 'Sheet1';
 }
 
-function renameOnlySheet(wb: XLSX.WorkBook, name: string): void {
+function renameOnlySheet(wb: Sheets.WorkBook, name: string): void {
   const old = wb.SheetNames[0];
   if (old === name) return;
   wb.Sheets[name] = wb.Sheets[old];
@@ -197,7 +209,7 @@ function renameOnlySheet(wb: XLSX.WorkBook, name: string): void {
 }
 
 /** Tab-, semicolon- or comma-separated text (the delimiter found as for a CSV source) as one sheet of text cells. */
-function delimitedText(text: string, sheetName: string): XLSX.WorkBook {
+function delimitedText(XLSX: typeof Sheets, text: string, sheetName: string): Sheets.WorkBook {
   const delimiter = detectDelimiter(text.slice(0, 64 * 1024));
   let records: string[][];
   try {
