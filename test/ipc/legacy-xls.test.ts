@@ -50,6 +50,8 @@ describe('an .xls in the app', () => {
       headers: { 'x-supply-loader-token': mode.token },
     });
     expect(res.status).toBe(200);
+    // named after the source without its extension, as an .xlsx's results are
+    expect(res.headers.get('content-disposition')).toContain('filename="onboarding-filled-results.xlsx"');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
     const ws = wb.getWorksheet('supplier-products')!;
