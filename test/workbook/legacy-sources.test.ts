@@ -23,6 +23,11 @@ const LO = join(ROOT, 'test/fixtures/libreoffice');
 const LEGACY = join(ROOT, 'test/fixtures/legacy');
 const tmp = tempDir('sl-legacy-');
 afterAll(() => tmp.cleanup());
+const write = (name: string, content: Buffer) => {
+  const p = tmp.file(name);
+  fs.writeFileSync(p, content);
+  return p;
+};
 
 /** Rows per sheet of the LibreOffice-written onboarding workbook (test/fixtures/libreoffice/make-fixtures.ts). */
 const LO_ROWS = {
@@ -199,6 +204,21 @@ describe('what cannot be read is said in words', () => {
     expect(p.issues).toHaveLength(1);
     expect(p.issues[0]).toMatchObject({ code: 'legacy_xls', params: { variant: 'unreadable', ext: '.xls' } });
     expect(p.issues[0].message).toMatch(/^This \.xls file cannot be read .*save it as "Excel Workbook \(\.xlsx\)"/);
+  });
+
+  it.each([
+    ['EncryptionInfo', { code: 'password_protected', params: { variant: 'encrypted' } }],
+    ['WordDocument', { code: 'not_a_workbook', params: { variant: 'office' } }],
+  ])('an OLE2 file with an .xls name and a %s stream is said to be what it is', async (stream, expected) => {
+    const cfb = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(1016),
+      Buffer.from(stream, 'utf16le'),
+      Buffer.alloc(512),
+    ]);
+    const p = await readSource(write(`${stream}.xls`, cfb));
+    expect(p.readable).toBe(false);
+    expect(p.issues).toEqual([expect.objectContaining(expected)]);
   });
 
   it('a PDF with an .ods name is a PDF', async () => {
