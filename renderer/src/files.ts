@@ -24,7 +24,7 @@ function pickWithInput(multiple: boolean): Promise<File[]> {
     input.type = 'file';
     input.multiple = multiple;
     input.accept =
-      '.xlsx,.xlsm,.csv,.txt,.tsv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv';
+      '.xlsx,.xlsm,.xls,.ods,.csv,.txt,.tsv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv';
     input.addEventListener('change', () => resolve([...(input.files ?? [])]), { once: true });
     input.addEventListener('cancel', () => resolve([]), { once: true });
     input.click();

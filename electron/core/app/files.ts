@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PickedFile } from '../contract/index.js';
 import { AppError } from './errors.js';
-import { TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
+import { LEGACY_EXTENSIONS, TEXT_SOURCE_EXTENSIONS } from '../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (electron/core/workbook/guards.ts). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm'] as const;
+export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm', ...LEGACY_EXTENSIONS] as const;
 /** Everything the import reads (workbooks, and CSV exports of an ERP too). */
 export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSIONS] as const;
 
@@ -96,7 +96,9 @@ export class FileRegistry {
     } else
       stored = path.join(
         this.uploadDir(),
-        `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) ? ext : '.bin'}`,
+        // Another file keeps its extension when it is a plain one: a file that is not a workbook is then told
+        // what it is under its own name (a .slk, an .htm), never under one it does not have.
+        `${fileId}${(WORKBOOK_EXTENSIONS as readonly string[]).includes(ext) || /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : '.bin'}`,
       );
     fs.writeFileSync(stored, bytes, { mode: 0o600 });
     this.files.set(fileId, { path: stored, name: shown, size: bytes.length, uploaded: true });

@@ -24,7 +24,7 @@ import { CSV_MIME, XLSX_MIME } from './downloads.js';
 import { findJob } from './jobs.js';
 
 function baseName(file: string): string {
-  return path.basename(file).replace(/\.(xlsx|xlsm)$/i, '') || 'workbook';
+  return path.basename(file).replace(/\.(xlsx|xlsm|xls|ods)$/i, '') || 'workbook';
 }
 
 /** The workbook a job was made from: its copy in the job folder, else the path the CLI recorded. */

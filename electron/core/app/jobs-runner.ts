@@ -33,6 +33,7 @@ import { resumableJob, undoableJob } from './jobs.js';
 import { jobRowView, notSucceeded, page, positionsPassing, jobEntryFilter } from './work-views.js';
 import { succeeded } from '../names.js';
 import { requestsController } from '../api/signal.js';
+import { isLegacySource, writeXlsxCopy } from '../workbook/sources/legacy.js';
 
 export const INPUT_COPY = 'input';
 
@@ -155,7 +156,9 @@ export class JobsRunner {
       if (o.csvSources?.length) await keepCsvSources(dir, o.csvSources, o.workbookName);
       const ext = path.extname(o.inputPath).toLowerCase() === '.xlsm' ? '.xlsm' : '.xlsx';
       input = path.join(dir, `${INPUT_COPY}${ext}`);
-      await copyFile(o.inputPath, input);
+      // An .xls / .ods is kept as its .xlsx copy: the job's results are read from it like any workbook's.
+      if (isLegacySource(o.inputPath)) await writeXlsxCopy(o.inputPath, input);
+      else await copyFile(o.inputPath, input);
     }
     await this.launch(jobId, o.conn, (opts) =>
       runImportJob(jobId, {

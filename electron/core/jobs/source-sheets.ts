@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
 import { raceStop, workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
 import type { WritableValue } from '../workbook/xlsx-layout.js';
+import { isLegacySource, legacyXlsxCopy } from '../workbook/sources/legacy.js';
 
 /** A row as exceljs's streaming reader gives it. */
 export type SourceRow = ExcelJS.Row;
@@ -32,6 +33,20 @@ export interface SourceSheet {
  * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name.
  */
 export async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
+  if (isLegacySource(path)) {
+    // An .xls / .ods is read in its .xlsx copy, as when it was validated (workbook/sources/legacy.ts).
+    const copy = await legacyXlsxCopy(path);
+    try {
+      yield* xlsxSheets(copy.path, want);
+    } finally {
+      await copy.dispose();
+    }
+    return;
+  }
+  yield* xlsxSheets(path, want);
+}
+
+async function* xlsxSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
   const findings: FeedFindings = {

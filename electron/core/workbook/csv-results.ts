@@ -74,7 +74,9 @@ export async function writeCsvResults(o: CsvResultsOptions): Promise<{ failedRow
     [o.failed, true],
   ] as const) {
     if (!path) continue;
-    const out = stringify({ delimiter: o.format.delimiter, record_delimiter: 'windows' });
+    // A value with a line break of any kind is quoted: csv-stringify quotes only one holding the record
+    // delimiter (CRLF), so a lone CR or LF (Alt+Enter in Excel) would end the record when the file is read again.
+    const out = stringify({ delimiter: o.format.delimiter, record_delimiter: 'windows', quoted_match: /[\r\n]/ });
     out.setEncoding('utf8');
     const done = pipeline(
       out,

@@ -63,7 +63,20 @@ const MAGIC: { bytes: number[]; variant: 'pdf' | 'image' | 'archive'; kind: stri
   { bytes: [0x52, 0x61, 0x72, 0x21], variant: 'archive', kind: 'RAR' },
 ];
 
-export function describeNonZip(head: Buffer): FileLevelError {
+/** Whether the first bytes are those of a binary format (CFB, zip, PDF, image, archive): never read as text. */
+export function isBinaryHead(head: Buffer): boolean {
+  return (
+    head.subarray(0, 8).equals(CFB_SIGNATURE) ||
+    isZipHead(head) ||
+    MAGIC.some((m) => m.bytes.every((b, i) => head[i] === b))
+  );
+}
+
+/**
+ * What a file that is neither a zip nor a CFB file is, in words. `ext` is the file's extension (`.xlsx`,
+ * `.slk`, `.htm` …, '' for none): a message names the file's own name, never one it does not have.
+ */
+export function describeNonZip(head: Buffer, ext = '.xlsx'): FileLevelError {
   const magic = MAGIC.find((m) => m.bytes.every((b, i) => head[i] === b));
   if (magic?.variant === 'pdf')
     return new FileLevelError(
@@ -99,24 +112,56 @@ export function describeNonZip(head: Buffer): FileLevelError {
         variant: 'xml2003',
       },
     );
-  if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.startsWith('<table'))
+  if (
+    start.startsWith('<!doctype html') ||
+    start.startsWith('<html') ||
+    start.startsWith('<table') ||
+    /^\.html?$/i.test(ext)
+  )
+    return /^\.(xlsx|xlsm)$/i.test(ext)
+      ? new FileLevelError(
+          'other_format',
+          'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.',
+          { variant: 'html' },
+        )
+      : new FileLevelError(
+          'other_format',
+          'This is a web page (HTML), not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)", or export the data as .csv.',
+          { variant: 'html_page' },
+        );
+  // Excel's own text formats, said by name: SYLK starts with an ID record, DIF with its TABLE header.
+  if (/^id;p/i.test(start))
     return new FileLevelError(
       'other_format',
-      'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.',
-      {
-        variant: 'html',
-      },
+      'This is a SYLK file (Symbolic Link, .slk), not an Excel workbook (.xlsx). Open it in Excel and save it as "Excel Workbook (.xlsx)" or as "CSV UTF-8".',
+      { variant: 'slk' },
+    );
+  if (/^table\r?\n0,1\r?\n/i.test(start))
+    return new FileLevelError(
+      'other_format',
+      'This is a DIF file (Data Interchange Format, .dif), not an Excel workbook (.xlsx). Open it in Excel and save it as "Excel Workbook (.xlsx)" or as "CSV UTF-8".',
+      { variant: 'dif' },
     );
   const sample = head.subarray(0, 4096);
   const binary = sample.some((b) => b === 0 || (b < 0x09 && b !== 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b));
   if (!binary && sample.length > 0)
-    return new FileLevelError(
-      'csv_renamed',
-      'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
-    );
+    return ext
+      ? new FileLevelError(
+          'csv_renamed',
+          `This is a text (CSV) file with an ${ext} name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".`,
+          { ext },
+        )
+      : new FileLevelError(
+          'csv_renamed',
+          'This is a text (CSV) file without a file extension, not an Excel workbook. Name it .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
+          { variant: 'no_extension' },
+        );
   return new FileLevelError(
     'not_a_zip',
-    'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.',
+    /^\.(xlsx|xlsm)$/i.test(ext)
+      ? 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.'
+      : 'This is not a file Supply Loader reads: it is neither an Excel workbook (.xlsx, .xls, .ods) nor a text (CSV) file.',
+    /^\.(xlsx|xlsm)$/i.test(ext) ? undefined : { variant: 'unknown' },
   );
 }
 

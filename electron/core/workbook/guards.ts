@@ -8,6 +8,7 @@
  * xml-parts.ts, the number formats of the styles part number-formats.ts.
  */
 import { stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import type yauzl from 'yauzl';
 import { cfbError, describeNonZip, isZipHead, readHead, refuseOtherZipFormats } from './file-format.js';
 import { FileLevelError, fmtBytes, MB } from './file-limits.js';
@@ -70,7 +71,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
   const head = await readHead(path, 4096);
   const cfb = await cfbError(path, size, head);
   if (cfb) throw cfb;
-  if (!isZipHead(head)) throw describeNonZip(head);
+  if (!isZipHead(head)) throw describeNonZip(head, extname(path).toLowerCase());
 
   let zip: yauzl.ZipFile;
   try {

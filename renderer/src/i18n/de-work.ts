@@ -47,7 +47,7 @@ export const deWork: Record<keyof typeof enWork, string> = {
     'Wählen Sie eine ausgefüllte Supply-Loader-Arbeitsmappe (aus „Vorlagen“ oder einem Export). Sie wird zuerst Zelle für Zelle geprüft und dann in einem Probelauf mit dem Dienst verglichen. Geschrieben wird erst, wenn Sie die Ausführung starten.',
   'import.choose': 'Arbeitsmappe wählen …',
   'import.chooseHint':
-    'Excel-Arbeitsmappen (.xlsx, .xlsm) oder CSV-Exporte (.csv, .txt) bis 100 MB; auch mehrere zugleich (eine Arbeitsmappe und CSV-Dateien oder die Monatsdateien eines Exports).',
+    'Excel-Arbeitsmappen (.xlsx, .xlsm; auch .xls und .ods bis 32 MB) oder CSV-Exporte (.csv, .txt) bis 100 MB; auch mehrere zugleich (eine Arbeitsmappe und CSV-Dateien oder die Monatsdateien eines Exports).',
   'import.filesTitle': 'Dateien dieses Imports',
   'import.feeds': 'liefert {sheets}',
   'import.feedsNothing': 'kein Blatt zu ihren Spalten gefunden: ordnen Sie die Spalten im nächsten Schritt zu',

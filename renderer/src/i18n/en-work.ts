@@ -48,7 +48,7 @@ export const enWork = {
     'Choose a filled Supply Loader workbook (from Templates or an export). It is checked cell by cell first, then compared with the service in a dry run. Nothing is written until you start the run.',
   'import.choose': 'Choose workbook…',
   'import.chooseHint':
-    'Excel workbooks (.xlsx, .xlsm) or CSV exports (.csv, .txt) up to 100 MB; several at once (a workbook and CSV files, or the monthly files of one export).',
+    'Excel workbooks (.xlsx, .xlsm; also .xls and .ods up to 32 MB) or CSV exports (.csv, .txt) up to 100 MB; several at once (a workbook and CSV files, or the monthly files of one export).',
   'import.filesTitle': 'Files of this import',
   'import.feeds': 'feeds {sheets}',
   'import.feedsNothing': 'no sheet found for its headers: map its columns in the next step',

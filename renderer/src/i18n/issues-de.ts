@@ -28,7 +28,15 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     'Die Datei ist {size} groß; erlaubt sind höchstens {limit}. Teilen Sie die Daten auf mehrere Arbeitsmappen auf.',
   'issue.not_a_zip': 'Das ist keine Excel-Arbeitsmappe (.xlsx): Die Datei hat nicht das .xlsx-Format (ZIP).',
   'issue.csv_renamed':
-    'Das ist eine Textdatei (CSV) mit der Endung .xlsx, keine Excel-Arbeitsmappe. Benennen Sie sie in .csv um (Supply Loader liest CSV-Dateien) oder öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+    'Das ist eine Textdatei (CSV) mit der Endung {ext}, keine Excel-Arbeitsmappe. Benennen Sie sie in .csv um (Supply Loader liest CSV-Dateien) oder öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+  'issue.csv_renamed.no_extension':
+    'Das ist eine Textdatei (CSV) ohne Dateiendung, keine Excel-Arbeitsmappe. Benennen Sie sie in .csv um (Supply Loader liest CSV-Dateien) oder öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
+  'issue.not_a_zip.unknown':
+    'Diese Datei kann Supply Loader nicht lesen: Sie ist weder eine Excel-Arbeitsmappe (.xlsx, .xls, .ods) noch eine Textdatei (CSV).',
+  'issue.file_too_large.legacy':
+    'Die Datei ist {size} groß; eine {ext}-Datei wird bis {limit} gelesen. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“ oder exportieren Sie die Daten als .csv.',
+  'issue.legacy_xls.unreadable':
+    'Diese {ext}-Datei lässt sich nicht lesen ({detail}). Öffnen Sie sie in Excel oder LibreOffice und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“ oder exportieren Sie die Daten als .csv.',
   'issue.legacy_xls':
     'Das ist eine Excel-Datei im alten Format (.xls) oder ein anderes Office-Dokument, keine .xlsx-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“.',
   'issue.password_protected':
@@ -43,6 +51,12 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     'Das ist eine Datei im Format „XML-Kalkulationstabelle 2003“, keine .xlsx-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als .xlsx.',
   'issue.other_format.html':
     'Das ist eine Webseite (HTML) mit der Endung .xlsx, keine Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als .xlsx.',
+  'issue.other_format.html_page':
+    'Das ist eine Webseite (HTML), keine Excel-Arbeitsmappe. Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“ oder exportieren Sie die Daten als .csv.',
+  'issue.other_format.slk':
+    'Das ist eine SYLK-Datei (Symbolic Link, .slk), keine Excel-Arbeitsmappe (.xlsx). Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“ oder als „CSV UTF-8“.',
+  'issue.other_format.dif':
+    'Das ist eine DIF-Datei (Data Interchange Format, .dif), keine Excel-Arbeitsmappe (.xlsx). Öffnen Sie sie in Excel und speichern Sie sie als „Excel-Arbeitsmappe (.xlsx)“ oder als „CSV UTF-8“.',
   'issue.other_format.ods':
     'Das ist eine OpenDocument-Tabelle (.ods), keine .xlsx-Arbeitsmappe. Speichern Sie sie als „Excel 2007-365 (.xlsx)“.',
   'issue.other_format.xlsb':

@@ -31,7 +31,15 @@ export const enIssues = {
   'issue.file_too_large': 'The file is {size}; the limit is {limit}. Split the data into several workbooks.',
   'issue.not_a_zip': 'This is not an Excel workbook (.xlsx): the file is not in the .xlsx (zip) format.',
   'issue.csv_renamed':
-    'This is a text (CSV) file with an .xlsx name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
+    'This is a text (CSV) file with an {ext} name, not an Excel workbook. Rename it to .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  'issue.csv_renamed.no_extension':
+    'This is a text (CSV) file without a file extension, not an Excel workbook. Name it .csv (Supply Loader reads CSV files), or open it in Excel and save it as "Excel Workbook (.xlsx)".',
+  'issue.not_a_zip.unknown':
+    'This is not a file Supply Loader reads: it is neither an Excel workbook (.xlsx, .xls, .ods) nor a text (CSV) file.',
+  'issue.file_too_large.legacy':
+    'The file is {size}; an {ext} file is read up to {limit}. Open it in Excel and save it as "Excel Workbook (.xlsx)", or export the data as .csv.',
+  'issue.legacy_xls.unreadable':
+    'This {ext} file cannot be read ({detail}). Open it in Excel or LibreOffice and save it as "Excel Workbook (.xlsx)", or export the data as .csv.',
   'issue.legacy_xls':
     'This is an old-format Excel file (.xls) or another Office document, not an .xlsx workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)".',
   'issue.password_protected': 'The workbook is password-protected. Remove the password in Excel and save it again.',
@@ -44,6 +52,12 @@ export const enIssues = {
     'This is an "XML Spreadsheet 2003" file, not an .xlsx workbook. Open it in Excel and save it as .xlsx.',
   'issue.other_format.html':
     'This is a web page (HTML) saved with an .xlsx name, not a workbook. Open it in Excel and save it as .xlsx.',
+  'issue.other_format.html_page':
+    'This is a web page (HTML), not an Excel workbook. Open it in Excel and save it as "Excel Workbook (.xlsx)", or export the data as .csv.',
+  'issue.other_format.slk':
+    'This is a SYLK file (Symbolic Link, .slk), not an Excel workbook (.xlsx). Open it in Excel and save it as "Excel Workbook (.xlsx)" or as "CSV UTF-8".',
+  'issue.other_format.dif':
+    'This is a DIF file (Data Interchange Format, .dif), not an Excel workbook (.xlsx). Open it in Excel and save it as "Excel Workbook (.xlsx)" or as "CSV UTF-8".',
   'issue.other_format.ods':
     'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".',
   'issue.other_format.xlsb':

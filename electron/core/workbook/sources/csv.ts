@@ -86,6 +86,50 @@ export function detectEncoding(head: Buffer, complete: boolean): { encoding: Csv
   return { encoding: isUtf8(sample) ? 'utf-8' : 'windows-1252', bom: false };
 }
 
+/** How many bytes at the end of `buf` are an incomplete UTF-8 sequence (0–3), to carry into the next chunk. */
+function incompleteTail(buf: Buffer): number {
+  for (let i = 1; i <= 3 && i <= buf.length; i++) {
+    const b = buf[buf.length - i];
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    if ((b & 0xc0) !== 0xc0) return 0; // ASCII
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    return need > i ? i : 0;
+  }
+  return 0;
+}
+
+/** Whether the whole file is valid UTF-8: read in chunks, a character split between two carried over. */
+export async function isUtf8File(path: string): Promise<boolean> {
+  let carry = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    const buf = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const tail = incompleteTail(buf);
+    if (!isUtf8(buf.subarray(0, buf.length - tail))) return false;
+    carry = Buffer.from(buf.subarray(buf.length - tail));
+  }
+  return carry.length === 0;
+}
+
+/**
+ * The encoding of a whole file from its first bytes (`head`): a BOM says it; else the file is UTF-8 only when
+ * all of it is (a Windows-1252 character past the first megabyte makes it Windows-1252, never "UTF-8" with
+ * replacement characters). `valid`: whether the bytes are valid in the encoding found (false only for a file
+ * whose BOM says UTF-8 while its bytes are not).
+ */
+export async function detectFileEncoding(
+  path: string,
+  head: Buffer,
+  size: number,
+): Promise<{ encoding: CsvEncoding; bom: boolean; valid: boolean }> {
+  const complete = head.length >= size;
+  const d = detectEncoding(head, complete);
+  if (d.encoding !== 'utf-8') return { ...d, valid: true };
+  if (complete && !d.bom) return { ...d, valid: true };
+  const valid = complete ? isUtf8(head) : await isUtf8File(path);
+  if (d.bom || valid) return { ...d, valid };
+  return { encoding: 'windows-1252', bom: false, valid: true };
+}
+
 const SAMPLE_BYTES = 1024 * 1024;
 
 export async function readCsv(path: string, options: CsvReadOptions = {}): Promise<ParsedWorkbook> {
@@ -158,7 +202,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
     await fh.close();
   }
   const settings: CsvSettings = mapping?.csv ?? {};
-  const detected = detectEncoding(head, head.length >= st.size);
+  const detected = await detectFileEncoding(path, head, st.size);
   // The mapping's settings apply to every CSV source, except where a file says otherwise itself: a byte-order
   // mark names its encoding (Excel's "CSV UTF-8" among Windows-1252 exports), and a delimiter that does not
   // occur in the file's first lines is detected instead (a file written with "," beside ";" exports).
@@ -216,7 +260,8 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
         return;
       }
       const values: unknown[] = [undefined, ...record];
-      if (badText === null && !settings.encoding && record.some((v) => v.includes('\ufffd')))
+      // Only bytes that are not UTF-8 are told (a BOM said UTF-8): a valid file's own U+FFFD is a character.
+      if (badText === null && !detected.valid && encoding === 'utf-8' && record.some((v) => v.includes('\ufffd')))
         badText = `${rows.mapped?.[0]?.letter ?? 'A'}${recordNo}`;
       if (rows.row(recordNo, values)) result.stats.rows++;
       if (onProgress && throttle.pass()) {

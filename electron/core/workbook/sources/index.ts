@@ -1,16 +1,22 @@
 /**
- * Any number of sources read as one workbook: .xlsx workbooks and .csv/.txt files, mixed. Each
+ * Any number of sources read as one workbook: .xlsx workbooks, .xls/.ods files (through an .xlsx copy:
+ * sources/legacy.ts) and .csv/.txt files, mixed. Each
  * sheet keeps the name it has in its source (a CSV's file name), so every issue points at the source file and
  * cell. Several sources feeding the same target sheet are read as one sheet (workbook/sheet-parts.ts).
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { isBinaryHead } from '../file-format.js';
+import { FileLevelError } from '../file-limits.js';
+import { IssueList } from '../issues.js';
 import { readWorkbook, type ReadOptions } from '../reader.js';
 import { readCsv } from './csv.js';
+import { isLegacySource, legacyXlsxCopy } from './legacy.js';
 import { PART_ROW_OFFSET, partsOf } from '../sheet-parts.js';
 import type { ParsedSheet, ParsedWorkbook } from '../types.js';
 
 export { readCsv, detectEncoding } from './csv.js';
+export { isLegacySource, LEGACY_EXTENSIONS } from './legacy.js';
 
 /** Extensions read as delimited text. */
 export const TEXT_SOURCE_EXTENSIONS = ['.csv', '.txt', '.tsv'] as const;
@@ -19,21 +25,17 @@ export function isTextSource(path: string): boolean {
   return (TEXT_SOURCE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase());
 }
 
-/** A .csv whose bytes are a zip (an .xlsx renamed), an OLE2 file or a PDF/image: diagnosed as a workbook. */
+/**
+ * A .csv whose bytes are a binary format (a zip such as an .xlsx renamed, an OLE2 file, a PDF, an image, an
+ * archive): diagnosed as a workbook. Anything else is text, a NUL byte in it too (a CSV with a stray NUL is a
+ * CSV: the cell holding it is told, never the file called a broken workbook).
+ */
 export async function looksBinary(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(512);
     const { bytesRead } = await fh.read(buf, 0, 512, 0);
-    const head = buf.subarray(0, bytesRead);
-    if (bytesRead === 0) return false;
-    if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false; // UTF-16 text
-    if (
-      head.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' ||
-      head.subarray(0, 5).toString('latin1') === '%PDF-'
-    )
-      return true;
-    return head.includes(0);
+    return isBinaryHead(buf.subarray(0, bytesRead));
   } finally {
     await fh.close();
   }
@@ -41,7 +43,44 @@ export async function looksBinary(path: string): Promise<boolean> {
 
 export async function readSource(path: string, options: ReadOptions = {}): Promise<ParsedWorkbook> {
   if (isTextSource(path) && !(await looksBinary(path))) return readCsv(path, options);
+  if (isLegacySource(path)) return readLegacy(path, options);
   return readWorkbook(path, options);
+}
+
+/** An .xls / .ods read through its .xlsx copy: the result names the source (its file, its size). */
+async function readLegacy(path: string, options: ReadOptions): Promise<ParsedWorkbook> {
+  const t0 = performance.now();
+  options.signal?.throwIfAborted();
+  options.onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
+  let copy;
+  try {
+    copy = await legacyXlsxCopy(path);
+  } catch (e) {
+    if (!(e instanceof FileLevelError)) throw e;
+    const issues = new IssueList(10);
+    issues.fileError(e.code, e.message, e.params);
+    return {
+      file: basename(path),
+      bytes: await stat(path).then(
+        (s) => s.size,
+        () => 0,
+      ),
+      readable: false,
+      sheets: [],
+      ignoredSheets: [],
+      issues: issues.done(),
+      stats: { rows: 0, ms: Math.round(performance.now() - t0) },
+    };
+  }
+  try {
+    const parsed = await readWorkbook(copy.path, options);
+    parsed.file = basename(path);
+    parsed.bytes = (await stat(path)).size;
+    parsed.stats.ms = Math.round(performance.now() - t0);
+    return parsed;
+  } finally {
+    await copy.dispose();
+  }
 }
 
 /** Read every source; one ParsedWorkbook whose sheets come from all of them. Throws only when aborted. */

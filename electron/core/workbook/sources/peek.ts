@@ -11,8 +11,9 @@ import { unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError } from '../file-limits.js';
 import { inspectWorkbookFile } from '../guards.js';
 import type { CsvFormat } from '../types.js';
-import { detectDelimiter, detectEncoding } from './csv.js';
+import { detectDelimiter, detectFileEncoding } from './csv.js';
 import { isTextSource, looksBinary } from './index.js';
+import { isLegacySource, legacyXlsxCopy } from './legacy.js';
 
 export interface PeekedSource {
   /** Sheet name (workbook) or file name (CSV): what a mapping's `source` names. */
@@ -46,7 +47,7 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
     } finally {
       await fh.close();
     }
-    const { encoding, bom } = detectEncoding(head, head.length >= size);
+    const { encoding, bom } = await detectFileEncoding(path, head, size);
     const sample = iconv.decode(head, encoding);
     const delimiter = detectDelimiter(sample);
     let records: string[][] = [];
@@ -72,6 +73,22 @@ export async function peekSource(path: string, maxRows = 30): Promise<PeekedSour
       },
     ];
   }
+  if (isLegacySource(path)) {
+    // An .xls / .ods is peeked in its .xlsx copy (sheet names and cells as in the source).
+    const copy = await legacyXlsxCopy(path).catch((e: unknown) => {
+      throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;
+    });
+    try {
+      return (await peekWorkbook(copy.path, maxRows)).map((s) => ({ ...s, file }));
+    } finally {
+      await copy.dispose();
+    }
+  }
+  return peekWorkbook(path, maxRows);
+}
+
+async function peekWorkbook(path: string, maxRows: number): Promise<PeekedSource[]> {
+  const file = basename(path);
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS).catch((e: unknown) => {
     throw e instanceof FileLevelError ? new Error(`${file}: ${e.message}`) : e;
   });
