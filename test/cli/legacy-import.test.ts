@@ -134,3 +134,28 @@ describe('an .xls is planned and imported', () => {
     expect(again.stdout).toMatch(/total: 0 create, \d+ unchanged/);
   });
 });
+
+describe('a watch folder takes legacy workbooks', () => {
+  it('watch --once imports an .ods dropped in its inbox and writes its results workbook under the drop name', async () => {
+    const w = path.join(dir, 'watch');
+    fs.mkdirSync(path.join(w, 'inbox'), { recursive: true });
+    fs.copyFileSync(path.join(LO, 'onboarding-filled.ods'), path.join(w, 'inbox', 'erp-export.ods'));
+    fs.writeFileSync(path.join(w, 'inbox', 'erp-export.ods.ready'), '');
+    const r = await cli(['watch', w, '--once', '--json'], {
+      baseUrl: sb.baseUrl,
+      key: sb.ownerKey,
+      jobsDir: path.join(w, 'jobs'),
+      env: {
+        SUPPLY_LOADER_WATCH_STABLE_MS: '60000',
+        SUPPLY_LOADER_WATCH_POLL_MS: '20',
+        SUPPLY_LOADER_WATCH_ONCE_WAIT_MS: '200',
+      },
+    });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const out = JSON.parse(r.stdout) as { drops: { files: string[]; outcome: string; folder: string }[] };
+    expect(out.drops).toEqual([
+      expect.objectContaining({ files: ['erp-export.ods', 'erp-export.ods.ready'], outcome: 'done' }),
+    ]);
+    expect(fs.readdirSync(out.drops[0].folder)).toContain('erp-export.results.xlsx');
+  });
+});

@@ -3,7 +3,7 @@
  * time and the drop moves to `DIR/done/<stamp>/` or `DIR/failed/<stamp>/` with its outputs beside it.
  *
  * Layout of DIR:
- * - `inbox/`                        where files are dropped (`.xlsx`, `.csv`; `<file>.ready` marks a file complete)
+ * - `inbox/`                        where files are dropped (`.xlsx`, `.xls`, `.ods`, `.csv`; `<file>.ready` marks a file complete)
  * - `done/<stamp>/`, `failed/<stamp>/` finished drops with their results, failed rows and messages
  * - `.supply-loader-watch/lock`     one watcher per DIR (JSON with the pid; a dead pid's lock is taken over)
  * - `.supply-loader-watch/state.json` the drops in progress: files, work folder and the job id given to the job

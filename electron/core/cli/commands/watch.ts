@@ -26,7 +26,7 @@ import { formatResult } from '../views.js';
 import { importFile } from './import.js';
 import { mappingOption } from '../column-mapping.js';
 import type { ColumnMapping } from '../../workbook/mapping/schema.js';
-import { isTextSource } from '../../workbook/sources/index.js';
+import { isLegacySource, isTextSource } from '../../workbook/sources/index.js';
 
 /** Test and tuning knobs (milliseconds): how long a file must stay unchanged, the poll interval, --once's wait. */
 export const WATCH_TIMING_ENV = {
@@ -48,8 +48,8 @@ function timing(env: NodeJS.ProcessEnv): { stableMs?: number; pollMs?: number; o
 
 /** Why a file of a drop cannot be imported, or undefined when it can. */
 function notImportable(file: string): string | undefined {
-  if (path.extname(file).toLowerCase() === '.xlsx' || isTextSource(file)) return undefined;
-  return `${path.basename(file)}: not a file the watch folder imports (an .xlsx workbook or a .csv file).`;
+  if (path.extname(file).toLowerCase() === '.xlsx' || isLegacySource(file) || isTextSource(file)) return undefined;
+  return `${path.basename(file)}: not a file the watch folder imports (an .xlsx, .xls or .ods workbook or a .csv file).`;
 }
 
 /** importDrop for the watch folder: one workbook through `import` (or its job resumed), outputs into outDir. */
