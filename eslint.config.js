@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-const NO_ELECTRON = { name: 'electron', message: 'electron/core, sandbox and renderer have no electron import' };
+const NO_ELECTRON = { name: 'electron', message: 'core, sandbox and renderer have no electron import' };
 
 export default tseslint.config(
   {
@@ -46,7 +46,7 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // The renderer must never import electron (electron/core and sandbox: below, with their layers).
+    // The renderer must never import electron (core and sandbox: below, with their layers).
     files: ['renderer/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [NO_ELECTRON] }] },
   },
@@ -70,7 +70,7 @@ export default tseslint.config(
  * implementation) shares only the spec and the small fs helpers with the core.
  */
 function layerRules() {
-  /** An import of electron/core/<folder>, from anywhere under electron/ or from sandbox/. */
+  /** An import of core/<folder>, from anywhere under electron/ or from sandbox/. */
   const core = (...folders) => `^(\\.\\./)+(electron/)?(core/)?(${folders.join('|')})(/|\\.js$)`;
   const shell = '^(\\.\\./)+(main|preload)/';
   const rule = (forbidden, extraPatterns = []) => ({
@@ -95,7 +95,7 @@ function layerRules() {
   const ENGINE = [['jobs', 'lca', 'export', 'workbook', 'settings'], 'the engine is above the client and the spec'];
   const WORK = [
     ['jobs', 'lca', 'export'],
-    'an adapter reaches planning, runs, undo, LCA and export through app/ (electron/core/app/)',
+    'an adapter reaches planning, runs, undo, LCA and export through app/ (core/app/)',
   ];
   const CLIENT = [['api'], 'api/ (the client) is above the spec and the shared modules'];
   const SPEC = [
@@ -108,38 +108,38 @@ function layerRules() {
   };
   return [
     {
-      files: ['electron/core/spec/**'],
+      files: ['core/spec/**'],
       rules: rule([ADAPTERS, APP, CONTRACT, ENGINE, CLIENT], [SHELL, SANDBOX]),
     },
     {
-      files: ['electron/core/names.ts', 'electron/core/throttle.ts', 'electron/core/fs/**'],
+      files: ['core/names.ts', 'core/throttle.ts', 'core/fs/**'],
       rules: rule([ADAPTERS, APP, CONTRACT, ENGINE, CLIENT, SPEC], [SHELL, SANDBOX]),
     },
     {
-      files: ['electron/core/api/**'],
+      files: ['core/api/**'],
       rules: rule([ADAPTERS, APP, CONTRACT, ENGINE], [SHELL, SANDBOX]),
     },
     {
-      files: ['electron/core/{jobs,lca,export,workbook,settings}/**'],
+      files: ['core/{jobs,lca,export,workbook,settings}/**'],
       rules: rule([ADAPTERS, APP, CONTRACT], [SHELL, SANDBOX]),
     },
     {
-      files: ['electron/core/contract/**'],
+      files: ['core/contract/**'],
       rules: rule([ADAPTERS, APP, WORK, CLIENT], [SHELL, SANDBOX]),
     },
     {
-      files: ['electron/core/app/**'],
+      files: ['core/app/**'],
       rules: rule([ADAPTERS], [SHELL]),
     },
     {
-      files: ['electron/core/ipc/**'],
+      files: ['core/ipc/**'],
       rules: rule(
         [[['cli'], 'the IPC and the CLI are two adapters: what both need lives in app/ or below'], WORK],
         [SHELL],
       ),
     },
     {
-      files: ['electron/core/cli/**'],
+      files: ['core/cli/**'],
       rules: rule(
         [[['ipc'], 'the IPC and the CLI are two adapters: what both need lives in app/ or below'], WORK],
         [SHELL],
@@ -170,7 +170,7 @@ function layerRules() {
             paths: [NO_ELECTRON],
             patterns: [
               {
-                regex: '^(\\.\\./)+electron/(?!core/(spec|fs)/)',
+                regex: '^(\\.\\./)+(electron/|core/(?!(spec|fs)/))',
                 message: 'the sandbox shares only spec/ and fs/ with the core (it is the service, not a client of it)',
               },
             ],

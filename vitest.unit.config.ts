@@ -13,7 +13,7 @@ export default defineConfig({
       'test/renderer/**/*.test.{ts,tsx}',
       'test/workbook/**/*.test.ts',
       'test/api/{err-codes,unit}.test.ts',
-      'test/ipc/{surface,work-views}.test.ts',
+      'test/ipc/{surface,job-views}.test.ts',
       'test/jobs/{entry-index-read,journal-format,journal-write,source-sheets,workbook-rows}.test.ts',
       'test/lca/{model,workbook-golden}.test.ts',
       'test/main/{downloads-dialogs,preload-bridge}.test.ts',

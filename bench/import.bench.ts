@@ -18,10 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { createApiClient } from '../electron/core/api/index.js';
+import { createApiClient } from '../core/api/index.js';
 import { planInMemory, runPlan } from '../test/jobs/job-folder.js';
-import { readWorkbook } from '../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../electron/core/workbook/validate.js';
+import { readWorkbook } from '../core/workbook/reader.js';
+import { validateWorkbook } from '../core/workbook/validate.js';
 import { buildDataset, type Row, type SheetData } from '../test/fixtures/dataset.js';
 import { writeDataWorkbook } from '../test/fixtures/workbook.js';
 import {

@@ -12,8 +12,8 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createApiClient } from '../electron/core/api/index.js';
-import { runLca, selectInstances, writeLcaWorkbook } from '../electron/core/lca/index.js';
+import { createApiClient } from '../core/api/index.js';
+import { runLca, selectInstances, writeLcaWorkbook } from '../core/lca/index.js';
 import { control, startSandboxProcess } from './lib/common.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

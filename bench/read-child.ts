@@ -8,8 +8,8 @@
  * - baseline: the same modules loaded, nothing read (the floor of the RSS figures)
  */
 import ExcelJS from 'exceljs';
-import { readWorkbook } from '../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../electron/core/workbook/validate.js';
+import { readWorkbook } from '../core/workbook/reader.js';
+import { validateWorkbook } from '../core/workbook/validate.js';
 
 const [mode, file] = process.argv.slice(2);
 

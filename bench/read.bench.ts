@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import ExcelJS from 'exceljs';
-import { getSheet } from '../electron/core/workbook/registry.js';
+import { getSheet } from '../core/workbook/registry.js';
 import { reorderZip } from '../test/fixtures/zip-writer.js';
 import { isMain, runScript, seconds, table, writeResult } from './lib/common.js';
 

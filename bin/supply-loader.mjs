@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // supply-loader: the Supply Loader command line. Runs the bundled CLI (dist-cli/, built by `npm install` through
 // the `prepare` script, scripts/build-cli.mjs). Never runs a stale bundle: when the bundle is missing or a source
-// under electron/core or sandbox is newer than it, it is rebuilt first (esbuild, about a second) with a one-line
+// under core or sandbox is newer than it, it is rebuilt first (esbuild, about a second) with a one-line
 // notice on stderr; if it cannot be built (esbuild not installed), the sources run through tsx instead, also
 // with a notice. SUPPLY_LOADER_CLI_SOURCE=1 always runs the sources (development). Works from any directory:
 // paths are resolved from this file, not the cwd. See docs/cli.md, "Start-up".
@@ -28,8 +28,8 @@ async function runSources(notice) {
     process.stderr.write(`supply-loader: ${notice}; running the TypeScript sources through tsx (slower start)\n`);
   const { register } = await import('tsx/esm/api');
   register({ tsconfig: path.join(root, 'tsconfig.json') });
-  (await import(pathToFileURL(path.join(root, 'electron/core/cli/heap-growth.ts')).href)).applyHeapGrowth();
-  return import(pathToFileURL(path.join(root, 'electron/core/cli/main.ts')).href);
+  (await import(pathToFileURL(path.join(root, 'core/cli/heap-growth.ts')).href)).applyHeapGrowth();
+  return import(pathToFileURL(path.join(root, 'core/cli/main.ts')).href);
 }
 
 async function load() {

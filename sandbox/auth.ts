@@ -4,8 +4,8 @@
  * request (so reducing a member takes effect at once).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { API_KEY_PATTERN } from '../electron/core/spec/constants.js';
-import { capPlants, capScopes, effectiveKeyScopes } from '../electron/core/spec/scopes.js';
+import { API_KEY_PATTERN } from '../core/spec/constants.js';
+import { capPlants, capScopes, effectiveKeyScopes } from '../core/spec/scopes.js';
 import { notAuthenticated } from './errors.js';
 
 export interface ApiKeyRecord {

@@ -2,8 +2,8 @@
  * The sandbox's error type: every failure a handler reports is an ApiFailure with an HTTP status from the
  * spec's list (200, 201, 401, 403, 409, 422, 500) and an err_code from the spec's namespace.
  */
-import type { EntitlementDimension } from '../electron/core/spec/constants.js';
-import type { RuleViolation } from '../electron/core/spec/rules.js';
+import type { EntitlementDimension } from '../core/spec/constants.js';
+import type { RuleViolation } from '../core/spec/rules.js';
 
 export type ErrorStatus = 401 | 403 | 409 | 422 | 500;
 

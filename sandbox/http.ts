@@ -10,7 +10,7 @@
 import { PassThrough, pipeline, type Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
-import { OPERATION_SCOPES, type Operation } from '../electron/core/spec/scopes.js';
+import { OPERATION_SCOPES, type Operation } from '../core/spec/scopes.js';
 import { authenticate, canReachPlant, type Access } from './auth.js';
 import { ApiFailure, notValid, permissionDenied, plantNoAccess } from './errors.js';
 import type { FaultDecision } from './faults.js';

@@ -4,7 +4,7 @@
  * the canonical body, and the original 201 response body, which a replay returns unchanged with 200.
  */
 import { createHash } from 'node:crypto';
-import { IDEMPOTENCY_RETENTION_MS } from '../electron/core/spec/constants.js';
+import { IDEMPOTENCY_RETENTION_MS } from '../core/spec/constants.js';
 
 export interface IdempotencyRecord {
   request_hash: string;

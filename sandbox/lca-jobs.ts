@@ -4,8 +4,8 @@
  * at the start of every request so results and computed per-kg impacts appear exactly when the job finishes.
  * The inputs (BOM resolved to factors, production figures) are taken when the job is queued.
  */
-import { isLcaJobInFlight, type LcaJobStatus } from '../electron/core/spec/constants.js';
-import type { MaterialTypeRef, TransportRoute } from '../electron/core/spec/schemas.js';
+import { isLcaJobInFlight, type LcaJobStatus } from '../core/spec/constants.js';
+import type { MaterialTypeRef, TransportRoute } from '../core/spec/schemas.js';
 import {
   compositeFactors,
   computeResults,

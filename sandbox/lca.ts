@@ -15,8 +15,8 @@ import {
   BLOCKER_KIND_PRODUCTION_DATA,
   BLOCKER_TYPE_MISSING_INPUT,
   TRANSPORT_MODALITIES,
-} from '../electron/core/spec/constants.js';
-import type { BomComponentType, TransportModality } from '../electron/core/spec/constants.js';
+} from '../core/spec/constants.js';
+import type { BomComponentType, TransportModality } from '../core/spec/constants.js';
 
 // ---------------------------------------------------------------- indicators
 

@@ -2,8 +2,8 @@
  * Shapes the sandbox stores. Each record is the API response shape of its entity (so a row serializes as is);
  * catalog rows (plants, elementaries, composites, products) come from the seed.
  */
-import type { BomComponentType, Unit } from '../electron/core/spec/constants.js';
-import type { MaterialTypeRef, SiloItem, TransportRoute } from '../electron/core/spec/schemas.js';
+import type { BomComponentType, Unit } from '../core/spec/constants.js';
+import type { MaterialTypeRef, SiloItem, TransportRoute } from '../core/spec/schemas.js';
 
 export interface ImpactValue {
   indicator: string;

@@ -4,7 +4,7 @@
  * a binary search for the cursor's position, so a whole walk costs O(N).
  */
 import { createHash } from 'node:crypto';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../electron/core/spec/constants.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from '../core/spec/constants.js';
 import { Collection, upperBound, type Entity, type Row } from './collection.js';
 import { notValid } from './errors.js';
 

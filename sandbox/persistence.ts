@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Snapshot, Store } from './store.js';
-import { writeTextAtomic } from '../electron/core/fs/atomic.js';
+import { writeTextAtomic } from '../core/fs/atomic.js';
 
 export function loadDataFile(path: string): Snapshot | null {
   if (!existsSync(path)) return null;

@@ -9,8 +9,8 @@
  * Interface: /work/briefs/lca-seed-interface.md.
  */
 import { createHash } from 'node:crypto';
-import type { BomComponentType, Unit } from '../electron/core/spec/constants.js';
-import type { TransportRoute } from '../electron/core/spec/schemas.js';
+import type { BomComponentType, Unit } from '../core/spec/constants.js';
+import type { TransportRoute } from '../core/spec/schemas.js';
 import type { ImpactFactors } from './lca.js';
 import { MATERIAL_FACTORS } from './lca-factors.js';
 import type { MaterialUnit } from './lca-factors.js';

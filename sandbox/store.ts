@@ -4,8 +4,8 @@
  * `snapshot()` / `restore()` give the persisted form (no raw secret ever).
  */
 import { randomUUID } from 'node:crypto';
-import { SCOPES } from '../electron/core/spec/scopes.js';
-import { ENTITLEMENT_DIMENSIONS, type EntitlementDimension } from '../electron/core/spec/constants.js';
+import { SCOPES } from '../core/spec/scopes.js';
+import { ENTITLEMENT_DIMENSIONS, type EntitlementDimension } from '../core/spec/constants.js';
 import { Collection, type StoredRow } from './collection.js';
 import { SandboxClock } from './clock.js';
 import { Faults } from './faults.js';

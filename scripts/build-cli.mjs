@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Build the CLI bundle: electron/core/cli/main.ts and everything it imports (the embedded sandbox and the npm
+ * Build the CLI bundle: core/cli/main.ts and everything it imports (the embedded sandbox and the npm
  * packages too) as one CommonJS script under dist-cli/, so `supply-loader` starts without compiling TypeScript
  * (the bin compiles it through V8's code cache, scripts/load-cli.mjs). Runs on `npm install` / `npm ci` (the
  * `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
@@ -20,7 +20,7 @@ export const DIST = path.join(ROOT, 'dist-cli');
 /** Names the current build: { dir, entry, started_ms } (started_ms: sources older than this are in it). */
 export const CURRENT = path.join(DIST, 'current.json');
 /** The source folders the bundle is made of: a file under one of them newer than the build makes it stale. */
-export const BUNDLE_SOURCES = ['electron/core', 'sandbox'];
+export const BUNDLE_SOURCES = ['core', 'sandbox'];
 /** Builds other than the current one are removed once this old (a CLI run may still load chunks from one). */
 const KEEP_OLD_MS = 24 * 3600_000;
 
@@ -70,7 +70,7 @@ export function currentBundle(root = ROOT) {
  * undici's HTTP/2 client (dispatcher/client-h2.js) is left out of the bundle: loading it loads Node's http2
  * module, ~10 ms of every start of a command that talks to the service. undici connects over
  * HTTP/2 only when a connection's TLS handshake agrees on it (ALPN), which it offers only with `allowH2`, and the
- * client never sets that (electron/core/api/transport.ts). Should a connection ever come up as HTTP/2 anyway,
+ * client never sets that (core/api/transport.ts). Should a connection ever come up as HTTP/2 anyway,
  * the stub fails it with an error that says so, as any failed connection is told; it never goes unnoticed.
  */
 export const HTTP2_STUB_MESSAGE = 'HTTP/2 is not part of the Supply Loader CLI bundle (the client speaks HTTP/1.1)';
@@ -91,10 +91,10 @@ export async function buildCli() {
   const outdir = path.join(DIST, dir);
   mkdirSync(outdir, { recursive: true });
   await build({
-    // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see electron/core/cli/heap-growth.ts).
+    // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see core/cli/heap-growth.ts).
     entryPoints: {
-      cli: path.join(ROOT, 'electron/core/cli/main.ts'),
-      'heap-growth': path.join(ROOT, 'electron/core/cli/heap-growth.ts'),
+      cli: path.join(ROOT, 'core/cli/main.ts'),
+      'heap-growth': path.join(ROOT, 'core/cli/heap-growth.ts'),
     },
     outdir,
     outExtension: { '.js': '.cjs' },

@@ -5,8 +5,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DOC_BEGIN, DOC_END, sheetsMarkdown } from '../electron/core/workbook/describe.js';
-import { allTemplates, writeTemplate } from '../electron/core/workbook/template.js';
+import { DOC_BEGIN, DOC_END, sheetsMarkdown } from '../core/workbook/describe.js';
+import { allTemplates, writeTemplate } from '../core/workbook/template.js';
 
 const args = process.argv.slice(2);
 const outIdx = args.indexOf('--out');

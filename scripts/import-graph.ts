@@ -1,4 +1,4 @@
-// The import graph of our own modules (electron/core and sandbox by default) and its cycles. Every edge counts:
+// The import graph of our own modules (core and sandbox by default) and its cycles. Every edge counts:
 // `import`, `import type`, `export … from`, `export type … from` and `import('…')`, resolved with tsconfig's
 // options (so `./x.js` is `./x.ts`); packages and node: modules are left out. `npm run check:cycles` prints
 // each cycle found and exits 1 if there is one; test/unit/import-cycles.test.ts asserts there is none.
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DEFAULT_FOLDERS = ['electron/core', 'sandbox'];
+export const DEFAULT_FOLDERS = ['core', 'sandbox'];
 
 const compilerOptions: ts.CompilerOptions = {
   module: ts.ModuleKind.ESNext,

@@ -78,7 +78,7 @@ async function buildElectron() {
 async function startBrowser() {
   const { tsImport } = await import('tsx/esm/api');
   const here = pathToFileURL(path.join(root, 'scripts', 'start.mjs')).href;
-  const { startBrowserMode } = await tsImport('../electron/core/ipc/browser-mode.ts', here);
+  const { startBrowserMode } = await tsImport('../core/ipc/browser-mode.ts', here);
   const { startSandbox } = await tsImport('../sandbox/index.ts', here);
   const mode = await startBrowserMode({
     port,

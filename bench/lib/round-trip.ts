@@ -2,7 +2,7 @@
  * What one round costs on this machine at latency L, without Supply Loader's client (context for the
  * end-to-end goal, whose bound counts every round at exactly L). C request loops, each sending its next request as soon as
  * the last answer is read, through the same undici parts as the client (Pool and request(),
- * electron/core/api/transport.ts), for `rounds` rounds after one unmeasured round (connections made). Against:
+ * core/api/transport.ts), for `rounds` rounds after one unmeasured round (connections made). Against:
  * - `bare`: a Node http server in its own process that answers each request L ms after it arrived, and does
  *   nothing else. What any Node client and server pay here beyond L: the timer's lateness, loopback and waking
  *   two processes on two cores.

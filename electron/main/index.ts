@@ -7,9 +7,9 @@ import Store from 'electron-store';
 import path from 'node:path';
 import type { MainElectron } from './electron-api.js';
 import { startMain } from './main.js';
-import type { JsonDocument } from '../core/settings/json-file.js';
-import { keychainFor, openSecretStore } from '../core/settings/keychain.js';
-import { userConfigDir } from '../core/settings/paths.js';
+import type { JsonDocument } from '../../core/settings/json-file.js';
+import { keychainFor, openSecretStore } from '../../core/settings/keychain.js';
+import { userConfigDir } from '../../core/settings/paths.js';
 
 const real: MainElectron = electron;
 

@@ -3,12 +3,12 @@
  * frame checked against the app's own page, then the shared dispatch (input and output validated by zod).
  * Events go to every window on their own channel.
  */
-import type { RpcResult } from '../core/ipc/contract.js';
-import { dispatch } from '../core/ipc/dispatch.js';
-import type { HandlerTable } from '../core/ipc/contract.js';
-import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../core/contract/names.js';
-import type { AppServices } from '../core/app/services.js';
-import type { EventHub } from '../core/ipc/services.js';
+import type { RpcResult } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { HandlerTable } from '../../core/ipc/contract.js';
+import { EVENT_NAMES, eventChannel, PROCEDURE_NAMES, procedureChannel } from '../../core/contract/names.js';
+import type { AppServices } from '../../core/app/services.js';
+import type { EventHub } from '../../core/ipc/services.js';
 import type { BrowserWindowCtor, IpcMainInvokeEventLike, IpcMainLike } from './electron-api.js';
 import type { RendererLocation } from './security.js';
 import { isTrustedSenderUrl } from './security.js';

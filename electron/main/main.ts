@@ -2,16 +2,16 @@
  * The thin main process: settings (electron-store), keys (safeStorage), the embedded sandbox, IPC, the menu
  * and the window. Takes electron and the storage/sandbox factories injected so tests run it against a fake.
  */
-import type { StartSandboxFn } from '../core/app/embedded-sandbox.js';
-import { EmbeddedSandbox } from '../core/app/embedded-sandbox.js';
-import { FileRegistry, SOURCE_EXTENSIONS, workbookArgs } from '../core/app/files.js';
-import type { HandlerTable } from '../core/ipc/contract.js';
-import type { AppServices, Logger } from '../core/app/services.js';
-import { consoleLogger, EventHub } from '../core/ipc/services.js';
-import { createWork } from '../core/app/work.js';
-import type { JsonDocument } from '../core/settings/json-file.js';
-import type { SecretStore } from '../core/settings/secrets.js';
-import { SANDBOX_PROFILE_ID, SettingsStore } from '../core/settings/settings.js';
+import type { StartSandboxFn } from '../../core/app/embedded-sandbox.js';
+import { EmbeddedSandbox } from '../../core/app/embedded-sandbox.js';
+import { FileRegistry, SOURCE_EXTENSIONS, workbookArgs } from '../../core/app/sessions/files.js';
+import type { HandlerTable } from '../../core/ipc/contract.js';
+import type { AppServices, Logger } from '../../core/app/services.js';
+import { consoleLogger, EventHub } from '../../core/ipc/services.js';
+import { createSessions } from '../../core/app/sessions/sessions.js';
+import type { JsonDocument } from '../../core/settings/json-file.js';
+import type { SecretStore } from '../../core/settings/secrets.js';
+import { SANDBOX_PROFILE_ID, SettingsStore } from '../../core/settings/settings.js';
 import type { BrowserWindowLike, MainElectron } from './electron-api.js';
 import { forwardEvents, registerIpc } from './ipc.js';
 import { menuTemplate } from './menu.js';
@@ -114,7 +114,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     dialogs: null,
     emit: hub.emit,
     log,
-    work: createWork({ settings, emit: hub.emit, log }),
+    sessions: createSessions({ settings, emit: hub.emit, log }),
   };
 
   const renderer: RendererLocation = { file: deps.paths.rendererIndex, devUrl: deps.devUrl };
@@ -190,7 +190,7 @@ export async function startMain(deps: MainDeps): Promise<MainHandle | null> {
     closing = true;
     stopForwarding();
     unregister();
-    await services.work.dispose();
+    await services.sessions.dispose();
     await sandbox.close();
     files.dispose();
   };

@@ -5,10 +5,10 @@
  * hard-coded password: info().warning says so and the UI tells the user.
  */
 import { z } from 'zod';
-import { AppError } from '../core/app/errors.js';
-import { maskApiKey } from '../core/spec/constants.js';
-import type { JsonDocument } from '../core/settings/json-file.js';
-import type { SecretStore, SecretStoreInfo } from '../core/settings/secrets.js';
+import { AppError } from '../../core/app/errors.js';
+import { maskApiKey } from '../../core/spec/constants.js';
+import type { JsonDocument } from '../../core/settings/json-file.js';
+import type { SecretStore, SecretStoreInfo } from '../../core/settings/secrets.js';
 import type { SafeStorageLike } from './electron-api.js';
 
 /** Per profile: the ciphertext (base64) and the masked key for display (not secret), so listing never decrypts. */

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RENDERER_CSP_HEADER } from '../core/ipc/csp.js';
+import { RENDERER_CSP_HEADER } from '../../core/ipc/csp.js';
 import type { SessionLike, ShellLike, WebContentsLike, WebPreferencesLike } from './electron-api.js';
 
 export function secureWebPreferences(preload: string): WebPreferencesLike {

@@ -4,8 +4,8 @@
  * ipcRenderer reaches the page: not send, not on with arbitrary channels, not the IPC event object.
  * Kept free of the electron import so a test can build it with a fake ipcRenderer.
  */
-import { eventChannel, isEventName, isProcedureName, procedureChannel } from '../core/contract/names.js';
-import type { EventName, ProcedureName } from '../core/contract/names.js';
+import { eventChannel, isEventName, isProcedureName, procedureChannel } from '../../core/contract/names.js';
+import type { EventName, ProcedureName } from '../../core/contract/names.js';
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;

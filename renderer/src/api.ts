@@ -3,15 +3,9 @@
  * app, or fetch + server-sent events to its own origin in browser mode. Screens call
  * `api.call('profiles.list', {})` and get the contract's output type, or an RpcFailure with words to show.
  */
-import type {
-  EventPayload,
-  ProcedureInput,
-  ProcedureOutput,
-  RpcError,
-  RpcResult,
-} from '../../electron/core/ipc/contract.js';
-import { EVENT_NAMES } from '../../electron/core/contract/names.js';
-import type { EventName, ProcedureName } from '../../electron/core/contract/names.js';
+import type { EventPayload, ProcedureInput, ProcedureOutput, RpcError, RpcResult } from '../../core/ipc/contract.js';
+import { EVENT_NAMES } from '../../core/contract/names.js';
+import type { EventName, ProcedureName } from '../../core/contract/names.js';
 import type { SupplyLoaderBridge } from '../../electron/preload/bridge.js';
 
 export interface Transport {

@@ -1,5 +1,5 @@
 /** Turn a failed call into words for the user: the localized kind, the detail, and the err_code beside it. */
-import type { RpcError } from '../../electron/core/ipc/contract.js';
+import type { RpcError } from '../../core/ipc/contract.js';
 import { RpcFailure } from './api.js';
 import { errCodeText } from './i18n/core-text.js';
 import type { Locale, T } from './i18n/index.js';

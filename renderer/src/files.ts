@@ -2,7 +2,7 @@
  * Getting a workbook to the main side, the same way in both modes: the desktop app's native dialog when there
  * is one, otherwise a file input; dropped files are uploaded as bytes. The page only keeps the opaque fileId.
  */
-import type { PickedFile } from '../../electron/core/ipc/contract.js';
+import type { PickedFile } from '../../core/ipc/contract.js';
 import type { Api } from './api.js';
 
 export function bytesToBase64(bytes: Uint8Array): string {

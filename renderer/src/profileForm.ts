@@ -1,5 +1,5 @@
 /** Client-side checks of the profile form, so the user sees a field error in their language before sending. */
-import { API_KEY_PATTERN } from '../../electron/core/spec/constants.js';
+import { API_KEY_PATTERN } from '../../core/spec/constants.js';
 
 export interface ProfileFormValues {
   name: string;

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Api } from './api.js';
 import type { Locale } from './i18n/index.js';
 import { resolveLocale } from './i18n/index.js';
-import type { LanguagePref, ThemePref } from '../../electron/core/names.js';
+import type { LanguagePref, ThemePref } from '../../core/names.js';
 
-export type { LanguagePref, ThemePref } from '../../electron/core/names.js';
+export type { LanguagePref, ThemePref } from '../../core/names.js';
 
 export interface Preferences {
   language: LanguagePref;

@@ -4,7 +4,7 @@
  * read again when the sandbox changes (the built-in profile's address is the sandbox's).
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../core/ipc/contract.js';
 import { useApi } from './ApiContext.js';
 
 export type ProfilesState = ProcedureOutput<'profiles.list'>;

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { RpcError } from '../../electron/core/ipc/contract.js';
+import type { RpcError } from '../../core/ipc/contract.js';
 import { ErrorNotice } from './components/ErrorNotice.js';
 import { toRpcError } from './errors.js';
 

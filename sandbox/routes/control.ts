@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ENTITLEMENT_DIMENSIONS } from '../../electron/core/spec/constants.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
-import { Uuid, Year } from '../../electron/core/spec/schemas.js';
+import { ENTITLEMENT_DIMENSIONS } from '../../core/spec/constants.js';
+import { SCOPES } from '../../core/spec/scopes.js';
+import { Uuid, Year } from '../../core/spec/schemas.js';
 import { ApiFailure, notFound, notValid } from '../errors.js';
 import { JSON_TYPE, validate } from '../http.js';
 import { completeDueJobs } from '../lca-jobs.js';

@@ -5,7 +5,7 @@
  * Returns 200 with the entity as it was (as for supplier products). A second DELETE is 422 err_not_found.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Operation } from '../../electron/core/spec/scopes.js';
+import type { Operation } from '../../core/spec/scopes.js';
 import type { Entity, Collection } from '../collection.js';
 import { idParam, v2Route, type V2Call } from '../http.js';
 import type { Store } from '../store.js';

@@ -15,7 +15,7 @@ import {
   SupplierCompanyPatch,
   SupplierPlantPatch,
   SupplierProductPatch,
-} from '../../electron/core/spec/schemas.js';
+} from '../../core/spec/schemas.js';
 import { idParam, requirePlant, v2Route, validate, type V2Call, type V2Result } from '../http.js';
 import type { Store } from '../store.js';
 import { deleteRoute } from './delete.js';

@@ -1,6 +1,6 @@
 /** Prechain products (preview): idempotent create (201), list, get, PATCH, DELETE (refused while in a BOM). */
 import type { FastifyInstance } from 'fastify';
-import { PrechainProductCreate } from '../../electron/core/spec/schemas.js';
+import { PrechainProductCreate } from '../../core/spec/schemas.js';
 import { ApiFailure, externalIdExists, notFound } from '../errors.js';
 import { v2Route, validate } from '../http.js';
 import type { PrechainProductRecord } from '../model.js';

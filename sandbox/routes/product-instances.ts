@@ -9,8 +9,8 @@ import {
   checkProductionYears,
   findDuplicateBomComponents,
   sameBom,
-} from '../../electron/core/spec/rules.js';
-import { BomPut, ProductInstanceCreate, ProductionFiguresPut } from '../../electron/core/spec/schemas.js';
+} from '../../core/spec/rules.js';
+import { BomPut, ProductInstanceCreate, ProductionFiguresPut } from '../../core/spec/schemas.js';
 import { canReachPlant } from '../auth.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound } from '../errors.js';
 import { idParam, requireBody, v2Route, validate } from '../http.js';

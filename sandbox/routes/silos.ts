@@ -1,7 +1,7 @@
 /** Silos: idempotent create, list, get, PATCH (items replaced whole), DELETE (refused while in a BOM). */
 import type { FastifyInstance } from 'fastify';
-import { checkSiloItems } from '../../electron/core/spec/rules.js';
-import { SiloCreate, type SiloItem } from '../../electron/core/spec/schemas.js';
+import { checkSiloItems } from '../../core/spec/rules.js';
+import { SiloCreate, type SiloItem } from '../../core/spec/schemas.js';
 import { externalIdExists, fromViolations } from '../errors.js';
 import { v2Route, validate } from '../http.js';
 import type { SiloRecord } from '../model.js';

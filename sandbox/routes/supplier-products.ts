@@ -1,7 +1,7 @@
 /** Supplier products: create, list, get, PATCH, DELETE (200 with the deleted entity; refused while in a BOM or silo). */
 import type { FastifyInstance } from 'fastify';
-import { checkMaterialProperties } from '../../electron/core/spec/rules.js';
-import { SupplierProductCreate, type MaterialTypeRef } from '../../electron/core/spec/schemas.js';
+import { checkMaterialProperties } from '../../core/spec/rules.js';
+import { SupplierProductCreate, type MaterialTypeRef } from '../../core/spec/schemas.js';
 import { ApiFailure, externalIdExists, fromViolations, notFound, plantNotFound } from '../errors.js';
 import { requirePlant, v2Route, validate, type V2Call } from '../http.js';
 import type { SupplierProductRecord } from '../model.js';

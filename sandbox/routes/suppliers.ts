@@ -1,6 +1,6 @@
 /** Supplier companies and supplier plants: create, list, get, PATCH, DELETE (refused while referenced). */
 import type { FastifyInstance } from 'fastify';
-import { SupplierCompanyCreate, SupplierPlantCreate } from '../../electron/core/spec/schemas.js';
+import { SupplierCompanyCreate, SupplierPlantCreate } from '../../core/spec/schemas.js';
 import { externalIdExists, notFound } from '../errors.js';
 import { v2Route, validate } from '../http.js';
 import type { SupplierCompanyRecord, SupplierPlantRecord } from '../model.js';

@@ -5,8 +5,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, explainErrCode } from '../../electron/core/api/index.js';
-import { describeApiError } from '../../electron/core/cli/errors.js';
+import { ApiError, createApiClient, explainErrCode } from '../../core/api/index.js';
+import { describeApiError } from '../../core/cli/shared/errors.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { ApiError, createApiClient, type ApiClient } from '../../core/api/index.js';
 import { client, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

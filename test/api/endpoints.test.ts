@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, type ApiClient } from '../../electron/core/api/index.js';
-import { lenientParser } from '../../electron/core/api/parse.js';
-import { ProductInstance } from '../../electron/core/spec/schemas.js';
+import { ApiError, type ApiClient } from '../../core/api/index.js';
+import { lenientParser } from '../../core/api/parse.js';
+import { ProductInstance } from '../../core/spec/schemas.js';
 import { catalog, client, sandbox, supplierBase, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -194,7 +194,7 @@ describe('preview groups parse leniently', () => {
   });
 
   it('frozen resources refuse an answer of another shape', async () => {
-    const { strictParser } = await import('../../electron/core/api/parse.js');
+    const { strictParser } = await import('../../core/api/parse.js');
     const p = strictParser(z.looseObject({ id: z.string(), name: z.string() }));
     expect(() => p({ id: 'x' }, 'GET /v2/plants/{id}')).toThrow(/client_invalid_response|name/);
   });

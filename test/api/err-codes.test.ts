@@ -1,8 +1,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ERROR_CODES, ERR_CODES, ERR_CODE_GROUPS, ERR_CODE_LIST } from '../../electron/core/spec/err-codes.js';
-import { ApiError, explainErrCode } from '../../electron/core/api/errors.js';
+import { CLIENT_ERROR_CODES, ERR_CODES, ERR_CODE_GROUPS, ERR_CODE_LIST } from '../../core/spec/err-codes.js';
+import { ApiError, explainErrCode } from '../../core/api/errors.js';
 
 /** Parse "All codes the platform can emit" of the spec: `Group: code, code, ….` lines up to "Tied cases". */
 function specCodes(): Map<string, string[]> {

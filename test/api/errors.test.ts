@@ -3,7 +3,7 @@
  * classification — from real sandbox answers. Clients branch on err_code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, explainErrCode } from '../../electron/core/api/index.js';
+import { ApiError, explainErrCode } from '../../core/api/index.js';
 import { catalog, client, control, sandbox, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

@@ -4,13 +4,7 @@
  * 100 active entities, none duplicated, every call reported a success.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  idempotencyKey,
-  type CreateResult,
-  type Silo,
-  type SupplierProduct,
-} from '../../electron/core/api/index.js';
+import { ApiError, idempotencyKey, type CreateResult, type Silo, type SupplierProduct } from '../../core/api/index.js';
 import {
   catalog,
   client,

@@ -1,7 +1,7 @@
 /** Shared setup of the client tests: an in-process sandbox (port 0) and its control API. */
 import { request } from 'undici';
 import { startSandbox } from '../../sandbox/index.js';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../electron/core/api/index.js';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../core/api/index.js';
 
 export interface Sandbox {
   baseUrl: string;

@@ -3,7 +3,7 @@
  * sent on every create, so a re-run of the same row within 6 hours replays instead of creating.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, idempotencyKey } from '../../electron/core/api/index.js';
+import { ApiError, idempotencyKey } from '../../core/api/index.js';
 import {
   catalog,
   client,

@@ -4,7 +4,7 @@
  * progress is driven by the sandbox clock, so nothing here depends on how fast the machine is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, type ApiClient, type LcaResults } from '../../electron/core/api/index.js';
+import { ApiError, createApiClient, type ApiClient, type LcaResults } from '../../core/api/index.js';
 import {
   catalog,
   client,

@@ -1,6 +1,6 @@
 /** Pagination and resolution of codes by cost, against the in-process sandbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walkPages, type Page } from '../../electron/core/api/index.js';
+import { walkPages, type Page } from '../../core/api/index.js';
 import { bulkSupplierProducts, client, lastSeq, requestsSince, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

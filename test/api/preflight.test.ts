@@ -3,7 +3,7 @@
  * (OPERATION_SCOPES, one table), unreachable plant, key expiring soon — against sandbox keys and members.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlannedOperation } from '../../electron/core/api/index.js';
+import { type PlannedOperation } from '../../core/api/index.js';
 import { catalog, client, control, lastSeq, requestsSince, sandbox, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -86,7 +86,7 @@ describe('preflight', () => {
 
   it('a full-scope owner key passes every operation of the table', async () => {
     const c = client(sb);
-    const { OPERATION_SCOPES } = await import('../../electron/core/spec/scopes.js');
+    const { OPERATION_SCOPES } = await import('../../core/spec/scopes.js');
     const plan = Object.keys(OPERATION_SCOPES).map(
       (operation) => ({ operation, plant_id: cat.plants[2].id }) as PlannedOperation,
     );

@@ -8,8 +8,8 @@ import { inspect } from 'node:util';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../electron/core/api/index.js';
-import { scrubbingLogger, silentLogger } from '../../electron/core/api/secrets.js';
+import { createApiClient } from '../../core/api/index.js';
+import { scrubbingLogger, silentLogger } from '../../core/api/secrets.js';
 import { catalog, control, faults, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { request } from 'undici';
 import type { z } from 'zod';
-import { ApiError, createApiClient, type LoggerLike } from '../../electron/core/api/index.js';
-import { strictParser } from '../../electron/core/api/parse.js';
-import * as S from '../../electron/core/spec/schemas.js';
-import { ERR_CODE_CLASSES, ERR_CODE_LIST } from '../../electron/core/spec/err-codes.js';
+import { ApiError, createApiClient, type LoggerLike } from '../../core/api/index.js';
+import { strictParser } from '../../core/api/parse.js';
+import * as S from '../../core/spec/schemas.js';
+import { ERR_CODE_CLASSES, ERR_CODE_LIST } from '../../core/spec/err-codes.js';
 import { catalog, client, sandbox, type Sandbox } from './helpers.js';
 import { startProxy } from './proxy.js';
 

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient, isAbortError } from '../../electron/core/api/index.js';
+import { ApiError, createApiClient, isAbortError } from '../../core/api/index.js';
 import { client, faults, lastSeq, requestsSince, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

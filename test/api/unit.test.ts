@@ -1,12 +1,12 @@
 /** Unit-level pieces of the client: backoff, limiter, idempotency key, key masking/scrubbing, field compare. */
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, parseRetryAfter, retryPolicy, sleep } from '../../electron/core/api/backoff.js';
-import { AdaptiveLimiter } from '../../electron/core/api/limiter.js';
-import { canonicalJson, idempotencyKey } from '../../electron/core/api/idempotency.js';
-import { scrubbingLogger, secretScrubber } from '../../electron/core/api/secrets.js';
-import { fieldDifferences } from '../../electron/core/api/compare.js';
-import { endpointName } from '../../electron/core/api/transport.js';
-import { preflightReport } from '../../electron/core/api/preflight.js';
+import { backoffDelay, parseRetryAfter, retryPolicy, sleep } from '../../core/api/backoff.js';
+import { AdaptiveLimiter } from '../../core/api/limiter.js';
+import { canonicalJson, idempotencyKey } from '../../core/api/idempotency.js';
+import { scrubbingLogger, secretScrubber } from '../../core/api/secrets.js';
+import { fieldDifferences } from '../../core/api/compare.js';
+import { endpointName } from '../../core/api/transport.js';
+import { preflightReport } from '../../core/api/preflight.js';
 
 describe('backoff', () => {
   it('full jitter stays within [0, min(cap, base·2^(n-1))] and doubles', () => {

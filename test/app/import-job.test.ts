@@ -6,17 +6,11 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  jobVerdict,
-  planJob,
-  plannedEntries,
-  resumeImportJob,
-  runImportJob,
-} from '../../electron/core/app/import-job.js';
-import { jobDir, META_FILE, PLAN_FILE } from '../../electron/core/jobs/job-store.js';
-import type { IndexedJobResult } from '../../electron/core/jobs/run.js';
-import type { EntryOutcome, JobResultSummary } from '../../electron/core/jobs/types.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
+import { jobVerdict, planJob, plannedEntries, resumeImportJob, runImportJob } from '../../core/app/import-job.js';
+import { jobDir, META_FILE, PLAN_FILE } from '../../core/jobs/job-store.js';
+import type { IndexedJobResult } from '../../core/jobs/run.js';
+import type { EntryOutcome, JobResultSummary } from '../../core/jobs/types.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
 import { catalog, fullWorkbook, readTestWorkbook, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 
 let env: Env;

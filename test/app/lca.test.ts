@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instanceVerdicts, lcaSelector, type LcaReport } from '../../electron/core/app/lca.js';
-import { instanceCodesOfWorkbook, productionOfWorkbook } from '../../electron/core/app/lca-workbooks.js';
+import { instanceVerdicts, lcaSelector, type LcaReport } from '../../core/app/lca.js';
+import { instanceCodesOfWorkbook, productionOfWorkbook } from '../../core/app/lca-workbooks.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 
 let dir: string;

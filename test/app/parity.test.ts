@@ -9,10 +9,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import { JobControl } from '../../electron/core/jobs/run.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import { JobControl } from '../../core/jobs/run.js';
 import { runPlan } from '../jobs/job-folder.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import type { Plan } from '../../core/jobs/types.js';
 import { fullWorkbook, planFile, writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { Parity, workbookCells } from './parity.js';
 

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import { resolveConnection } from '../../electron/core/app/profiles.js';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import { resolveConnection } from '../../core/app/profiles.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 import { cliRunners, sandboxControl, type CliRun } from '../fixtures/cli-process.js';
 import { rpc, startTestApp, stopTestApp } from '../ipc/helpers.js';
 import type { Catalog } from '../jobs/helpers.js';
@@ -40,7 +40,7 @@ export class Parity {
   }
 
   get jobsDir(): string {
-    return this.mode.app.work.jobs.jobsDir;
+    return this.mode.app.sessions.jobs.jobsDir;
   }
 
   /**
@@ -92,7 +92,7 @@ export class Parity {
 
   /** The file behind a download the app offered. */
   download(downloadId: string): string {
-    const d = this.mode.app.work.downloads.get(downloadId);
+    const d = this.mode.app.sessions.downloads.get(downloadId);
     return d.path;
   }
 

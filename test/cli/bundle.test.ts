@@ -25,15 +25,15 @@ function at(file: string, ms: number, text = 'x'): void {
 
 describe('CLI bundle staleness', () => {
   const built = Date.now() - 60_000;
-  mkdirSync(join(root, 'electron/core/cli'), { recursive: true });
+  mkdirSync(join(root, 'core/cli'), { recursive: true });
   mkdirSync(join(root, 'sandbox'), { recursive: true });
 
   it('no build yet: not current, in words', () => {
     expect(check(root)).toEqual({ why: 'there is no CLI bundle yet' });
   });
 
-  it('a build newer than every source is current; a newer source under electron/core or sandbox makes it stale', () => {
-    at(join(root, 'electron/core/cli/main.ts'), built - 10_000);
+  it('a build newer than every source is current; a newer source under core or sandbox makes it stale', () => {
+    at(join(root, 'core/cli/main.ts'), built - 10_000);
     at(join(root, 'sandbox/index.ts'), built - 10_000);
     mkdirSync(join(root, 'dist-cli/b-1'), { recursive: true });
     writeFileSync(join(root, 'dist-cli/b-1/cli.cjs'), '');
@@ -46,9 +46,9 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'sandbox/index.ts'), built + 5_000);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
     at(join(root, 'sandbox/index.ts'), built - 10_000);
-    at(join(root, 'electron/core/cli/new-file.ts'), built + 1);
+    at(join(root, 'core/cli/new-file.ts'), built + 1);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
-    rmSync(join(root, 'electron/core/cli/new-file.ts'));
+    rmSync(join(root, 'core/cli/new-file.ts'));
     expect(check(root).entry).toBeDefined();
   });
 

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeError } from '../../electron/core/cli/errors.js';
+import { describeError } from '../../core/cli/shared/errors.js';
 import { cli, ROOT, sandbox, spawnCli, tmpDir, type Sandbox } from './helpers.js';
 import { readSheet } from './dataset.js';
 

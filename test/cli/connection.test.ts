@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { cli, control, requests, clearRequests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

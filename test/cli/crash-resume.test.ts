@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import type { ApiClient } from '../../core/api/index.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { apiClient, cli, control, sandbox, spawnCli, tmpDir, type Sandbox } from './helpers.js';
 import { buildDataset, fillWorkbook, normalised, serviceState } from './dataset.js';
 

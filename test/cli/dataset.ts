@@ -5,8 +5,8 @@
  * header name, the way a user fills it in Excel.
  */
 import ExcelJS from 'exceljs';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import type { DataSheetName } from '../../electron/core/workbook/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import type { DataSheetName } from '../../core/workbook/types.js';
 
 export type Cell = string | number | null;
 export type Row = Record<string, Cell>;

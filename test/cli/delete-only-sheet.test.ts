@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import type { Plan } from '../../core/jobs/types.js';
 import { writeXlsx } from '../workbook/helpers.js';
 import { apiClient, cli, sandbox, tmpDir, type Sandbox } from './helpers.js';
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { getSheet } from '../../electron/core/workbook/registry.js';
-import type { DataSheetName } from '../../electron/core/workbook/types.js';
+import { getSheet } from '../../core/workbook/registry.js';
+import type { DataSheetName } from '../../core/workbook/types.js';
 import { cli, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
 export interface ErpEnv {

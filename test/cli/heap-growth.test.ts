@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { heapGrowthFlag } from '../../electron/core/cli/heap-growth.js';
+import { heapGrowthFlag } from '../../core/cli/heap-growth.js';
 import { BIN } from '../fixtures/cli-process.js';
 
 describe('heap growth of the CLI process', () => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { cliRunners, sandboxControl, type CliEnv, type CliRun, type LoggedRequest } from '../fixtures/cli-process.js';
 

@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import type { ApiClient } from '../../core/api/index.js';
+import type { Plan, PlanEntry } from '../../core/jobs/types.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { apiClient, clearRequests, cli, control, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 import {
   buildDataset,

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCommands } from '../../electron/core/cli/commands/index.js';
+import { loadCommands } from '../../core/cli/commands/index.js';
 import { buildDataset } from '../fixtures/dataset.js';
 import { idOf, writeTestWorkbook, type Catalog } from '../jobs/helpers.js';
 import {

@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYCHAIN_SERVICE, osKeychain } from '../../electron/core/settings/keychain.js';
+import { KEYCHAIN_SERVICE, osKeychain } from '../../core/settings/keychain.js';
 import { ROOT, sandbox, spawnCli, tmpDir, type Sandbox } from './helpers.js';
 
 const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];

@@ -12,11 +12,11 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import { writeCsvSourceResults } from '../../electron/core/jobs/csv-sources.js';
-import { rowMarks } from '../../electron/core/jobs/row-marks.js';
-import { loadIndexed } from '../../electron/core/jobs/run.js';
-import type { JobResultSummary } from '../../electron/core/jobs/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import { writeCsvSourceResults } from '../../core/jobs/csv-sources.js';
+import { rowMarks } from '../../core/jobs/row-marks.js';
+import { loadIndexed } from '../../core/jobs/run.js';
+import type { JobResultSummary } from '../../core/jobs/types.js';
 import { apiClient, cli, control, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

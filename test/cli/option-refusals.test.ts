@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import type { ApiClient } from '../../electron/core/api/index.js';
+import type { ApiClient } from '../../core/api/index.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 

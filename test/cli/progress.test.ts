@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProgressBar } from '../../electron/core/cli/progress.js';
+import { ProgressBar } from '../../core/cli/output/progress.js';
 import { cli, sandbox, tmpDir, type Sandbox } from './helpers.js';
 import { buildDataset, fillWorkbook } from './dataset.js';
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import type { JobSummary, Plan } from '../../electron/core/jobs/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import type { JobSummary, Plan } from '../../core/jobs/types.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 import { apiClient, clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 

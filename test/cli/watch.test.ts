@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/api/index.js';
+import type { ApiClient } from '../../core/api/index.js';
 import {
   apiClient,
   clearRequests,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { OUTCOME_FILLS } from '../../electron/core/jobs/results-workbook.js';
+import { OUTCOME_FILLS } from '../../core/jobs/results-workbook.js';
 import { fillTemplate } from '../fixtures/fill-template.js';
 import type { E2eEnv } from './helpers.js';
 import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
@@ -172,7 +172,7 @@ export function column(ws: ExcelJS.Worksheet, header: string): number {
 }
 
 /**
- * The fill each outcome gives a row's cells in the results workbook (electron/core/jobs/results-workbook.ts OUTCOME_FILLS): the
+ * The fill each outcome gives a row's cells in the results workbook (core/jobs/results-workbook.ts OUTCOME_FILLS): the
  * light green of a success, blue of a change, salmon of a failure, yellow of a skip; unchanged rows and mapping
  * rows none.
  */

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { Logger } from '../../electron/core/app/services.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import { startBrowserMode } from '../../core/ipc/browser-mode.js';
+import type { Logger } from '../../core/app/services.js';
 import { startSandbox } from '../../sandbox/index.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

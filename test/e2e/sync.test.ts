@@ -12,9 +12,9 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 import type { E2eEnv } from './helpers.js';
 import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';

@@ -7,8 +7,8 @@
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import type { Plan } from '../../core/jobs/types.js';
 import {
   apiClient,
   clearRequests,

@@ -9,9 +9,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import { startBrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { Logger } from '../../electron/core/app/services.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import { startBrowserMode } from '../../core/ipc/browser-mode.js';
+import type { Logger } from '../../core/app/services.js';
 import { startSandbox } from '../../sandbox/index.js';
 
 const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -7,12 +7,12 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import { SANDBOX_PROFILE_ID } from '../../electron/core/settings/index.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import { SANDBOX_PROFILE_ID } from '../../core/settings/index.js';
 import { erpCsv } from './erp-csv.js';
 
 let mode: BrowserMode;

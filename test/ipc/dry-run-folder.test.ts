@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import { PLAN_ENTRIES_FILE, PLAN_FILE, META_FILE } from '../../electron/core/jobs/job-store.js';
-import type { PlanEntry } from '../../electron/core/jobs/types.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import { PLAN_ENTRIES_FILE, PLAN_FILE, META_FILE } from '../../core/jobs/job-store.js';
+import type { PlanEntry } from '../../core/jobs/types.js';
 import { fullWorkbook, writeTestWorkbook, type Catalog } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
 
@@ -39,7 +39,7 @@ const entriesOf = (file: string): PlanEntry[] =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as PlanEntry);
 
-async function keys(importId: string, filter: Parameters<typeof mode.app.work.imports.rows>[1]): Promise<string[]> {
+async function keys(importId: string, filter: Parameters<typeof mode.app.sessions.imports.rows>[1]): Promise<string[]> {
   const r = await rpc(mode, 'import.planRows', { importId, offset: 0, limit: 500, filter });
   expect(r.total).toBe(r.rows.length);
   return r.rows.map((x) => x.key);
@@ -49,13 +49,13 @@ describe('the dry run in a job folder', () => {
   it('holds no entries, pages and filters from the file, and the run uses its folder', async () => {
     const importId = await openImport('onboarding.xlsx');
     const ov = await rpc(mode, 'import.plan', { importId, createOnly: false });
-    const s = mode.app.work.imports.get(importId);
+    const s = mode.app.sessions.imports.get(importId);
     // Only the header and the compact index: no entry array anywhere in the session's plan.
     expect(s.plan).not.toBeNull();
     expect(s.plan).not.toHaveProperty('entries');
     const planned = s.planned!;
     expect(planned.index.size).toBe(ov.summary.entries);
-    const folder = path.join(mode.app.work.jobs.jobsDir, planned.jobId);
+    const folder = path.join(mode.app.sessions.jobs.jobsDir, planned.jobId);
     const file = path.join(folder, PLAN_ENTRIES_FILE);
     expect(fs.existsSync(path.join(folder, PLAN_FILE))).toBe(true);
     // Not a job yet: no meta.json, not listed on the Jobs screen.
@@ -113,10 +113,10 @@ describe('the dry run in a job folder', () => {
   it('removes a dry run no job adopted when it is made again or its import is closed', async () => {
     const importId = await openImport('again.xlsx');
     await rpc(mode, 'import.plan', { importId, createOnly: false });
-    const jobsDir = mode.app.work.jobs.jobsDir;
-    const firstId = mode.app.work.imports.get(importId).planned!.jobId;
+    const jobsDir = mode.app.sessions.jobs.jobsDir;
+    const firstId = mode.app.sessions.imports.get(importId).planned!.jobId;
     await rpc(mode, 'import.plan', { importId, createOnly: true });
-    const secondId = mode.app.work.imports.get(importId).planned!.jobId;
+    const secondId = mode.app.sessions.imports.get(importId).planned!.jobId;
     expect(secondId).not.toBe(firstId);
     const gone = async (id: string) => {
       for (let t0 = Date.now(); fs.existsSync(path.join(jobsDir, id));) {

@@ -6,10 +6,10 @@
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../core/ipc/contract.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 
 let mode: BrowserMode;
 let dir: string;

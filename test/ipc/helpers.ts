@@ -2,11 +2,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import type { Logger } from '../../electron/core/app/services.js';
+import { startBrowserMode, type BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import type { Logger } from '../../core/app/services.js';
 import { startSandbox } from '../../sandbox/index.js';
 
 export const quiet: Logger = { info: () => {}, warn: () => {}, error: () => {} };

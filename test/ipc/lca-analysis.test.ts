@@ -4,10 +4,10 @@
  * total, trend) and lca.enterProduction ("Enter it here": write the figure, recompute, the year is computed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 
 let mode: BrowserMode;
 let dir: string;

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
 
 const LO = path.join(import.meta.dirname, '../fixtures/libreoffice');

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import type { Logger } from '../../electron/core/app/services.js';
-import { clearProfileMappings, getProfileMappings, SANDBOX_PROFILE_ID } from '../../electron/core/settings/index.js';
+import { startBrowserMode, type BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import type { Logger } from '../../core/app/services.js';
+import { clearProfileMappings, getProfileMappings, SANDBOX_PROFILE_ID } from '../../core/settings/index.js';
 import { startSandbox } from '../../sandbox/index.js';
 import { idOf, writeTestWorkbook, type Catalog, type SheetData } from '../jobs/helpers.js';
 

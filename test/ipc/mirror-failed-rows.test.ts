@@ -10,11 +10,11 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput, ProcedureOutput } from '../../electron/core/ipc/contract.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import { resolveConnection } from '../../electron/core/app/profiles.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import { resolveConnection } from '../../core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 
@@ -99,7 +99,7 @@ describe('a mirror delete that fails', () => {
 
     const ticket = await call('jobs.failedWorkbook', { jobId: job.jobId });
     expect(ticket.rows).toBe(1);
-    const file = mode.app.work.downloads.get(ticket.downloadId);
+    const file = mode.app.sessions.downloads.get(ticket.downloadId);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file!.path);
     const ws = wb.getWorksheet('supplier-products')!;
@@ -180,7 +180,7 @@ describe('a mirror delete that fails, of a sheet fed by a CSV source', () => {
 
     const ticket = await call('jobs.failedWorkbook', { jobId: job.jobId });
     expect(ticket.rows).toBe(job.failedRows);
-    const file = mode.app.work.downloads.get(ticket.downloadId)!;
+    const file = mode.app.sessions.downloads.get(ticket.downloadId)!;
     const rows = parse(fs.readFileSync(file.path, 'utf8'), { delimiter: ';', relax_column_count: true }) as string[][];
     expect(rows[0]).toEqual([
       'Bezeichnung',

@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
+import type { ProcedureName } from '../../core/contract/names.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
 
 let mode: BrowserMode;

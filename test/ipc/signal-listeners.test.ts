@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
 import { fullWorkbook, writeTestWorkbook, type Catalog } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
 

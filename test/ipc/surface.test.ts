@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { events, procedures } from '../../electron/core/ipc/contract.js';
-import { EVENT_NAMES, PROCEDURE_NAMES } from '../../electron/core/contract/names.js';
+import { events, procedures } from '../../core/ipc/contract.js';
+import { EVENT_NAMES, PROCEDURE_NAMES } from '../../core/contract/names.js';
 
 function surface() {
   const out: Record<string, unknown> = {};

@@ -7,12 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import { resolveConnection } from '../../electron/core/app/profiles.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import { resolveConnection } from '../../core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 
@@ -203,7 +203,7 @@ describe('undo of every kind of job through the contract', () => {
     expect(listed.jobs.find((j) => j.jobId === job)?.otherService).toBe(false);
 
     // The same job as the command line would have left it after a run against another service.
-    const metaPath = path.join(mode.app.work.jobs.jobsDir, job, 'meta.json');
+    const metaPath = path.join(mode.app.sessions.jobs.jobsDir, job, 'meta.json');
     const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8')) as { baseUrl: string };
     fs.writeFileSync(metaPath, JSON.stringify({ ...meta, baseUrl: 'https://api.example.com/' }));
     expect((await call('jobs.list', {})).jobs.find((j) => j.jobId === job)?.otherService).toBe(true);

@@ -6,12 +6,12 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import type { BrowserMode } from '../../electron/core/ipc/browser-mode.js';
-import type { ProcedureInput } from '../../electron/core/ipc/contract.js';
-import { dispatch } from '../../electron/core/ipc/dispatch.js';
-import type { ProcedureName } from '../../electron/core/contract/names.js';
-import { resolveConnection } from '../../electron/core/app/profiles.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import type { ProcedureInput } from '../../core/ipc/contract.js';
+import { dispatch } from '../../core/ipc/dispatch.js';
+import type { ProcedureName } from '../../core/contract/names.js';
+import { resolveConnection } from '../../core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
 import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 

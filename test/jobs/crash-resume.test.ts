@@ -19,10 +19,10 @@ import {
   readMeta,
   readPlan,
   writeMeta,
-} from '../../electron/core/jobs/job-store.js';
-import { readJournal } from '../../electron/core/jobs/journal.js';
+} from '../../core/jobs/job-store.js';
+import { readJournal } from '../../core/jobs/journal.js';
 import { runPlan, resumeToResult } from './job-folder.js';
-import type { EntryOutcome, Plan } from '../../electron/core/jobs/types.js';
+import type { EntryOutcome, Plan } from '../../core/jobs/types.js';
 import {
   bulkWorkbook,
   catalog,

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runPlan, resumeToResult } from './job-folder.js';
-import type { PlanContext } from '../../electron/core/jobs/plan.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
+import type { PlanContext } from '../../core/jobs/plan.js';
+import type { Plan } from '../../core/jobs/types.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
 import {
   catalog,
   idOf,

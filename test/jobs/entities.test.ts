@@ -4,13 +4,13 @@
  * kinds are exactly the workbook registry's data sheets other than the code-mapping sheets.
  */
 import { describe, expect, it } from 'vitest';
-import { ENTITIES, IDENTIFIED_KINDS, isUserKind, USER_KINDS, userKindsOf } from '../../electron/core/jobs/entities.js';
-import { ENTITY_KINDS, ENTITY_SHEET_NAMES, type EntityKind } from '../../electron/core/names.js';
-import { ENTITY_COLLECTIONS_SPEC, ENTITY_VERBS } from '../../electron/core/spec/entities.js';
-import { ERR_CODES } from '../../electron/core/spec/err-codes.js';
-import { OPERATION_SCOPES, SCOPES } from '../../electron/core/spec/scopes.js';
-import { getSheet, isDataSheetName } from '../../electron/core/workbook/registry.js';
-import { CODE_MAPPING_SHEETS, DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
+import { ENTITIES, IDENTIFIED_KINDS, isUserKind, USER_KINDS, userKindsOf } from '../../core/jobs/entities.js';
+import { ENTITY_KINDS, ENTITY_SHEET_NAMES, type EntityKind } from '../../core/names.js';
+import { ENTITY_COLLECTIONS_SPEC, ENTITY_VERBS } from '../../core/spec/entities.js';
+import { ERR_CODES } from '../../core/spec/err-codes.js';
+import { OPERATION_SCOPES, SCOPES } from '../../core/spec/scopes.js';
+import { getSheet, isDataSheetName } from '../../core/workbook/registry.js';
+import { CODE_MAPPING_SHEETS, DATA_SHEET_NAMES } from '../../core/workbook/types.js';
 
 /** The facts every kind has, and the ones every identified kind (an entity of its own) has besides. */
 const KIND_FACTS = ['level', 'sheet', 'childSheets', 'noun', 'nouns', 'uses'] as const;

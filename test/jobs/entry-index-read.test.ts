@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EntryIndex } from '../../electron/core/jobs/entry-index.js';
-import type { PlanEntry } from '../../electron/core/jobs/types.js';
+import { EntryIndex } from '../../core/jobs/entry-index.js';
+import type { PlanEntry } from '../../core/jobs/types.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { listJobs } from '../../electron/core/jobs/job-store.js';
-import { JobControl } from '../../electron/core/jobs/run.js';
+import { listJobs } from '../../core/jobs/job-store.js';
+import { JobControl } from '../../core/jobs/run.js';
 import { runPlan, resumeToResult } from './job-folder.js';
-import type { EntryOutcome, JobResult, Plan } from '../../electron/core/jobs/types.js';
-import type { ApiClient } from '../../electron/core/api/index.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import type { EntryOutcome, JobResult, Plan } from '../../core/jobs/types.js';
+import type { ApiClient } from '../../core/api/index.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import {
   bulkWorkbook,
   catalog,

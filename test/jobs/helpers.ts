@@ -8,15 +8,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import { collectBuffer } from '../../electron/core/fs/buffer.js';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import type { PlanContext } from '../../electron/core/jobs/plan.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import { collectBuffer } from '../../core/fs/buffer.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import type { PlanContext } from '../../core/jobs/plan.js';
 import { planInMemory } from './job-folder.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
-import { getSheet } from '../../electron/core/workbook/registry.js';
-import type { DataSheetName, ParsedWorkbook } from '../../electron/core/workbook/types.js';
+import type { Plan } from '../../core/jobs/types.js';
+import { getSheet } from '../../core/workbook/registry.js';
+import type { DataSheetName, ParsedWorkbook } from '../../core/workbook/types.js';
 
 export type SheetData = Partial<Record<DataSheetName, Record<string, unknown>[]>>;
 

@@ -7,9 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planImport, type PlanContext } from '../../electron/core/jobs/plan.js';
-import { createJobDir, newJobId, readEntriesSync, readPlan } from '../../electron/core/jobs/job-store.js';
-import { rowMarks, type RowMarks } from '../../electron/core/jobs/row-marks.js';
+import { planImport, type PlanContext } from '../../core/jobs/plan.js';
+import { createJobDir, newJobId, readEntriesSync, readPlan } from '../../core/jobs/job-store.js';
+import { rowMarks, type RowMarks } from '../../core/jobs/row-marks.js';
 import {
   loadIndexed,
   resumeJob,
@@ -17,8 +17,8 @@ import {
   withEntries,
   type ResumeOptions,
   type RunOptions,
-} from '../../electron/core/jobs/run.js';
-import type { JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+} from '../../core/jobs/run.js';
+import type { JobResult, Plan, PlanEntry } from '../../core/jobs/types.js';
 import {
   discardUndo,
   planUndo,
@@ -26,8 +26,8 @@ import {
   type UndoJobOptions,
   type UndoJobResult,
   type UndoOptions,
-} from '../../electron/core/jobs/undo.js';
-import type { ParsedWorkbook } from '../../electron/core/workbook/types.js';
+} from '../../core/jobs/undo.js';
+import type { ParsedWorkbook } from '../../core/workbook/types.js';
 
 /** The plan of a workbook with its entries read back from the file they were planned into. */
 export async function planInMemory(parsed: ParsedWorkbook, ctx: PlanContext): Promise<Plan> {

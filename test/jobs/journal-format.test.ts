@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Journal, readJournal } from '../../electron/core/jobs/journal.js';
-import type { EntryOutcome } from '../../electron/core/jobs/types.js';
+import { Journal, readJournal } from '../../core/jobs/journal.js';
+import type { EntryOutcome } from '../../core/jobs/types.js';
 
 /** Lines as versions up to this one wrote them (intent, outcome of each kind, session start and stop). */
 const EARLIER_JOURNAL = [

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Journal } from '../../electron/core/jobs/journal.js';
+import { Journal } from '../../core/jobs/journal.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

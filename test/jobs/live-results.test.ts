@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
-import { liveRowMarks, type LiveRowMarks } from '../../electron/core/jobs/row-marks.js';
-import { writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
-import { EntryIndex } from '../../electron/core/jobs/entry-index.js';
+import { liveRowMarks, type LiveRowMarks } from '../../core/jobs/row-marks.js';
+import { writeResultsWorkbook } from '../../core/jobs/results-workbook.js';
+import { EntryIndex } from '../../core/jobs/entry-index.js';
 import { runPlan, marksOfJob } from './job-folder.js';
-import type { JobResult, JobResultSummary, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+import type { JobResult, JobResultSummary, Plan, PlanEntry } from '../../core/jobs/types.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env } from './helpers.js';
 
 let env: Env;

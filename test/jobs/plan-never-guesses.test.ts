@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { PlanContext } from '../../electron/core/jobs/plan.js';
+import type { PlanContext } from '../../core/jobs/plan.js';
 import { runPlan } from './job-folder.js';
-import type { Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+import type { Plan, PlanEntry } from '../../core/jobs/types.js';
 import { planFile, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
 
 let env: Env;

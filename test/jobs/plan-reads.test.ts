@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { ApiClient } from '../../electron/core/api/index.js';
+import type { ApiClient } from '../../core/api/index.js';
 import { runPlan } from './job-folder.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
 

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { JOURNAL_FILE, jobDir, listJobs } from '../../electron/core/jobs/job-store.js';
-import { type RunOptions } from '../../electron/core/jobs/run.js';
+import { JOURNAL_FILE, jobDir, listJobs } from '../../core/jobs/job-store.js';
+import { type RunOptions } from '../../core/jobs/run.js';
 import { runPlan } from './job-folder.js';
-import type { JobProgress, JobResult, Plan, PlanEntry } from '../../electron/core/jobs/types.js';
+import type { JobProgress, JobResult, Plan, PlanEntry } from '../../core/jobs/types.js';
 import {
   catalog,
   fullWorkbook,

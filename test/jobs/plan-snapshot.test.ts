@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runPlan } from './job-folder.js';
-import type { PlanContext } from '../../electron/core/jobs/plan.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import type { PlanContext } from '../../core/jobs/plan.js';
+import type { Plan } from '../../core/jobs/types.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import {
   catalog,
   fullWorkbook,

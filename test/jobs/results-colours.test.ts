@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
-import { OUTCOME_FILLS, writeResultsWorkbook } from '../../electron/core/jobs/results-workbook.js';
+import { OUTCOME_FILLS, writeResultsWorkbook } from '../../core/jobs/results-workbook.js';
 import { runPlan, marksOfJob } from './job-folder.js';
-import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
+import { DATA_SHEET_NAMES } from '../../core/workbook/types.js';
 import { buildDataset, type DatasetSize, type SheetData } from '../fixtures/dataset.js';
 import { fillTemplate } from '../fixtures/fill-template.js';
 import { LO_PREFIX, LO_SIZE } from '../fixtures/libreoffice/make-fixtures.js';

@@ -8,10 +8,10 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeResultsWorkbook, RESULT_COLUMNS } from '../../electron/core/jobs/results-workbook.js';
-import { writeFailedRowsWorkbook } from '../../electron/core/jobs/failed-rows-workbook.js';
+import { writeResultsWorkbook, RESULT_COLUMNS } from '../../core/jobs/results-workbook.js';
+import { writeFailedRowsWorkbook } from '../../core/jobs/failed-rows-workbook.js';
 import { runPlan, marksOfJob } from './job-folder.js';
-import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
+import type { JobResult, Plan } from '../../core/jobs/types.js';
 import {
   catalog,
   fullWorkbook,

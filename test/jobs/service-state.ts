@@ -3,7 +3,7 @@
  * the production figures of every instance. Ids are replaced by the external_id of the entity they name (a
  * re-created entity has a new id), timestamps and computed impacts left out, lists in code order.
  */
-import type { ApiClient } from '../../electron/core/api/index.js';
+import type { ApiClient } from '../../core/api/index.js';
 import { fullWorkbook, type Catalog, type SheetData } from './helpers.js';
 
 type Obj = Record<string, unknown>;

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createApiClient } from '../../electron/core/api/index.js';
+import { createApiClient } from '../../core/api/index.js';
 import { runPlan } from './job-folder.js';
-import type { EntryOutcome, JobResult } from '../../electron/core/jobs/types.js';
+import type { EntryOutcome, JobResult } from '../../core/jobs/types.js';
 import { startProxy, type ProxyHooks } from '../api/proxy.js';
 import {
   catalog,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runPlan } from './job-folder.js';
-import { snapshotOf, SNAPSHOT_COLUMN } from '../../electron/core/jobs/snapshot.js';
+import { snapshotOf, SNAPSHOT_COLUMN } from '../../core/jobs/snapshot.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env } from './helpers.js';
 
 let env: Env;

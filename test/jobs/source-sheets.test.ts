@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sourceSheets } from '../../electron/core/jobs/source-sheets.js';
+import { sourceSheets } from '../../core/jobs/source-sheets.js';
 import { buildDataset } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 

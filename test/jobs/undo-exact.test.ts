@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runPlan, resumeToResult, undoPlan, undoToResult } from './job-folder.js';
-import { createApiClient } from '../../electron/core/api/index.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import { createApiClient } from '../../core/api/index.js';
+import type { Plan } from '../../core/jobs/types.js';
 import {
   catalog,
   planFile,

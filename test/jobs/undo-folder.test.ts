@@ -5,16 +5,9 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  jobDir,
-  listJobs,
-  META_FILE,
-  PLAN_ENTRIES_FILE,
-  PLAN_FILE,
-  readPlan,
-} from '../../electron/core/jobs/job-store.js';
-import { runJob } from '../../electron/core/jobs/run.js';
-import { discardUndo, planUndo, undoJob } from '../../electron/core/jobs/undo.js';
+import { jobDir, listJobs, META_FILE, PLAN_ENTRIES_FILE, PLAN_FILE, readPlan } from '../../core/jobs/job-store.js';
+import { runJob } from '../../core/jobs/run.js';
+import { discardUndo, planUndo, undoJob } from '../../core/jobs/undo.js';
 import { planFile, startEnv, writeTestWorkbook, type Env } from './helpers.js';
 import { runPlan } from './job-folder.js';
 

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { listJobs } from '../../electron/core/jobs/job-store.js';
+import { listJobs } from '../../core/jobs/job-store.js';
 import { runPlan, resumeToResult, undoPlan } from './job-folder.js';
-import { JobControl } from '../../electron/core/jobs/run.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import { JobControl } from '../../core/jobs/run.js';
+import type { Plan } from '../../core/jobs/types.js';
 import {
   catalog,
   fullWorkbook,

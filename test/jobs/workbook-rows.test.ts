@@ -3,8 +3,8 @@
  * its read values themselves when the schema changed nothing, and rows without problems share one empty list.
  */
 import { describe, expect, it } from 'vitest';
-import { indexWorkbook } from '../../electron/core/jobs/workbook-rows.js';
-import type { ParsedWorkbook, RowValues } from '../../electron/core/workbook/types.js';
+import { indexWorkbook } from '../../core/jobs/workbook-rows.js';
+import type { ParsedWorkbook, RowValues } from '../../core/workbook/types.js';
 
 function workbook(rows: RowValues[]): ParsedWorkbook {
   return {

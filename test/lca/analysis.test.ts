@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../electron/core/api/index.js';
+import { createApiClient } from '../../core/api/index.js';
 import {
   BREAKDOWN_NO_SCOPE,
   CORE_INDICATORS,
@@ -28,7 +28,7 @@ import {
   trendRows,
   writeLcaWorkbook,
   type LcaReport,
-} from '../../electron/core/lca/index.js';
+} from '../../core/lca/index.js';
 import {
   FAST_POLL,
   lcaTiming,

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandArgs } from '../../electron/core/cli/args.js';
-import { lcaCommand } from '../../electron/core/cli/commands/lca.js';
-import { RunContext, type GlobalValues } from '../../electron/core/cli/context.js';
-import { describeError } from '../../electron/core/cli/errors.js';
+import { parseCommandArgs } from '../../core/cli/shared/args.js';
+import { lcaCommand } from '../../core/cli/commands/lca.js';
+import { RunContext, type GlobalValues } from '../../core/cli/shared/context.js';
+import { describeError } from '../../core/cli/shared/errors.js';
 import {
   type LcaFixture,
   type Materials,

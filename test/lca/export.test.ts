@@ -10,14 +10,8 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, explainErrCode, type LcaResults } from '../../electron/core/api/index.js';
-import {
-  gwpChartData,
-  type LcaReport,
-  runLca,
-  selectInstances,
-  writeLcaWorkbook,
-} from '../../electron/core/lca/index.js';
+import { createApiClient, explainErrCode, type LcaResults } from '../../core/api/index.js';
+import { gwpChartData, type LcaReport, runLca, selectInstances, writeLcaWorkbook } from '../../core/lca/index.js';
 import {
   FAST_POLL,
   type LcaFixture,

@@ -4,7 +4,7 @@
  * figures (through /__sandbox/production). Not a test file (vitest only runs *.test.ts).
  */
 import { startSandbox } from '../../sandbox/index.js';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
 
 export interface CatalogEntry {
   id: string;

@@ -13,8 +13,8 @@ import {
   serviceCurrentYear,
   type InstanceLca,
   type LcaReport,
-} from '../../electron/core/lca/index.js';
-import { summarize } from '../../electron/core/lca/model.js';
+} from '../../core/lca/index.js';
+import { summarize } from '../../core/lca/model.js';
 
 function report(results: unknown[], job: Record<string, unknown> = { status: 'completed' }): LcaReport {
   const inst: InstanceLca = {

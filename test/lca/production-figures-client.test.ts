@@ -1,12 +1,12 @@
 /**
- * The client's production-figures module (electron/core/api/resources/production-figures.ts) through HTTP:
+ * The client's production-figures module (core/api/resources/production-figures.ts) through HTTP:
  * against the sandbox (read, write, validation before sending) and against a service without the endpoint
  * (404/405 → client_endpoint_unavailable, a message that sends the operator to the web interface).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient } from '../../electron/core/api/index.js';
+import { ApiError, createApiClient } from '../../core/api/index.js';
 import { makeInstance, makeMaterials, startLcaFixture, type LcaFixture } from './fixture.js';
 
 let f: LcaFixture;

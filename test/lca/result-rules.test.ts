@@ -3,7 +3,7 @@
  * observed through runLca (recompute + poll) — the way the app and the CLI use them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { explainErrCode } from '../../electron/core/api/index.js';
+import { explainErrCode } from '../../core/api/index.js';
 import {
   type LcaProgressEvent,
   type LcaReport,
@@ -12,7 +12,7 @@ import {
   serviceCurrentYear,
   blockerNeedsAction,
   selectInstances,
-} from '../../electron/core/lca/index.js';
+} from '../../core/lca/index.js';
 import {
   FAST_POLL,
   type LcaFixture,
@@ -332,7 +332,7 @@ describe('LCA result rules through the sandbox', () => {
       scopes: ['view:products', 'edit:products', 'view:plants', 'view:materials', 'view:recipes'],
       plant_ids: null,
     });
-    const { createApiClient } = await import('../../electron/core/api/index.js');
+    const { createApiClient } = await import('../../core/api/index.js');
     const client = createApiClient({ baseUrl: f.baseUrl, apiKey: key.key, retry: { maxAttempts: 2, baseMs: 10 } });
     // long enough that the revocation lands while the second instance's job runs
     await lcaTiming(f, { queued_ms: 0, processing_ms: 400 });

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { instanceCodesFromWorkbook, selectInstances } from '../../electron/core/lca/index.js';
-import type { ProductInstance } from '../../electron/core/api/index.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { instanceCodesFromWorkbook, selectInstances } from '../../core/lca/index.js';
+import type { ProductInstance } from '../../core/api/index.js';
 import { type LcaFixture, byCode, requestsSince, startLcaFixture } from './fixture.js';
 
 let f: LcaFixture;
@@ -145,7 +145,7 @@ describe('selecting product instances', () => {
       scopes: ['view:products', 'edit:products'],
       plant_ids: null,
     });
-    const { createApiClient } = await import('../../electron/core/api/index.js');
+    const { createApiClient } = await import('../../core/api/index.js');
     const client = createApiClient({ baseUrl: f.baseUrl, apiKey: k.key });
     try {
       const sel = await selectInstances(client, { by: 'all' });

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { lcaWorkbookBuffer, type InstanceLca, type LcaReport } from '../../electron/core/lca/index.js';
-import { summarize } from '../../electron/core/lca/model.js';
+import { lcaWorkbookBuffer, type InstanceLca, type LcaReport } from '../../core/lca/index.js';
+import { summarize } from '../../core/lca/model.js';
 
 function instance(id: string, unit: string | null, results: unknown[], extra: Partial<InstanceLca> = {}): InstanceLca {
   return {

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../electron/core/app/services.js';
-import { MemoryDocument } from '../../electron/core/settings/json-file.js';
+import type { Logger } from '../../core/app/services.js';
+import { MemoryDocument } from '../../core/settings/json-file.js';
 import type { ShellLike } from '../../electron/main/electron-api.js';
 import { startMain } from '../../electron/main/main.js';
 import { createFakeElectron } from './fake-electron.js';
@@ -52,7 +52,7 @@ describe('downloads in the desktop app', () => {
       const invoke = (name: string, input: unknown) =>
         electron.ipcMain.invoke(`supply-loader:rpc:${name}`, APP_FRAME, input) as Promise<Reply>;
       const bytes = Buffer.from('PK fake workbook bytes');
-      const ticket = handle.services.work.downloads.registerBytes(bytes, 'onboarding-results.xlsx');
+      const ticket = handle.services.sessions.downloads.registerBytes(bytes, 'onboarding-results.xlsx');
 
       // Cancelled: nothing written.
       const cancelled = await invoke('downloads.save', { downloadId: ticket.downloadId });

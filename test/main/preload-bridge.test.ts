@@ -1,7 +1,7 @@
 /** The preload bridge forwards only contract procedures and events, and never hands the IPC event to the page. */
 import { describe, expect, it } from 'vitest';
-import { EVENT_NAMES, PROCEDURE_NAMES } from '../../electron/core/contract/names.js';
-import type { EventName, ProcedureName } from '../../electron/core/contract/names.js';
+import { EVENT_NAMES, PROCEDURE_NAMES } from '../../core/contract/names.js';
+import type { EventName, ProcedureName } from '../../core/contract/names.js';
 import { createBridge } from '../../electron/preload/bridge.js';
 import type { IpcRendererLike } from '../../electron/preload/bridge.js';
 

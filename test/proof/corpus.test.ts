@@ -8,8 +8,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import type { Issue } from '../../electron/core/workbook/types.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import type { Issue } from '../../core/workbook/types.js';
 import { describeCase, type CorpusCase } from '../fixtures/corpus/corpus.js';
 import { allCases, generateCorpus } from '../fixtures/corpus/generate.js';
 import { bounded, cli, jsonOut, requestMark, requestsSince, sandbox, tmp, type Sandbox } from './helpers.js';

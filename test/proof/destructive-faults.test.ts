@@ -11,9 +11,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
 import { runPlan, resumeToResult, undoToResult } from '../jobs/job-folder.js';
-import type { JobResult, Plan } from '../../electron/core/jobs/types.js';
+import type { JobResult, Plan } from '../../core/jobs/types.js';
 import { startProxy, type RewritingProxy } from '../api/proxy.js';
 import {
   catalog,

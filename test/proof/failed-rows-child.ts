@@ -4,13 +4,13 @@
  * under a small heap by bounded-memory.test.ts, on a job none of whose writes ran: every row is a failed row.
  * With SOURCE, the results and failed-rows CSV files of that CSV source of the job.
  */
-import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
-import { jobResultFile } from '../../electron/core/app/job-files.js';
-import type { AppServices, WorkServices } from '../../electron/core/app/services.js';
+import { JobsRunner } from '../../core/app/sessions/jobs-runner.js';
+import { jobResultFile } from '../../core/app/job-files.js';
+import type { AppServices, SessionServices } from '../../core/app/services.js';
 
 const [jobsDir, jobId, source] = process.argv.slice(2);
-const jobs = new JobsRunner({} as WorkServices, jobsDir);
-const app = { work: { jobs } } as unknown as AppServices;
+const jobs = new JobsRunner({} as SessionServices, jobsDir);
+const app = { sessions: { jobs } } as unknown as AppServices;
 const failed = await jobResultFile(app, jobId, source, 'failed');
 const results = await jobResultFile(app, jobId, source, 'results');
 process.stdout.write(

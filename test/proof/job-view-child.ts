@@ -3,15 +3,15 @@
  * table: what the Jobs screen and the Run step show), printed as JSON: `node --import tsx test/proof/job-view-child.ts JOBS_DIR JOB_ID`. Run under a small heap by
  * bounded-memory.test.ts.
  */
-import { JobsRunner } from '../../electron/core/app/jobs-runner.js';
-import { failedIdentities } from '../../electron/core/app/work-views.js';
-import { jobsHandlers } from '../../electron/core/ipc/handlers/jobs.js';
-import type { AppServices, WorkServices } from '../../electron/core/app/services.js';
+import { JobsRunner } from '../../core/app/sessions/jobs-runner.js';
+import { failedIdentities } from '../../core/app/sessions/job-views.js';
+import { jobsHandlers } from '../../core/ipc/handlers/jobs.js';
+import type { AppServices, SessionServices } from '../../core/app/services.js';
 
 const [jobsDir, jobId] = process.argv.slice(2);
 // jobs.get and jobs.rows read the job folder only; the services are for starting jobs
-const jobs = new JobsRunner({} as WorkServices, jobsDir);
-const app = { work: { jobs } } as unknown as AppServices;
+const jobs = new JobsRunner({} as SessionServices, jobsDir);
+const app = { sessions: { jobs } } as unknown as AppServices;
 const v = await jobsHandlers['jobs.get']({ jobId }, app);
 const all = await jobsHandlers['jobs.rows']({ jobId, filter: {}, offset: 0, limit: 50 }, app);
 const problems = await jobsHandlers['jobs.rows']({ jobId, filter: { outcome: 'problems' }, offset: 0, limit: 50 }, app);

@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import type { Plan } from '../../electron/core/jobs/types.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import type { Plan } from '../../core/jobs/types.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset } from '../fixtures/dataset.js';
 import { CSV_COMPANIES, LO_PREFIX, LO_SIZE } from '../fixtures/libreoffice/make-fixtures.js';

@@ -13,9 +13,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import type { EntryOutcome, JobResult, JobSummary } from '../../electron/core/jobs/types.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import type { EntryOutcome, JobResult, JobSummary } from '../../core/jobs/types.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { normalised, serviceState } from '../cli/dataset.js';
 import { buildDataset, sizeForRows, type SheetData } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';

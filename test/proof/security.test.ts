@@ -14,13 +14,13 @@ import ExcelJS from 'exceljs';
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../electron/core/api/index.js';
-import { maskApiKey } from '../../electron/core/spec/constants.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { createApiClient, type ApiClient } from '../../core/api/index.js';
+import { maskApiKey } from '../../core/spec/constants.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { buildDataset } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { readZipEntries } from '../fixtures/zip-writer.js';
-import type { JobSummary } from '../../electron/core/jobs/types.js';
+import type { JobSummary } from '../../core/jobs/types.js';
 import {
   cli,
   control,

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { JobRowView } from '../../electron/core/ipc/contract.js';
+import type { JobRowView } from '../../core/ipc/contract.js';
 import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
 import { describeError } from '../../renderer/src/errors.js';
 import { errCodeText, indicatorName } from '../../renderer/src/i18n/core-text.js';

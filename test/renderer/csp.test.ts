@@ -1,7 +1,7 @@
 /** The CSP meta tag of renderer/index.html is the same policy the shell and browser mode send as a header. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RENDERER_CSP, RENDERER_CSP_HEADER } from '../../electron/core/ipc/csp.js';
+import { RENDERER_CSP, RENDERER_CSP_HEADER } from '../../core/ipc/csp.js';
 
 describe('renderer CSP', () => {
   const html = fs.readFileSync(new URL('../../renderer/index.html', import.meta.url), 'utf8');

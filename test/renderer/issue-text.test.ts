@@ -7,20 +7,20 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTITIES, IDENTIFIED_KINDS } from '../../electron/core/jobs/entities.js';
-import { PLAN_PROBLEM_CODES, type PlanProblem } from '../../electron/core/jobs/types.js';
-import { ISSUE_CODES } from '../../electron/core/workbook/issues.js';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import type { Issue, ValidationReport } from '../../electron/core/workbook/types.js';
+import { ENTITIES, IDENTIFIED_KINDS } from '../../core/jobs/entities.js';
+import { PLAN_PROBLEM_CODES, type PlanProblem } from '../../core/jobs/types.js';
+import { ISSUE_CODES } from '../../core/workbook/issues.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import type { Issue, ValidationReport } from '../../core/workbook/types.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { issueGroupTitle, issueText, problemText } from '../../renderer/src/screens/import/issueText.js';
 import { planFile, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 import { headerOf, rowOf, tempDir, writeXlsx } from '../workbook/helpers.js';
 
-const WORKBOOK_SRC = join(import.meta.dirname, '../../electron/core/workbook');
-const JOBS_SRC = join(import.meta.dirname, '../../electron/core/jobs');
+const WORKBOOK_SRC = join(import.meta.dirname, '../../core/workbook');
+const JOBS_SRC = join(import.meta.dirname, '../../core/jobs');
 
 function workbookSources(): string {
   const dirs = [WORKBOOK_SRC, join(WORKBOOK_SRC, 'sheets')];

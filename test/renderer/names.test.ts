@@ -1,16 +1,16 @@
 /**
- * Every list of names is written once (electron/core/names.ts) and every name the screens show has its message
+ * Every list of names is written once (core/names.ts) and every name the screens show has its message
  * in English and German: the maps of renderer/src/i18n/names.ts cover their list exactly, and each of their
  * message keys exists in both catalogues. (The compiler checks the same through `satisfies Record<Name,
  * MessageKey>`; this test checks it at run time, against the catalogues as shipped.)
  */
 import { describe, expect, it } from 'vitest';
-import * as core from '../../electron/core/names.js';
-import * as coreTypes from '../../electron/core/jobs/types.js';
-import { RESULT_COLUMNS } from '../../electron/core/jobs/results-workbook.js';
-import { EXPORT_COLLECTIONS as EXPORT_OF_COLLECT } from '../../electron/core/export/collect.js';
-import { BOM_COMPONENT_TYPES, ENTITLEMENT_DIMENSIONS } from '../../electron/core/spec/constants.js';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import * as core from '../../core/names.js';
+import * as coreTypes from '../../core/jobs/types.js';
+import { RESULT_COLUMNS } from '../../core/jobs/results-workbook.js';
+import { EXPORT_COLLECTIONS as EXPORT_OF_COLLECT } from '../../core/export/collect.js';
+import { BOM_COMPONENT_TYPES, ENTITLEMENT_DIMENSIONS } from '../../core/spec/constants.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { translate } from '../../renderer/src/i18n/index.js';

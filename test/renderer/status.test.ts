@@ -5,8 +5,8 @@
  * exists in English and German.
  */
 import { describe, expect, it } from 'vitest';
-import type { LcaInstanceView } from '../../electron/core/ipc/contract.js';
-import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../electron/core/names.js';
+import type { LcaInstanceView } from '../../core/ipc/contract.js';
+import { JOB_STATUSES, LCA_OUTCOMES, LCA_STATES } from '../../core/names.js';
 import { formatFieldValue, formatValue, isPlainField } from '../../renderer/src/components/format.js';
 import { offersRerun } from '../../renderer/src/components/JobResults.js';
 import { jobStatusWords, lcaOutcomeWords, lcaStateWords, outcomeTotals } from '../../renderer/src/components/status.js';

@@ -5,7 +5,7 @@
  * The hook only binds RpcRunner to React state; the screens' use of it is covered by the E2E flows.
  */
 import { describe, expect, it } from 'vitest';
-import type { RpcError } from '../../electron/core/ipc/contract.js';
+import type { RpcError } from '../../core/ipc/contract.js';
 import { RpcFailure } from '../../renderer/src/api.js';
 import { RpcRunner, type RpcState } from '../../renderer/src/useRpc.js';
 

@@ -4,7 +4,7 @@
  * went back or started over) change nothing. Plus the helpers for several sources chosen at once.
  */
 import { describe, expect, it } from 'vitest';
-import type { ImportValidation, JobView, PlanOverview } from '../../electron/core/ipc/contract.js';
+import type { ImportValidation, JobView, PlanOverview } from '../../core/ipc/contract.js';
 import type { ColumnMappingDoc, ColumnsView } from '../../renderer/src/screens/import/columnsLogic.js';
 import {
   INITIAL,

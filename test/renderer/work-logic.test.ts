@@ -5,7 +5,7 @@
  * list of names: names.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { LcaChartView, LcaInstanceView, WorkbookIssueView } from '../../electron/core/ipc/contract.js';
+import type { LcaChartView, LcaInstanceView, WorkbookIssueView } from '../../core/ipc/contract.js';
 import { engineDetail } from '../../renderer/src/components/JobResults.js';
 import {
   actionTone,

@@ -1,6 +1,6 @@
 /** Authentication, scopes, plant access, member capping and the legacy edit:recipes rule. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

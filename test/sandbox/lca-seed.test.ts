@@ -4,20 +4,20 @@
  * silo, BOMs, LCA jobs) as valid API payloads under the spec's rules. Through HTTP: demo-seed.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { UNITS } from '../../electron/core/spec/constants.js';
+import { UNITS } from '../../core/spec/constants.js';
 import {
   checkBomMasses,
   checkMaterialProperties,
   checkSiloItems,
   findDuplicateBomComponents,
-} from '../../electron/core/spec/rules.js';
+} from '../../core/spec/rules.js';
 import {
   BomPut,
   SiloCreate,
   SupplierCompanyCreate,
   SupplierPlantCreate,
   SupplierProductCreate,
-} from '../../electron/core/spec/schemas.js';
+} from '../../core/spec/schemas.js';
 import { INDICATOR_CODES, computeResults } from '../../sandbox/lca.js';
 import type { ImpactFactors } from '../../sandbox/lca.js';
 import { seedData, seedUuid } from '../../sandbox/seed.js';

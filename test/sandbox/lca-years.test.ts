@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERR_CODES } from '../../electron/core/spec/err-codes.js';
+import { ERR_CODES } from '../../core/spec/err-codes.js';
 import {
   BLOCKER_CODES,
   BLOCKER_PRODUCTION_DATA_MISSING,

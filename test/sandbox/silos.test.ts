@@ -1,6 +1,6 @@
 /** Silos and Idempotency-Key on silos and prechain products (replay, conflict, expiry). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../electron/core/spec/scopes.js';
+import { SCOPES } from '../../core/spec/scopes.js';
 import { sandbox, supplierProductBody, supplierSetup, type Catalog, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeAtomic, writeTextAtomic, writeTextAtomicSync } from '../../electron/core/fs/atomic.js';
-import { writeTemplate } from '../../electron/core/workbook/template.js';
-import { writeWorkbook } from '../../electron/core/workbook/writer.js';
+import { writeAtomic, writeTextAtomic, writeTextAtomicSync } from '../../core/fs/atomic.js';
+import { writeTemplate } from '../../core/workbook/template.js';
+import { writeWorkbook } from '../../core/workbook/writer.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-atomic-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

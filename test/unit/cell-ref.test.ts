@@ -1,6 +1,6 @@
-/** Cell references, once (electron/core/workbook/cell-ref.ts): letters ↔ numbers, both ways. */
+/** Cell references, once (core/workbook/cell-ref.ts): letters ↔ numbers, both ways. */
 import { describe, expect, it } from 'vitest';
-import { columnLetter, columnNumber } from '../../electron/core/workbook/cell-ref.js';
+import { columnLetter, columnNumber } from '../../core/workbook/cell-ref.js';
 
 describe('cell references', () => {
   it('numbers to letters and back', () => {

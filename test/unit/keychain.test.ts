@@ -6,12 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  keychainFor,
-  openSecretStore,
-  osKeychain,
-  type KeychainBackend,
-} from '../../electron/core/settings/keychain.js';
+import { keychainFor, openSecretStore, osKeychain, type KeychainBackend } from '../../core/settings/keychain.js';
 
 const KEY = 'svc-abcdef12-0123456789abcdef0123456789abcdef';
 const KEY2 = 'svc-ghijkl34-fedcba9876543210fedcba9876543210';

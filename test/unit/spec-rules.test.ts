@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkMaterialProperties,
-  checkSiloItems,
-  findDuplicateBomComponents,
-  sameBom,
-} from '../../electron/core/spec/rules.js';
-import { capPlants, capScopes, effectiveKeyScopes } from '../../electron/core/spec/scopes.js';
-import { maskApiKey } from '../../electron/core/spec/constants.js';
+import { checkMaterialProperties, checkSiloItems, findDuplicateBomComponents, sameBom } from '../../core/spec/rules.js';
+import { capPlants, capScopes, effectiveKeyScopes } from '../../core/spec/scopes.js';
+import { maskApiKey } from '../../core/spec/constants.js';
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const B = '00000000-0000-4000-8000-00000000000b';

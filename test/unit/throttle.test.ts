@@ -1,7 +1,7 @@
-/** The one progress throttle (electron/core/throttle.ts), on an injected clock and on vitest's fake timers. */
+/** The one progress throttle (core/throttle.ts), on an injected clock and on vitest's fake timers. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Throttle } from '../../electron/core/throttle.js';
-import { ProgressBar } from '../../electron/core/cli/progress.js';
+import { Throttle } from '../../core/throttle.js';
+import { ProgressBar } from '../../core/cli/output/progress.js';
 
 describe('Throttle', () => {
   it('lets the first call through, then at most one per interval; a forced call always', () => {

@@ -1,5 +1,5 @@
 /**
- * The watch-folder core (electron/core/app/watch.ts) with an injected importDrop: grouping by a mapping's source
+ * The watch-folder core (core/app/watch.ts) with an injected importDrop: grouping by a mapping's source
  * globs, a drop stopped by the signal stays resumable and is resumed (same job id) at the next start, an
  * importDrop that throws sends the drop to failed/ with the message, the exit code is the worst drop's.
  */
@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { watchFolder, type DropImportControl, type ImportDrop } from '../../electron/core/app/watch.js';
-import { groupDrops } from '../../electron/core/app/watch-inbox.js';
-import { acquireLock, WatchLockedError } from '../../electron/core/app/watch-state.js';
+import { watchFolder, type DropImportControl, type ImportDrop } from '../../core/app/watch.js';
+import { groupDrops } from '../../core/app/watch-inbox.js';
+import { acquireLock, WatchLockedError } from '../../core/app/watch-state.js';
 
 function watchDir(): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-watch-unit-'));

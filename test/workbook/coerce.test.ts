@@ -6,9 +6,9 @@ import {
   decodeEscapes,
   parseNumberText,
   quickCoerce,
-} from '../../electron/core/workbook/coerce.js';
-import { expectation, type Column } from '../../electron/core/workbook/columns.js';
-import { getSheet } from '../../electron/core/workbook/registry.js';
+} from '../../core/workbook/coerce.js';
+import { expectation, type Column } from '../../core/workbook/columns.js';
+import { getSheet } from '../../core/workbook/registry.js';
 
 describe('numbers stored as text', () => {
   const cases: [string, number | undefined, boolean?][] = [

@@ -7,11 +7,11 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { readSource } from '../../electron/core/workbook/sources/index.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import { parseColumnMapping } from '../../electron/core/workbook/mapping/schema.js';
-import type { Issue } from '../../electron/core/workbook/types.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { readSource } from '../../core/workbook/sources/index.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import { parseColumnMapping } from '../../core/workbook/column-mapping/schema.js';
+import type { Issue } from '../../core/workbook/types.js';
 import { tempDir, writeXlsx } from './helpers.js';
 
 const tmp = tempDir('sl-delsheet-');

@@ -6,8 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { stringify } from 'csv-stringify/sync';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSource, readSources } from '../../electron/core/workbook/sources/index.js';
-import type { ParsedWorkbook } from '../../electron/core/workbook/types.js';
+import { readSource, readSources } from '../../core/workbook/sources/index.js';
+import type { ParsedWorkbook } from '../../core/workbook/types.js';
 import { headerOf, rowOf, supplierProduct, writeXlsx, tempDir } from './helpers.js';
 import { at, check, mapping } from './erp-helpers.js';
 

@@ -1,7 +1,7 @@
 /** What the ERP-source tests share: issues' addresses by code, the validation, a column mapping from a document. */
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import { parseColumnMapping, type ColumnMapping } from '../../electron/core/workbook/mapping/schema.js';
-import type { Issue, ParsedWorkbook } from '../../electron/core/workbook/types.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import { parseColumnMapping, type ColumnMapping } from '../../core/workbook/column-mapping/schema.js';
+import type { Issue, ParsedWorkbook } from '../../core/workbook/types.js';
 
 export const at = (issues: Issue[], code: string) =>
   issues.filter((i) => i.code === code).map((i) => `${i.sheet}!${i.cell}`);

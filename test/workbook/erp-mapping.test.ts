@@ -2,11 +2,11 @@
 import { writeFile } from 'node:fs/promises';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { readSource } from '../../electron/core/workbook/sources/index.js';
-import { peekSource } from '../../electron/core/workbook/sources/peek.js';
-import { parseColumnMapping } from '../../electron/core/workbook/mapping/schema.js';
-import { suggestMapping } from '../../electron/core/workbook/mapping/suggest.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { readSource } from '../../core/workbook/sources/index.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
+import { parseColumnMapping } from '../../core/workbook/column-mapping/schema.js';
+import { suggestMapping } from '../../core/workbook/column-mapping/suggest.js';
 import { writeXlsx, tempDir } from './helpers.js';
 import { mapping } from './erp-helpers.js';
 

@@ -4,9 +4,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { readSource } from '../../electron/core/workbook/sources/index.js';
-import { peekSource } from '../../electron/core/workbook/sources/peek.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { readSource } from '../../core/workbook/sources/index.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
 import { headerOf, rowOf, supplierProduct, writeXlsx, tempDir } from './helpers.js';
 import { at, check, mapping } from './erp-helpers.js';
 

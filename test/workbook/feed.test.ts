@@ -1,7 +1,7 @@
 /** The worksheet scanner of the feed: merged ranges, formula error texts and date/percent cells, across chunk boundaries. */
 import { describe, expect, it } from 'vitest';
-import { SheetScanner } from '../../electron/core/workbook/feed.js';
-import type { StyleKind } from '../../electron/core/workbook/number-formats.js';
+import { SheetScanner } from '../../core/workbook/feed.js';
+import type { StyleKind } from '../../core/workbook/number-formats.js';
 
 const xml =
   '<worksheet><sheetData>' +

@@ -1,8 +1,8 @@
 /** File-level guards: each bad file is one clear error in words, before (or instead of) reading rows. */
 import { copyFile, readFile, truncate, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import type { ParsedWorkbook, ReadLimits } from '../../electron/core/workbook/types.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import type { ParsedWorkbook, ReadLimits } from '../../core/workbook/types.js';
 import { headerOf, rewriteZip, rowOf, supplierProduct, tempDir, writeXlsx, writeZip, zipEntries } from './helpers.js';
 
 const tmp = tempDir();

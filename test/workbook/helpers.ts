@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { deflateRawSync, crc32 } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
-import { getSheet } from '../../electron/core/workbook/registry.js';
-import type { DataSheetName } from '../../electron/core/workbook/types.js';
+import { getSheet } from '../../core/workbook/registry.js';
+import type { DataSheetName } from '../../core/workbook/types.js';
 
 export function tempDir(prefix = 'sl-wb-'): { dir: string; file: (name: string) => string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

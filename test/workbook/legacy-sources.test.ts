@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAndValidate } from '../../electron/core/app/validate.js';
-import { sourceSheets } from '../../electron/core/jobs/source-sheets.js';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { readSource } from '../../electron/core/workbook/sources/index.js';
-import { legacyXlsxCopy } from '../../electron/core/workbook/sources/legacy.js';
-import { peekSource } from '../../electron/core/workbook/sources/peek.js';
+import { readAndValidate } from '../../core/app/validate.js';
+import { sourceSheets } from '../../core/jobs/source-sheets.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { readSource } from '../../core/workbook/sources/index.js';
+import { legacyXlsxCopy } from '../../core/workbook/sources/legacy.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
 import { mapping } from './erp-helpers.js';
 import { headerOf, tempDir } from './helpers.js';
 

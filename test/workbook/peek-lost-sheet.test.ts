@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { peekSource } from '../../electron/core/workbook/sources/peek.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
 import { tempDir, writeXlsx } from './helpers.js';
 
 const tmp = tempDir('sl-peek-lost-');

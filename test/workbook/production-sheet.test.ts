@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlan } from '../jobs/job-folder.js';
-import { readResults } from '../../electron/core/lca/model.js';
-import { DATA_SHEETS } from '../../electron/core/workbook/registry.js';
+import { readResults } from '../../core/lca/model.js';
+import { DATA_SHEETS } from '../../core/workbook/registry.js';
 import { catalog, idOf, planFile, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 
 let env: Env;

@@ -1,9 +1,9 @@
 /** The streaming reader: coercion as a user means it, and each error kind at its exact cell. */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import type { Issue, ParsedWorkbook, ReadProgress } from '../../electron/core/workbook/types.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import type { Issue, ParsedWorkbook, ReadProgress } from '../../core/workbook/types.js';
 import { headerOf, rowOf, supplierProduct, tempDir, writeXlsx } from './helpers.js';
 
 const tmp = tempDir();

@@ -1,10 +1,10 @@
 /** The sheet registry against the column lists of the workbook format (the contract), and its row schemas. */
 import { describe, expect, it } from 'vitest';
-import { BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES, UNITS } from '../../electron/core/spec/constants.js';
-import { quickAccept } from '../../electron/core/workbook/columns.js';
-import { ISO_COUNTRY_CODES } from '../../electron/core/workbook/countries.js';
-import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet } from '../../electron/core/workbook/registry.js';
-import { DATA_SHEET_NAMES } from '../../electron/core/workbook/types.js';
+import { BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES, UNITS } from '../../core/spec/constants.js';
+import { quickAccept } from '../../core/workbook/columns.js';
+import { ISO_COUNTRY_CODES } from '../../core/workbook/countries.js';
+import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, getSheet } from '../../core/workbook/registry.js';
+import { DATA_SHEET_NAMES } from '../../core/workbook/types.js';
 
 /** The workbook format's column lists, verbatim: `*` = required. */
 const ISSUE_COLUMNS: Record<string, string> = {

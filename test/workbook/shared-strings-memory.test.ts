@@ -23,7 +23,7 @@ describe('reader: shared strings copied out of their XML', () => {
       file,
       buildDataset({ companies: 2, products: 300, silos: 1, instances: 2, prechain: 1 }, 'SLICE-CHECK'),
     );
-    const reader = pathToFileURL(resolve('electron/core/workbook/reader.ts')).href;
+    const reader = pathToFileURL(resolve('core/workbook/reader.ts')).href;
     const script = join(dir, 'probe.mts');
     writeFileSync(
       script,

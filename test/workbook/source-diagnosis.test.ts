@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeCsvResults } from '../../electron/core/workbook/csv-results.js';
-import { readSource } from '../../electron/core/workbook/sources/index.js';
-import { peekSource } from '../../electron/core/workbook/sources/peek.js';
+import { writeCsvResults } from '../../core/workbook/csv-results.js';
+import { readSource } from '../../core/workbook/sources/index.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('sl-diagnosis-');

@@ -1,10 +1,10 @@
 /** Workbook-local validation: schema, spec rules, keys, BOM pairs, silo items, references — at exact cells. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatIssue, rowsOf } from '../../electron/core/workbook/helpers.js';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { listReferences } from '../../electron/core/workbook/references.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import type { ParsedWorkbook, ValidationReport } from '../../electron/core/workbook/types.js';
+import { formatIssue, rowsOf } from '../../core/workbook/helpers.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { listReferences } from '../../core/workbook/references.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import type { ParsedWorkbook, ValidationReport } from '../../core/workbook/types.js';
 import { headerOf, rowOf, tempDir, writeXlsx } from './helpers.js';
 
 const tmp = tempDir();

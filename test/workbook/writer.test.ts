@@ -1,9 +1,9 @@
 /** writeWorkbook: rows in the template format; server text never becomes a formula; it reads back the same. */
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readWorkbook } from '../../electron/core/workbook/reader.js';
-import { validateWorkbook } from '../../electron/core/workbook/validate.js';
-import { writeWorkbook } from '../../electron/core/workbook/writer.js';
+import { readWorkbook } from '../../core/workbook/reader.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
+import { writeWorkbook } from '../../core/workbook/writer.js';
 import { tempDir, zipEntries } from './helpers.js';
 
 const tmp = tempDir();

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import type { DragEvent } from 'react';
-import type { PickedFile, RpcError } from '../../../electron/core/ipc/contract.js';
+import type { PickedFile, RpcError } from '../../../core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
 import { chooseSources, chooseWorkbook, uploadWorkbook } from '../files.js';
 import { useI18n } from '../i18n/index.js';

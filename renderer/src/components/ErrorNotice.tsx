@@ -1,4 +1,4 @@
-import type { RpcError } from '../../../electron/core/ipc/contract.js';
+import type { RpcError } from '../../../core/ipc/contract.js';
 import { describeError } from '../errors.js';
 import { useI18n } from '../i18n/index.js';
 

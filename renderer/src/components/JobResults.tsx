@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import type { JobRowView, JobView, PickedFile } from '../../../electron/core/ipc/contract.js';
+import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
 import { useI18n } from '../i18n/index.js';
@@ -17,7 +17,7 @@ import {
   SKIP_REASON_MESSAGE,
   wordsOf,
 } from '../i18n/names.js';
-import type { EntityKind } from '../../../electron/core/names.js';
+import type { EntityKind } from '../../../core/names.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';

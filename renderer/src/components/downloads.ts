@@ -3,7 +3,7 @@
  * browser mode the browser downloads `GET /download/<id>` (same origin, the session cookie carries the token);
  * in the desktop app the main side shows the native save dialog, or opens the file with the system's program.
  */
-import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../core/ipc/contract.js';
 import type { Api } from '../api.js';
 
 export type DownloadTicket = ProcedureOutput<'jobs.resultsWorkbook'>;

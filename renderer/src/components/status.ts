@@ -5,9 +5,9 @@
  * test/renderer/status.test.ts. The lists of statuses and outcomes are the core's (names.ts: JOB_STATUSES,
  * ROW_OUTCOMES, LCA_STATES, LCA_OUTCOMES; jobs/types.ts: SUCCESS_OUTCOMES); this file only decides the words and tones.
  */
-import type { JobListItem, LcaInstanceView } from '../../../electron/core/ipc/contract.js';
-import { SUCCESS_OUTCOMES } from '../../../electron/core/jobs/types.js';
-import type { LcaInstanceState, LcaOutcome } from '../../../electron/core/names.js';
+import type { JobListItem, LcaInstanceView } from '../../../core/ipc/contract.js';
+import { SUCCESS_OUTCOMES } from '../../../core/jobs/types.js';
+import type { LcaInstanceState, LcaOutcome } from '../../../core/names.js';
 import type { MessageKey } from '../i18n/index.js';
 import { JOB_STATUS_MESSAGE, JOB_STATUS_TEXT_MESSAGE, LCA_OUTCOME_MESSAGE, LCA_STATE_MESSAGE } from '../i18n/names.js';
 import type { Tone } from './format.js';

@@ -3,9 +3,9 @@
  * EN 15804+A2 indicator names and units), in the UI's language. The one place the renderer picks a language of
  * core data: components call these and never choose between an English and a German field themselves.
  */
-import { explainErrCode } from '../../../electron/core/api/errors.js';
-import { indicatorInfo } from '../../../electron/core/lca/indicators.js';
-import type { Locale } from '../../../electron/core/names.js';
+import { explainErrCode } from '../../../core/api/errors.js';
+import { indicatorInfo } from '../../../core/lca/indicators.js';
+import type { Locale } from '../../../core/names.js';
 
 export interface ErrCodeText {
   /** Whether the catalog knows the code (an unknown one gets a general explanation). */

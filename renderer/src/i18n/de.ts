@@ -1,7 +1,7 @@
 /** Deutsche Oberflächentexte: dieselben Schlüssel wie en.ts. */
 import type { Messages } from './en.js';
 import { deIssues } from './issues-de.js';
-import { deWork } from './de-work.js';
+import { deScreens } from './de-screens.js';
 
 export const de: Messages = {
   'app.skipToContent': 'Zum Inhalt springen',
@@ -175,7 +175,7 @@ export const de: Messages = {
   'error.errCodeTitle': 'Fehlercode des Dienstes',
 
   // Bildschirme Import, Aufträge, Export und Ökobilanz
-  ...deWork,
+  ...deScreens,
   // Meldungen der Prüfung und Probleme des Probelaufs, nach Code
   ...deIssues,
 };

@@ -3,7 +3,7 @@
  * (checked by the compiler and by test/renderer/i18n.test.ts). `{name}` marks a placeholder.
  */
 import { enIssues } from './issues-en.js';
-import { enWork } from './en-work.js';
+import { enScreens } from './en-screens.js';
 
 export const en = {
   'app.skipToContent': 'Skip to content',
@@ -168,7 +168,7 @@ export const en = {
   'error.errCodeTitle': 'Error code from the service',
 
   // Import, Jobs, Export and LCA screens
-  ...enWork,
+  ...enScreens,
   // Issues of the workbook check and problems of the dry run, by code
   ...enIssues,
 } as const;

@@ -7,9 +7,9 @@ import type { ReactNode } from 'react';
 import { de } from './de.js';
 import { en } from './en.js';
 import type { MessageKey, Messages } from './en.js';
-import type { Locale } from '../../../electron/core/names.js';
+import type { Locale } from '../../../core/names.js';
 
-export type { Locale } from '../../../electron/core/names.js';
+export type { Locale } from '../../../core/names.js';
 export const catalogues: Record<Locale, Messages> = { en, de };
 
 export function localeFromNavigator(languages: readonly string[] | undefined, fallback = 'en'): Locale {

@@ -1,6 +1,6 @@
 /**
  * The message of every name the screens show (plan actions, row outcomes, entity kinds, statuses …), one map per
- * list of names (electron/core/names.ts and the spec's lists). Each map is checked by the compiler with
+ * list of names (core/names.ts and the spec's lists). Each map is checked by the compiler with
  * `satisfies KeysFor<Name>`: a name added to a list without its message in en.ts fails to compile
  * here; de.ts has the same keys as en.ts (Messages), and test/renderer/names.test.ts checks every value exists in
  * both catalogues at run time.
@@ -32,14 +32,14 @@ import {
   type LcaSelectorName,
   type PlanAction,
   type SkipReason,
-} from '../../../electron/core/names.js';
+} from '../../../core/names.js';
 import {
   BOM_COMPONENT_TYPES,
   ENTITLEMENT_DIMENSIONS,
   type BomComponentType,
   type EntitlementDimension,
-} from '../../../electron/core/spec/constants.js';
-import { SCOPES, type Scope } from '../../../electron/core/spec/scopes.js';
+} from '../../../core/spec/constants.js';
+import { SCOPES, type Scope } from '../../../core/spec/scopes.js';
 import type { MessageKey } from './en.js';
 import type { T } from './index.js';
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FormEvent, InputHTMLAttributes } from 'react';
-import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
-import type { KeyStoreWarning } from '../../../electron/core/names.js';
+import type { ProcedureOutput } from '../../../core/ipc/contract.js';
+import type { KeyStoreWarning } from '../../../core/names.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';

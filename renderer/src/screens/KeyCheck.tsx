@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
-import { SCOPES } from '../../../electron/core/spec/scopes.js';
+import type { ProcedureOutput } from '../../../core/ipc/contract.js';
+import { SCOPES } from '../../../core/spec/scopes.js';
 import { useApi } from '../ApiContext.js';
 import { ErrorNotice } from '../components/ErrorNotice.js';
 import { Notice } from '../components/Notice.js';

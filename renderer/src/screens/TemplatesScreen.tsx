@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { ProcedureOutput } from '../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
 import { Notice } from '../components/Notice.js';
 import { downloadBytes, formatBytes } from '../download.js';

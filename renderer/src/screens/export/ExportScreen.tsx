@@ -4,7 +4,7 @@
  * as a conflict instead of being overwritten).
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatBytes } from '../../download.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
@@ -13,7 +13,7 @@ import { Notice } from '../../components/Notice.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { useI18n } from '../../i18n/index.js';
 import { EXPORT_TEXT_MESSAGE, EXPORT_TITLE_MESSAGE } from '../../i18n/names.js';
-import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../electron/core/names.js';
+import { EXPORT_COLLECTIONS, type ExportSelection } from '../../../../core/names.js';
 import { useProfiles } from '../../useProfiles.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';

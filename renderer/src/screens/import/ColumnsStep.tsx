@@ -4,7 +4,7 @@
  * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { ProcedureOutput, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { ProcedureOutput, RpcError } from '../../../../core/ipc/contract.js';
 import { formatValue } from '../../components/format.js';
 import { DataTable } from '../../components/DataTable.js';
 import { Notice } from '../../components/Notice.js';

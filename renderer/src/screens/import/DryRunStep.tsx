@@ -4,13 +4,8 @@
  * the main side and virtualised.
  */
 import { useMemo, useState } from 'react';
-import { ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
-import type {
-  ImportValidation,
-  MirrorSheet,
-  PlanOverview,
-  PlanRowView,
-} from '../../../../electron/core/ipc/contract.js';
+import { ENTITY_SHEET_NAMES } from '../../../../core/workbook/types.js';
+import type { ImportValidation, MirrorSheet, PlanOverview, PlanRowView } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';

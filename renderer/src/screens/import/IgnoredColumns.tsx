@@ -2,7 +2,7 @@
  * Columns of the sources that are not read (nothing silently ignored): unknown headers and those a
  * column mapping sets to "not imported", per sheet at their header cell. Shown by the check and the dry run.
  */
-import type { ImportValidation } from '../../../../electron/core/ipc/contract.js';
+import type { ImportValidation } from '../../../../core/ipc/contract.js';
 import { useI18n } from '../../i18n/index.js';
 
 export function IgnoredColumns({ sheets }: { sheets: ImportValidation['sheets'] }) {

@@ -5,7 +5,7 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { MirrorSheet, PickedFile } from '../../../../electron/core/ipc/contract.js';
+import type { MirrorSheet, PickedFile } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
 import { formatNumber } from '../../components/format.js';
@@ -14,7 +14,7 @@ import { ProgressBar } from '../../components/ProgressBar.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
 import { IMPORT_PHASE_MESSAGE } from '../../i18n/names.js';
-import type { ImportPhase } from '../../../../electron/core/names.js';
+import type { ImportPhase } from '../../../../core/names.js';
 import { ColumnsStep } from './ColumnsStep.js';
 import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 import { DryRunStep } from './DryRunStep.js';

@@ -1,6 +1,6 @@
 /** Step 4 of the import: the job running on the main side — progress bar, rows/s, ETA, pause and cancel. */
 import { useEffect, useState } from 'react';
-import type { JobProgressView, RpcError } from '../../../../electron/core/ipc/contract.js';
+import type { JobProgressView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { etaSeconds, formatDuration, formatNumber, formatRate, percent } from '../../components/format.js';
 import { OutcomeChips } from '../../components/JobResults.js';

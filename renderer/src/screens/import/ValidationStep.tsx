@@ -1,6 +1,6 @@
 /** Step 2 of the import: the workbook checked on its own — every issue by cell, grouped and filterable. */
 import { useMemo, useState } from 'react';
-import type { ImportValidation, WorkbookIssueView } from '../../../../electron/core/ipc/contract.js';
+import type { ImportValidation, WorkbookIssueView } from '../../../../core/ipc/contract.js';
 import { formatBytes } from '../../download.js';
 import { formatMs, formatNumber } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';

@@ -4,7 +4,7 @@
  * required fields still without a column and the enum values that need a translation. No product rule is
  * decided here: the core reads the mapping (and makes the preview of the first rows, import.columnsPreview).
  */
-import type { ColumnsViewSchema } from '../../../../electron/core/ipc/contract.js';
+import type { ColumnsViewSchema } from '../../../../core/ipc/contract.js';
 
 export type ColumnsView = ColumnsViewSchema;
 export type ColumnsSource = ColumnsView['sources'][number];

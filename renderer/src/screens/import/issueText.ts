@@ -55,7 +55,7 @@ function fill(text: string, vars: Record<string, string>): string | undefined {
   return missing ? undefined : out;
 }
 
-/** What a column takes, in words, from the `exp…` params (as expectation() in electron/core/workbook/columns.ts). */
+/** What a column takes, in words, from the `exp…` params (as expectation() in core/workbook/columns.ts). */
 export function expectedText(params: IssueParams, locale: Locale): string | undefined {
   const type = params.expType;
   if (typeof type !== 'string') return undefined;
@@ -106,7 +106,7 @@ export function issueText(issue: IssueLike, locale: Locale): string {
 }
 
 /**
- * Codes of the planner's own problems (PLAN_PROBLEM_CODES in electron/core/jobs/types.ts): their templates are
+ * Codes of the planner's own problems (PLAN_PROBLEM_CODES in core/jobs/types.ts): their templates are
  * `plan.<code>[.<variant>]`. Workbook issue codes that are also plan-problem codes do not exist (the test checks).
  */
 const PLAN_PARAM_WORDS: Record<string, (v: string) => [name: string, key: string]> = {

@@ -2,8 +2,8 @@
  * The validation screen's logic: filter the workbook's issues (severity, sheet, text) and group them (by sheet,
  * by field, or by kind) into one flat list of group headers and issues that a virtual list can render.
  */
-import type { WorkbookIssueView } from '../../../../electron/core/ipc/contract.js';
-import { columnNumber } from '../../../../electron/core/workbook/cell-ref.js';
+import type { WorkbookIssueView } from '../../../../core/ipc/contract.js';
+import { columnNumber } from '../../../../core/workbook/cell-ref.js';
 
 export const ISSUE_GROUPINGS = ['sheet', 'field', 'code'] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUPINGS)[number];

@@ -3,10 +3,10 @@
  * count table in onboarding order with totals, the filter a click on a count sets, the choices of the action
  * filter (everything that writes: deletes too) and which sheets the mirror box offers (or why none).
  */
-import type { MirrorSheet, PlanOverview } from '../../../../electron/core/ipc/contract.js';
+import type { MirrorSheet, PlanOverview } from '../../../../core/ipc/contract.js';
 import type { T } from '../../i18n/index.js';
-import { DATA_SHEET_NAMES, ENTITY_SHEET_NAMES } from '../../../../electron/core/workbook/types.js';
-import { PLAN_WRITE_ACTIONS, type JobRowOutcome, type PlanAction } from '../../../../electron/core/names.js';
+import { DATA_SHEET_NAMES, ENTITY_SHEET_NAMES } from '../../../../core/workbook/types.js';
+import { PLAN_WRITE_ACTIONS, type JobRowOutcome, type PlanAction } from '../../../../core/names.js';
 
 /** Onboarding order of the data sheets: the workbook registry's own list. */
 export const SHEET_ORDER = DATA_SHEET_NAMES;

@@ -3,7 +3,7 @@
  * the wizard): the Jobs screen hands over the chosen workbook and the job id here, and the Import screen, always
  * mounted, takes it.
  */
-import type { PickedFile } from '../../../../electron/core/ipc/contract.js';
+import type { PickedFile } from '../../../../core/ipc/contract.js';
 
 export interface RerunRequest {
   file: PickedFile;

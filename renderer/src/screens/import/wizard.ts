@@ -4,8 +4,8 @@
  * user action or answer of the main side is one transition. Busy flags, progress and the last error are the
  * screen's own (they belong to whatever is in flight, not to a step).
  */
-import type { ImportValidation, JobView, PlanOverview } from '../../../../electron/core/ipc/contract.js';
-import type { PickedFile } from '../../../../electron/core/ipc/contract.js';
+import type { ImportValidation, JobView, PlanOverview } from '../../../../core/ipc/contract.js';
+import type { PickedFile } from '../../../../core/ipc/contract.js';
 import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 
 export const STEPS = ['choose', 'columns', 'check', 'plan', 'run', 'results'] as const;

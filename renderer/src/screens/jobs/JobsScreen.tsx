@@ -3,7 +3,7 @@
  * its report; a job that stopped — paused, cancelled, refused key, or interrupted by a crash — offers Resume.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { JobListItem, JobView } from '../../../../electron/core/ipc/contract.js';
+import type { JobListItem, JobView } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatDateTime, formatNumber, outcomeTone, safeKeyText } from '../../components/format.js';
 import { JobResults } from '../../components/JobResults.js';

@@ -4,7 +4,7 @@
  * block it unless the user ticks "undo the rest, skip the conflicts". The rules live in the core (planUndo).
  */
 import { useEffect, useState } from 'react';
-import type { UndoPlanView } from '../../../../electron/core/ipc/contract.js';
+import type { UndoPlanView } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { actionTone, formatNumber } from '../../components/format.js';
 import { EntityName } from '../../components/JobResults.js';
@@ -13,7 +13,7 @@ import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { messageKeys, PLAN_ACTION_MESSAGE } from '../../i18n/names.js';
-import type { PlanAction } from '../../../../electron/core/names.js';
+import type { PlanAction } from '../../../../core/names.js';
 import { PlanDetails } from '../import/DryRunStep.js';
 import { rowLabel } from '../import/planView.js';
 import { useRpc } from '../../useRpc.js';

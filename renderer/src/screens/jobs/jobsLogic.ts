@@ -3,7 +3,7 @@
  * connection's service that no undo has taken back (nor is taking back); Resume only for a job of that service;
  * which jobs are shown (the active service's, and the others' when asked for).
  */
-import type { JobListItem } from '../../../../electron/core/ipc/contract.js';
+import type { JobListItem } from '../../../../core/ipc/contract.js';
 import type { MessageKey } from '../../i18n/index.js';
 
 type Item = Pick<JobListItem, 'status' | 'running' | 'resumable' | 'undoneBy' | 'otherService'>;

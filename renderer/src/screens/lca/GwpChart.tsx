@@ -14,7 +14,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { LcaChartView } from '../../../../electron/core/ipc/contract.js';
+import type { LcaChartView } from '../../../../core/ipc/contract.js';
 import { formatCompact, formatNumber } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
 import { chartModel } from './chartData.js';

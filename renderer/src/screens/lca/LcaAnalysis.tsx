@@ -2,22 +2,17 @@
  * Results as an EPD or sustainability manager reads them: any indicator, per declared unit (default) or as
  * annual totals, modules apart or summed; hotspots of one instance-year (top 10 + rest, with names and
  * suppliers) and the supplier products that contribute most across the selection; the trend against the
- * previous computed year. Data from `lca.analysis` (electron/core/lca/analysis.ts).
+ * previous computed year. Data from `lca.analysis` (core/lca/analysis.ts).
  */
 import { useEffect, useState } from 'react';
-import type {
-  LcaAnalysisView,
-  LcaChartView,
-  LcaInstanceView,
-  RpcError,
-} from '../../../../electron/core/ipc/contract.js';
+import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
 import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
-import { LCA_BASES } from '../../../../electron/core/names.js';
+import { LCA_BASES } from '../../../../core/names.js';
 import { GwpChart } from './GwpChart.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';

@@ -1,7 +1,7 @@
 /** The LCA screen's first card: choose product instances by product, by plant, by a list of codes, or all. */
 import { useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
-import { LCA_SELECTORS } from '../../../../electron/core/names.js';
+import { LCA_SELECTORS } from '../../../../core/names.js';
 import { Notice } from '../../components/Notice.js';
 import { useI18n } from '../../i18n/index.js';
 import { LCA_SELECTOR_MESSAGE, LCA_UNKNOWN_MESSAGE } from '../../i18n/names.js';

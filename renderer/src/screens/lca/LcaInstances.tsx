@@ -1,6 +1,6 @@
 /** The LCA run's table: each chosen instance, its live state while the run goes on, then its outcome. */
-import type { LcaInstanceView, LcaRunView } from '../../../../electron/core/ipc/contract.js';
-import { LCA_JOB_STATUSES } from '../../../../electron/core/spec/constants.js';
+import type { LcaInstanceView, LcaRunView } from '../../../../core/ipc/contract.js';
+import { LCA_JOB_STATUSES } from '../../../../core/spec/constants.js';
 import { DataTable } from '../../components/DataTable.js';
 import { formatNumber } from '../../components/format.js';
 import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';

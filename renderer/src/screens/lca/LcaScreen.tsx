@@ -4,7 +4,7 @@
  * who must act, and export it all to Excel. The state and calls are useLcaRuns.ts; the parts of the screen are
  * LcaChooser (choosing), LcaInstances (the run's table), GwpChart, LcaBlockers and LcaAnalysis.
  */
-import type { LcaRunView } from '../../../../electron/core/ipc/contract.js';
+import type { LcaRunView } from '../../../../core/ipc/contract.js';
 import { formatMs } from '../../components/format.js';
 import { lcaOutcomeWords } from '../../components/status.js';
 import { Notice } from '../../components/Notice.js';

@@ -3,7 +3,7 @@
  * value for (blocked, not computed) stays null so the line shows a gap, never a 0. Plus the blockers of a run
  * in a list that says who must act.
  */
-import type { LcaChartView, LcaInstanceView } from '../../../../electron/core/ipc/contract.js';
+import type { LcaChartView, LcaInstanceView } from '../../../../core/ipc/contract.js';
 
 /** Colours that read on light and dark backgrounds, distinct for the first ten lines. */
 export const SERIES_COLOURS = [

@@ -4,7 +4,7 @@
  * done (`lca.changed`), the export, and writing a missing production figure ("Enter it here", then a new run).
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { LcaRunView, ProcedureOutput } from '../../../../electron/core/ipc/contract.js';
+import type { LcaRunView, ProcedureOutput } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
 import { useRpc } from '../../useRpc.js';

@@ -1,0 +1,410 @@
+/**
+ * Workbooks being imported through the Import screen: read and checked once (readSources + validateWorkbook),
+ * then planned against the active connection (planJob, import-job.ts: reads only). Everything stays on the main side; the
+ * renderer gets an overview and pages of rows (job-views.ts). A few sessions are kept at most (the oldest is
+ * forgotten), so memory stays bounded however many workbooks a user opens.
+ *
+ * The dry run plans into the folder of the job that will run it (plan-entries.jsonl and plan.json, as
+ * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
+ * header and the compact index of its entries (jobs/entry-index.ts: offsets into the file); pages of rows are
+ * read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`
+ * starts the job in that folder (no second planning); a folder no run adopted is removed with its session.
+ */
+import { isTextSource } from '../../workbook/sources/index.js';
+import { partsOf } from '../../workbook/sheet-parts.js';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { csvSourcesOf, type CsvSource } from '../../jobs/csv-sources.js';
+import { createApiClient } from '../../api/index.js';
+import type { EntryIndex } from '../../jobs/entry-index.js';
+import { jobDir, readJobIndex } from '../../jobs/job-store.js';
+import type { PlanHeader } from '../../jobs/types.js';
+import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
+import {
+  columnsView,
+  previewMapping,
+  type ColumnsView,
+  type MappedPreview,
+} from '../../workbook/column-mapping/columns.js';
+import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
+import { peekSource } from '../../workbook/sources/peek.js';
+import { readAndValidate } from '../validate.js';
+import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from '../import.js';
+import { discardJob, planJob, type PlannedJob } from '../import-job.js';
+import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../../contract/index.js';
+import { AppError } from '../errors.js';
+import type { Connection } from '../profiles.js';
+import type { HostServices } from '../host.js';
+import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
+import type { RowLookup } from './job-views.js';
+import { Throttle } from '../../throttle.js';
+import { requestsController } from '../../api/signal.js';
+
+const MAX_SESSIONS = 3;
+
+/** The first rows of every source of an import (several files: a workbook's sheets and CSV files mixed). */
+async function peekSources(app: HostServices, fileIds: readonly string[]) {
+  const all = [];
+  for (const id of fileIds) all.push(...(await peekSource(app.files.path(id))));
+  return all;
+}
+
+export interface ImportSession {
+  importId: string;
+  fileId: string;
+  fileName: string;
+  fileSize: number;
+  inputPath: string;
+  /** the CSV sources the sheets were read from (their results are written in their own layout) */
+  csvSources: CsvSource[];
+  /** a workbook among CSV sources (mixed): its name; its results are a workbook */
+  workbookName: string | null;
+  parsed: ParsedWorkbook;
+  report: ValidationReport;
+  rowOf: RowLookup;
+  /** the dry run's plan without its entries (those are in the folder of `planned`) */
+  plan: PlanHeader | null;
+  /** the folder the dry run planned into and the compact index of its entries (no entry held in memory) */
+  planned: PlannedFolder | null;
+  planInfo: {
+    profileId: string;
+    profileName: string;
+    createOnly: boolean;
+    onlyFailedOf: string | null;
+    excluded: number;
+  } | null;
+  /** the last filter asked for and its matching entry positions (scrolling asks the same filter page after page) */
+  filterCache: { key: string; indices: number[] } | null;
+  lastUsed: number;
+}
+
+/** A dry run's folder in the jobs folder: the job that runs it, once `import.run` adopted it. */
+export interface PlannedFolder extends PlannedJob {
+  /** the compact index of its entries */
+  index: EntryIndex;
+  /** a job was started in it: it stays when the session goes */
+  adopted: boolean;
+}
+
+/** Forget a dry run's folder: its file closed, and the folder removed unless a job runs in it. */
+async function discardPlanned(p: PlannedFolder | null): Promise<void> {
+  if (!p) return;
+  await p.index.close();
+  if (!p.adopted) await rm(jobDir(p.jobsDir, p.jobId), { recursive: true, force: true });
+}
+
+function forget(s: ImportSession): void {
+  const p = s.planned;
+  s.planned = null;
+  s.plan = null;
+  s.filterCache = null;
+  void discardPlanned(p).catch(() => {});
+}
+
+function rowLookup(parsed: ParsedWorkbook): RowLookup {
+  const bySheet = new Map<string, Map<number, ParsedRow>>();
+  for (const s of parsed.sheets) bySheet.set(s.name, new Map(s.rows.map((r) => [r.row, r])));
+  return (sheet, row) => bySheet.get(sheet)?.get(row);
+}
+
+export class ImportSessions {
+  private readonly sessions = new Map<string, ImportSession>();
+  /** work in flight (reading or planning), by fileId or importId, so it can be cancelled */
+  private readonly inFlight = new Map<string, AbortController>();
+
+  get(importId: string): ImportSession {
+    const s = this.sessions.get(importId);
+    if (!s) throw new AppError('not_found', 'This workbook is no longer open for import. Choose it again.');
+    s.lastUsed = Date.now();
+    return s;
+  }
+
+  cancel(ref: string): boolean {
+    const c = this.inFlight.get(ref);
+    if (!c) return false;
+    c.abort(new Error('cancelled'));
+    return true;
+  }
+
+  close(importId: string): boolean {
+    this.cancel(importId);
+    const s = this.sessions.get(importId);
+    if (s) forget(s);
+    return this.sessions.delete(importId);
+  }
+
+  dispose(): void {
+    for (const c of this.inFlight.values()) c.abort(new Error('closing'));
+    this.inFlight.clear();
+    for (const s of this.sessions.values()) forget(s);
+    this.sessions.clear();
+  }
+
+  private async track<T>(ref: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.inFlight.get(ref)?.abort(new Error('superseded'));
+    const c = requestsController();
+    this.inFlight.set(ref, c);
+    try {
+      return await work(c.signal);
+    } catch (e) {
+      if (c.signal.aborted) throw new AppError('invalid_input', 'Stopped on request.');
+      throw e;
+    } finally {
+      if (this.inFlight.get(ref) === c) this.inFlight.delete(ref);
+    }
+  }
+
+  /**
+   * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
+   * with the active profile that fits the headers (workbook/column-mapping/columns.ts). Reads the first rows only.
+   */
+  async columns(app: HostServices, fileIds: readonly string[]): Promise<ColumnsView> {
+    let peeked;
+    try {
+      peeked = await peekSources(app, fileIds);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
+    const profileId = app.settings.snapshot().activeProfileId;
+    return columnsView(peeked, app.settings.columnMappingsOf(profileId));
+  }
+
+  /** The first rows as the reader will read them with a mapping (workbook/column-mapping/columns.ts previewMapping). */
+  async columnsPreview(
+    app: HostServices,
+    fileIds: readonly string[],
+    mapping: ColumnMapping,
+  ): Promise<MappedPreview[]> {
+    try {
+      return previewMapping(await peekSources(app, fileIds), mapping);
+    } catch (e) {
+      throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
+  async validate(app: HostServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
+    const fileId = fileIds[0];
+    const paths = fileIds.map((id) => app.files.path(id));
+    const infos = fileIds.map((id) => app.files.info(id));
+    // The workbook among the sources (its copy makes the job's results workbook), else the first source.
+    const wb = infos.findIndex((i) => !isTextSource(i.name));
+    const inputPath = paths[Math.max(0, wb)];
+    // One name for the import: the file's, or the files' joined (shown in the plan, the job and its results).
+    const info = { name: infos.map((i) => i.name).join(' + '), size: infos.reduce((n, i) => n + i.size, 0) };
+    if (new Set(infos.map((i) => i.name)).size < infos.length)
+      throw new AppError('invalid_input', 'Two of the chosen files have the same name: rename one of them.');
+    return this.track(fileId, async (signal) => {
+      const throttle = new Throttle();
+      const progress = (
+        phase: 'checking' | 'reading' | 'validating',
+        done: number,
+        total: number | null,
+        force = false,
+      ) => {
+        if (!throttle.pass(force)) return;
+        app.emit('import.progress', { ref: fileId, phase, done, total });
+      };
+      // The CLI's reading and checking of sources (app/validate.ts): .xlsx or .csv, with the column mapping when
+      // there is one, under the name the user knows (an uploaded copy is stored under a random name).
+      const { parsed, report } = await readAndValidate(paths, {
+        ...(mapping && { mapping }),
+        fileName: info.name,
+        signal,
+        onRead: (p) => progress(p.phase, p.rows, p.totalRows),
+        onValidate: (p) => progress('validating', p.rows, p.totalRows),
+      });
+      const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
+      progress('validating', rows, rows, true);
+      const importId = randomUUID();
+      // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).
+      const csvSources = csvSourcesOf(parsed, mapping, (name) => {
+        const i = infos.findIndex((x, k) => x.name === name || path.basename(paths[k]) === name);
+        return i < 0 ? undefined : paths[i];
+      });
+      this.sessions.set(importId, {
+        importId,
+        fileId,
+        fileName: info.name,
+        fileSize: info.size,
+        inputPath,
+        csvSources,
+        workbookName: wb >= 0 && csvSources.length > 0 ? infos[wb].name : null,
+        parsed,
+        report,
+        rowOf: rowLookup(parsed),
+        plan: null,
+        planned: null,
+        planInfo: null,
+        filterCache: null,
+        lastUsed: Date.now(),
+      });
+      this.evict();
+      const blocked = new Map(report.sheets.map((s) => [s.name, s.blockedRows.length]));
+      return {
+        importId,
+        file: { name: info.name, size: info.size },
+        readable: parsed.readable,
+        sheets: parsed.sheets.map((s) => ({
+          name: s.name,
+          // several sources of one sheet: all their names (MAT_2025-10.csv + MAT_2025-11.csv)
+          sheetName: partsOf(s)
+            .map((p) => p.sheetName)
+            .join(' + '),
+          rows: s.rows.length,
+          blockedRows: blocked.get(s.name) ?? 0,
+          ...(s.unreadRows !== undefined && { unreadRows: s.unreadRows }),
+          ...(s.ignoredColumns && { ignoredColumns: s.ignoredColumns }),
+        })),
+        ignoredSheets: parsed.ignoredSheets,
+        errors: report.errors,
+        warnings: report.warnings,
+        issues: report.issues.map((i) => ({
+          severity: i.severity,
+          code: i.code,
+          sheet: i.sheet,
+          cell: i.cell,
+          row: i.row,
+          field: i.field,
+          message: i.message,
+          ...(i.params && { params: i.params }),
+        })),
+        rows,
+        ms: Math.round(parsed.stats.ms),
+      };
+    });
+  }
+
+  private evict(): void {
+    if (this.sessions.size <= MAX_SESSIONS) return;
+    const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const s of oldest.slice(0, this.sessions.size - MAX_SESSIONS)) {
+      forget(s);
+      this.sessions.delete(s.importId);
+    }
+  }
+
+  /** The dry run against the connection: reads only. With a previous job, only its rows that did not succeed. */
+  async plan(
+    app: HostServices,
+    jobsDir: string,
+    importId: string,
+    conn: Connection & { profileName: string },
+    o: PlanOptions,
+  ): Promise<PlanOverview> {
+    const s = this.get(importId);
+    if (!s.parsed.readable)
+      throw new AppError(
+        'invalid_input',
+        'The workbook could not be read, so there is nothing to compare. Fix the file and choose it again.',
+      );
+    return this.track(importId, async (signal) => {
+      const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      try {
+        const throttle = new Throttle();
+        const mappings = savedMappings(app.settings, conn.profileId);
+        const services: PlanServices = {
+          client,
+          ...(mappings ? { mappings } : {}),
+          signal,
+          onProgress: (p) => {
+            if (!throttle.pass(p.done === p.total)) return;
+            app.emit('import.progress', { ref: importId, phase: p.phase, done: p.done, total: p.total });
+          },
+        };
+        // The app remembers the workbook's code mappings in the profile once the job completed.
+        const job = await planJob(jobsDir, s, services, { ...o, rememberMappings: true });
+        let index;
+        try {
+          index = (await readJobIndex(jobsDir, job.jobId)).index;
+        } catch (e) {
+          await discardJob(jobsDir, job.jobId);
+          throw e;
+        }
+        const planned: PlannedFolder = { ...job, index, adopted: false };
+        const { plan: header, excluded } = job;
+        forget(s);
+        s.plan = header;
+        s.planned = planned;
+        s.planInfo = {
+          profileId: conn.profileId,
+          profileName: conn.profileName,
+          createOnly: o.createOnly,
+          onlyFailedOf: o.previous?.jobId ?? null,
+          excluded,
+        };
+        return overview(s);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  /**
+   * Positions of the plan's entries that pass a filter, in plan order: one pass over the dry run's file (the
+   * last filter's positions are cached while the user scrolls; no filter needs no pass).
+   */
+  async filtered(s: ImportSession, filter: PlanRowFilter): Promise<number[]> {
+    const planned = s.planned;
+    if (!s.plan || !planned) throw new AppError('invalid_input', 'Make the dry run first.');
+    const key = JSON.stringify([filter.sheet ?? '', filter.action ?? '', filter.search?.trim().toLowerCase() ?? '']);
+    if (s.filterCache?.key === key) return s.filterCache.indices;
+    const indices = await positionsPassing(planned.index, planEntryFilter(filter));
+    // A new dry run while the file was read: its own filter pass counts, not this one.
+    if (s.planned === planned) s.filterCache = { key, indices };
+    return indices;
+  }
+
+  /** `import.planRows`: a page of the dry run's rows that pass a filter, read back from its file. */
+  async rows(
+    importId: string,
+    filter: PlanRowFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; offset: number; rows: PlanRowView[] }> {
+    const s = this.get(importId);
+    const indices = await this.filtered(s, filter);
+    const { plan, planned } = s;
+    if (!plan || !planned) throw new AppError('invalid_input', 'Make the dry run first.');
+    const at = page(indices, offset, limit, (i) => i);
+    const rows: PlanRowView[] = [];
+    for (const i of at.rows) rows.push(planRowView(await planned.index.entry(i), s.rowOf, plan));
+    return { ...at, rows };
+  }
+}
+
+export function overview(s: ImportSession): PlanOverview {
+  const plan = s.plan;
+  const info = s.planInfo;
+  if (!plan || !info) throw new AppError('invalid_input', 'Make the dry run first.');
+  const a = plan.summary.byAction;
+  return {
+    importId: s.importId,
+    file: s.fileName,
+    createOnly: info.createOnly,
+    onlyFailedOf: info.onlyFailedOf,
+    excluded: info.excluded,
+    profileName: info.profileName,
+    baseUrl: plan.baseUrl,
+    maskedKey: plan.maskedKey,
+    summary: plan.summary,
+    writes: (a.create ?? 0) + (a.update ?? 0) + (a.replace ?? 0) + (a.delete ?? 0),
+    blocked: blockedCount(plan),
+    preflight: {
+      ok: plan.preflight.ok,
+      scopes: plan.preflight.scopes,
+      problems: plan.preflight.problems.map(problemView),
+      warnings: plan.preflight.warnings,
+    },
+    requests: plan.requests,
+    mirror: (plan.mirror ?? []).map((m) => ({
+      sheet: m.sheet,
+      managed: m.managed,
+      deletes: m.deletes,
+      cap: m.cap,
+      overCap: m.overCap,
+    })),
+    notManaged: plan.notManaged?.length ?? 0,
+  };
+}

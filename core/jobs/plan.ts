@@ -1,0 +1,201 @@
+/**
+ * planImport: the dry run. Resolves every code of the workbook against the live service in bulk, reads the
+ * BOMs it will replace, and gives each row an action (create / update with field-level before → after /
+ * unchanged / blocked / conflict / skipped_update; per BOM: replace with the component diff, or unchanged).
+ * References to rows created in the same import become `dependsOn` + "after create of X". Preflight (/v2/me):
+ * rows whose operation needs a scope the key lacks or a plant it cannot reach are blocked with the reason.
+ * The plan is plain data: saved with the job, shown by the UI, printed by the CLI.
+ *
+ * This module is the entry: `plan/` holds one planner per entity kind, the state they share (`context.ts`:
+ * references, lookups, and `emit`, the one place an entry enters the plan) and the decision step (`decide.ts`).
+ * The entries go to a `PlanSink` as they are decided: a job folder's plan-entries.jsonl (what grows with the
+ * rows stays on disk); the job runs from that folder.
+ */
+import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
+import type { ApiClient } from '../api/index.js';
+import { preflightReport } from '../api/preflight.js';
+import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import { resolveCodes, type CodeMappings } from './resolve.js';
+import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
+import { indexWorkbook } from './workbook-rows.js';
+import { LEVEL } from './entities.js';
+import { JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
+import { planBoms, readBoms } from './plan/boms.js';
+import { collectCodes, workbookMappings } from './plan/codes.js';
+import { planCompanies } from './plan/companies.js';
+import { PlanState, type PlanProgress } from './plan/context.js';
+import { hasDeleteRows, ignoredRows, planDeleteRows, planMirror } from './plan/deletes.js';
+import { checkDeletesInUse, PlannedUses } from './plan/in-use.js';
+import { withInstanceChildren } from './plan/instance-before.js';
+import { planPrechainProducts } from './plan/prechain-products.js';
+import { planProductInstances } from './plan/product-instances.js';
+import { planProduction, readProduction } from './plan/production.js';
+import { planSilos } from './plan/silos.js';
+import { planSupplierPlants } from './plan/supplier-plants.js';
+import { planSupplierProducts } from './plan/supplier-products.js';
+
+export { DELETE_LEVEL, ENTITY_SHEETS, LEVEL, RESOURCE } from './entities.js';
+export { defaultMaxDeletes } from './plan/deletes.js';
+export type { PlanProgress } from './plan/context.js';
+
+export interface PlanContext {
+  client: ApiClient;
+  /** Expected manufacturer (e.g. of the saved profile): planning refuses a key of another one. */
+  manufacturerId?: string;
+  mappings?: CodeMappings;
+  options?: {
+    createOnly?: boolean;
+    /** Sheets to mirror: their type's entities with an external_id that are not in the sheet are deleted. */
+    mirror?: DataSheetName[];
+    /** Most deletes one mirrored sheet may make (default: 10 % of the type's entities with an external_id, at least 5). */
+    maxDeletes?: number;
+  };
+  /** The validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
+  validation?: ValidationReport;
+  signal?: AbortSignal;
+  onProgress?: (p: PlanProgress) => void;
+}
+
+/** Counts of a plan's entries per sheet and action, and the worksheet rows they cover (the plan's summary). */
+export function planSummary(entries: readonly PlanEntry[]): Plan['summary'] {
+  const c = new SummaryCounter();
+  for (const e of entries) c.add(e);
+  return c.summary();
+}
+
+/** Deletes run after every other entry (the sinks hold them back and write them last). */
+const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
+
+/**
+ * The plan with its entries written to `path` as JSON lines as they are decided (in plan order), not held in
+ * memory (a job folder's plan-entries.jsonl: job-store.ts newJobDir): what grows with the rows stays on disk.
+ * The header is returned; writePlanHeader puts it beside the entries.
+ */
+export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
+  const sink = new JsonlPlanSink(path, isDeleteEntry);
+  try {
+    return await planInto(parsed, ctx, sink);
+  } catch (e) {
+    sink.abort();
+    throw e;
+  }
+}
+
+async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink): Promise<PlanHeader> {
+  if (!parsed.readable) {
+    const first = parsed.issues.find((i) => i.severity === 'error');
+    throw new Error(`The workbook could not be read${first ? `: ${first.message}` : ''}`);
+  }
+  const { client, signal } = ctx;
+  const progress = ctx.onProgress ?? (() => {});
+  const startRequests = client.stats().requests;
+  const wb = indexWorkbook(parsed, ctx.validation);
+  progress({ phase: 'preflight', done: 0, total: 1 });
+  progress({ phase: 'resolving', done: 0, total: 1 });
+  // /v2/me and the resolution of the workbook's codes are reads independent of each other: one round trip for
+  // both, not one after the other.
+  // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
+  const reading = client.me({ signal });
+  const resolving = resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
+  resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
+  const me = await reading;
+  const svc = await resolving;
+  if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
+    throw new Error(
+      `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
+    );
+  }
+  const sheetNames: Plan['sheetNames'] = {};
+  const sheetColumns: Plan['sheetColumns'] = {};
+  const sheetParts: NonNullable<Plan['sheetParts']> = {};
+  for (const [name, s] of wb.sheets) {
+    sheetNames[name] = s.sheetName;
+    sheetColumns[name] = { ...s.columns };
+    const parts = plannedParts(s);
+    if (parts) sheetParts[name] = parts;
+  }
+  signal?.throwIfAborted();
+
+  const hasParts = Object.keys(sheetParts).length > 0;
+  const planner = new PlanState(
+    wb,
+    svc,
+    me,
+    client.maskedKey,
+    ctx.options?.createOnly ?? false,
+    hasParts ? sourceRows(sink) : sink,
+  );
+  // The instances' BOMs and production figures on the service: independent reads, side by side.
+  const [serverBoms, serverProduction] = await Promise.all([
+    readBoms(wb, svc, client, signal, progress),
+    readProduction(wb, svc, client, signal),
+  ]);
+  progress({ phase: 'planning', done: 0, total: 1 });
+  // A plan that deletes notes what its writes leave referenced (a delete of an entity still in use is blocked).
+  if (ctx.options?.mirror?.length || hasDeleteRows(planner)) planner.uses = new PlannedUses();
+  // In dependency order: a row's references are decided before it.
+  planCompanies(planner);
+  planSupplierPlants(planner);
+  planSupplierProducts(planner);
+  planSilos(planner);
+  planProductInstances(planner);
+  planPrechainProducts(planner);
+  planBoms(planner, serverBoms);
+  planProduction(planner, serverProduction);
+  const deletes = planDeleteRows(planner);
+  const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
+  deletes.push(...mirror.entries);
+  await checkDeletesInUse(planner, client, deletes, serverBoms, signal);
+  // A product instance's delete keeps its BOM and production figures (what an undo needs), or is blocked.
+  for (const e of deletes) planner.emit(await withInstanceChildren(e, planner.wb.sheetName(e.sheet), client, signal));
+  const summary = sink.finish();
+  progress({ phase: 'planning', done: 1, total: 1 });
+  const ignored = ignoredRows(planner);
+
+  return {
+    format: 'supply-loader/plan@1',
+    createdAt: new Date().toISOString(),
+    file: parsed.file,
+    sheetNames,
+    sheetColumns,
+    ...(Object.keys(sheetParts).length && { sheetParts }),
+    baseUrl: client.baseUrl,
+    manufacturerId: me.manufacturer_id,
+    maskedKey: client.maskedKey,
+    options: {
+      createOnly: ctx.options?.createOnly ?? false,
+      ...(ctx.options?.mirror?.length ? { mirror: [...ctx.options.mirror] } : {}),
+      ...(ctx.options?.maxDeletes !== undefined ? { maxDeletes: ctx.options.maxDeletes } : {}),
+    },
+    ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
+    ...(ignored.length ? { ignoredRows: ignored } : {}),
+    summary,
+    requests: client.stats().requests - startRequests,
+    preflight: {
+      ok: planner.preflightProblems.length === 0,
+      scopes: [...me.scopes],
+      plant_ids: [...me.plant_ids],
+      problems: planner.preflightProblems,
+      warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
+    },
+  };
+}
+
+/** A problem of a row of a second source says the row of that source (its sheet and cell already do). */
+function toSourceRow(p: PlanProblem): void {
+  if (p.row !== null && p.row >= PART_ROW_OFFSET) p.row %= PART_ROW_OFFSET;
+}
+
+/** The sink of a plan whose sheets have several sources: each entry's problems at their source's rows. */
+function sourceRows(sink: PlanSink): PlanSink {
+  return {
+    add: (e) => {
+      for (const p of e.problems ?? []) toSourceRow(p);
+      sink.add(e);
+    },
+    finish: () => sink.finish(),
+    get count() {
+      return sink.count;
+    },
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * Resolution of a workbook's codes to service entities, in bulk: per entity type one resolveExternalIds call
+ * (per-code GETs for a few codes, one paginated walk for many), so N codes cost ⌈collection/200⌉ + a few
+ * requests, never N. Plant and material codes are looked up in the workbook's mapping sheets first, then in
+ * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id).
+ */
+import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, type Product } from '../api/index.js';
+import type { MaterialTypeRef } from '../spec/schemas.js';
+import type { IssueParams } from '../workbook/types.js';
+import { ENTITIES, IDENTIFIED_KINDS, type EntityOf } from './entities.js';
+import type { IdentifiedKind } from './types.js';
+
+/** A resource that finds entities by their codes. */
+interface ResolvesCodes {
+  resolveExternalIds(codes: Set<string>, o: { signal?: AbortSignal }): Promise<Map<string, { id: string }>>;
+}
+
+export interface CodeMappings {
+  /** plant code → plant id */
+  plants?: Record<string, string>;
+  /** material code → material type */
+  materials?: Record<string, { category: 'elementary' | 'composite'; id: string }>;
+}
+
+/** The codes to resolve: of each identified kind (the entity table), of products, plants and materials. */
+export type CodeRequests = Record<IdentifiedKind | 'product' | 'plant' | 'material', Set<string>>;
+
+export function emptyCodeRequests(): CodeRequests {
+  return {
+    ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Set<string>()])) as Record<IdentifiedKind, Set<string>>),
+    product: new Set(),
+    plant: new Set(),
+    material: new Set(),
+  };
+}
+
+export type ResolvedKind = keyof CodeRequests;
+
+export interface MaterialResolution {
+  ref: MaterialTypeRef;
+  /** `workbook` (materials sheet), `profile` (saved mappings) or `service`. */
+  source: 'workbook' | 'profile' | 'service';
+}
+
+export interface PlantResolution {
+  id: string;
+  source: 'workbook' | 'profile' | 'service';
+}
+
+/** The entities found per code, of each identified kind (the entity table). */
+type FoundEntities = { [K in IdentifiedKind]: Map<string, EntityOf<K>> };
+
+export interface ServiceIndex extends FoundEntities {
+  product: Map<string, Product>;
+  plant: Map<string, PlantResolution>;
+  material: Map<string, MaterialResolution>;
+  /** Why a type could not be read (e.g. the key lacks view:materials): rows needing it are blocked with this. */
+  unreadable: Partial<Record<ResolvedKind, string>>;
+  /** The same as `unreadable`, as params for a UI: {resource, detail} (variant `permission` when the key lacks a scope). */
+  unreadableParams?: Partial<Record<ResolvedKind, IssueParams>>;
+  /** Service id → external_id of every entity seen (for showing codes instead of ids). */
+  codeOfId: Map<string, string>;
+}
+
+export interface WorkbookMappings {
+  plants: Map<string, string>;
+  materials: Map<string, { category?: 'elementary' | 'composite'; id?: string }>;
+}
+
+/** The params of unreadableMessage(): `resource` is the slug of `what` ('supplier_companies'). */
+function unreadableParams(what: string, e: unknown): IssueParams {
+  const resource = what.replace(/[^a-z]+/g, '_').replace(/^_|_$/g, '');
+  if (e instanceof ApiError) {
+    const detail = `${e.err_code} ${e.msg}`;
+    return e.classification === 'permission' ? { resource, detail, variant: 'permission' } : { resource, detail };
+  }
+  return { resource, detail: e instanceof Error ? e.message : String(e) };
+}
+
+function unreadableMessage(what: string, e: unknown): string {
+  if (e instanceof ApiError) {
+    const hint = e.classification === 'permission' ? ' (the key lacks the scope to read them)' : '';
+    return `could not read ${what} from the service${hint}: ${e.err_code} ${e.msg}`;
+  }
+  return `could not read ${what} from the service: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** Errors that stop planning as a whole (the key does not work, or the caller cancelled). */
+function isFatal(e: unknown): boolean {
+  return e instanceof ApiError ? e.classification === 'auth' || e.classification === 'daily_limit' : true;
+}
+
+export async function resolveCodes(
+  client: ApiClient,
+  codes: CodeRequests,
+  workbook: WorkbookMappings,
+  profile: CodeMappings | undefined,
+  signal?: AbortSignal,
+): Promise<ServiceIndex> {
+  const idx: ServiceIndex = {
+    ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
+    product: new Map(),
+    plant: new Map(),
+    material: new Map(),
+    unreadable: {},
+    unreadableParams: {},
+    codeOfId: new Map(),
+  };
+  const o = { signal };
+
+  const bulk = async <T extends { id: string; external_id?: string | null }>(
+    kind: ResolvedKind,
+    what: string,
+    wanted: Set<string>,
+    resolve: (c: Set<string>) => Promise<Map<string, T>>,
+    into: Map<string, T>,
+  ): Promise<void> => {
+    if (wanted.size === 0) return;
+    try {
+      for (const [code, e] of await resolve(wanted)) {
+        into.set(code, e);
+        idx.codeOfId.set(e.id.toLowerCase(), code);
+      }
+    } catch (e) {
+      if (isFatal(e)) throw e;
+      idx.unreadable[kind] = unreadableMessage(what, e);
+      (idx.unreadableParams ??= {})[kind] = unreadableParams(what, e);
+    }
+  };
+
+  // Plants: workbook mapping, then profile, then the service by code.
+  const plantCodes = new Set<string>();
+  for (const code of codes.plant) {
+    const fromSheet = workbook.plants.get(code);
+    const fromProfile = profile?.plants?.[code];
+    if (fromSheet) idx.plant.set(code, { id: fromSheet.toLowerCase(), source: 'workbook' });
+    else if (fromProfile) idx.plant.set(code, { id: fromProfile.toLowerCase(), source: 'profile' });
+    else plantCodes.add(code);
+  }
+  // Materials: workbook mapping (with id), then profile, then elementaries, then composites by code.
+  const materialCodes = new Set<string>();
+  const onlyCategory = new Map<string, 'elementary' | 'composite'>();
+  for (const code of codes.material) {
+    const fromSheet = workbook.materials.get(code);
+    const fromProfile = profile?.materials?.[code];
+    if (fromSheet?.id && fromSheet.category)
+      idx.material.set(code, { ref: materialRef(fromSheet.category, fromSheet.id), source: 'workbook' });
+    else if (fromProfile)
+      idx.material.set(code, { ref: materialRef(fromProfile.category, fromProfile.id), source: 'profile' });
+    else {
+      materialCodes.add(code);
+      if (fromSheet?.category) onlyCategory.set(code, fromSheet.category);
+    }
+  }
+
+  const plantsFound = new Map<string, Plant>();
+  const elementariesFound = new Map<string, Elementary>();
+  await Promise.all([
+    // The identified kinds: through their own resource, named in words as the entity table names them.
+    ...IDENTIFIED_KINDS.map((kind) =>
+      bulk(
+        kind,
+        ENTITIES[kind].nouns,
+        codes[kind],
+        (c) => (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
+        idx[kind] as Map<string, { id: string }>,
+      ),
+    ),
+    bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
+    bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),
+    bulk(
+      'material',
+      'material types (elementaries)',
+      new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')),
+      (c) => client.elementaries.resolveExternalIds(c, catalogWalk(c, o)),
+      elementariesFound,
+    ),
+  ]);
+  for (const [code, p] of plantsFound) idx.plant.set(code, { id: p.id.toLowerCase(), source: 'service' });
+  for (const [code, el] of elementariesFound)
+    idx.material.set(code, { ref: materialRef('elementary', el.id), source: 'service' });
+  const compositeCodes = new Set(
+    [...materialCodes].filter((c) => !idx.material.has(c) && onlyCategory.get(c) !== 'elementary'),
+  );
+  const compositesFound = new Map<string, Composite>();
+  const elementaryProblem = idx.unreadable.material;
+  const elementaryParams = idx.unreadableParams?.material;
+  await bulk(
+    'material',
+    'material types (composites)',
+    compositeCodes,
+    (c) => client.composites.resolveExternalIds(c, catalogWalk(c, o)),
+    compositesFound,
+  );
+  if (elementaryProblem && !idx.unreadable.material) {
+    idx.unreadable.material = elementaryProblem;
+    if (elementaryParams) (idx.unreadableParams ??= {}).material = elementaryParams;
+  }
+  for (const [code, c] of compositesFound)
+    idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
+  return idx;
+}
+
+export function materialRef(category: 'elementary' | 'composite', id: string): MaterialTypeRef {
+  return category === 'elementary'
+    ? { category: 'elementary', elementary_id: id.toLowerCase() }
+    : { category: 'composite', composite_id: id.toLowerCase() };
+}
+
+/** The key the sandbox and the silo rule use to say "same material type". */
+export function materialKey(mt: unknown): string | null {
+  if (mt === null || typeof mt !== 'object') return null;
+  const m = mt as Record<string, unknown>;
+  if (m.category === 'elementary' && typeof m.elementary_id === 'string')
+    return `elementary:${m.elementary_id.toLowerCase()}`;
+  if (m.category === 'composite' && typeof m.composite_id === 'string')
+    return `composite:${m.composite_id.toLowerCase()}`;
+  return null;
+}
+
+/**
+ * Plants, elementaries and composites are the account's reference catalog: tens to a few hundred entries, one
+ * or two pages. Two or more codes of them are cheaper by one walk than by one lookup each.
+ */
+function catalogWalk<O extends object>(codes: ReadonlySet<string>, o: O): O & { strategy?: 'walk' } {
+  return codes.size > 1 ? { ...o, strategy: 'walk' as const } : o;
+}

@@ -1,0 +1,428 @@
+/**
+ * Streaming workbook reader (exceljs stream.xlsx.WorkbookReader): file-level guards first, then sheets and
+ * rows one at a time (memory bounded), header mapping by name in any order, cell coercion by column type,
+ * and every problem as an Issue at its cell. Cancellable (AbortSignal) with throttled progress.
+ */
+import { basename } from 'node:path';
+import ExcelJS from 'exceljs';
+import { raceStop, workbookFeed, type FeedFindings } from './feed.js';
+import { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
+import { inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
+import { IssueList } from './issues.js';
+import { targetOf } from './column-mapping/match.js';
+import type { ColumnMapping, SheetMapping } from './column-mapping/schema.js';
+import { DATA_SHEETS, getSheet, normaliseSheetName } from './registry.js';
+import type { SheetDef } from './sheet-def.js';
+import { columnLetter, columnNumber } from './cell-ref.js';
+import { SheetRowReader } from './sheet-rows.js';
+import {
+  INSTRUCTIONS_SHEET,
+  LISTS_SHEET,
+  PRODUCTS_SHEET,
+  type DataSheetName,
+  type IssueCode,
+  type IssueParams,
+  type ParsedSheet,
+  type ParsedWorkbook,
+  type ReadLimits,
+  type ReadProgress,
+} from './types.js';
+import { Throttle } from '../throttle.js';
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: ReadProgress) => void;
+  limits?: Partial<ReadLimits>;
+  /** Column mapping: which sheet feeds which target, header row, columns, values, constants. */
+  mapping?: ColumnMapping;
+}
+
+/** Sheets the format writes that are not data: read silently as nothing (and left out of the Columns step). */
+export const META_SHEETS: ReadonlySet<string> = new Set([
+  INSTRUCTIONS_SHEET.toLowerCase(),
+  LISTS_SHEET,
+  PRODUCTS_SHEET,
+]);
+
+export function decodeCell(ref: string): { col: number; row: number } | null {
+  const m = /^\$?([A-Z]{1,3})\$?(\d+)$/i.exec(ref.trim());
+  if (!m) return null;
+  return { col: columnNumber(m[1]), row: Number(m[2]) };
+}
+
+interface SheetState {
+  parsed: ParsedSheet;
+  /** Position in the feed (feed.ts findings are by it). */
+  index: number;
+  rows: SheetRowReader;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** Read a workbook. Never throws for bad input (a file-level error is returned as an issue); throws only when aborted. */
+export async function readWorkbook(path: string, options: ReadOptions = {}): Promise<ParsedWorkbook> {
+  const t0 = performance.now();
+  const limits: ReadLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { signal, onProgress } = options;
+  const issues = new IssueList(limits.maxIssues);
+  const result: ParsedWorkbook = {
+    file: basename(path),
+    bytes: 0,
+    readable: false,
+    sheets: [],
+    ignoredSheets: [],
+    issues: [],
+    stats: { rows: 0, ms: 0 },
+  };
+  const finish = (): ParsedWorkbook => {
+    result.issues = issues.done();
+    result.stats.ms = Math.round(performance.now() - t0);
+    return result;
+  };
+  const sheetIssue = (
+    severity: 'error' | 'warning',
+    code: IssueCode,
+    sheet: string,
+    message: string,
+    params?: IssueParams,
+  ) => issues.add({ severity, code, sheet, cell: null, row: null, field: null, message, ...(params && { params }) });
+
+  signal?.throwIfAborted();
+  onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
+  let inspection: FileInspection;
+  try {
+    inspection = await inspectWorkbookFile(path, limits);
+  } catch (e) {
+    signal?.throwIfAborted();
+    if (e instanceof FileLevelError) issues.fileError(e.code, e.message, e.params);
+    else issues.fileError('unreadable', `The file cannot be read (${describe(e)}).`, { detail: describe(e) });
+    return finish();
+  }
+  signal?.throwIfAborted();
+  result.bytes = inspection.bytes;
+
+  // Which sheets to read; the rest are reported (or silently skipped: Instructions, lists, products).
+  const toRead: { info: ZipSheetInfo; def: SheetDef; mapping?: SheetMapping }[] = [];
+  const seen = new Map<DataSheetName, string>();
+  for (const info of inspection.sheets) {
+    const match = matchSheet(info.name, options.mapping);
+    if (!match) {
+      result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
+      const known = DATA_SHEETS.map((d) => d.name).join(', ');
+      sheetIssue(
+        'warning',
+        'unknown_sheet',
+        info.name,
+        `Sheet "${info.name}" is not a Supply Loader sheet; it is ignored. Known sheets: ${known}.`,
+        { known },
+      );
+      continue;
+    }
+    if (!match.def) {
+      result.ignoredSheets.push({ sheet: info.name, reason: match.reason });
+      continue;
+    }
+    const registryName = match.def.name as DataSheetName;
+    const previous = seen.get(registryName);
+    if (previous !== undefined) {
+      result.ignoredSheets.push({ sheet: info.name, reason: `a second ${registryName} sheet` });
+      sheetIssue(
+        'error',
+        'duplicate_sheet',
+        info.name,
+        `Sheet "${info.name}" is a second ${registryName} sheet (the first is "${previous}"); put all rows into one sheet.`,
+        { registryName, first: previous },
+      );
+      continue;
+    }
+    seen.set(registryName, info.name);
+    if (!info.path || !inspection.entryNames.includes(info.path)) {
+      sheetIssue(
+        'error',
+        'sheet_unreadable',
+        info.name,
+        `Sheet "${info.name}" cannot be read: its data is missing from the file. Open the file in Excel and save it again.`,
+      );
+      continue;
+    }
+    if (info.dimensionRows !== null && info.dimensionRows - 1 > limits.maxRowsPerSheet) {
+      issues.fileError(
+        'too_many_rows',
+        `Sheet "${info.name}" reaches row ${info.dimensionRows.toLocaleString('en')}; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} data rows per sheet. Split the data into several workbooks.`,
+        { sheet: info.name, lastRow: info.dimensionRows, limit: limits.maxRowsPerSheet },
+      );
+      return finish();
+    }
+    if (match.normalised)
+      sheetIssue(
+        'warning',
+        'sheet_name_normalised',
+        info.name,
+        `Sheet "${info.name}" is read as ${registryName}; rename it to "${registryName}".`,
+        {
+          registryName,
+        },
+      );
+    if (info.state !== 'visible')
+      sheetIssue(
+        'warning',
+        'hidden_sheet',
+        info.name,
+        `Sheet "${info.name}" is hidden; its rows are read and imported like the others.`,
+      );
+    toRead.push({ info, def: match.def, ...(match.mapping && { mapping: match.mapping }) });
+  }
+  if (seen.size === 0) {
+    issues.add({
+      severity: 'error',
+      code: 'no_known_sheet',
+      sheet: null,
+      cell: null,
+      row: null,
+      field: null,
+      message: `The workbook has no Supply Loader sheet. Expected sheets named ${DATA_SHEETS.map((d) => d.name).join(', ')} (use a template from Supply Loader).`,
+      params: { known: DATA_SHEETS.map((d) => d.name).join(', ') },
+    });
+    result.readable = true;
+    return finish();
+  }
+  const totalRows = toRead.reduce((n, s) => n + (s.info.dimensionRows ? s.info.dimensionRows - 1 : 0), 0) || null;
+
+  // exceljs parses a stream of the parts it needs, each inflated once (feed.ts).
+  const stop = new AbortController();
+  let fileError: FileLevelError | null = null;
+  const onUserAbort = () => stop.abort(abortError(signal!));
+  signal?.addEventListener('abort', onUserAbort, { once: true });
+  const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map() };
+  const feed = workbookFeed(
+    {
+      path,
+      sheets: toRead.map((s) => s.info),
+      sharedStringsPath: inspection.sharedStringsPath,
+      date1904: inspection.date1904,
+      limits,
+      styleKinds: inspection.styleKinds,
+    },
+    findings,
+    (e) => {
+      if (stop.signal.aborted) return;
+      fileError = e;
+      stop.abort(e);
+    },
+  );
+  // exceljs cannot be stopped mid-file: every await on it races the stop signal (raceStop, feed.ts).
+  const race = <T>(p: Promise<T>): Promise<T> => raceStop(stop.signal, p);
+
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  const states: SheetState[] = [];
+  let rowsDone = 0;
+  const throttle = new Throttle();
+  const progress = (sheet: string | null, force = false) => {
+    if (!onProgress || !throttle.pass(force)) return;
+    onProgress({
+      phase: 'reading',
+      sheet,
+      rows: rowsDone,
+      totalRows,
+      fraction: totalRows ? Math.min(0.99, rowsDone / totalRows) : 0,
+    });
+  };
+
+  try {
+    const sheetsIter = (reader as unknown as AsyncIterable<WorksheetLike>)[Symbol.asyncIterator]();
+    let sharedStringsFlat = false;
+    sheets: for (;;) {
+      const next = await race(sheetsIter.next());
+      if (next.done) break;
+      const ws = next.value;
+      // The shared strings part is parsed before the first worksheet (the feed's order).
+      if (!sharedStringsFlat) {
+        flattenSharedStrings((reader as unknown as { sharedStrings?: unknown[] }).sharedStrings);
+        sharedStringsFlat = true;
+      }
+      const index = Number(ws.id) - 1;
+      const entry = toRead[index];
+      if (!entry) continue;
+      const { info, def } = entry;
+      const parsed: ParsedSheet = {
+        name: def.name as DataSheetName,
+        sheetName: info.name,
+        hidden: info.state !== 'visible',
+        columns: {},
+        rows: [],
+      };
+      result.sheets.push(parsed);
+      const state: SheetState = {
+        parsed,
+        index,
+        rows: new SheetRowReader(def, parsed, issues, {
+          headerRow: entry.mapping?.header_row ?? 1,
+          ...(entry.mapping && { mapping: entry.mapping }),
+          date1904: inspection.date1904,
+          ...(options.mapping?.csv?.decimal && { decimal: options.mapping.csv.decimal }),
+          errorCells: findings.errorCells.get(index),
+          ...(inspection.styleKinds.size && { styledCells: findings.styledCells.get(index) }),
+        }),
+      };
+      states.push(state);
+      progress(info.name, true);
+
+      // Rows arrive in batches (one per parsed XML chunk): one race per batch, not per row.
+      const batches = ws.parse()[Symbol.asyncIterator]();
+      for (;;) {
+        const batch = await race(batches.next());
+        if (batch.done) break;
+        for (const ev of batch.value) {
+          if (ev.eventType !== 'row') continue;
+          const row = ev.value;
+          const rowNumber = row.number;
+          if (rowNumber - state.rows.headerRow > limits.maxRowsPerSheet) {
+            issues.fileError(
+              'too_many_rows',
+              `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} data rows (the limit per sheet). Split the data into several workbooks.`,
+              { sheet: info.name, limit: limits.maxRowsPerSheet },
+            );
+            stop.abort(new FileLevelError('too_many_rows', 'row limit'));
+            break sheets;
+          }
+          if (!state.rows.row(rowNumber, row.values)) continue;
+          rowsDone++;
+          if ((rowsDone & 1023) === 0) progress(info.name);
+        }
+      }
+      // A sheet with no rows at all still gets its header checked.
+      state.rows.end();
+    }
+  } catch (e) {
+    if (!stop.signal.aborted) {
+      // exceljs failed on something the guards did not catch: a damaged part.
+      fileError = new FileLevelError(
+        'unreadable',
+        `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`,
+        {
+          detail: describe(e),
+        },
+      );
+      stop.abort(fileError);
+    }
+  } finally {
+    signal?.removeEventListener('abort', onUserAbort);
+    if (stop.signal.aborted) feed.destroy();
+  }
+
+  if (signal?.aborted) throw abortError(signal);
+  if (fileError) {
+    issues.fileError(
+      (fileError as FileLevelError).code,
+      (fileError as FileLevelError).message,
+      (fileError as FileLevelError).params,
+    );
+    result.sheets = [];
+    return finish();
+  }
+  if (issues.hasFileError()) {
+    result.sheets = [];
+    return finish();
+  }
+  result.readable = true;
+  applyMerges(states, findings, issues);
+
+  result.stats.rows = rowsDone;
+  onProgress?.({ phase: 'reading', sheet: null, rows: rowsDone, totalRows: rowsDone, fraction: 1 });
+  return finish();
+}
+
+// ---------------------------------------------------------------- sheets
+
+interface WorksheetLike {
+  id: number | string;
+  name: string;
+  state?: string;
+  /** The worksheet part's source: a stream when exceljs buffered the sheet in a temporary file. */
+  iterator?: unknown;
+  parse(): AsyncIterable<{ eventType: string; value: RowLike }[]>;
+}
+interface RowLike {
+  number: number;
+  values: unknown[];
+}
+
+type SheetMatch = { def: SheetDef; normalised: boolean; mapping?: SheetMapping } | { def: null; reason: string } | null;
+
+function matchSheet(name: string, mapping: ColumnMapping | undefined): SheetMatch {
+  const n = normaliseSheetName(name);
+  const target = targetOf(name, mapping, false);
+  if (target && (target.by === 'mapping' || !META_SHEETS.has(n)))
+    return {
+      def: getSheet(target.sheet),
+      normalised: target.normalised,
+      ...(target.mapping && { mapping: target.mapping }),
+    };
+  if (META_SHEETS.has(n) || META_SHEETS.has(name.toLowerCase()))
+    return { def: null, reason: n === PRODUCTS_SHEET ? 'reference only' : 'instructions and lists' };
+  return null;
+}
+
+// ---------------------------------------------------------------- merged cells
+
+function applyMerges(states: SheetState[], findings: FeedFindings, issues: IssueList): void {
+  for (const st of states) {
+    const ranges = findings.merges.get(st.index);
+    const mappedCols = st.rows.mapped;
+    if (!ranges || !mappedCols) continue;
+    const rows = st.parsed.rows;
+    const lastRow = rows.length ? rows[rows.length - 1].row : 1;
+    for (const ref of ranges) {
+      const [a, b] = ref.split(':');
+      const tl = decodeCell(a);
+      const br = decodeCell(b ?? a);
+      if (!tl || !br) continue;
+      const fieldsHit = mappedCols.filter((m) => m.col >= tl.col && m.col <= br.col);
+      if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1)) continue;
+      issues.add({
+        severity: 'error',
+        code: 'merged_cell',
+        sheet: st.parsed.sheetName,
+        cell: `${columnLetter(tl.col)}${tl.row}`,
+        row: tl.row,
+        field: fieldsHit[0].field,
+        message: `Cells ${ref} are merged over ${fieldsHit.map((m) => m.field).join(', ')}; unmerge them and fill in every row.`,
+        params: { range: ref, fields: fieldsHit.map((m) => m.field).join(', ') },
+      });
+      // Every row under the merge is incomplete: mark its fields unreadable so the row is blocked.
+      for (const r of rows) {
+        if (r.row < tl.row || r.row > br.row) continue;
+        const inv = (r.invalid ??= []);
+        for (const m of fieldsHit) if (!inv.includes(m.field)) inv.push(m.field);
+      }
+    }
+  }
+}
+
+function describe(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/\s+/g, ' ').slice(0, 160);
+}
+
+/**
+ * exceljs's shared strings are slices of the XML text they were parsed from: each one kept (a cell's value in
+ * the parsed workbook) keeps its whole chunk of XML alive (16 KB, markup included). A copy of each holds only its
+ * own characters (~30 MB less for a 200,000-row workbook). JSON's round trip copies every code unit exactly,
+ * lone surrogates too.
+ */
+function flattenSharedStrings(strings: unknown[] | undefined): void {
+  if (!Array.isArray(strings)) return;
+  for (let i = 0; i < strings.length; i++) {
+    const s = strings[i];
+    // V8 copies strings shorter than 13 characters anyway (no slices).
+    if (typeof s === 'string' && s.length >= 13) strings[i] = JSON.parse(JSON.stringify(s)) as string;
+  }
+}

@@ -1,6 +1,0 @@
-export * from './paths.js';
-export * from './json-file.js';
-export * from './settings.js';
-export * from './secrets.js';
-export * from './mappings.js';
-export * from './keychain.js';
