@@ -299,7 +299,7 @@ describe('workbooks handed to the app', () => {
     return p;
   };
 
-  it('picks a workbook with the native dialog (xlsx and csv filter) and gives the page only an opaque id', async () => {
+  it('picks a workbook with the native dialog (workbook, legacy workbook and CSV filter) and gives the page only an opaque id', async () => {
     const { electron, invoke, handle } = await boot();
     const file = workbook();
     electron.openDialog.next = file;
@@ -312,7 +312,7 @@ describe('workbooks handed to the app', () => {
     expect(JSON.stringify(r)).not.toContain(tmp);
     expect(handle.services.files.path(r.data.file.fileId)).toBe(file);
     expect(electron.openDialog.calls[0].filters).toEqual([
-      { name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'csv', 'txt', 'tsv'] },
+      { name: 'Excel workbook or CSV', extensions: ['xlsx', 'xlsm', 'xls', 'ods', 'csv', 'txt', 'tsv'] },
     ]);
     electron.openDialog.next = null;
     expect(((await invoke('files.pickWorkbook', {})) as { data: unknown }).data).toEqual({
