@@ -386,7 +386,8 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
       const br = decodeCell(b ?? a);
       if (!tl || !br) continue;
       const fieldsHit = mappedCols.filter((m) => m.col >= tl.col && m.col <= br.col);
-      if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1)) continue;
+      // Rows above the header row (a title) are not data: a merge there is no one's concern.
+      if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1) || br.row < st.rows.headerRow) continue;
       issues.add({
         severity: 'error',
         code: 'merged_cell',

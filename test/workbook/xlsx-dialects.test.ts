@@ -188,3 +188,17 @@ describe('text as Excel reads it', () => {
     expect(s.rows.map((r) => r.values.name)).toEqual(['Smith &amp; Sons', 'Müller & <Co>', '東京']);
   });
 });
+
+describe('a column mapping header_row', () => {
+  it('a merged title above the header row is not data', async () => {
+    const path = await writePackage('title.xlsx', {
+      rows: inlineRow(1, ['Supplier list 2025']) + inlineRow(2, HEADER) + inlineRow(3, ['SUP-1', 'Müller GmbH', 'DE']),
+      after: '<mergeCells count="1"><mergeCell ref="A1:C1"/></mergeCells>',
+    });
+    const p = await readWorkbook(path, {
+      mapping: { version: 1, sheets: { 'supplier-companies': { header_row: 2 } } },
+    });
+    const s = sheetOf(p);
+    expect(s.rows).toEqual([{ row: 3, values: { external_id: 'SUP-1', name: 'Müller GmbH', country: 'DE' } }]);
+  });
+});
