@@ -202,3 +202,17 @@ describe('a column mapping header_row', () => {
     expect(s.rows).toEqual([{ row: 3, values: { external_id: 'SUP-1', name: 'Müller GmbH', country: 'DE' } }]);
   });
 });
+
+describe('the row limit', () => {
+  it('counts rows that hold data, not a dimension reaching row 1,048,576 with empty styled rows', async () => {
+    const path = await writePackage('gnumeric.xlsx', {
+      dimension: 'A1:C1048576',
+      rows:
+        inlineRow(1, HEADER) +
+        inlineRow(2, ['SUP-1', 'Müller GmbH', 'DE']) +
+        '<row r="1048575" s="1" customFormat="1"><c r="A1048575" s="1"/></row><row r="1048576" s="1" customFormat="1"><c r="A1048576" s="1"/></row>',
+    });
+    const s = sheetOf(await readWorkbook(path));
+    expect(s.rows).toEqual([{ row: 2, values: { external_id: 'SUP-1', name: 'Müller GmbH', country: 'DE' } }]);
+  });
+});
