@@ -35,7 +35,6 @@ function decodeEntities(s: string): string {
 /** Text as XML character data; characters XML 1.0 cannot hold are dropped, CR kept as a reference. */
 function encodeText(s: string): string {
   return s.replace(
-    // eslint-disable-next-line no-control-regex
     /[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '\r' ? '&#13;' : ''),
   );
