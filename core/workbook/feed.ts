@@ -16,6 +16,7 @@ import type yauzl from 'yauzl';
 import { FileLevelError } from './file-limits.js';
 import type { StyleKind } from './number-formats.js';
 import { attr } from './xml-parts.js';
+import { XmlNormaliser, type PartKind } from './xml-normalise.js';
 import { listEntries, openEntry, openZip, partError } from './zip.js';
 import type { ReadLimits } from './types.js';
 
@@ -60,21 +61,31 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Local file header of a stored (uncompressed) entry with a known size. */
-function storedHeader(name: string, size: number, crc: number): Buffer {
+/** Local file header of a stored (uncompressed) entry; without a size, its data descriptor follows the data. */
+function storedHeader(name: string, size: number | null, crc: number): Buffer {
   const n = Buffer.from(name, 'utf8');
   const h = Buffer.alloc(30);
   h.writeUInt32LE(0x04034b50, 0);
   h.writeUInt16LE(20, 4); // version needed
-  h.writeUInt16LE(0x0800, 6); // UTF-8 names
+  h.writeUInt16LE(size === null ? 0x0808 : 0x0800, 6); // UTF-8 names (and a data descriptor)
   h.writeUInt16LE(0, 8); // stored
   h.writeUInt32LE(0, 10); // time, date
-  h.writeUInt32LE(crc >>> 0, 14);
-  h.writeUInt32LE(size, 18);
-  h.writeUInt32LE(size, 22);
+  h.writeUInt32LE(size === null ? 0 : crc >>> 0, 14);
+  h.writeUInt32LE(size ?? 0, 18);
+  h.writeUInt32LE(size ?? 0, 22);
   h.writeUInt16LE(n.length, 26);
   h.writeUInt16LE(0, 28);
   return Buffer.concat([h, n]);
+}
+
+/** The data descriptor after an entry written without its size. */
+function dataDescriptor(size: number, crc: number): Buffer {
+  const d = Buffer.alloc(16);
+  d.writeUInt32LE(0x08074b50, 0);
+  d.writeUInt32LE(crc >>> 0, 4);
+  d.writeUInt32LE(size, 8);
+  d.writeUInt32LE(size, 12);
+  return d;
 }
 
 function storedPart(name: string, text: string): Buffer {
@@ -323,7 +334,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
 
     const ss = input.sharedStringsPath ? entries.get(input.sharedStringsPath) : undefined;
     // Always a shared strings part: without one exceljs would buffer every worksheet in a temporary file.
-    if (ss) yield* part('xl/sharedStrings.xml', ss, null);
+    if (ss) yield* part('xl/sharedStrings.xml', ss, null, 'sharedStrings');
     else
       yield storedPart(
         'xl/sharedStrings.xml',
@@ -331,7 +342,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       );
 
     const st = input.stylesPath ? entries.get(input.stylesPath) : undefined;
-    if (st) yield* part('xl/styles.xml', st, null);
+    if (st) yield* part('xl/styles.xml', st, null, null);
 
     const stylePatterns = [...input.styleKinds].map(([index, kind]) => ({
       pattern: Buffer.from(` s="${index}"`),
@@ -353,6 +364,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
         `xl/worksheets/sheet${i + 1}.xml`,
         entry,
         new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations),
+        'worksheet',
       );
     }
     yield END_OF_CENTRAL_DIRECTORY;
@@ -360,8 +372,30 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     zip.close();
   }
 
-  async function* part(name: string, entry: yauzl.Entry, scanner: SheetScanner | null): AsyncGenerator<Buffer> {
-    yield storedHeader(name, entry.uncompressedSize, entry.crc32);
+  /**
+   * One part handed over. A worksheet or shared strings part is normalised first (xml-normalise.ts): its size
+   * changes, so it is written with a data descriptor; the scanner sees the normalised XML.
+   */
+  async function* part(
+    name: string,
+    entry: yauzl.Entry,
+    scanner: SheetScanner | null,
+    kind: PartKind | null,
+  ): AsyncGenerator<Buffer> {
+    const normaliser = kind ? new XmlNormaliser(kind) : null;
+    yield storedHeader(name, normaliser ? null : entry.uncompressedSize, entry.crc32);
+    let size = 0;
+    let crc = 0;
+    function* out(data: Buffer): Generator<Buffer> {
+      if (data.length === 0) return;
+      if (normaliser) {
+        size += data.length;
+        crc = crc32(data, crc);
+      }
+      scanner?.push(data);
+      // Handed over in slices (views, no copy): see FEED_SLICE.
+      for (let o = 0; o < data.length; o += FEED_SLICE) yield data.subarray(o, o + FEED_SLICE);
+    }
     let s: Readable | undefined;
     try {
       s = await openEntry(zip, entry);
@@ -372,9 +406,11 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
             'zip_bomb',
             'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
           );
-        scanner?.push(chunk);
-        // Handed over in slices (views, no copy): see FEED_SLICE.
-        for (let o = 0; o < chunk.length; o += FEED_SLICE) yield chunk.subarray(o, o + FEED_SLICE);
+        yield* out(normaliser ? normaliser.push(chunk) : chunk);
+      }
+      if (normaliser) {
+        yield* out(normaliser.end());
+        yield dataDescriptor(size, crc);
       }
     } catch (e) {
       throw partError(entry.fileName, e);

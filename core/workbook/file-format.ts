@@ -166,8 +166,8 @@ export function describeNonZip(head: Buffer, ext = '.xlsx'): FileLevelError {
 }
 
 /** A zip that is not an Excel workbook, by the names of its parts: refused in words. */
-export function refuseOtherZipFormats(byName: ReadonlyMap<string, unknown>): void {
-  if (byName.has('mimetype') && !byName.has('xl/workbook.xml'))
+export function refuseOtherZipFormats(byName: ReadonlyMap<string, unknown>, workbookPath = 'xl/workbook.xml'): void {
+  if (byName.has('mimetype') && !byName.has(workbookPath))
     throw new FileLevelError(
       'other_format',
       'This is an OpenDocument spreadsheet (.ods), not an .xlsx workbook. Save it as "Excel 2007-365 (.xlsx)".',
@@ -188,7 +188,7 @@ export function refuseOtherZipFormats(byName: ReadonlyMap<string, unknown>): voi
       'password_protected',
       'The workbook is password-protected. Remove the password in Excel and save it again.',
     );
-  if (!byName.has('xl/workbook.xml'))
+  if (!byName.has(workbookPath))
     throw new FileLevelError(
       'not_a_workbook',
       byName.has('word/document.xml') || byName.has('ppt/presentation.xml')

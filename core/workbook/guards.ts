@@ -14,7 +14,17 @@ import { cfbError, describeNonZip, isZipHead, readHead, refuseOtherZipFormats } 
 import { FileLevelError, fmtBytes, MB } from './file-limits.js';
 import { styleKindsOf, type StyleKind } from './number-formats.js';
 import type { ReadLimits } from './types.js';
-import { checkProlog, attr, lastRowOf, PROLOG_BYTES, resolveTarget, XML_PART } from './xml-parts.js';
+import {
+  checkProlog,
+  attr,
+  lastRowOf,
+  PROLOG_BYTES,
+  relationshipId,
+  relsPathOf,
+  resolveTarget,
+  workbookPartOf,
+  XML_PART,
+} from './xml-parts.js';
 import { checkEntrySizes, listEntries, openZip, readEntryText, zipMessage } from './zip.js';
 
 export { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
@@ -97,7 +107,6 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
     }
     const byName = new Map(entries.map((e) => [e.fileName.replace(/^\/+/, ''), e]));
     const total = checkEntrySizes(entries, limits);
-    refuseOtherZipFormats(byName);
 
     // Small parts read whole; every XML part's prolog checked for DOCTYPE/ENTITY.
     const readWhole = async (name: string): Promise<string> => {
@@ -107,24 +116,28 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       checkProlog(name, text);
       return text;
     };
-    const workbookXml = await readWhole('xl/workbook.xml');
-    const relsXml = await readWhole('xl/_rels/workbook.xml.rels');
+    const workbookPath = workbookPartOf(await readWhole('_rels/.rels'), await readWhole('[Content_Types].xml'), byName);
+    refuseOtherZipFormats(byName, workbookPath);
+    const workbookRelsPath = relsPathOf(workbookPath);
+    const workbookXml = await readWhole(workbookPath);
+    const relsXml = await readWhole(workbookRelsPath);
+    const base = workbookPath.includes('/') ? workbookPath.slice(0, workbookPath.lastIndexOf('/')) : '';
 
     const rels = new Map<string, string>();
     let sharedStringsPath: string | null = null;
-    let stylesPath = 'xl/styles.xml';
+    let stylesPath = resolveTarget('styles.xml', base);
     for (const tag of relsXml.match(/<(\w+:)?Relationship\b[^>]*>/g) ?? []) {
       const id = attr(tag, 'Id');
       const target = attr(tag, 'Target');
-      if (id && target) rels.set(id, resolveTarget(target));
-      if (target && /\/sharedStrings$/.test(attr(tag, 'Type') ?? '')) sharedStringsPath = resolveTarget(target);
-      if (target && /\/styles$/.test(attr(tag, 'Type') ?? '')) stylesPath = resolveTarget(target);
+      if (id && target) rels.set(id, resolveTarget(target, base));
+      if (target && /\/sharedStrings$/.test(attr(tag, 'Type') ?? '')) sharedStringsPath = resolveTarget(target, base);
+      if (target && /\/styles$/.test(attr(tag, 'Type') ?? '')) stylesPath = resolveTarget(target, base);
     }
     if (!sharedStringsPath && byName.has('xl/sharedStrings.xml')) sharedStringsPath = 'xl/sharedStrings.xml';
     if (sharedStringsPath && !byName.has(sharedStringsPath)) sharedStringsPath = null;
     const sheets: ZipSheetInfo[] = [];
     for (const tag of workbookXml.match(/<(\w+:)?sheet\b[^>]*>/g) ?? []) {
-      const rid = attr(tag, 'r:id') ?? attr(tag, 'id');
+      const rid = relationshipId(tag);
       const state = attr(tag, 'state');
       sheets.push({
         name: attr(tag, 'name') ?? '',
@@ -140,13 +153,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
 
     for (const e of entries) {
       const name = e.fileName.replace(/^\/+/, '');
-      if (
-        !XML_PART.test(name) ||
-        name === 'xl/workbook.xml' ||
-        name === 'xl/_rels/workbook.xml.rels' ||
-        name === stylesPath
-      )
-        continue;
+      if (!XML_PART.test(name) || name === workbookPath || name === workbookRelsPath || name === stylesPath) continue;
       const text = await readEntryText(zip, e, PROLOG_BYTES);
       checkProlog(name, text);
       const sheet = sheets.find((s) => s.path === name);

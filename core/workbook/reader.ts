@@ -147,14 +147,6 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       );
       continue;
     }
-    if (info.dimensionRows !== null && info.dimensionRows - 1 > limits.maxRowsPerSheet) {
-      issues.fileError(
-        'too_many_rows',
-        `Sheet "${info.name}" reaches row ${info.dimensionRows.toLocaleString('en')}; the limit is ${limits.maxRowsPerSheet.toLocaleString('en')} data rows per sheet. Split the data into several workbooks.`,
-        { sheet: info.name, lastRow: info.dimensionRows, limit: limits.maxRowsPerSheet },
-      );
-      return finish();
-    }
     if (match.normalised)
       sheetIssue(
         'warning',
@@ -275,6 +267,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       states.push(state);
       progress(info.name, true);
 
+      let dataRows = 0;
       // Rows arrive in batches (one per parsed XML chunk): one race per batch, not per row.
       const batches = ws.parse()[Symbol.asyncIterator]();
       for (;;) {
@@ -284,7 +277,9 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           if (ev.eventType !== 'row') continue;
           const row = ev.value;
           const rowNumber = row.number;
-          if (rowNumber - state.rows.headerRow > limits.maxRowsPerSheet) {
+          // Rows that hold data count, not the declared dimension nor empty (styled) rows below the data.
+          if (rowNumber > state.rows.headerRow && row.values.some(hasValue)) dataRows++;
+          if (dataRows > limits.maxRowsPerSheet) {
             issues.fileError(
               'too_many_rows',
               `Sheet "${info.name}" has more than ${limits.maxRowsPerSheet.toLocaleString('en')} data rows (the limit per sheet). Split the data into several workbooks.`,
@@ -386,7 +381,8 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
       const br = decodeCell(b ?? a);
       if (!tl || !br) continue;
       const fieldsHit = mappedCols.filter((m) => m.col >= tl.col && m.col <= br.col);
-      if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1)) continue;
+      // Rows above the header row (a title) are not data: a merge there is no one's concern.
+      if (fieldsHit.length === 0 || tl.row > Math.max(lastRow, 1) || br.row < st.rows.headerRow) continue;
       issues.add({
         severity: 'error',
         code: 'merged_cell',
@@ -405,6 +401,10 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
       }
     }
   }
+}
+
+function hasValue(v: unknown): boolean {
+  return v !== null && v !== undefined && v !== '';
 }
 
 function describe(e: unknown): string {

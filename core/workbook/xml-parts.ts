@@ -45,9 +45,10 @@ function decodeXml(s: string): string {
   });
 }
 
-export function resolveTarget(target: string): string {
-  if (target.startsWith('/')) return target.slice(1);
-  const parts = ['xl'];
+/** A relationship target resolved to its zip path, relative to the folder `base` of the part that names it. */
+export function resolveTarget(target: string, base = 'xl'): string {
+  if (target.startsWith('/')) return target.replace(/^\/+/, '');
+  const parts = base ? base.split('/') : [];
   for (const p of target.split('/')) {
     if (p === '..') parts.pop();
     else if (p !== '.' && p !== '') parts.push(p);
@@ -59,4 +60,44 @@ export function resolveTarget(target: string): string {
 export function lastRowOf(ref: string): number | null {
   const m = /([0-9]+)\s*$/.exec(ref.split(':').pop() ?? '');
   return m ? Number(m[1]) : null;
+}
+
+/** A sheet's relationship id: `r:id`, whatever prefix the relationships namespace is bound to. */
+export function relationshipId(tag: string): string | undefined {
+  const m = /\s(?:[A-Za-z_][\w.-]*:)?id\s*=\s*("([^"]*)"|'([^']*)')/.exec(tag);
+  return m ? decodeXml(m[2] ?? m[3] ?? '') : undefined;
+}
+
+const OFFICE_DOCUMENT = /\/officeDocument$/;
+
+/**
+ * Zip path of the workbook part: where the package relationships (`_rels/.rels`) say it is (`xl/workbook.xml`
+ * as Excel writes it, but any name is valid) when its content type (`[Content_Types].xml`) is a workbook's;
+ * else `xl/workbook.xml`.
+ */
+export function workbookPartOf(packageRels: string, contentTypes: string, parts: ReadonlyMap<string, unknown>): string {
+  const workbookTypes = new Set<string>();
+  for (const tag of contentTypes.match(/<(\w+:)?Override\b[^>]*>/g) ?? []) {
+    const name = attr(tag, 'PartName');
+    if (
+      name &&
+      /spreadsheetml\.(sheet|template)\.main\+xml|ms-excel\.(sheet|template)\.macroEnabled\.main\+xml/i.test(
+        attr(tag, 'ContentType') ?? '',
+      )
+    )
+      workbookTypes.add(name.replace(/^\/+/, '').toLowerCase());
+  }
+  for (const tag of packageRels.match(/<(\w+:)?Relationship\b[^>]*>/g) ?? []) {
+    const target = attr(tag, 'Target');
+    if (!target || !OFFICE_DOCUMENT.test(attr(tag, 'Type') ?? '')) continue;
+    const path = resolveTarget(target, '');
+    if (parts.has(path) && workbookTypes.has(path.toLowerCase())) return path;
+  }
+  return 'xl/workbook.xml';
+}
+
+/** The relationships part of a part: `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`. */
+export function relsPathOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return `${path.slice(0, at + 1)}_rels/${path.slice(at + 1)}.rels`;
 }

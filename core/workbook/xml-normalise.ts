@@ -1,0 +1,154 @@
+/**
+ * The XML of a worksheet or shared strings part rewritten, chunk by chunk, into the plain form exceljs's
+ * streaming reader understands, so every valid part reads as Excel reads it:
+ * - namespace prefixes on element names dropped (`<x:row>` → `<row>`, as the .NET OpenXML SDK writes);
+ * - phonetic readings (`<rPh>`, Japanese ruby) dropped: they are not part of the text;
+ * - CDATA sections turned into escaped text (exceljs ignores CDATA);
+ * (Excel's `_xHHHH_` escapes are left as they are: a cell's text decodes them once, coerce.ts.)
+ * - in a worksheet, an inline string's runs joined into one text (exceljs keeps only the last `<t>`), and every
+ *   `&` escaped once more, because exceljs decodes the entities of inline and formula strings a second time.
+ * A chunk that holds none of these (the common case) is handed on unchanged. Memory: one chunk and an
+ * unfinished tag at its end.
+ */
+import { StringDecoder } from 'node:string_decoder';
+
+export type PartKind = 'worksheet' | 'sharedStrings';
+
+const SHEET_TRIGGER = /<\/?[A-Za-z_][\w.-]*:|<!\[CDATA\[|<!--|<is[\s>/]|<rPh[\s>/]|&amp;|&#/;
+const STRINGS_TRIGGER = /<\/?[A-Za-z_][\w.-]*:|<!\[CDATA\[|<!--|<rPh[\s>/]/;
+const TAG_NAME = /^<(\/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/;
+
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_, e: string) => {
+    const k = e.toLowerCase();
+    if (k === 'lt') return '<';
+    if (k === 'gt') return '>';
+    if (k === 'amp') return '&';
+    if (k === 'quot') return '"';
+    if (k === 'apos') return "'";
+    const n = k.startsWith('#x') ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10);
+    return n <= 0x10ffff ? String.fromCodePoint(n) : '';
+  });
+}
+
+/** Text as XML character data; characters XML 1.0 cannot hold are dropped, CR kept as a reference. */
+function encodeText(s: string): string {
+  return s.replace(
+    /[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '\r' ? '&#13;' : ''),
+  );
+}
+
+export class XmlNormaliser {
+  private readonly decoder = new StringDecoder('utf8');
+  private carry = '';
+  private rPhDepth = 0;
+  /** Inside a worksheet's `<is>` (inline string), and inside one of its `<t>`. */
+  private inIs = false;
+  private inT = false;
+  private readonly trigger: RegExp;
+
+  constructor(private readonly kind: PartKind) {
+    this.trigger = kind === 'worksheet' ? SHEET_TRIGGER : STRINGS_TRIGGER;
+  }
+
+  /** The normalised bytes of what is complete so far (may be empty). */
+  push(chunk: Buffer): Buffer {
+    const s = this.carry + this.decoder.write(chunk);
+    const cut = s.lastIndexOf('<');
+    if (cut < 0) {
+      this.carry = s;
+      return Buffer.alloc(0);
+    }
+    return this.run(s, cut);
+  }
+
+  /** The rest, at the end of the part. */
+  end(): Buffer {
+    const s = this.carry + this.decoder.end();
+    this.carry = '';
+    return s ? Buffer.from(this.convert(s, s.length, true), 'utf8') : Buffer.alloc(0);
+  }
+
+  private run(s: string, cut: number): Buffer {
+    if (this.rPhDepth === 0 && !this.inIs && !this.trigger.test(s.slice(0, cut))) {
+      // Nothing to rewrite up to the last tag's start: handed on as it is.
+      this.carry = s.slice(cut);
+      return Buffer.from(s.slice(0, cut), 'utf8');
+    }
+    return Buffer.from(this.convert(s, cut, false), 'utf8');
+  }
+
+  /** Rewrites s up to `limit` (at the end: all of it); what is unfinished is kept for the next chunk. */
+  private convert(s: string, limit: number, atEnd: boolean): string {
+    let out = '';
+    let pos = 0;
+    while (pos < s.length) {
+      const lt = s.indexOf('<', pos);
+      const textEnd = lt < 0 ? s.length : lt;
+      if (textEnd > pos) {
+        if (lt < 0 && !atEnd) break; // text may go on in the next chunk
+        out += this.text(s.slice(pos, textEnd), false);
+        pos = textEnd;
+        continue;
+      }
+      if (pos >= limit && !atEnd) break;
+      if (s.startsWith('<![CDATA[', pos)) {
+        const close = s.indexOf(']]>', pos);
+        if (close < 0) break;
+        out += this.text(s.slice(pos + 9, close), true);
+        pos = close + 3;
+        continue;
+      }
+      if (s.startsWith('<!--', pos)) {
+        const close = s.indexOf('-->', pos);
+        if (close < 0) break;
+        pos = close + 3;
+        continue;
+      }
+      const gt = s.indexOf('>', pos);
+      if (gt < 0) break;
+      out += this.tag(s.slice(pos, gt + 1));
+      pos = gt + 1;
+    }
+    this.carry = s.slice(pos);
+    return out;
+  }
+
+  private tag(tag: string): string {
+    if (tag.startsWith('<?') || tag.startsWith('<!')) return tag;
+    const m = TAG_NAME.exec(tag);
+    if (!m) return tag;
+    const closing = m[1] === '/';
+    const name = m[2];
+    const selfClosing = tag.endsWith('/>');
+    if (name === 'rPh') {
+      if (closing) this.rPhDepth = Math.max(0, this.rPhDepth - 1);
+      else if (!selfClosing) this.rPhDepth++;
+      return '';
+    }
+    if (this.rPhDepth > 0) return '';
+    if (this.kind === 'worksheet') {
+      if (name === 'is') {
+        this.inIs = !closing && !selfClosing;
+        this.inT = false;
+      } else if (this.inIs) {
+        // An inline string's runs and their properties: only the text of its `<t>`s is kept, as one text.
+        if (name === 't') this.inT = !closing && !selfClosing;
+        return '';
+      }
+    }
+    return `<${m[1]}${name}${tag.slice(m[0].length)}`;
+  }
+
+  private text(raw: string, cdata: boolean): string {
+    if (this.rPhDepth > 0) return '';
+    if (this.inIs && !this.inT) return '';
+    const plain = cdata ? raw : decodeEntities(raw);
+    let value = plain;
+    // exceljs decodes an inline or formula string's entities again: `&` escaped once more reads as itself.
+    if (this.kind === 'worksheet') value = value.replace(/&/g, '&amp;');
+    return encodeText(value);
+  }
+}
