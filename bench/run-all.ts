@@ -10,11 +10,12 @@
  * and a summary of every figure against its goal to bench/results/all-latest.json.
  *
  *  6. CLI start (bench/cli-start.bench.ts) — `--version` and `validate` of 50 rows, bundle vs tsx
+ *     and `mapping suggest` (bench/suggest.bench.ts) — a CSV with a 1 MB cell, a 150 KB pipe-delimited CSV
  *  7. end to end (bench/e2e.bench.ts) — the whole CLI import of ≥ 700 rows at L = 40 ms, C = 8
  *     against Σ_levels ⌈n_level / C⌉ · L + L
  *  8. memory (bench/memory.bench.ts) — plan, and plan + import + results workbooks, of a
  *     200,000-row workbook: peak RSS of the CLI's process tree, second half / first half of the writes (long)
- *   npm run bench [-- --only cli-start,e2e,import,plan,read,memory,lca,sandbox] [--quick]
+ *   npm run bench [-- --only cli-start,suggest,e2e,import,plan,read,memory,lca,sandbox] [--quick]
  * --quick: smaller sizes (a smoke run, not the reference figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
@@ -27,9 +28,10 @@ import { runImportBench } from './import.bench.js';
 import { machine, RESULTS, runScript, startSandboxProcess, table, writeResult } from './lib/common.js';
 import { runPlanBench } from './plan.bench.js';
 import { runReadBench } from './read.bench.js';
+import { runSuggestBench } from './suggest.bench.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
-const only = new Set((values.only ?? 'cli-start,e2e,import,plan,read,memory,lca,sandbox').split(','));
+const only = new Set((values.only ?? 'cli-start,suggest,e2e,import,plan,read,memory,lca,sandbox').split(','));
 const quick = values.quick === true;
 /** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
 const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
@@ -61,6 +63,28 @@ if (only.has('cli-start')) {
     Number(s.validate_s),
     '≤ 0.4',
     yes(s.validate_met === true),
+  ]);
+}
+
+if (only.has('suggest')) {
+  // mapping suggest on a CSV with a 1 MB cell and on a 150 KB pipe-delimited CSV, start-up included.
+  const r = runSuggestBench({ runs: quick ? 3 : 5 });
+  save('suggest', r);
+  results.suggest = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push([
+    'suggest',
+    'mapping suggest, CSV with a 1 MB cell, median s',
+    Number(s.bigcell_s),
+    '< 2',
+    yes(Number(s.bigcell_s) < 2),
+  ]);
+  goals.push([
+    'suggest',
+    'mapping suggest, 150 KB pipe-delimited CSV, median s',
+    Number(s.pipe_s),
+    '< 2',
+    yes(Number(s.pipe_s) < 2),
   ]);
 }
 

@@ -37,14 +37,18 @@ function words(s: string): string[] {
 /**
  * How alike two names are, 0..1: the better of the edit-distance ratio of the squashed names and the share of
  * words they have in common (prefix words count: `truck` ~ `truck_km`, `truck_distance_km` ~ `truck_km`).
+ * `min`: only a value of at least `min` is needed exactly — below it, some value below `min` is returned (the
+ * edit distance then stops as soon as the ratio cannot reach `min`, and is skipped when the lengths alone say so).
  */
-export function nameSimilarity(a: string, b: string): number {
+export function nameSimilarity(a: string, b: string, min = 0): number {
   const sa = words(a).join('');
   const sb = words(b).join('');
   if (!sa || !sb) return 0;
   if (sa === sb) return 1;
-  const d = editDistance(sa, sb);
-  const ratio = 1 - d / Math.max(sa.length, sb.length);
+  const longest = Math.max(sa.length, sb.length);
+  const maxD = min > 0 ? Math.floor((1 - min) * longest + 1e-9) : Infinity;
+  const d = Math.abs(sa.length - sb.length) > maxD ? maxD + 1 : editDistance(sa, sb, maxD);
+  const ratio = 1 - d / longest;
   const wa = words(a);
   const wb = words(b);
   const common = wb.filter((w) => wa.includes(w)).length;

@@ -91,7 +91,7 @@ describe('.xls and .ods files are read, not only diagnosed', () => {
   });
 
   it('mapping suggest peeks every sheet of an .xls under its own name and file', async () => {
-    const peeked = await peekSource(join(LEGACY, 'profiles.xls'), 3);
+    const peeked = await peekSource(join(LEGACY, 'profiles.xls'), { maxRows: 3 });
     expect(peeked.map((p) => p.name)).toEqual([
       'PROFILEDEF',
       'AXISDEF',

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { suggestMapping, HIGH_CONFIDENCE } from '../../workbook/column-mapping/suggest.js';
 import { listColumnMappings, saveColumnMapping } from '../../app/column-mappings.js';
-import { peekSource, type PeekedSource } from '../../workbook/sources/peek.js';
+import { peekSource, textSourceProblem, type PeekedSource } from '../../workbook/sources/peek.js';
 import { str } from '../shared/args.js';
 import { readMappingFile } from '../shared/column-mapping.js';
 import { profileStores } from '../shared/connection.js';
@@ -18,6 +18,12 @@ import { EXIT, type CliCommand } from '../shared/types.js';
 import { writeTextAtomicSync } from '../../fs/atomic.js';
 
 const NAME = 'mapping';
+
+/** A header as the terminal shows it: control characters as spaces, a long one cut (the draft keeps it whole). */
+function shortName(h: string): string {
+  const one = h.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return one.length > 60 ? `${one.slice(0, 59)}…` : one;
+}
 
 export const mappingCommand: CliCommand = {
   name: NAME,
@@ -46,30 +52,37 @@ export const mappingCommand: CliCommand = {
         const outPath = path.resolve(rc.cwd, out);
         if (!/\.json$/i.test(outPath)) throw new CliUsageError(`the draft file must end in .json (got ${out})`, NAME);
         const sources: PeekedSource[] = [];
+        // SIGINT / SIGTERM stop it between sources and rows (exit 3, "Cancelled."): no draft is written.
+        const signal = ctx.signal;
         for (const a of args) {
           const p = checkInputFile(a, rc.cwd, NAME);
           try {
-            sources.push(...(await peekSource(p)));
+            const problem = await textSourceProblem(p);
+            if (problem) throw new Error(problem);
+            sources.push(...(await peekSource(p, { signal })));
           } catch (e) {
+            if (signal.aborted) throw signal.reason;
             throw new CliUsageError(e instanceof Error ? e.message : String(e), NAME);
           }
         }
         const { mapping, perSource } = suggestMapping(sources, str(values, 'name'));
+        signal.throwIfAborted();
         writeTextAtomicSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
         const unmapped = Object.entries(mapping.unmapped_required ?? {});
         if (ctx.json) rc.printJson({ ok: unmapped.length === 0, file: outPath, mapping, sources: perSource });
         else {
+          const list = (names: string[]) => names.map(shortName).join(', ');
           for (const s of perSource) {
             if (!s.sheet) {
-              ctx.stdout(`${s.source}: no sheet found for its headers (${s.unmatched.join(', ')})\n`);
+              ctx.stdout(`${s.source}: no sheet found for its headers (${list(s.unmatched)})\n`);
               continue;
             }
             ctx.stdout(`${s.source} → ${s.sheet} (header in row ${s.headerRow})\n`);
             for (const c of s.columns)
               ctx.stdout(
-                `  ${c.column} → ${c.field}  (${c.method}, ${Math.round(c.confidence * 100)} %${c.confidence < HIGH_CONFIDENCE ? ', not applied: confirm it' : ''})\n`,
+                `  ${shortName(c.column)} → ${c.field}  (${c.method}, ${Math.round(c.confidence * 100)} %${c.confidence < HIGH_CONFIDENCE ? ', not applied: confirm it' : ''})\n`,
               );
-            if (s.unmatched.length) ctx.stdout(`  not mapped: ${s.unmatched.join(', ')}\n`);
+            if (s.unmatched.length) ctx.stdout(`  not mapped: ${list(s.unmatched)}\n`);
             if (s.unmappedRequired.length)
               ctx.stdout(`  required fields without a column: ${s.unmappedRequired.join(', ')}\n`);
           }

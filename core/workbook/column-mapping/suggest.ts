@@ -54,12 +54,42 @@ export function squash(header: string): string {
     .join(' ');
 }
 
-/** The best field of a sheet for one header, with method and confidence. */
-export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | null {
-  const fields = columnsOf(def).map(([f]) => f);
+/**
+ * How much of a header (or a cell tried as one) is compared: no field or synonym is nearly this long, and a longer
+ * text (a 1 MB cell) would make every comparison as long. The suggestion keeps the whole header.
+ */
+export const MAX_HEADER_CHARS = 200;
+/** Columns of a header row that are matched; further columns are listed as not mapped. */
+export const MAX_HEADER_COLUMNS = 1000;
+
+interface SheetWords {
+  fields: string[];
+  /** Per field, its synonyms squashed (empty ones dropped). */
+  synonyms: Map<string, string[]>;
+}
+const sheetWords = new WeakMap<SheetDef, SheetWords>();
+function wordsOf(def: SheetDef): SheetWords {
+  let w = sheetWords.get(def);
+  if (!w) {
+    const fields = columnsOf(def).map(([f]) => f);
+    w = { fields, synonyms: new Map(fields.map((f) => [f, (SYNONYMS[f] ?? []).map(squash).filter(Boolean)])) };
+    sheetWords.set(def, w);
+  }
+  return w;
+}
+
+const SIMILAR_MIN = 0.6;
+
+/**
+ * The best field of a sheet for one header, with method and confidence. `similar: false`: exact, lenient and
+ * synonym only (what a header-row search needs: a similarity is never more than 0.6 confident).
+ */
+export function matchHeader(header: string, def: SheetDef, { similar = true } = {}): ColumnSuggestion | null {
+  const { fields, synonyms } = wordsOf(def);
   if (fields.includes(header)) return { column: header, field: header, method: 'exact', confidence: 1 };
-  const sq = squash(header);
-  const lenient = fields.find((f) => normaliseHeader(header) === f || sq.replace(/ /g, '_') === f);
+  const h = header.length > MAX_HEADER_CHARS ? header.slice(0, MAX_HEADER_CHARS) : header;
+  const sq = squash(h);
+  const lenient = fields.find((f) => normaliseHeader(h) === f || sq.replace(/ /g, '_') === f);
   if (lenient) return { column: header, field: lenient, method: 'lenient', confidence: 0.95 };
   let best: ColumnSuggestion | null = null;
   const consider = (s: ColumnSuggestion) => {
@@ -67,9 +97,8 @@ export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | n
   };
   const words = new Set(sq.split(' '));
   for (const f of fields) {
-    for (const syn of SYNONYMS[f] ?? []) {
-      const ss = squash(syn);
-      if (!ss) continue;
+    const syns = synonyms.get(f) ?? [];
+    for (const ss of syns) {
       if (ss === sq) consider({ column: header, field: f, method: 'synonym', confidence: 0.85 });
       else {
         // Every word of the synonym in the header: as confident as the share of the header it explains.
@@ -83,8 +112,10 @@ export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | n
           });
       }
     }
-    const sim = Math.max(nameSimilarity(sq, f), ...(SYNONYMS[f] ?? []).map((s) => nameSimilarity(sq, squash(s)) * 0.9));
-    if (sim >= 0.6)
+    if (!similar) continue;
+    let sim = nameSimilarity(sq, f, SIMILAR_MIN);
+    for (const ss of syns) sim = Math.max(sim, nameSimilarity(sq, ss, SIMILAR_MIN / 0.9) * 0.9);
+    if (sim >= SIMILAR_MIN)
       consider({ column: header, field: f, method: 'similar', confidence: Math.round(sim * 0.6 * 100) / 100 });
   }
   return best;
@@ -92,7 +123,10 @@ export function matchHeader(header: string, def: SheetDef): ColumnSuggestion | n
 
 /** Greedy: the most confident pairs first, each field and each column at most once. */
 function assign(headers: string[], def: SheetDef): { columns: ColumnSuggestion[]; unmatched: string[] } {
-  const all = headers.map((h) => matchHeader(h, def)).filter((x): x is ColumnSuggestion => x !== null);
+  const all = headers
+    .slice(0, MAX_HEADER_COLUMNS)
+    .map((h) => matchHeader(h, def))
+    .filter((x): x is ColumnSuggestion => x !== null);
   all.sort((a, b) => b.confidence - a.confidence);
   const usedF = new Set<string>();
   const usedC = new Set<string>();
@@ -126,7 +160,8 @@ function headerRowOf(rows: string[][]): number {
     if (cells.length < 2) continue;
     const texty = cells.filter((c) => !/^[\d.,\s+-]+$/.test(c)).length;
     let matched = 0;
-    for (const c of cells) if (DATA_SHEETS.some((d) => (matchHeader(c, d)?.confidence ?? 0) >= 0.7)) matched++;
+    for (const c of cells.slice(0, MAX_HEADER_COLUMNS))
+      if (DATA_SHEETS.some((d) => (matchHeader(c, d, { similar: false })?.confidence ?? 0) >= 0.7)) matched++;
     const s = matched * 10 + texty - i * 0.01;
     if (s > best.score) best = { row: i + 1, score: s };
   }

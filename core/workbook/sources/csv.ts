@@ -41,17 +41,19 @@ const DELIMITERS = [';', ',', '\t', '|'] as const;
 export function detectDelimiter(sample: string): string {
   let best: { d: string; score: number } = { d: ';', score: -1 };
   for (const d of DELIMITERS) {
-    let records: string[][];
+    // The records before an error count (a quoted cell longer than the sample is cut, its quote not closed).
+    let records: string[][] = [];
     try {
-      records = parseSync(sample, {
+      parseSync(sample, {
         delimiter: d,
         relax_column_count: true,
         relax_quotes: true,
         skip_empty_lines: true,
         to_line: 50,
-      }) as string[][];
+        on_record: (r: string[]) => void records.push(r),
+      });
     } catch {
-      continue;
+      if (records.length === 0) continue;
     }
     // Drop a record cut at the end of the sample.
     if (records.length > 2) records = records.slice(0, -1);
@@ -132,6 +134,11 @@ export async function detectFileEncoding(
 
 const SAMPLE_BYTES = 1024 * 1024;
 
+/** What is said of an empty text source (by the reader and by `mapping suggest`). */
+export function emptyFileMessage(file: string): string {
+  return `The file ${file} is empty (0 bytes).`;
+}
+
 export async function readCsv(path: string, options: CsvReadOptions = {}): Promise<ParsedWorkbook> {
   const t0 = performance.now();
   const limits: ReadLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -156,7 +163,7 @@ export async function readCsv(path: string, options: CsvReadOptions = {}): Promi
   const st = await stat(path);
   result.bytes = st.size;
   if (st.size === 0) {
-    issues.fileError('file_empty', `The file ${file} is empty (0 bytes).`);
+    issues.fileError('file_empty', emptyFileMessage(file));
     return finish();
   }
   if (st.size > limits.maxFileBytes) {
