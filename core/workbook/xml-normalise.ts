@@ -10,8 +10,6 @@
  * A chunk that holds none of these (the common case) is handed on unchanged. Memory: one chunk and an
  * unfinished tag at its end.
  */
-import { StringDecoder } from 'node:string_decoder';
-
 export type PartKind = 'worksheet' | 'sharedStrings';
 
 const SHEET_TRIGGER = /<\/?[A-Za-z_][\w.-]*:|<!\[CDATA\[|<!--|<is[\s>/]|<rPh[\s>/]|&amp;|&#/;
@@ -41,8 +39,8 @@ function encodeText(s: string): string {
 }
 
 export class XmlNormaliser {
-  private readonly decoder = new StringDecoder('utf8');
-  private carry = '';
+  /** Bytes not handed on yet: from the last tag's start (an unfinished tag, or text that may go on). */
+  private carry: Buffer = Buffer.alloc(0);
   private rPhDepth = 0;
   /** Inside a worksheet's `<is>` (inline string), and inside one of its `<t>`. */
   private inIs = false;
@@ -55,33 +53,34 @@ export class XmlNormaliser {
 
   /** The normalised bytes of what is complete so far (may be empty). */
   push(chunk: Buffer): Buffer {
-    const s = this.carry + this.decoder.write(chunk);
-    const cut = s.lastIndexOf('<');
-    if (cut < 0) {
-      this.carry = s;
+    const buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    // Up to the last tag's start ('<' is one byte in UTF-8: no character is cut there).
+    const cut = buf.lastIndexOf(0x3c);
+    if (cut <= 0) {
+      this.carry = Buffer.from(buf);
       return Buffer.alloc(0);
     }
-    return this.run(s, cut);
+    // The triggers are ASCII: tested on the bytes read as latin1 (no UTF-8 decoding), every multi-byte
+    // character becomes non-ASCII characters no trigger matches.
+    if (this.rPhDepth === 0 && !this.inIs && !this.trigger.test(buf.toString('latin1', 0, cut))) {
+      // Nothing to rewrite (the common case): the bytes handed on as they are.
+      this.carry = Buffer.from(buf.subarray(cut));
+      return buf.subarray(0, cut);
+    }
+    const out = this.convert(buf.toString('utf8', 0, cut), false);
+    this.carry = Buffer.concat([Buffer.from(out.rest, 'utf8'), buf.subarray(cut)]);
+    return Buffer.from(out.text, 'utf8');
   }
 
   /** The rest, at the end of the part. */
   end(): Buffer {
-    const s = this.carry + this.decoder.end();
-    this.carry = '';
-    return s ? Buffer.from(this.convert(s, s.length, true), 'utf8') : Buffer.alloc(0);
+    const s = this.carry.toString('utf8');
+    this.carry = Buffer.alloc(0);
+    return s ? Buffer.from(this.convert(s, true).text, 'utf8') : Buffer.alloc(0);
   }
 
-  private run(s: string, cut: number): Buffer {
-    if (this.rPhDepth === 0 && !this.inIs && !this.trigger.test(s.slice(0, cut))) {
-      // Nothing to rewrite up to the last tag's start: handed on as it is.
-      this.carry = s.slice(cut);
-      return Buffer.from(s.slice(0, cut), 'utf8');
-    }
-    return Buffer.from(this.convert(s, cut, false), 'utf8');
-  }
-
-  /** Rewrites s up to `limit` (at the end: all of it); what is unfinished is kept for the next chunk. */
-  private convert(s: string, limit: number, atEnd: boolean): string {
+  /** Rewrites s (at the end: all of it); what is unfinished is returned as the rest, for the next chunk. */
+  private convert(s: string, atEnd: boolean): { text: string; rest: string } {
     let out = '';
     let pos = 0;
     while (pos < s.length) {
@@ -93,7 +92,6 @@ export class XmlNormaliser {
         pos = textEnd;
         continue;
       }
-      if (pos >= limit && !atEnd) break;
       if (s.startsWith('<![CDATA[', pos)) {
         const close = s.indexOf(']]>', pos);
         if (close < 0) break;
@@ -112,8 +110,7 @@ export class XmlNormaliser {
       out += this.tag(s.slice(pos, gt + 1));
       pos = gt + 1;
     }
-    this.carry = s.slice(pos);
-    return out;
+    return { text: out, rest: s.slice(pos) };
   }
 
   private tag(tag: string): string {
