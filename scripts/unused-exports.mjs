@@ -1,4 +1,4 @@
-// Exported symbols in electron/ and renderer/ that no other file imports (tests, bench, scripts and the sandbox
+// Exported symbols in core/, electron/ and renderer/ that no other file imports (tests, bench, scripts and the sandbox
 // count as users). `npm run check:exports` (= `node scripts/unused-exports.mjs`) lists the dead ones — exported,
 // imported nowhere, not even used in their own file — and exits 1 if there are any. `… local` lists exports used
 // only in their own file, `… barrel` re-exports nobody imports through the barrel, `… all` the three.
@@ -120,7 +120,7 @@ const reexported = new Set(aliases.map(([from, name]) => `${from}#${name}`));
 const out = { dead: [], local: [], barrel: [] };
 for (const [f, ex] of exportsOf) {
   const rel = path.relative(root, f);
-  if (!/^(electron|renderer)\//.test(rel)) continue;
+  if (!/^(core|electron|renderer)\//.test(rel)) continue;
   if (uses.has(`${f}#*`)) continue;
   const text = fs.readFileSync(f, 'utf8');
   for (const name of ex) {
