@@ -19,11 +19,14 @@ export default defineConfig({
       'test/main/{downloads-dialogs,preload-bridge}.test.ts',
       'test/sandbox/{collection-order,fault-scope,lca-seed,lca-values,lca-years}.test.ts',
     ],
-    // in the folders above, the ones that start a sandbox or a child process
+    // in the folders above, the ones that start a sandbox or a child process, and the ones that mock a module
+    // (vi.mock: with the module cache shared, a module another file loaded first is not replaced)
     exclude: [
       'test/renderer/issue-text.test.ts',
+      'test/unit/unused-exports.test.ts',
       'test/workbook/production-sheet.test.ts',
       'test/workbook/shared-strings-memory.test.ts',
+      'test/workbook/suggest-bounds.test.ts',
     ],
     setupFiles: ['./test/unit-tier-setup.ts'],
     environment: 'node',
