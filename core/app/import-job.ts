@@ -30,7 +30,7 @@ import {
 import type { JobResult, PlanEntry, PlanHeader } from '../jobs/types.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { makePlan, mappingMemory, type PlanOptions, type PlanServices, type RememberMappings } from './import.js';
-import { findJob, resumableJob } from './jobs.js';
+import { resumableJob } from './jobs.js';
 import { identityOf, keptWithDependencies } from './sessions/job-views.js';
 
 /** The engine's job types the adapters name (the CLI imports nothing of jobs/). */
@@ -182,7 +182,8 @@ export async function runImportJob(jobId: string, o: ImportRunOptions): Promise<
 export interface ImportResumeOptions extends ResumeOptions {
   /**
    * A completed job: `refuse` it in words (the app: nothing to resume), or `answer` its result as it stands (the
-   * CLI: scripts may rerun a resume). A job that is not there is refused in words either way.
+   * CLI: scripts may rerun a resume). A job that is not there, or was made against another service than the
+   * client's, is refused in words either way.
    */
   completed: 'refuse' | 'answer';
 }
@@ -190,8 +191,7 @@ export interface ImportResumeOptions extends ResumeOptions {
 /** Resume a stopped job from its folder (no row sent twice; a write whose answer was lost is checked first). */
 export async function resumeImportJob(jobId: string, o: ImportResumeOptions): Promise<IndexedJobResult> {
   const { completed, ...resume } = o;
-  if (completed === 'refuse') await resumableJob(o.jobsDir, jobId);
-  else await findJob(o.jobsDir, jobId);
+  await resumableJob(o.jobsDir, jobId, o.client.baseUrl, completed);
   return resumeJob(jobId, resume);
 }
 

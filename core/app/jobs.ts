@@ -5,8 +5,8 @@
  * took a job back, and which jobs may be undone with a connection (its service, not undone yet).
  */
 import { effectiveStatus, isJobId, listJobs, readMeta } from '../jobs/job-store.js';
-import { RESUMABLE_STATUSES, type JobMeta, type JobStatus, type JobSummary } from '../jobs/types.js';
-import { undoRefusal } from '../jobs/undo-refusal.js';
+import { RESUMABLE_STATUSES, type JobMeta, type JobSummary } from '../jobs/types.js';
+import { sameService, undoRefusal } from '../jobs/undo-refusal.js';
 import { AppError } from './errors.js';
 
 /** The meta of a stored job; a refusal in words when the id is no job id or names no job in `jobsDir`. */
@@ -24,9 +24,25 @@ export function storedJobs(jobsDir: string): Promise<JobSummary[]> {
   return listJobs(jobsDir);
 }
 
-/** The job's status, when it can be resumed; a refusal in words otherwise. */
-export async function resumableJob(jobsDir: string, jobId: string): Promise<JobStatus> {
-  const status = effectiveStatus(await findJob(jobsDir, jobId));
+/**
+ * A job that may be resumed with a connection to `baseUrl`: it exists and was made against that service (its
+ * entries name that service's ids and external ids); with `completed: 'refuse'` it must also have something left
+ * to resume (paused, aborted, cancelled or interrupted). Its meta; a refusal in words otherwise.
+ */
+export async function resumableJob(
+  jobsDir: string,
+  jobId: string,
+  baseUrl: string,
+  completed: 'refuse' | 'answer' = 'refuse',
+): Promise<JobMeta> {
+  const meta = await findJob(jobsDir, jobId);
+  if (!sameService(meta.baseUrl, baseUrl))
+    throw new AppError(
+      'invalid_input',
+      `Job ${jobId} was made against another service (${meta.baseUrl}) than the connection (${baseUrl}): resume it with a connection to that service.`,
+    );
+  if (completed === 'answer') return meta;
+  const status = effectiveStatus(meta);
   if (!RESUMABLE_STATUSES.includes(status)) {
     throw new AppError(
       'invalid_input',
@@ -35,7 +51,7 @@ export async function resumableJob(jobsDir: string, jobId: string): Promise<JobS
         : `Job ${jobId} cannot be resumed (${status}).`,
     );
   }
-  return status;
+  return meta;
 }
 
 /**

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../core/api/index.js';
 import { jobVerdict, planJob, plannedEntries, resumeImportJob, runImportJob } from '../../core/app/import-job.js';
 import { jobDir, META_FILE, PLAN_FILE } from '../../core/jobs/job-store.js';
 import type { IndexedJobResult } from '../../core/jobs/run.js';
@@ -73,6 +74,22 @@ describe('runImportJob and resumeImportJob', () => {
     await r.index.close();
     expect(r.result.status).toBe('completed');
     expect(r.result.counts).toEqual(done.result.counts);
+  });
+
+  it('refuses in words to resume a job with a connection to another service, before anything is sent', async () => {
+    const w = await checked();
+    const planned = await planJob(env.jobsDir, w, { client: env.client }, { createOnly: false });
+    const done = await runImportJob(planned.jobId, { client: env.client, jobsDir: env.jobsDir });
+    await done.index.close();
+    const other = createApiClient({ baseUrl: 'http://127.0.0.1:9/api/v2', apiKey: 'svc-other-secret' });
+    for (const completed of ['refuse', 'answer'] as const)
+      await expect(resumeImportJob(planned.jobId, { client: other, jobsDir: env.jobsDir, completed })).rejects.toThrow(
+        /made against another service .* resume it with a connection to that service/,
+      );
+    const same = createApiClient({ baseUrl: `${env.client.baseUrl}/`, apiKey: 'svc-unused-secret' });
+    await expect(
+      resumeImportJob(planned.jobId, { client: same, jobsDir: env.jobsDir, completed: 'refuse' }),
+    ).rejects.toThrow(/nothing to resume/);
   });
 });
 

@@ -174,7 +174,8 @@ export class JobsRunner {
   /** Resume a stopped job with a connection (a key of the same manufacturer). */
   async resume(jobId: string, conn: Connection): Promise<string> {
     if (this.running.has(jobId)) throw new AppError('invalid_input', 'This job is running already.');
-    await resumableJob(this.jobsDir, jobId);
+    // Refused here, in words to the caller, before the job is launched (a refusal inside it would be its error).
+    await resumableJob(this.jobsDir, jobId, conn.baseUrl);
     this.refuseIfBusy(conn.profileId);
     await this.launch(jobId, conn, (opts) => resumeImportJob(jobId, { ...opts, completed: 'refuse' }));
     return jobId;
