@@ -8,6 +8,7 @@ import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, 
 import type { MaterialTypeRef } from '../spec/schemas.js';
 import type { IssueParams } from '../workbook/types.js';
 import { ENTITIES, IDENTIFIED_KINDS, type EntityOf } from './entities.js';
+import type { ServiceWalks } from './service-walks.js';
 import type { IdentifiedKind } from './types.js';
 
 /** A resource that finds entities by their codes. */
@@ -96,6 +97,7 @@ export async function resolveCodes(
   workbook: WorkbookMappings,
   profile: CodeMappings | undefined,
   signal?: AbortSignal,
+  ahead: ServiceWalks['walks'] = {},
 ): Promise<ServiceIndex> {
   const idx: ServiceIndex = {
     ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
@@ -162,11 +164,17 @@ export async function resolveCodes(
         kind,
         ENTITIES[kind].nouns,
         codes[kind],
-        (c) => (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
+        (c) => ahead[kind]?.pick(c) ?? (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
         idx[kind] as Map<string, { id: string }>,
       ),
     ),
-    bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
+    bulk(
+      'product',
+      'products',
+      codes.product,
+      (c) => (ahead.product?.pick(c) as Promise<Map<string, Product>>) ?? client.products.resolveExternalIds(c, o),
+      idx.product,
+    ),
     bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),
     bulk(
       'material',
