@@ -76,8 +76,15 @@ describe('walks beside the read', () => {
 
   it('reads and validates the whole workbook while the walk of supplier products is still open', async () => {
     const held = heldWalk(env.client);
-    const w = await readWhileWalking([file], held.client);
-    // reading finished; the walk started before it and has not been answered
+    // when the last row has been read: had the walk started?
+    let startedWhenRead: boolean | undefined;
+    const w = await readWhileWalking([file], held.client, {
+      onRead: (p) => {
+        if (p.phase === 'reading' && p.fraction === 1) startedWhenRead = held.started();
+      },
+    });
+    expect(startedWhenRead).toBe(true);
+    // reading and validating finished; the walk has not been answered
     expect(held.started()).toBe(true);
     expect(w.walks?.walks.supplier_product?.ended).toBe(false);
     expect(w.parsed.sheets.find((s) => s.name === 'supplier-products')?.rows).toHaveLength(450);
