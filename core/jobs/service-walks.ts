@@ -41,7 +41,8 @@ export class CollectionWalk<T extends Coded = Coded> {
 
   constructor(walk: (signal: AbortSignal) => AsyncIterable<T>, signal?: AbortSignal) {
     const onAbort = () => this.stop.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     this.done = (async () => {
       try {
         for await (const e of walk(this.stop.signal)) {
