@@ -188,4 +188,25 @@ describe('CollectionWalk', () => {
     const failing = walkOf(new Error('page refused'));
     await expect(failing.walk.pick(new Set(['NOT-THERE']))).rejects.toThrow('page refused');
   });
+
+  it("stops on the caller's signal, also one aborted before it started: the pick is refused", async () => {
+    const asked: AbortSignal[] = [];
+    const pages = (s: AbortSignal) => ({
+      async *[Symbol.asyncIterator]() {
+        asked.push(s);
+        for (const e of entities) {
+          s.throwIfAborted();
+          await new Promise((r) => setImmediate(r));
+          yield e;
+        }
+      },
+    });
+    const early = new CollectionWalk(pages, AbortSignal.abort(new Error('cancelled before')));
+    await expect(early.pick(new Set(['C-1']))).rejects.toThrow('cancelled before');
+    const later = new AbortController();
+    const walk = new CollectionWalk(pages, later.signal);
+    later.abort(new Error('cancelled'));
+    await expect(walk.pick(new Set(['C-9']))).rejects.toThrow('cancelled');
+    expect(asked.every((s) => s.aborted)).toBe(true);
+  });
 });
