@@ -8,13 +8,17 @@ import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, 
 import type { MaterialTypeRef } from '../spec/schemas.js';
 import type { IssueParams } from '../workbook/types.js';
 import { ENTITIES, IDENTIFIED_KINDS, type EntityOf } from './entities.js';
-import type { ServiceWalks } from './service-walks.js';
 import type { IdentifiedKind } from './types.js';
 
 /** A resource that finds entities by their codes. */
 interface ResolvesCodes {
   resolveExternalIds(codes: Set<string>, o: { signal?: AbortSignal }): Promise<Map<string, { id: string }>>;
 }
+
+/** Walks started before the codes were known (jobs/service-walks.ts): a kind's codes are picked out of its walk. */
+type WalksAhead = Partial<
+  Record<IdentifiedKind | 'product', { pick(codes: ReadonlySet<string>): Promise<Map<string, { id: string }>> }>
+>;
 
 export interface CodeMappings {
   /** plant code → plant id */
@@ -97,7 +101,7 @@ export async function resolveCodes(
   workbook: WorkbookMappings,
   profile: CodeMappings | undefined,
   signal?: AbortSignal,
-  ahead: ServiceWalks['walks'] = {},
+  ahead: WalksAhead = {},
 ): Promise<ServiceIndex> {
   const idx: ServiceIndex = {
     ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
