@@ -75,7 +75,7 @@ interface CliRunFigures {
 }
 
 /** Run the CLI as a child process; the peak RSS of its process tree while it runs. */
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRunFigures> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRunFigures> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });

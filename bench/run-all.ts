@@ -15,7 +15,9 @@
  *     against Σ_levels ⌈n_level / C⌉ · L + L
  *  8. memory (bench/memory.bench.ts) — plan, and plan + import + results workbooks, of a
  *     200,000-row workbook: peak RSS of the CLI's process tree, second half / first half of the writes (long)
- *   npm run bench [-- --only cli-start,suggest,e2e,import,plan,read,memory,lca,sandbox] [--quick]
+ *  9. re-sync (bench/resync.bench.ts) — plan and import of ~130,000 unchanged rows over every sheet at
+ *     L = 40 ms against max(read + validate, longest walk × R) + the reads after the walks × R (long)
+ *   npm run bench [-- --only cli-start,suggest,e2e,import,plan,read,memory,resync,lca,sandbox] [--quick]
  * --quick: smaller sizes (a smoke run, not the reference figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
@@ -28,10 +30,11 @@ import { runImportBench } from './import.bench.js';
 import { machine, RESULTS, runScript, startSandboxProcess, table, writeResult } from './lib/common.js';
 import { runPlanBench } from './plan.bench.js';
 import { runReadBench } from './read.bench.js';
+import { runResyncBench } from './resync.bench.js';
 import { runSuggestBench } from './suggest.bench.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
-const only = new Set((values.only ?? 'cli-start,suggest,e2e,import,plan,read,memory,lca,sandbox').split(','));
+const only = new Set((values.only ?? 'cli-start,suggest,e2e,import,plan,read,memory,resync,lca,sandbox').split(','));
 const quick = values.quick === true;
 /** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
 const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
@@ -219,6 +222,37 @@ if (only.has('memory')) {
     Number(s.second_vs_first_half),
     '≤ 1.1',
     yes(s.flat_met === true),
+  ]);
+}
+
+if (only.has('resync')) {
+  // The nightly re-sync: long (the service is filled with the workbook first) — run it alone with --only resync.
+  const rows = quick ? 5000 : 130_000;
+  const r = await runResyncBench({ rows });
+  save('resync', r);
+  results.resync = r;
+  const s = r.summary as Record<string, number | boolean | null>;
+  goals.push([
+    'resync',
+    `plan of ${s.rows} unchanged rows: bound / wall (${s.bound_s} / ${s.plan_s} s)`,
+    Number(s.plan_ratio),
+    '≥ 0.85',
+    yes(s.plan_met === true),
+  ]);
+  goals.push([
+    'resync',
+    'plan: requests',
+    Number(s.plan_requests),
+    `≤ ${s.goal_requests}`,
+    yes(s.requests_met === true),
+  ]);
+  goals.push(['resync', 'plan: peak RSS, MiB', Number(s.plan_peak_mib), '≤ 400', yes(s.peak_met === true)]);
+  goals.push([
+    'resync',
+    `import: wall / plan wall (${s.import_writes} writes)`,
+    Number(s.import_vs_plan),
+    '≤ 1.05, 0 writes',
+    yes(s.import_met === true),
   ]);
 }
 

@@ -102,6 +102,7 @@ export async function planJob(
     const remember = rememberMappings ? mappingMemory(w.parsed, w.report) : undefined;
     return { jobsDir, jobId, plan, excluded, ...(remember && { remember }) };
   } catch (e) {
+    services.walks?.cancel();
     await discardJob(jobsDir, jobId);
     throw e;
   }

@@ -6,6 +6,7 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { planImport, type PlanContext, type PlanProgress } from '../jobs/plan.js';
+import type { ServiceWalks } from '../jobs/service-walks.js';
 import type { CodeMappings } from '../jobs/resolve.js';
 import type { PlanHeader } from '../jobs/types.js';
 import {
@@ -37,6 +38,8 @@ export interface PlanServices {
   mappings?: CodeMappings;
   /** the manufacturer the key must belong to, when known */
   manufacturerId?: string;
+  /** the service reads started while the workbook was read (readWhileWalking): the plan uses them */
+  walks?: ServiceWalks;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -59,7 +62,11 @@ export async function makePlan(
   o: Omit<PlanOptions, 'previous'>,
   entriesPath: string,
 ): Promise<PlanHeader> {
-  return planImport(w.parsed, planContext(w, s, o), entriesPath);
+  try {
+    return await planImport(w.parsed, planContext(w, s, o), entriesPath);
+  } finally {
+    s.walks?.cancel(); // also when the options are refused before planning
+  }
 }
 
 /** The sheets a plan may mirror (their type's entities with an external_id not in the sheet are deleted). */
@@ -107,6 +114,7 @@ function planContext(
     ...(s.manufacturerId !== undefined ? { manufacturerId: s.manufacturerId } : {}),
     ...(s.mappings ? { mappings: s.mappings } : {}),
     validation: w.report,
+    ...(s.walks ? { walks: s.walks } : {}),
     options: {
       createOnly: o.createOnly,
       ...(o.mirror?.length ? { mirror: o.mirror } : {}),

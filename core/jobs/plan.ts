@@ -20,6 +20,7 @@ import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
 import { JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
+import type { ServiceWalks } from './service-walks.js';
 import { planBoms, readBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { planCompanies } from './plan/companies.js';
@@ -52,6 +53,8 @@ export interface PlanContext {
   };
   /** The validateWorkbook(parsed) report; without it the planner uses the reader's issues and row schemas. */
   validation?: ValidationReport;
+  /** /v2/me and the collection walks started before the rows were read (startServiceWalks): used, not repeated. */
+  walks?: ServiceWalks;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -78,6 +81,8 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext, path:
   } catch (e) {
     sink.abort();
     throw e;
+  } finally {
+    ctx.walks?.cancel();
   }
 }
 
@@ -88,18 +93,27 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   }
   const { client, signal } = ctx;
   const progress = ctx.onProgress ?? (() => {});
-  const startRequests = client.stats().requests;
+  const startRequests = ctx.walks?.startRequests ?? client.stats().requests;
   const wb = indexWorkbook(parsed, ctx.validation);
   progress({ phase: 'preflight', done: 0, total: 1 });
   progress({ phase: 'resolving', done: 0, total: 1 });
   // /v2/me and the resolution of the workbook's codes are reads independent of each other: one round trip for
   // both, not one after the other.
   // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
-  const reading = client.me({ signal });
-  const resolving = resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal);
+  // With walks started before the rows were read, the codes are picked out of them.
+  const reading = ctx.walks?.me ?? client.me({ signal });
+  const resolving = resolveCodes(
+    client,
+    collectCodes(wb),
+    workbookMappings(wb),
+    ctx.mappings,
+    signal,
+    ctx.walks?.walks,
+  );
   resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
   const me = await reading;
   const svc = await resolving;
+  ctx.walks?.cancel(); // walks of collections no code asked for
   if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
     throw new Error(
       `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,

@@ -15,6 +15,11 @@ interface ResolvesCodes {
   resolveExternalIds(codes: Set<string>, o: { signal?: AbortSignal }): Promise<Map<string, { id: string }>>;
 }
 
+/** Walks started before the codes were known (jobs/service-walks.ts): a kind's codes are picked out of its walk. */
+type WalksAhead = Partial<
+  Record<IdentifiedKind | 'product', { pick(codes: ReadonlySet<string>): Promise<Map<string, { id: string }>> }>
+>;
+
 export interface CodeMappings {
   /** plant code → plant id */
   plants?: Record<string, string>;
@@ -96,6 +101,7 @@ export async function resolveCodes(
   workbook: WorkbookMappings,
   profile: CodeMappings | undefined,
   signal?: AbortSignal,
+  ahead: WalksAhead = {},
 ): Promise<ServiceIndex> {
   const idx: ServiceIndex = {
     ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
@@ -162,11 +168,17 @@ export async function resolveCodes(
         kind,
         ENTITIES[kind].nouns,
         codes[kind],
-        (c) => (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
+        (c) => ahead[kind]?.pick(c) ?? (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
         idx[kind] as Map<string, { id: string }>,
       ),
     ),
-    bulk('product', 'products', codes.product, (c) => client.products.resolveExternalIds(c, o), idx.product),
+    bulk(
+      'product',
+      'products',
+      codes.product,
+      (c) => (ahead.product?.pick(c) as Promise<Map<string, Product>>) ?? client.products.resolveExternalIds(c, o),
+      idx.product,
+    ),
     bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),
     bulk(
       'material',

@@ -34,7 +34,13 @@ ${MIRROR_USAGE}
     const files = checkSourceFiles(positionals, rc.cwd, 'plan');
     const mapping = mappingOption(rc, values, 'plan');
     const mirror = mirrorOptions(values, 'plan');
-    const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }) });
+    // The plan's service reads run while the workbook is read (nothing is written): connected first when the
+    // connection can be made; when it cannot, the workbook is read first and planning says why, as before.
+    const walkWith = await rc.connect({ checkKey: false }).then(
+      () => rc.client,
+      () => undefined,
+    );
+    const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }), ...(walkWith && { walkWith }) });
     if (!w.parsed.readable) {
       if (!ctx.json) printIssues(rc, w);
       const first = w.report.issues.find((i) => i.severity === 'error');

@@ -53,6 +53,7 @@ export async function planIntoJob(
     {
       client: ctx.client,
       ...(mappings ? { mappings } : {}),
+      ...(w.walks ? { walks: w.walks } : {}),
       signal: ctx.signal,
       onProgress: (p) => {
         if (p.phase !== phase) {

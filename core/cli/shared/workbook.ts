@@ -4,8 +4,10 @@
  */
 import { partsOf } from '../../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
-import { readAndValidate } from '../../app/validate.js';
+import { readWhileWalking } from '../../app/read-ahead.js';
+import type { ApiClient } from '../../api/index.js';
 import type { ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
+import type { PlanServices } from '../../app/import.js';
 import type { RunContext } from './context.js';
 import type { CliProgress } from './types.js';
 import { formatIssues } from '../output/views.js';
@@ -16,18 +18,23 @@ export interface LoadedWorkbook {
   paths: string[];
   parsed: ParsedWorkbook;
   report: ValidationReport;
+  /** the plan's service reads, started beside the read when a client was given (loadWorkbook's `walkWith`) */
+  walks?: PlanServices['walks'];
 }
 
-/** Read and check the sources (one workbook, or any number of .xlsx and .csv files) as one workbook. */
+/**
+ * Read and check the sources (one workbook, or any number of .xlsx and .csv files) as one workbook. With
+ * `walkWith` (a connected client) the plan's service reads run beside the read (app/read-ahead.ts).
+ */
 export async function loadWorkbook(
   source: string | readonly string[],
   ctx: RunContext,
-  o: { mapping?: ColumnMapping } = {},
+  o: { mapping?: ColumnMapping; walkWith?: ApiClient } = {},
 ): Promise<LoadedWorkbook> {
   const paths = typeof source === 'string' ? [source] : [...source];
   let bar: CliProgress | undefined;
   let seen = 0;
-  const { parsed, report } = await readAndValidate(paths, {
+  const { parsed, report, walks } = await readWhileWalking(paths, o.walkWith, {
     ...(o.mapping && { mapping: o.mapping }),
     signal: ctx.signal,
     onRead: (p) => {
@@ -38,7 +45,7 @@ export async function loadWorkbook(
     },
   });
   bar?.done();
-  return { path: paths[0], paths, parsed, report };
+  return { path: paths[0], paths, parsed, report, ...(walks && { walks }) };
 }
 
 /** Print the workbook's issues on stderr (people) — errors first, capped — or to `write`. */

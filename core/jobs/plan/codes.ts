@@ -13,7 +13,7 @@ import { COMPONENT_KIND } from './boms.js';
 type CodeKind = keyof CodeRequests;
 
 /** The cells of each sheet that hold a code, and the kind of code (a BOM row's component: by its type). */
-const CODE_CELLS: Partial<
+export const CODE_CELLS: Partial<
   Record<DataSheetName, [field: string, kind: CodeKind | ((r: WbRow<unknown>) => CodeKind | undefined)][]>
 > = {
   'supplier-companies': [['external_id', 'supplier_company']],

@@ -1,0 +1,70 @@
+/**
+ * Reading a workbook while the service is walked, once for the CLI's `plan` and the app's dry run: the service
+ * reads of the plan (/v2/me and the walks of the collections the fed sheets ask codes of: jobs/service-walks.ts)
+ * start before the rows are read, from the sheet list alone, and run while the sources are read and validated.
+ * The plan then uses them (PlanServices.walks). A source that cannot be read stops the walks; sources whose
+ * sheets are not known before reading (CSV, legacy formats) are read first, as without a walk ahead.
+ */
+import { extname } from 'node:path';
+import type { ApiClient } from '../api/index.js';
+import { kindsToWalk, startServiceWalks, type ServiceWalks } from '../jobs/service-walks.js';
+import type { ColumnMapping } from '../workbook/column-mapping/schema.js';
+import { targetOf } from '../workbook/column-mapping/match.js';
+import { DEFAULT_LIMITS, inspectWorkbookFile } from '../workbook/guards.js';
+import type { DataSheetName } from '../workbook/types.js';
+import { readAndValidate, type CheckedSources } from './validate.js';
+
+/**
+ * The data sheets the .xlsx sources feed, each with its declared data rows (null: not declared), from their
+ * sheet lists; null when a source is not an .xlsx or its sheet list cannot be read (the reader will say why).
+ */
+export async function fedSheets(
+  paths: readonly string[],
+  mapping?: ColumnMapping,
+): Promise<Map<DataSheetName, number | null> | null> {
+  const fed = new Map<DataSheetName, number | null>();
+  for (const path of paths) {
+    if (extname(path).toLowerCase() !== '.xlsx') return null;
+    let sheets;
+    try {
+      ({ sheets } = await inspectWorkbookFile(path, DEFAULT_LIMITS));
+    } catch {
+      return null;
+    }
+    for (const s of sheets) {
+      const sheet = targetOf(s.name, mapping, false)?.sheet;
+      if (!sheet) continue;
+      const rows = s.dimensionRows === null ? null : Math.max(0, s.dimensionRows - 1);
+      const before = fed.get(sheet);
+      fed.set(sheet, before === undefined ? rows : before === null || rows === null ? null : before + rows);
+    }
+  }
+  return fed;
+}
+
+/**
+ * Read and validate the sources (readAndValidate) with the plan's service reads under way beside them, when a
+ * client is given; `walks` is for the plan (PlanServices.walks), absent when none were started or the sources
+ * could not be read. A caller that does not plan after all calls `walks.cancel()`.
+ */
+export async function readWhileWalking(
+  paths: readonly string[],
+  client: ApiClient | undefined,
+  o: Parameters<typeof readAndValidate>[1] & {} = {},
+): Promise<CheckedSources & { walks?: ServiceWalks }> {
+  const fed = client ? await fedSheets(paths, o.mapping) : null;
+  const walks = client && fed ? startServiceWalks(client, kindsToWalk(fed), o.signal) : undefined;
+  let checked: CheckedSources;
+  try {
+    checked = await readAndValidate(paths, o);
+  } catch (e) {
+    walks?.cancel();
+    throw e;
+  }
+  if (!walks) return checked;
+  if (!checked.parsed.readable) {
+    walks.cancel();
+    return checked;
+  }
+  return { ...checked, walks };
+}

@@ -1,0 +1,138 @@
+/**
+ * The service reads of a plan started before its workbook's rows are read: /v2/me and one walk per collection
+ * whose codes the fed sheets will ask for. Which collections those are depends only on the connection and on
+ * which sheets are fed (known from the workbook's sheet list), not on the rows, so the walks run while the rows
+ * are read and validated; the planner then picks its codes out of them (resolveCodes) instead of walking after
+ * the read. Collections are walked side by side (the client's read cap limits them); the pages of one walk
+ * follow each other, as the spec's opaque cursor forces.
+ *
+ * Memory: until the codes are known a walk keeps every entity it met by external_id (a re-sync wants nearly all
+ * of them anyway); once they are known it keeps only those and stops as soon as every one is found, as a walk
+ * started after the read does.
+ */
+import { PER_CODE_MAX, type ApiClient, type ReadResource } from '../api/index.js';
+import type { Me } from '../spec/schemas.js';
+import type { DataSheetName } from '../workbook/types.js';
+import { ENTITIES, IDENTIFIED_KINDS } from './entities.js';
+import { CODE_CELLS } from './plan/codes.js';
+import { COMPONENT_KIND } from './plan/boms.js';
+import type { IdentifiedKind } from './types.js';
+
+/** The collections a plan may walk ahead: the identified kinds and products (plants and materials are catalogs). */
+export type WalkedKind = IdentifiedKind | 'product';
+
+interface Coded {
+  id: string;
+  external_id?: string | null;
+}
+
+/**
+ * One collection's walk, started at once. `pick(codes)` answers the entities of those codes (absent: no active
+ * entity carries the code): from what was met so far, then from the rest of the walk until every code is found.
+ */
+export class CollectionWalk<T extends Coded = Coded> {
+  private readonly met = new Map<string, T>();
+  private wanted: ReadonlySet<string> | null = null;
+  private found = 0;
+  private finished = false;
+  private readonly stop = new AbortController();
+  private readonly done: Promise<void>;
+  private wake: (() => void) | null = null;
+
+  constructor(walk: (signal: AbortSignal) => AsyncIterable<T>, signal?: AbortSignal) {
+    const onAbort = () => this.stop.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    this.done = (async () => {
+      try {
+        for await (const e of walk(this.stop.signal)) {
+          const code = e.external_id;
+          if (typeof code !== 'string' || this.met.has(code)) continue;
+          if (this.wanted && !this.wanted.has(code)) continue;
+          this.met.set(code, e);
+          if (this.wanted && ++this.found === this.wanted.size) break;
+        }
+      } catch (e) {
+        // Stopped because every wanted code was found (or nothing is wanted any more): not an error.
+        if (!(this.stop.signal.aborted && this.wanted && !signal?.aborted)) throw e;
+      } finally {
+        this.finished = true;
+        signal?.removeEventListener('abort', onAbort);
+      }
+    })();
+    this.done.catch(() => {}); // told by pick; a walk nobody picks from fails silently
+  }
+
+  /** The entities of `codes` (each code at most once); rejects with the walk's error. */
+  async pick(codes: ReadonlySet<string>): Promise<Map<string, T>> {
+    if (this.wanted) throw new Error('internal: a walk ahead is picked from once');
+    this.wanted = codes;
+    for (const code of [...this.met.keys()]) if (!codes.has(code)) this.met.delete(code);
+    this.found = this.met.size;
+    if (!this.finished && this.found === codes.size) this.stop.abort();
+    await this.done;
+    const out = this.met;
+    return out;
+  }
+
+  /** Stop the walk (nothing will be picked from it). */
+  cancel(): void {
+    this.wanted ??= new Set();
+    this.stop.abort();
+  }
+
+  /** Whether the walk has ended (all pages read, stopped or failed). */
+  get ended(): boolean {
+    return this.finished;
+  }
+}
+
+/** The reads a plan started ahead: /v2/me, the walks, and the request count when they started. */
+export interface ServiceWalks {
+  me: Promise<Me>;
+  walks: Partial<Record<WalkedKind, CollectionWalk>>;
+  /** client.stats().requests before the first of them (the plan counts its requests from here) */
+  startRequests: number;
+  /** Stop every walk not picked from (planning is over, or will not happen). */
+  cancel(): void;
+}
+
+/**
+ * The collections to walk ahead for the fed sheets: each kind of code the sheet's cells hold (a BOM's components:
+ * every component kind), for sheets that declare more data rows than per-code lookups would cost (PER_CODE_MAX).
+ * A sheet without a declared size (the dimension Excel and LibreOffice write) is left to the plan after the read.
+ */
+export function kindsToWalk(fed: ReadonlyMap<DataSheetName, number | null>): WalkedKind[] {
+  const kinds = new Set<WalkedKind>();
+  const walked = new Set<string>([...IDENTIFIED_KINDS, 'product']);
+  for (const [sheet, rows] of fed) {
+    if (rows === null || rows <= PER_CODE_MAX) continue;
+    for (const [, kind] of CODE_CELLS[sheet] ?? []) {
+      const ks = typeof kind === 'function' ? Object.values(COMPONENT_KIND) : [kind];
+      for (const k of ks) if (walked.has(k)) kinds.add(k as WalkedKind);
+    }
+  }
+  return [...kinds];
+}
+
+/** Start /v2/me and the walks of `kinds` at once (each kind's collection, 200 per page). */
+export function startServiceWalks(client: ApiClient, kinds: readonly WalkedKind[], signal?: AbortSignal): ServiceWalks {
+  const startRequests = client.stats().requests;
+  const me = client.me({ signal });
+  me.catch(() => {}); // awaited by the plan
+  const walks: ServiceWalks['walks'] = {};
+  for (const kind of kinds) {
+    const resource: Pick<ReadResource<Coded>, 'walk'> = kind === 'product'
+      ? client.products
+      : client[ENTITIES[kind].resource];
+    walks[kind] = new CollectionWalk<Coded>((s) => resource.walk({}, { signal: s }), signal);
+  }
+  return {
+    me,
+    walks,
+    startRequests,
+    cancel: () => {
+      for (const w of Object.values(walks)) if (!w.ended) w.cancel();
+    },
+  };
+}
