@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blockedCount } from '../../app/import.js';
-import { withCodes } from '../../app/validate.js';
+import { withCodes } from '../../app/codes.js';
 import { plannedEntries } from '../../app/import-job.js';
 import type { PlanEntry } from '../../app/import-job.js';
 import { flag } from '../shared/args.js';
