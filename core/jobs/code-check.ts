@@ -174,7 +174,8 @@ export function withCodeIssues(
 ): ValidationReport {
   if (codeIssues.length === 0) return report;
   const unknown = new Set(codeIssues.map((i) => `${i.sheet}!${i.cell}`));
-  const explained = report.issues.map((i) => explainCause(parsed, i, unknown));
+  const explain = causeExplainer(parsed, unknown);
+  const explained = report.issues.map((i) => explain(i));
   const issues = sortIssues(parsed, [...explained, ...codeIssues]);
   const errors = issues.filter((i) => i.severity === 'error').length;
   // A row with an unknown code is a row with errors.
@@ -194,7 +195,7 @@ export function withCodeIssues(
   return { ...report, ok: false, errors, warnings: issues.length - errors, issues, sheets };
 }
 
-/** What explainCause reads of an issue or a plan's problem. */
+/** What causeExplainer reads of an issue or a plan's problem. */
 interface AtCell {
   code?: string;
   sheet: string | null;
@@ -205,30 +206,51 @@ interface AtCell {
 }
 
 /**
- * An issue (or a plan's problem) of a cross-sheet rule with ` (because Sheet!C7 is unknown)` and the param
- * `cause` when an unknown code causes it; else the issue itself.
+ * What words an issue (or a plan's problem) of a cross-sheet rule with ` (because Sheet!C7 is unknown)` and the
+ * param `cause` when an unknown code causes it (else gives the issue itself). The rows it looks up are indexed
+ * once, on first use.
  */
-export function explainCause<I extends AtCell>(parsed: ParsedWorkbook, i: I, unknown: UnknownCells): I {
-  const causes = i.code === undefined ? undefined : CAUSES[i.code];
-  if (!causes || i.sheet === null || i.row === null) return i;
-  const own = parsed.sheets.find((s) => partsOf(s).some((p) => p.sheetName === i.sheet));
-  const part = own && partsOf(own).find((p) => p.sheetName === i.sheet);
-  const row = own && part && own.rows.find((r) => r.row === i.row! + part.offset);
-  if (!row) return i;
-  for (const [field, sheetName, cells] of causes) {
-    const code = row.values[field];
-    const target = parsed.sheets.find((s) => s.name === sheetName);
-    if (typeof code !== 'string' || !target) continue;
-    const defining = target.rows.find((r) => r.values.external_id === code && writes(r));
-    if (!defining) continue;
-    for (const f of cells) {
-      const at = sourceCellOf(target, f, defining.row);
-      const ref = `${at.sheet}!${at.cell}`;
-      if (at.cell && unknown.has(ref) && ref !== `${i.sheet}!${i.cell}`)
-        return { ...i, message: `${i.message} (because ${ref} is unknown)`, params: { ...i.params, cause: ref } };
+export function causeExplainer(parsed: ParsedWorkbook, unknown: UnknownCells): <I extends AtCell>(i: I) => I {
+  const rowsOf = new Map<ParsedSheet, Map<number, ParsedRow>>();
+  const definingOf = new Map<ParsedSheet, Map<string, ParsedRow>>();
+  const rowAt = (s: ParsedSheet, row: number): ParsedRow | undefined => {
+    let m = rowsOf.get(s);
+    if (!m) rowsOf.set(s, (m = new Map(s.rows.map((r) => [r.row, r]))));
+    return m.get(row);
+  };
+  const defining = (s: ParsedSheet, code: string): ParsedRow | undefined => {
+    let m = definingOf.get(s);
+    if (!m) {
+      m = new Map();
+      for (const r of s.rows) {
+        const c = r.values.external_id;
+        if (typeof c === 'string' && writes(r) && !m.has(c)) m.set(c, r);
+      }
+      definingOf.set(s, m);
     }
-  }
-  return i;
+    return m.get(code);
+  };
+  return <I extends AtCell>(i: I): I => {
+    const causes = i.code === undefined ? undefined : CAUSES[i.code];
+    if (!causes || i.sheet === null || i.row === null) return i;
+    const own = parsed.sheets.find((s) => partsOf(s).some((p) => p.sheetName === i.sheet));
+    const part = own && partsOf(own).find((p) => p.sheetName === i.sheet);
+    const row = own && part && rowAt(own, i.row + part.offset);
+    if (!row) return i;
+    for (const [field, sheetName, cells] of causes) {
+      const code = row.values[field];
+      const target = parsed.sheets.find((s) => s.name === sheetName);
+      const def = typeof code === 'string' && target ? defining(target, code) : undefined;
+      if (!def || !target) continue;
+      for (const f of cells) {
+        const at = sourceCellOf(target, f, def.row);
+        const ref = `${at.sheet}!${at.cell}`;
+        if (at.cell && unknown.has(ref) && ref !== `${i.sheet}!${i.cell}`)
+          return { ...i, message: `${i.message} (because ${ref} is unknown)`, params: { ...i.params, cause: ref } };
+      }
+    }
+    return i;
+  };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, Issue, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { resolveCodes, type CodeMappings } from './resolve.js';
-import { explainCause, unknownCodeIssues } from './code-check.js';
+import { causeExplainer, unknownCodeIssues } from './code-check.js';
 import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
@@ -187,12 +187,12 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   };
 }
 
-/** The sink of a plan with unknown codes: a problem one of them causes says so (code-check.ts explainCause). */
+/** The sink of a plan with unknown codes: a problem one of them causes says so (code-check.ts causeExplainer). */
 function explainedBy(parsed: ParsedWorkbook, unknownCodes: readonly Issue[], sink: PlanSink): PlanSink {
-  const unknown = new Set(unknownCodes.map((i) => `${i.sheet}!${i.cell}`));
+  const explain = causeExplainer(parsed, new Set(unknownCodes.map((i) => `${i.sheet}!${i.cell}`)));
   return {
     add: (e) => {
-      if (e.problems) e.problems = e.problems.map((p) => explainCause(parsed, p, unknown));
+      if (e.problems) e.problems = e.problems.map((p) => explain(p));
       sink.add(e);
     },
     finish: () => sink.finish(),
