@@ -194,7 +194,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   const input = sources[0];
   const csvMode = sources.some((s) => isTextSource(s));
 
-  // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
+  // 1. The workbook on its own: errors → nothing is sent (only its codes are read, when a connection can be made).
   // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
   mark('import-start');
   let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
