@@ -27,11 +27,13 @@ export interface WalkQuery {
   [filter: string]: QueryValue;
 }
 
-export interface ResolveOptions extends CallOptions {
+export interface ResolveOptions<T = unknown> extends CallOptions {
   /** 'auto' (default) chooses by cost; 'walk' or 'per-code' force one way. */
   strategy?: 'auto' | 'walk' | 'per-code';
   /** Known or estimated collection size: lets 'auto' prefer per-code lookups when they are cheaper. */
   collectionSizeHint?: number;
+  /** Told every entity a walk reads, asked for or not (what the collection holds, for "did you mean …?"). */
+  onItem?: (e: T) => void;
 }
 
 /** Few codes are looked up one by one (cost N ≤ this); more are resolved by one walk (cost ⌈collection/200⌉). */
@@ -45,7 +47,7 @@ export interface ReadResource<T> {
   walk(query?: WalkQuery, o?: CallOptions): AsyncIterable<T>;
   findByExternalId(code: string, o?: CallOptions): Promise<T | null>;
   /** Codes → entities; codes with no active entity are absent from the map. */
-  resolveExternalIds(codes: Iterable<string>, o?: ResolveOptions): Promise<Map<string, T>>;
+  resolveExternalIds(codes: Iterable<string>, o?: ResolveOptions<T>): Promise<Map<string, T>>;
 }
 
 export interface GettableResource<T> extends ReadResource<T> {
@@ -121,7 +123,7 @@ export function readResource<T extends { external_id?: string | null }>(cfg: Res
     return null;
   };
 
-  const resolveExternalIds = async (codes: Iterable<string>, o: ResolveOptions = {}): Promise<Map<string, T>> => {
+  const resolveExternalIds = async (codes: Iterable<string>, o: ResolveOptions<T> = {}): Promise<Map<string, T>> => {
     const wanted = new Set<string>();
     for (const c of codes) if (typeof c === 'string' && c !== '') wanted.add(c);
     const out = new Map<string, T>();
@@ -149,6 +151,7 @@ export function readResource<T extends { external_id?: string | null }>(cfg: Res
     }
     // One walk, indexed by external_id; it stops as soon as every code is found.
     for await (const e of walk({ limit: WALK_LIMIT }, { signal: o.signal, timeoutMs: o.timeoutMs })) {
+      o.onItem?.(e);
       const code = e.external_id;
       if (typeof code === 'string' && wanted.has(code) && !out.has(code)) {
         out.set(code, e);

@@ -2,6 +2,8 @@
  * The validate operation, once for the CLI (`validate`, and the first step of `plan`/`import`) and the app
  * (`import.validate`): the sources (a workbook, CSV files, mixed) read as one workbook — through a column mapping
  * when there is one — and checked on their own (row schemas, spec rules, cross-sheet checks). Nothing is sent.
+ * When connected, the codes pass adds every code neither the workbook nor the service knows to the same report,
+ * at its cell (app/codes.ts); offline, the check says that codes were not checked.
  */
 import type { ColumnMapping } from '../workbook/column-mapping/schema.js';
 import type { ReadOptions } from '../workbook/reader.js';
@@ -37,3 +39,10 @@ export async function readAndValidate(
   });
   return { parsed, report };
 }
+
+/** Whether the workbook's codes were checked against the service (offline: no; the reason in words). */
+export type CodesChecked = { checked: true; unknown: number } | { checked: false; reason: string };
+
+/** The words of an offline check: codes were not checked. */
+export const CODES_NOT_CHECKED =
+  'codes (plants, materials, references to the service) were not checked: that needs a connection ("plan" checks them)';

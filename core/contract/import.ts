@@ -70,6 +70,11 @@ export const ImportValidation = z.object({
   issues: z.array(WorkbookIssueView),
   rows: NonNegInt,
   ms: NonNegInt,
+  /**
+   * whether the codes (plants, materials, references) were checked against the active connection: then each
+   * unknown one is among the issues (`code_unknown`, at its cell); else why not. Absent: not asked for.
+   */
+  codes: z.object({ checked: z.boolean(), unknown: NonNegInt.optional(), reason: Text.optional() }).optional(),
 });
 export type ImportValidation = z.infer<typeof ImportValidation>;
 
@@ -231,13 +236,15 @@ export const importProcedures = {
   },
   'import.validate': {
     summary:
-      'Read a workbook the user handed to the app and check it on its own (nothing is sent); keeps it for the dry run',
+      'Read a workbook the user handed to the app and check it (nothing is sent; with checkCodes, its codes against the active connection); keeps it for the dry run',
     /** moreFileIds: further sources of the same import (a workbook's sheets and CSV files may be mixed) */
     input: z
       .object({
         fileId: z.string().min(1).max(100),
         moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(),
         mapping: ColumnMappingDoc.optional(),
+        /** also check the codes against the active connection (reads only): each unknown one an error at its cell */
+        checkCodes: z.boolean().optional(),
       })
       .strict(),
     output: ImportValidation,

@@ -14,8 +14,9 @@
 import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
-import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
+import type { DataSheetName, Issue, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { resolveCodes, type CodeMappings } from './resolve.js';
+import { causeExplainer, unknownCodeIssues } from './code-check.js';
 import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
@@ -130,6 +131,10 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   }
   signal?.throwIfAborted();
 
+  // The codes pass: every code cell, rows with other errors included, against the service's answers and the
+  // workbook; a problem an unknown code causes says so.
+  const unknownCodes = unknownCodeIssues(parsed, svc, ctx.validation);
+  const explained = unknownCodes.length ? explainedBy(parsed, unknownCodes, sink) : sink;
   const hasParts = Object.keys(sheetParts).length > 0;
   const planner = new PlanState(
     wb,
@@ -137,7 +142,7 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
     me,
     client.maskedKey,
     ctx.options?.createOnly ?? false,
-    hasParts ? sourceRows(sink) : sink,
+    hasParts ? sourceRows(explained) : explained,
   );
   // The instances' BOMs and production figures on the service: independent reads, side by side.
   const [serverBoms, serverProduction] = await Promise.all([
@@ -183,6 +188,7 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
     },
     ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
     ...(ignored.length ? { ignoredRows: ignored } : {}),
+    ...(unknownCodes.length ? { unknownCodes } : {}),
     summary,
     requests: client.stats().requests - startRequests,
     preflight: {
@@ -191,6 +197,21 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
       plant_ids: [...me.plant_ids],
       problems: planner.preflightProblems,
       warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
+    },
+  };
+}
+
+/** The sink of a plan with unknown codes: a problem one of them causes says so (code-check.ts causeExplainer). */
+function explainedBy(parsed: ParsedWorkbook, unknownCodes: readonly Issue[], sink: PlanSink): PlanSink {
+  const explain = causeExplainer(parsed, new Set(unknownCodes.map((i) => `${i.sheet}!${i.cell}`)));
+  return {
+    add: (e) => {
+      if (e.problems) e.problems = e.problems.map((p) => explain(p));
+      sink.add(e);
+    },
+    finish: () => sink.finish(),
+    get count() {
+      return sink.count;
     },
   };
 }

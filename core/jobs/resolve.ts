@@ -12,12 +12,24 @@ import type { IdentifiedKind } from './types.js';
 
 /** A resource that finds entities by their codes. */
 interface ResolvesCodes {
-  resolveExternalIds(codes: Set<string>, o: { signal?: AbortSignal }): Promise<Map<string, { id: string }>>;
+  resolveExternalIds(
+    codes: Set<string>,
+    o: { signal?: AbortSignal; onItem?: (e: Named) => void },
+  ): Promise<Map<string, { id: string }>>;
+}
+
+/** What the index keeps of an entity read: its code and name. */
+interface Named {
+  external_id?: string | null;
+  name?: string | null;
 }
 
 /** Walks started before the codes were known (jobs/service-walks.ts): a kind's codes are picked out of its walk. */
 type WalksAhead = Partial<
-  Record<IdentifiedKind | 'product', { pick(codes: ReadonlySet<string>): Promise<Map<string, { id: string }>> }>
+  Record<
+    IdentifiedKind | 'product',
+    { pick(codes: ReadonlySet<string>, onItem?: (e: Named) => void): Promise<Map<string, { id: string }>> }
+  >
 >;
 
 export interface CodeMappings {
@@ -65,6 +77,11 @@ export interface ServiceIndex extends FoundEntities {
   unreadableParams?: Partial<Record<ResolvedKind, IssueParams>>;
   /** Service id → external_id of every entity seen (for showing codes instead of ids). */
   codeOfId: Map<string, string>;
+  /**
+   * Code → name of every entity of a kind the reads saw (a walk reads the whole collection when a code is not
+   * in it): the codes an unknown one may be a typo of ("did you mean MAT-SAND — Sand 0/2?").
+   */
+  seen?: Partial<Record<ResolvedKind, Map<string, string>>>;
 }
 
 export interface WorkbookMappings {
@@ -111,8 +128,14 @@ export async function resolveCodes(
     unreadable: {},
     unreadableParams: {},
     codeOfId: new Map(),
+    seen: {},
   };
   const o = { signal };
+  /** The options of a kind's reads: every entity they see is noted with its name. */
+  const noting = (kind: ResolvedKind) => {
+    const into = ((idx.seen ??= {})[kind] ??= new Map());
+    return { ...o, onItem: (e: Named) => noteName(into, e) };
+  };
 
   const bulk = async <T extends { id: string; external_id?: string | null }>(
     kind: ResolvedKind,
@@ -159,6 +182,7 @@ export async function resolveCodes(
     }
   }
 
+  const elementaryCodes = new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite'));
   const plantsFound = new Map<string, Plant>();
   const elementariesFound = new Map<string, Elementary>();
   await Promise.all([
@@ -168,7 +192,9 @@ export async function resolveCodes(
         kind,
         ENTITIES[kind].nouns,
         codes[kind],
-        (c) => ahead[kind]?.pick(c) ?? (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, o),
+        (c) =>
+          ahead[kind]?.pick(c, noting(kind).onItem) ??
+          (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, noting(kind)),
         idx[kind] as Map<string, { id: string }>,
       ),
     ),
@@ -176,15 +202,23 @@ export async function resolveCodes(
       'product',
       'products',
       codes.product,
-      (c) => (ahead.product?.pick(c) as Promise<Map<string, Product>>) ?? client.products.resolveExternalIds(c, o),
+      (c) =>
+        (ahead.product?.pick(c, noting('product').onItem) as Promise<Map<string, Product>> | undefined) ??
+        client.products.resolveExternalIds(c, noting('product')),
       idx.product,
     ),
-    bulk('plant', 'plants', plantCodes, (c) => client.plants.resolveExternalIds(c, catalogWalk(c, o)), plantsFound),
+    bulk(
+      'plant',
+      'plants',
+      plantCodes,
+      (c) => client.plants.resolveExternalIds(c, catalogWalk(c, noting('plant'))),
+      plantsFound,
+    ),
     bulk(
       'material',
       'material types (elementaries)',
-      new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite')),
-      (c) => client.elementaries.resolveExternalIds(c, catalogWalk(c, o)),
+      elementaryCodes,
+      (c) => client.elementaries.resolveExternalIds(c, catalogWalk(c, noting('material'))),
       elementariesFound,
     ),
   ]);
@@ -201,7 +235,7 @@ export async function resolveCodes(
     'material',
     'material types (composites)',
     compositeCodes,
-    (c) => client.composites.resolveExternalIds(c, catalogWalk(c, o)),
+    (c) => client.composites.resolveExternalIds(c, catalogWalk(c, noting('material'))),
     compositesFound,
   );
   if (elementaryProblem && !idx.unreadable.material) {
@@ -210,7 +244,50 @@ export async function resolveCodes(
   }
   for (const [code, c] of compositesFound)
     idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
+  for (const kind of Object.keys(idx.seen ?? {}) as ResolvedKind[])
+    for (const e of (idx[kind] as Map<string, Named>).values()) noteName(idx.seen![kind]!, e);
+  // A catalog of which two or more codes were asked was walked whole already (catalogWalk).
+  const unknown = (codes: ReadonlySet<string>, found: Map<string, unknown>) => [...codes].some((c) => !found.has(c));
+  await catalogForHints(client, idx, signal, {
+    plants: plantCodes.size === 1 && unknown(plantCodes, idx.plant),
+    elementaries: elementaryCodes.size === 1 && unknown(materialCodes, idx.material),
+    composites: compositeCodes.size <= 1 && unknown(materialCodes, idx.material),
+  });
   return idx;
+}
+
+function noteName(into: Map<string, string>, e: Named): void {
+  if (typeof e.external_id === 'string' && e.external_id !== '')
+    into.set(e.external_id, typeof e.name === 'string' ? e.name : '');
+}
+
+/**
+ * Plant and material codes the service does not know, looked up one by one (a few codes): the catalog is read
+ * once (one or two pages per collection, not a request per code) so that each can name the codes it may be a
+ * typo of. Only when a code is unknown; a catalog that cannot be read only leaves the hints out.
+ */
+async function catalogForHints(
+  client: ApiClient,
+  idx: ServiceIndex,
+  signal: AbortSignal | undefined,
+  read: { plants: boolean; elementaries: boolean; composites: boolean },
+): Promise<void> {
+  const seen = (idx.seen ??= {});
+  const walkInto = async (kind: 'plant' | 'material', walk: AsyncIterable<Named>) => {
+    const into = (seen[kind] ??= new Map());
+    try {
+      for await (const e of walk) noteName(into, e);
+    } catch (e) {
+      if (isFatal(e)) throw e;
+    }
+  };
+  const reads: Promise<void>[] = [];
+  if (read.plants && !idx.unreadable.plant) reads.push(walkInto('plant', client.plants.walk({}, { signal })));
+  if (!idx.unreadable.material) {
+    if (read.elementaries) reads.push(walkInto('material', client.elementaries.walk({}, { signal })));
+    if (read.composites) reads.push(walkInto('material', client.composites.walk({}, { signal })));
+  }
+  await Promise.all(reads);
 }
 
 export function materialRef(category: 'elementary' | 'composite', id: string): MaterialTypeRef {

@@ -38,6 +38,8 @@ export class CollectionWalk<T extends Coded = Coded> {
   private readonly stop = new AbortController();
   private readonly done: Promise<void>;
   private wake: (() => void) | null = null;
+  /** told of every entity the walk meets once picked from (the names a suggestion for an unknown code draws on) */
+  private onItem: ((e: T) => void) | undefined;
 
   constructor(walk: (signal: AbortSignal) => AsyncIterable<T>, signal?: AbortSignal) {
     const onAbort = () => this.stop.abort(signal?.reason);
@@ -48,6 +50,7 @@ export class CollectionWalk<T extends Coded = Coded> {
         for await (const e of walk(this.stop.signal)) {
           const code = e.external_id;
           if (typeof code !== 'string' || this.met.has(code)) continue;
+          this.onItem?.(e);
           if (this.wanted && !this.wanted.has(code)) continue;
           this.met.set(code, e);
           if (this.wanted && ++this.found === this.wanted.size) break;
@@ -63,10 +66,15 @@ export class CollectionWalk<T extends Coded = Coded> {
     this.done.catch(() => {}); // told by pick; a walk nobody picks from fails silently
   }
 
-  /** The entities of `codes` (each code at most once); rejects with the walk's error. */
-  async pick(codes: ReadonlySet<string>): Promise<Map<string, T>> {
+  /**
+   * The entities of `codes` (each code at most once); rejects with the walk's error. `onItem` is told of every
+   * entity the walk met (wanted or not), as a read after the codes were known would tell it.
+   */
+  async pick(codes: ReadonlySet<string>, onItem?: (e: T) => void): Promise<Map<string, T>> {
     if (this.wanted) throw new Error('internal: a walk ahead is picked from once');
     this.wanted = codes;
+    this.onItem = onItem;
+    if (onItem) for (const e of this.met.values()) onItem(e);
     for (const code of [...this.met.keys()]) if (!codes.has(code)) this.met.delete(code);
     this.found = this.met.size;
     if (!this.finished && this.found === codes.size) this.stop.abort();

@@ -3,7 +3,7 @@
  * Everything here is plain JSON-serialisable data: the plan is saved with the job, shown by the UI and printed
  * by the CLI; results come back the same way from a live run, a resume or a job read back from disk.
  */
-import type { DataSheetName, IssueCode, IssueParams } from '../workbook/types.js';
+import type { DataSheetName, Issue, IssueCode, IssueParams } from '../workbook/types.js';
 import {
   PLAN_ACTIONS,
   ROW_OUTCOMES,
@@ -220,6 +220,11 @@ export interface Plan {
   notManaged?: { kind: EntityKind; id: string; name: string | null }[];
   /** Rows with action `ignore`: skipped, nothing planned. */
   ignoredRows?: RowRef[];
+  /**
+   * The codes the workbook refers to that neither it nor the service knows, each an error at its cell with the
+   * known codes it may be a typo of (jobs/code-check.ts); absent when every code is known.
+   */
+  unknownCodes?: Issue[];
   /** In execution order: by level, then sheet row. */
   entries: PlanEntry[];
   summary: {

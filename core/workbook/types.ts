@@ -138,6 +138,8 @@ export const ISSUE_CODES = [
   'silo_item_plant',
   'silo_item_material',
   'silo_item_no_supplier_plant',
+  /** a code neither the workbook nor the service knows (checked when connected): {value}, {variant} = the kind of code, {hint} */
+  'code_unknown',
   'too_many_issues',
 ] as const;
 /** Machine-readable kind of an issue (the message says it in words). */

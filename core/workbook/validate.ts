@@ -148,7 +148,8 @@ function colNumber(cell: string | null): number {
   return n;
 }
 
-function sortIssues(parsed: ParsedWorkbook, issues: Issue[]): Issue[] {
+/** Issues in sheet (the registry's order), row and column order; issues of one cell keep their order. */
+export function sortIssues(parsed: ParsedWorkbook, issues: Issue[]): Issue[] {
   const order = new Map<string, number>();
   for (const s of orderedSheets(parsed)) for (const p of partsOf(s)) order.set(p.sheetName, order.size);
   const rank = (i: Issue) => (i.sheet === null ? -1 : (order.get(i.sheet) ?? 1000));

@@ -29,12 +29,13 @@ import {
 } from '../../workbook/column-mapping/columns.js';
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
 import { peekSource } from '../../workbook/sources/peek.js';
-import { readAndValidate } from '../validate.js';
+import { readAndValidate, type CheckedSources, type CodesChecked } from '../validate.js';
+import { checkSourceCodes } from '../codes.js';
 import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from '../import.js';
 import { discardJob, planJob, type PlannedJob } from '../import-job.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../../contract/index.js';
 import { AppError } from '../errors.js';
-import type { Connection } from '../profiles.js';
+import { resolveConnection, type Connection } from '../profiles.js';
 import type { HostServices } from '../host.js';
 import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
 import type { RowLookup } from './job-views.js';
@@ -100,6 +101,34 @@ function forget(s: ImportSession): void {
   s.plan = null;
   s.filterCache = null;
   void discardPlanned(p).catch(() => {});
+}
+
+/**
+ * The codes pass on the active connection (reads only), with the profile's saved mappings. A connection that
+ * cannot be made or read leaves the codes unchecked, with the reason: the check of the workbook itself stands.
+ */
+async function codesOnConnection(
+  app: HostServices,
+  w: CheckedSources,
+  signal: AbortSignal,
+): Promise<{ report: ValidationReport; codes: CodesChecked }> {
+  let conn;
+  try {
+    conn = await resolveConnection(app);
+  } catch (e) {
+    return { report: w.report, codes: { checked: false, reason: e instanceof Error ? e.message : String(e) } };
+  }
+  const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+  try {
+    const mappings = savedMappings(app.settings, conn.profileId);
+    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal });
+  } catch (e) {
+    if (signal.aborted) throw e;
+    const reason = e instanceof Error ? e.message : String(e);
+    return { report: w.report, codes: { checked: false, reason: `the service could not be read: ${reason}` } };
+  } finally {
+    await client.close();
+  }
 }
 
 function rowLookup(parsed: ParsedWorkbook): RowLookup {
@@ -183,8 +212,17 @@ export class ImportSessions {
     }
   }
 
-  /** Read and check a workbook (or CSV source, through a column mapping) on its own; nothing is sent to the service. */
-  async validate(app: HostServices, fileIds: readonly string[], mapping?: ColumnMapping): Promise<ImportValidation> {
+  /**
+   * Read and check a workbook (or CSV source, through a column mapping); nothing is sent to the service. With
+   * `checkCodes`, its codes are checked against the active connection in the same pass (reads only: app/codes.ts),
+   * every unknown one an error at its cell; without a usable connection the view says why they were not.
+   */
+  async validate(
+    app: HostServices,
+    fileIds: readonly string[],
+    mapping?: ColumnMapping,
+    checkCodes = false,
+  ): Promise<ImportValidation> {
     const fileId = fileIds[0];
     const paths = fileIds.map((id) => app.files.path(id));
     const infos = fileIds.map((id) => app.files.info(id));
@@ -198,7 +236,7 @@ export class ImportSessions {
     return this.track(fileId, async (signal) => {
       const throttle = new Throttle();
       const progress = (
-        phase: 'checking' | 'reading' | 'validating',
+        phase: 'checking' | 'reading' | 'validating' | 'resolving',
         done: number,
         total: number | null,
         force = false,
@@ -217,6 +255,15 @@ export class ImportSessions {
       });
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
       progress('validating', rows, rows, true);
+      // The report the user sees: with the unknown codes when checked. The session keeps the workbook's own
+      // report for the dry run (which resolves the codes again, and blocks their rows).
+      let shown = report;
+      let codes: CodesChecked | undefined;
+      if (checkCodes) {
+        progress('resolving', 0, 1, true);
+        ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
+        progress('resolving', 1, 1, true);
+      }
       const importId = randomUUID();
       // A CSV source's sheet is named after its file (the name the user chose, kept by files.ts).
       const csvSources = csvSourcesOf(parsed, mapping, (name) => {
@@ -241,7 +288,7 @@ export class ImportSessions {
         lastUsed: Date.now(),
       });
       this.evict();
-      const blocked = new Map(report.sheets.map((s) => [s.name, s.blockedRows.length]));
+      const blocked = new Map(shown.sheets.map((s) => [s.name, s.blockedRows.length]));
       return {
         importId,
         file: { name: info.name, size: info.size },
@@ -258,9 +305,9 @@ export class ImportSessions {
           ...(s.ignoredColumns && { ignoredColumns: s.ignoredColumns }),
         })),
         ignoredSheets: parsed.ignoredSheets,
-        errors: report.errors,
-        warnings: report.warnings,
-        issues: report.issues.map((i) => ({
+        errors: shown.errors,
+        warnings: shown.warnings,
+        issues: shown.issues.map((i) => ({
           severity: i.severity,
           code: i.code,
           sheet: i.sheet,
@@ -272,6 +319,9 @@ export class ImportSessions {
         })),
         rows,
         ms: Math.round(parsed.stats.ms),
+        ...(codes && {
+          codes: codes.checked ? { checked: true, unknown: codes.unknown } : { checked: false, reason: codes.reason },
+        }),
       };
     });
   }

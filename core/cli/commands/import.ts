@@ -7,7 +7,10 @@ import { discardJob, plannedEntries, resultWithEntries, runImportJob } from '../
 import { csvResultSources, liveResultFiles, writeImportResults, type ResultFiles } from '../../app/import-results.js';
 import { flag, intOption, str } from '../shared/args.js';
 import { MAPPING_OPTION, mappingOption } from '../shared/column-mapping.js';
-import { runContext, type RunContext } from '../shared/context.js';
+import { connectContext, runContext, type RunContext } from '../shared/context.js';
+import { savedMappingsFor } from '../shared/code-mappings.js';
+import { checkSourceCodes } from '../../app/codes.js';
+import { CODES_NOT_CHECKED, type CodesChecked } from '../../app/validate.js';
 import { CliUsageError } from '../shared/errors.js';
 import { checkDistinct, checkOutputPath, checkSourceFiles } from '../shared/files.js';
 import {
@@ -130,6 +133,26 @@ ${MIRROR_USAGE}
   },
 };
 
+/**
+ * The codes of a workbook refused for its errors, checked on the connection when one can be made (reads only:
+ * app/codes.ts); without one, or when the service cannot be read, the report as it is and why.
+ */
+async function codesOfRefused(
+  rc: RunContext,
+  w: LoadedWorkbook,
+): Promise<{ report: LoadedWorkbook['report']; codes: CodesChecked }> {
+  if (!w.parsed.readable) return { report: w.report, codes: { checked: false, reason: 'the workbook cannot be read' } };
+  try {
+    await connectContext(rc, { checkKey: false });
+    const mappings = savedMappingsFor(rc);
+    return await checkSourceCodes(w, { client: rc.client, ...(mappings && { mappings }), signal: rc.signal });
+  } catch (e) {
+    if (rc.signal.aborted) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    return { report: w.report, codes: { checked: false, reason: `${CODES_NOT_CHECKED.split(':')[0]}: ${why}` } };
+  }
+}
+
 export interface ImportFileOptions {
   createOnly: boolean;
   skipBlocked: boolean;
@@ -171,16 +194,20 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   const input = sources[0];
   const csvMode = sources.some((s) => isTextSource(s));
 
-  // 1. The workbook on its own: errors → nothing is sent (no connection is even made).
+  // 1. The workbook on its own: errors → nothing is sent (only its codes are read, when a connection can be made).
   // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
   mark('import-start');
   let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
   mark('read-validated');
   if (workbookFailed(w)) {
+    // Refused, but with every error in one pass: the codes too, when a connection can be made (reads only).
+    const { report, codes } = await codesOfRefused(rc, w);
+    const checked = { ...w, report };
     if (say) {
-      printIssues(rc, w, say.stderr);
-      for (const line of sheetLines(w)) say.stderr(`${line}\n`);
-      say.stderr(`${issueSummary(w)}\nNothing was sent: fix the errors above and import again.\n`);
+      printIssues(rc, checked, say.stderr);
+      for (const line of sheetLines(checked)) say.stderr(`${line}\n`);
+      if (!codes.checked) say.stderr(`Not checked: ${codes.reason}.\n`);
+      say.stderr(`${issueSummary(checked)}\nNothing was sent: fix the errors above and import again.\n`);
     }
     return {
       code: EXIT.usage,
@@ -192,8 +219,9 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
         exit_code: EXIT.usage,
         stage: 'validation',
         file: w.parsed.file,
-        errors: w.report.errors,
-        issues: w.report.issues,
+        errors: report.errors,
+        issues: report.issues,
+        codes_checked: codes.checked,
       },
     };
   }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blockedCount } from '../../app/import.js';
+import { withCodes } from '../../app/codes.js';
 import { plannedEntries } from '../../app/import-job.js';
 import type { PlanEntry } from '../../app/import-job.js';
 import { flag } from '../shared/args.js';
@@ -53,33 +54,37 @@ ${MIRROR_USAGE}
       const planned = await planIntoJob(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, tmp);
       const { plan } = planned;
       const blocked = blockedCount(plan);
+      // The codes the plan found unknown are errors of the sources, at their cells, among the others.
+      const report = withCodes(w, plan.unknownCodes);
+      const checked = { ...w, report };
       if (ctx.json) {
         printPlanJson(
           ctx.stdout,
           {
             ...plan,
             workbook: {
-              errors: w.report.errors,
-              warnings: w.report.warnings,
-              issues: w.report.issues,
-              sheets: sheetsJson(w),
+              errors: report.errors,
+              warnings: report.warnings,
+              issues: report.issues,
+              sheets: sheetsJson(checked),
+              codes_checked: true,
             },
           },
           plannedEntries(planned),
         );
       } else {
         // Every problem of the sources (header errors included), then what each sheet is read as.
-        printIssues(rc, w);
-        for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
+        printIssues(rc, checked);
+        for (const line of sheetLines(checked)) ctx.stdout(`${line}\n`);
         ctx.stdout(`${formatPlan(plan, undefined, plannedEntries(planned)).join('\n')}\n`);
-        if (w.report.errors > 0)
-          ctx.stdout(`\nThe sources have ${w.report.errors} error(s) (above): an import would refuse them.\n`);
+        if (report.errors > 0)
+          ctx.stdout(`\nThe sources have ${report.errors} error(s) (above): an import would refuse them.\n`);
         if (blocked > 0)
           ctx.stdout(
             `\n${blocked} entr${blocked === 1 ? 'y is' : 'ies are'} blocked: fix them before importing (or import with --skip-blocked).\n`,
           );
       }
-      return blocked > 0 || w.report.errors > 0 ? EXIT.usage : EXIT.ok;
+      return blocked > 0 || report.errors > 0 ? EXIT.usage : EXIT.ok;
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

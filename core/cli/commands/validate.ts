@@ -1,4 +1,5 @@
 /** `supply-loader validate FILE`: read and check a workbook on its own (no connection, nothing sent). */
+import { CODES_NOT_CHECKED } from '../../app/validate.js';
 import { MAPPING_OPTION, mappingOption } from '../shared/column-mapping.js';
 import { runContext } from '../shared/context.js';
 import { checkSourceFiles } from '../shared/files.js';
@@ -34,11 +35,13 @@ export const validateCommand: CliCommand = {
         errors: w.report.errors,
         warnings: w.report.warnings,
         issues: w.report.issues,
+        codes_checked: false,
       });
     } else {
       printIssues(rc, w);
       for (const line of sheetLines(w)) ctx.stdout(`${line}\n`);
       ctx.stdout(`${issueSummary(w)}${failed ? '' : ' — ok'}\n`);
+      if (w.parsed.readable) ctx.stdout(`Not checked: ${CODES_NOT_CHECKED}.\n`);
     }
     return failed ? EXIT.usage : EXIT.ok;
   },

@@ -27,7 +27,12 @@ export const importHandlers: Table = withWords<Table>({
   'files.takeOpened': async (_input, app) => ({ files: app.files.takeOpened() }),
 
   'import.validate': async (input, app) =>
-    app.sessions.imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
+    app.sessions.imports.validate(
+      app,
+      [input.fileId, ...(input.moreFileIds ?? [])],
+      input.mapping,
+      input.checkCodes === true,
+    ),
 
   'import.columns': async (input, app) => ({
     ...(await app.sessions.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),

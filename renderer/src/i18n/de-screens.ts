@@ -83,6 +83,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.unreadRows': 'Nicht gelesen',
   'check.unreadHint':
     'Nicht gelesene Zeilen: die Kopfzeile des Blatts hat einen Fehler (unten an ihrer Kopfzelle). Korrigieren Sie die Kopfzeile oder ordnen Sie die Spalte zu und prüfen Sie erneut.',
+  'check.codesChecked': 'Codes (Werke, Materialien, Verweise) gegen den Dienst geprüft: {unknown} unbekannt.',
+  'check.codesNotChecked': 'Codes (Werke, Materialien, Verweise) wurden nicht gegen den Dienst geprüft: {reason}',
   'check.ignoredColumnsTitle': 'Nicht gelesene Spalten',
   'check.ignoredColumns': 'Ignorierte Spalten von {sheet}: {columns}',
   'check.ignoredByMapping': 'laut Zuordnung nicht importiert',

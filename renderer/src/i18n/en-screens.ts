@@ -83,6 +83,8 @@ export const enScreens = {
   'check.unreadRows': 'Not read',
   'check.unreadHint':
     'Rows not read: the sheet’s header has an error (listed below at its header cell). Fix the header, or map the column, and check again.',
+  'check.codesChecked': 'Codes (plants, materials, references) checked against the service: {unknown} unknown.',
+  'check.codesNotChecked': 'Codes (plants, materials, references) were not checked against the service: {reason}',
   'check.ignoredColumnsTitle': 'Columns not read',
   'check.ignoredColumns': 'Ignored columns of {sheet}: {columns}',
   'check.ignoredByMapping': 'not imported by the mapping',

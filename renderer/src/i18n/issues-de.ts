@@ -19,6 +19,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'expect.range.max': ' ≤ {max}',
   'issue.gotSuffix': ' (eingetragen: {got})',
   'issue.hintSuffix': ' (meinten Sie {hint}?)',
+  'issue.causeSuffix': ' (weil {cause} unbekannt ist)',
 
   // ------------------------------------------------ die Datei
   'issue.file_not_found': 'Die Datei existiert nicht oder lässt sich nicht öffnen.',
@@ -170,6 +171,24 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     'Das Lieferantenprodukt {product} hat den Materialcode {material}, anders als die übrigen Einträge des Silos: Alle Lieferantenprodukte eines Silos müssen dieselbe Materialart haben.',
   'issue.silo_item_no_supplier_plant':
     'Beim Lieferantenprodukt {product} (supplier-products, Zeile {productRow}) fehlt supplier_plant_external_id: Der Dienst lehnt einen Siloeintrag ohne Lieferantenwerk ab; tragen Sie es ein.',
+  'issue.code_unknown': '{field}: Den Code „{value}“ gibt es weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.plant':
+    '{field}: Der Werkscode „{value}“ steht weder im Blatt plants noch in den Zuordnungen des Profils noch unter den Werken, die dieser API-Schlüssel sieht.',
+  'issue.code_unknown.material':
+    '{field}: Der Materialcode „{value}“ steht weder im Blatt materials noch in den Zuordnungen des Profils noch unter den Elementaren und Composites des Dienstes.',
+  'issue.code_unknown.product': '{field}: Im Dienst gibt es kein Produkt mit der Artikelnummer „{value}“.',
+  'issue.code_unknown.supplier_company':
+    '{field}: Kein Lieferant mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.supplier_plant':
+    '{field}: Kein Lieferantenwerk mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.supplier_product':
+    '{field}: Kein Lieferantenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.silo':
+    '{field}: Kein Silo mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.product_instance':
+    '{field}: Keine Produktinstanz mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+  'issue.code_unknown.prechain_product':
+    '{field}: Kein Vorkettenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.too_many_issues':
     '{count} weitere Meldungen ({errors} Fehler, {warnings} Warnungen) sind in dieser Liste nicht aufgeführt.',
 
@@ -308,5 +327,6 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issueGroup.silo_item_plant': 'Siloeintrag eines anderen Werks',
   'issueGroup.silo_item_material': 'Siloeintrag mit anderem Material',
   'issueGroup.silo_item_no_supplier_plant': 'Siloeintrag ohne Lieferantenwerk',
+  'issueGroup.code_unknown': 'Unbekannter Code',
   'issueGroup.too_many_issues': 'Weitere Meldungen ausgelassen',
 };

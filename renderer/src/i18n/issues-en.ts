@@ -23,6 +23,7 @@ export const enIssues = {
   'expect.range.max': ' ≤ {max}',
   'issue.gotSuffix': ' (got {got})',
   'issue.hintSuffix': ' (did you mean {hint}?)',
+  'issue.causeSuffix': ' (because {cause} is unknown)',
 
   // ------------------------------------------------ the file
   'issue.file_not_found': 'The file does not exist or cannot be opened.',
@@ -159,6 +160,23 @@ export const enIssues = {
     "Supplier product {product} has material {material}, unlike the silo's other items: all supplier products of a silo must have the same material type",
   'issue.silo_item_no_supplier_plant':
     'Supplier product {product} (supplier-products row {productRow}) has no supplier_plant_external_id: the service refuses a silo item without a supplier plant; fill it in',
+  'issue.code_unknown': '{field}: code "{value}" is not in this workbook or on the service',
+  'issue.code_unknown.plant':
+    '{field}: plant code "{value}" is not in the plants sheet, the profile\'s mappings or among the plants this API key can see',
+  'issue.code_unknown.material':
+    '{field}: material code "{value}" is not in the materials sheet, the profile\'s mappings or among the service\'s elementaries and composites',
+  'issue.code_unknown.product': '{field}: no product with article number "{value}" on the service',
+  'issue.code_unknown.supplier_company':
+    '{field}: no supplier company with external_id "{value}" in this workbook or on the service',
+  'issue.code_unknown.supplier_plant':
+    '{field}: no supplier plant with external_id "{value}" in this workbook or on the service',
+  'issue.code_unknown.supplier_product':
+    '{field}: no supplier product with external_id "{value}" in this workbook or on the service',
+  'issue.code_unknown.silo': '{field}: no silo with external_id "{value}" in this workbook or on the service',
+  'issue.code_unknown.product_instance':
+    '{field}: no product instance with external_id "{value}" in this workbook or on the service',
+  'issue.code_unknown.prechain_product':
+    '{field}: no prechain product with external_id "{value}" in this workbook or on the service',
   'issue.too_many_issues': '{count} more issues ({errors} errors, {warnings} warnings) were left off this list.',
 
   // ------------------------------------------------ dry-run problems without a workbook issue code (by kind)
@@ -293,5 +311,6 @@ export const enIssues = {
   'issueGroup.silo_item_plant': 'Silo item of another plant',
   'issueGroup.silo_item_material': 'Silo item of another material',
   'issueGroup.silo_item_no_supplier_plant': 'Silo item without supplier plant',
+  'issueGroup.code_unknown': 'Unknown code',
   'issueGroup.too_many_issues': 'More issues left off',
 } as const;

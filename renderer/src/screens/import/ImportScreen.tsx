@@ -86,7 +86,7 @@ export function ImportScreen() {
     async (fs: PickedFile[], view: ColumnsView | null, m: ColumnMappingDoc | null, savedName: string | null = null) => {
       dispatch({ type: 'check', columns: view, mapping: m, applied: savedName });
       const validation = await withProgress(fs[0].fileId, () =>
-        api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}) }),
+        api.call('import.validate', { ...sourceIds(fs), ...(m ? { mapping: m } : {}), checkCodes: true }),
       );
       return { type: 'checked', validation } satisfies WizardAction;
     },

@@ -132,6 +132,13 @@ export function ValidationStep({
           </DataTable>
         )}
         {unread && <p className="field-hint">{t('check.unreadHint')}</p>}
+        {v.codes && (
+          <p className="field-hint">
+            {v.codes.checked
+              ? t('check.codesChecked', { unknown: formatNumber(v.codes.unknown ?? 0, locale) })
+              : t('check.codesNotChecked', { reason: v.codes.reason ?? '' })}
+          </p>
+        )}
         <IgnoredColumns sheets={v.sheets} />
         {ignored.length > 0 && (
           <p className="field-hint">

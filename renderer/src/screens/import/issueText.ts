@@ -144,6 +144,9 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
     // the closest known codes of an unknown one, for templates that do not place them themselves
     if (vars.hint !== undefined && !t.includes('{hint}'))
       text += fill(template(locale, 'issue.hintSuffix') ?? '', vars) ?? '';
+    // the unknown code that causes it, at its cell (an error of a rule across sheets)
+    if (vars.cause !== undefined && !t.includes('{cause}'))
+      text += fill(template(locale, 'issue.causeSuffix') ?? '', vars) ?? '';
     return text.replace(/ {2,}/g, ' ');
   }
   return issue.message;
