@@ -12,6 +12,7 @@ import { extname } from 'node:path';
 import type yauzl from 'yauzl';
 import { cfbError, describeNonZip, isZipHead, readHead, refuseOtherZipFormats } from './file-format.js';
 import { FileLevelError, fmtBytes, MB } from './file-limits.js';
+import { decodeEscapes } from './coerce.js';
 import { styleKindsOf, type StyleKind } from './number-formats.js';
 import type { ReadLimits } from './types.js';
 import {
@@ -140,7 +141,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       const rid = relationshipId(tag);
       const state = attr(tag, 'state');
       sheets.push({
-        name: attr(tag, 'name') ?? '',
+        name: decodeEscapes(attr(tag, 'name') ?? ''),
         sheetId: attr(tag, 'sheetId') ?? '',
         state: state === 'hidden' || state === 'veryHidden' ? state : 'visible',
         path: rid ? (rels.get(rid) ?? '') : '',

@@ -257,6 +257,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
         index,
         rows: new SheetRowReader(def, parsed, issues, {
           headerRow: entry.mapping?.header_row ?? 1,
+          excelText: true,
           ...(entry.mapping && { mapping: entry.mapping }),
           date1904: inspection.date1904,
           ...(options.mapping?.csv?.decimal && { decimal: options.mapping.csv.decimal }),

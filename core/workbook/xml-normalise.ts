@@ -4,7 +4,8 @@
  * - namespace prefixes on element names dropped (`<x:row>` → `<row>`, as the .NET OpenXML SDK writes);
  * - phonetic readings (`<rPh>`, Japanese ruby) dropped: they are not part of the text;
  * - CDATA sections turned into escaped text (exceljs ignores CDATA);
- * (Excel's `_xHHHH_` escapes are left as they are: a cell's text decodes them once, coerce.ts.)
+ * (Excel's `_xHHHH_` escapes are left as they are: they may stand for characters XML cannot hold; a row's text
+ *   decodes them once as it is read, sheet-rows.ts.)
  * - in a worksheet, an inline string's runs joined into one text (exceljs keeps only the last `<t>`), and every
  *   `&` escaped once more, because exceljs decodes the entities of inline and formula strings a second time.
  * A chunk that holds none of these (the common case) is handed on unchanged. Memory: one chunk and an
