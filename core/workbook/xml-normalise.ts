@@ -73,9 +73,16 @@ export class XmlNormaliser {
     return Buffer.from(out.text, 'utf8');
   }
 
+  /** After end(): the part ended with its root element's end tag (it was not cut off). */
+  complete = false;
+
   /** The rest, at the end of the part. */
   end(): Buffer {
     const s = this.carry.toString('utf8');
+    // The carry starts at the part's last tag: a whole part's is its root's end tag, an empty root element, or a
+    // comment or processing instruction after the root.
+    this.complete =
+      /^<(\/(?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*\s*>|[A-Za-z_][^<>]*\/>|!--[\s\S]*-->|\?[\s\S]*\?>)\s*$/.test(s);
     this.carry = Buffer.alloc(0);
     return s ? Buffer.from(this.convert(s, true).text, 'utf8') : Buffer.alloc(0);
   }
