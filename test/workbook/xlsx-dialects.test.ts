@@ -210,6 +210,41 @@ describe('text as Excel reads it', () => {
   });
 });
 
+describe('cells and line ends as other writers leave them', () => {
+  it('rows and cells without an r attribute are read in their places', async () => {
+    const cells = (vs: string[]) => vs.map((v) => `<c t="inlineStr"><is><t>${v}</t></is></c>`).join('');
+    const path = await writePackage('no-refs.xlsx', {
+      rows:
+        `<row>${cells(HEADER)}</row><row>${cells(['SUP-1', 'Müller GmbH', 'DE'])}</row>` +
+        `<row r="4"><c r="B4" t="inlineStr"><is><t>Hofer AG</t></is></c>${cells(['AT'])}</row>`,
+    });
+    const p = await readWorkbook(path);
+    expect(p.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const s = p.sheets[0];
+    expect(s.rows.map((r) => [r.row, r.values])).toEqual([
+      [2, { external_id: 'SUP-1', name: 'Müller GmbH', country: 'DE' }],
+      [4, { name: 'Hofer AG', country: 'AT' }],
+    ]);
+  });
+
+  it('CR LF written in a part the reader rewrites is one line break, and does not break the part', async () => {
+    const path = await writePackage('crlf.xlsx', {
+      strings: [
+        ...HEADER.map((h) => `<si><t>${h}</t></si>`),
+        '<si><t><![CDATA[Werk\r\nSüd]]></t></si>',
+        '<si><t>A_x000D_\r\nB</t></si>',
+      ],
+      rows:
+        `\r\n<row r="1">${HEADER.map((_, i) => `<c r="${'ABC'[i]}1" t="s"><v>${i}</v></c>`).join('')}</row>\r\n` +
+        `<row r="2"><c r="A2" t="inlineStr"><is><t>SUP-1</t></is></c><c r="B2" t="s"><v>3</v></c><c r="C2" t="inlineStr"><is><t>DE</t></is></c></row>\r\n` +
+        `<row r="3"><c r="A3" t="inlineStr"><is><t>SUP-2</t></is></c><c r="B3" t="s"><v>4</v></c><c r="C3" t="inlineStr"><is><t>DE</t></is></c></row>\r\n`,
+    });
+    const p = await readWorkbook(path);
+    expect(p.issues.filter((i) => i.severity === 'error' && i.code !== 'control_characters')).toEqual([]);
+    expect(p.sheets[0].rows.map((r) => r.values.name)).toEqual(['Werk\nSüd', 'A\r\nB']);
+  });
+});
+
 describe('a column mapping header_row', () => {
   it('a merged title above the header row is not data', async () => {
     const path = await writePackage('title.xlsx', {
