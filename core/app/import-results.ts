@@ -15,7 +15,7 @@ import type { ColumnMapping } from '../workbook/column-mapping/schema.js';
 import type { ParsedWorkbook } from '../workbook/types.js';
 import type { JobResultSummary, PlanHeader } from '../jobs/types.js';
 import { writeAtomic } from '../fs/atomic.js';
-import { isTextSource } from '../workbook/sources/index.js';
+import { isTextSource, sourceBaseName } from '../workbook/sources/index.js';
 
 export interface ResultFiles {
   report?: string;
@@ -230,6 +230,18 @@ export interface WrittenResults {
 }
 
 /**
+ * The results and failed-rows workbooks of a workbook among mixed sources, in the folders `dirs` names:
+ * `<name>.results.xlsx` and `<name>.failed.xlsx`, the name without its extension (`X.xls` → `X.results.xlsx`).
+ */
+export function workbookResultFiles(wbPath: string, dirs: ResultFiles): ResultFiles {
+  const base = sourceBaseName(wbPath);
+  return {
+    ...(dirs.report && { report: path.join(dirs.report, `${base}.results.xlsx`) }),
+    ...(dirs.failed && { failed: path.join(dirs.failed, `${base}.failed.xlsx`) }),
+  };
+}
+
+/**
  * The results of a job that ran: for a workbook, its results and failed-rows workbooks (`outs` are files; those
  * made beside the job, `live`, finished); for CSV sources (`csvSources` given, `outs` are folders) each source's
  * results CSVs and each workbook among them as workbooks. The marks come from the job's compact index.
@@ -251,18 +263,7 @@ export async function writeImportResults(
     if (!wanted) return out;
     const marks = await rowMarks(run.index);
     for (const wbPath of o.sources.filter((s) => !isTextSource(s))) {
-      const base = path.basename(wbPath).replace(/\.xlsx$/i, '');
-      const w = await writeResultFiles(
-        warn,
-        wbPath,
-        run.plan,
-        run.result,
-        {
-          ...(o.outs.report && { report: path.join(o.outs.report, `${base}.results.xlsx`) }),
-          ...(o.outs.failed && { failed: path.join(o.outs.failed, `${base}.failed.xlsx`) }),
-        },
-        marks,
-      );
+      const w = await writeResultFiles(warn, wbPath, run.plan, run.result, workbookResultFiles(wbPath, o.outs), marks);
       out.workbookFiles.push(...[w.report, w.failed].filter((f): f is string => f !== undefined));
     }
     out.csvFiles = await writeCsvResultFiles(warn, o.csvSources, marks, o.outs);

@@ -146,11 +146,32 @@ export function unwrapCell(raw: Raw): string | number | boolean | Date | undefin
 
 const GROUPING = /[\s\u00a0\u202f']/g;
 
-/** Excel writes characters XML cannot hold (control characters) as _xHHHH_; `_x005F_` is a literal underscore. */
+/**
+ * Excel writes characters XML cannot hold (control characters) as _xHHHH_ in the text of an .xlsx (cells, shared
+ * strings, sheet names); `_x005F_` is a literal underscore, so `_x005F_x000D_` is the text `_x000D_`. Decoded once,
+ * left to right: a decoded escape is never read again.
+ */
 export function decodeEscapes(s: string): string {
   return s.includes('_x')
     ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     : s;
+}
+
+/**
+ * A cell of an .xlsx with the `_xHHHH_` escapes of its text decoded (see decodeEscapes): a string, and the text
+ * of rich text, a hyperlink or a formula's text result (as the decoded string). Numbers, dates, error values and
+ * formulas without a text result are returned as they are. Only a workbook's cells: a CSV's text has no escapes.
+ */
+export function decodeCellText(raw: unknown): unknown {
+  if (typeof raw === 'string') return raw.includes('_x') ? decodeEscapes(raw) : raw;
+  if (!isObject(raw) || raw instanceof Date) return raw;
+  const textual =
+    'richText' in raw ||
+    'text' in raw ||
+    (('formula' in raw || 'sharedFormula' in raw) && typeof (raw as { result?: unknown }).result === 'string');
+  if (!textual) return raw;
+  const v = unwrapCell(raw as Raw);
+  return typeof v === 'string' ? decodeEscapes(v) : raw;
 }
 
 /**
@@ -305,7 +326,6 @@ export function quickCoerce(
   }
   if (typeof raw === 'string') {
     if (col.type === 'text' || col.type === 'code' || col.type === 'uuid') {
-      if (raw.includes('_x')) return NEEDS_FULL_COERCION;
       const s = raw.trim();
       if (s === '') return undefined;
       if (s.length === CLEAR_MARKER.length && s.toUpperCase() === CLEAR_MARKER) return null;
@@ -334,7 +354,7 @@ export function coerceCell(raw: Raw, col: Column, ctx: CoerceContext): Coerced {
     };
 
   if (typeof v === 'string') {
-    const s = decodeEscapes(v).trim();
+    const s = v.trim();
     if (s === '') return BLANK;
     if (s.length === CLEAR_MARKER.length && s.toUpperCase() === CLEAR_MARKER) return CLEAR;
     switch (col.type) {

@@ -10,9 +10,11 @@
  * Only the sheets Supply Loader reads are included; the workbook and relationship parts are rewritten from
  * what the guards parsed (sheet names, states, date system), so unusual part names read too.
  */
+import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type yauzl from 'yauzl';
+import { damagedWorkbook } from './damage.js';
 import { FileLevelError } from './file-limits.js';
 import type { StyleKind } from './number-formats.js';
 import { attr } from './xml-parts.js';
@@ -275,7 +277,9 @@ export interface FeedInput {
 export function workbookFeed(input: FeedInput, findings: FeedFindings, onError: (e: FileLevelError) => void): Readable {
   const gen = generate(input, findings);
   const stream = Readable.from(gen, { objectMode: false, highWaterMark: 256 * 1024 });
-  stream.on('error', (e: unknown) => onError(e instanceof FileLevelError ? e : partError('(unknown)', e)));
+  stream.on('error', (e: unknown) =>
+    onError(e instanceof FileLevelError ? e : damagedWorkbook(basename(input.path), e, undefined, true)),
+  );
   return stream;
 }
 
@@ -305,14 +309,12 @@ export function raceStop<T>(stop: AbortSignal, p: Promise<T>): Promise<T> {
 
 async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerator<Buffer> {
   const { path, sheets, limits } = input;
+  const file = basename(path);
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(path);
   } catch (e) {
-    const detail = String((e as Error)?.message ?? e).slice(0, 160);
-    throw new FileLevelError('corrupt_zip', `The file is damaged: it cannot be opened as a zip archive (${detail}).`, {
-      detail,
-    });
+    throw damagedWorkbook(file, e, undefined, true);
   }
   try {
     const entries = new Map((await listEntries(zip, limits)).map((e) => [e.fileName.replace(/^\/+/, ''), e]));
@@ -334,7 +336,14 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
 
     const ss = input.sharedStringsPath ? entries.get(input.sharedStringsPath) : undefined;
     // Always a shared strings part: without one exceljs would buffer every worksheet in a temporary file.
-    if (ss) yield* part('xl/sharedStrings.xml', ss, null, 'sharedStrings');
+    if (ss)
+      yield* part(
+        'xl/sharedStrings.xml',
+        ss,
+        null,
+        'sharedStrings',
+        'the part holding the text of its cells (shared strings)',
+      );
     else
       yield storedPart(
         'xl/sharedStrings.xml',
@@ -365,6 +374,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
         entry,
         new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations),
         'worksheet',
+        `sheet "${sheets[i].name}"`,
       );
     }
     yield END_OF_CENTRAL_DIRECTORY;
@@ -381,6 +391,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     entry: yauzl.Entry,
     scanner: SheetScanner | null,
     kind: PartKind | null,
+    /** The part in words, for a message: `sheet "bom"`. */
+    where = `its part ${entry.fileName}`,
   ): AsyncGenerator<Buffer> {
     const normaliser = kind ? new XmlNormaliser(kind) : null;
     yield storedHeader(name, normaliser ? null : entry.uncompressedSize, entry.crc32);
@@ -410,10 +422,12 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       }
       if (normaliser) {
         yield* out(normaliser.end());
+        // A part cut off before its root element's end would be read as far as it goes, silently.
+        if (!normaliser.complete) throw damagedWorkbook(file, new Error('unexpected end of data'), where);
         yield dataDescriptor(size, crc);
       }
     } catch (e) {
-      throw partError(entry.fileName, e);
+      throw partError(file, entry.fileName, e, where);
     } finally {
       s?.destroy();
     }

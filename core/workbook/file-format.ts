@@ -183,6 +183,14 @@ export function refuseOtherZipFormats(byName: ReadonlyMap<string, unknown>, work
         variant: 'xlsb',
       },
     );
+  if (
+    ![...byName.keys()].some((n) => n.startsWith('xl/')) &&
+    [...byName.keys()].some((n) => /(^|\/)Index(\.zip|\/)/.test(n))
+  )
+    throw new FileLevelError(
+      'other_format',
+      'This is an Apple Numbers document, not an .xlsx workbook. In Numbers, choose File › Export To › Excel and read the .xlsx it writes.',
+    );
   if (byName.has('EncryptedPackage'))
     throw new FileLevelError(
       'password_protected',

@@ -8,10 +8,12 @@
  * xml-parts.ts, the number formats of the styles part number-formats.ts.
  */
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import type yauzl from 'yauzl';
 import { cfbError, describeNonZip, isZipHead, readHead, refuseOtherZipFormats } from './file-format.js';
 import { FileLevelError, fmtBytes, MB } from './file-limits.js';
+import { decodeEscapes } from './coerce.js';
+import { damagedWorkbook } from './damage.js';
 import { styleKindsOf, type StyleKind } from './number-formats.js';
 import type { ReadLimits } from './types.js';
 import {
@@ -25,7 +27,7 @@ import {
   workbookPartOf,
   XML_PART,
 } from './xml-parts.js';
-import { checkEntrySizes, listEntries, openZip, readEntryText, zipMessage } from './zip.js';
+import { checkEntrySizes, listEntries, openZip, readEntryText } from './zip.js';
 
 export { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
 
@@ -87,11 +89,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
   try {
     zip = await openZip(path);
   } catch (e) {
-    throw new FileLevelError(
-      'corrupt_zip',
-      `The file is damaged: it is not a complete .xlsx (zip) file (${zipMessage(e)}).`,
-      { detail: zipMessage(e) },
-    );
+    throw damagedWorkbook(basename(path), e, undefined, true);
   }
   try {
     let entries: yauzl.Entry[];
@@ -99,11 +97,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       entries = await listEntries(zip, limits);
     } catch (e) {
       if (e instanceof FileLevelError) throw e;
-      throw new FileLevelError(
-        'corrupt_zip',
-        `The file is damaged: its zip directory cannot be read (${zipMessage(e)}).`,
-        { detail: zipMessage(e) },
-      );
+      throw damagedWorkbook(basename(path), e, undefined, true);
     }
     const byName = new Map(entries.map((e) => [e.fileName.replace(/^\/+/, ''), e]));
     const total = checkEntrySizes(entries, limits);
@@ -112,7 +106,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
     const readWhole = async (name: string): Promise<string> => {
       const e = byName.get(name);
       if (!e) return '';
-      const text = await readEntryText(zip, e, Math.min(Math.max(e.uncompressedSize, 1), 8 * MB));
+      const text = await readEntryText(zip, e, Math.min(Math.max(e.uncompressedSize, 1), 8 * MB), basename(path));
       checkProlog(name, text);
       return text;
     };
@@ -140,7 +134,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
       const rid = relationshipId(tag);
       const state = attr(tag, 'state');
       sheets.push({
-        name: attr(tag, 'name') ?? '',
+        name: decodeEscapes(attr(tag, 'name') ?? ''),
         sheetId: attr(tag, 'sheetId') ?? '',
         state: state === 'hidden' || state === 'veryHidden' ? state : 'visible',
         path: rid ? (rels.get(rid) ?? '') : '',
@@ -154,7 +148,7 @@ export async function inspectWorkbookFile(path: string, limits: ReadLimits): Pro
     for (const e of entries) {
       const name = e.fileName.replace(/^\/+/, '');
       if (!XML_PART.test(name) || name === workbookPath || name === workbookRelsPath || name === stylesPath) continue;
-      const text = await readEntryText(zip, e, PROLOG_BYTES);
+      const text = await readEntryText(zip, e, PROLOG_BYTES, basename(path));
       checkProlog(name, text);
       const sheet = sheets.find((s) => s.path === name);
       if (sheet) {

@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
+import { damagedWorkbook } from './damage.js';
 import { raceStop, workbookFeed, type FeedFindings } from './feed.js';
 import { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
 import { inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from './guards.js';
@@ -97,7 +98,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   } catch (e) {
     signal?.throwIfAborted();
     if (e instanceof FileLevelError) issues.fileError(e.code, e.message, e.params);
-    else issues.fileError('unreadable', `The file cannot be read (${describe(e)}).`, { detail: describe(e) });
+    else {
+      const d = damagedWorkbook(basename(path), e);
+      issues.fileError(d.code, d.message, d.params);
+    }
     return finish();
   }
   signal?.throwIfAborted();
@@ -228,6 +232,10 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     });
   };
 
+  // What exceljs is parsing, for the message of a damaged part: the shared strings come before the first sheet.
+  let parsing: string | undefined = inspection.sharedStringsPath
+    ? 'the part holding the text of its cells (shared strings)'
+    : undefined;
   try {
     const sheetsIter = (reader as unknown as AsyncIterable<WorksheetLike>)[Symbol.asyncIterator]();
     let sharedStringsFlat = false;
@@ -244,6 +252,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       const entry = toRead[index];
       if (!entry) continue;
       const { info, def } = entry;
+      parsing = `sheet "${info.name}"`;
       const parsed: ParsedSheet = {
         name: def.name as DataSheetName,
         sheetName: info.name,
@@ -257,6 +266,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
         index,
         rows: new SheetRowReader(def, parsed, issues, {
           headerRow: entry.mapping?.header_row ?? 1,
+          excelText: true,
           ...(entry.mapping && { mapping: entry.mapping }),
           date1904: inspection.date1904,
           ...(options.mapping?.csv?.decimal && { decimal: options.mapping.csv.decimal }),
@@ -299,13 +309,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   } catch (e) {
     if (!stop.signal.aborted) {
       // exceljs failed on something the guards did not catch: a damaged part.
-      fileError = new FileLevelError(
-        'unreadable',
-        `The workbook cannot be read: it looks damaged (${describe(e)}). Open it in Excel and save it again.`,
-        {
-          detail: describe(e),
-        },
-      );
+      fileError = damagedWorkbook(basename(path), e, parsing);
       stop.abort(fileError);
     }
   } finally {
@@ -405,11 +409,6 @@ function applyMerges(states: SheetState[], findings: FeedFindings, issues: Issue
 
 function hasValue(v: unknown): boolean {
   return v !== null && v !== undefined && v !== '';
-}
-
-function describe(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.replace(/\s+/g, ' ').slice(0, 160);
 }
 
 /**

@@ -10,6 +10,8 @@
 import {
   NEEDS_FULL_COERCION,
   coerceCell,
+  decodeCellText,
+  decodeEscapes,
   excelSerialToDate,
   quickCoerce,
   unwrapCell,
@@ -46,6 +48,11 @@ export interface SheetRowsOptions {
   decimal?: '.' | ',';
   /** Order of dates typed as text (a CSV's locale, `csv.date`); absent: ISO or day-first. */
   dateOrder?: DateOrder;
+  /**
+   * The cells are an .xlsx's: their text holds Excel's `_xHHHH_` escapes, decoded once as each row comes in
+   * (header, values, snapshot). A CSV's text is taken as it is.
+   */
+  excelText?: boolean;
   /** Cell → cached formula error text (xlsx feed). */
   errorCells?: Map<string, string>;
   /** Cell → date/percent number format (xlsx feed). */
@@ -84,6 +91,7 @@ export class SheetRowReader {
   /** Feed one source row (values 1-based: values[1] is column A). Returns true when it was a data row. */
   row(rowNumber: number, values: unknown[]): boolean {
     if (rowNumber < this.headerRow) return false;
+    if (this.o.excelText) decodeRow(values);
     if (this.mapped === null) {
       this.header(rowNumber === this.headerRow ? values : []);
       if (rowNumber === this.headerRow) return false;
@@ -447,6 +455,16 @@ export class SheetRowReader {
 
 function isBlank(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+/** The `_xHHHH_` escapes of a row's text decoded in place (the row array is the reader's own, one per row). */
+function decodeRow(values: unknown[]): void {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v === 'string') {
+      if (v.includes('_x')) values[i] = decodeEscapes(v);
+    } else if (typeof v === 'object' && v !== null) values[i] = decodeCellText(v);
+  }
 }
 
 function headerText(raw: unknown): string {

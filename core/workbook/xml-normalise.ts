@@ -4,7 +4,11 @@
  * - namespace prefixes on element names dropped (`<x:row>` → `<row>`, as the .NET OpenXML SDK writes);
  * - phonetic readings (`<rPh>`, Japanese ruby) dropped: they are not part of the text;
  * - CDATA sections turned into escaped text (exceljs ignores CDATA);
- * (Excel's `_xHHHH_` escapes are left as they are: a cell's text decodes them once, coerce.ts.)
+ * (Excel's `_xHHHH_` escapes are left as they are: they may stand for characters XML cannot hold; a row's text
+ *   decodes them once as it is read, sheet-rows.ts.)
+ * - in a worksheet whose cells have no `r` (a cell's place is then the one after the previous cell's, a row's the
+ *   one after the previous row's: valid, written by some tools), every row and cell given its reference
+ *   (exceljs needs it); decided by the first cell of the part;
  * - in a worksheet, an inline string's runs joined into one text (exceljs keeps only the last `<t>`), and every
  *   `&` escaped once more, because exceljs decodes the entities of inline and formula strings a second time.
  * A chunk that holds none of these (the common case) is handed on unchanged. Memory: one chunk and an
@@ -15,6 +19,25 @@ export type PartKind = 'worksheet' | 'sharedStrings';
 const SHEET_TRIGGER = /<\/?[A-Za-z_][\w.-]*:|<!\[CDATA\[|<!--|<is[\s>/]|<rPh[\s>/]|&amp;|&#/;
 const STRINGS_TRIGGER = /<\/?[A-Za-z_][\w.-]*:|<!\[CDATA\[|<!--|<rPh[\s>/]/;
 const TAG_NAME = /^<(\/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/;
+const FIRST_CELL = /<(?:[A-Za-z_][\w.-]*:)?c[\s>/]/;
+const FIRST_ELEMENT = /<(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[\s>/]/;
+const REF_ATTR = /\sr\s*=\s*["']([^"']*)["']/;
+
+function columnLetters(n: number): string {
+  let s = '';
+  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  return s;
+}
+
+function columnOf(ref: string): number {
+  let n = 0;
+  for (const ch of ref.toUpperCase()) {
+    const k = ch.charCodeAt(0);
+    if (k < 65 || k > 90) break;
+    n = n * 26 + k - 64;
+  }
+  return n;
+}
 
 function decodeEntities(s: string): string {
   if (!s.includes('&')) return s;
@@ -45,10 +68,17 @@ export class XmlNormaliser {
   /** Inside a worksheet's `<is>` (inline string), and inside one of its `<t>`. */
   private inIs = false;
   private inT = false;
+  /** A worksheet's cells: with their references, or without (then every row and cell is given one). */
+  private cellRefs: 'unknown' | 'present' | 'missing';
+  private rowNumber = 0;
+  /** The root element's name (without prefix), once seen. */
+  private root: string | undefined;
+  private column = 0;
   private readonly trigger: RegExp;
 
   constructor(private readonly kind: PartKind) {
     this.trigger = kind === 'worksheet' ? SHEET_TRIGGER : STRINGS_TRIGGER;
+    this.cellRefs = kind === 'worksheet' ? 'unknown' : 'present';
   }
 
   /** The normalised bytes of what is complete so far (may be empty). */
@@ -62,7 +92,15 @@ export class XmlNormaliser {
     }
     // The triggers are ASCII: tested on the bytes read as latin1 (no UTF-8 decoding), every multi-byte
     // character becomes non-ASCII characters no trigger matches.
-    if (this.rPhDepth === 0 && !this.inIs && !this.trigger.test(buf.toString('latin1', 0, cut))) {
+    const head = buf.toString('latin1', 0, cut);
+    this.root ??= FIRST_ELEMENT.exec(head)?.[1];
+    if (this.cellRefs === 'unknown') {
+      const c = FIRST_CELL.exec(head);
+      const end = c ? head.indexOf('>', c.index) : -1;
+      if (c && end >= 0) this.cellRefs = REF_ATTR.test(head.slice(c.index, end)) ? 'present' : 'missing';
+    }
+    // Until the first cell tells whether cells have references, every tag is seen (rows before it too).
+    if (this.rPhDepth === 0 && !this.inIs && this.cellRefs === 'present' && !this.trigger.test(head)) {
       // Nothing to rewrite (the common case): the bytes handed on as they are.
       this.carry = Buffer.from(buf.subarray(cut));
       return buf.subarray(0, cut);
@@ -72,9 +110,19 @@ export class XmlNormaliser {
     return Buffer.from(out.text, 'utf8');
   }
 
+  /** After end(): the part ended with its root element's end tag (it was not cut off). */
+  complete = false;
+
   /** The rest, at the end of the part. */
   end(): Buffer {
     const s = this.carry.toString('utf8');
+    // The carry starts at the part's last tag: a whole part's is its root's end tag, an empty root element, or a
+    // comment or processing instruction after the root.
+    const root = this.root ?? FIRST_ELEMENT.exec(s)?.[1];
+    const last = /^\s*<(\/?)(?:[A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)[^<>]*?(\/?)>\s*$/.exec(s);
+    this.complete =
+      (last !== null && last[2] === root && (last[1] === '/') !== (last[3] === '/')) ||
+      /^\s*<(!--[\s\S]*-->|\?[\s\S]*\?>)\s*$/.test(s);
     this.carry = Buffer.alloc(0);
     return s ? Buffer.from(this.convert(s, true).text, 'utf8') : Buffer.alloc(0);
   }
@@ -126,6 +174,25 @@ export class XmlNormaliser {
       return '';
     }
     if (this.rPhDepth > 0) return '';
+    if (this.cellRefs === 'unknown' && !closing && (name === 'row' || name === 'c'))
+      this.cellRefs = REF_ATTR.test(tag) ? (name === 'c' ? 'present' : 'unknown') : 'missing';
+    if (this.cellRefs === 'unknown' && !closing && name === 'row') {
+      this.rowNumber = Number(REF_ATTR.exec(tag)?.[1]) || this.rowNumber + 1;
+      this.column = 0;
+    }
+    if (this.cellRefs === 'missing' && !closing && (name === 'row' || name === 'c')) {
+      const ref = REF_ATTR.exec(tag);
+      let add = '';
+      if (name === 'row') {
+        this.rowNumber = ref ? Number(ref[1]) || this.rowNumber + 1 : this.rowNumber + 1;
+        this.column = 0;
+        if (!ref) add = ` r="${this.rowNumber}"`;
+      } else {
+        this.column = ref ? columnOf(ref[1]) || this.column + 1 : this.column + 1;
+        if (!ref) add = ` r="${columnLetters(this.column)}${this.rowNumber}"`;
+      }
+      return `<${name}${add}${tag.slice(m[0].length)}`;
+    }
     if (this.kind === 'worksheet') {
       if (name === 'is') {
         this.inIs = !closing && !selfClosing;
@@ -142,7 +209,10 @@ export class XmlNormaliser {
   private text(raw: string, cdata: boolean): string {
     if (this.rPhDepth > 0) return '';
     if (this.inIs && !this.inT) return '';
-    const plain = cdata ? raw : decodeEntities(raw);
+    // XML's end-of-line handling comes first: a line break written as CR LF (or CR) is one LF; only a character
+    // reference (`&#13;`, or Excel's `_x000D_`) is a CR.
+    const eol = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+    const plain = cdata ? eol : decodeEntities(eol);
     let value = plain;
     // exceljs decodes an inline or formula string's entities again: `&` escaped once more reads as itself.
     if (this.kind === 'worksheet') value = value.replace(/&/g, '&amp;');

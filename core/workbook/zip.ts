@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { damagedWorkbook } from './damage.js';
 import { FileLevelError, fmtBytes } from './file-limits.js';
 import type { ReadLimits } from './types.js';
 
@@ -51,7 +52,13 @@ export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Reada
 }
 
 /** Read an entry's start (at most `max` bytes) as text; `untilRoot` stops once the first element has begun. */
-export async function readEntryText(zip: yauzl.ZipFile, entry: yauzl.Entry, max: number): Promise<string> {
+export async function readEntryText(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  max: number,
+  /** The file's name, for the message of a damaged part. */
+  file: string,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let n = 0;
   let s: Readable | undefined;
@@ -63,15 +70,15 @@ export async function readEntryText(zip: yauzl.ZipFile, entry: yauzl.Entry, max:
       if (n >= max) break;
     }
   } catch (e) {
-    throw partError(entry.fileName, e);
+    throw partError(file, entry.fileName, e);
   } finally {
     s?.destroy();
   }
   return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
-/** A part that cannot be unpacked: a lie about its size (zip bomb) or damage. */
-export function partError(name: string, err: unknown): FileLevelError {
+/** A part that cannot be unpacked: a lie about its size (zip bomb) or damage (told in words: damage.ts). */
+export function partError(file: string, name: string, err: unknown, where = `its part ${name}`): FileLevelError {
   if (err instanceof FileLevelError) return err;
   const m = zipMessage(err);
   if (/too many bytes|too few bytes/i.test(m))
@@ -80,13 +87,10 @@ export function partError(name: string, err: unknown): FileLevelError {
       `The part ${name} unpacks to a different size than the file declares; the file is refused as unsafe (a zip bomb or a damaged file).`,
       { variant: 'size_mismatch', part: name },
     );
-  return new FileLevelError('corrupt_zip', `The file is damaged: part ${name} cannot be unpacked (${m}).`, {
-    part: name,
-    detail: m,
-  });
+  return damagedWorkbook(file, err, where, true);
 }
 
-export function zipMessage(err: unknown): string {
+function zipMessage(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
   return m.replace(/\s+/g, ' ').slice(0, 200);
 }

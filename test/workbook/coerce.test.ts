@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   NEEDS_FULL_COERCION,
   coerceCell,
+  decodeCellText,
   decodeEscapes,
   parseNumberText,
   quickCoerce,
@@ -53,12 +54,23 @@ describe('coerceCell', () => {
     return [c, { field, expected: expectation(c), date1904: false }];
   };
 
-  it('decodes Excel _xHHHH_ escapes (control characters) so validation can see them', () => {
+  it('decodes Excel _xHHHH_ escapes (control characters) of a workbook cell once, so validation can see them', () => {
     expect(decodeEscapes('Sand_x0007_ 0/2')).toBe('Sand\u0007 0/2');
     expect(decodeEscapes('a_x005F_x0007_b')).toBe('a_x0007_b');
+    expect(decodeCellText('Sand_x001B_')).toBe('Sand\u001b');
+    expect(decodeCellText({ richText: [{ text: 'Line_x000D_' }, { text: 'Two' }] })).toBe('Line\rTwo');
+    expect(decodeCellText({ text: 'A_x005F_x000D_', hyperlink: 'https://example.com' })).toBe('A_x000D_');
+    expect(decodeCellText({ formula: 'A1', result: 'x_x0009_y' })).toBe('x\ty');
+    const numeric = { formula: 'A1', result: 3 };
+    expect(decodeCellText(numeric)).toBe(numeric);
+    const error = { error: '#N/A' };
+    expect(decodeCellText(error)).toBe(error);
+  });
+
+  it("takes text as it is: the escapes are a workbook's, decoded as its rows are read (a CSV has none)", () => {
     expect(coerceCell('Sand_x001B_', ...col('supplier-products', 'name'))).toEqual({
       kind: 'value',
-      value: 'Sand\u001b',
+      value: 'Sand_x001B_',
     });
   });
 

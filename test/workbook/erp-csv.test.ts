@@ -48,6 +48,17 @@ describe('CSV sources', () => {
     }
   });
 
+  it('text that looks like an Excel _xHHHH_ escape is kept as it is (a CSV has no escapes)', async () => {
+    const p = await companies(
+      'supplier-companies.csv',
+      Buffer.from('external_id;name;country\r\nSC_x0031_;A_x000D_B;DE\r\n', 'utf8'),
+    );
+    expect(p.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    expect(p.sheets[0].rows.map((r) => r.values)).toEqual([
+      { external_id: 'SC_x0031_', name: 'A_x000D_B', country: 'DE' },
+    ]);
+  });
+
   it('delimiters ; , and tab are detected (quoted fields with delimiters and line breaks inside)', async () => {
     const records = [
       ['external_id', 'name', 'country'],

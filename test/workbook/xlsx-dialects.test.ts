@@ -29,6 +29,8 @@ interface Package {
   /** Extra worksheet content after `<sheetData>` (merged cells). */
   after?: string;
   dimension?: string;
+  /** The sheet's name as written in the workbook part (default supplier-companies). */
+  sheetName?: string;
 }
 
 /** An .xlsx package written by hand, its workbook part wherever `workbook` says. */
@@ -56,7 +58,7 @@ async function writePackage(name: string, o: Package): Promise<string> {
     {
       name: wb,
       data: Buffer.from(
-        `${XML}<${p}workbook ${ns} xmlns:${r}="${REL}"><${p}sheets><${p}sheet name="supplier-companies" sheetId="1" ${r}:id="R7"/></${p}sheets></${p}workbook>`,
+        `${XML}<${p}workbook ${ns} xmlns:${r}="${REL}"><${p}sheets><${p}sheet name="${o.sheetName ?? 'supplier-companies'}" sheetId="1" ${r}:id="R7"/></${p}sheets></${p}workbook>`,
       ),
     },
     {
@@ -176,6 +178,25 @@ describe('text as Excel reads it', () => {
     expect(s.rows.map((r) => r.values.name)).toEqual(['東京商事', 'Line\rTwo', 'A_x000D_B']);
   });
 
+  it('_xHHHH_ escapes are decoded once in inline strings, headers and sheet names too', async () => {
+    const path = await writePackage('escapes.xlsx', {
+      sheetName: 'supplier_x002D_companies',
+      strings: ['<si><t>external_x005F_id</t></si>'],
+      rows:
+        `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>na_x006D_e</t></is></c>` +
+        `<c r="C1" t="inlineStr"><is><t>country</t></is></c></row>` +
+        inlineRow(2, ['SUP-1', 'A_x005F_x000D_B', 'DE']) +
+        inlineRow(3, ['SUP-2', 'Line_x000D_Two', 'DE']) +
+        `<row r="4"><c r="A4" t="inlineStr"><is><t>SUP-3</t></is></c><c r="B4" t="str"><f>"x"</f><v>Tab_x0009_bed</v></c>` +
+        `<c r="C4" t="inlineStr"><is><t>DE</t></is></c></row>`,
+    });
+    const p = await readWorkbook(path);
+    const s = sheetOf(p);
+    expect(s.sheetName).toBe('supplier-companies');
+    expect(s.rows.map((r) => r.values.name)).toEqual(['A_x000D_B', 'Line\rTwo', 'Tab\tbed']);
+    expect(p.issues.filter((i) => i.code === 'sheet_name_normalised')).toEqual([]);
+  });
+
   it('entities are decoded once, CDATA and phonetic runs of inline strings read as Excel reads them', async () => {
     const path = await writePackage('inline.xlsx', {
       rows:
@@ -186,6 +207,41 @@ describe('text as Excel reads it', () => {
     });
     const s = sheetOf(await readWorkbook(path));
     expect(s.rows.map((r) => r.values.name)).toEqual(['Smith &amp; Sons', 'Müller & <Co>', '東京']);
+  });
+});
+
+describe('cells and line ends as other writers leave them', () => {
+  it('rows and cells without an r attribute are read in their places', async () => {
+    const cells = (vs: string[]) => vs.map((v) => `<c t="inlineStr"><is><t>${v}</t></is></c>`).join('');
+    const path = await writePackage('no-refs.xlsx', {
+      rows:
+        `<row>${cells(HEADER)}</row><row>${cells(['SUP-1', 'Müller GmbH', 'DE'])}</row>` +
+        `<row r="4"><c r="B4" t="inlineStr"><is><t>Hofer AG</t></is></c>${cells(['AT'])}</row>`,
+    });
+    const p = await readWorkbook(path);
+    expect(p.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const s = p.sheets[0];
+    expect(s.rows.map((r) => [r.row, r.values])).toEqual([
+      [2, { external_id: 'SUP-1', name: 'Müller GmbH', country: 'DE' }],
+      [4, { name: 'Hofer AG', country: 'AT' }],
+    ]);
+  });
+
+  it('CR LF written in a part the reader rewrites is one line break, and does not break the part', async () => {
+    const path = await writePackage('crlf.xlsx', {
+      strings: [
+        ...HEADER.map((h) => `<si><t>${h}</t></si>`),
+        '<si><t><![CDATA[Werk\r\nSüd]]></t></si>',
+        '<si><t>A_x000D_\r\nB</t></si>',
+      ],
+      rows:
+        `\r\n<row r="1">${HEADER.map((_, i) => `<c r="${'ABC'[i]}1" t="s"><v>${i}</v></c>`).join('')}</row>\r\n` +
+        `<row r="2"><c r="A2" t="inlineStr"><is><t>SUP-1</t></is></c><c r="B2" t="s"><v>3</v></c><c r="C2" t="inlineStr"><is><t>DE</t></is></c></row>\r\n` +
+        `<row r="3"><c r="A3" t="inlineStr"><is><t>SUP-2</t></is></c><c r="B3" t="s"><v>4</v></c><c r="C3" t="inlineStr"><is><t>DE</t></is></c></row>\r\n`,
+    });
+    const p = await readWorkbook(path);
+    expect(p.issues.filter((i) => i.severity === 'error' && i.code !== 'control_characters')).toEqual([]);
+    expect(p.sheets[0].rows.map((r) => r.values.name)).toEqual(['Werk\nSüd', 'A\r\nB']);
   });
 });
 

@@ -53,3 +53,49 @@ describe('XmlNormaliser', () => {
     expect(normalise('worksheet', [plain.subarray(0, 30), plain.subarray(30)])).toBe(plain.toString('utf8'));
   });
 });
+
+describe('XmlNormaliser: what the parser behind it needs', () => {
+  it('CR LF line ends in a rewritten part are one LF (XML end-of-line handling); a CR reference stays a CR', () => {
+    const xml = Buffer.from(
+      '<?xml version="1.0"?>\r\n<x:sst xmlns:x="urn:x"><x:si><x:t>a\r\nb&#13;c</x:t></x:si></x:sst>\r\n',
+      'utf8',
+    );
+    expect(normalise('sharedStrings', [xml])).toBe(
+      '<?xml version="1.0"?>\n<sst xmlns:x="urn:x"><si><t>a\nb&#13;c</t></si></sst>\n',
+    );
+  });
+
+  it('cells and rows without a reference are given theirs (after the previous one), from the first cell on', () => {
+    const xml = Buffer.from(
+      '<worksheet><sheetData><row><c t="inlineStr"><is><t>a</t></is></c><c><v>1</v></c></row>' +
+        '<row r="5"><c><v>2</v></c><c r="D5"><v>3</v></c><c><v>4</v></c></row><row><c><v>5</v></c></row></sheetData></worksheet>',
+    );
+    const out = normalise('worksheet', [xml.subarray(0, 40), xml.subarray(40)]);
+    expect([...out.matchAll(/<(row|c) r="(\w+)"/g)].map((m) => m[2])).toEqual([
+      '1',
+      'A1',
+      'B1',
+      '5',
+      'A5',
+      'D5',
+      'E5',
+      '6',
+      'A6',
+    ]);
+  });
+
+  it('tells whether the part ended with its root element (not cut off)', () => {
+    const whole = Buffer.from('<?xml version="1.0"?>\r\n<sst><si><t>a</t></si></sst>\r\n');
+    for (const [xml, complete] of [
+      [whole, true],
+      [Buffer.from('<sst count="0"/>'), true],
+      [whole.subarray(0, whole.length - 8), false],
+      [Buffer.from('<sst><si><t>a</t></si>'), false],
+    ] as const) {
+      const n = new XmlNormaliser('sharedStrings');
+      n.push(xml);
+      n.end();
+      expect(n.complete, xml.toString()).toBe(complete);
+    }
+  });
+});

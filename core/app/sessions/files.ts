@@ -9,13 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PickedFile } from '../../contract/index.js';
 import { AppError } from '../errors.js';
-import { LEGACY_EXTENSIONS, TEXT_SOURCE_EXTENSIONS } from '../../workbook/sources/index.js';
+import { SOURCE_EXTENSIONS, TEXT_SOURCE_EXTENSIONS, WORKBOOK_EXTENSIONS } from '../../workbook/sources/index.js';
 
 /** Same as the workbook reader's file-size limit (core/workbook/guards.ts). */
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm', ...LEGACY_EXTENSIONS] as const;
-/** Everything the import reads (workbooks, and CSV exports of an ERP too). */
-export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSIONS] as const;
+export { SOURCE_EXTENSIONS, WORKBOOK_EXTENSIONS };
 
 /** Native dialogs of the desktop app; browser mode has none (the page uploads instead). */
 export interface HostDialogs {

@@ -11,15 +11,28 @@ import { FileLevelError } from '../file-limits.js';
 import { IssueList } from '../issues.js';
 import { readWorkbook, type ReadOptions } from '../reader.js';
 import { readCsv } from './csv.js';
-import { isLegacySource, legacyXlsxCopy } from './legacy.js';
+import { isLegacySource, LEGACY_EXTENSIONS, legacyXlsxCopy } from './legacy.js';
 import { PART_ROW_OFFSET, partsOf } from '../sheet-parts.js';
 import type { ParsedSheet, ParsedWorkbook } from '../types.js';
 
 export { readCsv, detectEncoding } from './csv.js';
-export { isLegacySource, LEGACY_EXTENSIONS } from './legacy.js';
+export { isLegacySource } from './legacy.js';
 
 /** Extensions read as delimited text. */
 export const TEXT_SOURCE_EXTENSIONS = ['.csv', '.txt', '.tsv'] as const;
+/** Extensions read as workbooks: .xlsx/.xlsm, and .xls/.ods through an .xlsx copy. */
+export const WORKBOOK_EXTENSIONS = ['.xlsx', '.xlsm', ...LEGACY_EXTENSIONS] as const;
+/** Everything the import reads (workbooks, and CSV exports of an ERP too). */
+export const SOURCE_EXTENSIONS = [...WORKBOOK_EXTENSIONS, ...TEXT_SOURCE_EXTENSIONS] as const;
+
+/** A source's file name without its extension when it is one the import reads (`X.xls` → `X`, `X.tar` stays). */
+export function sourceBaseName(path: string): string {
+  const name = basename(path);
+  const ext = extname(name);
+  return ext && ext !== name && (SOURCE_EXTENSIONS as readonly string[]).includes(ext.toLowerCase())
+    ? name.slice(0, -ext.length)
+    : name;
+}
 
 export function isTextSource(path: string): boolean {
   return (TEXT_SOURCE_EXTENSIONS as readonly string[]).includes(extname(path).toLowerCase());

@@ -19,6 +19,7 @@ import { basename, extname, join } from 'node:path';
 import type * as Sheets from '@e965/xlsx';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
+import { damagedWorkbook } from '../damage.js';
 import { describeNonZip, isBinaryHead, isZipHead } from '../file-format.js';
 import { FileLevelError, fmtBytes, MB } from '../file-limits.js';
 import { detectDelimiter, detectEncoding } from './csv.js';
@@ -60,12 +61,7 @@ export async function legacyXlsxCopy(path: string, maxBytes = LEGACY_MAX_BYTES):
     await writeFile(out, XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer);
   } catch (e) {
     await rm(dir, { recursive: true, force: true });
-    const m = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
-    throw new FileLevelError(
-      'unreadable',
-      `The workbook cannot be read: it looks damaged (${m}). Open it in Excel and save it again.`,
-      { detail: m },
-    );
+    throw damagedWorkbook(basename(path), e);
   }
   return { path: out, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
@@ -115,12 +111,12 @@ async function readLegacyWorkbook(
       throw new FileLevelError('not_a_workbook', 'This is a Word or PowerPoint file, not an Excel workbook.', {
         variant: 'office',
       });
-    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext));
+    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext, basename(path)));
   }
   if (isZipHead(head)) {
     // An .xlsx saved with an .xls name is read as what it is.
     if (buf.includes('xl/workbook.xml')) return path;
-    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext));
+    return tidy(parse(XLSX, buf, { type: 'buffer' }, ext, basename(path)));
   }
   if (isBinaryHead(head)) throw describeNonZip(head, ext);
   // Text: an HTML table, an XML Spreadsheet 2003, SYLK / DIF, or delimited text.
@@ -132,17 +128,23 @@ async function readLegacyWorkbook(
   if (start.startsWith('<')) {
     const markup = start.startsWith('<?xml') && start.includes('urn:schemas-microsoft-com:office:spreadsheet');
     // An HTML table's cells are text as shown (raw): coerced as a CSV's are, never guessed into dates.
-    const wb = tidy(parse(XLSX, text, { type: 'string', raw: !markup }, ext));
+    const wb = tidy(parse(XLSX, text, { type: 'string', raw: !markup }, ext, basename(path)));
     if (!markup && wb.SheetNames.length === 1) renameOnlySheet(wb, sheetName);
     return wb;
   }
   if (/^id;p/i.test(start) || /^table\r?\n0,1\r?\n/i.test(start))
-    return tidy(parse(XLSX, text, { type: 'string' }, ext));
-  return delimitedText(XLSX, text, sheetName);
+    return tidy(parse(XLSX, text, { type: 'string' }, ext, basename(path)));
+  return delimitedText(XLSX, text, sheetName, basename(path));
 }
 
 /** SheetJS's read with its warnings kept off the console (it logs, e.g., ODS number formats it approximates). */
-function parse(XLSX: typeof Sheets, data: Buffer | string, opts: Sheets.ParsingOptions, ext: string): Sheets.WorkBook {
+function parse(
+  XLSX: typeof Sheets,
+  data: Buffer | string,
+  opts: Sheets.ParsingOptions,
+  ext: string,
+  file: string,
+): Sheets.WorkBook {
   const error = console.error;
   console.error = () => {};
   try {
@@ -150,10 +152,12 @@ function parse(XLSX: typeof Sheets, data: Buffer | string, opts: Sheets.ParsingO
   } catch (e) {
     const m = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
     if (/password|encrypt/i.test(m)) throw encrypted();
+    // The library's words ("Unsupported file 117", "CFB: bad header") are not shown.
+    const detail = `${file} is damaged, or it is not what its name says`;
     throw new FileLevelError(
       'legacy_xls',
-      `This ${ext} file cannot be read (${m}). Open it in Excel or LibreOffice and save it as "Excel Workbook (.xlsx)", or export the data as .csv.`,
-      { variant: 'unreadable', ext, detail: m },
+      `This ${ext} file cannot be read (${detail}). Open it in Excel or LibreOffice and save it as "Excel Workbook (.xlsx)", or export the data as .csv.`,
+      { variant: 'unreadable', ext, detail },
     );
   } finally {
     console.error = error;
@@ -209,7 +213,7 @@ function renameOnlySheet(wb: Sheets.WorkBook, name: string): void {
 }
 
 /** Tab-, semicolon- or comma-separated text (the delimiter found as for a CSV source) as one sheet of text cells. */
-function delimitedText(XLSX: typeof Sheets, text: string, sheetName: string): Sheets.WorkBook {
+function delimitedText(XLSX: typeof Sheets, text: string, sheetName: string, file: string): Sheets.WorkBook {
   const delimiter = detectDelimiter(text.slice(0, 64 * 1024));
   let records: string[][];
   try {
@@ -220,12 +224,7 @@ function delimitedText(XLSX: typeof Sheets, text: string, sheetName: string): Sh
       skip_empty_lines: false,
     }) as string[][];
   } catch (e) {
-    const m = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
-    throw new FileLevelError(
-      'unreadable',
-      `The workbook cannot be read: it looks damaged (${m}). Open it in Excel and save it again.`,
-      { detail: m },
-    );
+    throw damagedWorkbook(file, e);
   }
   const ws = XLSX.utils.aoa_to_sheet(records.map((r) => r.map((v) => (v === '' ? null : v))));
   const wb = XLSX.utils.book_new();

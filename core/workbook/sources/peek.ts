@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { unwrapCell } from '../coerce.js';
+import { decodeCellText, decodeEscapes, unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError } from '../file-limits.js';
 import { inspectWorkbookFile } from '../guards.js';
 import type { CsvFormat } from '../types.js';
@@ -37,8 +37,9 @@ export interface PeekOptions {
   signal?: AbortSignal;
 }
 
+/** A workbook cell as shown (its `_xHHHH_` escapes decoded). */
 function text(v: unknown): string {
-  const u = unwrapCell(v);
+  const u = unwrapCell(decodeCellText(v));
   if (u === undefined || (typeof u === 'object' && !(u instanceof Date))) return '';
   return u instanceof Date ? u.toISOString().slice(0, 10) : String(u).trim();
 }
@@ -209,7 +210,7 @@ async function peekSheets(
     name?: string;
     [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }>;
   }>) {
-    const name = ws.name ?? names[Number(ws.id) - 1] ?? `Sheet${String(ws.id)}`;
+    const name = (ws.name !== undefined ? decodeEscapes(ws.name) : names[Number(ws.id) - 1]) ?? `Sheet${String(ws.id)}`;
     const rows: string[][] = [];
     for await (const row of ws) {
       signal?.throwIfAborted();
