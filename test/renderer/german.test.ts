@@ -73,6 +73,26 @@ describe('the German catalogue', () => {
   });
 });
 
+describe('words of the user, not of the code', () => {
+  it('no message shows backticks or a CLI flag, except where it tells what the CLI does', () => {
+    const aboutTheCli = new Set<MessageKey>(['columns.saveHint']);
+    const code = [en, de].flatMap((catalogue) =>
+      (Object.keys(catalogue) as MessageKey[])
+        .filter((k) => !aboutTheCli.has(k) && /`|(?:^|\s|\()--[a-z]/.test(catalogue[k]))
+        .map((k) => `${k}: ${catalogue[k]}`),
+    );
+    expect(code).toEqual([]);
+  });
+
+  it('the cap of a mirror is told as a limit of deletes, not as a flag', () => {
+    const vars = { sheet: 'supplier-plants', count: 4, cap: 2 };
+    expect(translate('en', 'plan.mirror_cap', vars)).toBe(
+      'the mirror of supplier-plants would delete 4 entities, more than the limit of 2 deletes per import: nothing is deleted',
+    );
+    expect(translate('de', 'plan.mirror_cap', vars)).toContain('Obergrenze von 2 Löschungen je Import');
+  });
+});
+
 describe('core texts that reach the UI, in both languages', () => {
   const samples: { [K in UndoNoteName]: Parameters<(typeof UNDO_NOTES)[K]> } = {
     afterRecreate: ['SC-1'],
