@@ -349,7 +349,7 @@ describe('LCA and export', () => {
     ]);
     const wb = await readDownload(d);
     expect(wb.worksheets.map((w) => w.name)).toEqual(
-      expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']),
+      expect.arrayContaining(['results', 'indicators', 'blockers', 'jobs', 'about']),
     );
   });
 
