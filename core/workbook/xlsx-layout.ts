@@ -38,6 +38,8 @@ export interface ExtraColumn {
   header: string;
   width?: number;
   hidden?: boolean;
+  /** The header cell's note: what the column is, for whoever unhides it. */
+  note?: string;
 }
 
 export interface SheetContent {
@@ -154,6 +156,7 @@ export async function addFormatSheet(
   extras.forEach((e, i) => {
     const cell = header.getCell(cols.length + i + 1);
     cell.value = e.header;
+    if (e.note) cell.note = e.note;
     cell.font = { bold: true, italic: true };
   });
   header.commit();
