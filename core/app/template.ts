@@ -12,6 +12,7 @@ import type { Unit } from '../spec/constants.js';
 import type { ProductsReferenceRow, SheetRows } from '../workbook/registry.js';
 import { buildTemplate, templateFileName } from '../workbook/template.js';
 import type { TemplateReferenceData } from '../workbook/template.js';
+import type { TemplateLang } from '../workbook/template-words.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { XLSX_MIME } from './sessions/downloads.js';
 
@@ -147,12 +148,13 @@ export interface GeneratedTemplate {
  */
 export async function generateTemplate(
   sheet: DataSheetName | 'all',
-  o: { reference?: ApiClient | null; signal?: AbortSignal } = {},
+  o: { reference?: ApiClient | null; signal?: AbortSignal; lang?: TemplateLang } = {},
 ): Promise<GeneratedTemplate> {
   const referenceData = o.reference ? await fetchTemplateReferenceData(o.reference, o.signal) : null;
   const bytes = await buildTemplate({
     sheets: sheet === 'all' ? undefined : [sheet],
     referenceData: referenceData?.data,
+    lang: o.lang,
   });
   const base = templateFileName(sheet === 'all' ? undefined : sheet);
   const fileName = o.reference ? base.replace(/\.xlsx$/, '-prefilled.xlsx') : base;

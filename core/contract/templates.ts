@@ -1,5 +1,6 @@
 /** The `templates` namespace: the template sheets and a generated (optionally pre-filled) template. */
 import { z } from 'zod';
+import { LOCALES } from '../names.js';
 import { DATA_SHEET_NAMES } from '../workbook/types.js';
 import { Empty, type ProcedureDef } from './common.js';
 import { ProfileId } from './connection.js';
@@ -36,7 +37,12 @@ export const templatesProcedures = {
   'templates.generate': {
     summary: 'Build the combined or a per-sheet template, optionally pre-filled from the active connection',
     input: z
-      .object({ sheet: z.union([z.literal('all'), TemplateSheet]), withReferenceData: z.boolean().default(false) })
+      .object({
+        sheet: z.union([z.literal('all'), TemplateSheet]),
+        withReferenceData: z.boolean().default(false),
+        /** the language of the Instructions sheet and the header notes (the column names stay as they are) */
+        lang: z.enum(LOCALES).default('en'),
+      })
       .strict(),
     output: GeneratedTemplate,
   },

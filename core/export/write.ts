@@ -9,7 +9,17 @@ import { writeWorkbook, type WorkbookSheetData, type WritableRow } from '../work
 import type { ExportData } from './collect.js';
 import { writeAtomic } from '../fs/atomic.js';
 
-const SNAPSHOT_EXTRA = [{ key: SNAPSHOT_COLUMN, header: SNAPSHOT_COLUMN, width: 30, hidden: true }] as const;
+/** What the `_snapshot` column is, on its header cell (the column is hidden; this is for whoever unhides it). */
+const SNAPSHOT_NOTE = [
+  `${SNAPSHOT_COLUMN} (written by the export; do not edit)`,
+  'A fingerprint of this row as it was on the service when it was exported.',
+  'On import, a row whose entity was changed on the service since then is held back as a conflict, so nothing you did not see is overwritten.',
+  'Clear the cell to import the row over the current data anyway.',
+].join('\n');
+
+const SNAPSHOT_EXTRA = [
+  { key: SNAPSHOT_COLUMN, header: SNAPSHOT_COLUMN, width: 30, hidden: true, note: SNAPSHOT_NOTE },
+] as const;
 
 export function exportSheets(data: ExportData): WorkbookSheetData[] {
   return data.sheets.map((s) => ({

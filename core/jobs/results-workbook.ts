@@ -35,6 +35,21 @@ export const OUTCOME_FILLS: Readonly<Record<JobRowOutcome, string | null>> = {
   pending: 'FFD9D9D9',
 };
 
+/** The outcomes in words, as the Report sheet's table heads them. */
+const OUTCOME_WORDS: Readonly<Record<JobRowOutcome, string>> = {
+  created: 'created',
+  replayed: 'created (replayed)',
+  already_existed: 'already existed',
+  updated: 'updated',
+  replaced: 'replaced',
+  deleted: 'deleted',
+  already_absent: 'already absent',
+  unchanged: 'unchanged',
+  failed: 'failed',
+  skipped: 'skipped',
+  pending: 'not sent',
+};
+
 const OUTCOME_ORDER: JobRowOutcome[] = [
   'created',
   'replayed',
@@ -333,6 +348,7 @@ export async function writeResultsWorkbook(
     let reportName = REPORT_SHEET;
     for (let i = 2; kept.has(reportName); i++) reportName = `${REPORT_SHEET} (${i})`;
     addReportSheet(wb, plan, await result, reportName);
+    reportFirst(wb);
     await wb.commit();
   });
 }
@@ -360,12 +376,12 @@ function addReportSheet(
   const ws = wb.addWorksheet(name);
   ws.getColumn(1).width = 24;
   for (let c = 2; c <= OUTCOME_ORDER.length + 2; c++) ws.getColumn(c).width = 15;
-  const info: [string, string | number][] = [
+  const info: [string, string | number | Date][] = [
     ['Job id', result.jobId],
     ['Workbook', plan.file],
     ['Status', result.status],
-    ['Started', result.startedAt],
-    ['Finished', result.finishedAt ?? ''],
+    ['Started', dateOf(result.startedAt)],
+    ['Finished', result.finishedAt ? dateOf(result.finishedAt) : ''],
     ['Duration (s)', Math.round(result.durationMs / 100) / 10],
     ['Base URL', result.baseUrl],
     ['API key', result.maskedKey],
@@ -376,7 +392,12 @@ function addReportSheet(
   for (const [k, v] of info) {
     const row = ws.addRow([k, null]);
     row.getCell(1).font = { bold: true };
-    row.getCell(2).value = typeof v === 'number' ? v : String(v);
+    const cell = row.getCell(2);
+    if (v instanceof Date) {
+      cell.value = v;
+      cell.numFmt = 'yyyy-mm-dd hh:mm:ss';
+      cell.alignment = { horizontal: 'left' };
+    } else cell.value = typeof v === 'number' ? v : String(v);
   }
   for (const l of result.entitlementLimits) {
     const row = ws.addRow(['Licence limit', null]);
@@ -384,7 +405,7 @@ function addReportSheet(
     row.getCell(2).value = `${l.dimension}: ${l.usage} / ${l.limit}`;
   }
   ws.addRow([]);
-  const head = ws.addRow(['Sheet (rows)', ...OUTCOME_ORDER, 'total']);
+  const head = ws.addRow(['Sheet (rows)', ...OUTCOME_ORDER.map((o) => OUTCOME_WORDS[o]), 'total']);
   head.font = { bold: true };
   const totals: OutcomeCounts = {};
   for (const name of DATA_SHEET_NAMES) {
@@ -401,4 +422,29 @@ function addReportSheet(
     "Rows are counted per worksheet row: hazardous substances share their supplier product's outcome, silo items their silo's, BOM rows their BOM's.",
   ]);
   ws.commit();
+}
+
+/**
+ * A time of the job as a date cell (Excel shows it as a date and sorts it as one), in UTC as the job records it;
+ * a text that is no time stays text.
+ */
+function dateOf(iso: string): Date | string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d;
+}
+
+/**
+ * The Report sheet first among the tabs: it is written last (its counts are known at the end), so its place in the
+ * workbook's list of sheets is moved before the copied sheets. exceljs's streaming writer lists the sheets, their
+ * relationships and content types from its table of worksheets when it commits, in that table's order; each
+ * sheet's part keeps its own name.
+ */
+function reportFirst(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
+  const table = (wb as unknown as { _worksheets: (ExcelJS.Worksheet | undefined)[] })._worksheets;
+  const sheets = table.filter((w): w is ExcelJS.Worksheet => w !== undefined);
+  const report = sheets.pop();
+  if (!report) return;
+  // index 0 stays a hole, as the writer leaves it (it walks the table with map, which skips holes)
+  table.length = 0;
+  [report, ...sheets].forEach((w, i) => (table[i + 1] = w));
 }

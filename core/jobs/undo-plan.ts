@@ -3,6 +3,7 @@
  * the service as it is now (the rules: undo.ts). In memory while it is made; undo.ts writes it into the undo
  * job's folder.
  */
+import { UNDO_NOTES } from './undo-notes.js';
 import { ApiError, fieldDifferences, type ApiClient } from '../api/index.js';
 import { bomDiff, fillRefs } from './diff.js';
 import { effectiveStatus, listJobs, readMeta, readPlan } from './job-store.js';
@@ -146,7 +147,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
       entry.dependsOn = [...new Set([...(entry.dependsOn ?? []), ...refs.map((r) => r.key)])];
       entry.notes = [
         ...(entry.notes ?? []),
-        ...[...new Set(refs.map((r) => r.code))].map((c) => `after re-create of ${c}`),
+        ...[...new Set(refs.map((r) => r.code))].map((c) => UNDO_NOTES.afterRecreate(c)),
       ];
     }
   };
@@ -246,7 +247,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
             before: w.after,
             after: w.before,
           })),
-          notes: ['production figures set back to their values before the job'],
+          notes: [UNDO_NOTES.figuresSetBack()],
         });
       }
       if (added.length)
@@ -277,7 +278,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
         entries.push(blocked(u, `the BOM before job ${jobId} was not recorded: it cannot be put back`));
         continue;
       }
-      entries.push(bomEntry(u, components(e.before.bom), components(now), 'BOM put back as it was before the job'));
+      entries.push(bomEntry(u, components(e.before.bom), components(now), UNDO_NOTES.bomPutBack()));
       continue;
     }
 
@@ -289,11 +290,11 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
         level: DELETE_LEVEL[kind],
         id: out.id,
         action: 'delete',
-        notes: ['created by the job: deleted'],
+        notes: [UNDO_NOTES.createdDeleted()],
       };
       const now = await current(client, kind, out.id, signal);
       if (!now) {
-        entries.push({ ...u, id: null, notes: ['created by the job, already deleted: nothing is sent'] });
+        entries.push({ ...u, id: null, notes: [UNDO_NOTES.createdAlreadyDeleted()] });
         continue;
       }
       // What the job sent must still be there, and what it left out still empty (the service's defaults).
@@ -326,7 +327,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
       for (const k of Object.keys(after)) patch[k] = e.before[k] ?? null;
       u.changes = Object.keys(after).map((k) => ({ field: k, before: now[k] ?? null, after: patch[k] }));
       u.before = { ...now };
-      u.notes = [`set back: ${Object.keys(after).join(', ')}`];
+      u.notes = [UNDO_NOTES.setBack(Object.keys(after))];
       withRefs(u, patch);
       entries.push(u);
       continue;
@@ -337,9 +338,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
         id: null,
         level: LEVEL[kind],
         action: 'create',
-        notes: [
-          `deleted by the job: re-created from the snapshot taken before the delete, with a new id (was ${e.id})`,
-        ],
+        notes: [UNDO_NOTES.recreated(String(e.id))],
       };
       if (e.externalId) {
         const found = await resource(client, kind).findByExternalId(e.externalId, { signal });
@@ -408,7 +407,7 @@ function instanceChildren(
     id: null,
     refs: [{ path: ['$id'], key: instance.key, code }],
     dependsOn: [instance.key],
-    notes: [`after re-create of ${code}`],
+    notes: [UNDO_NOTES.afterRecreate(code)],
   });
   const before = e.before ?? {};
   const out: PlanEntry[] = [];
@@ -422,8 +421,7 @@ function instanceChildren(
     return out;
   }
   const bom = components(before.bom);
-  if (bom.length)
-    out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], 'BOM put back as it was before the job'));
+  if (bom.length) out.push(bomEntry(child('bom', 'bom', `BOM of ${code}`), bom, [], UNDO_NOTES.bomPutBack()));
   const figures = (before.production_figures as Obj[]).map((f) => ({
     year: Number(f.year),
     quantity: Number(f.quantity),
@@ -434,7 +432,7 @@ function instanceChildren(
       action: 'create',
       changes: figures.map((f) => ({ field: `production_figures[${f.year}]`, before: null, after: f.quantity })),
     };
-    p.notes = [...(p.notes ?? []), 'production figures put back as they were before the job'];
+    p.notes = [...(p.notes ?? []), UNDO_NOTES.figuresPutBack()];
     withRefs(p, { production_figures: figures });
     out.push(p);
   }

@@ -32,7 +32,7 @@ export function indicatorInfo(code: string | null | undefined): IndicatorInfo | 
   return code ? INFO_BY_CODE.get(code) : undefined;
 }
 
-/** The indicator the `gwp` sheet and the chart are about. */
+/** The indicator the chart is about, and the first of the `indicators` sheet. */
 export const GWP_TOTAL = 'GWP-total';
 
 /** Life-cycle modules in EN 15804 order (the service returns A1-A3 and, with transport, A4). */

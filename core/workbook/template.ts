@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { DATA_SHEETS, PRODUCTS_REFERENCE_SHEET, type ProductsReferenceRow, type SheetRows } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
+import type { TemplateLang } from './template-words.js';
 import type { DataSheetName } from './types.js';
 import {
   addFormatSheet,
@@ -36,6 +37,8 @@ export interface TemplateOptions {
   sheets?: readonly DataSheetName[];
   /** Pre-fill: mapping sheets rows and the products reference sheet (added when given). */
   referenceData?: TemplateReferenceData;
+  /** The language of the Instructions sheet, the header notes and the cell checks' messages (default en). */
+  lang?: TemplateLang;
 }
 
 /** Build a template in memory. */
@@ -50,7 +53,7 @@ export async function buildTemplate(options: TemplateOptions = {}): Promise<Buff
   const defs = DATA_SHEETS.filter((d) => wanted.has(d.name) || (prefill[d.name as DataSheetName]?.length ?? 0) > 0);
   const contents: SheetContent[] = defs.map((def) => ({ def, rows: prefill[def.name as DataSheetName] ?? [] }));
   if (ref.products) contents.push({ def: PRODUCTS_REFERENCE_SHEET, rows: ref.products as readonly WritableRow[] });
-  return writeFormatWorkbook(contents, { instructionsFor: defs, date: TEMPLATE_DATE });
+  return writeFormatWorkbook(contents, { instructionsFor: defs, date: TEMPLATE_DATE, lang: options.lang });
 }
 
 /** Write a template to a file; returns the bytes written. */
@@ -95,6 +98,8 @@ export interface FormatStreamOptions {
   date?: Date;
   /** false: strings inline, so no table of every distinct string is kept while writing (default true). */
   sharedStrings?: boolean;
+  /** The language of the Instructions sheet, the header notes and the cell checks' messages (default en). */
+  lang?: TemplateLang;
 }
 
 /** Same, streamed into `sink` (memory stays bounded for large exports). */
@@ -113,8 +118,9 @@ export async function writeFormatStream(
   wb.lastModifiedBy = 'Supply Loader';
   wb.created = date;
   wb.modified = date;
-  if (opts.instructionsFor) addInstructionsSheet(wb, opts.instructionsFor);
-  for (const c of contents) await addFormatSheet(wb, c);
+  const lang = opts.lang ?? 'en';
+  if (opts.instructionsFor) addInstructionsSheet(wb, opts.instructionsFor, lang);
+  for (const c of contents) await addFormatSheet(wb, c, lang);
   addListsSheet(wb);
   await wb.commit();
 }

@@ -7,17 +7,11 @@ import ExcelJS from 'exceljs';
 import { columnLetter } from './cell-ref.js';
 import { UNITS, BOM_COMPONENT_TYPES, MATERIAL_CATEGORIES } from '../spec/constants.js';
 import { ISO_COUNTRY_CODES } from './countries.js';
-import { expectation, type Column } from './columns.js';
+import { type Column } from './columns.js';
 import { DATA_SHEETS, columnsOf } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
-import {
-  CHILD_ROW_ACTIONS,
-  CLEAR_MARKER,
-  INSTRUCTIONS_SHEET,
-  LISTS_SHEET,
-  ROW_ACTIONS,
-  type ListName,
-} from './types.js';
+import { TEMPLATE_WORDS, expectationIn, purposeIn, registryText, type TemplateLang } from './template-words.js';
+import { CHILD_ROW_ACTIONS, INSTRUCTIONS_SHEET, LISTS_SHEET, ROW_ACTIONS, type ListName } from './types.js';
 
 /** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
 export const VALIDATION_ROWS = 10_000;
@@ -44,6 +38,8 @@ export interface ExtraColumn {
   header: string;
   width?: number;
   hidden?: boolean;
+  /** The header cell's note: what the column is, for whoever unhides it. */
+  note?: string;
 }
 
 export interface SheetContent {
@@ -54,13 +50,14 @@ export interface SheetContent {
 }
 
 /** The header note: description, required or not, type, unit, allowed values, what blank means. */
-export function headerNote(field: string, c: Column, referenceOnly = false): string {
-  const lines = [`${field}${c.required && !referenceOnly ? ' (required)' : ' (optional)'}`, c.description];
-  if (referenceOnly) return [`${field}`, c.description, 'Reference only: ignored on import.'].join('\n');
-  lines.push(`Expected: ${expectation(c)}.`);
-  if (c.unit) lines.push(`Unit: ${c.unit}.`);
-  if (c.required) lines.push('Must not be blank.');
-  else lines.push(`Blank = not set (keeps the value on the service). ${CLEAR_MARKER} clears it.`);
+export function headerNote(field: string, c: Column, referenceOnly = false, lang: TemplateLang = 'en'): string {
+  const w = TEMPLATE_WORDS[lang];
+  const description = registryText(c.description, lang);
+  if (referenceOnly) return [`${field}`, description, w.referenceOnly].join('\n');
+  const lines = [`${field} (${c.required ? w.required : w.optional})`, description];
+  lines.push(w.expected(expectationIn(c, lang)));
+  if (c.unit) lines.push(w.unit(c.unit));
+  lines.push(c.required ? w.mustNotBeBlank : w.blankKeeps);
   return lines.join('\n');
 }
 
@@ -70,14 +67,16 @@ function listRange(name: ListName): string {
   return `${LISTS_SHEET}!$${col}$2:$${col}$${LISTS[i].values.length + 1}`;
 }
 
-function validationFor(c: Column): ExcelJS.DataValidation | null {
+function validationFor(c: Column, lang: TemplateLang): ExcelJS.DataValidation | null {
+  const w = TEMPLATE_WORDS[lang];
+  const expected = w.checkExpected(expectationIn(c, lang));
   const strict = c.required;
   const base = {
     allowBlank: true,
     showErrorMessage: true,
     // Optional columns only warn, so a user can still type #CLEAR.
     errorStyle: strict ? 'stop' : 'warning',
-    errorTitle: 'Not allowed here',
+    errorTitle: w.notAllowedTitle,
   } as const;
   switch (c.type) {
     case 'enum':
@@ -86,7 +85,7 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
         ...base,
         type: 'list',
         formulae: [listRange(c.list)],
-        error: (c.allowed?.length ?? 0) > 12 ? 'Pick a value from the dropdown list.' : `Expected ${expectation(c)}.`,
+        error: (c.allowed?.length ?? 0) > 12 ? w.pickFromList : expected,
       };
     case 'year':
     case 'integer':
@@ -95,10 +94,10 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
         type: 'whole',
         operator: 'between',
         formulae: [c.min ?? -2147483648, c.max ?? 2147483647],
-        error: `Expected ${expectation(c)}.`,
+        error: expected,
       };
     case 'decimal': {
-      const error = `Expected ${expectation(c)}.`;
+      const error = expected;
       if (c.min !== undefined && c.max !== undefined)
         return { ...base, type: 'decimal', operator: 'between', formulae: [c.min, c.max], error };
       if (c.min !== undefined)
@@ -119,7 +118,11 @@ function validationFor(c: Column): ExcelJS.DataValidation | null {
 const TEXT_TYPES = new Set(['text', 'code', 'uuid', 'enum']);
 
 /** Add one sheet of the format (header, notes, widths, frozen header, validation) with its rows. */
-export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, content: SheetContent): Promise<void> {
+export async function addFormatSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  content: SheetContent,
+  lang: TemplateLang = 'en',
+): Promise<void> {
   const { def } = content;
   const cols = columnsOf(def);
   const extras = content.extraColumns ?? [];
@@ -142,7 +145,7 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
   cols.forEach(([field, c], i) => {
     const cell = header.getCell(i + 1);
     cell.value = field;
-    cell.note = headerNote(field, c, def.referenceOnly);
+    cell.note = headerNote(field, c, def.referenceOnly, lang);
     cell.font = { bold: true };
     cell.fill = {
       type: 'pattern',
@@ -153,6 +156,7 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
   extras.forEach((e, i) => {
     const cell = header.getCell(cols.length + i + 1);
     cell.value = e.header;
+    if (e.note) cell.note = e.note;
     cell.font = { bold: true, italic: true };
   });
   header.commit();
@@ -172,7 +176,7 @@ export async function addFormatSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, con
     const validations = (ws as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } })
       .dataValidations;
     cols.forEach(([, c], i) => {
-      const v = validationFor(c);
+      const v = validationFor(c, lang);
       if (v) {
         const letter = columnLetter(i + 1);
         validations.add(`${letter}2:${letter}${VALIDATION_ROWS + 1}`, v);
@@ -229,38 +233,38 @@ export function addListsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
 }
 
 /** Lines of the Instructions sheet: the onboarding order from the spec, each sheet, what blank means. */
-export function instructionLines(included: readonly SheetDef[]): (string | [string, string, string, string])[] {
+export function instructionLines(
+  included: readonly SheetDef[],
+  lang: TemplateLang = 'en',
+): (string | [string, string, string, string])[] {
+  const w = TEMPLATE_WORDS[lang];
   const inFile = new Set(included.map((d) => d.name));
-  const lines: (string | [string, string, string, string])[] = [
-    'Supply Loader workbook',
-    '',
-    'One sheet per kind of data. Row 1 of each sheet holds the field names: do not rename them. Columns may be in any order; extra columns you add are ignored (with a warning).',
-    'Each header cell has a note: what the field means, whether it is required, its unit and the allowed values. Required headers are orange.',
-    `A blank cell means "not set": it never erases a value on the service. To clear a value on the service, write ${CLEAR_MARKER} in the cell.`,
-    'Numbers: type them as numbers. Numbers stored as text are accepted ("12.5", "12,5", "1.234,5", "1,234.5"). Percentages are 0–100 (type 30 for 30 %).',
-    'Years: type the year (2024). A date is read as its year, with a warning.',
-    'Code columns are formatted as Text, so codes like 00123 keep their leading zeros.',
-    'Sheets you do not need can be left empty or deleted. Import order follows the steps below; a row may refer to a row of another sheet of the same workbook.',
-    '',
-    'Step 0 (in the web interface): set up your plants and production processes.',
-    '',
-    ['Step', 'Sheet', 'What it does', 'Required columns'],
-  ];
+  const lines: (string | [string, string, string, string])[] = [...w.intro, [...w.tableHeader]];
   for (const d of DATA_SHEETS) {
     const required = columnsOf(d)
       .filter(([, c]) => c.required)
       .map(([f]) => f)
       .join(', ');
-    lines.push([String(d.step), inFile.has(d.name) ? d.name : `${d.name} (not in this file)`, d.purpose, required]);
+    lines.push([
+      String(d.step),
+      inFile.has(d.name) ? d.name : `${d.name} (${w.notInFile})`,
+      purposeIn(d, lang),
+      required,
+    ]);
   }
   return lines;
 }
 
-export function addInstructionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, included: readonly SheetDef[]): void {
+export function addInstructionsSheet(
+  wb: ExcelJS.stream.xlsx.WorkbookWriter,
+  included: readonly SheetDef[],
+  lang: TemplateLang = 'en',
+): void {
   const ws = wb.addWorksheet(INSTRUCTIONS_SHEET);
   ws.columns = [{ width: 8 }, { width: 26 }, { width: 90 }, { width: 60 }];
+  const headerWord = TEMPLATE_WORDS[lang].tableHeader[0];
   let r = 1;
-  for (const line of instructionLines(included)) {
+  for (const line of instructionLines(included, lang)) {
     const row = ws.getRow(r);
     if (typeof line === 'string') {
       row.getCell(1).value = line || null;
@@ -270,7 +274,7 @@ export function addInstructionsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, inc
         const cell = row.getCell(i + 1);
         cell.value = v;
         cell.alignment = { wrapText: true, vertical: 'top' };
-        if (line[0] === 'Step') cell.font = { bold: true };
+        if (line[0] === headerWord) cell.font = { bold: true };
       });
     }
     row.commit();

@@ -303,7 +303,7 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
     await shot('43-columns-undecided-column');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByRole('heading', { name: 'Check of misnamed.xlsx' }).waitFor();
-    await page.getByText('1 error(s) and 0 warning(s) in 1 rows.', { exact: false }).waitFor();
+    await page.getByText('1 error and 0 warnings in 1 row.', { exact: false }).waitFor();
     const line = issues().getByRole('row').filter({ hasText: 'F1' });
     expect(await line.textContent()).toMatch(/truck_distance_km.*did you mean .?truck_km/);
     const ignored = 'Ignored columns of supplier-products: Kommentar (G1, not imported by the mapping)';

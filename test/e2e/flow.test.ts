@@ -74,7 +74,7 @@ describe('from a blank template to imported data', () => {
     await shot('10-import-choose');
     await chooseFile('Choose workbook…', file);
     await page.getByRole('heading', { name: 'Check of onboarding-with-errors.xlsx' }).waitFor();
-    await page.getByText(/3 error\(s\) and \d+ warning\(s\) in 24 rows/).waitFor();
+    await page.getByText(/3 errors and \d+ warnings? in 24 rows/).waitFor();
     const issues = page.getByRole('table', { name: 'Problems by cell' });
     await issues.getByText('supplier-products!', { exact: false }).first().waitFor();
     const text = (await issues.textContent()) ?? '';
@@ -191,7 +191,7 @@ describe('from a blank template to imported data', () => {
     expect(failedRows.suggestedFilename()).toBe('onboarding-failed-rows.xlsx');
     const fw = await readDownload(failedRows);
     expect(fw.getWorksheet('supplier-products')!.getRow(2).getCell(1).value).toBe('E-SP-4');
-    await page.getByText('onboarding-failed-rows.xlsx is ready: 3 row(s)').waitFor();
+    await page.getByText('onboarding-failed-rows.xlsx is ready: 3 rows').waitFor();
   });
 
   it('colours every input cell of the results workbook with its own row’s outcome, system sheets none', async () => {
@@ -293,7 +293,7 @@ describe('LCA and export', () => {
     // By product: the instances of an article number.
     await page.getByRole('checkbox', { name: /ART-10011/ }).check();
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText(/\d+ instance\(s\) found\./).waitFor();
+    await page.getByText(/\d+ instances? found\./).waitFor();
     expect(await page.locator('table.lca-table tbody tr').filter({ hasText: 'E-PI-1' }).count()).toBe(1);
     // By a list of codes.
     // An instance of this year without production data: its recompute completes with no year computed.
@@ -301,7 +301,7 @@ describe('LCA and export', () => {
     await page.getByText('List of instances').click();
     await page.getByLabel(/Instance codes/).fill('E-PI-1\nE-PI-2\nPI-HEID-10011\nE-PI-NEW');
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText('4 instance(s) found.').waitFor();
+    await page.getByText('4 instances found.').waitFor();
     // Nothing has started yet, so nothing is "Waiting".
     const states = page.locator('table.lca-table tbody tr td:nth-child(5)');
     expect(await states.allTextContents()).toEqual(['Not started', 'Not started', 'Not started', 'Not started']);
@@ -349,7 +349,7 @@ describe('LCA and export', () => {
     ]);
     const wb = await readDownload(d);
     expect(wb.worksheets.map((w) => w.name)).toEqual(
-      expect.arrayContaining(['results', 'gwp', 'blockers', 'jobs', 'about']),
+      expect.arrayContaining(['results', 'indicators', 'blockers', 'jobs', 'about']),
     );
   });
 

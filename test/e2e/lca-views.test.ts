@@ -40,7 +40,7 @@ describe('LCA views', () => {
     await page.getByRole('heading', { name: 'Choose product instances' }).waitFor();
     await page.getByText('All', { exact: true }).click();
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText(/\d+ instance\(s\) found\./).waitFor();
+    await page.getByText(/\d+ instances? found\./).waitFor();
     await page.getByRole('button', { name: 'Recompute and read results' }).click();
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();
     const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');

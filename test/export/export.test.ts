@@ -94,6 +94,9 @@ describe('export → import', () => {
     const snapCol = (ws.getRow(1).values as unknown[]).indexOf('_snapshot');
     expect(snapCol).toBeGreaterThan(0);
     expect(ws.getColumn(snapCol).hidden).toBe(true);
+    // explained where it appears: the header cell's note says what it is and what clearing it does
+    const note = ws.getRow(1).getCell(snapCol).note;
+    expect(typeof note === 'string' ? note : JSON.stringify(note)).toContain('held back as a conflict');
 
     // The reader keeps the snapshot per row, without calling it an unknown column.
     const v = await run(['validate', 'all.xlsx', '--json']);

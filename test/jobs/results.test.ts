@@ -121,6 +121,15 @@ describe('results workbook', () => {
     expect(pairs.get('Base URL')).toBe(env.sb.baseUrl);
     expect(pairs.get('API key')).toBe(env.client.maskedKey);
     expect(pairs.get('Status')).toBe('completed');
+    // the Report is the first tab; its times are date cells; its outcomes are words
+    expect(wb.worksheets[0].name).toBe('Report');
+    expect(wb.worksheets.slice(1).map((w) => w.name)).toContain('supplier-companies');
+    let started: unknown;
+    report.eachRow((row) => {
+      if (row.getCell(1).value === 'Started') started = row.getCell(2).value;
+    });
+    expect(started).toBeInstanceOf(Date);
+    expect((started as Date).toISOString()).toBe(new Date(result.startedAt).toISOString());
     let header = 0;
     report.eachRow((row, n) => {
       if (row.getCell(1).value === 'Sheet (rows)') header = n;
@@ -136,6 +145,8 @@ describe('results workbook', () => {
     expect(rowOf('supplier-companies')).toMatchObject({ created: 1, failed: 1, total: 2 });
     expect(rowOf('silo-items')).toMatchObject({ skipped: 3, total: 3 });
     expect(rowOf('total').total).toBe(19);
+    expect(heads).toContain('already existed');
+    expect(heads.filter((h) => /_/.test(String(h)))).toEqual([]);
 
     // Results written from a results workbook reuse its columns and replace its Report.
     const twice = join(env.dir, 'results-2.xlsx');

@@ -291,7 +291,7 @@ describe('LCA workbook: per declared unit, hotspots, trend, about', () => {
   it('writes hotspots and trend sheets when the breakdown is readable', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'results',
-      'gwp',
+      'indicators',
       'hotspots',
       'trend',
       'blockers',

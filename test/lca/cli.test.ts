@@ -154,7 +154,7 @@ describe('supply-loader lca', () => {
     await wb.xlsx.readFile(join(dir, 'ok.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual([
       'results',
-      'gwp',
+      'indicators',
       'hotspots',
       'trend',
       'blockers',

@@ -161,7 +161,7 @@ describe('LCA workbook export', () => {
   });
 
   it('has the sheets results, gwp, trend, blockers, jobs and about (hotspots only once the breakdown is resolved to names)', () => {
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['results', 'gwp', 'trend', 'blockers', 'jobs', 'about']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['results', 'indicators', 'trend', 'blockers', 'jobs', 'about']);
     expect(report.summary).toMatchObject({ total: 3, completed: 2, failed: 1 });
   });
 
@@ -234,7 +234,7 @@ describe('LCA workbook export', () => {
   });
 
   it('gwp: one row per instance × year, GWP-total per module first, colour scales', () => {
-    const ws = wb.getWorksheet('gwp')!;
+    const ws = wb.getWorksheet('indicators')!;
     const { header, rows } = sheetRows(ws);
     expect(rows).toHaveLength(6);
     expect(header.slice(8, 10)).toEqual(['GWP-total A1-A3 [kg CO2 eq.]', 'GWP-total A4 [kg CO2 eq.]']);

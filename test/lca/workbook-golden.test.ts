@@ -1,6 +1,6 @@
 /**
  * The LCA workbook read back whole — every sheet's name, column formats, conditional formatting, header and
- * cell values — for a hand-made report that fills every sheet (results, gwp, hotspots, trend, blockers, jobs,
+ * cell values — for a hand-made report that fills every sheet (results, indicators, hotspots, trend, blockers, jobs,
  * breakdown, about), with unknown fields, a changed shape, a formula-looking server text and a duplicate value.
  * The snapshot was taken before the exporter was split into one builder per sheet (lca/workbook/), so it
  * pins the file the split must keep writing.
@@ -195,7 +195,7 @@ describe('LCA workbook, read back whole', () => {
     const sheets = await dump(buffer);
     expect(sheets.map((s) => s.name)).toEqual([
       'results',
-      'gwp',
+      'indicators',
       'hotspots',
       'trend',
       'blockers',
@@ -214,7 +214,7 @@ describe('LCA workbook, read back whole', () => {
     r.breakdown_context = { readable: false, reason: 'the key may not read recipes', components: {}, problems: [] };
     const { buffer, stats } = await lcaWorkbookBuffer(r);
     const sheets = await dump(buffer);
-    expect(sheets.map((s) => s.name)).toEqual(['results', 'gwp', 'trend', 'blockers', 'jobs', 'about']);
+    expect(sheets.map((s) => s.name)).toEqual(['results', 'indicators', 'trend', 'blockers', 'jobs', 'about']);
     expect(sheets).toMatchSnapshot();
     expect(stats).toMatchSnapshot();
   });

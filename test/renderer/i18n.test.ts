@@ -4,7 +4,8 @@ import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { localeFromNavigator, resolveLocale, translate } from '../../renderer/src/i18n/index.js';
 
-const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** `{name}` and `{name, plural, …}`: the values a message takes. */
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]).sort();
 
 describe('i18n catalogues', () => {
   it('have exactly the same keys', () => {

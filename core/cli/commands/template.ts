@@ -1,6 +1,10 @@
-/** `supply-loader template [sheet|all] -o FILE [--with-reference-data]`: an empty workbook of the format. */
+/**
+ * `supply-loader template [sheet|all] -o FILE [--with-reference-data] [--lang de|en]`: an empty workbook of the
+ * format, its Instructions sheet and header notes in the language asked for.
+ */
 import { writeFile } from 'node:fs/promises';
 import { generateTemplate } from '../../app/template.js';
+import { TEMPLATE_LANGS, type TemplateLang } from '../../workbook/template-words.js';
 import { DATA_SHEETS } from '../../workbook/registry.js';
 import { DATA_SHEET_NAMES, type DataSheetName } from '../../workbook/types.js';
 import { expectPositionals, flag, str } from '../shared/args.js';
@@ -15,17 +19,30 @@ const SHEETS = DATA_SHEETS.map((d) => d.name as DataSheetName);
 export const templateCommand: CliCommand = {
   name: 'template',
   summary: 'Write an empty workbook of the format (all sheets, or one), optionally with reference data',
-  usage: `supply-loader template [SHEET|all] -o FILE.xlsx [--with-reference-data]
+  usage: `supply-loader template [SHEET|all] -o FILE.xlsx [--with-reference-data] [--lang de|en]
   SHEET                  one of: ${SHEETS.join(', ')}; default all (the combined onboarding workbook)
   -o FILE                the workbook to write
   --with-reference-data  pre-fill the plants and materials mapping sheets and a products reference sheet
-                         from the service (needs a connection)`,
-  options: { output: { type: 'string', short: 'o' }, 'with-reference-data': { type: 'boolean' } },
+                         from the service (needs a connection)
+  --lang de|en           the language of the Instructions sheet and the header notes (default en); the
+                         column names are the same in every language`,
+  options: {
+    output: { type: 'string', short: 'o' },
+    'with-reference-data': { type: 'boolean' },
+    lang: { type: 'string' },
+  },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const [which = 'all'] = expectPositionals(positionals, ['SHEET'], 'template', 1);
     if (which !== 'all' && !(DATA_SHEET_NAMES as readonly string[]).includes(which)) {
       throw new CliUsageError(`unknown sheet "${which}" (one of: ${SHEETS.join(', ')}, all)`, 'template');
+    }
+    const lang = str(values, 'lang') ?? 'en';
+    if (!(TEMPLATE_LANGS as readonly string[]).includes(lang)) {
+      throw new CliUsageError(
+        `unknown language "${lang}" for --lang (one of: ${TEMPLATE_LANGS.join(', ')})`,
+        'template',
+      );
     }
     const out = str(values, 'output');
     if (!out) throw new CliUsageError('missing -o FILE (the workbook to write)', 'template');
@@ -35,6 +52,7 @@ export const templateCommand: CliCommand = {
     const t = await generateTemplate(which as DataSheetName | 'all', {
       reference: flag(values, 'with-reference-data') ? ctx.client : null,
       signal: ctx.signal,
+      lang: lang as TemplateLang,
     });
     await writeAtomic(file, (tmp) => writeFile(tmp, t.bytes));
     const ref = t.referenceData;

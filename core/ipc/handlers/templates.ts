@@ -20,8 +20,10 @@ export const templatesHandlers: NamespaceHandlers<keyof typeof templatesProcedur
   'templates.generate': async (input, app) => {
     const conn = input.withReferenceData ? await resolveConnection(app) : null;
     const t = conn
-      ? await withClient(conn, (reference) => generateTemplate(input.sheet, { reference }), { timeoutMs: 30_000 })
-      : await generateTemplate(input.sheet);
+      ? await withClient(conn, (reference) => generateTemplate(input.sheet, { reference, lang: input.lang }), {
+          timeoutMs: 30_000,
+        })
+      : await generateTemplate(input.sheet, { lang: input.lang });
     for (const note of t.referenceData?.notes ?? []) app.log.info({ procedure: 'templates.generate' }, note);
     return {
       fileName: t.fileName,

@@ -34,7 +34,7 @@ export const INSTANCE_COLUMNS: ColumnDef[] = [
   text('plant_code', 12),
 ];
 export const YEAR_COLUMN = col('year', 8, '0');
-/** A result year: the results and gwp sheets follow the instance columns with these. */
+/** A result year: the results and indicators sheets follow the instance columns with these. */
 export const RESULT_YEAR_COLUMNS: ColumnDef[] = [YEAR_COLUMN, col('partial_year', 12), text('status', 11)];
 /** One value: the results and breakdown sheets end with these. */
 export const VALUE_COLUMNS: ColumnDef[] = [

@@ -1,5 +1,5 @@
 /**
- * `gwp` (wide): one row per instance × year; a column per module of GWP-total, then the other indicators;
+ * `indicators` (wide): one row per instance × year; a column per module of GWP-total, then the other indicators;
  * colour scales (white → red on GWP-total, green → yellow → red on the others) so the big emitters stand out.
  * (Colour scales rather than data bars: exceljs's streaming writer cannot write the Excel 2010 extension part
  * data bars need, and a half-written data bar is a file Excel may want to repair.)
@@ -29,7 +29,7 @@ export function gwpSheet(ctx: ExportContext): SheetBuilder {
     for (const [pi, pm] of pairs)
       if (pi === ind) wideCols.push({ key: `${ind} ${pm ?? ''}`.trim(), indicator: ind, module: pm });
   const gwp = new SheetBuilder(
-    'gwp',
+    'indicators',
     [
       ...INSTANCE_COLUMNS,
       ...RESULT_YEAR_COLUMNS,
@@ -60,7 +60,7 @@ export function gwpSheet(ctx: ExportContext): SheetBuilder {
   }
   if (duplicates > 0) {
     ctx.notes.push(
-      `${duplicates} time(s) a year declared the same indicator and module twice: the gwp sheet shows the first value, the results sheet every one.`,
+      `${duplicates} ${duplicates === 1 ? 'time' : 'times'} a year declared the same indicator and module twice: the indicators sheet shows the first value, the results sheet every one.`,
     );
   }
   const valueKeys = wideCols.map((c) => c.key);

@@ -1,5 +1,5 @@
 /**
- * The LCA results workbook (exceljs), one builder per sheet, in this order: `results` (long), `gwp` (wide,
+ * The LCA results workbook (exceljs), one builder per sheet, in this order: `results` (long), `indicators` (wide,
  * colour scales), `hotspots` (when the breakdown is resolved to names), `trend`, `blockers`, `jobs`,
  * `breakdown` (only when asked for) and `about` — each sheet's file says what it holds. `context.ts` reads the
  * report once for all of them; `sheet.ts` writes the cells (server strings are always string cells, never

@@ -47,7 +47,7 @@ class ExtraColumns {
 export class SheetBuilder {
   readonly rows: Record<string, CellValue>[] = [];
   readonly extras: ExtraColumns;
-  /** Formatting added once the sheet's columns are set (the gwp sheet's colour scales). */
+  /** Formatting added once the sheet's columns are set (the indicators sheet's colour scales). */
   decorate?: (ws: StreamSheet) => void;
   constructor(
     readonly name: string,

@@ -4,7 +4,7 @@
  * core data: components call these and never choose between an English and a German field themselves.
  */
 import { explainErrCode } from '../../../core/api/errors.js';
-import { indicatorInfo } from '../../../core/lca/indicators.js';
+import { INDICATOR_INFO, indicatorInfo } from '../../../core/lca/indicators.js';
 import type { Locale } from '../../../core/names.js';
 
 export interface ErrCodeText {
@@ -28,4 +28,14 @@ export function indicatorName(code: string, locale: Locale): string | null {
   const info = indicatorInfo(code);
   if (!info) return null;
   return locale === 'de' ? info.name_de : info.name_en;
+}
+
+const GERMAN_UNIT = new Map(INDICATOR_INFO.map((i) => [i.unit, i.unit_de]));
+
+/**
+ * An indicator's unit as the service writes it ("kg CO2 eq.") in the UI's language ("kg CO2-Äq."); a unit the
+ * indicator list does not have stays as it came.
+ */
+export function indicatorUnit(unit: string, locale: Locale): string {
+  return locale === 'de' ? (GERMAN_UNIT.get(unit) ?? unit) : unit;
 }

@@ -71,9 +71,11 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.readIn': 'gelesen in {ms}',
   'check.unreadable':
     'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
-  'check.ok': 'Keine Probleme in {rows} Zeilen gefunden.',
-  'check.okWarnings': 'Keine Fehler in {rows} Zeilen; {warnings} Warnung(en) unten sind einen Blick wert.',
-  'check.errors': '{errors} Fehler und {warnings} Warnung(en) in {rows} Zeilen.',
+  'check.ok': 'Keine Probleme in {rows, plural, one {# Zeile} other {# Zeilen}} gefunden.',
+  'check.okWarnings':
+    'Keine Fehler in {rows, plural, one {# Zeile} other {# Zeilen}}; {warnings, plural, one {# Warnung unten ist} other {# Warnungen unten sind}} einen Blick wert.',
+  'check.errors':
+    '{errors} Fehler und {warnings, plural, one {# Warnung} other {# Warnungen}} in {rows, plural, one {# Zeile} other {# Zeilen}}.',
   'check.errorsHint':
     'Zeilen mit Fehlern sind im Probelauf gesperrt. Korrigieren Sie sie in der Arbeitsmappe oder importieren Sie den Rest ohne sie.',
   'check.onlyFailed':
@@ -100,7 +102,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.groupSheet': 'Blatt',
   'check.groupField': 'Feld',
   'check.groupCode': 'Art des Problems',
-  'check.groupCounts': '{errors} Fehler, {warnings} Warnung(en)',
+  'check.groupCounts': '{errors} Fehler, {warnings, plural, one {# Warnung} other {# Warnungen}}',
   'check.searchHint': 'Zelle, Feld oder Wörter',
   'check.fileLevel': 'Die Datei selbst',
   'check.noMatch': 'Kein Problem passt zum Filter.',
@@ -123,7 +125,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'plan.total': 'Summe',
   'plan.blockedNotice':
     '{count} Einträge sind gesperrt (ein Fehler in der Arbeitsmappe, ein dem Dienst unbekannter Code oder etwas, das der Schlüssel nicht darf). Sie werden nicht gesendet.',
-  'plan.skipBlocked': 'Den Rest ohne die {count} gesperrten Einträge importieren',
+  'plan.skipBlocked':
+    'Den Rest ohne {count, plural, one {den gesperrten Eintrag} other {die # gesperrten Einträge}} importieren',
   'plan.nothingToSend': 'Nichts zu senden: Alles aus der Arbeitsmappe ist schon im Dienst.',
   'plan.back': 'Zurück zur Prüfung',
   'plan.createOnly': 'Nur anlegen (Bestehendes nie ändern)',
@@ -138,7 +141,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'plan.mirrorCount': '{sheet}: {deletes} von {managed} Einträgen mit external_id werden gelöscht (Obergrenze {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} von {managed} würden gelöscht, mehr als die Obergrenze von {cap}: es wird nichts gelöscht (die Löschungen sind gesperrt).',
-  'plan.notManaged': '{count} Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.',
+  'plan.notManaged':
+    '{count, plural, one {# Eintrag ohne external_id wird nicht vom Arbeitsblatt verwaltet und nie angefasst.} other {# Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.}}',
   'plan.createOnlyHint':
     'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
   'plan.createOnlyOn': 'Nur anlegen: Zeilen, die bestehende Daten ändern würden, werden übersprungen.',
@@ -162,7 +166,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'plan.beforeAfter': 'Vorher → nachher',
   'plan.changes': 'Geänderte Felder',
   'plan.bomChanges': 'Änderungen der Stückliste',
-  'plan.bomUnchanged': '{count} Bestandteil(e) unverändert',
+  'plan.bomUnchanged': '{count, plural, one {# Bestandteil unverändert} other {# Bestandteile unverändert}}',
   'plan.moreRows': '({count} Zeilen)',
 
   'action.create': 'Anlegen',
@@ -220,7 +224,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'results.started': 'Gestartet',
   'results.duration': 'Dauer',
   'results.rows': 'Zeilen',
-  'results.rowsEntries': '{rows} Tabellenzeilen in {entries} Objekten',
+  'results.rowsEntries':
+    '{rows, plural, one {# Tabellenzeile} other {# Tabellenzeilen}} in {entries, plural, one {# Objekt} other {# Objekten}}',
   'results.createOnly': 'nur anlegen',
   'results.byOutcome': 'Objekte je Ergebnis',
   'results.limitsTitle': 'Lizenzgrenzen erreicht',
@@ -230,11 +235,11 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'results.entitlement': 'Lizenzgrenze {dimension}: {usage} / {limit}',
   'results.madeResults': '{file} ist fertig: Ihre Arbeitsmappe mit dem Ergebnis jeder Zeile.',
   'results.madeFailed':
-    '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Vorlagenformat, jeweils mit dem Grund daneben.',
+    '{file} ist fertig: {rows, plural, one {# nicht erfolgreiche Zeile} other {# nicht erfolgreiche Zeilen}} im Vorlagenformat, jeweils mit dem Grund daneben.',
   'results.madeResultsCsv':
     '{file} ist fertig: Ihre CSV-Datei mit ihren Spalten und ihrer Kodierung, mit dem Ergebnis jeder Zeile.',
   'results.madeFailedCsv':
-    '{file} ist fertig: {rows} nicht erfolgreiche Zeile(n) im Aufbau Ihrer CSV-Datei, jeweils mit dem Grund daneben.',
+    '{file} ist fertig: {rows, plural, one {# nicht erfolgreiche Zeile} other {# nicht erfolgreiche Zeilen}} im Aufbau Ihrer CSV-Datei, jeweils mit dem Grund daneben.',
   'results.saveResultsCsv': 'Ergebnis-CSV speichern …',
   'results.downloadResultsCsv': 'Ergebnis-CSV herunterladen',
   'results.openResultsCsv': 'CSV-Datei öffnen',
@@ -311,7 +316,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'rerun.button': 'Fehlgeschlagene Zeilen wiederholen ({count}) …',
   'rerun.title': 'Nur die nicht erfolgreichen Zeilen wiederholen',
   'rerun.text':
-    'Korrigieren Sie die {count} Zeile(n) in Ihrer Arbeitsmappe (oder in der Mappe der fehlgeschlagenen Zeilen), speichern Sie sie und wählen Sie sie hier. Nur diese Zeilen und was sie brauchen werden geprüft, mit dem Dienst verglichen und gesendet.',
+    'Korrigieren Sie {count, plural, one {die Zeile} other {die # Zeilen}} in Ihrer Arbeitsmappe (oder in der Mappe der fehlgeschlagenen Zeilen), speichern Sie sie und wählen Sie sie hier. Nur diese Zeilen und was sie brauchen werden geprüft, mit dem Dienst verglichen und gesendet.',
   'rerun.same': '{file} erneut lesen',
   'rerun.choose': 'Korrigierte Arbeitsmappe wählen …',
   'rerun.hint': 'Die ursprüngliche Arbeitsmappe oder die Mappe der fehlgeschlagenen Zeilen, nach Ihren Korrekturen.',
@@ -330,7 +335,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'jobs.reportOf': 'Bericht von Auftrag {job}',
   'jobs.resumeJob': 'Auftrag {job} fortsetzen',
   'jobs.interruptedNotice':
-    '{count} Auftrag/Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.',
+    '{count, plural, one {# Auftrag wurde unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie ihn fort.} other {# Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.}}',
   'jobs.resumeHint': 'Fortsetzen nutzt die aktive Verbindung; ihr Schlüssel muss zum selben Hersteller gehören.',
   'jobs.undoJob': 'Auftrag {job} rückgängig machen',
   'jobs.undo': 'Rücknahme…',
@@ -357,10 +362,12 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'undo.productionBack': 'Produktionszahlen wiederherstellen',
   'undo.action.unchanged': 'Nichts zu tun',
   'undo.blockedNotice':
-    '{count} Zeile(n) wurden seit dem Auftrag am Dienst geändert oder können nicht zurückgenommen werden. Die Rücknahme sendet nichts, außer Sie bestätigen, dass der Rest ohne sie zurückgenommen wird.',
-  'undo.skipBlocked': 'Den Rest rückgängig machen, die {count} Konflikt(e) auslassen',
+    '{count, plural, one {# Zeile wurde seit dem Auftrag am Dienst geändert oder kann nicht zurückgenommen werden. Die Rücknahme sendet nichts, außer Sie bestätigen, dass der Rest ohne sie zurückgenommen wird.} other {# Zeilen wurden seit dem Auftrag am Dienst geändert oder können nicht zurückgenommen werden. Die Rücknahme sendet nichts, außer Sie bestätigen, dass der Rest ohne sie zurückgenommen wird.}}',
+  'undo.skipBlocked':
+    'Den Rest rückgängig machen, {count, plural, one {den Konflikt} other {die # Konflikte}} auslassen',
   'undo.nothing': 'Es gibt nichts rückgängig zu machen.',
-  'undo.moreRows': '{count} weitere Zeile(n) sind nicht aufgeführt.',
+  'undo.moreRows':
+    '{count, plural, one {# weitere Zeile ist nicht aufgeführt.} other {# weitere Zeilen sind nicht aufgeführt.}}',
   'undo.close': 'Schließen',
   'undo.run': 'Rücknahme starten ({count} Änderungen)',
 
@@ -394,7 +401,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'export.reading': '{collection} wird gelesen: {count}',
   'export.done': 'Exportiert: {file}',
   'export.saved': '{file} ({size}) wurde mit {requests} Anfragen erstellt.',
-  'export.warnings': '{count} Punkt(e) ließen sich im Format nicht abbilden:',
+  'export.warnings':
+    '{count, plural, one {# Punkt ließ sich im Format nicht abbilden:} other {# Punkte ließen sich im Format nicht abbilden:}}',
   'export.saveAgain': 'Erneut speichern …',
   'export.downloadAgain': 'Erneut herunterladen',
 
@@ -409,14 +417,14 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.optionsFailed':
     'Produkte, Werke und Instanzen konnten nicht gelesen werden (siehe Fehler oben). Verbindung korrigieren, dann „Aktualisieren“ wählen.',
   'lca.noProducts': 'Noch kein Produkt hat Instanzen.',
-  'lca.instancesN': '{count} Instanz(en)',
+  'lca.instancesN': '{count, plural, one {# Instanz} other {# Instanzen}}',
   'lca.plantsUnreadable': 'Der Schlüssel darf keine Werke lesen (view:plants), daher lässt sich hier kein Werk wählen.',
   'lca.listLabel': 'Instanz-Codes (external_id), einer je Zeile oder durch Kommas getrennt',
   'lca.listHint': '{count} Instanz-Codes sind in dieser Verbindung bekannt.',
   'lca.allText': 'Alle Produktinstanzen der Verbindung.',
   'lca.find': 'Instanzen suchen',
   'lca.finding': 'Wird gesucht …',
-  'lca.found': '{count} Instanz(en) gefunden.',
+  'lca.found': '{count, plural, one {# Instanz gefunden.} other {# Instanzen gefunden.}}',
   'lca.unknown.instance': 'Keine Produktinstanz hat diese Codes: {codes}',
   'lca.unknown.product': 'Kein Produkt hat diese Artikelnummern: {codes}',
   'lca.unknown.plant': 'Kein Werk hat diese Codes: {codes}',
@@ -459,7 +467,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.out.error': 'Fehler',
   'lca.out.cancelled': 'Abgebrochen',
   'lca.out.skipped': 'Übersprungen',
-  'lca.yearsSummary': '{computed} Jahr(e) berechnet, {blocked} blockiert',
+  'lca.yearsSummary': '{computed, plural, one {# Jahr} other {# Jahre}} berechnet, {blocked} blockiert',
   'lca.latest': 'GWP-total {year}: {value} {unit}',
   'lca.idleHint': 'Für diese Instanz lief noch keine Berechnung: „Neu berechnen“ wählen.',
   'lca.chartTitle': 'GWP-total je Jahr',
@@ -488,7 +496,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.modules': 'Module',
   'lca.perUnitAxis': '{unit} je {declared}',
   'lca.declaredUnit': 'Deklarierte Einheit',
-  'lca.declaredUnitOption': 'je {unit} ({count} Instanz(en))',
+  'lca.declaredUnitOption': 'je {unit} ({count, plural, one {# Instanz} other {# Instanzen}})',
   'lca.hiddenOtherUnit':
     'Nicht gezeigt: Werte je verschiedener deklarierter Einheit werden nie auf einer Achse verglichen. Wählen Sie die deklarierte Einheit, um sie zu sehen.',
   'lca.hiddenItem': '{label} — je {unit}: unter {unit} gezeigt',
@@ -507,7 +515,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.hs.share': 'Anteil',
   'lca.hs.rest': 'Rest',
   'lca.topTitle': 'Lieferantenprodukte mit dem größten Beitrag in der Auswahl ({year})',
-  'lca.topInstances': 'in {count} Instanz(en)',
+  'lca.topInstances': 'in {count, plural, one {# Instanz} other {# Instanzen}}',
   'lca.trendTitle': 'Entwicklung gegenüber dem vorigen berechneten Jahr',
   'lca.tr.year': 'Jahr',
   'lca.tr.previous': 'Vorjahr',

@@ -2,6 +2,7 @@
 import type { Messages } from './en.js';
 import { deIssues } from './issues-de.js';
 import { deScreens } from './de-screens.js';
+import { deWords } from './words-de.js';
 
 export const de: Messages = {
   'app.skipToContent': 'Zum Inhalt springen',
@@ -178,4 +179,6 @@ export const de: Messages = {
   ...deScreens,
   // Meldungen der Prüfung und Probleme des Probelaufs, nach Code
   ...deIssues,
+  // Eingegebene Zahlen
+  ...deWords,
 };

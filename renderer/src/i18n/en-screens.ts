@@ -72,9 +72,11 @@ export const enScreens = {
   'check.readIn': 'read in {ms}',
   'check.unreadable':
     'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
-  'check.ok': 'No problems found in {rows} rows.',
-  'check.okWarnings': 'No errors in {rows} rows; {warnings} warning(s) below are worth a look.',
-  'check.errors': '{errors} error(s) and {warnings} warning(s) in {rows} rows.',
+  'check.ok': 'No problems found in {rows, plural, one {# row} other {# rows}}.',
+  'check.okWarnings':
+    'No errors in {rows, plural, one {# row} other {# rows}}; {warnings, plural, one {# warning below is} other {# warnings below are}} worth a look.',
+  'check.errors':
+    '{errors, plural, one {# error} other {# errors}} and {warnings, plural, one {# warning} other {# warnings}} in {rows, plural, one {# row} other {# rows}}.',
   'check.errorsHint':
     'Rows with errors are blocked in the dry run. Fix them in the workbook, or import the rest without them.',
   'check.onlyFailed': 'Re-run of job {job}: only the rows that did not succeed there will be planned and sent.',
@@ -100,7 +102,8 @@ export const enScreens = {
   'check.groupSheet': 'Sheet',
   'check.groupField': 'Field',
   'check.groupCode': 'Kind of problem',
-  'check.groupCounts': '{errors} error(s), {warnings} warning(s)',
+  'check.groupCounts':
+    '{errors, plural, one {# error} other {# errors}}, {warnings, plural, one {# warning} other {# warnings}}',
   'check.searchHint': 'Cell, field or words',
   'check.fileLevel': 'The file itself',
   'check.noMatch': 'No problem matches the filter.',
@@ -123,7 +126,7 @@ export const enScreens = {
   'plan.total': 'Total',
   'plan.blockedNotice':
     '{count} entries are blocked (an error in the workbook, a code the service does not know, or something the key may not do). They will not be sent.',
-  'plan.skipBlocked': 'Import the rest without the {count} blocked entries',
+  'plan.skipBlocked': 'Import the rest without the {count, plural, one {blocked entry} other {# blocked entries}}',
   'plan.nothingToSend': 'Nothing to send: everything in the workbook is already on the service.',
   'plan.back': 'Back to the check',
   'plan.createOnly': 'Create only (never change what exists)',
@@ -137,7 +140,8 @@ export const enScreens = {
   'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
-  'plan.notManaged': '{count} entries without an external_id are not managed by the workbook and are never touched.',
+  'plan.notManaged':
+    '{count, plural, one {# entry without an external_id is not managed by the workbook and is never touched.} other {# entries without an external_id are not managed by the workbook and are never touched.}}',
   'plan.createOnlyHint':
     'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
@@ -161,7 +165,7 @@ export const enScreens = {
   'plan.beforeAfter': 'Before → after',
   'plan.changes': 'Changed fields',
   'plan.bomChanges': 'Changes to the BOM',
-  'plan.bomUnchanged': '{count} component(s) unchanged',
+  'plan.bomUnchanged': '{count, plural, one {# component unchanged} other {# components unchanged}}',
   'plan.moreRows': '({count} rows)',
 
   'action.create': 'Create',
@@ -219,7 +223,8 @@ export const enScreens = {
   'results.started': 'Started',
   'results.duration': 'Duration',
   'results.rows': 'Rows',
-  'results.rowsEntries': '{rows} worksheet rows in {entries} entities',
+  'results.rowsEntries':
+    '{rows, plural, one {# worksheet row} other {# worksheet rows}} in {entries, plural, one {# entity} other {# entities}}',
   'results.createOnly': 'create only',
   'results.byOutcome': 'Entities per outcome',
   'results.limitsTitle': 'Licence limits reached',
@@ -229,11 +234,11 @@ export const enScreens = {
   'results.entitlement': 'Licence limit {dimension}: {usage} / {limit}',
   'results.madeResults': '{file} is ready: your workbook with the outcome of every row.',
   'results.madeFailed':
-    '{file} is ready: {rows} row(s) that did not succeed, in the template format, with the reason beside each.',
+    '{file} is ready: {rows, plural, one {# row} other {# rows}} that did not succeed, in the template format, with the reason beside each.',
   'results.madeResultsCsv':
     '{file} is ready: your CSV file, its columns and encoding as they were, with the outcome of every row.',
   'results.madeFailedCsv':
-    '{file} is ready: {rows} row(s) that did not succeed, in your CSV file’s own layout, with the reason beside each.',
+    '{file} is ready: {rows, plural, one {# row} other {# rows}} that did not succeed, in your CSV file’s own layout, with the reason beside each.',
   'results.saveResultsCsv': 'Save results CSV…',
   'results.downloadResultsCsv': 'Download results CSV',
   'results.openResultsCsv': 'Open CSV file',
@@ -307,7 +312,7 @@ export const enScreens = {
   'rerun.button': 'Re-run failed rows ({count})…',
   'rerun.title': 'Re-run only the rows that did not succeed',
   'rerun.text':
-    'Correct the {count} row(s) in your workbook (or in the failed-rows workbook), save it and choose it here. Only those rows, and anything they need, are checked, compared with the service and sent.',
+    'Correct {count, plural, one {the row} other {the # rows}} in your workbook (or in the failed-rows workbook), save it and choose it here. Only those rows, and anything they need, are checked, compared with the service and sent.',
   'rerun.same': 'Read {file} again',
   'rerun.choose': 'Choose the corrected workbook…',
   'rerun.hint': 'The original workbook or the failed-rows workbook, after your corrections.',
@@ -326,7 +331,7 @@ export const enScreens = {
   'jobs.reportOf': 'Report of job {job}',
   'jobs.resumeJob': 'Resume job {job}',
   'jobs.interruptedNotice':
-    '{count} job(s) were interrupted (Supply Loader or the computer stopped while they ran). Resume them to finish.',
+    '{count, plural, one {# job was interrupted (Supply Loader or the computer stopped while it ran). Resume it to finish.} other {# jobs were interrupted (Supply Loader or the computer stopped while they ran). Resume them to finish.}}',
   'jobs.resumeHint': 'Resume uses the active connection; its key must belong to the same manufacturer.',
   'jobs.undoJob': 'Undo job {job}',
   'jobs.undo': 'Undo…',
@@ -352,10 +357,10 @@ export const enScreens = {
   'undo.productionBack': 'Production figures put back',
   'undo.action.unchanged': 'Nothing to do',
   'undo.blockedNotice':
-    '{count} row(s) changed on the service since the job, or cannot be undone. The undo sends nothing unless you confirm that the rest is undone without them.',
-  'undo.skipBlocked': 'Undo the rest, skip the {count} conflict(s)',
+    '{count, plural, one {# row changed on the service since the job, or cannot be undone. The undo sends nothing unless you confirm that the rest is undone without it.} other {# rows changed on the service since the job, or cannot be undone. The undo sends nothing unless you confirm that the rest is undone without them.}}',
+  'undo.skipBlocked': 'Undo the rest, skip {count, plural, one {the conflict} other {the # conflicts}}',
   'undo.nothing': 'There is nothing to undo.',
-  'undo.moreRows': '{count} more row(s) are not listed.',
+  'undo.moreRows': '{count, plural, one {# more row is not listed.} other {# more rows are not listed.}}',
   'undo.close': 'Close',
   'undo.run': 'Run the undo ({count} changes)',
 
@@ -389,7 +394,8 @@ export const enScreens = {
   'export.reading': 'Reading {collection}: {count}',
   'export.done': 'Exported: {file}',
   'export.saved': '{file} ({size}) was made with {requests} requests.',
-  'export.warnings': '{count} thing(s) could not be expressed in the format:',
+  'export.warnings':
+    '{count, plural, one {# thing could not be expressed in the format:} other {# things could not be expressed in the format:}}',
   'export.saveAgain': 'Save again…',
   'export.downloadAgain': 'Download again',
 
@@ -404,14 +410,14 @@ export const enScreens = {
   'lca.optionsFailed':
     'The products, plants and instances could not be read (see the error above). Fix the connection, then choose “Refresh”.',
   'lca.noProducts': 'No product has instances yet.',
-  'lca.instancesN': '{count} instance(s)',
+  'lca.instancesN': '{count, plural, one {# instance} other {# instances}}',
   'lca.plantsUnreadable': 'The key may not read plants (view:plants), so no plant can be chosen here.',
   'lca.listLabel': 'Instance codes (external_id), one per line or separated by commas',
   'lca.listHint': '{count} instance codes are known on this connection.',
   'lca.allText': 'Every product instance of the connection.',
   'lca.find': 'Find instances',
   'lca.finding': 'Finding…',
-  'lca.found': '{count} instance(s) found.',
+  'lca.found': '{count, plural, one {# instance found.} other {# instances found.}}',
   'lca.unknown.instance': 'No product instance has these codes: {codes}',
   'lca.unknown.product': 'No product has these article numbers: {codes}',
   'lca.unknown.plant': 'No plant has these codes: {codes}',
@@ -452,7 +458,7 @@ export const enScreens = {
   'lca.out.error': 'Error',
   'lca.out.cancelled': 'Cancelled',
   'lca.out.skipped': 'Skipped',
-  'lca.yearsSummary': '{computed} year(s) computed, {blocked} blocked',
+  'lca.yearsSummary': '{computed, plural, one {# year} other {# years}} computed, {blocked} blocked',
   'lca.latest': 'GWP-total {year}: {value} {unit}',
   'lca.idleHint': 'No LCA job has run for this instance: choose “Recompute”.',
   'lca.chartTitle': 'GWP-total per year',
@@ -480,7 +486,7 @@ export const enScreens = {
   'lca.modules': 'Modules',
   'lca.perUnitAxis': '{unit} per {declared}',
   'lca.declaredUnit': 'Declared unit',
-  'lca.declaredUnitOption': 'per {unit} ({count} instance(s))',
+  'lca.declaredUnitOption': 'per {unit} ({count, plural, one {# instance} other {# instances}})',
   'lca.hiddenOtherUnit':
     'Not shown: values per different declared units are never compared on one axis. Choose the declared unit to see them.',
   'lca.hiddenItem': '{label} — per {unit}: shown under {unit}',
@@ -499,7 +505,7 @@ export const enScreens = {
   'lca.hs.share': 'Share',
   'lca.hs.rest': 'Rest',
   'lca.topTitle': 'Supplier products contributing most across the selection ({year})',
-  'lca.topInstances': 'in {count} instance(s)',
+  'lca.topInstances': 'in {count, plural, one {# instance} other {# instances}}',
   'lca.trendTitle': 'Trend against the previous computed year',
   'lca.tr.year': 'Year',
   'lca.tr.previous': 'Previous',

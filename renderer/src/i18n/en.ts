@@ -4,6 +4,7 @@
  */
 import { enIssues } from './issues-en.js';
 import { enScreens } from './en-screens.js';
+import { enWords } from './words-en.js';
 
 export const en = {
   'app.skipToContent': 'Skip to content',
@@ -171,6 +172,8 @@ export const en = {
   ...enScreens,
   // Issues of the workbook check and problems of the dry run, by code
   ...enIssues,
+  // Typed numbers
+  ...enWords,
 } as const;
 
 export type MessageKey = keyof typeof en;

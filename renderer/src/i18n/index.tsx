@@ -27,11 +27,32 @@ export function resolveLocale(pref: 'system' | Locale, languages?: readonly stri
 
 export type Vars = Record<string, string | number>;
 
-/** Look up a message and fill `{name}` placeholders. An unknown placeholder stays visible, never crashes. */
+/** `{count, plural, one {# row} other {# rows}}`: the form of a count, chosen by Intl.PluralRules. */
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{[^{}]*\})+)\s*\}/g;
+const PLURAL_FORM = /(=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g;
+
+/** The number a count placeholder stands for: a number, or a count already formatted ("1.234", "1,234"). */
+function countOf(v: string | number): number {
+  return typeof v === 'number' ? v : Number(v.replace(/[^\d]/g, ''));
+}
+
+function plural(locale: Locale, forms: string, value: string | number): string {
+  const n = countOf(value);
+  const byName = new Map([...forms.matchAll(PLURAL_FORM)].map((m) => [m[1], m[2]]));
+  const form = byName.get(`=${n}`) ?? byName.get(new Intl.PluralRules(locale).select(n)) ?? byName.get('other') ?? '';
+  return form.replace(/#/g, String(value));
+}
+
+/**
+ * Look up a message and fill `{name}` placeholders and `{name, plural, one {…} other {…}}` counts (`#` is the
+ * count as given). An unknown placeholder stays visible, never crashes.
+ */
 export function translate(locale: Locale, key: MessageKey, vars?: Vars): string {
   const text: string = catalogues[locale][key] ?? en[key];
   if (!vars) return text;
-  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+  return text
+    .replace(PLURAL, (m, name: string, forms: string) => (name in vars ? plural(locale, forms, vars[name]) : m))
+    .replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
 
 export type T = (key: MessageKey, vars?: Vars) => string;

@@ -101,7 +101,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issue.missing_header.empty': 'Zeile 1 muss die Feldnamen enthalten; die Pflichtspalte {field} fehlt.',
   'issue.duplicate_header': 'Die Spalte {field} kommt zweimal vor ({firstCell} und {cell}); behalten Sie nur eine.',
   'issue.misnamed_column':
-    'Die Spalte „{header}“ ist kein Feld von {sheetName}: Ist `{hint}` gemeint? Benennen Sie die Überschrift um (oder ordnen Sie sie in einer Spaltenzuordnung zu bzw. führen Sie sie unter „ignore“); bis dahin sind die Zeilen dieses Blatts gesperrt.',
+    'Die Spalte „{header}“ ist kein Feld von {sheetName}: Ist „{hint}“ gemeint? Benennen Sie die Überschrift um (oder ordnen Sie sie in einer Spaltenzuordnung zu bzw. führen Sie sie unter „ignore“); bis dahin sind die Zeilen dieses Blatts gesperrt.',
   'issue.no_data_rows':
     'Keine Datenzeilen: Unter der Überschrift keines Blatts ist eine Zeile ausgefüllt. Es würde nichts importiert.',
   'issue.source_without_sheet':
@@ -248,7 +248,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.in_use':
     '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',
   'plan.mirror_cap':
-    'Der Abgleich von {sheet} würde {count} Einträge löschen, mehr als die Obergrenze von {cap} (--max-deletes): es wird nichts gelöscht.',
+    'Der Abgleich von {sheet} würde {count} Einträge löschen, mehr als die Obergrenze von {cap} Löschungen je Import: es wird nichts gelöscht.',
   'entity.supplier_company': 'Lieferant',
   'entity.supplier_plant': 'Lieferantenwerk',
   'entity.supplier_product': 'Lieferantenprodukt',

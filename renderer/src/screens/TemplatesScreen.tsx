@@ -32,7 +32,7 @@ export function TemplatesScreen() {
   const download = (sheet: SheetName | 'all') =>
     rpc.run(async () => {
       setDone(null);
-      const g = await api.call('templates.generate', { sheet, withReferenceData: prefill });
+      const g = await api.call('templates.generate', { sheet, withReferenceData: prefill, lang: locale });
       downloadBytes(g.fileName, g.mimeType, g.dataBase64);
       setDone(g);
     }, sheet);

@@ -21,6 +21,7 @@ import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale, T } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, PLAN_ACTION_MESSAGE, wordsOf } from '../../i18n/names.js';
+import { noteText } from '../../i18n/undo-notes.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
 import { problemText } from './issueText.js';
 import {
@@ -347,7 +348,7 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
       )}
       {row.notes.map((n, i) => (
         <span className="detail-line muted" key={`n${i}`}>
-          {n}
+          {noteText(n, t)}
         </span>
       ))}
     </>

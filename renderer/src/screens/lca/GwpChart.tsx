@@ -3,6 +3,7 @@
  * not computed — never drawn as 0), the current year marked as partial. A table with the same numbers follows
  * for keyboard and screen-reader users.
  */
+import { indicatorUnit } from '../../i18n/core-text.js';
 import {
   CartesianGrid,
   Legend,
@@ -24,7 +25,7 @@ import { DataTable } from '../../components/DataTable.js';
 export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChartView; boxClassName?: string }) {
   const { t, locale } = useI18n();
   const m = chartModel(chart);
-  const unit = chart.unit ?? 'kg CO2 eq.';
+  const unit = indicatorUnit(chart.unit ?? 'kg CO2 eq.', locale);
   if (!m.hasValues) return <p className="muted">{t('lca.chartEmpty')}</p>;
   return (
     <figure className="chart">

@@ -8,10 +8,10 @@ import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatNumber, formatSignificant } from '../../components/format.js';
-import { indicatorName } from '../../i18n/core-text.js';
+import { indicatorName, indicatorUnit } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
-import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
+import { COMPONENT_TYPE_MESSAGE, LCA_BASIS_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { LCA_BASES } from '../../../../core/names.js';
 import { GwpChart } from './GwpChart.js';
 import { useRpc } from '../../useRpc.js';
@@ -59,7 +59,7 @@ export function LcaAnalysis({
   };
   // per declared unit the core hands ONE declared unit's series (chart.declaredUnit); the others are named in chart.hidden
   const unitName = (u: string | null) => u ?? '?';
-  const unit = a.chart.unit ?? '';
+  const unit = indicatorUnit(a.chart.unit ?? '', locale);
   const chart: LcaChartView = {
     unit: a.basis === 'per_unit' ? t('lca.perUnitAxis', { unit, declared: unitName(a.chart.declaredUnit) }) : unit,
     years: a.chart.years,
@@ -207,7 +207,7 @@ export function LcaAnalysis({
                 <td>
                   {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
                 </td>
-                <td>{r.component.componentType}</td>
+                <td>{wordsOf(t, COMPONENT_TYPE_MESSAGE, r.component.componentType)}</td>
                 <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
                 <td>{fmt(r.component.massKg, locale)}</td>
                 <td>{r.module}</td>

@@ -3,6 +3,7 @@
  * here ("Enter it here": the figure written, then a new run); a future year waits; others in the service's words.
  */
 import { useState } from 'react';
+import { readQuantity } from '../../components/number-input.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
 import type { BlockerLine } from './chartData.js';
@@ -15,9 +16,15 @@ export function LcaBlockers({
   /** write the figure; `written` once the service took it, `failed` if not */
   onEnter(instanceId: string, year: number, quantity: number, on: { written(): void; failed(): void }): Promise<void>;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   /** "Enter it here": the blocker being filled in (instanceId|year) and the quantity typed. */
-  const [entering, setEntering] = useState<{ key: string; quantity: string; busy: boolean } | null>(null);
+  const [entering, setEntering] = useState<{
+    key: string;
+    quantity: string;
+    busy: boolean;
+    /** why the typed quantity was refused (read in the UI's language, never reinterpreted) */
+    problem?: string | null;
+  } | null>(null);
   // its own busy state (the form of one blocker), so the screen's actions stay usable meanwhile
   const enterProduction = (instanceId: string, year: number, quantity: number) => {
     setEntering((cur) => (cur ? { ...cur, busy: true } : cur));
@@ -47,25 +54,32 @@ export function LcaBlockers({
                     className="inline-form"
                     onSubmit={(e) => {
                       e.preventDefault();
-                      const q = Number(entering.quantity.replace(',', '.'));
-                      if (entering.quantity.trim() !== '' && Number.isFinite(q) && q >= 0)
-                        void enterProduction(b.instanceId, b.year!, q);
+                      const read = readQuantity(entering.quantity, locale, t);
+                      setEntering({ ...entering, problem: 'problem' in read ? read.problem : null });
+                      if ('value' in read) void enterProduction(b.instanceId, b.year!, read.value);
                     }}
                   >
                     <label>
                       {t('lca.enterQuantity', { year: b.year })}{' '}
                       <input
-                        type="number"
-                        min={0}
-                        step="any"
+                        type="text"
+                        inputMode="decimal"
+                        autoComplete="off"
                         required
+                        aria-invalid={entering.problem ? true : undefined}
+                        aria-describedby={entering.problem ? 'lca-quantity-problem' : undefined}
                         value={entering.quantity}
-                        onChange={(e) => setEntering({ ...entering, quantity: e.target.value })}
+                        onChange={(e) => setEntering({ ...entering, quantity: e.target.value, problem: null })}
                       />
                     </label>{' '}
                     <button type="submit" className="btn btn-primary" disabled={entering.busy}>
                       {entering.busy ? t('lca.enterWriting') : t('lca.enterWrite')}
                     </button>
+                    {entering.problem && (
+                      <span className="field-error" id="lca-quantity-problem" role="alert">
+                        {entering.problem}
+                      </span>
+                    )}
                   </form>
                 ) : (
                   <button

@@ -1,0 +1,20 @@
+/** Deutsche Texte zu eingegebenen Zahlen und den Hinweisen einer Rücknahme: dieselben Schlüssel wie words-en.ts. */
+import type { enWords } from './words-en.js';
+
+export const deWords: Record<keyof typeof enWords, string> = {
+  'number.ambiguous': '„{text}“ lässt sich verschieden lesen. Geben Sie die Zahl als {examples} ein.',
+  'number.otherMark': '„{text}“ ist keine hier übliche Schreibweise einer Zahl. Geben Sie sie als {examples} ein.',
+  'number.notANumber': '„{text}“ ist keine Zahl. Geben Sie sie zum Beispiel als {example} ein.',
+  'number.negative': 'Die Menge darf nicht negativ sein.',
+  'number.or': ' oder ',
+
+  'undoNote.afterRecreate': 'nachdem {code} neu angelegt ist',
+  'undoNote.figuresSetBack': 'Produktionsmengen auf die Werte vor dem Auftrag zurückgesetzt',
+  'undoNote.bomPutBack': 'Stückliste wiederhergestellt, wie sie vor dem Auftrag war',
+  'undoNote.createdDeleted': 'vom Auftrag angelegt: wird gelöscht',
+  'undoNote.createdAlreadyDeleted': 'vom Auftrag angelegt, schon gelöscht: es wird nichts gesendet',
+  'undoNote.setBack': 'zurückgesetzt: {fields}',
+  'undoNote.recreated':
+    'vom Auftrag gelöscht: wird aus der vor dem Löschen gesicherten Kopie neu angelegt, mit neuer ID (vorher {id})',
+  'undoNote.figuresPutBack': 'Produktionsmengen wiederhergestellt, wie sie vor dem Auftrag waren',
+};

@@ -1,0 +1,22 @@
+/**
+ * English strings of typed numbers and of the core's undo notes (spread into en.ts; words-de.ts has the same keys).
+ * `{name}` marks a placeholder; `{n, plural, one {…} other {…}}` picks the form by Intl.PluralRules (`#` = n).
+ */
+export const enWords = {
+  'number.ambiguous': '“{text}” can be read in more than one way. Type it as {examples}.',
+  'number.otherMark': '“{text}” is not how a number is written here. Type it as {examples}.',
+  'number.notANumber': '“{text}” is not a number. Type it like {example}.',
+  'number.negative': 'The quantity cannot be negative.',
+  'number.or': ' or ',
+
+  // Notes of an undo plan's entries
+  'undoNote.afterRecreate': 'after {code} is re-created',
+  'undoNote.figuresSetBack': 'production figures set back to their values before the job',
+  'undoNote.bomPutBack': 'BOM put back as it was before the job',
+  'undoNote.createdDeleted': 'created by the job: deleted',
+  'undoNote.createdAlreadyDeleted': 'created by the job, already deleted: nothing is sent',
+  'undoNote.setBack': 'set back: {fields}',
+  'undoNote.recreated':
+    'deleted by the job: created again from the copy saved before the delete, with a new id (it was {id})',
+  'undoNote.figuresPutBack': 'production figures put back as they were before the job',
+} as const;

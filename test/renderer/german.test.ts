@@ -1,0 +1,141 @@
+/**
+ * No English left in the German UI: every message key of the German catalogue is German (apart from an
+ * allow-list of words that are the same in both languages: names, units, loanwords), and every core text that
+ * reaches the screens — the undo plan's notes, the indicators' units, the hotspots' component types — is worded in
+ * both languages.
+ */
+import { describe, expect, it } from 'vitest';
+import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
+import { INDICATOR_INFO } from '../../core/lca/indicators.js';
+import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
+import { indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { de } from '../../renderer/src/i18n/de.js';
+import { en } from '../../renderer/src/i18n/en.js';
+import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
+import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
+import { noteText } from '../../renderer/src/i18n/undo-notes.js';
+
+const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
+  translate(locale, key, vars);
+
+/** Words that are English and not German (German shares "in", "an", "was", "will", "so" …, so those are not here). */
+const ENGLISH =
+  /\b(the|and|is|are|of|to|with|not|for|were|cannot|this|that|your|you|from|on|or|be|has|have|by|it|all|row|rows|file|still|used|done|skipped|failed|created|updated|instance|instances|entity|entities|found|error|errors|warning|warnings|please|click|choose|select|unit|year|years|back|job|jobs|deleted|sent|nothing)\b/i;
+
+/** The text a reader sees of a message: no placeholders, no quoted or code parts; plural forms kept. */
+function prose(text: string): string {
+  return text
+    .replace(/\{\w+, plural,/g, ' ')
+    .replace(/(?:=\d+|zero|one|two|few|many|other)\s*\{([^{}]*)\}/g, ' $1 ')
+    .replace(/\{\w+\}/g, ' ')
+    .replace(/`[^`]*`|“[^”]*”|„[^“]*“|"[^"]*"/g, ' ')
+    .replace(/\b[a-z]+(?:[_:.-][a-z0-9]+)+\b/g, ' ') // field names, scopes, err_codes: the format's own names
+    .replace(/--[a-z-]+/g, ' ')
+    .replace(/\b[A-Z]{2,}\b/g, ' '); // acronyms (XML, DOCTYPE, ENTITY, BOM, API)
+}
+
+describe('the German catalogue', () => {
+  it('has a German text for every message key', () => {
+    const missing = (Object.keys(en) as MessageKey[]).filter((k) => typeof de[k] !== 'string' || de[k].trim() === '');
+    expect(missing).toEqual([]);
+  });
+
+  it('has no English left, every message key walked', () => {
+    const english = (Object.keys(de) as MessageKey[])
+      .filter((k) => ENGLISH.test(prose(de[k])))
+      .map((k) => `${k}: ${de[k]}`);
+    expect(english).toEqual([]);
+  });
+
+  it('the check finds English (a German text replaced by its English one is caught)', () => {
+    expect(ENGLISH.test(prose(en['lca.found']))).toBe(true);
+    expect(ENGLISH.test(prose(en['jobs.interruptedNotice']))).toBe(true);
+    expect(ENGLISH.test(prose(de['lca.found']))).toBe(false);
+  });
+
+  it('a message the same in both languages is a name, a unit or a word German shares', () => {
+    const SHARED = new Set([
+      'Import',
+      'Export',
+      'Name',
+      'Status',
+      'Silos',
+      'Rest',
+      '{source} → {sheet}',
+      '{usage} / {limit}',
+      'GWP-total {year}: {value} {unit}',
+      ' in {unit}',
+      ' ≥ {min}',
+      ' ≤ {max}',
+    ]);
+    const same = (Object.keys(en) as MessageKey[]).filter((k) => en[k] === de[k] && !SHARED.has(en[k]));
+    expect(same).toEqual([]);
+  });
+});
+
+describe('words of the user, not of the code', () => {
+  it('no message shows backticks or a CLI flag, except where it tells what the CLI does', () => {
+    const aboutTheCli = new Set<MessageKey>(['columns.saveHint']);
+    const code = [en, de].flatMap((catalogue) =>
+      (Object.keys(catalogue) as MessageKey[])
+        .filter((k) => !aboutTheCli.has(k) && /`|(?:^|\s|\()--[a-z]/.test(catalogue[k]))
+        .map((k) => `${k}: ${catalogue[k]}`),
+    );
+    expect(code).toEqual([]);
+  });
+
+  it('the cap of a mirror is told as a limit of deletes, not as a flag', () => {
+    const vars = { sheet: 'supplier-plants', count: 4, cap: 2 };
+    expect(translate('en', 'plan.mirror_cap', vars)).toBe(
+      'the mirror of supplier-plants would delete 4 entities, more than the limit of 2 deletes per import: nothing is deleted',
+    );
+    expect(translate('de', 'plan.mirror_cap', vars)).toContain('Obergrenze von 2 Löschungen je Import');
+  });
+});
+
+describe('core texts that reach the UI, in both languages', () => {
+  const samples: { [K in UndoNoteName]: Parameters<(typeof UNDO_NOTES)[K]> } = {
+    afterRecreate: ['SC-1'],
+    figuresSetBack: [],
+    bomPutBack: [],
+    createdDeleted: [],
+    createdAlreadyDeleted: [],
+    setBack: [['name', 'country']],
+    recreated: ['123e4567-e89b-12d3-a456-426614174000'],
+    figuresPutBack: [],
+  };
+
+  it('every note of an undo plan is worded in German, its values kept', () => {
+    for (const name of Object.keys(UNDO_NOTES) as UndoNoteName[]) {
+      const note = (UNDO_NOTES[name] as (...a: unknown[]) => string)(...samples[name]);
+      const german = noteText(note, tOf('de'));
+      expect(german, name).not.toBe(note);
+      expect(ENGLISH.test(prose(german)), `${name}: ${german}`).toBe(false);
+      for (const v of samples[name].flat()) expect(german, name).toContain(String(v));
+      expect(ENGLISH.test(prose(noteText(note, tOf('en')))), name).toBe(true);
+    }
+  });
+
+  it('a note the undo does not write stays as it came', () => {
+    expect(noteText('something new', tOf('de'))).toBe('something new');
+  });
+
+  it('indicator units in German ("kg CO2-Äq."), as the service writes them in English', () => {
+    expect(indicatorUnit('kg CO2 eq.', 'de')).toBe('kg CO2-Äq.');
+    expect(indicatorUnit('kg CO2 eq.', 'en')).toBe('kg CO2 eq.');
+    for (const i of INDICATOR_INFO) expect(indicatorUnit(i.unit, 'de')).toBe(i.unit_de);
+    expect(indicatorUnit('furlongs', 'de')).toBe('furlongs');
+  });
+
+  it('hotspot component types in words of the language, never the code', () => {
+    for (const type of BOM_COMPONENT_TYPES) {
+      for (const locale of ['en', 'de'] as const) {
+        const words = wordsOf(tOf(locale), COMPONENT_TYPE_MESSAGE, type);
+        expect(words, `${locale} ${type}`).not.toMatch(/_/);
+      }
+      expect(wordsOf(tOf('de'), COMPONENT_TYPE_MESSAGE, type)).not.toBe(
+        wordsOf(tOf('en'), COMPONENT_TYPE_MESSAGE, type),
+      );
+    }
+  });
+});
