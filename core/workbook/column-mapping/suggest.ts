@@ -5,8 +5,7 @@
  * field in that sheet, 0.85 of the field in any sheet, 0.5–0.8 a synonym within the header) or similarity
  * (≤ 0.6) — and by its values: a column whose sampled values are codes known to the service or defined by
  * another source of the same drop (plant codes, material codes, product article numbers, supplier products …)
- * is the field of that sheet holding such codes (0.85–0.95). A header that names two fields equally well is
- * ambiguous (less confident) until its values decide. Only suggestions of at least HIGH_CONFIDENCE go into the
+ * is the field of that sheet holding such codes (0.85–0.95), and no other code field of it. Only suggestions of at least HIGH_CONFIDENCE go into the
  * draft's `columns`; the others are listed in `suggestions` for a person to confirm (never applied silently).
  */
 import { DEFINED_IN } from '../references.js';
@@ -202,9 +201,7 @@ function knownShares(values: readonly string[], known: KnownCodes): Map<EntityTy
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
- * The fields one column may be, by its header and its values, most confident first. A header naming two fields
- * equally well (an article number: a product's or an instance's own?) is ambiguous, 0.1 less confident. Values
- * that are known codes of a kind make the field holding that kind likely (0.85; 0.9 and more with the header
+ * The fields one column may be, by its header and its values, most confident first. Values that are known codes of a kind make the field holding that kind likely (0.85; 0.9 and more with the header
  * agreeing), and every other code field unlikely (0.7 at most, also where the sheet has no field for that kind)
  * unless the header is the field's own name; a
  * column of none of the service's codes of a kind the loader never creates (products, plants, materials) is
@@ -212,8 +209,6 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  */
 function columnCandidates(header: string, values: readonly string[], def: SheetDef, known: KnownCodes) {
   const cands = headerCandidates(header, def);
-  if (cands.length >= 2 && cands[0].method === 'synonym' && cands[0].confidence - cands[1].confidence < 0.01)
-    for (const c of cands) if (cands[0].confidence - c.confidence < 0.01) c.confidence = round2(c.confidence - 0.1);
   const shares = knownShares(values, known);
   if (shares.size === 0) return cands;
   const byField = new Map(cands.map((c) => [c.field, c]));
@@ -319,7 +314,14 @@ function sheetsNamedIn(name: string): Set<string> {
   );
   const out = new Set<string>();
   for (const [sheet, names] of Object.entries(SHEET_NAMES))
-    if (names.some((n) => squash(n).split(' ').every((w) => words.has(w)))) out.add(sheet);
+    if (
+      names.some((n) =>
+        squash(n)
+          .split(' ')
+          .every((w) => words.has(w)),
+      )
+    )
+      out.add(sheet);
   return out;
 }
 
