@@ -217,4 +217,20 @@ describe('Columns step through the contract', () => {
       ['Lieferanten_2026-02.csv', 'supplier-companies'],
     ]);
   });
+  it("connected, the service's codes name a column by its values: a column of the service's plant codes is plant_code", async () => {
+    // "Kennung" says nothing; its values are the sandbox's plants (PL-MUC, PL-HEID, PL-OSTR).
+    const f = await upload(
+      'Einkauf.csv',
+      Buffer.from(
+        'Materialnummer;Materialkurztext;Kennung;Materialart;ME\r\n' +
+          'E-1;Sand;PL-MUC;MAT-SAND;KG\r\nE-2;Kies;PL-HEID;MAT-SAND;KG\r\nE-3;Splitt;PL-OSTR;MAT-SAND;KG\r\n',
+        'latin1',
+      ),
+    );
+    const v = await call('import.columns', { fileId: f.fileId });
+    const kennung = v.sources[0].columns.find((c) => c.column === 'Kennung')!;
+    expect(kennung.suggestion).toMatchObject({ field: 'plant_code', method: 'values' });
+    expect(kennung.suggestion!.confidence).toBeGreaterThanOrEqual(v.highConfidence);
+    expect(v.draft.sheets['supplier-products']!.columns).toMatchObject({ Kennung: 'plant_code' });
+  });
 });

@@ -12,7 +12,7 @@ import type { CellScalar, DataSheetName, ParsedSheet } from '../types.js';
 import type { PeekedSource } from '../sources/peek.js';
 import { targetOf } from './match.js';
 import { parseColumnMapping, type ColumnMapping } from './schema.js';
-import { HIGH_CONFIDENCE, suggestMapping, type ColumnSuggestion } from './suggest.js';
+import { HIGH_CONFIDENCE, suggestMapping, type ColumnSuggestion, type KnownCodes } from './suggest.js';
 
 export const SAMPLE_ROWS = 5;
 
@@ -82,9 +82,14 @@ export function isMetaSheet(src: PeekedSource): boolean {
   return !src.isFile && (META_SHEETS.has(normaliseSheetName(src.name)) || META_SHEETS.has(src.name.toLowerCase()));
 }
 
-export function columnsView(all: readonly PeekedSource[], saved: Record<string, unknown> = {}): ColumnsView {
+/** `known`: the service's codes (when connected), for suggestions by a column's values. */
+export function columnsView(
+  all: readonly PeekedSource[],
+  saved: Record<string, unknown> = {},
+  known: KnownCodes = {},
+): ColumnsView {
   const sources = all.filter((s) => !isMetaSheet(s));
-  const { mapping, perSource } = suggestMapping([...sources]);
+  const { mapping, perSource } = suggestMapping([...sources], undefined, known);
   delete mapping.suggestions;
   delete mapping.unmapped_required;
   const out: ColumnsSource[] = perSource.map((s, i) => {

@@ -118,6 +118,23 @@ const SIMILAR_MIN = 0.6;
  * than 0.6 confident).
  */
 function headerCandidates(header: string, def: SheetDef, { similar = true } = {}): ColumnSuggestion[] {
+  if (!similar) return headerCandidatesOnce(header, def, false);
+  // A drop is suggested twice (the second time with the codes the other files define): the headers are compared
+  // once. Copies are handed out (the values adjust them); the cache is bounded.
+  let cache = candidateCache.get(def);
+  if (!cache) candidateCache.set(def, (cache = new Map()));
+  let hit = cache.get(header);
+  if (!hit) {
+    if (cache.size >= CANDIDATE_CACHE) cache.clear();
+    hit = headerCandidatesOnce(header, def, true);
+    cache.set(header, hit);
+  }
+  return hit.map((c) => ({ ...c }));
+}
+const CANDIDATE_CACHE = 2000;
+const candidateCache = new WeakMap<SheetDef, Map<string, ColumnSuggestion[]>>();
+
+function headerCandidatesOnce(header: string, def: SheetDef, similar: boolean): ColumnSuggestion[] {
   const { fields, synonyms } = wordsOf(def);
   if (fields.includes(header)) return [{ column: header, field: header, method: 'exact', confidence: 1 }];
   const h = header.length > MAX_HEADER_CHARS ? header.slice(0, MAX_HEADER_CHARS) : header;
@@ -225,8 +242,9 @@ function columnCandidates(header: string, values: readonly string[], def: SheetD
     const c = byField.get(field);
     const byValues = share >= 0.95 ? 0.9 : 0.85;
     if (c && c.confidence >= 0.5) {
+      // The header agreeing: more confident; named `values` only when the values made it confident.
+      if (c.confidence < HIGH_CONFIDENCE) c.method = 'values';
       c.confidence = Math.max(c.confidence, round2(byValues + 0.05));
-      if (!named(c)) c.method = 'values';
     } else byField.set(field, { column: header, field, method: 'values', confidence: byValues });
   }
   for (const c of byField.values()) {
