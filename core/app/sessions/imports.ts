@@ -20,7 +20,7 @@ import { createApiClient } from '../../api/index.js';
 import type { EntryIndex } from '../../jobs/entry-index.js';
 import { jobDir, readJobIndex } from '../../jobs/job-store.js';
 import type { PlanHeader } from '../../jobs/types.js';
-import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
+import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
 import {
   columnsView,
   previewMapping,
@@ -163,7 +163,11 @@ export class ImportSessions {
    * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
    * with the active profile that fits the headers (workbook/column-mapping/columns.ts). Reads the first rows only.
    */
-  async columns(app: HostServices, fileIds: readonly string[]): Promise<ColumnsView> {
+  async columns(
+    app: HostServices,
+    fileIds: readonly string[],
+    chosen: Partial<Record<string, DataSheetName>> = {},
+  ): Promise<ColumnsView> {
     let peeked;
     try {
       peeked = await peekSources(app, fileIds);
@@ -171,7 +175,7 @@ export class ImportSessions {
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
     const profileId = app.settings.snapshot().activeProfileId;
-    return columnsView(peeked, app.settings.columnMappingsOf(profileId), await this.knownCodes(app));
+    return columnsView(peeked, app.settings.columnMappingsOf(profileId), await this.knownCodes(app), chosen);
   }
 
   private codes: { key: string; at: number; codes: KnownCodes } | null = null;

@@ -30,7 +30,7 @@ export const importHandlers: Table = withWords<Table>({
     app.sessions.imports.validate(app, [input.fileId, ...(input.moreFileIds ?? [])], input.mapping),
 
   'import.columns': async (input, app) => ({
-    ...(await app.sessions.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
+    ...(await app.sessions.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])], input.sheets)),
     highConfidence: HIGH_CONFIDENCE,
   }),
 

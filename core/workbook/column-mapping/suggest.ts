@@ -361,11 +361,12 @@ function headerColumns(src: PeekedSource, headerRow: number): HeaderColumn[] {
   return out;
 }
 
-export function suggestSource(src: PeekedSource, known: KnownCodes = {}): SourceSuggestion {
+/** `sheet`: the sheet a person chose for the source (the suggestion is then for that sheet). */
+export function suggestSource(src: PeekedSource, known: KnownCodes = {}, sheet?: DataSheetName): SourceSuggestion {
   const headerRow = headerRowOf(src.rows);
   const columns = headerColumns(src, headerRow);
   const headers = columns.map((c) => c.header);
-  const named = targetOf(src.name, undefined, src.isFile);
+  const named = sheet ? { sheet } : targetOf(src.name, undefined, src.isFile);
   const candidates = named ? DATA_SHEETS.filter((d) => d.name === named.sheet) : DATA_SHEETS;
   const hinted = named ? new Set<string>() : sheetsNamedIn(src.name);
   let best: { def: SheetDef; columns: ColumnSuggestion[]; unmatched: string[]; score: number } | null = null;
@@ -426,14 +427,19 @@ function mergeKnown(a: KnownCodes, b: KnownCodes): KnownCodes {
  * Every source's suggestion: first by headers and the service's codes, then once more with the codes the other
  * sources of the drop define (a supplier-products export whose plant column holds the plants list's codes).
  */
-function suggestSources(sources: readonly PeekedSource[], known: KnownCodes): SourceSuggestion[] {
-  const first = sources.map((s) => suggestSource(s, known));
+function suggestSources(
+  sources: readonly PeekedSource[],
+  known: KnownCodes,
+  chosen: Partial<Record<string, DataSheetName>>,
+): SourceSuggestion[] {
+  const first = sources.map((s) => suggestSource(s, known, chosen[s.name]));
   const defined = sources.map((s, i) => definedCodes(s, first[i]));
   if (defined.every((d) => Object.keys(d).length === 0)) return first;
   return sources.map((s, i) =>
     suggestSource(
       s,
       defined.reduce((k, d, j) => (j === i ? k : mergeKnown(k, d)), known),
+      chosen[s.name],
     ),
   );
 }
@@ -449,8 +455,10 @@ export function suggestMapping(
   sources: PeekedSource[],
   name?: string,
   known: KnownCodes = {},
+  /** per source name, the sheet a person chose for it */
+  chosen: Partial<Record<string, DataSheetName>> = {},
 ): { mapping: ColumnMapping; perSource: SourceSuggestion[] } {
-  const perSource = suggestSources(sources, known);
+  const perSource = suggestSources(sources, known, chosen);
   const sheets: Partial<Record<DataSheetName, SheetMapping>> = {};
   const suggestions: NonNullable<ColumnMapping['suggestions']> = [];
   const unmapped: Partial<Record<DataSheetName, string[]>> = {};
