@@ -175,7 +175,12 @@ export class ImportSessions {
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
     const profileId = app.settings.snapshot().activeProfileId;
-    return columnsView(peeked, app.settings.columnMappingsOf(profileId), await this.knownCodes(app), chosen);
+    const saved = app.settings.columnMappingsOf(profileId);
+    // The service's codes only when the step will be shown: a template read as it is, or a saved mapping that
+    // fits, waits for no request.
+    const first = columnsView(peeked, saved, {}, chosen);
+    if (!first.needed || first.saved) return first;
+    return columnsView(peeked, saved, await this.knownCodes(app), chosen);
   }
 
   private codes: { key: string; at: number; codes: KnownCodes } | null = null;
