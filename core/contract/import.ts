@@ -1,7 +1,7 @@
 /** The `import` namespace: workbooks the user hands to the app (`files.*`: opaque ids), column mappings (`mappings.*`), validation, the dry run (kept on the main side, paged to the renderer: a plan of 100,000 rows is never sent whole) and the start of a run. */
 import { z } from 'zod';
 import { ENTITY_KINDS, IMPORT_PHASES, PLAN_ACTIONS } from '../names.js';
-import { ENTITY_SHEET_NAMES } from '../workbook/types.js';
+import { DATA_SHEET_NAMES, ENTITY_SHEET_NAMES } from '../workbook/types.js';
 import { SUGGESTION_METHODS, columnMappingSchema } from '../workbook/column-mapping/schema.js';
 import {
   Accepted,
@@ -101,12 +101,16 @@ export const ColumnsViewSchema = z.object({
       ),
       fields: z.array(z.object({ field: Text, required: z.boolean(), allowed: z.array(Text) })),
       unmappedRequired: z.array(Text),
+      /** the source needs the Columns step (a template sheet read as it is does not: not shown there) */
+      needed: z.boolean(),
     }),
   ),
   /** the suggested mapping (high confidence only) */
   draft: ColumnMappingDoc,
-  /** a source is CSV or a header is not a field name: the Columns step is shown */
+  /** a source needs the Columns step (a CSV, a title above the header, a header that is not a field name) */
   needed: z.boolean(),
+  /** the sheets a source may feed: the Columns step offers them */
+  targetSheets: z.array(Text),
   /** a mapping saved with the active profile whose headers match: applied automatically */
   saved: z.object({ name: Text, mapping: ColumnMappingDoc }).nullable(),
   /** the high-confidence threshold: suggestions below it are shown but never pre-selected */
@@ -256,6 +260,8 @@ export const importProcedures = {
       .object({
         fileId: z.string().min(1).max(100),
         moreFileIds: z.array(z.string().min(1).max(100)).max(20).optional(),
+        /** per source (file or workbook sheet name), the sheet the user chose for it */
+        sheets: z.record(z.string().min(1).max(300), z.enum(DATA_SHEET_NAMES)).optional(),
       })
       .strict(),
     output: ColumnsViewSchema,
@@ -285,6 +291,9 @@ export const importProcedures = {
               cell: Text.nullable(),
               field: Text.nullable(),
               message: Text,
+              /** as the check's issues: the UI words it from code and params */
+              code: Text,
+              params: IssueParamsView.optional(),
             }),
           ),
         }),

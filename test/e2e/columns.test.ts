@@ -366,3 +366,58 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
     await shot('47-check-file-kind');
   }, 60_000);
 });
+
+describe('the Columns step: the sheet a file feeds, only the sheets that need it, back from the check', () => {
+  it('a template workbook with one misspelled header opens the Columns step for that sheet only; the check leads back to it', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.resolve('templates/supply-loader-onboarding.xlsx'));
+    const header = wb.getWorksheet('supplier-products')!.getRow(1);
+    header.getCell((header.values as unknown[]).indexOf('plant_code')).value = 'plant_cod';
+    const file = path.join(env.dir, 'template-typo.xlsx');
+    await wb.xlsx.writeFile(file);
+    await importScreen();
+    await chooseFile(file);
+    const card = page.getByRole('region', { name: 'supplier-products → supplier-products' });
+    await card.waitFor();
+    // one sheet in the step, the others named as read as the template
+    expect(await page.getByRole('region', { name: / → / }).count()).toBe(1);
+    await page.getByText('Read as the template (their headers are its fields):', { exact: false }).waitFor();
+    await page.getByLabel('Field for column plant_cod').selectOption('plant_code');
+    await shot('48-columns-template-one-sheet');
+    await page.getByRole('button', { name: 'Check with these columns' }).click();
+    await page.getByRole('heading', { name: 'Check of template-typo.xlsx' }).waitFor();
+    // back to the columns without choosing the file again: the choice is kept
+    await page.getByRole('button', { name: 'Back to columns' }).click();
+    await card.waitFor();
+    expect(await page.getByLabel('Field for column plant_cod').inputValue()).toBe('plant_code');
+  }, 90_000);
+
+  it('the sheet a file feeds is chosen and changed; years stay as written; problems in German words, no validator text', async () => {
+    const csv = path.join(env.dir, 'Liste.csv');
+    fs.writeFileSync(csv, 'Fertigungsversion;Jahr;Menge;ME\r\nFV-1;2024;1.250,5;to\r\nFV-2;2025;12,5;to\r\n');
+    await importScreen();
+    await chooseFile(csv);
+    const chooser = page.getByLabel('Sheet that Liste.csv feeds');
+    expect(await chooser.inputValue()).toBe('production');
+    const preview = page.getByRole('table', { name: 'First rows as they will be read' });
+    await preview.getByRole('cell', { name: '2024', exact: true }).waitFor();
+    expect(await preview.textContent()).not.toMatch(/2,024|2\.024/);
+    // Another sheet: the card is made for it, the suggestions for that sheet's fields.
+    await chooser.selectOption('silo-items');
+    await page.getByRole('region', { name: 'Liste.csv → silo-items' }).waitFor();
+    expect(await page.getByLabel('Field for column Jahr', { exact: true }).inputValue()).toBe('year');
+    expect(await page.getByLabel('Field for column Menge', { exact: true }).inputValue()).toBe('amount');
+    // Back to production, with the unit column taken as a number: a problem at its cell, in the Check's words.
+    await page.getByLabel('Sheet that Liste.csv feeds').selectOption('production');
+    await page.getByRole('region', { name: 'Liste.csv → production' }).waitFor();
+    await page.getByLabel('Field for column Menge', { exact: true }).selectOption('');
+    await page.getByLabel('Field for column ME', { exact: true }).selectOption('quantity');
+    await page.getByLabel('Language').selectOption('de');
+    const problems = page.getByRole('listitem').filter({ hasText: 'Liste.csv!D2' });
+    await problems.first().waitFor();
+    const text = (await problems.first().textContent()) ?? '';
+    expect(text).not.toMatch(/Invalid (input|option)|expected|received|must be/i);
+    await shot('49-columns-sheet-chooser-de');
+    await page.getByLabel('Sprache').selectOption('en');
+  }, 90_000);
+});

@@ -6,6 +6,7 @@
  * matched by the saved mapping (import.columns → saved).
  */
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserMode } from '../../core/ipc/browser-mode.js';
 import type { ProcedureInput, ProcedureOutput } from '../../core/ipc/contract.js';
@@ -129,6 +130,11 @@ describe('Columns step through the contract', () => {
       mapping: { ...mapping, sheets: { 'supplier-products': { ...sheet, values: {} } } },
     });
     expect(untranslated.sources[0].issues).toMatchObject([{ severity: 'error', cell: 'E3', field: 'unit' }]);
+    // Worded as the check words it (a code and params for the UI's words), never the validator's own text.
+    const issue = untranslated.sources[0].issues[0];
+    expect(issue.code).toMatch(/^[a-z_]+$/);
+    expect(issue.params).toBeDefined();
+    expect(issue.message).not.toMatch(/Invalid (input|option)|received undefined|"\|"/);
   });
 
   it('the onboarding template needs no Columns step: its headers are field names, instructions and lists are no sources', async () => {
@@ -216,5 +222,45 @@ describe('Columns step through the contract', () => {
       ['MAT_2026-02.csv', 'supplier-products'],
       ['Lieferanten_2026-02.csv', 'supplier-companies'],
     ]);
+  });
+  it("connected, the service's codes name a column by its values: a column of the service's plant codes is plant_code", async () => {
+    // "Kennung" says nothing; its values are the sandbox's plants (PL-MUC, PL-HEID, PL-OSTR).
+    const f = await upload(
+      'Einkauf.csv',
+      Buffer.from(
+        'Materialnummer;Materialkurztext;Kennung;Materialart;ME\r\n' +
+          'E-1;Sand;PL-MUC;MAT-SAND;KG\r\nE-2;Kies;PL-HEID;MAT-SAND;KG\r\nE-3;Splitt;PL-OSTR;MAT-SAND;KG\r\n',
+        'latin1',
+      ),
+    );
+    const v = await call('import.columns', { fileId: f.fileId });
+    const kennung = v.sources[0].columns.find((c) => c.column === 'Kennung')!;
+    expect(kennung.suggestion).toMatchObject({ field: 'plant_code', method: 'values' });
+    expect(kennung.suggestion!.confidence).toBeGreaterThanOrEqual(v.highConfidence);
+    expect(v.draft.sheets['supplier-products']!.columns).toMatchObject({ Kennung: 'plant_code' });
+  });
+  it('a template workbook with one misspelled header: only that sheet needs the Columns step', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.resolve('templates/supply-loader-onboarding.xlsx'));
+    const ws = wb.getWorksheet('supplier-products')!;
+    const cell = ws.getRow(1).values as unknown[];
+    const col = cell.indexOf('plant_code');
+    ws.getRow(1).getCell(col).value = 'plant_cod';
+    const file = path.join(dir, 'template-typo.xlsx');
+    await wb.xlsx.writeFile(file);
+    const v = await call('import.columns', { fileId: mode.app.files.registerPath(file).fileId });
+    expect(v.needed).toBe(true);
+    expect(v.sources.filter((s) => s.needed).map((s) => s.source)).toEqual(['supplier-products']);
+    expect(v.sources.filter((s) => !s.needed).length).toBeGreaterThan(5);
+  });
+
+  it('the sheet a file feeds can be chosen: the view is made for that sheet', async () => {
+    const f = await upload('Liste.csv', Buffer.from('Nummer;Name;Land\r\nL1;Kieswerk Süd;DE\r\n', 'latin1'));
+    const auto = await call('import.columns', { fileId: f.fileId });
+    expect(auto.targetSheets).toContain('supplier-plants');
+    const v = await call('import.columns', { fileId: f.fileId, sheets: { 'Liste.csv': 'supplier-plants' } });
+    expect(v.sources[0]).toMatchObject({ source: 'Liste.csv', sheet: 'supplier-plants', needed: true });
+    expect(v.sources[0].fields.map((x) => x.field)).toContain('supplier_company_external_id');
+    expect(v.draft.sheets['supplier-plants']).toMatchObject({ source: 'Liste.csv' });
   });
 });

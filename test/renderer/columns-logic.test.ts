@@ -6,6 +6,7 @@ import {
   duplicateFields,
   initialChoices,
   missingRequired,
+  sheetsFedTwice,
   UNDECIDED,
   valuesToTranslate,
   type ColumnsView,
@@ -20,6 +21,7 @@ const sugg = (column: string, field: string, confidence: number) => ({
 const view: ColumnsView = {
   highConfidence: 0.8,
   needed: true,
+  targetSheets: ['supplier-products', 'plants'],
   saved: null,
   draft: {
     version: 1,
@@ -40,6 +42,7 @@ const view: ColumnsView = {
       sheet: 'supplier-products',
       headerRow: 2,
       unmappedRequired: [],
+      needed: true,
       columns: [
         { column: 'Materialnummer', samples: ['M1', 'M2'], suggestion: sugg('Materialnummer', 'external_id', 0.85) },
         { column: 'Bez', samples: ['Sand', 'Kies'], suggestion: sugg('Bez', 'name', 0.55) },
@@ -113,5 +116,29 @@ describe('Columns step logic', () => {
       csv: { delimiter: ';', encoding: 'windows-1252', decimal: ',' },
     });
     expect(choicesFromMapping(src, m)).toEqual(ch);
+  });
+  it('a template sheet read as it is (not needed) gets no mapping entry; two sources of the step feeding one sheet are found', () => {
+    const template = {
+      ...src,
+      source: 'plants',
+      isCsv: false,
+      sheet: 'plants',
+      headerRow: 1,
+      needed: false,
+      columns: [
+        {
+          column: 'plant_code',
+          samples: ['PL-1'],
+          suggestion: { ...sugg('plant_code', 'plant_code', 1), method: 'exact' as const },
+        },
+      ],
+    };
+    const two = { ...view, sources: [src, template] };
+    const m = buildMapping(two, { [src.source]: initialChoices(src, 0.8), plants: { plant_code: 'plant_code' } }, {});
+    expect(Object.keys(m.sheets)).toEqual(['supplier-products']);
+    expect(sheetsFedTwice(two)).toEqual([]);
+    expect(sheetsFedTwice({ ...view, sources: [src, { ...src, source: 'MAT_2025-12.csv' }] })).toEqual([
+      'supplier-products',
+    ]);
   });
 });

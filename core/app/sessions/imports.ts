@@ -20,7 +20,7 @@ import { createApiClient } from '../../api/index.js';
 import type { EntryIndex } from '../../jobs/entry-index.js';
 import { jobDir, readJobIndex } from '../../jobs/job-store.js';
 import type { PlanHeader } from '../../jobs/types.js';
-import type { ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
+import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
 import {
   columnsView,
   previewMapping,
@@ -35,7 +35,9 @@ import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from
 import { discardJob, planJob, type PlannedJob } from '../import-job.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../../contract/index.js';
 import { AppError } from '../errors.js';
-import { resolveConnection, type Connection } from '../profiles.js';
+import { serviceCodes } from '../known-codes.js';
+import { activeConnection, resolveConnection, type Connection } from '../profiles.js';
+import type { KnownCodes } from '../../workbook/column-mapping/suggest.js';
 import type { HostServices } from '../host.js';
 import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
 import type { RowLookup } from './job-views.js';
@@ -43,6 +45,8 @@ import { Throttle } from '../../throttle.js';
 import { requestsController } from '../../api/signal.js';
 
 const MAX_SESSIONS = 3;
+/** How long the service's codes fetched for the Columns step are used again (files chosen again, a new drop). */
+const CODES_TTL_MS = 2 * 60_000;
 
 /** The first rows of every source of an import (several files: a workbook's sheets and CSV files mixed). */
 async function peekSources(app: HostServices, fileIds: readonly string[]) {
@@ -188,7 +192,11 @@ export class ImportSessions {
    * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
    * with the active profile that fits the headers (workbook/column-mapping/columns.ts). Reads the first rows only.
    */
-  async columns(app: HostServices, fileIds: readonly string[]): Promise<ColumnsView> {
+  async columns(
+    app: HostServices,
+    fileIds: readonly string[],
+    chosen: Partial<Record<string, DataSheetName>> = {},
+  ): Promise<ColumnsView> {
     let peeked;
     try {
       peeked = await peekSources(app, fileIds);
@@ -196,7 +204,37 @@ export class ImportSessions {
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
     const profileId = app.settings.snapshot().activeProfileId;
-    return columnsView(peeked, app.settings.columnMappingsOf(profileId));
+    const saved = app.settings.columnMappingsOf(profileId);
+    // The service's codes only when the step will be shown: a template read as it is, or a saved mapping that
+    // fits, waits for no request.
+    const first = columnsView(peeked, saved, {}, chosen);
+    if (!first.needed || first.saved) return first;
+    return columnsView(peeked, saved, await this.knownCodes(app), chosen);
+  }
+
+  private codes: { key: string; at: number; codes: KnownCodes } | null = null;
+
+  /**
+   * The active connection's codes for suggestions by values (app/known-codes.ts), kept for CODES_TTL_MS; none
+   * when there is no usable connection (the suggestions then use the headers and the drop's own files).
+   */
+  private async knownCodes(app: HostServices): Promise<KnownCodes> {
+    let conn;
+    try {
+      conn = await activeConnection(app);
+    } catch {
+      return {};
+    }
+    const key = `${conn.profileId}\n${conn.baseUrl}`;
+    if (this.codes && this.codes.key === key && Date.now() - this.codes.at < CODES_TTL_MS) return this.codes.codes;
+    const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+    try {
+      const { codes } = await serviceCodes(client);
+      this.codes = { key, at: Date.now(), codes };
+      return codes;
+    } finally {
+      await client.close();
+    }
   }
 
   /** The first rows as the reader will read them with a mapping (workbook/column-mapping/columns.ts previewMapping). */

@@ -9,13 +9,14 @@ import { listColumnMappings, saveColumnMapping } from '../../app/column-mappings
 import { peekSource, textSourceProblem, type PeekedSource } from '../../workbook/sources/peek.js';
 import { str } from '../shared/args.js';
 import { readMappingFile } from '../shared/column-mapping.js';
-import { profileStores } from '../shared/connection.js';
+import { ENV_BASE_URL, profileStores } from '../shared/connection.js';
 import { runContext } from '../shared/context.js';
 import { CliUsageError } from '../shared/errors.js';
 import { checkInputFile } from '../shared/files.js';
 import { mappingsProfile } from '../shared/code-mappings.js';
 import { EXIT, type CliCommand } from '../shared/types.js';
 import { writeTextAtomicSync } from '../../fs/atomic.js';
+import type { KnownCodes } from '../../workbook/column-mapping/suggest.js';
 
 const NAME = 'mapping';
 
@@ -34,8 +35,9 @@ export const mappingCommand: CliCommand = {
        supply-loader mapping show NAME [--profile NAME]
        supply-loader mapping remove NAME [--profile NAME]
   suggest   finds which sheet each source (.xlsx sheet or .csv file) feeds and its header row (title lines above
-            are skipped), and suggests a field per column: exact, lenient (case, spaces, *, units), synonym (EN/DE)
-            or similarity, each with its confidence. Suggestions of confidence ≥ ${HIGH_CONFIDENCE} go into "columns";
+            are skipped), and suggests a field per column: exact, lenient (case, spaces, *, units), synonym
+            (EN/DE/SAP), similarity, or values (codes the other files define, or the service's when a
+            connection is configured), each with its confidence. Suggestions of confidence ≥ ${HIGH_CONFIDENCE} go into "columns";
             the others are listed under "suggestions" only. Exit 2 while a required field is unmapped.
   save      checks the mapping and stores it with the profile under its "name" (or --name); then
             validate / plan / import SOURCE... --mapping NAME use it.`,
@@ -65,7 +67,25 @@ export const mappingCommand: CliCommand = {
             throw new CliUsageError(e instanceof Error ? e.message : String(e), NAME);
           }
         }
-        const { mapping, perSource } = suggestMapping(sources, str(values, 'name'));
+        // Connected when a connection is configured (--profile, --base-url or SUPPLY_LOADER_BASE_URL): the service's
+        // codes let a column's values name its field. Without one, or when it fails, only the drop's own files do.
+        let known: KnownCodes = {};
+        if (rc.globals.profile !== undefined || rc.globals['base-url'] !== undefined || rc.env[ENV_BASE_URL]) {
+          try {
+            await rc.connect({ checkKey: false });
+            const { serviceCodes } = await import('../../app/known-codes.js');
+            const got = await serviceCodes(rc.client, { signal });
+            known = got.codes;
+            // Nothing read at all: the service is not there (a collection the key may not read is no news).
+            if (Object.keys(known).length === 0 && got.unread.length > 0) throw new Error(got.unread[0].message);
+          } catch (e) {
+            if (signal.aborted) throw signal.reason;
+            ctx.stderr(
+              `The service's codes could not be read (${e instanceof Error ? e.message : String(e)}): suggesting from the files alone.\n`,
+            );
+          }
+        }
+        const { mapping, perSource } = suggestMapping(sources, str(values, 'name'), known);
         signal.throwIfAborted();
         writeTextAtomicSync(outPath, `${JSON.stringify(mapping, null, 2)}\n`);
         const unmapped = Object.entries(mapping.unmapped_required ?? {});

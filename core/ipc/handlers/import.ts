@@ -35,7 +35,7 @@ export const importHandlers: Table = withWords<Table>({
     ),
 
   'import.columns': async (input, app) => ({
-    ...(await app.sessions.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])])),
+    ...(await app.sessions.imports.columns(app, [input.fileId, ...(input.moreFileIds ?? [])], input.sheets)),
     highConfidence: HIGH_CONFIDENCE,
   }),
 

@@ -7,12 +7,14 @@
 import { META_SHEETS } from '../reader.js';
 import { columnsOf, getSheet, normaliseSheetName } from '../registry.js';
 import { IssueList } from '../issues.js';
+import { validateRow } from '../validate-row.js';
+import { ValidationContext } from '../validation-context.js';
 import { SheetRowReader } from '../sheet-rows.js';
-import type { CellScalar, DataSheetName, ParsedSheet } from '../types.js';
+import { DATA_SHEET_NAMES, type CellScalar, type DataSheetName, type IssueParams, type ParsedSheet } from '../types.js';
 import type { PeekedSource } from '../sources/peek.js';
 import { targetOf } from './match.js';
 import { parseColumnMapping, type ColumnMapping } from './schema.js';
-import { HIGH_CONFIDENCE, suggestMapping, type ColumnSuggestion } from './suggest.js';
+import { HIGH_CONFIDENCE, suggestMapping, type ColumnSuggestion, type KnownCodes } from './suggest.js';
 
 export const SAMPLE_ROWS = 5;
 
@@ -24,14 +26,21 @@ export interface ColumnsSource {
   columns: { column: string; samples: string[]; suggestion: ColumnSuggestion | null }[];
   fields: { field: string; required: boolean; allowed: string[] }[];
   unmappedRequired: string[];
+  /**
+   * The source needs the Columns step: a CSV, a header row below a title, a sheet a person chose, or a header
+   * that is not a field name of its sheet. A template sheet read as it is does not (it is not shown there).
+   */
+  needed: boolean;
 }
 
 export interface ColumnsView {
   sources: ColumnsSource[];
   /** the suggested mapping: high-confidence columns only, unmatched columns ignored */
   draft: ColumnMapping;
-  /** true when a source is CSV or a header is not a field name of its sheet */
+  /** true when a source needs the Columns step */
   needed: boolean;
+  /** the sheets a source may feed (what the Columns step offers to choose from) */
+  targetSheets: DataSheetName[];
   /** a saved mapping whose headers all match the sources */
   saved: { name: string; mapping: ColumnMapping } | null;
 }
@@ -82,9 +91,18 @@ export function isMetaSheet(src: PeekedSource): boolean {
   return !src.isFile && (META_SHEETS.has(normaliseSheetName(src.name)) || META_SHEETS.has(src.name.toLowerCase()));
 }
 
-export function columnsView(all: readonly PeekedSource[], saved: Record<string, unknown> = {}): ColumnsView {
+/**
+ * `known`: the service's codes (when connected), for suggestions by a column's values; `chosen`: per source
+ * name, the sheet a person chose for it in the Columns step.
+ */
+export function columnsView(
+  all: readonly PeekedSource[],
+  saved: Record<string, unknown> = {},
+  known: KnownCodes = {},
+  chosen: Partial<Record<string, DataSheetName>> = {},
+): ColumnsView {
   const sources = all.filter((s) => !isMetaSheet(s));
-  const { mapping, perSource } = suggestMapping([...sources]);
+  const { mapping, perSource } = suggestMapping([...sources], undefined, known, chosen);
   delete mapping.suggestions;
   delete mapping.unmapped_required;
   const out: ColumnsSource[] = perSource.map((s, i) => {
@@ -106,21 +124,29 @@ export function columnsView(all: readonly PeekedSource[], saved: Record<string, 
           allowed: [...(c.allowed ?? [])],
         }))
       : [];
+    const isCsv = src.csv !== undefined;
     return {
       source: s.source,
-      isCsv: src.csv !== undefined,
+      isCsv,
       sheet: s.sheet,
       headerRow: s.headerRow,
       columns,
       fields,
       unmappedRequired: s.unmappedRequired,
+      needed:
+        isCsv ||
+        chosen[s.source] !== undefined ||
+        (s.sheet !== null && (s.headerRow !== 1 || columns.some((c) => c.suggestion?.method !== 'exact'))),
     };
   });
-  const needed = out.some(
-    (s) =>
-      s.isCsv || (s.sheet !== null && (s.headerRow !== 1 || s.columns.some((c) => c.suggestion?.method !== 'exact'))),
-  );
-  return { sources: out, draft: mapping, needed, saved: findFittingMapping(saved, sources) };
+  const needed = out.some((s) => s.needed);
+  return {
+    sources: out,
+    draft: mapping,
+    needed,
+    targetSheets: [...DATA_SHEET_NAMES],
+    saved: findFittingMapping(saved, sources),
+  };
 }
 
 export { HIGH_CONFIDENCE };
@@ -139,8 +165,18 @@ export interface MappedPreview {
   /** the fields read, in the sheet's order */
   fields: string[];
   rows: { row: number; values: Record<string, CellScalar | null> }[];
-  /** problems of these rows, at their cell of the source */
-  issues: { severity: 'error' | 'warning'; cell: string | null; field: string | null; message: string }[];
+  /**
+   * problems of these rows, at their cell of the source, as the check words them: `code` and `params` for the
+   * UI's own words (the English `message` beside them)
+   */
+  issues: {
+    severity: 'error' | 'warning';
+    cell: string | null;
+    field: string | null;
+    message: string;
+    code: string;
+    params?: IssueParams;
+  }[];
 }
 
 /**
@@ -171,25 +207,20 @@ export function previewMapping(
     }
     reader.end();
     const def = getSheet(target.sheet);
-    // The row schema too (enum values, ranges, required values), as the check will: at the source's cell.
-    const rowIssues: MappedPreview['issues'] = [];
-    for (const r of parsed.rows) {
-      if (def.quickAccept(r.values)) continue;
-      const res = def.schema.safeParse(
-        Object.fromEntries(Object.entries(r.values).filter(([f]) => !r.invalid?.includes(f))),
-      );
-      if (res.success) continue;
-      for (const i of res.error.issues) {
-        const field = typeof i.path[0] === 'string' ? i.path[0] : null;
-        const letter = field ? parsed.columns[field] : undefined;
-        rowIssues.push({
-          severity: 'error',
-          cell: letter ? `${letter}${r.row}` : null,
-          field,
-          message: `${field ?? 'row'}: ${i.message}`,
-        });
-      }
-    }
+    // Each row checked as the check does (row schema and the spec's rules of one row): coded issues, the same words.
+    const ctx = new ValidationContext(
+      {
+        file: src.file,
+        bytes: 0,
+        readable: true,
+        sheets: [parsed],
+        ignoredSheets: [],
+        issues: [],
+        stats: { rows: 0, ms: 0 },
+      },
+      100,
+    );
+    for (const r of parsed.rows) validateRow(ctx, def, parsed, r);
     const fields = columnsOf(def)
       .map(([f]) => f)
       .filter((f) => f in parsed.columns || parsed.rows.some((r) => f in r.values));
@@ -201,10 +232,14 @@ export function previewMapping(
         row: r.row,
         values: Object.fromEntries(fields.map((f) => [f, (r.values[f] ?? null) as CellScalar | null])),
       })),
-      issues: [
-        ...issues.done().map((i) => ({ severity: i.severity, cell: i.cell, field: i.field, message: i.message })),
-        ...rowIssues,
-      ],
+      issues: [...issues.done(), ...ctx.issues.done()].map((i) => ({
+        severity: i.severity,
+        cell: i.cell,
+        field: i.field,
+        message: i.message,
+        code: i.code,
+        ...(i.params && { params: i.params }),
+      })),
     });
   }
   return out;

@@ -17,7 +17,7 @@ export const COLUMN_MAPPING_VERSION = 1;
 export const CSV_DELIMITERS = [';', ',', '\t', '|'] as const;
 export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'windows-1252'] as const;
 export const DECIMAL_MARKS = ['.', ','] as const;
-export const SUGGESTION_METHODS = ['exact', 'lenient', 'synonym', 'similar'] as const;
+export const SUGGESTION_METHODS = ['exact', 'lenient', 'synonym', 'similar', 'values'] as const;
 
 const cellValue = z.union([z.string(), z.number()]);
 

@@ -1,11 +1,13 @@
 /**
- * The Columns step: per target sheet the source's columns with sample values and a field
- * picker (high-confidence suggestions pre-selected, low ones offered but never applied silently), required
- * fields ticked off, value translation for enum fields, a preview of the first rows, "Save as mapping…".
+ * The Columns step: per source that needs it (a CSV, a title above the header, a header that is not the
+ * template's; a template sheet read as it is is only named) the sheet it feeds (changeable), its columns with
+ * sample values and a field picker (high-confidence suggestions pre-selected, low ones offered but never applied
+ * silently), required fields ticked off, value translation for enum fields, a preview of the first rows with its
+ * problems worded as the check words them, "Save as mapping…".
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ProcedureOutput, RpcError } from '../../../../core/ipc/contract.js';
-import { formatValue } from '../../components/format.js';
+import { formatFieldValue } from '../../components/format.js';
 import { DataTable } from '../../components/DataTable.js';
 import { Notice } from '../../components/Notice.js';
 import { SelectField } from '../../components/SelectField.js';
@@ -20,6 +22,7 @@ import {
   UNDECIDED,
   initialChoices,
   missingRequired,
+  sheetsFedTwice,
   valueMapsFromMapping,
   valuesToTranslate,
   type Choices,
@@ -27,6 +30,7 @@ import {
   type ColumnsView,
   type ValueMaps,
 } from './columnsLogic.js';
+import { issueText } from './issueText.js';
 
 export interface ColumnsStepProps {
   view: ColumnsView;
@@ -38,6 +42,8 @@ export interface ColumnsStepProps {
   /** where a failure is shown (the wizard's notice) */
   onError(e: RpcError): void;
   onBack(): void;
+  /** the user chose the sheet a source feeds (the view is asked again for that sheet) */
+  onSheet(source: string, sheet: string): void;
   /** the first rows as the core reads them with a mapping (import.columnsPreview) */
   preview(mapping: ColumnMappingDoc): Promise<Preview>;
   busy: boolean;
@@ -45,7 +51,17 @@ export interface ColumnsStepProps {
 
 type Preview = ProcedureOutput<'import.columnsPreview'>;
 
-export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, preview, busy }: ColumnsStepProps) {
+export function ColumnsStep({
+  view,
+  initial,
+  onApply,
+  onSave,
+  onError,
+  onBack,
+  onSheet,
+  preview,
+  busy,
+}: ColumnsStepProps) {
   const { t, locale } = useI18n();
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
@@ -58,6 +74,18 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
   const [values, setValues] = useState<Record<string, ValueMaps>>(() =>
     initial ? Object.fromEntries(view.sources.map((s) => [s.source, valueMapsFromMapping(s, initial)])) : {},
   );
+  // A source whose sheet changed (the user chose another) starts again from the suggestions for that sheet.
+  const sheetsSeen = useRef(new Map(view.sources.map((s) => [s.source, s.sheet])));
+  useEffect(() => {
+    const changed = view.sources.filter((s) => sheetsSeen.current.get(s.source) !== s.sheet);
+    sheetsSeen.current = new Map(view.sources.map((s) => [s.source, s.sheet]));
+    if (changed.length === 0) return;
+    setChoices((c) => ({
+      ...c,
+      ...Object.fromEntries(changed.map((s) => [s.source, initialChoices(s, view.highConfidence)])),
+    }));
+    setValues((v) => ({ ...v, ...Object.fromEntries(changed.map((s) => [s.source, {}])) }));
+  }, [view]);
   const [name, setName] = useState(initial?.name ?? '');
   const saving = useRpc(onError);
   const [saved, setSaved] = useState<string | null>(null);
@@ -77,26 +105,56 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
       clearTimeout(timer);
     };
   }, [mapping, preview]);
-  const mapped = view.sources.filter((s) => s.sheet);
-  const blocking = mapped.some(
-    (s) => missingRequired(s, choices[s.source]).length > 0 || duplicateFields(choices[s.source]).length > 0,
+  const shown = view.sources.filter((s) => s.needed || !s.sheet);
+  const mapped = shown.filter((s) => s.sheet);
+  const asTemplate = view.sources.filter((s) => !s.needed && s.sheet);
+  const twice = sheetsFedTwice(view);
+  const blocking =
+    twice.length > 0 ||
+    mapped.some(
+      (s) =>
+        missingRequired(s, choices[s.source] ?? {}).length > 0 || duplicateFields(choices[s.source] ?? {}).length > 0,
+    );
+  const sheetChooser = (src: ColumnsView['sources'][number]) => (
+    <label className="field-inline sheet-chooser">
+      <span>{t('columns.feeds')}</span>
+      <select
+        aria-label={t('columns.sheetOf', { source: src.source })}
+        value={src.sheet ?? ''}
+        disabled={busy}
+        onChange={(e) => e.target.value && onSheet(src.source, e.target.value)}
+      >
+        {!src.sheet && <option value="">{t('columns.noSheetChosen')}</option>}
+        {view.targetSheets.map((sh) => (
+          <option key={sh} value={sh}>
+            {sh}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 
   return (
     <div className="stack">
+      {asTemplate.length > 0 && (
+        <p className="field-hint" role="note">
+          {t('columns.asTemplate', { sheets: asTemplate.map((s) => s.source).join(', ') })}
+        </p>
+      )}
       {view.sources
         .filter((s) => !s.sheet)
         .map((s) => (
           <Notice key={s.source} kind="warning">
-            {t('columns.noSheet', { source: s.source })}
+            {t('columns.noSheet', { source: s.source })} {sheetChooser(s)}
           </Notice>
         ))}
+      {twice.length > 0 && <Notice kind="warning">{t('columns.fedTwice', { sheets: twice.join(', ') })}</Notice>}
       {mapped.map((src) => {
-        const ch = choices[src.source];
+        const ch = choices[src.source] ?? {};
         const missing = missingRequired(src, ch);
         const dupes = duplicateFields(ch);
         const translate = valuesToTranslate(src, ch);
-        const shown = read?.sources.find((p) => p.source === src.source);
+        const rows = read?.sources.find((p) => p.source === src.source && p.sheet === src.sheet);
         const setField = (column: string, field: string) =>
           setChoices((c) => ({ ...c, [src.source]: { ...c[src.source], [column]: field } }));
         const setValue = (field: string, from: string, to: string) =>
@@ -111,6 +169,7 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
               <h2 id={headingId}>{t('columns.title', { source: src.source, sheet: src.sheet ?? '' })}</h2>
               <span className="muted">{t('columns.headerRow', { row: src.headerRow })}</span>
             </div>
+            {sheetChooser(src)}
             <p>{t('columns.intro')}</p>
             <div className="table-scroll">
               <DataTable
@@ -211,30 +270,31 @@ export function ColumnsStep({ view, initial, onApply, onSave, onError, onBack, p
             )}
 
             <h3>{t('columns.preview')}</h3>
-            {shown && (
+            {rows && (
               <div className="table-scroll">
                 <DataTable
                   className="compact"
                   label={t('columns.preview')}
-                  columns={[t('columns.row'), ...shown.fields]}
+                  columns={[t('columns.row'), ...rows.fields]}
                 >
-                  {shown.rows.map((r) => (
+                  {rows.rows.map((r) => (
                     <tr key={r.row}>
                       <td>{r.row}</td>
-                      {shown.fields.map((f) => (
-                        <td key={f}>{formatValue(r.values[f], locale)}</td>
+                      {rows.fields.map((f) => (
+                        <td key={f}>{formatFieldValue(f, r.values[f], locale)}</td>
                       ))}
                     </tr>
                   ))}
                 </DataTable>
               </div>
             )}
-            {shown && shown.issues.length > 0 && (
+            {rows && rows.issues.length > 0 && (
               <Notice kind="warning">
                 <ul>
-                  {shown.issues.slice(0, 10).map((i, n) => (
+                  {rows.issues.slice(0, 10).map((i, n) => (
                     <li key={n}>
-                      {i.cell && <code>{`${src.source}!${i.cell}`}</code>} {i.message}
+                      {i.cell && <code>{`${src.source}!${i.cell}`}</code>}{' '}
+                      {issueText({ ...i, sheet: src.source, row: null }, locale)}
                     </li>
                   ))}
                 </ul>

@@ -5,7 +5,7 @@
  * is still here when they come back.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { MirrorSheet, PickedFile } from '../../../../core/ipc/contract.js';
+import type { MirrorSheet, PickedFile, ProcedureInput } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { DropZone } from '../../components/DropZone.js';
 import { formatNumber } from '../../components/format.js';
@@ -75,6 +75,19 @@ export function ImportScreen() {
       }),
     [api],
   );
+
+  /** The sheet the user chose per source in the Columns step (the view is asked for with them). */
+  type ChosenSheets = NonNullable<ProcedureInput<'import.columns'>['sheets']>;
+  const [chosenSheets, setChosenSheets] = useState<ChosenSheets>({});
+  const chooseSheet = (source: string, sheet: string) => {
+    // a sheet of the view's targetSheets (the contract refuses any other)
+    const chosen = { ...chosenSheets, [source]: sheet } as ChosenSheets;
+    setChosenSheets(chosen);
+    void runRpc(async () => {
+      const view = await api.call('import.columns', { ...sourceIds(files), sheets: chosen });
+      dispatch({ type: 'columns', columns: view });
+    }, 'reading');
+  };
 
   const previewOf = useCallback(
     (m: ColumnMappingDoc) => api.call('import.columnsPreview', { ...sourceIds(files), mapping: m }),
@@ -249,6 +262,7 @@ export function ImportScreen() {
     if (validation) void api.call('import.close', { importId: validation.importId }).catch(() => {});
     dispatch({ type: 'reset' });
     setMirror([]);
+    setChosenSheets({});
     rpc.dismiss();
   };
 
@@ -347,6 +361,7 @@ export function ImportScreen() {
           busy={busy !== null}
           preview={previewOf}
           onBack={reset}
+          onSheet={chooseSheet}
           onApply={(m) => void validate(files, columns, m)}
           onSave={(name, m) => api.call('mappings.save', { name, mapping: m })}
           onError={fail}
@@ -364,6 +379,24 @@ export function ImportScreen() {
                 {t('columns.change')}
               </button>
             )}
+          </div>
+        </section>
+      )}
+      {step === 'check' && !applied && mapping && columns?.needed && busy === null && (
+        <section className="card card-collapsed" aria-label={t('import.step.columns')}>
+          <div className="card-head">
+            <p className="applied-mapping">
+              ✓{' '}
+              {t('columns.chosen', {
+                sources: columns.sources
+                  .filter((s) => s.needed && s.sheet)
+                  .map((s) => s.source)
+                  .join(', '),
+              })}
+            </p>
+            <button type="button" className="btn" onClick={() => dispatch({ type: 'changeColumns' })}>
+              {t('columns.backTo')}
+            </button>
           </div>
         </section>
       )}

@@ -88,7 +88,17 @@ export function valuesToTranslate(
   return out;
 }
 
-/** The mapping the choices make, from the suggested draft (source glob, header row, CSV settings kept). */
+/** Sheets that more than one source of the Columns step would feed (a mapping has one source per sheet). */
+export function sheetsFedTwice(view: ColumnsView): string[] {
+  const seen = new Map<string, number>();
+  for (const s of view.sources) if (s.sheet && s.needed) seen.set(s.sheet, (seen.get(s.sheet) ?? 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([sheet]) => sheet);
+}
+
+/**
+ * The mapping the choices make, from the suggested draft (source glob, header row, CSV settings kept), for the
+ * sources that need the Columns step.
+ */
 export function buildMapping(
   view: ColumnsView,
   choices: Record<string, Choices>,
@@ -97,7 +107,8 @@ export function buildMapping(
 ): ColumnMappingDoc {
   const sheets: ColumnMappingDoc['sheets'] = {};
   for (const src of view.sources) {
-    if (!src.sheet) continue;
+    // A source that needs no Columns step (a template sheet as it is) is read by its name, without an entry.
+    if (!src.sheet || !src.needed) continue;
     const key = src.sheet as keyof ColumnMappingDoc['sheets'];
     const draft = view.draft.sheets[key] ?? {};
     const ch = choices[src.source] ?? {};
