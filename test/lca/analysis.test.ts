@@ -250,12 +250,15 @@ describe('trend', () => {
       [2030, 2029, true],
     ]);
     expect(rows[0].changeAbs).toBeNull();
-    expect(rows[1].changeAbs).toBe(v(2029) - v(2028));
+    expect(rows[1].changeAbs).toBeCloseTo(v(2029) - v(2028), 9);
     expect(rows[1].changePct).toBeCloseTo(25, 9); // 1250 vs 1000 m³, same BOM
     expect(rows[2].changePct).toBeCloseTo((400 / 1250 - 1) * 100, 9);
     // same BOM every year: the value per m³ does not change
-    expect(rows[1].changePerUnitAbs).toBeCloseTo(0, 9);
-    expect(rows[2].changePerUnitPct).toBeCloseTo(0, 9);
+    // exactly 0, never float noise such as 1.1e-13 or -0
+    for (const r of rows.slice(1)) {
+      expect(Object.is(r.changePerUnitAbs, 0), String(r.changePerUnitAbs)).toBe(true);
+      expect(Object.is(r.changePerUnitPct, 0), String(r.changePerUnitPct)).toBe(true);
+    }
     // A1-A4 only where both modules are declared; AN-N (no transport) has none, never a silent mix
     const all = trendRows(report);
     expect(all.some((r) => r.instanceId === inst('AN-N').instance.id && r.modules === 'A1-A4')).toBe(false);

@@ -7,13 +7,14 @@
 import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { formatNumber, formatSignificant } from '../../components/format.js';
+import { formatPercent, formatSignificant } from '../../components/format.js';
 import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { LCA_BASIS_MESSAGE } from '../../i18n/names.js';
 import { LCA_BASES } from '../../../../core/names.js';
 import { GwpChart } from './GwpChart.js';
+import { chartText } from './chartData.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
 
@@ -21,7 +22,7 @@ type Basis = LcaAnalysisView['basis'];
 type Modules = LcaAnalysisView['modules'];
 
 const fmt = (v: number | null, locale: Locale): string => (v === null ? '—' : formatSignificant(v, locale));
-const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : `${formatNumber(v * 100, locale, 1)} %`);
+const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : formatPercent(v * 100, locale));
 
 export function LcaAnalysis({
   runId,
@@ -133,7 +134,19 @@ export function LcaAnalysis({
       <p className="muted small">
         {a.indicators.some((i) => i.code === a.indicator) && indicatorName(a.indicator, locale)} [{chart.unit}]
       </p>
-      <GwpChart chart={chart} boxClassName="chart-box-analysis" />
+      <GwpChart
+        chart={chart}
+        boxClassName="chart-box-analysis"
+        text={chartText(
+          {
+            indicator: a.indicator,
+            indicatorName: indicatorName(a.indicator, locale) ?? null,
+            modules: a.modules,
+            unit: chart.unit ?? '',
+          },
+          t,
+        )}
+      />
       {a.chart.hidden.length > 0 && (
         <div className="lca-hidden-units small muted" role="note">
           <p>{t('lca.hiddenOtherUnit')}</p>
@@ -179,13 +192,15 @@ export function LcaAnalysis({
               ))}
             </select>
           </label>
+          <p className="field-hint">{t('lca.hs.sharesNote', { modules: a.modules })}</p>
           <ol className="hotspot-bars" aria-label={t('lca.hotspotsTitle')}>
             {hs.slices.map((s, k) => (
               <li key={k} className={s.rest ? 'is-rest' : ''}>
                 <span className="hotspot-label">{s.rest ? `${t('lca.hs.rest')}: ${s.label}` : s.label}</span>
                 <span className="hotspot-bar" style={{ width: `${(Math.abs(s.value) / maxSlice) * 100}%` }} />
                 <span className="hotspot-value">
-                  {fmt(s.value, locale)} {unit} · {pct(s.share, locale)}
+                  {fmt(s.value, locale)} {unit} ·{' '}
+                  {t('lca.hs.sliceShare', { share: pct(s.share, locale), modules: a.modules })}
                 </span>
               </li>
             ))}
@@ -199,7 +214,7 @@ export function LcaAnalysis({
               t('lca.hs.module'),
               t('lca.hs.value'),
               t('lca.hs.perUnit'),
-              t('lca.hs.share'),
+              t('lca.hs.shareOfModule'),
             ]}
           >
             {hs.rows.map((r, k) => (
@@ -261,11 +276,11 @@ export function LcaAnalysis({
                 </td>
                 <td>
                   {fmt(r.changeAbs, locale)}
-                  {r.changePct !== null && ` (${formatNumber(r.changePct, locale, 1)} %)`}
+                  {r.changePct !== null && ` (${formatPercent(r.changePct, locale)})`}
                 </td>
                 <td>
                   {fmt(r.changePerUnitAbs, locale)}
-                  {r.changePerUnitPct !== null && ` (${formatNumber(r.changePerUnitPct, locale, 1)} %)`}
+                  {r.changePerUnitPct !== null && ` (${formatPercent(r.changePerUnitPct, locale)})`}
                 </td>
               </tr>
             ))}
