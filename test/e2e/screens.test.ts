@@ -136,12 +136,31 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     await page.getByRole('button', { name: 'Recompute and read results' }).click();
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor({ timeout: 60_000 });
     const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
+    // an instance-year with a breakdown (the imported instances have none)
+    const choice = card.getByRole('combobox', { name: /^Instance and year/ });
+    const choices = await choice.locator('option').count();
+    for (let i = 0; i < choices && (await card.locator('ol.hotspot-bars li').count()) === 0; i++) {
+      await choice.selectOption({ index: i });
+      await card
+        .locator('ol.hotspot-bars li')
+        .first()
+        .waitFor({ timeout: 3_000 })
+        .catch(() => {});
+    }
     await card.locator('ol.hotspot-bars li').first().waitFor();
+    // a share says what it is a share of
+    expect(await card.locator('.hotspot-value').first().textContent()).toMatch(/% of the A1-A\d total$/);
     await expect.poll(() => card.textContent()).toContain('Trend against the previous computed year');
     problems.push(...(await inspect('lca')));
     // a small indicator (ODP, ~1e-6 per declared unit): its axis and table show significant digits
     await card.getByLabel('Indicator').selectOption('ODP');
-    await expect.poll(() => card.textContent()).toContain('ODP');
+    const caption = card.locator('figcaption');
+    await expect.poll(() => caption.textContent()).toContain('(ODP)');
+    expect(await caption.textContent()).not.toContain('GWP');
+    const ticks = card.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value');
+    await expect
+      .poll(async () => (await ticks.allTextContents()).filter((x) => /[1-9]/.test(x)).length)
+      .toBeGreaterThan(1);
     problems.push(...(await inspect('lca-odp')));
     expect(problems).toEqual([]);
     expect(flow.consoleErrors).toEqual([]);
