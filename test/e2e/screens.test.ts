@@ -67,7 +67,7 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     await d.saveAs(flow.template);
     problems.push(...(await inspect('templates')));
     expect(problems).toEqual([]);
-  });
+  }, 300_000);
 
   it('Import: choose, check with errors, dry run', async () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -87,7 +87,7 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     await page.getByRole('table', { name: 'Rows of the dry run' }).waitFor();
     problems.push(...(await inspect('import-dry-run')));
     expect(problems).toEqual([]);
-  });
+  }, 300_000);
 
   it('Import: results, then a dry run with changes (before → after)', async () => {
     await page.getByRole('button', { name: 'Run the import (14 to write)' }).click();
@@ -107,7 +107,7 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     await page.getByRole('table', { name: 'Rows of the dry run' }).getByText('→').first().waitFor();
     problems.push(...(await inspect('import-dry-run-changes')));
     expect(problems).toEqual([]);
-  });
+  }, 300_000);
 
   it('Jobs (list and report) and Export', async () => {
     await page.getByRole('button', { name: 'Jobs', exact: true }).click();
@@ -123,7 +123,7 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     await page.getByLabel(/Supplier products/).waitFor();
     problems.push(...(await inspect('export')));
     expect(problems).toEqual([]);
-  });
+  }, 300_000);
 
   it('LCA: the run, its chart, and the analysis with hotspots and trend', async () => {
     await pastProductionFigures(flow);
@@ -152,6 +152,10 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     expect(await card.locator('.hotspot-value').first().textContent()).toMatch(/% of the A1-A\d total$/);
     await expect.poll(() => card.textContent()).toContain('Trend against the previous computed year');
     problems.push(...(await inspect('lca')));
+    // the GWP-total card as the README shows it (docs/images/lca-chart.png)
+    await page
+      .locator('section[aria-labelledby="lca-chart-heading"]')
+      .screenshot({ path: screenshotPath('layout-readme-lca-chart') });
     // a small indicator (ODP, ~1e-6 per declared unit): its axis and table show significant digits
     await card.getByLabel('Indicator').selectOption('ODP');
     const caption = card.locator('figcaption');
@@ -164,5 +168,5 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     problems.push(...(await inspect('lca-odp')));
     expect(problems).toEqual([]);
     expect(flow.consoleErrors).toEqual([]);
-  });
+  }, 300_000);
 });

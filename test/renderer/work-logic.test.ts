@@ -14,6 +14,7 @@ import {
   formatDuration,
   formatRate,
   formatValue,
+  nameParts,
   outcomeTone,
   percent,
   safeKeyText,
@@ -38,6 +39,13 @@ import {
 } from '../../renderer/src/screens/lca/chartData.js';
 
 describe('formatting', () => {
+  it('splits a file or sheet name after its separators, where it may wrap, and nowhere else', () => {
+    expect(nameParts('Lieferanten_2026-02.csv')).toEqual(['Lieferanten_', '2026-', '02.', 'csv']);
+    expect(nameParts('supplier-companies')).toEqual(['supplier-', 'companies']);
+    expect(nameParts('Materialnummer')).toEqual(['Materialnummer']);
+    expect(nameParts('a-').join('')).toBe('a-');
+  });
+
   it('says durations as people do, without flicker', () => {
     expect(formatDuration(0)).toBe('0 s');
     expect(formatDuration(44.6)).toBe('45 s');

@@ -178,3 +178,11 @@ export function formatCompact(n: number, locale: Locale): string {
   // en-US: "340M" (en-GB writes "340m", which reads like milli)
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
 }
+
+/**
+ * A name's parts, each ending after a separator (`_`, `-`, `.`, `/`, `\`): the places a file or sheet name may
+ * wrap ("Lieferanten_2026-02.csv" → "Lieferanten_", "2026-", "02.", "csv").
+ */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[-_./\\])(?=.)/);
+}

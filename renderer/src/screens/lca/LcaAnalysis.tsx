@@ -77,7 +77,7 @@ export function LcaAnalysis({
   const choiceKey = hs.instanceId && hs.year !== null ? `${hs.instanceId}|${hs.year}` : '';
 
   return (
-    <section className="card" aria-labelledby="lca-analysis-heading">
+    <section className="card lca-analysis" aria-labelledby="lca-analysis-heading">
       <h2 id="lca-analysis-heading">{t('lca.analysisTitle')}</h2>
       <p className="field-hint">{t('lca.valuesAsComputed')}</p>
       <div className="form-actions lca-controls">
@@ -205,33 +205,36 @@ export function LcaAnalysis({
               </li>
             ))}
           </ol>
-          <DataTable
-            columns={[
-              t('lca.hs.component'),
-              t('lca.hs.type'),
-              t('lca.hs.supplier'),
-              t('lca.hs.mass'),
-              t('lca.hs.module'),
-              t('lca.hs.value'),
-              t('lca.hs.perUnit'),
-              t('lca.hs.shareOfModule'),
-            ]}
-          >
-            {hs.rows.map((r, k) => (
-              <tr key={k}>
-                <td>
-                  {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
-                </td>
-                <td>{r.component.componentType}</td>
-                <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
-                <td>{fmt(r.component.massKg, locale)}</td>
-                <td>{r.module}</td>
-                <td>{fmt(r.value, locale)}</td>
-                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                <td>{pct(r.share, locale)}</td>
-              </tr>
-            ))}
-          </DataTable>
+          {/* a table wider than its card scrolls inside it (900 px), never the page */}
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('lca.hotspotsTitle')}>
+            <DataTable
+              columns={[
+                t('lca.hs.component'),
+                t('lca.hs.type'),
+                t('lca.hs.supplier'),
+                t('lca.hs.mass'),
+                t('lca.hs.module'),
+                t('lca.hs.value'),
+                t('lca.hs.perUnit'),
+                t('lca.hs.shareOfModule'),
+              ]}
+            >
+              {hs.rows.map((r, k) => (
+                <tr key={k}>
+                  <td>
+                    {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
+                  </td>
+                  <td>{r.component.componentType}</td>
+                  <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
+                  <td>{fmt(r.component.massKg, locale)}</td>
+                  <td>{r.module}</td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>{pct(r.share, locale)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
           {hs.top.length > 0 && (
             <>
               <h3>{t('lca.topTitle', { year: hs.year ?? '' })}</h3>
@@ -251,40 +254,42 @@ export function LcaAnalysis({
       {a.trend.length > 0 && (
         <>
           <h3>{t('lca.trendTitle')}</h3>
-          <DataTable
-            columns={[
-              t('lca.instance'),
-              t('lca.tr.year'),
-              t('lca.tr.value'),
-              t('lca.tr.perUnit'),
-              t('lca.tr.previous'),
-              t('lca.tr.change'),
-              t('lca.tr.changePerUnit'),
-            ]}
-          >
-            {a.trend.map((r) => (
-              <tr key={`${r.instanceId}-${r.year}`}>
-                <td>{label(r.instanceId)}</td>
-                <td>
-                  {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
-                </td>
-                <td>{fmt(r.value, locale)}</td>
-                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                <td>
-                  {r.previousYear ?? '—'}{' '}
-                  {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
-                </td>
-                <td>
-                  {fmt(r.changeAbs, locale)}
-                  {r.changePct !== null && ` (${formatPercent(r.changePct, locale)})`}
-                </td>
-                <td>
-                  {fmt(r.changePerUnitAbs, locale)}
-                  {r.changePerUnitPct !== null && ` (${formatPercent(r.changePerUnitPct, locale)})`}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('lca.trendTitle')}>
+            <DataTable
+              columns={[
+                t('lca.instance'),
+                t('lca.tr.year'),
+                t('lca.tr.value'),
+                t('lca.tr.perUnit'),
+                t('lca.tr.previous'),
+                t('lca.tr.change'),
+                t('lca.tr.changePerUnit'),
+              ]}
+            >
+              {a.trend.map((r) => (
+                <tr key={`${r.instanceId}-${r.year}`}>
+                  <td>{label(r.instanceId)}</td>
+                  <td>
+                    {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>
+                    {r.previousYear ?? '—'}{' '}
+                    {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>
+                    {fmt(r.changeAbs, locale)}
+                    {r.changePct !== null && ` (${formatPercent(r.changePct, locale)})`}
+                  </td>
+                  <td>
+                    {fmt(r.changePerUnitAbs, locale)}
+                    {r.changePerUnitPct !== null && ` (${formatPercent(r.changePerUnitPct, locale)})`}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
         </>
       )}
     </section>

@@ -2,7 +2,7 @@
 import type { LcaInstanceView, LcaRunView } from '../../../../core/ipc/contract.js';
 import { LCA_JOB_STATUSES } from '../../../../core/spec/constants.js';
 import { DataTable } from '../../components/DataTable.js';
-import { formatNumber } from '../../components/format.js';
+import { formatSignificant } from '../../components/format.js';
 import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';
 import { Tag } from '../../components/Tag.js';
 import { errCodeText } from '../../i18n/core-text.js';
@@ -78,7 +78,7 @@ export function LcaInstances({ run, selection }: { run: LcaRunView | null; selec
                         {' · '}
                         {t('lca.latest', {
                           year: yc.latest.year,
-                          value: formatNumber(yc.latest.gwp, locale, 0),
+                          value: formatSignificant(yc.latest.gwp, locale),
                           unit: run?.chart.unit ?? '',
                         })}
                       </>
