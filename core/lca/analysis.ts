@@ -10,6 +10,7 @@
  */
 import type { LcaBasisName } from '../names.js';
 import { GWP_TOTAL, MODULE_SELECTIONS, type ModuleSelection, indicatorInfo, orderIndicators } from './indicators.js';
+import { difference, withoutFloatNoise } from './precision.js';
 import {
   type ComponentInfo,
   type ImpactValue,
@@ -53,7 +54,7 @@ export function perDeclaredUnit(value: number | null, quantity: number | null): 
   if (value === null) return { value: null, note: null };
   if (quantity === null) return { value: null, note: NO_QUANTITY_NOTE };
   if (quantity === 0) return { value: null, note: ZERO_QUANTITY_NOTE };
-  return { value: value / quantity, note: null };
+  return { value: withoutFloatNoise(value / quantity), note: null };
 }
 
 export interface ModuleValue {
@@ -80,7 +81,11 @@ export function moduleValue(
     sum = (sum ?? 0) + (v.value as number);
     modules.push(m);
   }
-  return { value: sum, modules, missing: wanted.filter((m) => !modules.includes(m)) };
+  return {
+    value: sum === null ? null : withoutFloatNoise(sum),
+    modules,
+    missing: wanted.filter((m) => !modules.includes(m)),
+  };
 }
 
 /** Unit of an indicator as the service declared it in the report (first seen), else the data file's. */
@@ -170,7 +175,7 @@ export function hotspotRows(report: Pick<LcaReport, 'instances' | 'breakdown_con
           value: e.value,
           perDeclaredUnit: perDeclaredUnit(e.value, y.production_quantity),
           yearTotal: total,
-          share: total === null || total === 0 ? null : e.value / total,
+          share: total === null || total === 0 ? null : withoutFloatNoise(e.value / total),
         });
       }
     }
@@ -222,13 +227,16 @@ export function hotspotSlices(
   const total = [...totals.values()].reduce((s, v) => s + v, 0);
   const sorted = [...byComp.values()].sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
   const top = q.top ?? 10;
-  const share = (v: number) => (total === 0 ? null : v / total);
-  const out: HotspotSlice[] = sorted
-    .slice(0, top)
-    .map((x) => ({ component: x.c, label: componentLabel(x.c), value: x.value, share: share(x.value) }));
+  const share = (v: number) => (total === 0 ? null : withoutFloatNoise(v / total));
+  const out: HotspotSlice[] = sorted.slice(0, top).map((x) => ({
+    component: x.c,
+    label: componentLabel(x.c),
+    value: withoutFloatNoise(x.value),
+    share: share(x.value),
+  }));
   const rest = sorted.slice(top);
   if (rest.length > 0) {
-    const v = rest.reduce((s, x) => s + x.value, 0);
+    const v = withoutFloatNoise(rest.reduce((s, x) => s + x.value, 0));
     out.push({
       component: null,
       label: `${rest.length} other component${rest.length === 1 ? '' : 's'}`,
@@ -270,7 +278,12 @@ export function topContributors(
   return [...m.values()]
     .sort((a, b) => Math.abs(b.value) - Math.abs(a.value))
     .slice(0, q.top ?? 10)
-    .map((x) => ({ component: x.c, label: componentLabel(x.c), value: x.value, instances: x.inst.size }));
+    .map((x) => ({
+      component: x.c,
+      label: componentLabel(x.c),
+      value: withoutFloatNoise(x.value),
+      instances: x.inst.size,
+    }));
 }
 
 // ------------------------------------------------------------------ trend
@@ -294,7 +307,8 @@ export interface TrendRow {
   changePerUnitPct: number | null;
 }
 
-const pct = (cur: number, prev: number): number | null => (prev === 0 ? null : ((cur - prev) / Math.abs(prev)) * 100);
+const pct = (cur: number, prev: number): number | null =>
+  prev === 0 ? null : withoutFloatNoise((difference(cur, prev) / Math.abs(prev)) * 100);
 
 /**
  * Per instance × indicator × module selection: each computed year against the previous computed year. The
@@ -328,9 +342,10 @@ export function trendRows(report: Pick<LcaReport, 'instances'>): TrendRow[] {
             perDeclaredUnit: pu,
             previousYear: prev?.year ?? null,
             previousPartial: prev ? prev.partial : null,
-            changeAbs: prev ? mv.value - prev.value : null,
+            changeAbs: prev ? difference(mv.value, prev.value) : null,
             changePct: prev ? pct(mv.value, prev.value) : null,
-            changePerUnitAbs: prev && prev.perUnit !== null && pu.value !== null ? pu.value - prev.perUnit : null,
+            changePerUnitAbs:
+              prev && prev.perUnit !== null && pu.value !== null ? difference(pu.value, prev.perUnit) : null,
             changePerUnitPct: prev && prev.perUnit !== null && pu.value !== null ? pct(pu.value, prev.perUnit) : null,
           });
           prev = { year: y.year, partial: y.partial_year === true, value: mv.value, perUnit: pu.value };

@@ -38,6 +38,7 @@ import {
   startLcaFixture,
   type LcaFixture,
 } from './fixture.js';
+import { difference, withoutFloatNoise as noiseless } from '../../core/lca/precision.js';
 
 let f: LcaFixture;
 let report: LcaReport;
@@ -92,7 +93,7 @@ describe('per declared unit', () => {
         const q = QTY[code][y.year!];
         expect(q, `${code} ${y.year}`).toBeDefined();
         for (const v of y.values!) {
-          expect(perDeclaredUnit(v.value, y.production_quantity).value).toBe(v.value! / q);
+          expect(perDeclaredUnit(v.value, y.production_quantity).value).toBe(noiseless(v.value! / q));
           checked++;
         }
       }
@@ -120,7 +121,7 @@ describe('per declared unit', () => {
     expect(adpf.nameDe).toMatch(/fossile/);
     const y2029 = readResults(inst('AN-T').results).find((y) => y.year === 2029)!;
     expect(adpf.series[0].points.find((p) => p.year === 2029)?.value).toBe(
-      y2029.values!.find((v) => v.indicator === 'ADPF' && v.module === 'A4')!.value,
+      noiseless(y2029.values!.find((v) => v.indicator === 'ADPF' && v.module === 'A4')!.value!),
     );
     expect(perDeclaredUnit(12.5, null)).toEqual({ value: null, note: NO_QUANTITY_NOTE });
     expect(perDeclaredUnit(null, 10)).toEqual({ value: null, note: null });
@@ -168,7 +169,7 @@ describe('hotspots', () => {
       expect(r.component.supplierPlant).toBe('AN Werk');
       const code = r.component.externalId!.slice(3);
       expect(r.component.massKg).toBe(code === 'CEM' ? MASS.cement : code === 'SAND' ? MASS.sand : MASS.water);
-      expect(r.perDeclaredUnit.value).toBe(r.value / QTY['AN-T'][r.year]);
+      expect(r.perDeclaredUnit.value).toBe(noiseless(r.value / QTY['AN-T'][r.year]));
     }
     // per (instance, year, indicator, module): Σ values = the year's total, Σ shares = 1 (within rounding)
     const groups = new Map<string, { sum: number; share: number; total: number }>();
@@ -250,12 +251,15 @@ describe('trend', () => {
       [2030, 2029, true],
     ]);
     expect(rows[0].changeAbs).toBeNull();
-    expect(rows[1].changeAbs).toBe(v(2029) - v(2028));
+    expect(rows[1].changeAbs).toBeCloseTo(v(2029) - v(2028), 9);
     expect(rows[1].changePct).toBeCloseTo(25, 9); // 1250 vs 1000 m³, same BOM
     expect(rows[2].changePct).toBeCloseTo((400 / 1250 - 1) * 100, 9);
     // same BOM every year: the value per m³ does not change
-    expect(rows[1].changePerUnitAbs).toBeCloseTo(0, 9);
-    expect(rows[2].changePerUnitPct).toBeCloseTo(0, 9);
+    // exactly 0, never float noise such as 1.1e-13 or -0
+    for (const r of rows.slice(1)) {
+      expect(Object.is(r.changePerUnitAbs, 0), String(r.changePerUnitAbs)).toBe(true);
+      expect(Object.is(r.changePerUnitPct, 0), String(r.changePerUnitPct)).toBe(true);
+    }
     // A1-A4 only where both modules are declared; AN-N (no transport) has none, never a silent mix
     const all = trendRows(report);
     expect(all.some((r) => r.instanceId === inst('AN-N').instance.id && r.modules === 'A1-A4')).toBe(false);
@@ -315,7 +319,7 @@ describe('LCA workbook: per declared unit, hotspots, trend, about', () => {
       const q = QTY[r.instance_external_id as string][r.year as number];
       if (r.status === 'computed' && r.value !== null) {
         expect(r.declared_unit).toBe('m³');
-        expect(r.value_per_declared_unit).toBe((r.value as number) / q);
+        expect(r.value_per_declared_unit).toBe(noiseless((r.value as number) / q));
         computed++;
       } else {
         expect(r.value_per_declared_unit).toBeNull();
@@ -358,7 +362,7 @@ describe('LCA workbook: per declared unit, hotspots, trend, about', () => {
       [2029, 2028, 'no'],
       [2030, 2029, 'yes'],
     ]);
-    expect(t[1].change).toBe((t[1].value as number) - (t[0].value as number));
+    expect(t[1].change).toBe(difference(t[1].value as number, t[0].value as number));
     expect(t[1].change_pct as number).toBeCloseTo(25, 9);
   });
 

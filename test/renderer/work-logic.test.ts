@@ -14,11 +14,14 @@ import {
   formatDuration,
   formatRate,
   formatValue,
+  nameParts,
   outcomeTone,
   percent,
   safeKeyText,
 } from '../../renderer/src/components/format.js';
 import { PageCache } from '../../renderer/src/components/pageCache.js';
+import { translate } from '../../renderer/src/i18n/index.js';
+import type { T } from '../../renderer/src/i18n/index.js';
 import { cellColumn, filterIssues, groupIssues, issueSheets } from '../../renderer/src/screens/import/issues.js';
 import {
   actionColumns,
@@ -27,9 +30,22 @@ import {
   rowsText,
   runReadiness,
 } from '../../renderer/src/screens/import/planView.js';
-import { blockerLines, chartModel, yearCounts } from '../../renderer/src/screens/lca/chartData.js';
+import {
+  blockerLines,
+  chartModel,
+  chartText,
+  everyYear,
+  yearCounts,
+} from '../../renderer/src/screens/lca/chartData.js';
 
 describe('formatting', () => {
+  it('splits a file or sheet name after its separators, where it may wrap, and nowhere else', () => {
+    expect(nameParts('Lieferanten_2026-02.csv')).toEqual(['Lieferanten_', '2026-', '02.', 'csv']);
+    expect(nameParts('supplier-companies')).toEqual(['supplier-', 'companies']);
+    expect(nameParts('Materialnummer')).toEqual(['Materialnummer']);
+    expect(nameParts('a-').join('')).toBe('a-');
+  });
+
   it('says durations as people do, without flicker', () => {
     expect(formatDuration(0)).toBe('0 s');
     expect(formatDuration(44.6)).toBe('45 s');
@@ -256,6 +272,27 @@ describe('LCA chart and blockers', () => {
         series: [{ ...chart.series[0], points: chart.series[0].points.map((p) => ({ ...p, value: null })) }],
       }).hasValues,
     ).toBe(false);
+  });
+
+  it('has a row and an axis tick for every year from the first to the last, evenly spaced', () => {
+    const m = chartModel({ ...chart, years: [2025, 2021, 2023] });
+    expect(m.years).toEqual([2021, 2022, 2023, 2024, 2025]);
+    expect(m.rows.map((r) => r.year)).toEqual([2021, 2022, 2023, 2024, 2025]);
+    expect(m.rows[1]).toEqual({ year: 2022, s0: null, s1: null }); // a year nobody has a value for: a gap
+    expect(everyYear([])).toEqual([]);
+  });
+
+  it('titles and captions the chart with the indicator and modules it shows', () => {
+    const t: T = (k, v) => translate('en', k, v);
+    const odp = chartText({ indicator: 'ODP', indicatorName: 'Ozone depletion', modules: 'A1-A3', unit: 'kg' }, t);
+    expect(odp.title).toBe('ODP (A1-A3) per year');
+    expect(odp.caption).toContain('Ozone depletion (ODP), modules A1-A3');
+    expect(`${odp.title} ${odp.caption}`).not.toContain('GWP');
+    const de = chartText(
+      { indicator: 'GWP-total', indicatorName: null, modules: 'A1-A4', unit: 'kg CO2 eq.' },
+      (k, v) => translate('de', k, v),
+    );
+    expect(de.title).toBe('GWP-total (A1-A4) je Jahr');
   });
 
   const inst = (code: string, years: LcaInstanceView['years']): LcaInstanceView => ({

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { type CellValue, type FlatRecord, fitCell } from '../flatten.js';
 import { sharedStyles } from '../../workbook/xlsx-layout.js';
 import { type ColumnDef, col, text } from './columns.js';
+import { withoutFloatNoise } from '../precision.js';
 
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF4' } };
 
@@ -104,7 +105,8 @@ export function writeSheet(wb: StreamWorkbook, b: SheetBuilder): boolean {
  * server text starting with = + - @ never becomes a formula.
  */
 export function writeCell(cell: ExcelJS.Cell, v: Exclude<CellValue, null>): boolean {
-  const { value, truncated } = fitCell(v);
+  // a number as the service meant it: 11147827.5, not the 11147827.499999998 a division left
+  const { value, truncated } = fitCell(typeof v === 'number' ? withoutFloatNoise(v) : v);
   cell.value = value;
   return truncated;
 }

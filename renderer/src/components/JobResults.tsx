@@ -26,6 +26,7 @@ import { DropZone } from './DropZone.js';
 import { reveal, useReveal } from './reveal.js';
 import { jobStatusWords } from './status.js';
 import { Tag } from './Tag.js';
+import { BreakableCode } from './BreakableCode.js';
 import { SearchField } from './SearchField.js';
 import { SelectField, SheetSelect } from './SelectField.js';
 import { useRpc } from '../useRpc.js';
@@ -442,7 +443,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
           renderRow={(row) => (
             <>
               <div role="cell" className="cell-row">
-                <code>{row.source ?? row.sheet}</code>
+                <BreakableCode text={row.source ?? row.sheet} />
                 <span className="small muted">
                   {row.row > 0 ? rowLabel(t, [{ row: row.row }], 0) : t('plan.noSheetRow')}
                   {row.rowCount > 1 && <> {t('plan.moreRows', { count: row.rowCount })}</>}

@@ -13,7 +13,34 @@ export function formatNumber(n: number, locale: Locale, maximumFractionDigits = 
  * ("321,900,000", "1,211,000", "0.0001234"; German "321.900.000", "0,0001234").
  */
 export function formatSignificant(n: number, locale: Locale, digits = 4): string {
+  if (n === 0) return '0'; // never "-0"
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', { maximumSignificantDigits: digits });
+}
+
+/**
+ * A percentage (already ×100) with its sign kept to the number by a no-break space ("3.3 %", never "3.3" at a
+ * line's end and "%" on the next): one decimal, two significant digits below 0.1 % ("0.042 %"), and float noise
+ * or a rounded-away value is "0 %", never "-0 %".
+ */
+export function formatPercent(v: number, locale: Locale): string {
+  const tag = locale === 'de' ? 'de-DE' : 'en-GB';
+  const abs = Math.abs(v);
+  const text =
+    abs < 1e-9
+      ? '0'
+      : abs < 0.1
+        ? v.toLocaleString(tag, { maximumSignificantDigits: 2 })
+        : v.toLocaleString(tag, { maximumFractionDigits: 1 });
+  return `${/^-0([.,]0*)?$/.test(text) ? '0' : text}\u00a0%`;
+}
+
+/**
+ * A chart axis tick at any magnitude: large values compact ("329M", "1.2k"), the rest with three significant
+ * digits ("798", "0.0000066"): a small indicator such as ODP (~1e-6 per declared unit) is never "0".
+ */
+export function formatAxisTick(n: number, locale: Locale): string {
+  if (Math.abs(n) >= 10_000) return formatCompact(n, locale);
+  return formatSignificant(n, locale, 3);
 }
 
 /** A value from the service or a workbook cell, for a table: numbers in the user's locale, blanks as a dash. */
@@ -150,4 +177,12 @@ export function safeKeyText(masked: string): string {
 export function formatCompact(n: number, locale: Locale): string {
   // en-US: "340M" (en-GB writes "340m", which reads like milli)
   return n.toLocaleString(locale === 'de' ? 'de-DE' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
+}
+
+/**
+ * A name's parts, each ending after a separator (`_`, `-`, `.`, `/`, `\`): the places a file or sheet name may
+ * wrap ("Lieferanten_2026-02.csv" → "Lieferanten_", "2026-", "02.", "csv").
+ */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[-_./\\])(?=.)/);
 }

@@ -344,7 +344,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'jobs.interruptedNotice':
     '{count, plural, one {# Auftrag wurde unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie ihn fort.} other {# Aufträge wurden unterbrochen (Supply Loader oder der Computer wurde während der Ausführung beendet). Setzen Sie sie fort.}}',
   'jobs.resumeHint': 'Fortsetzen nutzt die aktive Verbindung; ihr Schlüssel muss zum selben Hersteller gehören.',
-  'jobs.undoJob': 'Auftrag {job} rückgängig machen',
+  'jobs.undoJob': 'Rücknahme von Auftrag {job}',
   'jobs.undo': 'Rücknahme…',
   'jobs.undoOf': 'Rücknahme von {job}',
   'jobs.undoneBy': 'Zurückgenommen durch Auftrag {job}',
@@ -519,7 +519,6 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.hs.module': 'Modul',
   'lca.hs.value': 'Wert',
   'lca.hs.perUnit': 'Je deklarierter Einheit',
-  'lca.hs.share': 'Anteil',
   'lca.hs.rest': 'Rest',
   'lca.topTitle': 'Lieferantenprodukte mit dem größten Beitrag in der Auswahl ({year})',
   'lca.topInstances': 'in {count, plural, one {# Instanz} other {# Instanzen}}',
@@ -536,4 +535,12 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.blk.futureYear':
     '{year} ist ein künftiges Produktionsjahr. Sobald es begonnen hat, Produktionsdaten erfassen, dann neu berechnen.',
   'lca.blk.other': 'fehlende Eingabe ({type} / {kind}). In der Weboberfläche ergänzen, dann neu berechnen.',
+  // LCA charts and hotspot shares: the title and caption name the indicator and modules shown; a share says what it is a share of
+  'lca.chartOfTitle': '{indicator} ({modules}) je Jahr',
+  'lca.chartOfCaption':
+    '{name} ({indicator}), Module {modules}, in {unit}, je Produktionsjahr. Lücken sind Jahre ohne Wert; das laufende Jahr umfasst nur den bisher erfassten Teil.',
+  'lca.hs.shareOfModule': 'Anteil an der Summe seines Moduls',
+  'lca.hs.sliceShare': '{share} der Summe {modules}',
+  'lca.hs.sharesNote':
+    'Balken: Anteil jeder Eingabe an der Jahressumme für {modules}. Tabelle: Anteil jeder Zeile an der Summe ihres eigenen Moduls.',
 };

@@ -509,7 +509,6 @@ export const enScreens = {
   'lca.hs.module': 'Module',
   'lca.hs.value': 'Value',
   'lca.hs.perUnit': 'Per declared unit',
-  'lca.hs.share': 'Share',
   'lca.hs.rest': 'Rest',
   'lca.topTitle': 'Supplier products contributing most across the selection ({year})',
   'lca.topInstances': 'in {count, plural, one {# instance} other {# instances}}',
@@ -526,4 +525,12 @@ export const enScreens = {
   'lca.blk.futureYear':
     '{year} is a future production year. Once it has begun, enter its production data, then recompute.',
   'lca.blk.other': 'missing input ({type} / {kind}). Provide it in the web interface, then recompute.',
+  // LCA charts and hotspot shares: the title and caption name the indicator and modules shown; a share says what it is a share of
+  'lca.chartOfTitle': '{indicator} ({modules}) per year',
+  'lca.chartOfCaption':
+    '{name} ({indicator}), modules {modules}, in {unit}, per production year. Gaps are years without a value; the current year covers only the part entered so far.',
+  'lca.hs.shareOfModule': 'Share of its module’s total',
+  'lca.hs.sliceShare': '{share} of the {modules} total',
+  'lca.hs.sharesNote':
+    'Bars: each input’s share of the year’s total for {modules}. Table: each row’s share of the total of its own module.',
 } as const;

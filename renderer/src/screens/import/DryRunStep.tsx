@@ -11,6 +11,7 @@ import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } 
 import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
 import { Tag } from '../../components/Tag.js';
+import { BreakableCode } from '../../components/BreakableCode.js';
 import { SearchField } from '../../components/SearchField.js';
 import { SelectField, SheetSelect } from '../../components/SelectField.js';
 import { Checkbox } from '../../components/Checkbox.js';
@@ -271,7 +272,7 @@ function PlanRow({ row, t, locale }: { row: PlanRowView; t: T; locale: Locale })
     <>
       <div role="cell" className="cell-row">
         {/* the row at its source: the CSV file or the workbook's own sheet, and its row there */}
-        <code>{row.source}</code>
+        <BreakableCode text={row.source} />
         <span className="small muted">
           {row.rows.length === 0
             ? t('plan.noSheetRow')

@@ -16,15 +16,28 @@ import {
   YAxis,
 } from 'recharts';
 import type { LcaChartView } from '../../../../core/ipc/contract.js';
-import { formatCompact, formatNumber } from '../../components/format.js';
+import { formatAxisTick, formatSignificant } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
 import { chartModel } from './chartData.js';
 import { DataTable } from '../../components/DataTable.js';
 
-/** `boxClassName`: the analysis card's chart is told apart from the GWP-total card's (E2E locators). */
-export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChartView; boxClassName?: string }) {
+/**
+ * `boxClassName`: the analysis card's chart is told apart from the GWP-total card's (E2E locators). `text`: the
+ * title and caption of a chart of another indicator or modules (chartText); GWP-total's by default.
+ */
+export function GwpChart({
+  chart,
+  boxClassName = 'chart-box',
+  text,
+}: {
+  chart: LcaChartView;
+  boxClassName?: string;
+  text?: { title: string; caption: string };
+}) {
   const { t, locale } = useI18n();
   const m = chartModel(chart);
+  const title = text?.title ?? t('lca.chartTitle');
+  const caption = text?.caption ?? t('lca.chartCaption');
   const unit = indicatorUnit(chart.unit ?? 'kg CO2 eq.', locale);
   if (!m.hasValues) return <p className="muted">{t('lca.chartEmpty')}</p>;
   return (
@@ -35,21 +48,23 @@ export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChar
           <LineChart
             data={m.rows}
             margin={{ top: 10, right: 24, bottom: 8, left: 16 }}
-            title={t('lca.chartTitle')}
-            desc={t('lca.chartCaption')}
-            aria-label={t('lca.chartTitle')}
+            title={title}
+            desc={caption}
+            aria-label={title}
           >
             <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
             <XAxis
               dataKey="year"
               type="number"
               domain={['dataMin', 'dataMax']}
+              ticks={m.years}
+              interval={0}
               allowDecimals={false}
               tickFormatter={(y: number) => String(y)}
             />
-            <YAxis width={80} tickFormatter={(v: number) => formatCompact(v, locale)} />
+            <YAxis width={80} tickFormatter={(v: number) => formatAxisTick(v, locale)} />
             <Tooltip
-              formatter={(v) => (typeof v === 'number' ? `${formatNumber(v, locale, 0)} ${unit}` : t('lca.noValue'))}
+              formatter={(v) => (typeof v === 'number' ? `${formatSignificant(v, locale)} ${unit}` : t('lca.noValue'))}
               labelFormatter={(y) =>
                 Number(y) === m.partialYear ? `${String(y)} (${t('lca.partialYear')})` : String(y)
               }
@@ -80,7 +95,7 @@ export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChar
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="field-hint">{t('lca.chartCaption')}</figcaption>
+      <figcaption className="field-hint">{caption}</figcaption>
       <details className="chart-table">
         <summary>{t('lca.chartAsTable')}</summary>
         <DataTable className="compact" columns={[t('lca.year'), ...m.series.map((s) => ({ head: s.name, num: true }))]}>
@@ -94,7 +109,7 @@ export function GwpChart({ chart, boxClassName = 'chart-box' }: { chart: LcaChar
                 <td key={s.dataKey} className="num">
                   {r[s.dataKey] === null || r[s.dataKey] === undefined
                     ? '—'
-                    : formatNumber(r[s.dataKey] as number, locale, 0)}
+                    : formatSignificant(r[s.dataKey] as number, locale)}
                 </td>
               ))}
             </tr>

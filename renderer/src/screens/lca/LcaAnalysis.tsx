@@ -7,13 +7,14 @@
 import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
-import { formatNumber, formatSignificant } from '../../components/format.js';
+import { formatPercent, formatSignificant } from '../../components/format.js';
 import { indicatorName, indicatorUnit } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, LCA_BASIS_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { LCA_BASES } from '../../../../core/names.js';
 import { GwpChart } from './GwpChart.js';
+import { chartText } from './chartData.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
 
@@ -21,7 +22,7 @@ type Basis = LcaAnalysisView['basis'];
 type Modules = LcaAnalysisView['modules'];
 
 const fmt = (v: number | null, locale: Locale): string => (v === null ? '—' : formatSignificant(v, locale));
-const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : `${formatNumber(v * 100, locale, 1)} %`);
+const pct = (v: number | null, locale: Locale): string => (v === null ? '—' : formatPercent(v * 100, locale));
 
 export function LcaAnalysis({
   runId,
@@ -76,7 +77,7 @@ export function LcaAnalysis({
   const choiceKey = hs.instanceId && hs.year !== null ? `${hs.instanceId}|${hs.year}` : '';
 
   return (
-    <section className="card" aria-labelledby="lca-analysis-heading">
+    <section className="card lca-analysis" aria-labelledby="lca-analysis-heading">
       <h2 id="lca-analysis-heading">{t('lca.analysisTitle')}</h2>
       <p className="field-hint">{t('lca.valuesAsComputed')}</p>
       <div className="form-actions lca-controls">
@@ -133,7 +134,19 @@ export function LcaAnalysis({
       <p className="muted small">
         {a.indicators.some((i) => i.code === a.indicator) && indicatorName(a.indicator, locale)} [{chart.unit}]
       </p>
-      <GwpChart chart={chart} boxClassName="chart-box-analysis" />
+      <GwpChart
+        chart={chart}
+        boxClassName="chart-box-analysis"
+        text={chartText(
+          {
+            indicator: a.indicator,
+            indicatorName: indicatorName(a.indicator, locale) ?? null,
+            modules: a.modules,
+            unit: chart.unit ?? '',
+          },
+          t,
+        )}
+      />
       {a.chart.hidden.length > 0 && (
         <div className="lca-hidden-units small muted" role="note">
           <p>{t('lca.hiddenOtherUnit')}</p>
@@ -179,44 +192,49 @@ export function LcaAnalysis({
               ))}
             </select>
           </label>
+          <p className="field-hint">{t('lca.hs.sharesNote', { modules: a.modules })}</p>
           <ol className="hotspot-bars" aria-label={t('lca.hotspotsTitle')}>
             {hs.slices.map((s, k) => (
               <li key={k} className={s.rest ? 'is-rest' : ''}>
                 <span className="hotspot-label">{s.rest ? `${t('lca.hs.rest')}: ${s.label}` : s.label}</span>
                 <span className="hotspot-bar" style={{ width: `${(Math.abs(s.value) / maxSlice) * 100}%` }} />
                 <span className="hotspot-value">
-                  {fmt(s.value, locale)} {unit} · {pct(s.share, locale)}
+                  {fmt(s.value, locale)} {unit} ·{' '}
+                  {t('lca.hs.sliceShare', { share: pct(s.share, locale), modules: a.modules })}
                 </span>
               </li>
             ))}
           </ol>
-          <DataTable
-            columns={[
-              t('lca.hs.component'),
-              t('lca.hs.type'),
-              t('lca.hs.supplier'),
-              t('lca.hs.mass'),
-              t('lca.hs.module'),
-              t('lca.hs.value'),
-              t('lca.hs.perUnit'),
-              t('lca.hs.share'),
-            ]}
-          >
-            {hs.rows.map((r, k) => (
-              <tr key={k}>
-                <td>
-                  {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
-                </td>
-                <td>{wordsOf(t, COMPONENT_TYPE_MESSAGE, r.component.componentType)}</td>
-                <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
-                <td>{fmt(r.component.massKg, locale)}</td>
-                <td>{r.module}</td>
-                <td>{fmt(r.value, locale)}</td>
-                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                <td>{pct(r.share, locale)}</td>
-              </tr>
-            ))}
-          </DataTable>
+          {/* a table wider than its card scrolls inside it (900 px), never the page */}
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('lca.hotspotsTitle')}>
+            <DataTable
+              columns={[
+                t('lca.hs.component'),
+                t('lca.hs.type'),
+                t('lca.hs.supplier'),
+                t('lca.hs.mass'),
+                t('lca.hs.module'),
+                t('lca.hs.value'),
+                t('lca.hs.perUnit'),
+                t('lca.hs.shareOfModule'),
+              ]}
+            >
+              {hs.rows.map((r, k) => (
+                <tr key={k}>
+                  <td>
+                    {r.component.name ?? '—'} {r.component.externalId && <code>{r.component.externalId}</code>}
+                  </td>
+                  <td>{wordsOf(t, COMPONENT_TYPE_MESSAGE, r.component.componentType)}</td>
+                  <td>{[r.component.supplierCompany, r.component.supplierPlant].filter(Boolean).join(', ') || '—'}</td>
+                  <td>{fmt(r.component.massKg, locale)}</td>
+                  <td>{r.module}</td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>{pct(r.share, locale)}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
           {hs.top.length > 0 && (
             <>
               <h3>{t('lca.topTitle', { year: hs.year ?? '' })}</h3>
@@ -236,40 +254,42 @@ export function LcaAnalysis({
       {a.trend.length > 0 && (
         <>
           <h3>{t('lca.trendTitle')}</h3>
-          <DataTable
-            columns={[
-              t('lca.instance'),
-              t('lca.tr.year'),
-              t('lca.tr.value'),
-              t('lca.tr.perUnit'),
-              t('lca.tr.previous'),
-              t('lca.tr.change'),
-              t('lca.tr.changePerUnit'),
-            ]}
-          >
-            {a.trend.map((r) => (
-              <tr key={`${r.instanceId}-${r.year}`}>
-                <td>{label(r.instanceId)}</td>
-                <td>
-                  {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
-                </td>
-                <td>{fmt(r.value, locale)}</td>
-                <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
-                <td>
-                  {r.previousYear ?? '—'}{' '}
-                  {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
-                </td>
-                <td>
-                  {fmt(r.changeAbs, locale)}
-                  {r.changePct !== null && ` (${formatNumber(r.changePct, locale, 1)} %)`}
-                </td>
-                <td>
-                  {fmt(r.changePerUnitAbs, locale)}
-                  {r.changePerUnitPct !== null && ` (${formatNumber(r.changePerUnitPct, locale, 1)} %)`}
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={t('lca.trendTitle')}>
+            <DataTable
+              columns={[
+                t('lca.instance'),
+                t('lca.tr.year'),
+                t('lca.tr.value'),
+                t('lca.tr.perUnit'),
+                t('lca.tr.previous'),
+                t('lca.tr.change'),
+                t('lca.tr.changePerUnit'),
+              ]}
+            >
+              {a.trend.map((r) => (
+                <tr key={`${r.instanceId}-${r.year}`}>
+                  <td>{label(r.instanceId)}</td>
+                  <td>
+                    {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>{fmt(r.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td>
+                    {r.previousYear ?? '—'}{' '}
+                    {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}
+                  </td>
+                  <td>
+                    {fmt(r.changeAbs, locale)}
+                    {r.changePct !== null && ` (${formatPercent(r.changePct, locale)})`}
+                  </td>
+                  <td>
+                    {fmt(r.changePerUnitAbs, locale)}
+                    {r.changePerUnitPct !== null && ` (${formatPercent(r.changePerUnitPct, locale)})`}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
         </>
       )}
     </section>

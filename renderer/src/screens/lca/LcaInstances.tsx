@@ -2,7 +2,7 @@
 import type { LcaInstanceView, LcaRunView } from '../../../../core/ipc/contract.js';
 import { LCA_JOB_STATUSES } from '../../../../core/spec/constants.js';
 import { DataTable } from '../../components/DataTable.js';
-import { formatNumber } from '../../components/format.js';
+import { formatSignificant } from '../../components/format.js';
 import { lcaOutcomeWords, lcaStateWords } from '../../components/status.js';
 import { Tag } from '../../components/Tag.js';
 import { errCodeText } from '../../i18n/core-text.js';
@@ -41,62 +41,65 @@ function OutcomeTag({ i }: { i: LcaInstanceView }) {
 export function LcaInstances({ run, selection }: { run: LcaRunView | null; selection: LcaSelection }) {
   const { t, locale } = useI18n();
   return (
-    <DataTable
-      className="lca-table"
-      columns={[t('lca.instance'), t('lca.product'), t('lca.plant'), t('lca.years'), t('lca.state'), t('lca.result')]}
-    >
-      {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
-        const yc = yearCounts(i);
-        const info = i.errCode ? errCodeText(i.errCode, locale) : null;
-        return (
-          <tr key={i.id}>
-            <td>
-              <code>{i.externalId ?? i.id}</code>
-              {i.name && <div className="small muted">{i.name}</div>}
-            </td>
-            <td>
-              {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
-            </td>
-            <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
-            <td>
-              {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
-            </td>
-            <td>
-              <StateTag i={i} runStarted={run !== null} />
-              {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
-                <span className="small muted"> {i.jobStatus}</span>
-              )}
-            </td>
-            <td>
-              <div className="cell-details">
-                <OutcomeTag i={i} />
-                {i.outcome === 'completed' && (
-                  <span className="detail-line">
-                    {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
-                    {yc.latest && (
-                      <>
-                        {' · '}
-                        {t('lca.latest', {
-                          year: yc.latest.year,
-                          value: formatNumber(yc.latest.gwp, locale, 0),
-                          unit: run?.chart.unit ?? '',
-                        })}
-                      </>
-                    )}
-                  </span>
+    // a table wider than its card (German words at 900 px) scrolls inside it, never the page
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t('lca.runTitle')}>
+      <DataTable
+        className="lca-table"
+        columns={[t('lca.instance'), t('lca.product'), t('lca.plant'), t('lca.years'), t('lca.state'), t('lca.result')]}
+      >
+        {(run?.instances ?? selection.instances.map(waiting)).map((i) => {
+          const yc = yearCounts(i);
+          const info = i.errCode ? errCodeText(i.errCode, locale) : null;
+          return (
+            <tr key={i.id}>
+              <td>
+                <code>{i.externalId ?? i.id}</code>
+                {i.name && <div className="small muted">{i.name}</div>}
+              </td>
+              <td>
+                {i.productArticle && <code>{i.productArticle}</code>} {i.productName}
+              </td>
+              <td>{i.plantCode ? <code>{i.plantCode}</code> : '—'}</td>
+              <td>
+                {i.producedFrom ?? '?'}–{i.producedTo ?? t('lca.openEnded')}
+              </td>
+              <td>
+                <StateTag i={i} runStarted={run !== null} />
+                {i.jobStatus && !(LCA_JOB_STATUSES as readonly string[]).includes(i.jobStatus) && (
+                  <span className="small muted"> {i.jobStatus}</span>
                 )}
-                {i.errCode && (
-                  <span className="detail-line">
-                    <code>{i.errCode}</code> {info?.explanation}
-                    {info?.action && <span className="detail-action"> {info.action}</span>}
-                  </span>
-                )}
-                {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
-              </div>
-            </td>
-          </tr>
-        );
-      })}
-    </DataTable>
+              </td>
+              <td>
+                <div className="cell-details">
+                  <OutcomeTag i={i} />
+                  {i.outcome === 'completed' && (
+                    <span className="detail-line">
+                      {t('lca.yearsSummary', { computed: yc.computed, blocked: yc.blocked })}
+                      {yc.latest && (
+                        <>
+                          {' · '}
+                          {t('lca.latest', {
+                            year: yc.latest.year,
+                            value: formatSignificant(yc.latest.gwp, locale),
+                            unit: run?.chart.unit ?? '',
+                          })}
+                        </>
+                      )}
+                    </span>
+                  )}
+                  {i.errCode && (
+                    <span className="detail-line">
+                      <code>{i.errCode}</code> {info?.explanation}
+                      {info?.action && <span className="detail-action"> {info.action}</span>}
+                    </span>
+                  )}
+                  {i.outcome === 'idle' && <span className="detail-line">{t('lca.idleHint')}</span>}
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
+    </div>
   );
 }

@@ -4,6 +4,7 @@
  * in a list that says who must act.
  */
 import type { LcaChartView, LcaInstanceView } from '../../../../core/ipc/contract.js';
+import type { T } from '../../i18n/index.js';
 
 /** Colours that read on light and dark backgrounds, distinct for the first ten lines. */
 export const SERIES_COLOURS = [
@@ -27,7 +28,10 @@ export interface ChartSeries {
 }
 
 export interface ChartModel {
+  /** one row per year from the first to the last, each year once (a year nobody has a value for is a gap) */
   rows: Record<string, number | null>[];
+  /** the x-axis ticks: every year of `rows`, so the axis shows each year at even spacing */
+  years: number[];
   series: ChartSeries[];
   /** the current (partial) year, when any series has one */
   partialYear: number | null;
@@ -44,7 +48,8 @@ export function chartModel(chart: LcaChartView): ChartModel {
   }));
   let partialYear: number | null = null;
   let hasValues = false;
-  const rows = chart.years.map((year) => {
+  const years = everyYear(chart.years);
+  const rows = years.map((year) => {
     const row: Record<string, number | null> = { year };
     chart.series.forEach((s, i) => {
       const p = s.points.find((x) => x.year === year);
@@ -54,7 +59,34 @@ export function chartModel(chart: LcaChartView): ChartModel {
     });
     return row;
   });
-  return { rows, series, partialYear, hasValues };
+  return { rows, years, series, partialYear, hasValues };
+}
+
+/** Every year from the first to the last of `years` (sorted, once each). */
+export function everyYear(years: readonly number[]): number[] {
+  const known = years.filter((y) => Number.isInteger(y));
+  if (known.length === 0) return [];
+  const first = Math.min(...known);
+  const last = Math.max(...known);
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+/** What a chart of the results shows, as its title and caption say it. */
+export interface ChartSubject {
+  /** the indicator's code (GWP-total, ODP …) */
+  indicator: string;
+  /** its name in the user's language, when known */
+  indicatorName: string | null;
+  /** the modules summed (A1-A3, A4, A1-A4) */
+  modules: string;
+  /** the axis unit as shown ("kg CFC-11 eq. per t") */
+  unit: string;
+}
+
+/** The chart's title and caption for the indicator and modules it shows (never GWP-total's for another). */
+export function chartText(s: ChartSubject, t: T): { title: string; caption: string } {
+  const vars = { indicator: s.indicator, modules: s.modules, unit: s.unit, name: s.indicatorName ?? s.indicator };
+  return { title: t('lca.chartOfTitle', vars), caption: t('lca.chartOfCaption', vars) };
 }
 
 export interface BlockerLine {
