@@ -201,7 +201,7 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('SAP MM monthly');
     await page.getByLabel('Value for unit “Stück”').selectOption('UNIT');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
-    await page.getByText('No problems found in 1 rows.').waitFor();
+    await page.getByText('No problems found in 1 row.').waitFor();
   }, 120_000);
 });
 

@@ -50,7 +50,7 @@ describe('LCA views', () => {
     await unitChoice.waitFor();
     const options = await unitChoice.locator('option').allTextContents();
     expect(options.length).toBeGreaterThan(1);
-    for (const o of options) expect(o).toMatch(/^per \S+ \(\d+ instance\(s\)\)$/);
+    for (const o of options) expect(o).toMatch(/^per \S+ \(\d+ instances?\)$/);
     const axis = card.locator('p.chart-axis-unit').first();
     const axisText = (await axis.textContent()) ?? '';
     expect(axisText).toMatch(/^kg CO2 eq\. per [^,\s]+$/);
@@ -128,7 +128,7 @@ describe('LCA views', () => {
       .toBeGreaterThan(1);
     await expect
       .poll(() => card.locator('p.chart-axis-unit').first().textContent())
-      .toMatch(/^kg CO2 eq\. je [^,\s]+$/);
+      .toMatch(/^kg CO2-Äq\. je [^,\s]+$/);
     await shot('lca-views-de-dark');
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor();

@@ -132,7 +132,7 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
     const problems = await inspect('lca-choose');
     await page.getByRole('radio', { name: 'All', exact: true }).check();
     await page.getByRole('button', { name: 'Find instances' }).click();
-    await page.getByText(/\d+ instance\(s\) found\./).waitFor();
+    await page.getByText(/\d+ instances? found\./).waitFor();
     await page.getByRole('button', { name: 'Recompute and read results' }).click();
     await page.getByRole('heading', { name: 'Results as read in an EPD' }).waitFor({ timeout: 60_000 });
     const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
