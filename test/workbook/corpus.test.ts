@@ -78,8 +78,8 @@ function mappingOf(name: string, sheets: ExpectedSheet[]): ColumnMapping {
 async function check(path: string, ex: Expected): Promise<void> {
   const name = basename(path);
   const sheets = 'sheets' in ex ? ex.sheets : [];
-  const { value: p } = await bounded(60_000, MAX_RSS_GROWTH, () =>
-    readSources([path], { mapping: mappingOf(name, sheets), signal: AbortSignal.timeout(30_000) }),
+  const { value: p } = await bounded(150_000, MAX_RSS_GROWTH, () =>
+    readSources([path], { mapping: mappingOf(name, sheets), signal: AbortSignal.timeout(120_000) }),
   );
   for (const i of p.issues) expect(`${i.message} ${JSON.stringify(i.params ?? {})}`).not.toMatch(RAW);
   const fileErrors = p.issues.filter((i) => i.severity === 'error' && i.sheet === null && i.row === null);
@@ -141,7 +141,7 @@ describe('the public corpus from npm packages', () => {
   });
 
   for (const entry of manifest.npm) {
-    it(`${entry.file}: ${entry.what}`, { timeout: 90_000 }, () => check(join(modules, entry.file), entry.expected));
+    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, () => check(join(modules, entry.file), entry.expected));
   }
 });
 
@@ -152,6 +152,6 @@ describe.skipIf(!existsSync(dir))('the public corpus from an external folder', (
   });
 
   for (const entry of manifest.external) {
-    it(`${entry.file}: ${entry.what}`, { timeout: 90_000 }, () => check(join(dir, entry.file), entry.expected));
+    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, () => check(join(dir, entry.file), entry.expected));
   }
 });
