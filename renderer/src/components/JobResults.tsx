@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
+import { usedByText } from '../i18n/in-use-words.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -92,14 +93,16 @@ function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
     const info = row.errCode ? errCodeText(row.errCode, locale) : null;
+    const message = row.message ? usedByText(row.message, locale) : null;
     return (
       <>
         {info && <span className="detail-main">{info.explanation}</span>}
         <EntitlementLine t={t} row={row} />
         {info?.action && <span className="detail-line detail-action">{info.action}</span>}
-        {row.message && (
+        {message?.usedBy && <span className="detail-line">{message.usedBy}</span>}
+        {message?.said && (
           <span className="detail-line detail-service">
-            {t('results.serviceSaid')} {row.message}
+            {t('results.serviceSaid')} {message.said}
           </span>
         )}
       </>

@@ -6,6 +6,7 @@
  * carry, the core's English `message` is shown as it is — never raw JSON, never a `{placeholder}`.
  */
 import { catalogues, type Locale } from '../../i18n/index.js';
+import { usersText } from '../../i18n/in-use-words.js';
 
 export type IssueParams = Record<string, string | number>;
 
@@ -169,6 +170,8 @@ export function problemText(problem: ProblemLike, locale: Locale): string {
       words[name] = w;
       if (k === 'entityKind') words.entities = template(locale, `entities.${v}`) ?? w;
     }
+    // the users of a blocked delete, worded as the entity kinds are
+    if (typeof problem.params?.users === 'string') words.users = usersText(problem.params.users, locale);
     return render(problem, locale, 'plan', words);
   }
   if (problem.code) return issueText(problem, locale);
