@@ -258,9 +258,9 @@ describe('from a blank template to imported data', () => {
     const rows = page.getByRole('table', { name: 'Rows of the dry run' });
     await expect.poll(() => rows.getByRole('row').count()).toBe(6); // header + 1 create + 3 updates + 1 BOM
     const text = (await rows.textContent()) ?? '';
-    expect(text).toMatch(/name: Dyckerhoff\s*→\s*Dyckerhoff GmbH/);
-    expect(text).toMatch(/transport_route\.truck_km: 120\s*→\s*135/);
-    expect(text).toMatch(/items\[E-SP-1\]\[2025\]: 1,200\s*→\s*1,350/);
+    expect(text).toMatch(/Name: Dyckerhoff\s*→\s*Dyckerhoff GmbH/);
+    expect(text).toMatch(/Truck distance \(km\): 120\s*→\s*135/);
+    expect(text).toMatch(/Purchase volume of E-SP-1 in 2025: 1,200\s*→\s*1,350/);
     expect(text).toMatch(/E-SP-3: 100 kg\s*→\s*120 kg/);
     await shot('19-import-dry-run-changes'); // the README's docs/images/import-dry-run.png
   });

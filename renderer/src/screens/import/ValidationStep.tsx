@@ -14,6 +14,7 @@ import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
+import { fieldLabel } from '../../i18n/field-labels.js';
 import { issueGroupTitle, issueText } from './issueText.js';
 import { FILE_LEVEL, filterIssues, groupIssues, ISSUE_GROUPINGS, issueSheets, SEVERITY_FILTERS } from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
@@ -238,7 +239,7 @@ export function ValidationStep({
             '—'
           )}
         </div>
-        <div role="cell">{issue.field ? <code>{issue.field}</code> : '—'}</div>
+        <div role="cell">{issue.field ? <span title={issue.field}>{fieldLabel(issue.field, locale)}</span> : '—'}</div>
         <div role="cell" className="cell-details">
           {issueText(issue, locale)}
         </div>
