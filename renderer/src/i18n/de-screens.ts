@@ -4,6 +4,7 @@ import type { enScreens } from './en-screens.js';
 export const deScreens: Record<keyof typeof enScreens, string> = {
   'common.preparing': 'Wird vorbereitet …',
 
+  'import.stepSkipped': '(übersprungen)',
   'import.steps': 'Schritte des Imports',
   'import.step.choose': 'Arbeitsmappe',
   'import.step.check': 'Prüfung',

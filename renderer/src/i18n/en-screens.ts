@@ -5,6 +5,7 @@
 export const enScreens = {
   'common.preparing': 'Preparing…',
 
+  'import.stepSkipped': '(skipped)',
   'import.steps': 'Import steps',
   'import.step.choose': 'Workbook',
   'import.step.check': 'Check',
