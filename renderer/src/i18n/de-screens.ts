@@ -79,9 +79,12 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.readIn': 'gelesen in {ms}',
   'check.unreadable':
     'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
-  'check.ok': 'Keine Probleme in {rows, plural, one {# Zeile} other {# Zeilen}} gefunden.',
+  'check.ok': 'Keine Probleme in {what} gefunden.',
+  'check.rowsWhat': '{rows, plural, one {# Zeile} other {# Zeilen}}',
+  'check.rowsWhatSplit':
+    '{rows, plural, one {# Datenzeile} other {# Datenzeilen}} und {reference, plural, one {# Zuordnungszeile} other {# Zuordnungszeilen}} (Werks- und Materialcodes)',
   'check.okWarnings':
-    'Keine Fehler in {rows, plural, one {# Zeile} other {# Zeilen}}; {warnings, plural, one {# Warnung unten ist} other {# Warnungen unten sind}} einen Blick wert.',
+    'Keine Fehler in {what}; {warnings, plural, one {# Warnung unten ist} other {# Warnungen unten sind}} einen Blick wert.',
   'check.errors':
     '{errors} Fehler und {warnings, plural, one {# Warnung} other {# Warnungen}} in {rows, plural, one {# Zeile} other {# Zeilen}}.',
   'check.errorsHint':

@@ -80,9 +80,12 @@ export const enScreens = {
   'check.readIn': 'read in {ms}',
   'check.unreadable':
     'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
-  'check.ok': 'No problems found in {rows, plural, one {# row} other {# rows}}.',
+  'check.ok': 'No problems found in {what}.',
+  'check.rowsWhat': '{rows, plural, one {# row} other {# rows}}',
+  'check.rowsWhatSplit':
+    '{rows, plural, one {# data row} other {# data rows}} and {reference, plural, one {# reference row} other {# reference rows}} (plant and material codes)',
   'check.okWarnings':
-    'No errors in {rows, plural, one {# row} other {# rows}}; {warnings, plural, one {# warning below is} other {# warnings below are}} worth a look.',
+    'No errors in {what}; {warnings, plural, one {# warning below is} other {# warnings below are}} worth a look.',
   'check.errors':
     '{errors, plural, one {# error} other {# errors}} and {warnings, plural, one {# warning} other {# warnings}} in {rows, plural, one {# row} other {# rows}}.',
   'check.errorsHint':

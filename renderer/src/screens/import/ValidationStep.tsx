@@ -14,6 +14,7 @@ import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
+import { rowsWhat } from './checkCounts.js';
 import { fieldLabel } from '../../i18n/field-labels.js';
 import { issueGroupTitle, issueText } from './issueText.js';
 import { FILE_LEVEL, filterIssues, groupIssues, ISSUE_GROUPINGS, issueSheets, SEVERITY_FILTERS } from './issues.js';
@@ -92,8 +93,8 @@ export function ValidationStep({
         ) : v.errors === 0 ? (
           <Notice kind="success">
             {v.warnings === 0
-              ? t('check.ok', { rows: formatNumber(v.rows, locale) })
-              : t('check.okWarnings', { rows: formatNumber(v.rows, locale), warnings: v.warnings })}
+              ? t('check.ok', { what: rowsWhat(v.sheets, t, locale) })
+              : t('check.okWarnings', { what: rowsWhat(v.sheets, t, locale), warnings: v.warnings })}
           </Notice>
         ) : (
           <Notice kind="warning">
