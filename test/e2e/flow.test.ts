@@ -94,7 +94,9 @@ describe('from a blank template to imported data', () => {
   it('makes the dry run of the filled template: counts per sheet and rows with before → after', async () => {
     const file = await workbook('onboarding.xlsx', onboarding(cat, WRONG_ID));
     await chooseFile('Choose workbook…', file);
-    await page.getByText('No problems found in 21 data rows and 3 reference rows (plant and material codes).').waitFor();
+    await page
+      .getByText('No problems found in 21 data rows and 3 reference rows (plant and material codes).')
+      .waitFor();
     await shot('12-import-check-ok');
     await page.getByRole('button', { name: 'Make the dry run' }).click();
     await page.getByRole('heading', { name: 'Dry run of onboarding.xlsx' }).waitFor();
