@@ -228,7 +228,7 @@ describe('from a blank template to imported data', () => {
     await page.getByText('Completed: every row succeeded.').waitFor();
     expect(await page.locator('.card-head .tag').first().getAttribute('class')).toContain('tone-ok');
     const chips = page.getByRole('list', { name: 'Entities per outcome' }).first();
-    await expect.poll(() => chips.textContent()).toBe('Created: 1BOM replaced: 1');
+    await expect.poll(() => chips.textContent()).toBe('Created: 1 entityBOM replaced: 1 entity');
     const sp = await api<{ data: { id: string }[] }>('/v2/supplier-products?external_id=E-SP-4');
     expect(sp.data).toHaveLength(1);
     await shot('17-import-rerun-results');

@@ -19,7 +19,7 @@ import {
   wordsOf,
 } from '../i18n/names.js';
 import type { EntityKind } from '../../../core/names.js';
-import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
+import { countRows, OUTCOME_ORDER, outcomeColumns, resultTotals, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
@@ -60,7 +60,10 @@ export function OutcomeChips({ counts }: { counts: Readonly<Record<string, numbe
       {OUTCOME_ORDER.filter((o) => (counts[o] ?? 0) > 0).map((o) => (
         <li key={o}>
           <Tag tone={outcomeTone(o)}>
-            {t(OUTCOME_MESSAGE[o])}: {formatNumber(counts[o] ?? 0, locale)}
+            {t('results.outcomeEntities', {
+              outcome: t(OUTCOME_MESSAGE[o]),
+              count: formatNumber(counts[o] ?? 0, locale),
+            })}
           </Tag>
         </li>
       ))}
@@ -193,6 +196,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
     );
 
   const sheets = countRows(view.bySheet);
+  const totals = resultTotals(view.counts, sheets);
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
   const csv = view.resultsFormat === 'csv';
@@ -232,8 +236,8 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               t('results.rows'),
               <>
                 {t('results.rowsEntries', {
-                  rows: formatNumber(view.rows, locale),
-                  entries: formatNumber(view.entries, locale),
+                  rows: formatNumber(totals.rows, locale),
+                  entries: formatNumber(totals.entities, locale),
                 })}
                 {view.createOnly && <> · {t('results.createOnly')}</>}
               </>,

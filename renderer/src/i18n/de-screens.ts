@@ -264,6 +264,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'results.saveNotDone': 'Noch offene Zeilen speichern ({count})',
   'results.noInput':
     'Die Arbeitsmappe dieses Auftrags ist nicht mehr da, daher lässt sich keine Ergebnismappe erstellen. Die Ergebnisse stehen unten.',
+  'results.outcomeEntities': '{outcome}: {count, plural, one {# Eintrag} other {# Einträge}}',
   'results.bySheet': 'Tabellenzeilen je Blatt und Ergebnis',
   'results.rowsHint':
     'Gefahrstoffe teilen das Ergebnis ihres Lieferantenprodukts, Silopositionen das ihres Silos, Stücklistenzeilen das ihrer Stückliste.',

@@ -263,6 +263,7 @@ export const enScreens = {
   'results.saveNotDone': 'Save rows not done yet ({count})',
   'results.noInput':
     'The workbook of this job is no longer there, so no results workbook can be made. The outcomes are listed below.',
+  'results.outcomeEntities': '{outcome}: {count, plural, one {# entity} other {# entities}}',
   'results.bySheet': 'Worksheet rows per sheet and outcome',
   'results.rowsHint':
     'Hazardous substances share the outcome of their supplier product, silo items that of their silo, BOM rows that of their BOM.',
