@@ -79,6 +79,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.readIn': 'gelesen in {ms}',
   'check.unreadable':
     'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
+  'check.alsoAt': 'Ebenso an {count, plural, one {# weiteren Stelle} other {# weiteren Stellen}}: {places}',
   'check.ok': 'Keine Probleme in {what} gefunden.',
   'check.rowsWhat': '{rows, plural, one {# Zeile} other {# Zeilen}}',
   'check.rowsWhatSplit':

@@ -80,6 +80,7 @@ export const enScreens = {
   'check.readIn': 'read in {ms}',
   'check.unreadable':
     'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
+  'check.alsoAt': 'Also at {count, plural, one {# more place} other {# more places}}: {places}',
   'check.ok': 'No problems found in {what}.',
   'check.rowsWhat': '{rows, plural, one {# row} other {# rows}}',
   'check.rowsWhatSplit':
