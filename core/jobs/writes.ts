@@ -11,6 +11,7 @@ import { fillRefs } from './diff.js';
 import type { IntentLine } from './journal.js';
 import { isServerIdempotent, RESOURCE } from './entities.js';
 import type { EntryOutcome, IdentifiedKind, PlanEntry } from './types.js';
+import { IN_USE_WORDS } from './in-use-words.js';
 import { IN_USE_CODES, whatUses } from './what-uses.js';
 
 /** An intent line as the job gives it to the journal (which adds `t` and `at`). */
@@ -112,7 +113,7 @@ export function prepareWrite(
           if (err instanceof ApiError && IN_USE_CODES.has(err.err_code)) {
             const users = await whatUses(client, kind, targetId, signal, err.err_code).catch(() => null);
             const f = cx.failure(e, err);
-            if (users) f.msg = `${err.msg} — still used by ${users}`;
+            if (users) f.msg = IN_USE_WORDS.usedBy(err.msg, users);
             return f;
           }
           throw err;

@@ -94,7 +94,9 @@ describe('from a blank template to imported data', () => {
   it('makes the dry run of the filled template: counts per sheet and rows with before → after', async () => {
     const file = await workbook('onboarding.xlsx', onboarding(cat, WRONG_ID));
     await chooseFile('Choose workbook…', file);
-    await page.getByText('No problems found in 24 rows.').waitFor();
+    await page
+      .getByText('No problems found in 21 data rows and 3 reference rows (plant and material codes).')
+      .waitFor();
     await shot('12-import-check-ok');
     await page.getByRole('button', { name: 'Make the dry run' }).click();
     await page.getByRole('heading', { name: 'Dry run of onboarding.xlsx' }).waitFor();
@@ -226,7 +228,7 @@ describe('from a blank template to imported data', () => {
     await page.getByText('Completed: every row succeeded.').waitFor();
     expect(await page.locator('.card-head .tag').first().getAttribute('class')).toContain('tone-ok');
     const chips = page.getByRole('list', { name: 'Entities per outcome' }).first();
-    await expect.poll(() => chips.textContent()).toBe('Created: 1BOM replaced: 1');
+    await expect.poll(() => chips.textContent()).toBe('Created: 1 entityBOM replaced: 1 entity');
     const sp = await api<{ data: { id: string }[] }>('/v2/supplier-products?external_id=E-SP-4');
     expect(sp.data).toHaveLength(1);
     await shot('17-import-rerun-results');
@@ -258,9 +260,9 @@ describe('from a blank template to imported data', () => {
     const rows = page.getByRole('table', { name: 'Rows of the dry run' });
     await expect.poll(() => rows.getByRole('row').count()).toBe(6); // header + 1 create + 3 updates + 1 BOM
     const text = (await rows.textContent()) ?? '';
-    expect(text).toMatch(/name: Dyckerhoff\s*→\s*Dyckerhoff GmbH/);
-    expect(text).toMatch(/transport_route\.truck_km: 120\s*→\s*135/);
-    expect(text).toMatch(/items\[E-SP-1\]\[2025\]: 1,200\s*→\s*1,350/);
+    expect(text).toMatch(/Name: Dyckerhoff\s*→\s*Dyckerhoff GmbH/);
+    expect(text).toMatch(/Truck distance \(km\): 120\s*→\s*135/);
+    expect(text).toMatch(/Purchase volume of E-SP-1 in 2025: 1,200\s*→\s*1,350/);
     expect(text).toMatch(/E-SP-3: 100 kg\s*→\s*120 kg/);
     await shot('19-import-dry-run-changes'); // the README's docs/images/import-dry-run.png
   });

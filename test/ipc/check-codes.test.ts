@@ -57,7 +57,7 @@ describe('the Check step with codes', () => {
     expect(v.sheets.find((s) => s.name === 'supplier-products')?.blockedRows).toBe(2);
     // as the screen words them, in German and English
     expect(issueText(typo[0], 'de')).toBe(
-      'material_code: Der Materialcode „MAT-SNAD“ steht weder im Blatt materials noch in den Zuordnungen des Profils noch unter den Elementaren und Composites des Dienstes. (meinten Sie MAT-SAND — Sand 0/2, washed?)',
+      'Materialcode: Der Materialcode „MAT-SNAD“ steht weder im Blatt materials noch in den Zuordnungen des Profils noch unter den Elementaren und Composites des Dienstes. (meinten Sie MAT-SAND — Sand 0/2, washed?)',
     );
     expect(issueText(silo[0], 'de')).toMatch(/eigenen Werks\. \(weil supplier-products!C3 unbekannt ist\)$/);
     expect(issueText(silo[0], 'en')).toMatch(/its own plant only \(because supplier-products!C3 is unknown\)$/);

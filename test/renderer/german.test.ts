@@ -60,6 +60,7 @@ describe('the German catalogue', () => {
       'Name',
       'Status',
       'Silos',
+      'Silo',
       'Rest',
       '{source} → {sheet}',
       '{usage} / {limit}',

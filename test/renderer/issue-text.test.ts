@@ -15,6 +15,7 @@ import { validateWorkbook } from '../../core/workbook/validate.js';
 import type { Issue, ValidationReport } from '../../core/workbook/types.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
+import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
 import { issueGroupTitle, issueText, problemText } from '../../renderer/src/screens/import/issueText.js';
 import { planFile, startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 import { headerOf, rowOf, tempDir, writeXlsx } from '../workbook/helpers.js';
@@ -116,7 +117,14 @@ describe('issues of a real workbook', () => {
     // `rule` with a known rule words it itself; the others must match the core's message word for word.
     const checked = report.issues.filter((i) => i.code !== 'rule');
     expect(checked.length).toBeGreaterThan(8);
-    for (const i of checked) expect(issueText(i, 'en'), `${i.code} ${i.cell}`).toBe(i.message);
+    // the field by its label where the core names it by its name, except in a header issue (the name to type)
+    const header = new Set(['missing_header', 'duplicate_header', 'header_normalised', 'missing_column']);
+    const shown = (i: (typeof checked)[number]) =>
+      i.field && !header.has(i.code)
+        ? i.message.replace(new RegExp(`\\b${i.field}\\b`), fieldLabel(i.field, 'en'))
+        : i.message;
+    // (an issue whose template does not name the field, a duplicate key's, says it as the core does)
+    for (const i of checked) expect([shown(i), i.message], `${i.code} ${i.cell}`).toContain(issueText(i, 'en'));
   });
 
   it('are German, with no placeholder left and no English message, for every issue', () => {
@@ -129,29 +137,31 @@ describe('issues of a real workbook', () => {
 
   it('name the field, the expected type and the value in German', () => {
     expect(issueText(find('wrong_type', 'truck_km'), 'de')).toBe(
-      'truck_km: Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht „viel“.',
+      'Strecke per Lkw (km): Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht „viel“.',
     );
     expect(issueText(find('out_of_range', 'truck_km'), 'de')).toBe(
-      'truck_km: Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht -3.',
+      'Strecke per Lkw (km): Erwartet wird eine Zahl ≥ 0 in km; in der Zelle steht -3.',
     );
     expect(issueText(find('not_allowed', 'unit'), 'de')).toMatch(
-      /^unit: Erwartet wird einer der Werte .*KG.*; in der Zelle steht „Kilo“\.$/,
+      /^Einheit: Erwartet wird einer der Werte .*KG.*; in der Zelle steht „Kilo“\.$/,
     );
     expect(issueText(find('not_allowed', 'country'), 'de')).toBe(
-      'country: Erwartet wird ein Ländercode nach ISO 3166 Alpha-2 (DE, AT, FR …); in der Zelle steht „XX“.',
+      'Land: Erwartet wird ein Ländercode nach ISO 3166 Alpha-2 (DE, AT, FR …); in der Zelle steht „XX“.',
     );
     expect(issueText(find('required', 'external_id'), 'de')).toBe(
-      'external_id ist ein Pflichtfeld, aber die Zelle ist leer.',
+      'Ihr Code ist ein Pflichtfeld, aber die Zelle ist leer.',
     );
     expect(issueText(find('clear_required', 'name'), 'de')).toBe(
-      'name ist ein Pflichtfeld und kann nicht mit #CLEAR geleert werden.',
+      'Bezeichnung ist ein Pflichtfeld und kann nicht mit #CLEAR geleert werden.',
     );
-    expect(issueText(find('too_long', 'name'), 'de')).toBe('name ist 300 Zeichen lang; erlaubt sind höchstens 255.');
+    expect(issueText(find('too_long', 'name'), 'de')).toBe(
+      'Bezeichnung ist 300 Zeichen lang; erlaubt sind höchstens 255.',
+    );
     expect(issueText(find('number_as_text_ambiguous'), 'de')).toBe(
-      'lifetime_years: Der Text „1,250“ kann 1,25 oder 1250 bedeuten (Dezimal- oder Tausendertrennzeichen?); tragen Sie die Zahl selbst ein (1,25 oder 1250).',
+      'Lebensdauer (Jahre): Der Text „1,250“ kann 1,25 oder 1250 bedeuten (Dezimal- oder Tausendertrennzeichen?); tragen Sie die Zahl selbst ein (1,25 oder 1250).',
     );
     expect(issueText(find('date_as_year'), 'de')).toBe(
-      'produced_from: Die Zelle enthält das Datum 2021-05-03, wo eine Jahreszahl hingehört; verwendet wird das Jahr 2021.',
+      'Erstes Produktionsjahr: Die Zelle enthält das Datum 2021-05-03, wo eine Jahreszahl hingehört; verwendet wird das Jahr 2021.',
     );
   });
 
@@ -219,7 +229,7 @@ describe('fallbacks', () => {
 
   it('dry-run problems: a workbook issue by its code, the planner’s own by kind with its message', () => {
     const validation = { kind: 'validation', ...base, code: 'required', errCode: null };
-    expect(problemText(validation, 'de')).toBe('mass_kg ist ein Pflichtfeld, aber die Zelle ist leer.');
+    expect(problemText(validation, 'de')).toBe('Masse (kg) ist ein Pflichtfeld, aber die Zelle ist leer.');
     const unresolved = {
       kind: 'unresolved',
       sheet: 'bom',
@@ -247,7 +257,7 @@ describe('fallbacks', () => {
       code: 'material_unknown',
       params: { value: 'MAT-SNAD', hint: 'MAT-SAND' },
     };
-    expect(problemText(typo, 'en')).toBe(message);
+    expect(problemText(typo, 'en')).toBe(message.replace('material_code:', 'Material code:'));
     expect(problemText(typo, 'de')).toMatch(/MAT-SNAD.*\(meinten Sie MAT-SAND\?\)$/);
     // without a near miss, no suffix
     expect(problemText({ ...typo, params: { value: 'MAT-SNAD' } }, 'en')).not.toContain('did you mean');
@@ -361,19 +371,22 @@ describe('problems of a real dry run against the sandbox', () => {
     for (const code of ['reference_blocked', 'reference_unknown', 'plant_unknown'] as const) {
       const p = find(code);
       expect(p.params, code).toBeDefined();
-      expect(problemText({ ...p, kind: p.kind }, 'en'), code).toBe(p.message);
+      const label = p.field ? fieldLabel(p.field, 'en') : '';
+      expect(problemText({ ...p, kind: p.kind }, 'en'), code).toBe(
+        p.field ? p.message.replace(p.field, label) : p.message,
+      );
     }
   });
 
   it('render in German with their values', () => {
     expect(problemText(find('reference_blocked'), 'de')).toBe(
-      'supplier_company_external_id „SC-BAD“ verweist auf Lieferant SC-BAD (supplier-companies, Zeile 3); diese Zeile ist blockiert.',
+      'Lieferant „SC-BAD“ verweist auf Lieferant SC-BAD (supplier-companies, Zeile 3); diese Zeile ist blockiert.',
     );
     expect(problemText(find('reference_unknown'), 'de')).toBe(
-      'supplier_company_external_id: Kein Eintrag vom Typ Lieferant mit external_id „SC-404“, weder in dieser Arbeitsmappe noch im Dienst.',
+      'Lieferant: Kein Eintrag vom Typ Lieferant mit external_id „SC-404“, weder in dieser Arbeitsmappe noch im Dienst.',
     );
     expect(problemText(find('plant_unknown'), 'de')).toMatch(
-      /^plant_code: Der Werkscode „NOPE“ steht weder im Blatt plants/,
+      /^Werkscode: Der Werkscode „NOPE“ steht weder im Blatt plants/,
     );
   });
 

@@ -11,6 +11,7 @@ import {
   sheetsOfFile,
   sourceIds,
   sourcesName,
+  stepStates,
   wizard,
   withFiles,
   type WizardAction,
@@ -70,6 +71,7 @@ describe('the wizard: one state per step', () => {
       columns: null,
       mapping: null,
       applied: null,
+      columnsShown: false,
     });
     const cols = run(read, { type: 'columns', columns });
     expect(cols).toMatchObject({ step: 'columns', columns, files: [csvA, csvB] });
@@ -93,6 +95,7 @@ describe('the wizard: one state per step', () => {
       columns,
       mapping,
       applied: null,
+      columnsShown: true,
     });
     expect('validation' in running).toBe(false);
     const done = wizard(running, { type: 'finished', job: job('job-1') });
@@ -130,6 +133,7 @@ describe('the wizard: one state per step', () => {
       columns: null,
       mapping: null,
       applied: null,
+      columnsShown: false,
     });
   });
 
@@ -184,5 +188,31 @@ describe('several sources', () => {
     expect(sourceIds([csvA, csvB, book])).toEqual({ fileId: 'f-a', moreFileIds: ['f-b', 'f-w'] });
     expect(withFiles([csvA], [csvA, csvB])).toEqual([csvA, csvB]);
     expect(sourcesName([csvA, csvB])).toBe('MAT_2025-10.csv + MAT_2025-11.csv');
+  });
+});
+
+describe('the step pills', () => {
+  const read: WizardAction = { type: 'read', files: [book], onlyFailedOf: null };
+  const through = (...actions: WizardAction[]) =>
+    run(read, ...actions, { type: 'checked', validation }, { type: 'planned', overview });
+
+  it('a Columns step that was never shown is skipped, not done', () => {
+    // the template's own headers: straight to the check
+    expect(stepStates(through({ type: 'check', columns: null, mapping: null, applied: null }))).toEqual([
+      'done',
+      'skipped',
+      'done',
+      'current',
+      'todo',
+      'todo',
+    ]);
+    // a saved mapping applied without asking
+    expect(stepStates(through({ type: 'check', columns, mapping, applied: 'SAP MM monthly' }))[1]).toBe('skipped');
+  });
+
+  it('a Columns step the user went through is done', () => {
+    const s = through({ type: 'columns', columns }, { type: 'check', columns, mapping, applied: null });
+    expect(stepStates(s)).toEqual(['done', 'done', 'done', 'current', 'todo', 'todo']);
+    expect(stepStates(INITIAL)).toEqual(['current', 'todo', 'todo', 'todo', 'todo', 'todo']);
   });
 });

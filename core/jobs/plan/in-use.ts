@@ -18,6 +18,7 @@ import {
   userKindsOf,
   type UserKind,
 } from '../entities.js';
+import { IN_USE_WORDS } from '../in-use-words.js';
 import { forEachPooled } from '../pool.js';
 import type { IdentifiedKind, PlanEntry, PlanProblem } from '../types.js';
 import type { ServerBoms } from './boms.js';
@@ -25,8 +26,7 @@ import type { Obj, PlanState } from './context.js';
 
 /** `silo SILO-1`, `the BOM of product instance PI-2` (by code; the name or id when the entity has none). */
 export function userWords(kind: UserKind, code: string | null | undefined, fallback: string): string {
-  const name = code || fallback;
-  return kind === 'bom' ? `the BOM of product instance ${name}` : `${nounOf(kind)} ${name}`;
+  return IN_USE_WORDS.user(kind, code || fallback);
 }
 
 /** A plan's write to a user: the references it leaves (`targets`), from the entry that writes it. */
@@ -192,7 +192,7 @@ export async function checkDeletesInUse(
   for (const [key, w] of planned) {
     const kind = key.slice(0, key.indexOf(':')) as UserKind;
     if (!seen.has(key) && kinds.has(kind))
-      after.push({ key, kind, id: null, words: `${w.words} (written by this import)`, targets: w.targets });
+      after.push({ key, kind, id: null, words: IN_USE_WORDS.writtenByImport(w.words), targets: w.targets });
   }
   const byTarget = new Map<string, After[]>();
   for (const u of after)
@@ -213,7 +213,7 @@ export async function checkDeletesInUse(
     for (const u of byTarget.get(String(e.id)) ?? []) {
       const d = deletedWith(u);
       if (d && !blocked.has(d)) continue;
-      still.push(d ? `${u.words} (whose delete is blocked)` : u.words);
+      still.push(d ? IN_USE_WORDS.deleteBlocked(u.words) : u.words);
     }
     return still;
   };

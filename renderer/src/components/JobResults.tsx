@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract.js';
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
+import { usedByText } from '../i18n/in-use-words.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -18,7 +19,7 @@ import {
   wordsOf,
 } from '../i18n/names.js';
 import type { EntityKind } from '../../../core/names.js';
-import { countRows, OUTCOME_ORDER, outcomeColumns, rowLabel } from '../screens/import/planView.js';
+import { countRows, OUTCOME_ORDER, outcomeColumns, resultTotals, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
 import { Notice } from './Notice.js';
@@ -59,7 +60,10 @@ export function OutcomeChips({ counts }: { counts: Readonly<Record<string, numbe
       {OUTCOME_ORDER.filter((o) => (counts[o] ?? 0) > 0).map((o) => (
         <li key={o}>
           <Tag tone={outcomeTone(o)}>
-            {t(OUTCOME_MESSAGE[o])}: {formatNumber(counts[o] ?? 0, locale)}
+            {t('results.outcomeEntities', {
+              outcome: t(OUTCOME_MESSAGE[o]),
+              count: formatNumber(counts[o] ?? 0, locale),
+            })}
           </Tag>
         </li>
       ))}
@@ -92,14 +96,16 @@ function EntitlementLine({ row, t }: { row: JobRowView; t: T }): ReactNode {
 export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; locale: Locale }): ReactNode {
   if (row.outcome === 'failed') {
     const info = row.errCode ? errCodeText(row.errCode, locale) : null;
+    const message = row.message ? usedByText(row.message, locale) : null;
     return (
       <>
         {info && <span className="detail-main">{info.explanation}</span>}
         <EntitlementLine t={t} row={row} />
         {info?.action && <span className="detail-line detail-action">{info.action}</span>}
-        {row.message && (
+        {message?.usedBy && <span className="detail-line">{message.usedBy}</span>}
+        {message?.said && (
           <span className="detail-line detail-service">
-            {t('results.serviceSaid')} {row.message}
+            {t('results.serviceSaid')} {message.said}
           </span>
         )}
       </>
@@ -190,6 +196,7 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
     );
 
   const sheets = countRows(view.bySheet);
+  const totals = resultTotals(view.counts, sheets);
   const cols = outcomeColumns(sheets.totals);
   const electron = api.transport === 'electron';
   const csv = view.resultsFormat === 'csv';
@@ -229,8 +236,8 @@ export function JobResults({ view, actions, onResume, onRerun, rerunSame }: JobR
               t('results.rows'),
               <>
                 {t('results.rowsEntries', {
-                  rows: formatNumber(view.rows, locale),
-                  entries: formatNumber(view.entries, locale),
+                  rows: formatNumber(totals.rows, locale),
+                  entries: formatNumber(totals.entities, locale),
                 })}
                 {view.createOnly && <> · {t('results.createOnly')}</>}
               </>,

@@ -4,6 +4,7 @@ import type { enScreens } from './en-screens.js';
 export const deScreens: Record<keyof typeof enScreens, string> = {
   'common.preparing': 'Wird vorbereitet …',
 
+  'import.stepSkipped': '(übersprungen)',
   'import.steps': 'Schritte des Imports',
   'import.step.choose': 'Arbeitsmappe',
   'import.step.check': 'Prüfung',
@@ -78,9 +79,13 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.readIn': 'gelesen in {ms}',
   'check.unreadable':
     'Die Datei konnte nicht als Arbeitsmappe gelesen werden. Der Grund steht unten; korrigieren Sie die Datei und wählen Sie sie erneut.',
-  'check.ok': 'Keine Probleme in {rows, plural, one {# Zeile} other {# Zeilen}} gefunden.',
+  'check.alsoAt': 'Ebenso an {count, plural, one {# weiteren Stelle} other {# weiteren Stellen}}: {places}',
+  'check.ok': 'Keine Probleme in {what} gefunden.',
+  'check.rowsWhat': '{rows, plural, one {# Zeile} other {# Zeilen}}',
+  'check.rowsWhatSplit':
+    '{rows, plural, one {# Datenzeile} other {# Datenzeilen}} und {reference, plural, one {# Zuordnungszeile} other {# Zuordnungszeilen}} (Werks- und Materialcodes)',
   'check.okWarnings':
-    'Keine Fehler in {rows, plural, one {# Zeile} other {# Zeilen}}; {warnings, plural, one {# Warnung unten ist} other {# Warnungen unten sind}} einen Blick wert.',
+    'Keine Fehler in {what}; {warnings, plural, one {# Warnung unten ist} other {# Warnungen unten sind}} einen Blick wert.',
   'check.errors':
     '{errors} Fehler und {warnings, plural, one {# Warnung} other {# Warnungen}} in {rows, plural, one {# Zeile} other {# Zeilen}}.',
   'check.errorsHint':
@@ -260,6 +265,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'results.saveNotDone': 'Noch offene Zeilen speichern ({count})',
   'results.noInput':
     'Die Arbeitsmappe dieses Auftrags ist nicht mehr da, daher lässt sich keine Ergebnismappe erstellen. Die Ergebnisse stehen unten.',
+  'results.outcomeEntities': '{outcome}: {count, plural, one {# Eintrag} other {# Einträge}}',
   'results.bySheet': 'Tabellenzeilen je Blatt und Ergebnis',
   'results.rowsHint':
     'Gefahrstoffe teilen das Ergebnis ihres Lieferantenprodukts, Silopositionen das ihres Silos, Stücklistenzeilen das ihrer Stückliste.',

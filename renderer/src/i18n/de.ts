@@ -2,6 +2,7 @@
 import type { Messages } from './en.js';
 import { deIssues } from './issues-de.js';
 import { deScreens } from './de-screens.js';
+import { deFields } from './fields-de.js';
 import { deWords } from './words-de.js';
 
 export const de: Messages = {
@@ -181,4 +182,5 @@ export const de: Messages = {
   ...deIssues,
   // Eingegebene Zahlen
   ...deWords,
+  ...deFields,
 };

@@ -5,6 +5,7 @@
 export const enScreens = {
   'common.preparing': 'Preparing…',
 
+  'import.stepSkipped': '(skipped)',
   'import.steps': 'Import steps',
   'import.step.choose': 'Workbook',
   'import.step.check': 'Check',
@@ -79,9 +80,13 @@ export const enScreens = {
   'check.readIn': 'read in {ms}',
   'check.unreadable':
     'The file could not be read as a workbook. The reason is listed below; fix the file and choose it again.',
-  'check.ok': 'No problems found in {rows, plural, one {# row} other {# rows}}.',
+  'check.alsoAt': 'Also at {count, plural, one {# more place} other {# more places}}: {places}',
+  'check.ok': 'No problems found in {what}.',
+  'check.rowsWhat': '{rows, plural, one {# row} other {# rows}}',
+  'check.rowsWhatSplit':
+    '{rows, plural, one {# data row} other {# data rows}} and {reference, plural, one {# reference row} other {# reference rows}} (plant and material codes)',
   'check.okWarnings':
-    'No errors in {rows, plural, one {# row} other {# rows}}; {warnings, plural, one {# warning below is} other {# warnings below are}} worth a look.',
+    'No errors in {what}; {warnings, plural, one {# warning below is} other {# warnings below are}} worth a look.',
   'check.errors':
     '{errors, plural, one {# error} other {# errors}} and {warnings, plural, one {# warning} other {# warnings}} in {rows, plural, one {# row} other {# rows}}.',
   'check.errorsHint':
@@ -259,6 +264,7 @@ export const enScreens = {
   'results.saveNotDone': 'Save rows not done yet ({count})',
   'results.noInput':
     'The workbook of this job is no longer there, so no results workbook can be made. The outcomes are listed below.',
+  'results.outcomeEntities': '{outcome}: {count, plural, one {# entity} other {# entities}}',
   'results.bySheet': 'Worksheet rows per sheet and outcome',
   'results.rowsHint':
     'Hazardous substances share the outcome of their supplier product, silo items that of their silo, BOM rows that of their BOM.',

@@ -4,6 +4,7 @@
  */
 import { enIssues } from './issues-en.js';
 import { enScreens } from './en-screens.js';
+import { enFields } from './fields-en.js';
 import { enWords } from './words-en.js';
 
 export const en = {
@@ -174,6 +175,7 @@ export const en = {
   ...enIssues,
   // Typed numbers
   ...enWords,
+  ...enFields,
 } as const;
 
 export type MessageKey = keyof typeof en;

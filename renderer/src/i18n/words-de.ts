@@ -1,4 +1,4 @@
-/** Deutsche Texte zu eingegebenen Zahlen und den Hinweisen einer Rücknahme: dieselben Schlüssel wie words-en.ts. */
+/** Deutsche Texte zu eingegebenen Zahlen und den Hinweisen einer Rücknahme und dazu, was einen Eintrag noch verwendet: dieselben Schlüssel wie words-en.ts. */
 import type { enWords } from './words-en.js';
 
 export const deWords: Record<keyof typeof enWords, string> = {
@@ -17,4 +17,9 @@ export const deWords: Record<keyof typeof enWords, string> = {
   'undoNote.recreated':
     'vom Auftrag gelöscht: wird aus der vor dem Löschen gesicherten Kopie neu angelegt, mit neuer ID (vorher {id})',
   'undoNote.figuresPutBack': 'Produktionsmengen wiederhergestellt, wie sie vor dem Auftrag waren',
+
+  'inUse.bom': 'die Stückliste von Produktinstanz {name}',
+  'inUse.writtenByImport': '{user} (von diesem Import geschrieben)',
+  'inUse.deleteBlocked': '{user} (dessen Löschen blockiert ist)',
+  'results.stillUsedBy': 'Noch verwendet von {users}.',
 };

@@ -1,5 +1,5 @@
 /**
- * English strings of typed numbers and of the core's undo notes (spread into en.ts; words-de.ts has the same keys).
+ * English strings of typed numbers, of the core's undo notes and of what still uses an entity (spread into en.ts; words-de.ts has the same keys).
  * `{name}` marks a placeholder; `{n, plural, one {…} other {…}}` picks the form by Intl.PluralRules (`#` = n).
  */
 export const enWords = {
@@ -19,4 +19,10 @@ export const enWords = {
   'undoNote.recreated':
     'deleted by the job: created again from the copy saved before the delete, with a new id (it was {id})',
   'undoNote.figuresPutBack': 'production figures put back as they were before the job',
+
+  // What still uses an entity whose delete is refused or blocked
+  'inUse.bom': 'the BOM of product instance {name}',
+  'inUse.writtenByImport': '{user} (written by this import)',
+  'inUse.deleteBlocked': '{user} (whose delete is blocked)',
+  'results.stillUsedBy': 'Still used by {users}.',
 } as const;

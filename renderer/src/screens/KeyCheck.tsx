@@ -7,6 +7,7 @@ import { Notice } from '../components/Notice.js';
 import { useI18n } from '../i18n/index.js';
 import { SCOPE_MESSAGE, wordsOf } from '../i18n/names.js';
 import { useRpc } from '../useRpc.js';
+import { keyCheckButtons } from './keyCheckLogic.js';
 import { DataTable } from '../components/DataTable.js';
 import { Facts } from '../components/Facts.js';
 
@@ -46,8 +47,7 @@ export function KeyCheck({
     void run();
   }, [run, revision]);
 
-  /** the service refused the key (401): never offered as "Use this connection" */
-  const refused = error?.status === 401;
+  const buttons = keyCheckButtons({ isActive, checked: report !== null, error });
   const granted = new Set(report?.scopes ?? []);
   const missing = new Set((report?.missingScopes ?? []).map((m) => m.scope));
   return (
@@ -55,12 +55,17 @@ export function KeyCheck({
       <div className="card-head">
         <h2 id="keycheck-heading">{t('keyCheck.title', { name: profileName })}</h2>
         <div className="profile-actions">
-          {!isActive && !refused && (
-            <button type="button" className="btn btn-primary" onClick={onUse}>
+          {buttons.use && (
+            <button type="button" className={buttons.use === 'primary' ? 'btn btn-primary' : 'btn'} onClick={onUse}>
               {t('keyCheck.use')}
             </button>
           )}
-          <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
+          <button
+            type="button"
+            className={buttons.again === 'primary' ? 'btn btn-primary' : 'btn'}
+            onClick={() => void run()}
+            disabled={busy}
+          >
             {busy ? t('keyCheck.checking') : t('keyCheck.again')}
           </button>
         </div>

@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { ENTITY_SHEET_NAMES } from '../../../../core/workbook/types.js';
 import type { ImportValidation, MirrorSheet, PlanOverview, PlanRowView } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
+import { fieldLabel } from '../../i18n/field-labels.js';
 import { actionTone, formatFieldValue, formatNumber, formatValue, safeKeyText } from '../../components/format.js';
 import { Notice } from '../../components/Notice.js';
 import { EntityName } from '../../components/JobResults.js';
@@ -309,7 +310,7 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
         <ul className="changes" aria-label={t('plan.changes')}>
           {row.changes.map((c) => (
             <li key={c.field}>
-              <code>{c.field}</code>: <del>{formatFieldValue(c.field, c.before, locale)}</del> →{' '}
+              {fieldLabel(c.field, locale)}: <del>{formatFieldValue(c.field, c.before, locale)}</del> →{' '}
               <ins>{formatFieldValue(c.field, c.after, locale)}</ins>
             </li>
           ))}
@@ -341,7 +342,7 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
         <span className="fields">
           {row.fields.map((f) => (
             <span key={f.field} className="field-pair">
-              <span className="muted">{f.field}</span>{' '}
+              <span className="muted">{fieldLabel(f.field, locale)}</span>{' '}
               <span className="field-value">{formatFieldValue(f.field, f.value, locale)}</span>
             </span>
           ))}

@@ -21,7 +21,7 @@ import { DryRunStep } from './DryRunStep.js';
 import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
 import { ValidationStep } from './ValidationStep.js';
-import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, wizard, withFiles } from './wizard.js';
+import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, stepStates, wizard, withFiles } from './wizard.js';
 import type { WizardAction } from './wizard.js';
 
 export { STEPS } from './wizard.js';
@@ -266,17 +266,18 @@ export function ImportScreen() {
     rpc.dismiss();
   };
 
-  const stepIndex = STEPS.indexOf(step);
+  const states = stepStates(w);
   return (
     <div className="stack stack-wide">
       <ol className="steps" aria-label={t('import.steps')}>
         {STEPS.map((s, i) => (
           <li
             key={s}
-            className={i < stepIndex ? 'done' : i === stepIndex ? 'current' : ''}
-            aria-current={i === stepIndex ? 'step' : undefined}
+            className={states[i] === 'todo' ? '' : states[i]}
+            aria-current={states[i] === 'current' ? 'step' : undefined}
           >
             <span className="step-n">{i + 1}</span> {t(`import.step.${s}`)}
+            {states[i] === 'skipped' && <span className="muted"> {t('import.stepSkipped')}</span>}
           </li>
         ))}
       </ol>

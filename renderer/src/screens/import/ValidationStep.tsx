@@ -14,8 +14,18 @@ import type { PagedSource } from '../../components/VirtualRows.js';
 import { useI18n } from '../../i18n/index.js';
 import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
+import { rowsWhat } from './checkCounts.js';
+import { fieldLabel } from '../../i18n/field-labels.js';
 import { issueGroupTitle, issueText } from './issueText.js';
-import { FILE_LEVEL, filterIssues, groupIssues, ISSUE_GROUPINGS, issueSheets, SEVERITY_FILTERS } from './issues.js';
+import {
+  FILE_LEVEL,
+  filterIssues,
+  groupIssues,
+  ISSUE_GROUPINGS,
+  issueSheets,
+  placesText,
+  SEVERITY_FILTERS,
+} from './issues.js';
 import type { IssueGroupBy, IssueLine, SeverityFilter } from './issues.js';
 
 const TEMPLATE_SHEETS = ['instructions', 'lists', 'products'];
@@ -91,8 +101,8 @@ export function ValidationStep({
         ) : v.errors === 0 ? (
           <Notice kind="success">
             {v.warnings === 0
-              ? t('check.ok', { rows: formatNumber(v.rows, locale) })
-              : t('check.okWarnings', { rows: formatNumber(v.rows, locale), warnings: v.warnings })}
+              ? t('check.ok', { what: rowsWhat(v.sheets, t, locale) })
+              : t('check.okWarnings', { what: rowsWhat(v.sheets, t, locale), warnings: v.warnings })}
           </Notice>
         ) : (
           <Notice kind="warning">
@@ -194,7 +204,7 @@ export function ValidationStep({
             estimateSize={38}
             empty={<p className="muted">{t('check.noMatch')}</p>}
             columns={[t('check.severity'), t('check.cell'), t('check.field'), t('check.message')]}
-            renderRow={(line) => (line.kind === 'group' ? groupHeader(line) : issueRow(line.issue))}
+            renderRow={(line) => (line.kind === 'group' ? groupHeader(line) : issueRow(line.issue, line.alsoAt))}
             rowClass={(line) => (line.kind === 'group' ? 'is-group' : undefined)}
           />
         </section>
@@ -210,14 +220,16 @@ export function ValidationStep({
             ? t('check.fileLevel')
             : groupBy === 'code'
               ? issueGroupTitle(line.label, locale)
-              : line.label}
+              : groupBy === 'field' && line.label !== '—'
+                ? fieldLabel(line.label, locale)
+                : line.label}
         </strong>
         <span className="muted"> · {t('check.groupCounts', { errors: line.errors, warnings: line.warnings })}</span>
       </div>
     );
   }
 
-  function issueRow(issue: WorkbookIssueView) {
+  function issueRow(issue: WorkbookIssueView, alsoAt?: { cell: string | null; row: number | null }[]) {
     return (
       <>
         <div role="cell">
@@ -238,9 +250,14 @@ export function ValidationStep({
             '—'
           )}
         </div>
-        <div role="cell">{issue.field ? <code>{issue.field}</code> : '—'}</div>
+        <div role="cell">{issue.field ? <span title={issue.field}>{fieldLabel(issue.field, locale)}</span> : '—'}</div>
         <div role="cell" className="cell-details">
           {issueText(issue, locale)}
+          {alsoAt && alsoAt.length > 0 && (
+            <span className="detail-line muted">
+              {t('check.alsoAt', { count: alsoAt.length, places: placesText(alsoAt, t) })}
+            </span>
+          )}
         </div>
       </>
     );

@@ -6,6 +6,8 @@
  * carry, the core's English `message` is shown as it is — never raw JSON, never a `{placeholder}`.
  */
 import { catalogues, type Locale } from '../../i18n/index.js';
+import { fieldLabel } from '../../i18n/field-labels.js';
+import { usersText } from '../../i18n/in-use-words.js';
 
 export type IssueParams = Record<string, string | number>;
 
@@ -24,6 +26,9 @@ export interface IssueLike {
 export interface ProblemLike extends IssueLike {
   kind: string;
 }
+
+/** Issues about a header: their `{field}` is the field name to type in the header row, not its label. */
+const HEADER_CODES = new Set(['missing_header', 'duplicate_header', 'header_normalised', 'missing_column']);
 
 /** Numbers counted in thousands get a thousands separator; years, rows, limits of a range do not. */
 const GROUPED = new Set(['count', 'errors', 'warnings', 'length', 'lastRow', 'limit']);
@@ -128,6 +133,8 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
     ['row', issue.row],
   ] as const)
     if (v !== null && v !== undefined) vars[k] = typeof v === 'number' ? String(v) : v;
+  // a field by its label, except where the header itself is the matter (what is to be typed in row 1)
+  if (issue.field && !HEADER_CODES.has(code)) vars.field = fieldLabel(issue.field, locale);
   for (const [k, v] of Object.entries(params))
     vars[k] = typeof v === 'number' ? formatNum(v, locale, GROUPED.has(k)) : shownValue(v, locale);
   Object.assign(vars, words);
@@ -169,6 +176,8 @@ export function problemText(problem: ProblemLike, locale: Locale): string {
       words[name] = w;
       if (k === 'entityKind') words.entities = template(locale, `entities.${v}`) ?? w;
     }
+    // the users of a blocked delete, worded as the entity kinds are
+    if (typeof problem.params?.users === 'string') words.users = usersText(problem.params.users, locale);
     return render(problem, locale, 'plan', words);
   }
   if (problem.code) return issueText(problem, locale);

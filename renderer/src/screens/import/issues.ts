@@ -4,6 +4,7 @@
  */
 import type { WorkbookIssueView } from '../../../../core/ipc/contract.js';
 import { columnNumber } from '../../../../core/workbook/cell-ref.js';
+import type { T } from '../../i18n/index.js';
 
 export const ISSUE_GROUPINGS = ['sheet', 'field', 'code'] as const;
 export type IssueGroupBy = (typeof ISSUE_GROUPINGS)[number];
@@ -42,7 +43,8 @@ export function filterIssues(
 
 export type IssueLine =
   | { kind: 'group'; key: string; label: string; errors: number; warnings: number }
-  | { kind: 'issue'; key: string; issue: WorkbookIssueView };
+  /** `alsoAt`: the other places of the same warning (one line: the warning, then the rows it concerns) */
+  | { kind: 'issue'; key: string; issue: WorkbookIssueView; alsoAt?: { cell: string | null; row: number | null }[] };
 
 function groupKey(i: WorkbookIssueView, by: IssueGroupBy): string {
   if (by === 'sheet') return i.sheet ?? FILE_LEVEL;
@@ -71,9 +73,25 @@ export function groupIssues(issues: readonly WorkbookIssueView[], by: IssueGroup
         (a.row ?? 0) - (b.row ?? 0) ||
         cellColumn(a.cell) - cellColumn(b.cell),
     );
-    for (const issue of sorted) out.push({ kind: 'issue', key: `i:${n++}`, issue });
+    // one line per warning, however many rows it concerns: the same warning at other places joins the first
+    const same = new Map<string, Extract<IssueLine, { kind: 'issue' }>>();
+    for (const issue of sorted) {
+      const k = issue.severity === 'warning' ? sameWarningKey(issue) : null;
+      const first = k === null ? undefined : same.get(k);
+      if (first) (first.alsoAt ??= []).push({ cell: issue.cell, row: issue.row });
+      else {
+        const line: Extract<IssueLine, { kind: 'issue' }> = { kind: 'issue', key: `i:${n++}`, issue };
+        if (k !== null) same.set(k, line);
+        out.push(line);
+      }
+    }
   }
   return out;
+}
+
+/** What makes two warnings the same warning: all but the place (cell, row) they are at. */
+function sameWarningKey(i: WorkbookIssueView): string {
+  return JSON.stringify([i.code, i.sheet, i.field, i.params ?? null, i.row === null ? i.message : null]);
 }
 
 /** Column number of an A1 address ("C7" → 3, "AA2" → 27); 0 without one. */
@@ -85,4 +103,13 @@ export function cellColumn(cell: string | null): number {
 /** Sheets that have issues, for the sheet filter (in the order they come). */
 export function issueSheets(issues: readonly WorkbookIssueView[]): string[] {
   return [...new Set(issues.map((i) => i.sheet ?? FILE_LEVEL))];
+}
+
+/** The places of a repeated warning in words: its cells (or rows), the first ten, then "…". */
+export function placesText(places: readonly { cell: string | null; row: number | null }[], t: T): string {
+  const shown = places
+    .slice(0, 10)
+    .map((p) => p.cell ?? (p.row !== null ? t('plan.rowN', { row: p.row }) : '—'))
+    .join(', ');
+  return places.length > 10 ? `${shown}, …` : shown;
 }

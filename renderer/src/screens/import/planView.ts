@@ -66,6 +66,17 @@ export function countRows(bySheet: Record<string, Record<string, number>>): {
   return { rows, totals, total: rows.reduce((a, r) => a + r.total, 0) };
 }
 
+/**
+ * The totals a job's result shows beside its outcome chips and its table of rows per sheet, taken from them so the
+ * numbers on the screen add up: the worksheet rows are the table's total, the entities the chips' sum.
+ */
+export function resultTotals(
+  counts: Readonly<Record<string, number>>,
+  table: { total: number },
+): { rows: number; entities: number } {
+  return { rows: table.total, entities: Object.values(counts).reduce((a, b) => a + b, 0) };
+}
+
 /** What the Run button may do: nothing to send, needs a confirmation for blocked rows, or ready. */
 export function runReadiness(
   ov: Pick<PlanOverview, 'writes' | 'blocked'>,

@@ -22,6 +22,8 @@ export interface Sources {
   mapping: ColumnMappingDoc | null;
   /** a saved mapping applied without asking: its name */
   applied: string | null;
+  /** whether the Columns step was shown (not skipped: the template's own headers, or a saved mapping applied) */
+  columnsShown: boolean;
 }
 
 export type WizardState =
@@ -60,8 +62,8 @@ export const INITIAL: WizardState = { step: 'choose', files: [], sheets: null };
 
 function sourcesOf(s: WizardState): Sources | null {
   if (s.step === 'choose') return null;
-  const { files, onlyFailedOf, columns, mapping, applied } = s;
-  return { files, onlyFailedOf, columns, mapping, applied };
+  const { files, onlyFailedOf, columns, mapping, applied, columnsShown } = s;
+  return { files, onlyFailedOf, columns, mapping, applied, columnsShown };
 }
 
 /** An action that does not fit the step is ignored (e.g. an answer that arrives after the user went back). */
@@ -83,9 +85,10 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
         columns: null,
         mapping: null,
         applied: null,
+        columnsShown: false,
       };
     case 'columns':
-      return src ? { ...src, step: 'columns', columns: a.columns, applied: null } : s;
+      return src ? { ...src, step: 'columns', columns: a.columns, applied: null, columnsShown: true } : s;
     case 'check':
       return src
         ? { ...src, step: 'check', validation: null, columns: a.columns, mapping: a.mapping, applied: a.applied }
@@ -94,7 +97,7 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
       return s.step === 'check' ? { ...s, validation: a.validation } : s;
     case 'changeColumns':
       return src?.columns && (s.step === 'check' || s.step === 'plan')
-        ? { ...src, step: 'columns', columns: src.columns, applied: null }
+        ? { ...src, step: 'columns', columns: src.columns, applied: null, columnsShown: true }
         : s;
     case 'planned':
       return s.step === 'check' && s.validation
@@ -113,6 +116,18 @@ export function wizard(s: WizardState, a: WizardAction): WizardState {
     case 'resumed':
       return s.step === 'results' && src ? { ...src, step: 'run', jobId: s.jobId } : s;
   }
+}
+
+export type StepState = 'done' | 'skipped' | 'current' | 'todo';
+
+/** What each step's pill says: a step before the current one is done, or skipped when it was never shown. */
+export function stepStates(s: WizardState): StepState[] {
+  const current = STEPS.indexOf(s.step);
+  return STEPS.map((step, i) => {
+    if (i === current) return 'current';
+    if (i > current) return 'todo';
+    return step === 'columns' && s.step !== 'choose' && !s.columnsShown ? 'skipped' : 'done';
+  });
 }
 
 function sameFiles(a: readonly PickedFile[], b: readonly PickedFile[]): boolean {

@@ -8,6 +8,7 @@ import type { LcaRunView, ProcedureOutput } from '../../../../core/ipc/contract.
 import { useApi } from '../../ApiContext.js';
 import { openDownload, saveDownload } from '../../components/downloads.js';
 import { useRpc } from '../../useRpc.js';
+import { currentExport, exportedOf, type Exported } from './exportNotice.js';
 
 export type LcaBy = 'products' | 'plant' | 'instances' | 'all';
 export type LcaOptions = ProcedureOutput<'lca.options'>;
@@ -22,7 +23,7 @@ export function useLcaRuns(active: boolean) {
   const [run, setRun] = useState<LcaRunView | null>(null);
   const rpc = useRpc<'options' | 'select' | 'start' | 'export'>();
   const { fail, run: runRpc } = rpc;
-  const [exported, setExported] = useState<string | null>(null);
+  const [exportedAs, setExported] = useState<Exported | null>(null);
   const runId = run?.runId ?? null;
 
   const loadOptions = useCallback(async () => {
@@ -102,7 +103,7 @@ export function useLcaRuns(active: boolean) {
       const ticket = await api.call('lca.export', { runId: run.runId });
       if (open) await openDownload(api, ticket);
       else await saveDownload(api, ticket);
-      setExported(ticket.fileName);
+      setExported(exportedOf(ticket.fileName, run));
     }, 'export');
   };
 
@@ -141,7 +142,8 @@ export function useLcaRuns(active: boolean) {
     clearSelection: () => setSelection(null),
     run,
     rpc,
-    exported,
+    /** the file of the last export, while it is the run on screen as it is */
+    exported: currentExport(exportedAs, run),
     find,
     start,
     exportIt,

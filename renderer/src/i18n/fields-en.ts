@@ -1,0 +1,47 @@
+/**
+ * The label of every field of the workbook's data sheets (one per field name: a field shared by several sheets,
+ * `truck_km`, `year`, has one label), and of the parts of a body that have no column of their own. The one table
+ * of field labels: renderer/src/i18n/field-labels.ts words every field path with it; fields-de.ts has the same keys;
+ * test/renderer/field-labels.test.ts checks every column of every data sheet has its label.
+ */
+export const enFields = {
+  'field.plant_code': 'Plant code',
+  'field.plant_id': 'Plant (service id)',
+  'field.material_code': 'Material code',
+  'field.category': 'Kind of material type',
+  'field.material_type_id': 'Material type (service id)',
+  'field.external_id': 'Your code',
+  'field.name': 'Name',
+  'field.country': 'Country',
+  'field.action': 'What to do with the row',
+  'field.supplier_company_external_id': 'Supplier company',
+  'field.city': 'City',
+  'field.supplier_plant_external_id': 'Supplier plant',
+  'field.unit': 'Unit',
+  'field.truck_km': 'Truck distance (km)',
+  'field.train_km': 'Train distance (km)',
+  'field.ship_km': 'Ship distance (km)',
+  'field.barge_km': 'Barge distance (km)',
+  'field.epd_id': 'EPD (service id)',
+  'field.lifetime_years': 'Lifetime (years)',
+  'field.secondary_percentage': 'Secondary material (%)',
+  'field.moisture_content_percentage': 'Moisture content (%)',
+  'field.supplier_product_external_id': 'Supplier product',
+  'field.cas_number': 'CAS number',
+  'field.mass_share': 'Mass share',
+  'field.silo_external_id': 'Silo',
+  'field.year': 'Year',
+  'field.amount': 'Purchase volume',
+  'field.product_external_id': 'Article number',
+  'field.produced_from': 'First year of production',
+  'field.produced_to': 'Last year of production',
+  'field.product_instance_external_id': 'Product instance',
+  'field.component_type': 'Component type',
+  'field.component_external_id': 'Component',
+  'field.mass_kg': 'Mass (kg)',
+  'field.quantity': 'Quantity produced',
+  // parts of a body without a column of their own, by their place
+  'fieldPath.productionFigure': 'Production figure {year}',
+  'fieldPath.siloItem': 'Purchase volume of {code} in {year}',
+  'fieldPath.hazardMassShare': 'Mass share of {cas}',
+} as const;
