@@ -79,7 +79,7 @@ describe('from a blank template to imported data', () => {
     await issues.getByText('supplier-products!', { exact: false }).first().waitFor();
     const text = (await issues.textContent()) ?? '';
     expect(text).toMatch(/supplier-products!\w+3/);
-    expect(text).toContain('unit');
+    expect(text).toContain('Unit');
     expect(text).toMatch(/product-instances!\w+3/);
     await shot('11-import-check-errors');
     // The check's search field stays inside its card (it overflowed by 24 px when the filter row
@@ -111,15 +111,15 @@ describe('from a blank template to imported data', () => {
     // a created supplier product its hazardous substances, as updates do.
     const dry = page.getByRole('table', { name: 'Rows of the dry run' });
     const pi1 = dry.getByRole('row').filter({ has: page.getByText('product instance E-PI-1', { exact: true }) });
-    await expect.poll(() => pi1.textContent()).toMatch(/produced_from\s*2023/);
+    await expect.poll(() => pi1.textContent()).toMatch(/First year of production\s*2023/);
     expect(await dry.textContent()).not.toMatch(/\b20,2\d\b/);
     const silo = dry.getByRole('row').filter({ has: page.getByText('silo E-SILO-1', { exact: true }) });
     const siloText = (await silo.textContent()) ?? '';
-    expect(siloText).toMatch(/items\[E-SP-1\]\[2024\]\s*1,000/);
-    expect(siloText).toMatch(/items\[E-SP-1\]\[2025\]\s*1,200/);
-    expect(siloText).toMatch(/items\[E-SP-2\]\[2025\]\s*800/);
+    expect(siloText).toMatch(/Purchase volume of E-SP-1 in 2024\s*1,000/);
+    expect(siloText).toMatch(/Purchase volume of E-SP-1 in 2025\s*1,200/);
+    expect(siloText).toMatch(/Purchase volume of E-SP-2 in 2025\s*800/);
     const sp3 = dry.getByRole('row').filter({ has: page.getByText('supplier product E-SP-3', { exact: true }) });
-    expect(await sp3.textContent()).toMatch(/hazardous_substances\[14808-60-7\]\.mass_share\s*0\.05/);
+    expect(await sp3.textContent()).toMatch(/Mass share of 14808-60-7\s*0\.05/);
     await shot('13-import-dry-run');
     await page.getByRole('combobox', { name: /^Sheet/ }).selectOption('silos');
     await expect.poll(() => dry.getByRole('row').count()).toBe(2);
