@@ -5,6 +5,7 @@
  * job their recompute and the impact report (before → after, attributed to the components and job rows that
  * moved it), kept in the job folder and written as a workbook. docs/lca-export.md, "Import impact".
  */
+import path from 'node:path';
 import type { ApiClient } from '../api/index.js';
 import { readJobIndex } from '../jobs/job-store.js';
 import type { PlanEntry, PlanHeader } from '../jobs/types.js';
@@ -30,6 +31,7 @@ import { readServiceUses } from '../lca/impact/read.js';
 import { buildImpactReport } from '../lca/impact/report.js';
 import type { AffectedInstance, AffectedSet, ImpactEstimates, ImpactReport, InstanceBom } from '../lca/impact/types.js';
 import { writeImpactWorkbook, type ImpactWorkbookStats } from '../lca/impact/workbook.js';
+import { findJob } from './jobs.js';
 import type { BreakdownContext, InstanceLca, SelectedInstance } from '../lca/model.js';
 import { runLca, type RunLcaOptions } from '../lca/run.js';
 import { selectInstances } from '../lca/select.js';
@@ -240,6 +242,32 @@ export async function readLcaImpactDryRun(
 ): Promise<{ affected: AffectedSet | null; estimates: ImpactEstimates | null }> {
   const [affected, estimates] = await Promise.all([readAffected(jobsDir, jobId), readEstimates(jobsDir, jobId)]);
   return { affected, estimates };
+}
+
+/**
+ * How an impact run ended for its caller, as the LCA run's verdicts: `aborted` — the recompute stopped (key
+ * refused, daily limit, cancelled); `partial` — an affected instance has no after-values (failed, not found, no
+ * results) or a past or current year of it lacks production data after the job; `ok` otherwise (a future year
+ * blocked until it arrives is no problem).
+ */
+export function impactVerdict(report: ImpactReport): 'ok' | 'partial' | 'aborted' {
+  if (report.aborted) return 'aborted';
+  if (report.instances.some((i) => i.after_outcome !== 'completed') || report.notes.some((n) => /not found/.test(n)))
+    return 'partial';
+  return report.instances.some((i) => i.years_needing_data.length > 0) ? 'partial' : 'ok';
+}
+
+/**
+ * Where the impact workbook goes unless told: beside the job's source (`<source name>.impact.xlsx`), else in
+ * `dir` as `<job id>.impact.xlsx`.
+ */
+export async function defaultImpactFile(jobsDir: string, jobId: string, dir: string): Promise<string> {
+  const meta = await findJob(jobsDir, jobId);
+  if (meta.inputPath) {
+    const p = path.parse(meta.inputPath);
+    return path.join(p.dir, `${p.name}.impact.xlsx`);
+  }
+  return path.join(dir, `${jobId}.impact.xlsx`);
 }
 
 /** The impact report as a workbook (`impact` and `impact-sources` sheets; docs/lca-export.md). */

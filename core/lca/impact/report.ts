@@ -7,7 +7,15 @@
  * the instance's production figures, `not_attributed` otherwise). The lines of an instance, year, indicator and
  * module sum to its change, up to floating-point rounding.
  */
-import { readResults, type BreakdownContext, type ComponentInfo, type InstanceLca, type ResultYear } from '../model.js';
+import {
+  blockerNeedsAction,
+  readResults,
+  serviceCurrentYear,
+  type BreakdownContext,
+  type ComponentInfo,
+  type InstanceLca,
+  type ResultYear,
+} from '../model.js';
 import type {
   AffectedInstance,
   AffectedSet,
@@ -66,6 +74,15 @@ function componentName(info: ComponentInfo | undefined): Pick<ImpactSourceRow, '
   return { code: info?.externalId ?? null, name: info?.name ?? null, supplier: supplier || null };
 }
 
+function yearsNeedingData(i: InstanceLca | undefined): number[] {
+  if (!i) return [];
+  const years = readResults(i.results);
+  const current = serviceCurrentYear(years, i.job);
+  return years
+    .filter((y) => y.year !== null && y.blockers.length > 0 && blockerNeedsAction(y.year, current))
+    .map((y) => y.year as number);
+}
+
 export function buildImpactReport(x: ImpactInputs): ImpactReport {
   const rows: ImpactRow[] = [];
   const sources: ImpactSourceRow[] = [];
@@ -99,6 +116,7 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
       before_outcome: before?.outcome ?? null,
       after_outcome: after?.outcome ?? null,
       problem: problem || null,
+      years_needing_data: yearsNeedingData(after),
     });
     compareInstance(x, ai, id, before, after, rows, sources);
   }
