@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ApiClient } from '../api/index.js';
-import { readJobIndex } from '../jobs/job-store.js';
+import { effectiveStatus, readJobIndex } from '../jobs/job-store.js';
 import type { PlanEntry, PlanHeader } from '../jobs/types.js';
 import { resolveBreakdownContext } from '../lca/hotspots.js';
 import { affectedInstances, affectsLca } from '../lca/impact/affected.js';
@@ -31,6 +31,7 @@ import { readServiceUses } from '../lca/impact/read.js';
 import { buildImpactReport } from '../lca/impact/report.js';
 import type { AffectedInstance, AffectedSet, ImpactEstimates, ImpactReport, InstanceBom } from '../lca/impact/types.js';
 import { writeImpactWorkbook, type ImpactWorkbookStats } from '../lca/impact/workbook.js';
+import { AppError } from './errors.js';
 import { findJob } from './jobs.js';
 import type { BreakdownContext, InstanceLca, SelectedInstance } from '../lca/model.js';
 import { runLca, type RunLcaOptions } from '../lca/run.js';
@@ -200,7 +201,8 @@ async function namesOf(
 /**
  * After the job: the affected instances recomputed (`recompute`, default true; the spec's lca-update and polling
  * rules, the daily limit stopping the run) or their stored results read, kept as lca-after.jsonl, and the impact
- * report built against the results kept before the job (lca-impact.json).
+ * report built against the results kept before the job (lca-impact.json). Refused in words for a job that was
+ * only planned or is still running; a job that stopped early gets a note.
  */
 export async function lcaImpact(
   client: ApiClient,
@@ -208,6 +210,9 @@ export async function lcaImpact(
   jobId: string,
   o: ImpactOptions & { recompute?: boolean } = {},
 ): Promise<ImpactReport> {
+  const status = effectiveStatus(await findJob(jobsDir, jobId));
+  if (status === 'running')
+    throw new AppError('invalid_input', `Job ${jobId} is still running: its LCA impact is known once it has ended.`);
   const affected = await lcaImpactAffected(client, jobsDir, jobId, { ...(o.signal && { signal: o.signal }) });
   const before = (await readInstanceLines(jobsDir, jobId, LCA_BEFORE_FILE)) ?? new Map<string, InstanceLca>();
   const beforeContext = await readBeforeContext(jobsDir, jobId);
@@ -228,6 +233,10 @@ export async function lcaImpact(
     afterContext,
     aborted: run.aborted,
   });
+  if (status !== 'completed')
+    report.notes.unshift(
+      `Job ${jobId} did not complete (${status}): the after-values show only what its settled rows changed.`,
+    );
   await writeJobJson(jobsDir, jobId, LCA_IMPACT_FILE, report);
   return report;
 }

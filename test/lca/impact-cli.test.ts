@@ -10,12 +10,22 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCommand } from '../../core/cli/commands/import.js';
 import { lcaCommand } from '../../core/cli/commands/lca.js';
+import { planJob } from '../../core/app/import-job.js';
+import { validateWorkbook } from '../../core/workbook/validate.js';
 import { parseCommandArgs } from '../../core/cli/shared/args.js';
 import { RunContext, type GlobalValues } from '../../core/cli/shared/context.js';
 import { describeError } from '../../core/cli/shared/errors.js';
 import type { CliCommand } from '../../core/cli/shared/types.js';
 import { firstImport, secondImport } from '../app/lca-impact-data.js';
-import { catalog, fullWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from '../jobs/helpers.js';
+import {
+  catalog,
+  fullWorkbook,
+  readTestWorkbook,
+  startEnv,
+  writeTestWorkbook,
+  type Env,
+  type SheetData,
+} from '../jobs/helpers.js';
 
 let env: Env;
 let first: SheetData;
@@ -118,11 +128,22 @@ describe('import --lca-impact', () => {
     expect(existsSync(join(env.dir, 'third.impact.xlsx'))).toBe(true);
   });
 
-  it('exit 2 for an unknown job (nothing sent) and for --no-recompute without impact', async () => {
+  it('exit 2 for an unknown job, a job only planned (nothing sent) and for --no-recompute without impact', async () => {
     const r = await cli(lcaCommand, ['impact', '20200101-000000-abcdef']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no job 20200101-000000-abcdef/i);
     expect(r.requests.filter((q) => !q.path.startsWith('/__sandbox'))).toHaveLength(0);
+    const parsed = await readTestWorkbook(join(env.dir, 'third.xlsx'));
+    const planned = await planJob(
+      env.jobsDir,
+      { parsed, report: await validateWorkbook(parsed) },
+      { client: env.client },
+      { createOnly: false },
+    );
+    const p = await cli(lcaCommand, ['impact', planned.jobId]);
+    expect(p.code).toBe(2);
+    expect(p.stderr).toMatch(/no job/i);
+    expect(p.requests.filter((q) => !q.path.startsWith('/__sandbox'))).toHaveLength(0);
     expect((await cli(lcaCommand, ['--all', '--no-recompute', '-o', 'x.xlsx'])).code).toBe(2);
   });
 
