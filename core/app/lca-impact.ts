@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { ApiClient } from '../api/index.js';
 import { effectiveStatus, readJobIndex } from '../jobs/job-store.js';
-import type { PlanEntry, PlanHeader } from '../jobs/types.js';
+import type { JobStatus, PlanEntry, PlanHeader } from '../jobs/types.js';
 import { resolveBreakdownContext } from '../lca/hotspots.js';
 import { affectedInstances, affectsLca } from '../lca/impact/affected.js';
 import { donorInstances, estimateImpact } from '../lca/impact/estimate.js';
@@ -96,6 +96,17 @@ async function decideAffected(client: ApiClient, jobsDir: string, jobId: string,
   const affected = affectedInstances(header, entries, service, service?.unchecked ?? []);
   await writeJobJson(jobsDir, jobId, LCA_AFFECTED_FILE, affected);
   return { affected, entries, service };
+}
+
+/**
+ * The status of a job whose impact may be taken: one that has run (meta.json) and is not running any more; a
+ * refusal in words otherwise (no such job, only planned, still running). Nothing is sent.
+ */
+export async function impactableJob(jobsDir: string, jobId: string): Promise<JobStatus> {
+  const status = effectiveStatus(await findJob(jobsDir, jobId));
+  if (status === 'running')
+    throw new AppError('invalid_input', `Job ${jobId} is still running: its LCA impact is known once it has ended.`);
+  return status;
 }
 
 /** What the dry run keeps and shows of the impact: the affected set, the results read before, the estimates. */
@@ -210,9 +221,7 @@ export async function lcaImpact(
   jobId: string,
   o: ImpactOptions & { recompute?: boolean } = {},
 ): Promise<ImpactReport> {
-  const status = effectiveStatus(await findJob(jobsDir, jobId));
-  if (status === 'running')
-    throw new AppError('invalid_input', `Job ${jobId} is still running: its LCA impact is known once it has ended.`);
+  const status = await impactableJob(jobsDir, jobId);
   const affected = await lcaImpactAffected(client, jobsDir, jobId, { ...(o.signal && { signal: o.signal }) });
   const before = (await readInstanceLines(jobsDir, jobId, LCA_BEFORE_FILE)) ?? new Map<string, InstanceLca>();
   const beforeContext = await readBeforeContext(jobsDir, jobId);

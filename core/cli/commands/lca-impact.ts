@@ -9,7 +9,9 @@ import path from 'node:path';
 import {
   defaultImpactFile,
   impactVerdict,
+  impactableJob,
   lcaImpact,
+  lcaImpactAffected,
   writeLcaImpactWorkbook,
   type ImpactReport,
   type ImpactWorkbookStats,
@@ -104,14 +106,27 @@ export async function lcaImpactAction(
   const outArg = str(values, 'output');
   if (outArg && !/\.xlsx$/i.test(outArg))
     throw new CliUsageError(`the output file must end in .xlsx (got "${outArg}")`, NAME);
+  await impactableJob(jobsDir, jobId);
   const out = outArg ? path.resolve(cwd, outArg) : await defaultImpactFile(jobsDir, jobId, cwd);
   if (rc) await rc.connect();
-  const bar = ctx.progress(0, 'LCA impact');
+  const recompute = !flag(values, 'no-recompute');
+  const affected = await lcaImpactAffected(ctx.client, jobsDir, jobId, { signal: ctx.signal });
+  const n = affected.instances.length;
+  if (!ctx.json)
+    ctx.stderr(
+      recompute
+        ? `Recomputing ${n} affected product instance${n === 1 ? '' : 's'} of job ${jobId}: ${n} lca-update request${n === 1 ? '' : 's'}, then polling (the service's daily request limit stops the run when reached; what was done is kept).\n`
+        : `Reading the stored LCA results of ${n} affected product instance${n === 1 ? '' : 's'} of job ${jobId}.\n`,
+    );
+  const bar = ctx.progress(n, recompute ? 'LCA recompute' : 'LCA results');
   let report: ImpactReport;
   try {
     report = await lcaImpact(ctx.client, jobsDir, jobId, {
-      recompute: !flag(values, 'no-recompute'),
+      recompute,
       signal: ctx.signal,
+      onEvent: (e) => {
+        if (e.state === 'done' || e.state === 'failed') bar.tick(1, `${e.externalId ?? e.instanceId} ${e.state}`);
+      },
     });
   } finally {
     bar.done();
