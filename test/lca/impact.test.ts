@@ -283,6 +283,25 @@ describe('buildImpactReport', () => {
     expect(r.sources).toMatchObject([{ year: 2025, line: 'not_attributed', change: expect.closeTo(0.6, 12) }]);
   });
 
+  it('names components by the instance id as the service wrote it (upper case), whatever case the set holds', () => {
+    const b = lca('PI-1', [withBreakdown(values(300, 100), { 'SP-A': 300 })]);
+    const a = lca('PI-1', [withBreakdown(values(330, 100), { 'SP-A': 330 })]);
+    const ctx = { ...context({}), components: { 'PI-1': context({ 'sp-a': 5 }).components['pi-1'] } };
+    const r = buildImpactReport({
+      jobId: 'J',
+      baseUrl: 'u',
+      maskedKey: 'k',
+      recomputed: true,
+      affected: affected([cause('supplier_product', 'sp-a', ['SP!4'], 'SP-A')]),
+      before: new Map([['pi-1', b]]),
+      after: new Map([['pi-1', a]]),
+      beforeContext: ctx,
+      afterContext: ctx,
+      aborted: null,
+    });
+    expect(r.sources).toMatchObject([{ line: 'component', code: 'SP-A', name: 'name sp-a', rows: ['SP!4'] }]);
+  });
+
   it('totals when the production quantity is not known', () => {
     const before = lca('pi-1', [values(300, 0)]);
     const after = lca('pi-1', [values(330, 0)]);

@@ -152,12 +152,16 @@ function compareInstance(
   const plant_code = ai.plant_code ?? after?.instance.plant_code ?? before?.instance.plant_code ?? null;
   const unitOfProduct = after?.instance.product_unit ?? before?.instance.product_unit ?? null;
   const production = ai.causes.some((c) => c.kind === 'production');
+  // The contexts are keyed by the instance id as the service wrote it.
+  const keys = [...new Set([after?.instance.id, before?.instance.id, id].filter((k): k is string => !!k))];
   const infoOf = (ref: string | null): ComponentInfo | undefined => {
     const r = (ref ?? '').toLowerCase();
-    return (
-      x.afterContext?.components[id]?.find((c) => c.ref === r) ??
-      x.beforeContext?.components[id]?.find((c) => c.ref === r)
-    );
+    for (const ctx of [x.afterContext, x.beforeContext])
+      for (const k of keys) {
+        const hit = ctx?.components[k]?.find((c) => c.ref.toLowerCase() === r);
+        if (hit) return hit;
+      }
+    return undefined;
   };
   const onlyProduction = ai.causes.every((c) => c.kind === 'production');
 
