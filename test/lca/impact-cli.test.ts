@@ -2,7 +2,7 @@
  * `supply-loader import … --lca-impact` and `supply-loader lca impact JOB_ID [-o FILE] [--json] [--no-recompute]`
  * against the in-process sandbox, run the way main.ts runs a command: the dry run's affected instances and
  * estimates, the impact workbook beside the source, and the exit codes of the LCA commands (0, 1 a past year
- * lacks production data, 2 no such job, 3 the daily limit stopped the recompute).
+ * lacks production data, 2 no such job, 3 the daily request limit reached).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,7 +147,7 @@ describe('import --lca-impact', () => {
     expect((await cli(lcaCommand, ['--all', '--no-recompute', '-o', 'x.xlsx'])).code).toBe(2);
   });
 
-  it('exit 3 when the daily limit stops the recompute', async () => {
+  it('exit 3 when the daily request limit is reached during the impact run', async () => {
     await env.control('PUT', '/__sandbox/daily-limit', { requests: 4 });
     try {
       const r = await cli(lcaCommand, ['impact', jobId, '-o', 'limited.xlsx']);
