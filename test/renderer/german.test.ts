@@ -1,10 +1,11 @@
 /**
  * No English left in the German UI: every message key of the German catalogue is German (apart from an
  * allow-list of words that are the same in both languages: names, units, loanwords), and every core text that
- * reaches the screens — the undo plan's notes, the indicators' units, the hotspots' component types — is worded in
- * both languages.
+ * reaches the screens — the undo plan's and the dry run's notes, the indicators' units, the hotspots' component
+ * types — is worded in both languages.
  */
 import { describe, expect, it } from 'vitest';
+import { PLAN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
@@ -109,16 +110,64 @@ describe('core texts that reach the UI, in both languages', () => {
   it('every note of an undo plan is worded in German, its values kept', () => {
     for (const name of Object.keys(UNDO_NOTES) as UndoNoteName[]) {
       const note = (UNDO_NOTES[name] as (...a: unknown[]) => string)(...samples[name]);
-      const german = noteText(note, tOf('de'));
+      const german = noteText(note, 'de');
       expect(german, name).not.toBe(note);
       expect(ENGLISH.test(prose(german)), `${name}: ${german}`).toBe(false);
-      for (const v of samples[name].flat()) expect(german, name).toContain(String(v));
-      expect(ENGLISH.test(prose(noteText(note, tOf('en')))), name).toBe(true);
+      const kept = name === 'setBack' ? [] : samples[name].flat();
+      for (const v of kept) expect(german, name).toContain(String(v));
+      expect(ENGLISH.test(prose(noteText(note, 'en'))), name).toBe(true);
     }
   });
 
-  it('a note the undo does not write stays as it came', () => {
-    expect(noteText('something new', tOf('de'))).toBe('something new');
+  it('the undo note of fields set back names them by their labels', () => {
+    expect(noteText(UNDO_NOTES.setBack(['name', 'country']), 'de')).toBe('zurückgesetzt: Bezeichnung, Land');
+    expect(noteText(UNDO_NOTES.setBack(['name', 'country']), 'en')).toBe('set back: Name, Country');
+  });
+
+  it('a note no plan writes stays as it came', () => {
+    expect(noteText('something new', 'de')).toBe('something new');
+  });
+
+  // each note of the dry run with sample values, and the values that stay as they are in every language
+  const planSamples: { [K in PlanNoteName]: [Parameters<(typeof PLAN_NOTES)[K]>, string[]] } = {
+    afterCreate: [
+      ['supplier company SC-1', rowWords({ sheet: 'supplier-companies', row: 3 })],
+      ['SC-1', '3'],
+    ],
+    afterWrittenWithout: [['silo SILO-1 (written by this import)'], ['SILO-1']],
+    afterDeleteWithBom: [['product instance PI-2', 'the BOM of product instance PI-2'], ['PI-2']],
+    afterDeleteOf: [['silo SILO-1'], ['SILO-1']],
+    createOnlyNotApplied: [[], []],
+    actionCreateExists: [[], []],
+    actionDelete: [[], []],
+    actionDeleteNotUsed: [[['name', 'country']], []],
+    alreadyAbsent: [[], []],
+    mirrorNotIn: [['Lieferanten'], ['Lieferanten']],
+    bomUnreadable: [['HTTP 503'], ['HTTP 503']],
+    bomCreateOnly: [[], []],
+    figuresUnreadable: [['HTTP 503'], ['HTTP 503']],
+    futureYear: [[2031], ['2031']],
+    figuresCreateOnly: [[], []],
+  };
+
+  it('every note of a dry run is worded in German, its codes and numbers kept, its entities and fields in words', () => {
+    for (const name of Object.keys(PLAN_NOTES) as PlanNoteName[]) {
+      const [args, kept] = planSamples[name];
+      const note = (PLAN_NOTES[name] as (...a: unknown[]) => string)(...args);
+      const german = noteText(note, 'de');
+      expect(german, name).not.toBe(note);
+      expect(ENGLISH.test(prose(german)), `${name}: ${german}`).toBe(false);
+      for (const v of kept) expect(german, name).toContain(v);
+      // the code's own words never show: entity nouns, field names, "create-only"
+      expect(german, name).not.toMatch(/supplier company|product instance|\bsilo\b|external_id|create-only|spec rule/);
+      expect(noteText(note, 'en'), name).not.toMatch(/external_id|create-only|spec rule|\bcountry\b/);
+    }
+    expect(noteText(PLAN_NOTES.afterCreate('supplier company SC-1', rowWords(undefined)), 'de')).toBe(
+      'nachdem Lieferant SC-1 (eine andere Zeile) angelegt ist',
+    );
+    expect(noteText(PLAN_NOTES.actionDeleteNotUsed(['name', 'country']), 'de')).toBe(
+      'Aktion „delete“ (nur „Ihr Code“ zählt; nicht verwendet: Bezeichnung, Land)',
+    );
   });
 
   it('indicator units in German ("kg CO2-Äq."), as the service writes them in English', () => {
