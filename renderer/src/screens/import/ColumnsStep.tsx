@@ -271,7 +271,7 @@ export function ColumnsStep({
 
             <h3>{t('columns.preview')}</h3>
             {rows && (
-              <div className="table-scroll">
+              <div className="table-scroll" tabIndex={0} role="region" aria-label={t('columns.preview')}>
                 <DataTable
                   className="compact"
                   label={t('columns.preview')}
