@@ -499,6 +499,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.blk.productionData': 'keine Produktionsdaten für {year}.',
   'lca.enterHere': 'Hier erfassen',
   'lca.enterQuantity': 'Produktionsmenge {year} (in der Einheit des Produkts)',
+  'lca.enterQuantityIn': 'Produktionsmenge {year} ({unit})',
+  'lca.declaredUnitPieces': 'Stück',
   'lca.enterWrite': 'Schreiben und neu berechnen',
   'lca.enterWriting': 'Wird geschrieben…',
   'lca.enterWebHint': 'Oder in der Weboberfläche erfassen, dann neu berechnen.',

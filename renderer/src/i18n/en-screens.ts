@@ -489,6 +489,8 @@ export const enScreens = {
   'lca.blk.productionData': 'no production data for {year}.',
   'lca.enterHere': 'Enter it here',
   'lca.enterQuantity': 'Production quantity {year} (in the product’s unit)',
+  'lca.enterQuantityIn': 'Production quantity {year} ({unit})',
+  'lca.declaredUnitPieces': 'units',
   'lca.enterWrite': 'Write and recompute',
   'lca.enterWriting': 'Writing…',
   'lca.enterWebHint': 'Or enter it in the web interface, then recompute.',
