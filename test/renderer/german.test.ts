@@ -15,6 +15,8 @@ import { en } from '../../renderer/src/i18n/en.js';
 import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
 import { noteText } from '../../renderer/src/i18n/undo-notes.js';
+import { problemText } from '../../renderer/src/screens/import/issueText.js';
+import { checkProductionYears } from '../../core/spec/rules.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -187,5 +189,43 @@ describe('core texts that reach the UI, in both languages', () => {
         wordsOf(tOf('en'), COMPONENT_TYPE_MESSAGE, type),
       );
     }
+  });
+});
+
+describe('problems of the dry run that carry a rule, in German', () => {
+  const at = { sheet: 'product-instances', cell: 'D3', row: 3 };
+  it('a rule of the service in a row is worded as the check words it, its fields by their labels', () => {
+    const [v] = checkProductionYears(2024, 2020);
+    const p = {
+      ...at,
+      kind: 'validation',
+      field: 'produced_to',
+      message: v.msg,
+      code: 'row_rule',
+      params: { detail: v.msg, errCode: v.err_code },
+    };
+    const german = problemText(p, 'de');
+    expect(german).toBe('Letztes Produktionsjahr darf nicht vor „Erstes Produktionsjahr“ liegen.');
+    expect(problemText(p, 'en')).toBe('Last year of production must not be before “First year of production”');
+  });
+
+  it("a production figure outside its instance's period names the years in German", () => {
+    const p = (params: Record<string, string | number>) => ({
+      ...at,
+      sheet: 'production',
+      kind: 'rule',
+      field: 'year',
+      message: 'year 2031 lies outside the production period of PI-2 (2022–2030)',
+      code: 'row_rule',
+      params: { detail: 'year 2031 outside 2022–2030', ...params },
+    });
+    expect(problemText(p({ variant: 'outside_period', year: 2031, from: 2022, to: 2030 }), 'de')).toBe(
+      'Das Jahr 2031 liegt außerhalb des Produktionszeitraums der Instanz (2022–2030).',
+    );
+    expect(problemText(p({ variant: 'outside_period_open', year: 2019, from: 2022 }), 'de')).toBe(
+      'Das Jahr 2019 liegt vor dem Produktionszeitraum der Instanz (ab 2022).',
+    );
+    for (const variant of ['outside_period', 'outside_period_open'])
+      expect(ENGLISH.test(prose(problemText(p({ variant, year: 2031, from: 2022, to: 2030 }), 'de')))).toBe(false);
   });
 });

@@ -79,7 +79,14 @@ function planFigures(
           kind: 'rule',
           message: `year ${t.year} lies outside the production period of ${code} (${String(from)}–${typeof to === 'number' ? to : 'open'})`,
           code: 'row_rule',
-          params: { detail: `year ${t.year} outside ${String(from)}–${typeof to === 'number' ? to : 'open'}` },
+          params: {
+            detail: `year ${t.year} outside ${String(from)}–${typeof to === 'number' ? to : 'open'}`,
+            // worded by the app: `plan.row_rule.outside_period[_open]`
+            variant: typeof to === 'number' ? 'outside_period' : 'outside_period_open',
+            year: t.year,
+            ...(typeof from === 'number' && { from }),
+            ...(typeof to === 'number' && { to }),
+          },
         }),
       );
       continue;

@@ -244,6 +244,8 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.plant_unreachable': 'Der API-Schlüssel erreicht das Werk {plant} nicht.',
   'plan.key_unusable': 'API-Schlüssel: {detail}',
   'plan.row_rule': 'Regel: {detail}',
+  'plan.row_rule.outside_period': 'Das Jahr {year} liegt außerhalb des Produktionszeitraums der Instanz ({from}–{to}).',
+  'plan.row_rule.outside_period_open': 'Das Jahr {year} liegt vor dem Produktionszeitraum der Instanz (ab {from}).',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
   'plan.in_use':
     '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',

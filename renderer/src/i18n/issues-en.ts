@@ -229,6 +229,9 @@ export const enIssues = {
   'plan.plant_unreachable': 'the API key cannot reach plant {plant}',
   'plan.key_unusable': '{detail}',
   'plan.row_rule': '{detail}',
+  'plan.row_rule.outside_period': 'the year {year} lies outside the production period of the instance ({from}–{to})',
+  'plan.row_rule.outside_period_open':
+    'the year {year} lies before the production period of the instance (from {from})',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
   'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
   'plan.mirror_cap':

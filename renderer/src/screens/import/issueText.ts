@@ -176,6 +176,16 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
  * a problem without a known code by its kind's label with the English message.
  */
 export function problemText(problem: ProblemLike, locale: Locale): string {
+  // a rule of the service found in a row of the dry run: worded as the check words that rule, by its err_code
+  const errCode = problem.params?.errCode;
+  if (
+    problem.code === 'row_rule' &&
+    typeof errCode === 'string' &&
+    problem.field &&
+    (template(locale, `issue.rule.${errCode}.${problem.field}`) ?? template(locale, `issue.rule.${errCode}`)) !==
+      undefined
+  )
+    return issueText({ ...problem, code: 'rule', params: { ...problem.params, ruleField: problem.field } }, locale);
   if (problem.code && template(locale, `plan.${problem.code}`) !== undefined) {
     const words: Record<string, string> = {};
     for (const [k, v] of Object.entries(problem.params ?? {})) {
