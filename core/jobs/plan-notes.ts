@@ -43,3 +43,17 @@ export const PLAN_NOTES = {
 } as const;
 
 export type PlanNoteName = keyof typeof PLAN_NOTES;
+
+/**
+ * What a job says of a row it did not send, written once like the notes above (the renderer words them by shape,
+ * renderer/src/i18n/plan-notes.ts).
+ */
+export const RUN_NOTES = {
+  /** A row not sent because a row it depends on (`supplier product SP-1 (supplier-products row 5)`) did not succeed. */
+  dependencyNotSent: (what: string, outcome: string) =>
+    `not sent: ${what} ${outcome !== 'pending' ? (outcome === 'failed' ? 'failed' : `was ${outcome}`) : 'did not run'}`,
+  /** A row whose differences are not applied because the import runs create-only. */
+  createOnly: () => 'not applied: the import runs create-only',
+} as const;
+
+export type RunNoteName = keyof typeof RUN_NOTES;

@@ -5,7 +5,7 @@
  * types — is worded in both languages.
  */
 import { describe, expect, it } from 'vitest';
-import { PLAN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
+import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
@@ -14,6 +14,7 @@ import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
+import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
 import { noteText } from '../../renderer/src/i18n/undo-notes.js';
 import { problemText } from '../../renderer/src/screens/import/issueText.js';
 import { checkProductionYears } from '../../core/spec/rules.js';
@@ -227,5 +228,38 @@ describe('problems of the dry run that carry a rule, in German', () => {
     );
     for (const variant of ['outside_period', 'outside_period_open'])
       expect(ENGLISH.test(prose(problemText(p({ variant, year: 2031, from: 2022, to: 2030 }), 'de')))).toBe(false);
+  });
+});
+
+describe('what a job says of a row it did not send, in German', () => {
+  const what = `supplier product E-SP-4 (${rowWords({ sheet: 'supplier-products', row: 5 })})`;
+  it('a row whose dependency did not succeed names it in words, its code and row kept', () => {
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'failed'), 'de')).toBe(
+      'Lieferantenprodukt E-SP-4 (supplier-products Zeile 5) ist fehlgeschlagen',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'skipped'), 'de')).toBe(
+      'Lieferantenprodukt E-SP-4 (supplier-products Zeile 5): Übersprungen',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent('supplier-products!5', 'pending'), 'de')).toBe(
+      'supplier-products!5 wurde nicht ausgeführt',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'failed'), 'en')).toBe(
+      'supplier product E-SP-4 (supplier-products row 5) failed',
+    );
+  });
+
+  it('every such note is worded in German; any other message is none of them', () => {
+    const notes = [
+      RUN_NOTES.dependencyNotSent(what, 'failed'),
+      RUN_NOTES.dependencyNotSent(what, 'already_existed'),
+      RUN_NOTES.dependencyNotSent(what, 'pending'),
+      RUN_NOTES.createOnly(),
+    ];
+    for (const n of notes) {
+      const german = runNoteText(n, 'de');
+      expect(german, n).toBeDefined();
+      expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
+    }
+    expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
   });
 });

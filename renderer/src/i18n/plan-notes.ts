@@ -3,7 +3,8 @@
  * and worded by its message, its entity labels, users and field names worded too; a note of any other shape is
  * not one of these (undefined).
  */
-import { LABEL_NOUNS, type PlanNoteName } from '../../../core/jobs/plan-notes.js';
+import { LABEL_NOUNS, type PlanNoteName, type RunNoteName } from '../../../core/jobs/plan-notes.js';
+import { JOB_ROW_OUTCOMES, type JobRowOutcome } from '../../../core/names.js';
 import { fieldLabel } from './field-labels.js';
 import { catalogues, translate, type Locale, type MessageKey } from './index.js';
 import { usersText } from './in-use-words.js';
@@ -72,4 +73,27 @@ export function planNoteText(note: string, locale: Locale): string | undefined {
     if (m) return translate(locale, `planNote.${name}` satisfies MessageKey, wordsOf({ ...m.groups }, locale));
   }
   return undefined;
+}
+
+const RUN_SHAPES: Readonly<Record<RunNoteName, RegExp>> = {
+  dependencyNotSent:
+    /^not sent: (?:(?<label>.+) \((?<row>[^()]+)\)|(?<key>\S+)) (?:(?<failed>failed)|was (?<outcome>\w+)|(?<notRun>did not run))$/,
+  createOnly: /^not applied: the import runs create-only$/,
+};
+
+/**
+ * What a job says of a row it did not send (core/jobs/plan-notes.ts RUN_NOTES) in the UI's words, without the
+ * leading "not sent" (the row's skip reason says that); undefined when it is none of these.
+ */
+export function runNoteText(message: string, locale: Locale): string | undefined {
+  if (RUN_SHAPES.createOnly.test(message)) return translate(locale, 'runNote.createOnly');
+  const m = RUN_SHAPES.dependencyNotSent.exec(message)?.groups;
+  if (!m) return undefined;
+  const what = m.label !== undefined ? `${labelText(m.label, locale)} (${rowText(m.row, locale)})` : m.key;
+  if (m.failed) return translate(locale, 'runNote.dependencyFailed', { what });
+  if (m.notRun) return translate(locale, 'runNote.dependencyNotRun', { what });
+  const known = m.outcome as JobRowOutcome;
+  if (!JOB_ROW_OUTCOMES.includes(known)) return undefined;
+  const outcome = translate(locale, `outcome.${known}` satisfies MessageKey);
+  return `${what}: ${outcome}`;
 }

@@ -38,6 +38,10 @@ export const deWords: Record<keyof typeof enWords, string> = {
     '{year} liegt in der Zukunft: Die Menge wird jetzt geschrieben, die Ökobilanz bleibt gesperrt, bis {year} begonnen hat',
   'planNote.figuresCreateOnly': 'Nur anlegen: Produktionsmengen, die vom Dienst abweichen, werden nicht überschrieben',
 
+  'runNote.dependencyFailed': '{what} ist fehlgeschlagen',
+  'runNote.dependencyNotRun': '{what} wurde nicht ausgeführt',
+  'runNote.createOnly': 'der Import läuft mit „Nur anlegen“',
+
   'inUse.bom': 'die Stückliste von Produktinstanz {name}',
   'inUse.writtenByImport': '{user} (von diesem Import geschrieben)',
   'inUse.deleteBlocked': '{user} (dessen Löschen blockiert ist)',

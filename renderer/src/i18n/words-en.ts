@@ -41,6 +41,11 @@ export const enWords = {
     '{year} is a future year: its figure is written now, and its LCA stays blocked until {year} has begun',
   'planNote.figuresCreateOnly': 'create only: production figures that differ from the service are not overwritten',
 
+  // What a job says of a row it did not send
+  'runNote.dependencyFailed': '{what} failed',
+  'runNote.dependencyNotRun': '{what} did not run',
+  'runNote.createOnly': 'the import runs “create only”',
+
   // What still uses an entity whose delete is refused or blocked
   'inUse.bom': 'the BOM of product instance {name}',
   'inUse.writtenByImport': '{user} (written by this import)',
