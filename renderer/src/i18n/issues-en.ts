@@ -96,7 +96,7 @@ export const enIssues = {
   'issue.missing_header.empty': 'Row 1 must hold the field names; required column {field} is missing.',
   'issue.duplicate_header': 'Column {field} appears twice ({firstCell} and {cell}); keep one of them.',
   'issue.misnamed_column':
-    'Column "{header}" is not a field of {sheetName}: did you mean “{hint}”? Rename the header (or map it in a column mapping, or list it under "ignore"); until then the rows of this sheet are blocked.',
+    'Column “{header}” is not a field of {sheetName}: did you mean “{hint}”? Rename the header (or map it in a column mapping, or list it under “ignore”); until then the rows of this sheet are blocked.',
   'issue.no_data_rows':
     'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
   'issue.source_without_sheet':
