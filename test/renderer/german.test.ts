@@ -9,7 +9,8 @@ import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/j
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
-import { indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { lcaChartData, NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE } from '../../core/lca/analysis.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
@@ -261,5 +262,37 @@ describe('what a job says of a row it did not send, in German', () => {
       expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
     }
     expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
+  });
+});
+
+describe('notes of the LCA chart, in German', () => {
+  const tDe = (key: MessageKey, vars?: Record<string, string | number>) => translate('de', key, vars);
+  it('every note the analysis writes on a point is worded in German, its modules kept', () => {
+    const missing = lcaChartData(
+      {
+        instances: [
+          {
+            instance: { id: 'pi-1', external_id: 'PI-1' },
+            results: [
+              {
+                year: 2024,
+                status: 'computed',
+                production_quantity: 10,
+                values: [{ indicator: 'GWP-total', module: 'A1-A3', unit: 'kg CO2 eq.', value: 5 }],
+              },
+            ],
+          },
+        ] as never,
+      },
+      { modules: 'A1-A4', basis: 'total' },
+    ).series[0].points[0].note;
+    expect(missing).toMatch(/not declared/);
+    for (const note of [NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE, missing!]) {
+      const german = chartNoteText(note, tDe);
+      expect(german, note).not.toBe(note);
+      expect(ENGLISH.test(prose(german)), german).toBe(false);
+    }
+    expect(chartNoteText(missing!, tDe)).toContain('A4');
+    expect(chartNoteText('something else', tDe)).toBe('something else');
   });
 });

@@ -505,6 +505,9 @@ export const enScreens = {
   'lca.hiddenOtherUnit':
     'Not shown: values per different declared units are never compared on one axis. Choose the declared unit to see them.',
   'lca.hiddenItem': '{label} — per {unit}: shown under {unit}',
+  'lca.chartNote.noQuantity': 'no production quantity given for this year: no value per declared unit',
+  'lca.chartNote.zeroQuantity': 'the production quantity is 0: no value per declared unit',
+  'lca.chartNote.missingModules': '{missing} not declared for this year: the value holds {modules} only',
   'lca.noQuantity': 'no production quantity: no value per declared unit',
   'lca.hotspotsTitle': 'Hotspots: which inputs cause most',
   'lca.hotspotsFor': 'Instance and year',
