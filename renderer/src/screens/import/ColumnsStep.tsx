@@ -66,7 +66,12 @@ export function ColumnsStep({
   const { t, locale } = useI18n();
   // fields by their labels; a choice of the field names the template's column too (what its header row says)
   const label = (field: string) => fieldLabel(field, locale);
-  const fieldChoice = (field: string) => (label(field) === field ? field : `${label(field)} (${field})`);
+  const fieldChoice = (field: string) => {
+    const l = label(field);
+    // "Name", not "Name (name)": the column's name only where the label does not say it
+    const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+    return plain(l) === plain(field) ? l : `${l} (${field})`;
+  };
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
       view.sources.map((s) => [
@@ -235,7 +240,7 @@ export function ColumnsStep({
             </div>
 
             <h3>{t('columns.required')}</h3>
-            <ul className="chips" aria-label={t('columns.required')}>
+            <ul className="chips chips-words" aria-label={t('columns.required')}>
               {src.fields
                 .filter((f) => f.required)
                 .map((f) => (
