@@ -199,7 +199,7 @@ export function ColumnsStep({
                           .slice(0, 3)
                           .join(' · ') || '—'}
                       </td>
-                      <td>
+                      <td className="field-choice">
                         <select
                           aria-label={t('columns.fieldOf', { column: c.column })}
                           value={ch[c.column] ?? IGNORE}
