@@ -18,6 +18,8 @@ export const LcaSelectedView = z.object({
   plantCode: Text.nullable(),
   productArticle: Text.nullable(),
   productName: Text.nullable(),
+  /** the product's declared unit as written after "per" (t, m³, kg, unit); null when the product is not readable */
+  declaredUnit: Text.nullable(),
   producedFrom: Int.nullable(),
   producedTo: Int.nullable(),
 });

@@ -16,6 +16,7 @@ import type {
   PlanEntry,
   PlanHeader,
 } from './types.js';
+import { RUN_NOTES } from './plan-notes.js';
 
 /** A job's result with its outcomes in the compact index (the entries' outcomes are not materialised). */
 export interface IndexedJobResult {
@@ -33,7 +34,7 @@ export function staticOutcome(e: PlanEntry): EntryOutcome | null {
       // Not on the service when planned: already absent, nothing is sent.
       return e.id ? null : { key: e.key, outcome: 'already_absent', msg: 'not on the service: nothing to delete' };
     case 'skipped_update':
-      return skippedOutcome(e.key, 'create_only', 'not applied: the import runs create-only');
+      return skippedOutcome(e.key, 'create_only', RUN_NOTES.createOnly());
     case 'blocked':
     case 'conflict': {
       const p = e.problems?.[0];

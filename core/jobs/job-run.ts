@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import type { EntryIndex } from './entry-index.js';
 import { resultSummary, type IndexedJobResult } from './job-result.js';
 import { Journal, skippedOutcome, type IntentLine } from './journal.js';
+import { RUN_NOTES, rowWords } from './plan-notes.js';
 import { JOURNAL_FILE, jobDir, writeMeta } from './job-store.js';
 import { Semaphore } from './pool.js';
 import { ProgressMeter } from './progress.js';
@@ -318,15 +319,8 @@ export class JobRun {
         const outcome = d === undefined ? 'pending' : this.index.outcomeName(d);
         if (d === undefined || !this.index.succeeded(d) || !this.index.id(d)) {
           const de = d === undefined ? undefined : await this.index.entry(d);
-          const what = de ? `${de.label} (${de.sheet} row ${de.row})` : dep;
-          return await this.settle(
-            i,
-            skippedOutcome(
-              e.key,
-              'dependency',
-              `not sent: ${what} ${outcome !== 'pending' ? (outcome === 'failed' ? 'failed' : `was ${outcome}`) : 'did not run'}`,
-            ),
-          );
+          const what = de ? `${de.label} (${rowWords(de)})` : dep;
+          return await this.settle(i, skippedOutcome(e.key, 'dependency', RUN_NOTES.dependencyNotSent(what, outcome)));
         }
       }
       // The intent goes into the journal before the entry waits for a write slot, so that a slot freed by an

@@ -1,6 +1,7 @@
 /**
  * The results workbook of a job (writeResultsWorkbook): a copy of the input (the input file is never written)
- * with `_result`, `_id`, `_err_code` and `_message` appended to each data sheet, rows coloured by outcome, and a
+ * with `_result` (the outcome's code, for scripts), `_id`, `_err_code`, `_message` and `_outcome` (the outcome in
+ * words, as the Report sheet heads it) appended to each data sheet, rows coloured by outcome, and a
  * `Report` sheet (counts per sheet and outcome, start/end, duration, base URL, key masked, job id). Written after
  * the job, or beside it with live row marks for a small input (liveResultsFit).
  * Strings from the service (messages, ids, codes) are written as string cells, never as formulas.
@@ -17,6 +18,13 @@ import type { JobRowOutcome } from '../names.js';
 import { plainValue, sameFile, sourceSheets, type SourceRow, type SourceSheet } from './source-sheets.js';
 
 export { RESULT_COLUMNS };
+
+/**
+ * The columns a results workbook appends: the result columns every results file has (`_result` holds the
+ * outcome's code, which scripts read), then `_outcome`, the same outcome in words (OUTCOME_WORDS).
+ */
+export const WORKBOOK_RESULT_COLUMNS = [...RESULT_COLUMNS, '_outcome'] as const;
+type WorkbookResultColumn = (typeof WORKBOOK_RESULT_COLUMNS)[number];
 export const REPORT_SHEET = 'Report';
 const REPORT_TITLE = 'Supply Loader import report';
 
@@ -35,8 +43,8 @@ export const OUTCOME_FILLS: Readonly<Record<JobRowOutcome, string | null>> = {
   pending: 'FFD9D9D9',
 };
 
-/** The outcomes in words, as the Report sheet's table heads them. */
-const OUTCOME_WORDS: Readonly<Record<JobRowOutcome, string>> = {
+/** The outcomes in words, as the Report sheet's table heads them and each row's `_outcome` says them. */
+export const OUTCOME_WORDS: Readonly<Record<JobRowOutcome, string>> = {
   created: 'created',
   replayed: 'created (replayed)',
   already_existed: 'already existed',
@@ -49,6 +57,9 @@ const OUTCOME_WORDS: Readonly<Record<JobRowOutcome, string>> = {
   skipped: 'skipped',
   pending: 'not sent',
 };
+
+/** The `_outcome` of a row of a mapping sheet (plants, materials): read for codes, not imported itself. */
+const MAPPING_WORDS = 'code mapping';
 
 const OUTCOME_ORDER: JobRowOutcome[] = [
   'created',
@@ -136,7 +147,7 @@ function asText(cell: ExcelJS.Cell, v: string | undefined | null): void {
 
 /** Where the result columns go on a data sheet: after the last header, or on an existing column of that name. */
 function resultColumns(header: SourceRow | null): {
-  col: Record<(typeof RESULT_COLUMNS)[number], number>;
+  col: Record<WorkbookResultColumn, number>;
   width: number;
 } {
   const byName = new Map<string, number>();
@@ -148,9 +159,9 @@ function resultColumns(header: SourceRow | null): {
     byName.set(normaliseHeader(text) || text, c);
     byName.set(text, c);
   });
-  const col: Record<(typeof RESULT_COLUMNS)[number], number> = { _result: 0, _id: 0, _err_code: 0, _message: 0 };
+  const col: Record<WorkbookResultColumn, number> = { _result: 0, _id: 0, _err_code: 0, _message: 0, _outcome: 0 };
   let next = last + 1;
-  for (const c of RESULT_COLUMNS) col[c] = byName.get(c) ?? next++;
+  for (const c of WORKBOOK_RESULT_COLUMNS) col[c] = byName.get(c) ?? next++;
   return { col, width: Math.max(next - 1, ...Object.values(col)) };
 }
 
@@ -279,6 +290,7 @@ export async function writeResultsWorkbook(
           ws.getColumn(layout.col._message).width = 60;
           ws.getColumn(layout.col._id).width = 38;
           ws.getColumn(layout.col._result).width = 16;
+          ws.getColumn(layout.col._outcome).width = 18;
           if (!first || first.number !== 1) headerCells(ws.getRow(1), null, layout.col).commit();
         }
         return ws;
@@ -317,9 +329,13 @@ export async function writeResultsWorkbook(
             asText(o.getCell(col._id), mark.id);
             asText(o.getCell(col._err_code), mark.errCode);
             asText(o.getCell(col._message), mark.message);
+            asText(o.getCell(col._outcome), OUTCOME_WORDS[mark.outcome]);
           } else {
             copyRow(row, o, undefined, 0, defaultStyle, styleOf);
-            if (mapping && row.hasValues) asText(o.getCell(col._result), 'mapping');
+            if (mapping && row.hasValues) {
+              asText(o.getCell(col._result), 'mapping');
+              asText(o.getCell(col._outcome), MAPPING_WORDS);
+            }
           }
         }
         o.commit();
@@ -354,12 +370,8 @@ export async function writeResultsWorkbook(
 }
 
 /** The header cells of the result columns (bold italic), on the input's header row or a new one. */
-function headerCells(
-  o: ExcelJS.Row,
-  src: SourceRow | null,
-  col: Record<(typeof RESULT_COLUMNS)[number], number>,
-): ExcelJS.Row {
-  for (const c of RESULT_COLUMNS) {
+function headerCells(o: ExcelJS.Row, src: SourceRow | null, col: Record<WorkbookResultColumn, number>): ExcelJS.Row {
+  for (const c of WORKBOOK_RESULT_COLUMNS) {
     const h = o.getCell(col[c]);
     h.value = c;
     h.style = { ...(src ? src.getCell(col[c]).style : undefined), font: { bold: true, italic: true } };

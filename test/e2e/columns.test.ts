@@ -85,19 +85,23 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     expect(await page.getByLabel('Field for column Kommentar').inputValue()).toBe('');
     // Samples decoded from Windows-1252.
     await card.getByText('Kies 8/16 „grob“', { exact: false }).first().waitFor();
-    // Required fields ticked off.
+    // Required fields ticked off, by their labels.
     const required = page.getByRole('list', { name: 'Required fields' });
-    for (const f of ['external_id', 'name', 'plant_code', 'material_code', 'unit'])
-      await required.getByText(`✓ ${f}`).waitFor();
+    for (const f of ['Your code', 'Name', 'Plant code', 'Material code', 'Unit'])
+      await required.getByText(`✓ ${f}`, { exact: true }).waitFor();
+    // a field's choice names its label and the template's column
+    expect(await page.getByLabel('Field for column LKW km').locator('option:checked').textContent()).toBe(
+      'Truck distance (km) (truck_km)',
+    );
     // "to" is no unit of the template: it is asked for, and the preview shows it translated.
-    await page.getByLabel('Value for unit “to”').selectOption('T');
+    await page.getByLabel('Value for Unit “to”').selectOption('T');
     const preview = page.getByRole('table', { name: 'First rows as they will be read' });
     await preview.getByRole('cell', { name: 'T', exact: true }).waitFor();
     // read by the core as the check will: "1.250,5" with the decimal comma is 1250.5, "kg" is the unit KG
     await preview.getByRole('cell', { name: '1,250.5', exact: true }).waitFor();
     await preview.getByRole('cell', { name: 'KG', exact: true }).waitFor();
     expect(await preview.getByRole('columnheader').allTextContents()).toEqual(
-      expect.arrayContaining(['external_id', 'name', 'plant_code', 'material_code', 'unit', 'truck_km']),
+      expect.arrayContaining(['Your code', 'Name', 'Plant code', 'Material code', 'Unit', 'Truck distance (km)']),
     );
 
     // Screenshots: light/dark, English/German.
@@ -199,7 +203,7 @@ describe('Columns step: an ERP export through a saved mapping', () => {
     expect(await page.getByLabel('Field for column Werk').inputValue()).toBe('plant_code');
     expect(await page.getByLabel('Field for column Kommentar').inputValue()).toBe('');
     expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('SAP MM monthly');
-    await page.getByLabel('Value for unit “Stück”').selectOption('UNIT');
+    await page.getByLabel('Value for Unit “Stück”').selectOption('UNIT');
     await page.getByRole('button', { name: 'Check with these columns' }).click();
     await page.getByText('No problems found in 1 row.').waitFor();
   }, 120_000);
@@ -295,7 +299,7 @@ describe('nothing silently ignored, shown at its cell in the app', () => {
     // Its headers are not all the template's: the Columns step. The near miss is offered, not applied, nor ignored.
     const picker = page.getByLabel('Field for column truck_distance_km');
     expect(await picker.inputValue()).toBe('?');
-    await page.getByRole('button', { name: 'Maybe truck_km? (70 %) Use it' }).waitFor();
+    await page.getByRole('button', { name: 'Maybe Truck distance (km)? (70 %) Use it' }).waitFor();
     await page
       .getByRole('table', { name: 'First rows as they will be read' })
       .getByRole('cell', { name: 'E2E-S1' })

@@ -95,7 +95,11 @@ describe('LCA views', () => {
     expect(m).not.toBeNull();
     const [, code, year] = m!;
     await item.getByRole('button', { name: 'Enter it here' }).click();
-    await item.getByLabel(`Production quantity ${year} (in the product’s unit)`).fill('4321');
+    // the input names the product's declared unit ("t", "m³"), not "the product's unit"
+    const input = item.getByRole('textbox', { name: new RegExp(`^Production quantity ${year} \\([^)]+\\)$`) });
+    await input.waitFor();
+    expect(await item.locator('form label').textContent()).not.toContain('product’s unit');
+    await input.fill('4321');
     await shot('lca-views-en-light-enter-here');
     await item.getByRole('button', { name: 'Write and recompute' }).click();
     await expect

@@ -3,9 +3,13 @@
  * sticks out sideways (layout-checks horizontalOverflow), no word is split over two lines (splitWords) and
  * axe-core finds no serious or critical WCAG 2.1 A/AA violation. The screens are walked as a user does:
  * Connection → Templates → Import (choose, check with errors, dry run, results, dry run with changes) → Jobs
- * (list and report) → Export → LCA (run, chart, analysis with hotspots and trend). Screenshots at 900 and 1280 px:
+ * (list and report) → Export → LCA (run, chart, analysis with hotspots and trend) → Import of an ERP export (the
+ * Columns step: own German headers, suggested fields with their confidence). Screenshots at 900 and 1280 px:
  * test-artifacts/screenshots/layout-<screen>-<lang>-<theme>-<width>.png.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import iconv from 'iconv-lite';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flowSession, materialId, onboarding, pastProductionFigures, WRONG_ID } from './flow-helpers.js';
@@ -169,6 +173,33 @@ describe('every screen at 900–1920 px, English and German: no overflow, no spl
       .poll(async () => (await texts.allTextContents()).filter((x) => /^0\.0+[1-9]/.test(x)).length)
       .toBeGreaterThan(1);
     problems.push(...(await inspect('lca-odp')));
+    expect(problems).toEqual([]);
+    expect(flow.consoleErrors).toEqual([]);
+  }, 300_000);
+
+  it('Import: the Columns step of an ERP export (own German headers, suggested fields)', async () => {
+    // a German ERP export as SAP writes it: Windows-1252, ";", a title row, its own headers and a comment column
+    const file = path.join(flow.env.dir, 'MAT_2025-11.csv');
+    const lines = [
+      'Materialstamm Werk München – Stand 30.11.2025',
+      'Materialnummer;Materialkurztext;Werk;Materialart;ME;LKW km;Bahn km;Recyclinganteil %;Kommentar',
+      'E2E-M1;"Sand 0/2, gewaschen";PL-MUC;MAT-SAND;to;12,5;;30;geprüft',
+      'E2E-M2;Kies 8/16 „grob“;PL-MUC;MAT-GRAVEL;kg;1.250,5;40;;',
+    ];
+    fs.writeFileSync(file, iconv.encode(lines.join('\r\n') + '\r\n', 'windows-1252'));
+    // a fresh page: the Import screen starts at choosing a file
+    await page.goto(flow.env.mode.url);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Import a workbook' }).waitFor();
+    await flow.chooseFile('Choose workbook…', file);
+    const card = page.getByRole('region', { name: 'MAT_2025-11.csv → supplier-products' });
+    await card.getByText('Header in row 2').waitFor();
+    await card
+      .getByText(/suggested \(\d+ %\)/)
+      .first()
+      .waitFor();
+    await page.getByRole('table', { name: 'First rows as they will be read' }).waitFor();
+    const problems = await inspect('import-columns');
     expect(problems).toEqual([]);
     expect(flow.consoleErrors).toEqual([]);
   }, 300_000);

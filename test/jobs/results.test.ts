@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeResultsWorkbook, RESULT_COLUMNS } from '../../core/jobs/results-workbook.js';
+import { OUTCOME_WORDS, writeResultsWorkbook, WORKBOOK_RESULT_COLUMNS } from '../../core/jobs/results-workbook.js';
 import { writeFailedRowsWorkbook } from '../../core/jobs/failed-rows-workbook.js';
 import { runPlan, marksOfJob } from './job-folder.js';
 import type { JobResult, Plan } from '../../core/jobs/types.js';
@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 function cells(ws: ExcelJS.Worksheet, row: number, from: number): string[] {
-  return RESULT_COLUMNS.map((_, i) => {
+  return WORKBOOK_RESULT_COLUMNS.map((_, i) => {
     const v = ws.getRow(row).getCell(from + i).value;
     return v === null || v === undefined ? '' : String(v);
   });
@@ -71,7 +71,7 @@ function columnOf(ws: ExcelJS.Worksheet, header: string): number {
 }
 
 describe('results workbook', () => {
-  it('is a copy of the input with _result/_id/_err_code/_message per row, colours, and a Report sheet', async () => {
+  it('is a copy of the input with _result/_id/_err_code/_message/_outcome per row, colours, and a Report sheet', async () => {
     expect(result.status).toBe('completed');
     const out = join(env.dir, 'results.xlsx');
     await writeResultsWorkbook(input, plan, result, out, await marksOfJob(env.jobsDir, result.jobId));
@@ -84,9 +84,18 @@ describe('results workbook', () => {
     await wb.xlsx.readFile(out);
     const sc = wb.getWorksheet('supplier-companies')!;
     expect(columnOf(sc, '_result')).toBe(4); // after external_id, name, country
-    expect([1, 2, 3, 4].map((c) => sc.getRow(1).getCell(c + 3).value)).toEqual([...RESULT_COLUMNS]);
-    const [r1, id1, code1, msg1] = cells(sc, 2, 4);
+    expect([1, 2, 3, 4, 5].map((c) => sc.getRow(1).getCell(c + 3).value)).toEqual([
+      '_result',
+      '_id',
+      '_err_code',
+      '_message',
+      '_outcome',
+    ]);
+    expect(WORKBOOK_RESULT_COLUMNS).toEqual(['_result', '_id', '_err_code', '_message', '_outcome']);
+    const [r1, id1, code1, msg1, words1] = cells(sc, 2, 4);
     expect([r1, id1, code1]).toEqual(['failed', '', 'err_external_id_exists']);
+    // the code for scripts, the outcome in words beside it
+    expect(words1).toBe('failed');
     expect(msg1).toContain('WSC-1');
     expect((sc.getRow(2).getCell(1).fill as ExcelJS.FillPattern).fgColor?.argb).toBe('FFF8CBAD');
     const [r2, id2] = cells(sc, 3, 4);
@@ -111,8 +120,19 @@ describe('results workbook', () => {
     expect(cells(items, 2, columnOf(items, '_result'))[0]).toBe('skipped'); // the silo's product WSP-1 was skipped
     const plants = wb.getWorksheet('plants')!;
     expect(cells(plants, 2, columnOf(plants, '_result'))[0]).toBe('mapping');
+    expect(cells(plants, 2, columnOf(plants, '_outcome'))[0]).toBe('code mapping');
     const bom = wb.getWorksheet('bom')!;
     expect(cells(bom, 2, columnOf(bom, '_result'))[0]).toBe('skipped');
+    // every marked row's _outcome is its _result in the Report sheet's words, never a code
+    for (const ws of [sc, spl, sp, hz, items, bom]) {
+      const from = columnOf(ws, '_result');
+      for (let r = 2; r <= ws.rowCount; r++) {
+        const [code, , , , words] = cells(ws, r, from);
+        if (code === '') continue;
+        expect(words, `${ws.name} row ${r}`).toBe(OUTCOME_WORDS[code as keyof typeof OUTCOME_WORDS]);
+        expect(words).not.toMatch(/_/);
+      }
+    }
 
     const report = wb.getWorksheet('Report')!;
     const pairs = new Map<string, string>();
@@ -154,7 +174,7 @@ describe('results workbook', () => {
     const wb2 = new ExcelJS.Workbook();
     await wb2.xlsx.readFile(twice);
     expect(wb2.worksheets.map((w) => w.name).filter((x) => x.startsWith('Report'))).toEqual(['Report']);
-    expect(wb2.getWorksheet('supplier-companies')!.getRow(1).cellCount).toBe(7);
+    expect(wb2.getWorksheet('supplier-companies')!.getRow(1).cellCount).toBe(8);
     expect(cells(wb2.getWorksheet('supplier-companies')!, 2, 4)).toEqual(cells(sc, 2, 4));
 
     // The key is nowhere in the file (only its masked form).

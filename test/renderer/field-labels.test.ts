@@ -3,6 +3,7 @@
  * from the one table of field labels that has a label for every column of every data sheet.
  */
 import { describe, expect, it } from 'vitest';
+import { checkBomMasses, checkMaterialProperties, checkProductionYears } from '../../core/spec/rules.js';
 import { columnsOf, DATA_SHEETS } from '../../core/workbook/registry.js';
 import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
 import { problemText, issueText } from '../../renderer/src/screens/import/issueText.js';
@@ -49,5 +50,38 @@ describe('field labels', () => {
     );
     expect(blocked).toContain('Lieferantenwerk');
     expect(blocked).not.toContain('supplier_plant_external_id');
+  });
+
+  it('a rule of the service names its fields by their labels, in both languages', () => {
+    const at = { sheet: 'product-instances', cell: 'D2', row: 2, message: 'x' };
+    const rule = (v: { path: string; err_code: string; msg: string }) => ({
+      ...at,
+      code: 'rule',
+      field: v.path,
+      message: v.msg,
+      params: { rule: v.msg, errCode: v.err_code, ruleField: v.path },
+    });
+    const [years] = checkProductionYears(2024, 2020);
+    expect(issueText(rule(years), 'en')).toBe('Last year of production must not be before “First year of production”');
+    expect(issueText(rule(years), 'de')).toBe(
+      'Letztes Produktionsjahr darf nicht vor „Erstes Produktionsjahr“ liegen.',
+    );
+    const [mass] = checkBomMasses([{ mass_kg: 0 }]);
+    expect(issueText(rule({ ...mass, path: 'mass_kg' }), 'de')).not.toContain('mass_kg');
+    for (const v of checkMaterialProperties({
+      secondary_percentage: 120,
+      moisture_content_percentage: -1,
+      lifetime_years: 0,
+    }))
+      for (const locale of ['en', 'de'] as const)
+        expect(issueText(rule(v), locale), v.msg).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+  });
+
+  it("fields listed by name (a delete row's unused cells, a merged cell) are listed by their labels", () => {
+    const at = { sheet: 'supplier-companies', cell: 'C3', row: 3, field: null, message: 'x' };
+    const unused = issueText({ ...at, code: 'delete_cells_unused', params: { fields: 'name, country' } }, 'de');
+    expect(unused).toBe('Eine Löschzeile verwendet nur „Ihr Code“; nicht verwendet: Bezeichnung, Land');
+    const merged = issueText({ ...at, code: 'merged_cell', params: { range: 'B2:C2', fields: 'name, country' } }, 'en');
+    expect(merged).toContain('Name, Country');
   });
 });

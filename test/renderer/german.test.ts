@@ -1,19 +1,24 @@
 /**
  * No English left in the German UI: every message key of the German catalogue is German (apart from an
  * allow-list of words that are the same in both languages: names, units, loanwords), and every core text that
- * reaches the screens — the undo plan's notes, the indicators' units, the hotspots' component types — is worded in
- * both languages.
+ * reaches the screens — the undo plan's and the dry run's notes, the indicators' units, the hotspots' component
+ * types — is worded in both languages.
  */
 import { describe, expect, it } from 'vitest';
+import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
-import { indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { lcaChartData, NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE } from '../../core/lca/analysis.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
 import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
+import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
 import { noteText } from '../../renderer/src/i18n/undo-notes.js';
+import { problemText } from '../../renderer/src/screens/import/issueText.js';
+import { checkProductionYears } from '../../core/spec/rules.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -109,16 +114,64 @@ describe('core texts that reach the UI, in both languages', () => {
   it('every note of an undo plan is worded in German, its values kept', () => {
     for (const name of Object.keys(UNDO_NOTES) as UndoNoteName[]) {
       const note = (UNDO_NOTES[name] as (...a: unknown[]) => string)(...samples[name]);
-      const german = noteText(note, tOf('de'));
+      const german = noteText(note, 'de');
       expect(german, name).not.toBe(note);
       expect(ENGLISH.test(prose(german)), `${name}: ${german}`).toBe(false);
-      for (const v of samples[name].flat()) expect(german, name).toContain(String(v));
-      expect(ENGLISH.test(prose(noteText(note, tOf('en')))), name).toBe(true);
+      const kept = name === 'setBack' ? [] : samples[name].flat();
+      for (const v of kept) expect(german, name).toContain(String(v));
+      expect(ENGLISH.test(prose(noteText(note, 'en'))), name).toBe(true);
     }
   });
 
-  it('a note the undo does not write stays as it came', () => {
-    expect(noteText('something new', tOf('de'))).toBe('something new');
+  it('the undo note of fields set back names them by their labels', () => {
+    expect(noteText(UNDO_NOTES.setBack(['name', 'country']), 'de')).toBe('zurückgesetzt: Bezeichnung, Land');
+    expect(noteText(UNDO_NOTES.setBack(['name', 'country']), 'en')).toBe('set back: Name, Country');
+  });
+
+  it('a note no plan writes stays as it came', () => {
+    expect(noteText('something new', 'de')).toBe('something new');
+  });
+
+  // each note of the dry run with sample values, and the values that stay as they are in every language
+  const planSamples: { [K in PlanNoteName]: [Parameters<(typeof PLAN_NOTES)[K]>, string[]] } = {
+    afterCreate: [
+      ['supplier company SC-1', rowWords({ sheet: 'supplier-companies', row: 3 })],
+      ['SC-1', '3'],
+    ],
+    afterWrittenWithout: [['silo SILO-1 (written by this import)'], ['SILO-1']],
+    afterDeleteWithBom: [['product instance PI-2', 'the BOM of product instance PI-2'], ['PI-2']],
+    afterDeleteOf: [['silo SILO-1'], ['SILO-1']],
+    createOnlyNotApplied: [[], []],
+    actionCreateExists: [[], []],
+    actionDelete: [[], []],
+    actionDeleteNotUsed: [[['name', 'country']], []],
+    alreadyAbsent: [[], []],
+    mirrorNotIn: [['Lieferanten'], ['Lieferanten']],
+    bomUnreadable: [['HTTP 503'], ['HTTP 503']],
+    bomCreateOnly: [[], []],
+    figuresUnreadable: [['HTTP 503'], ['HTTP 503']],
+    futureYear: [[2031], ['2031']],
+    figuresCreateOnly: [[], []],
+  };
+
+  it('every note of a dry run is worded in German, its codes and numbers kept, its entities and fields in words', () => {
+    for (const name of Object.keys(PLAN_NOTES) as PlanNoteName[]) {
+      const [args, kept] = planSamples[name];
+      const note = (PLAN_NOTES[name] as (...a: unknown[]) => string)(...args);
+      const german = noteText(note, 'de');
+      expect(german, name).not.toBe(note);
+      expect(ENGLISH.test(prose(german)), `${name}: ${german}`).toBe(false);
+      for (const v of kept) expect(german, name).toContain(v);
+      // the code's own words never show: entity nouns, field names, "create-only"
+      expect(german, name).not.toMatch(/supplier company|product instance|\bsilo\b|external_id|create-only|spec rule/);
+      expect(noteText(note, 'en'), name).not.toMatch(/external_id|create-only|spec rule|\bcountry\b/);
+    }
+    expect(noteText(PLAN_NOTES.afterCreate('supplier company SC-1', rowWords(undefined)), 'de')).toBe(
+      'nachdem Lieferant SC-1 (eine andere Zeile) angelegt ist',
+    );
+    expect(noteText(PLAN_NOTES.actionDeleteNotUsed(['name', 'country']), 'de')).toBe(
+      'Aktion „delete“ (nur „Ihr Code“ zählt; nicht verwendet: Bezeichnung, Land)',
+    );
   });
 
   it('indicator units in German ("kg CO2-Äq."), as the service writes them in English', () => {
@@ -138,5 +191,108 @@ describe('core texts that reach the UI, in both languages', () => {
         wordsOf(tOf('en'), COMPONENT_TYPE_MESSAGE, type),
       );
     }
+  });
+});
+
+describe('problems of the dry run that carry a rule, in German', () => {
+  const at = { sheet: 'product-instances', cell: 'D3', row: 3 };
+  it('a rule of the service in a row is worded as the check words it, its fields by their labels', () => {
+    const [v] = checkProductionYears(2024, 2020);
+    const p = {
+      ...at,
+      kind: 'validation',
+      field: 'produced_to',
+      message: v.msg,
+      code: 'row_rule',
+      params: { detail: v.msg, errCode: v.err_code },
+    };
+    const german = problemText(p, 'de');
+    expect(german).toBe('Letztes Produktionsjahr darf nicht vor „Erstes Produktionsjahr“ liegen.');
+    expect(problemText(p, 'en')).toBe('Last year of production must not be before “First year of production”');
+  });
+
+  it("a production figure outside its instance's period names the years in German", () => {
+    const p = (params: Record<string, string | number>) => ({
+      ...at,
+      sheet: 'production',
+      kind: 'rule',
+      field: 'year',
+      message: 'year 2031 lies outside the production period of PI-2 (2022–2030)',
+      code: 'row_rule',
+      params: { detail: 'year 2031 outside 2022–2030', ...params },
+    });
+    expect(problemText(p({ variant: 'outside_period', year: 2031, from: 2022, to: 2030 }), 'de')).toBe(
+      'Das Jahr 2031 liegt außerhalb des Produktionszeitraums der Instanz (2022–2030).',
+    );
+    expect(problemText(p({ variant: 'outside_period_open', year: 2019, from: 2022 }), 'de')).toBe(
+      'Das Jahr 2019 liegt vor dem Produktionszeitraum der Instanz (ab 2022).',
+    );
+    for (const variant of ['outside_period', 'outside_period_open'])
+      expect(ENGLISH.test(prose(problemText(p({ variant, year: 2031, from: 2022, to: 2030 }), 'de')))).toBe(false);
+  });
+});
+
+describe('what a job says of a row it did not send, in German', () => {
+  const what = `supplier product E-SP-4 (${rowWords({ sheet: 'supplier-products', row: 5 })})`;
+  it('a row whose dependency did not succeed names it in words, its code and row kept', () => {
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'failed'), 'de')).toBe(
+      'Lieferantenprodukt E-SP-4 (supplier-products Zeile 5) ist fehlgeschlagen',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'skipped'), 'de')).toBe(
+      'Lieferantenprodukt E-SP-4 (supplier-products Zeile 5): Übersprungen',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent('supplier-products!5', 'pending'), 'de')).toBe(
+      'supplier-products!5 wurde nicht ausgeführt',
+    );
+    expect(runNoteText(RUN_NOTES.dependencyNotSent(what, 'failed'), 'en')).toBe(
+      'supplier product E-SP-4 (supplier-products row 5) failed',
+    );
+  });
+
+  it('every such note is worded in German; any other message is none of them', () => {
+    const notes = [
+      RUN_NOTES.dependencyNotSent(what, 'failed'),
+      RUN_NOTES.dependencyNotSent(what, 'already_existed'),
+      RUN_NOTES.dependencyNotSent(what, 'pending'),
+      RUN_NOTES.createOnly(),
+    ];
+    for (const n of notes) {
+      const german = runNoteText(n, 'de');
+      expect(german, n).toBeDefined();
+      expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
+    }
+    expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
+  });
+});
+
+describe('notes of the LCA chart, in German', () => {
+  const tDe = (key: MessageKey, vars?: Record<string, string | number>) => translate('de', key, vars);
+  it('every note the analysis writes on a point is worded in German, its modules kept', () => {
+    const missing = lcaChartData(
+      {
+        instances: [
+          {
+            instance: { id: 'pi-1', external_id: 'PI-1' },
+            results: [
+              {
+                year: 2024,
+                status: 'computed',
+                production_quantity: 10,
+                values: [{ indicator: 'GWP-total', module: 'A1-A3', unit: 'kg CO2 eq.', value: 5 }],
+              },
+            ],
+          },
+        ] as never,
+      },
+      { modules: 'A1-A4', basis: 'total' },
+    ).series[0].points[0].note;
+    expect(missing).toMatch(/not declared/);
+    for (const note of [NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE, missing!]) {
+      const german = chartNoteText(note, tDe);
+      expect(german, note).not.toBe(note);
+      expect(ENGLISH.test(prose(german)), german).toBe(false);
+    }
+    expect(chartNoteText(missing!, tDe)).toContain('A4');
+    expect(chartNoteText('something else', tDe)).toBe('something else');
   });
 });

@@ -179,13 +179,13 @@ describe('issues of a real workbook', () => {
       /^Das Tabellenblatt „Notizen“ gehört nicht zu Supply Loader/,
     );
     expect(issueText(find('rule', 'secondary_percentage'), 'de')).toBe(
-      'secondary_percentage muss zwischen 0 und 100 liegen. (eingetragen: 120)',
+      'Sekundärmaterial (%) muss zwischen 0 und 100 liegen. (eingetragen: 120)',
     );
     expect(issueText(find('missing_column', 'plant_code'), 'de')).toBe(
       'Die Spalte plant_code fehlt in Zeile 1, und diese Zeile braucht sie: fügen Sie die Spalte plant_code hinzu (z. B. in D1) oder markieren Sie die Zeile mit delete.',
     );
     expect(issueText(find('rule', 'produced_to'), 'de')).toBe(
-      'produced_to darf nicht vor produced_from liegen. (eingetragen: 2019)',
+      'Letztes Produktionsjahr darf nicht vor „Erstes Produktionsjahr“ liegen. (eingetragen: 2019)',
     );
   });
 });

@@ -35,6 +35,7 @@ import {
   chartModel,
   chartText,
   everyYear,
+  quantityLabel,
   yearCounts,
 } from '../../renderer/src/screens/lca/chartData.js';
 
@@ -302,6 +303,7 @@ describe('LCA chart and blockers', () => {
     plantCode: null,
     productArticle: null,
     productName: null,
+    declaredUnit: code === 'PI-1' ? 'm³' : null,
     producedFrom: 2023,
     producedTo: null,
     state: 'done',
@@ -334,6 +336,15 @@ describe('LCA chart and blockers', () => {
       ['PI-1', 2026, true],
       ['PI-2', 2030, false],
     ]);
+    // the production input names the product's declared unit; "the product's unit" only when it is not known
+    const tEn: T = (k, v) => translate('en', k, v);
+    const tDe: T = (k, v) => translate('de', k, v);
+    expect(list.map((b) => b.declaredUnit)).toEqual(['m³', null]);
+    expect(quantityLabel(list[0], tEn)).toBe('Production quantity 2026 (m³)');
+    expect(quantityLabel(list[0], tDe)).toBe('Produktionsmenge 2026 (m³)');
+    expect(quantityLabel({ year: 2026, declaredUnit: 'unit' }, tDe)).toBe('Produktionsmenge 2026 (Stück)');
+    expect(quantityLabel({ year: 2026, declaredUnit: 't' }, tEn)).toBe('Production quantity 2026 (t)');
+    expect(quantityLabel(list[1], tEn)).toBe('Production quantity 2030 (in the product’s unit)');
     const yc = yearCounts(
       inst('PI-1', [
         { year: 2024, status: 'computed', partial: false, gwp: 12, blockers: [] },

@@ -2,6 +2,7 @@
  * The views of an LCA run the LCA screen shows (the contract's LcaRunView): each chosen instance with its live
  * state, outcome and per year the GWP-total and blockers, the run's summary, and the GWP chart's data.
  */
+import { declaredUnitLabel } from '../../lca/analysis.js';
 import { gwpChartData } from '../../lca/chart.js';
 import { GWP_TOTAL } from '../../lca/indicators.js';
 import {
@@ -41,6 +42,7 @@ export function selectedView(i: SelectedInstance) {
     plantCode: i.plant_code,
     productArticle: i.product_article,
     productName: i.product_name,
+    declaredUnit: declaredUnitLabel(i.product_unit),
     producedFrom: i.produced_from,
     producedTo: i.produced_to,
   };

@@ -15,6 +15,7 @@ import { conflictProblem, ownIdRefs, settle } from './decide.js';
 import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
 import { readPerInstance } from './instance-reads.js';
 import { forEachPooled } from '../pool.js';
+import { PLAN_NOTES } from '../plan-notes.js';
 
 /** The kind a BOM row's component_type names (the spec's component types are kinds of the entity table). */
 export const COMPONENT_KIND: Record<string, IdentifiedKind> = Object.fromEntries(
@@ -159,8 +160,7 @@ function planBom(
   const diff = bomDiff(current ?? [], components, ctx.codeOfId);
   entry.bomDiff = diff;
   const notes: string[] = [];
-  if (current === null && server && 'unreadable' in server)
-    notes.push(`the current BOM could not be read (${server.unreadable}): it is replaced without a diff`);
+  if (current === null && server && 'unreadable' in server) notes.push(PLAN_NOTES.bomUnreadable(server.unreadable));
   const same = current !== null && diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
   if (same) {
     entry.action = 'unchanged';
@@ -172,7 +172,7 @@ function planBom(
   refs.push(...ownIdRefs(instance));
   if (ctx.createOnly && current !== null && current.length > 0) {
     entry.action = 'skipped_update';
-    notes.push("create-only: the BOM differs from the service's but is not replaced");
+    notes.push(PLAN_NOTES.bomCreateOnly());
     entry.notes = notes;
     return ctx.emit(entry);
   }

@@ -14,6 +14,7 @@ import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
 import type { ServiceIndex } from '../resolve.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
 import type { WbRow, WorkbookRows } from '../workbook-rows.js';
+import { PLAN_NOTES, rowWords } from '../plan-notes.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -285,7 +286,7 @@ export class PlanState {
   afterNotes(keys: readonly string[]): string[] {
     return [...new Set(keys)].map((k) => {
       const e = this.byKey.get(k);
-      return `after create of ${e?.label ?? k} (${rowName(e)})`;
+      return PLAN_NOTES.afterCreate(e?.label ?? k, rowName(e));
     });
   }
 
@@ -310,7 +311,7 @@ export class PlanState {
 }
 
 export function rowName(e: EntryRef | undefined): string {
-  return e ? `${e.sheet} row ${e.row}` : 'another row';
+  return rowWords(e);
 }
 
 /** ` (did you mean MAT-SAND?)` for an unknown code, when a known one is a near miss: nothing unknown is silently ignored. */

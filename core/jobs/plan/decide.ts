@@ -23,6 +23,7 @@ import { snapshotOf } from '../snapshot.js';
 import type { EntityKind, FieldChange, PlanEntry, PlanProblem, RefSlot } from '../types.js';
 import type { Obj, PlanState, RowAt } from './context.js';
 import type { Draft } from './draft.js';
+import { PLAN_NOTES } from '../plan-notes.js';
 
 /** Decide a draft's entry and emit it. `onlyExisting`: the draft only updates (child rows of an owner elsewhere). */
 export function decide(ctx: PlanState, d: Draft, o: { onlyExisting?: boolean } = {}): void {
@@ -142,11 +143,7 @@ export function decide(ctx: PlanState, d: Draft, o: { onlyExisting?: boolean } =
     entry.changes = changes;
     if (ctx.createOnly || d.rowAction === 'create') {
       entry.action = 'skipped_update';
-      entry.notes = [
-        ctx.createOnly
-          ? 'create-only: the differences are not applied'
-          : 'action create: the entity exists, the differences are not applied',
-      ];
+      entry.notes = [ctx.createOnly ? PLAN_NOTES.createOnlyNotApplied() : PLAN_NOTES.actionCreateExists()];
       return ctx.emit(entry);
     }
     body = patch;

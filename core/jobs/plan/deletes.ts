@@ -9,6 +9,7 @@ import type { IdentifiedKind, Plan, PlanEntry, PlanProblem, RowRef } from '../ty
 import { rawCode } from '../workbook-rows.js';
 import type { Obj, PlanState } from './context.js';
 import { preflight } from './decide.js';
+import { PLAN_NOTES } from '../plan-notes.js';
 
 /** Default cap of a mirror: 10 % of the type's entities with an external_id, rounded down, at least 5. */
 export function defaultMaxDeletes(managed: number): number {
@@ -52,7 +53,7 @@ function deleteEntry(
     entry.problems = problems;
     return entry;
   }
-  if (!existing) entry.notes = [why, 'not on the service: already absent, nothing is sent'];
+  if (!existing) entry.notes = [why, PLAN_NOTES.alreadyAbsent()];
   else {
     entry.before = { ...existing };
     preflight(ctx, entry, operationOf(kind, 'delete'));
@@ -83,7 +84,7 @@ export function planDeleteRows(ctx: PlanState): PlanEntry[] {
       const filled = Object.keys(r.values).filter(
         (f) => f !== 'external_id' && f !== 'action' && r.values[f] !== undefined && r.values[f] !== null,
       );
-      const why = `action delete${filled.length ? ` (only external_id is used; not used: ${filled.join(', ')})` : ''}`;
+      const why = filled.length ? PLAN_NOTES.actionDeleteNotUsed(filled) : PLAN_NOTES.actionDelete();
       out.push(deleteEntry(ctx, kind, `${sheet}!${r.row}`, r, code, existing, problems, why));
     }
   }
@@ -164,7 +165,7 @@ export async function planMirror(
           code,
           e,
           problems,
-          `mirror: not in ${sheetName}`,
+          PLAN_NOTES.mirrorNotIn(sheetName),
         ),
       );
     }

@@ -23,6 +23,7 @@ import { forEachPooled } from '../pool.js';
 import type { IdentifiedKind, PlanEntry, PlanProblem } from '../types.js';
 import type { ServerBoms } from './boms.js';
 import type { Obj, PlanState } from './context.js';
+import { PLAN_NOTES } from '../plan-notes.js';
 
 /** `silo SILO-1`, `the BOM of product instance PI-2` (by code; the name or id when the entity has none). */
 export function userWords(kind: UserKind, code: string | null | undefined, fallback: string): string {
@@ -252,10 +253,12 @@ export async function checkDeletesInUse(
       const d = u && deletedWith(u);
       if (u?.writtenBy) {
         waits.push(u.writtenBy);
-        notes.push(`after ${u.words} is written without it`);
+        notes.push(PLAN_NOTES.afterWrittenWithout(u.words));
       } else if (d) {
         waits.push(d.key);
-        notes.push(`after the delete of ${d.label}${s.kind === 'bom' ? ` (and with it ${s.words})` : ''}`);
+        notes.push(
+          s.kind === 'bom' ? PLAN_NOTES.afterDeleteWithBom(d.label, s.words) : PLAN_NOTES.afterDeleteOf(d.label),
+        );
       }
     }
     if (waits.length) {

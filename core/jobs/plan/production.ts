@@ -12,6 +12,7 @@ import type { PlanState } from './context.js';
 import { ownIdRefs, settle } from './decide.js';
 import { blockedRow, groupByOwner, instanceRowsEntry } from './draft.js';
 import { readPerInstance } from './instance-reads.js';
+import { PLAN_NOTES } from '../plan-notes.js';
 
 /** Production figures on the service per instance id (year → quantity), or why they could not be read. */
 export type ServerProduction = Map<string, Map<number, number> | { unreadable: string }>;
@@ -78,7 +79,14 @@ function planFigures(
           kind: 'rule',
           message: `year ${t.year} lies outside the production period of ${code} (${String(from)}–${typeof to === 'number' ? to : 'open'})`,
           code: 'row_rule',
-          params: { detail: `year ${t.year} outside ${String(from)}–${typeof to === 'number' ? to : 'open'}` },
+          params: {
+            detail: `year ${t.year} outside ${String(from)}–${typeof to === 'number' ? to : 'open'}`,
+            // worded by the app: `plan.row_rule.outside_period[_open]`
+            variant: typeof to === 'number' ? 'outside_period' : 'outside_period_open',
+            year: t.year,
+            ...(typeof from === 'number' && { from }),
+            ...(typeof to === 'number' && { to }),
+          },
         }),
       );
       continue;
@@ -93,8 +101,7 @@ function planFigures(
   const server = instanceId ? serverProduction.get(instanceId) : new Map<number, number>();
   const current = server instanceof Map ? server : null;
   const notes: string[] = [];
-  if (server && !(server instanceof Map))
-    notes.push(`the production figures on the service could not be read (${server.unreadable}): every year is written`);
+  if (server && !(server instanceof Map)) notes.push(PLAN_NOTES.figuresUnreadable(server.unreadable));
   const changes: FieldChange[] = [];
   const figures: { year: number; quantity: number }[] = [];
   for (const [year, w] of [...wanted].sort((a, b) => a[0] - b[0])) {
@@ -103,11 +110,7 @@ function planFigures(
     changes.push({ field: `production_figures[${year}]`, before: before ?? null, after: w.quantity });
     figures.push({ year, quantity: w.quantity });
   }
-  for (const year of wanted.keys())
-    if (year > thisYear)
-      notes.push(
-        `${year} is a future year: its figure is written now, and its LCA stays blocked until ${year} arrives (spec rule 3)`,
-      );
+  for (const year of wanted.keys()) if (year > thisYear) notes.push(PLAN_NOTES.futureYear(year));
   entry.id = instanceId;
   if (figures.length === 0) {
     entry.action = 'unchanged';
@@ -116,7 +119,7 @@ function planFigures(
   }
   if (ctx.createOnly && current !== null && figures.some((f) => current.has(f.year))) {
     entry.action = 'skipped_update';
-    notes.push('create-only: production figures that differ from the service are not overwritten');
+    notes.push(PLAN_NOTES.figuresCreateOnly());
     entry.notes = notes;
     return ctx.emit(entry);
   }

@@ -9,6 +9,7 @@ import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
 import { usedByText } from '../i18n/in-use-words.js';
+import { runNoteText } from '../i18n/plan-notes.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -116,7 +117,11 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
         <EntitlementLine t={t} row={row} />
-        {row.message && <span className="detail-line detail-service">{engineDetail(row.message)}</span>}
+        {row.message && (
+          <span className="detail-line detail-service">
+            {runNoteText(row.message, locale) ?? engineDetail(row.message)}
+          </span>
+        )}
       </>
     );
   }

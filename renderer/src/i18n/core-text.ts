@@ -6,6 +6,7 @@
 import { explainErrCode } from '../../../core/api/errors.js';
 import { INDICATOR_INFO, indicatorInfo } from '../../../core/lca/indicators.js';
 import type { Locale } from '../../../core/names.js';
+import type { T } from './index.js';
 
 export interface ErrCodeText {
   /** Whether the catalog knows the code (an unknown one gets a general explanation). */
@@ -38,4 +39,23 @@ const GERMAN_UNIT = new Map(INDICATOR_INFO.map((i) => [i.unit, i.unit_de]));
  */
 export function indicatorUnit(unit: string, locale: Locale): string {
   return locale === 'de' ? (GERMAN_UNIT.get(unit) ?? unit) : unit;
+}
+
+/** The notes of the LCA chart's points (core/lca/analysis.ts), known by their shapes. */
+const CHART_NOTES: readonly [RegExp, (m: Record<string, string>, t: T) => string][] = [
+  [/^no production quantity given for this year: no value per declared unit$/, (_, t) => t('lca.chartNote.noQuantity')],
+  [/^production quantity is 0: no value per declared unit$/, (_, t) => t('lca.chartNote.zeroQuantity')],
+  [
+    /^(?<missing>.+) not declared for this year: the value holds (?<modules>.+) only$/,
+    (m, t) => t('lca.chartNote.missingModules', { missing: m.missing, modules: m.modules }),
+  ],
+];
+
+/** A note of a point of the LCA chart in the UI's words; a note of another shape stays as it came. */
+export function chartNoteText(note: string, t: T): string {
+  for (const [shape, words] of CHART_NOTES) {
+    const m = shape.exec(note);
+    if (m) return words({ ...m.groups }, t);
+  }
+  return note;
 }

@@ -499,6 +499,8 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.blk.productionData': 'keine Produktionsdaten für {year}.',
   'lca.enterHere': 'Hier erfassen',
   'lca.enterQuantity': 'Produktionsmenge {year} (in der Einheit des Produkts)',
+  'lca.enterQuantityIn': 'Produktionsmenge {year} ({unit})',
+  'lca.declaredUnitPieces': 'Stück',
   'lca.enterWrite': 'Schreiben und neu berechnen',
   'lca.enterWriting': 'Wird geschrieben…',
   'lca.enterWebHint': 'Oder in der Weboberfläche erfassen, dann neu berechnen.',
@@ -513,6 +515,9 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.hiddenOtherUnit':
     'Nicht gezeigt: Werte je verschiedener deklarierter Einheit werden nie auf einer Achse verglichen. Wählen Sie die deklarierte Einheit, um sie zu sehen.',
   'lca.hiddenItem': '{label} — je {unit}: unter {unit} gezeigt',
+  'lca.chartNote.noQuantity': 'keine Produktionsmenge für dieses Jahr: kein Wert je deklarierter Einheit',
+  'lca.chartNote.zeroQuantity': 'die Produktionsmenge ist 0: kein Wert je deklarierter Einheit',
+  'lca.chartNote.missingModules': '{missing} für dieses Jahr nicht deklariert: Der Wert enthält nur {modules}',
   'lca.noQuantity': 'keine Produktionsmenge: kein Wert je deklarierter Einheit',
   'lca.hotspotsTitle': 'Hotspots: welche Vorprodukte am meisten beitragen',
   'lca.hotspotsFor': 'Instanz und Jahr',

@@ -489,6 +489,8 @@ export const enScreens = {
   'lca.blk.productionData': 'no production data for {year}.',
   'lca.enterHere': 'Enter it here',
   'lca.enterQuantity': 'Production quantity {year} (in the product’s unit)',
+  'lca.enterQuantityIn': 'Production quantity {year} ({unit})',
+  'lca.declaredUnitPieces': 'units',
   'lca.enterWrite': 'Write and recompute',
   'lca.enterWriting': 'Writing…',
   'lca.enterWebHint': 'Or enter it in the web interface, then recompute.',
@@ -503,6 +505,9 @@ export const enScreens = {
   'lca.hiddenOtherUnit':
     'Not shown: values per different declared units are never compared on one axis. Choose the declared unit to see them.',
   'lca.hiddenItem': '{label} — per {unit}: shown under {unit}',
+  'lca.chartNote.noQuantity': 'no production quantity given for this year: no value per declared unit',
+  'lca.chartNote.zeroQuantity': 'the production quantity is 0: no value per declared unit',
+  'lca.chartNote.missingModules': '{missing} not declared for this year: the value holds {modules} only',
   'lca.noQuantity': 'no production quantity: no value per declared unit',
   'lca.hotspotsTitle': 'Hotspots: which inputs cause most',
   'lca.hotspotsFor': 'Instance and year',

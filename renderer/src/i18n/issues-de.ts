@@ -149,16 +149,16 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issue.rule': 'Regel des Dienstes nicht erfüllt: {rule}',
   'issue.missing_column':
     'Die Spalte {field} fehlt in Zeile {headerRow}, und diese Zeile braucht sie: fügen Sie die Spalte {field} hinzu (z. B. in {headerCell}) oder markieren Sie die Zeile mit {rowAction}.',
-  'issue.delete_cells_unused': 'Eine Löschzeile verwendet nur ihre external_id; nicht verwendet: {fields}',
+  'issue.delete_cells_unused': 'Eine Löschzeile verwendet nur „{label:external_id}“; nicht verwendet: {fields}',
   'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} muss zwischen 0 und 100 liegen.',
   'issue.rule.err_invalid_moisture_content_range': '{ruleField} muss zwischen 0 und 100 liegen.',
   'issue.rule.err_invalid_lifetime_years': '{ruleField} muss größer als 0 sein.',
   'issue.rule.err_not_valid.cas_number': '{got} ist keine CAS-Nummer (z. B. 7732-18-5).',
   'issue.rule.err_not_valid.mass_share': '{ruleField} ist ein Anteil: größer als 0 und höchstens 1.',
   'issue.rule.err_not_valid.mass_kg': '{ruleField} muss größer als 0 sein.',
-  'issue.rule.err_not_valid.produced_to': '{ruleField} darf nicht vor produced_from liegen.',
+  'issue.rule.err_not_valid.produced_to': '{ruleField} darf nicht vor „{label:produced_from}“ liegen.',
   'issue.rule.err_not_valid.category':
-    '{ruleField} (elementary oder composite) muss angegeben werden, wenn material_type_id gesetzt ist.',
+    '{ruleField} (elementary oder composite) muss angegeben werden, wenn {label:material_type_id} gesetzt ist.',
 
   // ------------------------------------------------ über Zeilen und Tabellenblätter hinweg
   'issue.duplicate_key':
@@ -170,7 +170,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'issue.silo_item_material':
     'Das Lieferantenprodukt {product} hat den Materialcode {material}, anders als die übrigen Einträge des Silos: Alle Lieferantenprodukte eines Silos müssen dieselbe Materialart haben.',
   'issue.silo_item_no_supplier_plant':
-    'Beim Lieferantenprodukt {product} (supplier-products, Zeile {productRow}) fehlt supplier_plant_external_id: Der Dienst lehnt einen Siloeintrag ohne Lieferantenwerk ab; tragen Sie es ein.',
+    'Beim Lieferantenprodukt {product} (supplier-products, Zeile {productRow}) fehlt {label:supplier_plant_external_id}: Der Dienst lehnt einen Siloeintrag ohne Lieferantenwerk ab; tragen Sie es ein.',
   'issue.code_unknown': '{field}: Den Code „{value}“ gibt es weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.plant':
     '{field}: Der Werkscode „{value}“ steht weder im Blatt plants noch in den Zuordnungen des Profils noch unter den Werken, die dieser API-Schlüssel sieht.',
@@ -244,6 +244,8 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.plant_unreachable': 'Der API-Schlüssel erreicht das Werk {plant} nicht.',
   'plan.key_unusable': 'API-Schlüssel: {detail}',
   'plan.row_rule': 'Regel: {detail}',
+  'plan.row_rule.outside_period': 'Das Jahr {year} liegt außerhalb des Produktionszeitraums der Instanz ({from}–{to}).',
+  'plan.row_rule.outside_period_open': 'Das Jahr {year} liegt vor dem Produktionszeitraum der Instanz (ab {from}).',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
   'plan.in_use':
     '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',

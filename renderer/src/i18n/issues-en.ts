@@ -96,7 +96,7 @@ export const enIssues = {
   'issue.missing_header.empty': 'Row 1 must hold the field names; required column {field} is missing.',
   'issue.duplicate_header': 'Column {field} appears twice ({firstCell} and {cell}); keep one of them.',
   'issue.misnamed_column':
-    'Column "{header}" is not a field of {sheetName}: did you mean “{hint}”? Rename the header (or map it in a column mapping, or list it under "ignore"); until then the rows of this sheet are blocked.',
+    'Column “{header}” is not a field of {sheetName}: did you mean “{hint}”? Rename the header (or map it in a column mapping, or list it under “ignore”); until then the rows of this sheet are blocked.',
   'issue.no_data_rows':
     'No data rows: the file has no filled row below the header of any sheet. Nothing would be imported.',
   'issue.source_without_sheet':
@@ -139,16 +139,16 @@ export const enIssues = {
   'issue.rule': '{rule}',
   'issue.missing_column':
     'Column {field} is missing from row {headerRow}, and this row needs it: add column {field} (e.g. at {headerCell}), or mark the row {rowAction}.',
-  'issue.delete_cells_unused': 'a delete row uses only its external_id; not used: {fields}',
+  'issue.delete_cells_unused': 'a delete row uses only its {label:external_id}; not used: {fields}',
   'issue.rule.err_invalid_secondary_percentage_range': '{ruleField} must be between 0 and 100',
   'issue.rule.err_invalid_moisture_content_range': '{ruleField} must be between 0 and 100',
   'issue.rule.err_invalid_lifetime_years': '{ruleField} must be greater than 0',
   'issue.rule.err_not_valid.cas_number': '{got} is not a CAS number (e.g. 7732-18-5)',
   'issue.rule.err_not_valid.mass_share': '{ruleField} is a fraction: greater than 0, at most 1',
   'issue.rule.err_not_valid.mass_kg': '{ruleField} must be greater than 0',
-  'issue.rule.err_not_valid.produced_to': '{ruleField} must not be before produced_from',
+  'issue.rule.err_not_valid.produced_to': '{ruleField} must not be before “{label:produced_from}”',
   'issue.rule.err_not_valid.category':
-    '{ruleField} (elementary or composite) is required when material_type_id is given',
+    '{ruleField} (elementary or composite) is required when {label:material_type_id} is given',
 
   // ------------------------------------------------ across rows and sheets
   'issue.duplicate_key': '{key} appears {count} times in {sheetName} (rows {rows}); each must be unique',
@@ -159,7 +159,7 @@ export const enIssues = {
   'issue.silo_item_material':
     "Supplier product {product} has material {material}, unlike the silo's other items: all supplier products of a silo must have the same material type",
   'issue.silo_item_no_supplier_plant':
-    'Supplier product {product} (supplier-products row {productRow}) has no supplier_plant_external_id: the service refuses a silo item without a supplier plant; fill it in',
+    'Supplier product {product} (supplier-products row {productRow}) has no {label:supplier_plant_external_id}: the service refuses a silo item without a supplier plant; fill it in',
   'issue.code_unknown': '{field}: code "{value}" is not in this workbook or on the service',
   'issue.code_unknown.plant':
     '{field}: plant code "{value}" is not in the plants sheet, the profile\'s mappings or among the plants this API key can see',
@@ -229,6 +229,9 @@ export const enIssues = {
   'plan.plant_unreachable': 'the API key cannot reach plant {plant}',
   'plan.key_unusable': '{detail}',
   'plan.row_rule': '{detail}',
+  'plan.row_rule.outside_period': 'the year {year} lies outside the production period of the instance ({from}–{to})',
+  'plan.row_rule.outside_period_open':
+    'the year {year} lies before the production period of the instance (from {from})',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
   'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
   'plan.mirror_cap':

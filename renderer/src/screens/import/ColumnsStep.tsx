@@ -12,6 +12,7 @@ import { DataTable } from '../../components/DataTable.js';
 import { Notice } from '../../components/Notice.js';
 import { SelectField } from '../../components/SelectField.js';
 import { Tag } from '../../components/Tag.js';
+import { fieldLabel } from '../../i18n/field-labels.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
 import {
@@ -63,6 +64,14 @@ export function ColumnsStep({
   busy,
 }: ColumnsStepProps) {
   const { t, locale } = useI18n();
+  // fields by their labels; a choice of the field names the template's column too (what its header row says)
+  const label = (field: string) => fieldLabel(field, locale);
+  const fieldChoice = (field: string) => {
+    const l = label(field);
+    // "Name", not "Name (name)": the column's name only where the label does not say it
+    const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+    return plain(l) === plain(field) ? l : `${l} (${field})`;
+  };
   const [choices, setChoices] = useState<Record<string, Choices>>(() =>
     Object.fromEntries(
       view.sources.map((s) => [
@@ -190,7 +199,7 @@ export function ColumnsStep({
                           .slice(0, 3)
                           .join(' · ') || '—'}
                       </td>
-                      <td>
+                      <td className="field-choice">
                         <select
                           aria-label={t('columns.fieldOf', { column: c.column })}
                           value={ch[c.column] ?? IGNORE}
@@ -200,7 +209,7 @@ export function ColumnsStep({
                           <option value={IGNORE}>{t('columns.notImported')}</option>
                           {src.fields.map((f) => (
                             <option key={f.field} value={f.field}>
-                              {f.field}
+                              {fieldChoice(f.field)}
                               {f.required ? ' *' : ''}
                             </option>
                           ))}
@@ -217,7 +226,10 @@ export function ColumnsStep({
                             className="btn btn-quiet btn-small"
                             onClick={() => setField(c.column, s.field)}
                           >
-                            {t('columns.lowSuggestion', { field: s.field, percent: Math.round(s.confidence * 100) })}
+                            {t('columns.lowSuggestion', {
+                              field: label(s.field),
+                              percent: Math.round(s.confidence * 100),
+                            })}
                           </button>
                         )}
                       </td>
@@ -228,21 +240,23 @@ export function ColumnsStep({
             </div>
 
             <h3>{t('columns.required')}</h3>
-            <ul className="chips" aria-label={t('columns.required')}>
+            <ul className="chips chips-words" aria-label={t('columns.required')}>
               {src.fields
                 .filter((f) => f.required)
                 .map((f) => (
                   <li key={f.field}>
                     <Tag tone={missing.includes(f.field) ? 'bad' : 'ok'}>
-                      {missing.includes(f.field) ? '✗' : '✓'} {f.field}
+                      {missing.includes(f.field) ? '✗' : '✓'} {label(f.field)}
                     </Tag>
                   </li>
                 ))}
             </ul>
             {missing.length > 0 && (
-              <Notice kind="warning">{t('columns.missing', { fields: missing.join(', ') })}</Notice>
+              <Notice kind="warning">{t('columns.missing', { fields: missing.map(label).join(', ') })}</Notice>
             )}
-            {dupes.length > 0 && <Notice kind="warning">{t('columns.duplicate', { fields: dupes.join(', ') })}</Notice>}
+            {dupes.length > 0 && (
+              <Notice kind="warning">{t('columns.duplicate', { fields: dupes.map(label).join(', ') })}</Notice>
+            )}
 
             {translate.length > 0 && (
               <>
@@ -255,10 +269,10 @@ export function ColumnsStep({
                         key={v}
                         label={
                           <>
-                            <code>{tr.field}</code>: „{v}“ →
+                            {label(tr.field)}: {locale === 'de' ? `„${v}“` : `“${v}”`} →
                           </>
                         }
-                        ariaLabel={t('columns.valueOf', { field: tr.field, value: v })}
+                        ariaLabel={t('columns.valueOf', { field: label(tr.field), value: v })}
                         value={values[src.source]?.[tr.field]?.[v] ?? ''}
                         onChange={(to) => setValue(tr.field, v, to)}
                         options={[{ value: '', label: t('columns.asIs') }, ...tr.allowed]}
@@ -271,11 +285,11 @@ export function ColumnsStep({
 
             <h3>{t('columns.preview')}</h3>
             {rows && (
-              <div className="table-scroll">
+              <div className="table-scroll" tabIndex={0} role="region" aria-label={t('columns.preview')}>
                 <DataTable
                   className="compact"
                   label={t('columns.preview')}
-                  columns={[t('columns.row'), ...rows.fields]}
+                  columns={[t('columns.row'), ...rows.fields.map(label)]}
                 >
                   {rows.rows.map((r) => (
                     <tr key={r.row}>

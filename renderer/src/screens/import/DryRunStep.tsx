@@ -350,7 +350,7 @@ export function PlanDetails({ row, t, locale }: { row: PlanRowView; t: T; locale
       )}
       {row.notes.map((n, i) => (
         <span className="detail-line muted" key={`n${i}`}>
-          {noteText(n, t)}
+          {noteText(n, locale)}
         </span>
       ))}
     </>

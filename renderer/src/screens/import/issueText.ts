@@ -1,7 +1,8 @@
 /**
  * An issue of the workbook check (or a problem of the dry run) in the user's language, from its `code` and
  * `params`: the template `issue.<code>.<variant>` or `issue.<code>` (renderer/src/i18n/issues-*.ts) filled with
- * the params plus the issue's field, cell, sheet and row. `{expected}` is worded from the `exp…` params (what the
+ * the params plus the issue's field, cell, sheet and row; fields by their labels (`{field}`, `{ruleField}`, and
+ * `{label:produced_from}` in a template for a field it names itself). `{expected}` is worded from the `exp…` params (what the
  * column takes). When the code is unknown to this version, or the template needs a value the issue does not
  * carry, the core's English `message` is shown as it is — never raw JSON, never a `{placeholder}`.
  */
@@ -137,13 +138,23 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
   if (issue.field && !HEADER_CODES.has(code)) vars.field = fieldLabel(issue.field, locale);
   for (const [k, v] of Object.entries(params))
     vars[k] = typeof v === 'number' ? formatNum(v, locale, GROUPED.has(k)) : shownValue(v, locale);
+  // the field a rule of the service concerns, by its label
+  if (typeof params.ruleField === 'string') vars.ruleField = fieldLabel(params.ruleField, locale);
+  // fields listed by name (`name, country`: not used by a delete row, under a merged cell), by their labels
+  if (typeof params.fields === 'string')
+    vars.fields = params.fields
+      .split(', ')
+      .map((f) => fieldLabel(f, locale))
+      .join(', ');
   Object.assign(vars, words);
   const expected = expectedText(params, locale);
   if (expected !== undefined) vars.expected = expected;
   const keys = prefix === 'issue' ? keysFor(code, params) : keysFor(code, params).map((k) => `plan.${k.slice(6)}`);
   for (const key of keys) {
-    const t = template(locale, key);
-    if (t === undefined) continue;
+    const raw = template(locale, key);
+    if (raw === undefined) continue;
+    // a field the template names itself, by its label
+    const t = raw.replace(/\{label:(\w+)\}/g, (_, f: string) => fieldLabel(f, locale));
     let text = fill(t, vars);
     if (text === undefined) continue;
     if (code === 'rule' && vars.got !== undefined && !t.includes('{got}'))
@@ -165,6 +176,16 @@ function render(issue: IssueLike, locale: Locale, prefix: 'issue' | 'plan', word
  * a problem without a known code by its kind's label with the English message.
  */
 export function problemText(problem: ProblemLike, locale: Locale): string {
+  // a rule of the service found in a row of the dry run: worded as the check words that rule, by its err_code
+  const errCode = problem.params?.errCode;
+  if (
+    problem.code === 'row_rule' &&
+    typeof errCode === 'string' &&
+    problem.field &&
+    (template(locale, `issue.rule.${errCode}.${problem.field}`) ?? template(locale, `issue.rule.${errCode}`)) !==
+      undefined
+  )
+    return issueText({ ...problem, code: 'rule', params: { ...problem.params, ruleField: problem.field } }, locale);
   if (problem.code && template(locale, `plan.${problem.code}`) !== undefined) {
     const words: Record<string, string> = {};
     for (const [k, v] of Object.entries(problem.params ?? {})) {

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import type { LcaAnalysisView, LcaChartView, LcaInstanceView, RpcError } from '../../../../core/ipc/contract.js';
 import { useApi } from '../../ApiContext.js';
 import { formatPercent, formatSignificant } from '../../components/format.js';
-import { indicatorName, indicatorUnit } from '../../i18n/core-text.js';
+import { chartNoteText, indicatorName, indicatorUnit } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import type { Locale } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, LCA_BASIS_MESSAGE, wordsOf } from '../../i18n/names.js';
@@ -164,7 +164,7 @@ export function LcaAnalysis({
               .filter((p) => p.note)
               .map((p) => (
                 <li key={`${s.instanceId}-${p.year}`}>
-                  {s.label} · {p.year}: {p.note}
+                  {s.label} · {p.year}: {chartNoteText(p.note!, t)}
                 </li>
               )),
           )}
@@ -229,7 +229,9 @@ export function LcaAnalysis({
                   <td>{fmt(r.component.massKg, locale)}</td>
                   <td>{r.module}</td>
                   <td>{fmt(r.value, locale)}</td>
-                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ? chartNoteText(r.perDeclaredUnit.note, t) : undefined}>
+                    {fmt(r.perDeclaredUnit.value, locale)}
+                  </td>
                   <td>{pct(r.share, locale)}</td>
                 </tr>
               ))}
@@ -273,7 +275,9 @@ export function LcaAnalysis({
                     {r.year} {r.partial && <span className="muted small">{t('lca.partialMark')}</span>}
                   </td>
                   <td>{fmt(r.value, locale)}</td>
-                  <td title={r.perDeclaredUnit.note ?? undefined}>{fmt(r.perDeclaredUnit.value, locale)}</td>
+                  <td title={r.perDeclaredUnit.note ? chartNoteText(r.perDeclaredUnit.note, t) : undefined}>
+                    {fmt(r.perDeclaredUnit.value, locale)}
+                  </td>
                   <td>
                     {r.previousYear ?? '—'}{' '}
                     {r.previousPartial && <span className="muted small">{t('lca.partialMark')}</span>}

@@ -1,12 +1,13 @@
 /**
  * What blocks a year of the run and who must act: a missing production figure of a past year can be entered
- * here ("Enter it here": the figure written, then a new run); a future year waits; others in the service's words.
+ * here ("Enter it here": the figure written, then a new run), in the product's declared unit the input names; a
+ * future year waits; others in the service's words.
  */
 import { useState } from 'react';
 import { readQuantity } from '../../components/number-input.js';
 import { Tag } from '../../components/Tag.js';
 import { useI18n } from '../../i18n/index.js';
-import type { BlockerLine } from './chartData.js';
+import { quantityLabel, type BlockerLine } from './chartData.js';
 
 export function LcaBlockers({
   blockers,
@@ -60,7 +61,7 @@ export function LcaBlockers({
                     }}
                   >
                     <label>
-                      {t('lca.enterQuantity', { year: b.year })}{' '}
+                      {quantityLabel(b, t)}{' '}
                       <input
                         type="text"
                         inputMode="decimal"

@@ -92,6 +92,8 @@ export function chartText(s: ChartSubject, t: T): { title: string; caption: stri
 export interface BlockerLine {
   instance: string;
   instanceId: string;
+  /** the product's declared unit (t, m³, unit), in which its production quantity is given; null when not known */
+  declaredUnit: string | null;
   year: number | null;
   kind: string | null;
   type: string | null;
@@ -109,6 +111,7 @@ export function blockerLines(instances: readonly LcaInstanceView[]): BlockerLine
         out.push({
           instance: i.externalId ?? i.id,
           instanceId: i.id,
+          declaredUnit: i.declaredUnit,
           year: y.year,
           kind: b.kind,
           type: b.type,
@@ -143,4 +146,15 @@ export function yearCounts(i: LcaInstanceView): {
     } else blocked++;
   }
   return { computed, blocked, latest };
+}
+
+/**
+ * The label of a blocker's production input: it names the unit the quantity is in, the product's declared unit
+ * ("t", "m³"; the service's UNIT counts pieces), or says "the product's unit" when the product is not readable.
+ */
+export function quantityLabel(line: Pick<BlockerLine, 'year' | 'declaredUnit'>, t: T): string {
+  const year = line.year ?? '?';
+  if (!line.declaredUnit) return t('lca.enterQuantity', { year });
+  const unit = line.declaredUnit === 'unit' ? t('lca.declaredUnitPieces') : line.declaredUnit;
+  return t('lca.enterQuantityIn', { year, unit });
 }
