@@ -103,6 +103,9 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
   // With walks started before the rows were read, the codes are picked out of them.
   const reading = ctx.walks?.me ?? client.me({ signal });
+  reading.catch(() => {}); // awaited below, after the rows are indexed
+  // The rows indexed with turns of the event loop between groups: the walks' pages are handled meanwhile.
+  await wb.prepare(signal);
   const resolving = resolveCodes(
     client,
     collectCodes(wb),
