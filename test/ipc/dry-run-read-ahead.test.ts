@@ -1,8 +1,9 @@
 /**
  * The app's dry run reads the service as the CLI's plan does (app/read-ahead.ts readWhileWalking): with an active
  * connection, `import.validate` starts the walks of the collections the fed sheets ask codes of before the rows
- * are read, and `import.plan` on that connection uses them instead of walking again. No timing: the walk of
- * supplier products is held until released, and was asked for before reading and validating returned.
+ * are read, and `import.plan` on that connection uses them instead of walking again; the Check step's codes pass
+ * picks its codes out of them and the dry run uses what it resolved. No timing: the walk of supplier products is
+ * held until released, and was asked for before reading and validating returned.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -75,5 +76,22 @@ describe("the app's dry run walks the service while the workbook is read", () =>
     expect(ov.summary.entries).toBeGreaterThan(450);
     expect(held.walks).toBe(1); // the dry run picked its codes out of the walk started beside the read
     expect(mode.app.sessions.imports.get(v.importId).ahead).toBeNull();
+  }, 120_000);
+
+  it('the Check step picks its codes out of the same walk, and the dry run uses what it resolved', async () => {
+    const file = path.join(dir, 'every-sheet-checked.xlsx');
+    await writeDataWorkbook(
+      file,
+      buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'DC'),
+    );
+    const { fileId } = mode.app.files.registerPath(file);
+    const before = held.walks;
+    const v = await rpc(mode, 'import.validate', { fileId, checkCodes: true });
+    expect(v.codes).toEqual({ checked: true, unknown: 0 });
+    expect(mode.app.sessions.imports.get(v.importId).ahead?.resolved).toBeDefined();
+    const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.entries).toBeGreaterThan(450);
+    // one walk of supplier products for the read, the codes pass and the dry run together
+    expect(held.walks - before).toBe(1);
   }, 120_000);
 });

@@ -40,6 +40,7 @@ import { serviceCodes } from '../known-codes.js';
 import { activeConnection, resolveConnection, type Connection } from '../profiles.js';
 import { SANDBOX_PROFILE_ID } from '../../settings/settings.js';
 import type { ServiceWalks } from '../../jobs/service-walks.js';
+import type { CodeMappings, ServiceIndex } from '../../jobs/resolve.js';
 import type { KnownCodes } from '../../workbook/column-mapping/suggest.js';
 import type { HostServices } from '../host.js';
 import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
@@ -99,6 +100,8 @@ interface WalksAhead {
   walks: ServiceWalks;
   baseUrl: string;
   apiKey: string;
+  /** the codes pass picked the codes out of the walks: its index, and the profile's mappings it used (JSON) */
+  resolved?: { svc: ServiceIndex; mappings: string };
 }
 
 /** Stop the reads ahead of a session (none will be used). */
@@ -160,14 +163,26 @@ async function codesOnConnection(
   }
   const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
   try {
-    const mappings = savedMappings(app.settings, conn.profileId);
-    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal });
+    return await codesPass(w, client, savedMappings(app.settings, conn.profileId), signal);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The codes pass on a client (with the walks started beside the read, when there are); a service that cannot be read leaves them unchecked, with the reason. */
+async function codesPass(
+  w: CheckedSources,
+  client: ApiClient,
+  mappings: CodeMappings | undefined,
+  signal: AbortSignal,
+  walks?: ServiceWalks,
+): Promise<{ report: ValidationReport; codes: CodesChecked; resolved?: ServiceIndex }> {
+  try {
+    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal, ...(walks && { walks }) });
   } catch (e) {
     if (signal.aborted) throw e;
     const reason = e instanceof Error ? e.message : String(e);
     return { report: w.report, codes: { checked: false, reason: `the service could not be read: ${reason}` } };
-  } finally {
-    await client.close();
   }
 }
 
@@ -337,7 +352,7 @@ export class ImportSessions {
         throw e;
       }
       const { parsed, report, walks } = checked;
-      const ahead: WalksAhead | null =
+      let ahead: WalksAhead | null =
         conn && client && walks ? { client, walks, baseUrl: conn.baseUrl, apiKey: conn.apiKey } : null;
       if (!ahead) void client?.close().catch(() => {});
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
@@ -348,7 +363,18 @@ export class ImportSessions {
       let codes: CodesChecked | undefined;
       if (checkCodes) {
         progress('resolving', 0, 1, true);
-        ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
+        if (ahead && conn) {
+          // The codes picked out of the walks beside the read; their index is kept for the dry run.
+          const mappings = savedMappings(app.settings, conn.profileId);
+          const r = await codesPass({ parsed, report }, ahead.client, mappings, signal, ahead.walks);
+          ({ report: shown, codes } = r);
+          if (r.resolved) ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
+          else {
+            ahead.walks.cancel();
+            void ahead.client.close().catch(() => {});
+            ahead = null;
+          }
+        } else ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
         progress('resolving', 1, 1, true);
       }
       const importId = randomUUID();
@@ -439,7 +465,15 @@ export class ImportSessions {
       );
     return this.track(importId, async (signal) => {
       // The reads started while the workbook was read, when they were on this connection; else new ones.
-      const ahead = s.ahead && s.ahead.baseUrl === conn.baseUrl && s.ahead.apiKey === conn.apiKey ? s.ahead : null;
+      // With the codes pass's index, when the profile's mappings are still those it used.
+      const mappings = savedMappings(app.settings, conn.profileId);
+      const ahead =
+        s.ahead &&
+        s.ahead.baseUrl === conn.baseUrl &&
+        s.ahead.apiKey === conn.apiKey &&
+        (!s.ahead.resolved || s.ahead.resolved.mappings === JSON.stringify(mappings ?? null))
+          ? s.ahead
+          : null;
       if (ahead) s.ahead = null;
       else dropAhead(s);
       const client = ahead?.client ?? createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
@@ -447,11 +481,11 @@ export class ImportSessions {
       signal.addEventListener('abort', stopWalks, { once: true });
       try {
         const throttle = new Throttle();
-        const mappings = savedMappings(app.settings, conn.profileId);
         const services: PlanServices = {
           client,
           ...(mappings ? { mappings } : {}),
           ...(ahead && { walks: ahead.walks }),
+          ...(ahead?.resolved && { resolved: ahead.resolved.svc }),
           signal,
           onProgress: (p) => {
             if (!throttle.pass(p.done === p.total)) return;
