@@ -42,3 +42,35 @@ export async function* walkPages<T>(fetchPage: PageFetcher<T>, signal?: AbortSig
 export async function* walkItems<T>(fetchPage: PageFetcher<T>, signal?: AbortSignal): AsyncGenerator<T> {
   for await (const page of walkPages(fetchPage, signal)) yield* page.data;
 }
+
+/**
+ * All items of one query, each next page asked as soon as its cursor is known: before this page is parsed and
+ * its items used, so that neither sits between two requests of the walk. For a walk read to its end; one stopped
+ * early may have asked one page more (its signal aborts it). `parse` checks the page (the cursor with it).
+ */
+export async function* walkItemsAhead<T>(
+  fetchRaw: (cursor: string | undefined) => Promise<unknown>,
+  parse: (raw: unknown) => Page<T>,
+  signal?: AbortSignal,
+): AsyncGenerator<T> {
+  signal?.throwIfAborted();
+  let cursor: string | undefined;
+  let next: Promise<unknown> | null = fetchRaw(undefined);
+  while (next !== null) {
+    const raw = await next;
+    next = null;
+    const ahead = raw !== null && typeof raw === 'object' ? (raw as { next_cursor?: unknown }).next_cursor : undefined;
+    if (typeof ahead === 'string' && ahead !== cursor && !signal?.aborted) {
+      next = fetchRaw(ahead);
+      next.catch(() => {}); // awaited on the next turn; dropped when the walk stops here
+    }
+    const page = parse(raw);
+    if (page.next_cursor !== null && page.next_cursor === cursor)
+      throw new Error('The service returned the same cursor twice; the walk would never end');
+    yield* page.data;
+    if (page.next_cursor === null) return;
+    cursor = page.next_cursor;
+    signal?.throwIfAborted();
+    next ??= fetchRaw(cursor);
+  }
+}

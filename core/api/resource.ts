@@ -6,13 +6,21 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import { type CreateOptions, type CreateResult, createEntity, invalidRequest } from './create.js';
-import { type Page, WALK_LIMIT, checkLimit, walkItems } from './pagination.js';
+import { type Page, WALK_LIMIT, checkLimit, walkItems, walkItemsAhead } from './pagination.js';
 import { type Parser, pageParser } from './parse.js';
 import type { QueryValue, Transport } from './transport.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+export interface WalkOptions extends CallOptions {
+  /**
+   * Ask each next page as soon as its cursor is read, before this page is parsed and its items used: for a walk
+   * read to its end (pagination.ts walkItemsAhead). Without it the next page is asked once this one is used.
+   */
+  ahead?: boolean;
 }
 
 export interface ListQuery {
@@ -44,7 +52,7 @@ export interface ReadResource<T> {
   /** One page. */
   list(query?: ListQuery, o?: CallOptions): Promise<Page<T>>;
   /** Every item of the query, page after page (limit 200 unless given). */
-  walk(query?: WalkQuery, o?: CallOptions): AsyncIterable<T>;
+  walk(query?: WalkQuery, o?: WalkOptions): AsyncIterable<T>;
   findByExternalId(code: string, o?: CallOptions): Promise<T | null>;
   /** Codes → entities; codes with no active entity are absent from the map. */
   resolveExternalIds(codes: Iterable<string>, o?: ResolveOptions<T>): Promise<Map<string, T>>;
@@ -94,10 +102,16 @@ export function readResource<T extends { external_id?: string | null }>(cfg: Res
     return parsePage(res.body, `GET ${path}`);
   };
 
-  const walk = (query: WalkQuery = {}, o: CallOptions = {}): AsyncIterable<T> => {
+  const walk = (query: WalkQuery = {}, o: WalkOptions = {}): AsyncIterable<T> => {
     const fixed: WalkQuery = { ...query, limit: query.limit ?? WALK_LIMIT };
     checkLimit(fixed.limit);
-    return walkItems<T>((cursor) => list({ ...fixed, cursor }, o), o.signal);
+    const call = { signal: o.signal, timeoutMs: o.timeoutMs };
+    if (!o.ahead) return walkItems<T>((cursor) => list({ ...fixed, cursor }, call), o.signal);
+    return walkItemsAhead<T>(
+      async (cursor) => (await transport.callSafe({ method: 'GET', path, query: { ...fixed, cursor }, ...call })).body,
+      (raw) => parsePage(raw, `GET ${path}`),
+      o.signal,
+    );
   };
 
   /**

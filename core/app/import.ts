@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/index.js';
 import { planImport, type PlanContext, type PlanProgress } from '../jobs/plan.js';
 import type { ServiceWalks } from '../jobs/service-walks.js';
-import type { CodeMappings } from '../jobs/resolve.js';
+import type { CodeMappings, ServiceIndex } from '../jobs/resolve.js';
 import type { PlanHeader } from '../jobs/types.js';
 import {
   countMappings,
@@ -40,6 +40,8 @@ export interface PlanServices {
   manufacturerId?: string;
   /** the service reads started while the workbook was read (readWhileWalking): the plan uses them */
   walks?: ServiceWalks;
+  /** the workbook's codes resolved by its codes pass on this client with these mappings (checkSourceCodes) */
+  resolved?: ServiceIndex;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -115,6 +117,7 @@ function planContext(
     ...(s.mappings ? { mappings: s.mappings } : {}),
     validation: w.report,
     ...(s.walks ? { walks: s.walks } : {}),
+    ...(s.resolved ? { resolved: s.resolved } : {}),
     options: {
       createOnly: o.createOnly,
       ...(o.mirror?.length ? { mirror: o.mirror } : {}),

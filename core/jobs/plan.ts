@@ -15,7 +15,7 @@ import { PART_ROW_OFFSET, plannedParts } from '../workbook/sheet-parts.js';
 import type { ApiClient } from '../api/index.js';
 import { preflightReport } from '../api/preflight.js';
 import type { DataSheetName, Issue, ParsedWorkbook, ValidationReport } from '../workbook/types.js';
-import { resolveCodes, type CodeMappings } from './resolve.js';
+import { resolveCodes, type CodeMappings, type ServiceIndex } from './resolve.js';
 import { causeExplainer, unknownCodeIssues } from './code-check.js';
 import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
 import { indexWorkbook } from './workbook-rows.js';
@@ -56,6 +56,11 @@ export interface PlanContext {
   validation?: ValidationReport;
   /** /v2/me and the collection walks started before the rows were read (startServiceWalks): used, not repeated. */
   walks?: ServiceWalks;
+  /**
+   * The workbook's codes resolved already, on this client with these mappings (the app's codes pass, which picked
+   * them out of `walks`): used instead of resolving them again.
+   */
+  resolved?: ServiceIndex;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -103,14 +108,12 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   // /v2/me's answer first: a refused key or an unreachable service is told by it, whatever the other reads met.
   // With walks started before the rows were read, the codes are picked out of them.
   const reading = ctx.walks?.me ?? client.me({ signal });
-  const resolving = resolveCodes(
-    client,
-    collectCodes(wb),
-    workbookMappings(wb),
-    ctx.mappings,
-    signal,
-    ctx.walks?.walks,
-  );
+  reading.catch(() => {}); // awaited below, after the rows are indexed
+  // The rows indexed with turns of the event loop between groups: the walks' pages are handled meanwhile.
+  await wb.prepare(signal);
+  const resolving = ctx.resolved
+    ? Promise.resolve(ctx.resolved)
+    : resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal, ctx.walks?.walks);
   resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
   const me = await reading;
   const svc = await resolving;

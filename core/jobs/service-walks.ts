@@ -133,7 +133,7 @@ export function startServiceWalks(client: ApiClient, kinds: readonly WalkedKind[
     const resource: Pick<ReadResource<Coded>, 'walk'> = kind === 'product'
       ? client.products
       : client[ENTITIES[kind].resource];
-    walks[kind] = new CollectionWalk<Coded>((s) => resource.walk({}, { signal: s }), signal);
+    walks[kind] = new CollectionWalk<Coded>((s) => resource.walk({}, { signal: s, ahead: true }), signal);
   }
   return {
     me,

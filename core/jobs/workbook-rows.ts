@@ -43,7 +43,15 @@ export interface WorkbookRows {
   /** A1 address of a field's cell in a sheet, when the column exists. */
   cell(sheet: DataSheetName, field: string, row: number): string | null;
   sheetName(sheet: DataSheetName): string;
+  /**
+   * Index every sheet's rows now, letting the event loop run between groups of rows: the service's answers in
+   * flight (the walks' pages) are handled while a large workbook is indexed, not after it.
+   */
+  prepare(signal?: AbortSignal): Promise<void>;
 }
+
+/** Rows indexed between two turns of the event loop (prepare). */
+const ROWS_PER_TURN = 2000;
 
 /** The problems of a row without any (shared by every such row; frozen, so an accidental push throws). */
 const NO_PROBLEMS: PlanProblem[] = Object.freeze([]) as unknown as PlanProblem[];
@@ -106,13 +114,14 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     return s ? sourceCellOf(s, field, row).cell : null;
   };
 
-  const build = (name: DataSheetName): WbRow<unknown>[] => {
+  /** The row builder of a sheet (undefined: no such sheet). */
+  const builder = (name: DataSheetName): ((r: ParsedRow) => WbRow<unknown>) | undefined => {
     const s = sheets.get(name);
-    if (!s) return [];
+    if (!s) return undefined;
     const def = getSheet(name);
     const fields = new Set(Object.keys(def.columns));
     const allowed = def.columns.action?.allowed ?? [];
-    return s.rows.map((r) => {
+    return (r) => {
       const at = sourceRowOf(s, r.row);
       const sheetName = at.part.sheetName;
       const found = errorsAt.get(`${sheetName}\u0000${at.row}`);
@@ -188,7 +197,11 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
       const snap = rowSnapshot(r);
       if (snap) out.snapshot = snap;
       return out;
-    });
+    };
+  };
+  const build = (name: DataSheetName): WbRow<unknown>[] => {
+    const one = builder(name);
+    return one ? sheets.get(name)!.rows.map(one) : [];
   };
 
   const all = (name: DataSheetName): WbRow<unknown>[] => {
@@ -213,6 +226,22 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     actionRows: (name, action) => all(name).filter((r) => r.action === action),
     cell,
     sheetName: (sheet) => sheets.get(sheet)?.sheetName ?? sheet,
+    async prepare(signal) {
+      for (const name of sheets.keys()) {
+        const one = builder(name);
+        if (cache.has(name) || !one) continue;
+        const rows = sheets.get(name)!.rows;
+        const out: WbRow<unknown>[] = new Array(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          if (i > 0 && i % ROWS_PER_TURN === 0) {
+            await new Promise((r) => setImmediate(r));
+            signal?.throwIfAborted();
+          }
+          out[i] = one(rows[i]);
+        }
+        cache.set(name, out);
+      }
+    },
   };
 }
 

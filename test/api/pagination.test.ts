@@ -1,6 +1,7 @@
 /** Pagination and resolution of codes by cost, against the in-process sandbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkPages, type Page } from '../../core/api/index.js';
+import { walkItemsAhead } from '../../core/api/pagination.js';
 import { bulkSupplierProducts, client, lastSeq, requestsSince, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox;
@@ -77,6 +78,64 @@ describe('pagination', () => {
     await expect(c.supplierProducts.list({ limit: 0 })).rejects.toThrow(/limit/);
     expect(c.stats().requests).toBe(0);
     await c.close();
+  });
+});
+
+describe('a walk that asks each next page ahead', () => {
+  it('asks the next page before the items of this one are used, and nothing beyond the last', async () => {
+    const pages: Page<number>[] = [
+      { data: [1, 2], next_cursor: 'a' },
+      { data: [3, 4], next_cursor: 'b' },
+      { data: [5], next_cursor: null },
+    ];
+    const asked: (string | undefined)[] = [];
+    const fetchRaw = async (cursor: string | undefined) => {
+      asked.push(cursor);
+      return pages[cursor === undefined ? 0 : cursor === 'a' ? 1 : 2];
+    };
+    const seen: [number, number][] = [];
+    for await (const n of walkItemsAhead<number>(fetchRaw, (raw) => raw as Page<number>)) seen.push([n, asked.length]);
+    // item 1 (first page) is used with the second page asked already; item 3 with the third
+    expect(seen).toEqual([
+      [1, 2],
+      [2, 2],
+      [3, 3],
+      [4, 3],
+      [5, 3],
+    ]);
+    expect(asked).toEqual([undefined, 'a', 'b']);
+  });
+
+  it('walks the same pages and items as a plain walk, on the service', async () => {
+    const c = client(sb);
+    const since = await lastSeq(sb);
+    const ids: string[] = [];
+    for await (const sp of c.supplierProducts.walk({ limit: 200 }, { ahead: true })) ids.push(sp.id);
+    const plain: string[] = [];
+    for await (const sp of c.supplierProducts.walk({ limit: 200 })) plain.push(sp.id);
+    await c.close();
+    expect(ids).toEqual(plain);
+    const log = (await requestsSince(sb, since)).entries.filter((e) => e.path === '/v2/supplier-products');
+    expect(log.length).toBe(2 * Math.ceil(1001 / 200));
+  });
+
+  it('refuses a cursor answered twice and tells a page that does not fit', async () => {
+    const same = walkItemsAhead<number>(
+      async () => ({ data: [1], next_cursor: 'c' }),
+      (raw) => raw as Page<number>,
+    );
+    await expect(async () => {
+      for await (const _ of same) void _;
+    }).rejects.toThrow('same cursor twice');
+    const bad = walkItemsAhead<number>(
+      async () => ({ data: 'nope', next_cursor: null }),
+      () => {
+        throw new Error('unexpected answer');
+      },
+    );
+    await expect(async () => {
+      for await (const _ of bad) void _;
+    }).rejects.toThrow('unexpected answer');
   });
 });
 

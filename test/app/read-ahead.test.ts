@@ -37,13 +37,20 @@ afterAll(async () => {
 });
 
 /** The client with the supplier-product walk held (its first page is not sent) until `release()`. */
-function heldWalk(c: ApiClient): { client: ApiClient; started: () => boolean; release: () => void } {
+function heldWalk(c: ApiClient): {
+  client: ApiClient;
+  started: () => boolean;
+  release: () => void;
+  options: () => Parameters<ApiClient['supplierProducts']['walk']>[1];
+} {
   let started = false;
+  let options: Parameters<ApiClient['supplierProducts']['walk']>[1];
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const walk: ApiClient['supplierProducts']['walk'] = (q, o) => ({
     async *[Symbol.asyncIterator]() {
       started = true;
+      options = o;
       await gate;
       yield* c.supplierProducts.walk(q, o);
     },
@@ -52,6 +59,7 @@ function heldWalk(c: ApiClient): { client: ApiClient; started: () => boolean; re
     client: { ...c, supplierProducts: { ...c.supplierProducts, walk } },
     started: () => started,
     release,
+    options: () => options,
   };
 }
 
@@ -86,6 +94,8 @@ describe('walks beside the read', () => {
     expect(startedWhenRead).toBe(true);
     // reading and validating finished; the walk has not been answered
     expect(held.started()).toBe(true);
+    // each next page asked as soon as its cursor is known (the walk is read to its end)
+    expect(held.options()?.ahead).toBe(true);
     expect(w.walks?.walks.supplier_product?.ended).toBe(false);
     expect(w.parsed.sheets.find((s) => s.name === 'supplier-products')?.rows).toHaveLength(450);
     held.release();

@@ -56,3 +56,34 @@ describe('indexWorkbook: one copy of each row', () => {
     expect(rows[2].problems).not.toBe(rows[0].problems);
   });
 });
+
+describe('indexWorkbook: prepare', () => {
+  const many = Array.from({ length: 10_000 }, (_, i) => ({
+    external_id: `SC-${i}`,
+    name: `Werk ${i}`,
+    country: 'DE',
+  })) as RowValues[];
+
+  it('indexes a large sheet with turns of the event loop between groups of rows, the same rows as at once', async () => {
+    const wb = indexWorkbook(workbook(many));
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await wb.prepare();
+    counting = false;
+    // an answer arriving meanwhile is handled between groups of rows, not after the last one
+    expect(turns).toBeGreaterThanOrEqual(4);
+    expect(wb.rows('supplier-companies')).toEqual(indexWorkbook(workbook(many)).rows('supplier-companies'));
+  });
+
+  it('stops on the signal', async () => {
+    const c = new AbortController();
+    c.abort(new Error('cancelled'));
+    await expect(indexWorkbook(workbook(many)).prepare(c.signal)).rejects.toThrow('cancelled');
+  });
+});

@@ -1,9 +1,9 @@
 /**
  * The bad-workbook corpus: every file of test/fixtures/corpus goes through the path the CLI's
- * `import` takes (read → validate → refuse with exit 2 before connecting), against a running sandbox. Each
- * must give a clear error in words — file-level, or at its sheet/cell — or, for odd but valid files, read
- * clean with the value the user meant; never a crash or a stack trace, never a hang, memory bounded, and
- * zero requests sent to the service (checked in the sandbox's request log).
+ * `import` takes (read → validate → refuse with exit 2), against a running sandbox. Each must give a clear error
+ * in words — file-level, or at its sheet/cell — or, for odd but valid files, read clean with the value the user
+ * meant; never a crash or a stack trace, never a hang, memory bounded, and nothing written to the service
+ * (checked in the sandbox's request log: only reads, the walks beside the read and the codes pass).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../../jobs/csv-sources.js';
-import { createApiClient } from '../../api/index.js';
+import { createApiClient, type ApiClient } from '../../api/index.js';
 import type { EntryIndex } from '../../jobs/entry-index.js';
 import { jobDir, readJobIndex } from '../../jobs/job-store.js';
 import type { PlanHeader } from '../../jobs/types.js';
@@ -29,7 +29,8 @@ import {
 } from '../../workbook/column-mapping/columns.js';
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
 import { peekSource } from '../../workbook/sources/peek.js';
-import { readAndValidate, type CheckedSources, type CodesChecked } from '../validate.js';
+import { type CheckedSources, type CodesChecked } from '../validate.js';
+import { readWhileWalking } from '../read-ahead.js';
 import { checkSourceCodes } from '../codes.js';
 import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from '../import.js';
 import { discardJob, planJob, type PlannedJob } from '../import-job.js';
@@ -37,6 +38,9 @@ import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from 
 import { AppError } from '../errors.js';
 import { serviceCodes } from '../known-codes.js';
 import { activeConnection, resolveConnection, type Connection } from '../profiles.js';
+import { SANDBOX_PROFILE_ID } from '../../settings/settings.js';
+import type { ServiceWalks } from '../../jobs/service-walks.js';
+import type { CodeMappings, ServiceIndex } from '../../jobs/resolve.js';
 import type { KnownCodes } from '../../workbook/column-mapping/suggest.js';
 import type { HostServices } from '../host.js';
 import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
@@ -81,7 +85,41 @@ export interface ImportSession {
   } | null;
   /** the last filter asked for and its matching entry positions (scrolling asks the same filter page after page) */
   filterCache: { key: string; indices: number[] } | null;
+  /** the dry run's service reads started while the workbook was read (until the dry run uses them or the session goes) */
+  ahead: WalksAhead | null;
   lastUsed: number;
+}
+
+/**
+ * The plan's service reads (/v2/me, the collection walks: app/read-ahead.ts) started on the active connection while
+ * the workbook is read, kept for the dry run on that connection; stopped when another connection plans or the
+ * session goes.
+ */
+interface WalksAhead {
+  client: ApiClient;
+  walks: ServiceWalks;
+  baseUrl: string;
+  apiKey: string;
+  /** the codes pass picked the codes out of the walks: its index, and the profile's mappings it used (JSON) */
+  resolved?: { svc: ServiceIndex; mappings: string };
+}
+
+/** Stop the reads ahead of a session (none will be used). */
+function dropAhead(s: ImportSession): void {
+  const a = s.ahead;
+  s.ahead = null;
+  if (!a) return;
+  a.walks.cancel();
+  void a.client.close().catch(() => {});
+}
+
+/**
+ * The active connection for reads beside the read of a workbook, or undefined: none can be made, or it is the
+ * embedded sandbox and not running (reading a workbook does not start it).
+ */
+async function connectionAhead(app: HostServices): Promise<Connection | undefined> {
+  if (app.settings.snapshot().activeProfileId === SANDBOX_PROFILE_ID && !app.sandbox.baseUrl()) return undefined;
+  return resolveConnection(app).catch(() => undefined);
 }
 
 /** A dry run's folder in the jobs folder: the job that runs it, once `import.run` adopted it. */
@@ -100,6 +138,7 @@ async function discardPlanned(p: PlannedFolder | null): Promise<void> {
 }
 
 function forget(s: ImportSession): void {
+  dropAhead(s);
   const p = s.planned;
   s.planned = null;
   s.plan = null;
@@ -124,14 +163,26 @@ async function codesOnConnection(
   }
   const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
   try {
-    const mappings = savedMappings(app.settings, conn.profileId);
-    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal });
+    return await codesPass(w, client, savedMappings(app.settings, conn.profileId), signal);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The codes pass on a client (with the walks started beside the read, when there are); a service that cannot be read leaves them unchecked, with the reason. */
+async function codesPass(
+  w: CheckedSources,
+  client: ApiClient,
+  mappings: CodeMappings | undefined,
+  signal: AbortSignal,
+  walks?: ServiceWalks,
+): Promise<{ report: ValidationReport; codes: CodesChecked; resolved?: ServiceIndex }> {
+  try {
+    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal, ...(walks && { walks }) });
   } catch (e) {
     if (signal.aborted) throw e;
     const reason = e instanceof Error ? e.message : String(e);
     return { report: w.report, codes: { checked: false, reason: `the service could not be read: ${reason}` } };
-  } finally {
-    await client.close();
   }
 }
 
@@ -283,14 +334,27 @@ export class ImportSessions {
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
       // The CLI's reading and checking of sources (app/validate.ts): .xlsx or .csv, with the column mapping when
-      // there is one, under the name the user knows (an uploaded copy is stored under a random name).
-      const { parsed, report } = await readAndValidate(paths, {
-        ...(mapping && { mapping }),
-        fileName: info.name,
-        signal,
-        onRead: (p) => progress(p.phase, p.rows, p.totalRows),
-        onValidate: (p) => progress('validating', p.rows, p.totalRows),
-      });
+      // there is one, under the name the user knows (an uploaded copy is stored under a random name). With an
+      // active connection the dry run's service reads run beside it, as the CLI's plan and import do (reads only).
+      const conn = await connectionAhead(app);
+      const client = conn && createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      let checked;
+      try {
+        checked = await readWhileWalking(paths, client, {
+          ...(mapping && { mapping }),
+          fileName: info.name,
+          signal,
+          onRead: (p) => progress(p.phase, p.rows, p.totalRows),
+          onValidate: (p) => progress('validating', p.rows, p.totalRows),
+        });
+      } catch (e) {
+        void client?.close().catch(() => {});
+        throw e;
+      }
+      const { parsed, report, walks } = checked;
+      let ahead: WalksAhead | null =
+        conn && client && walks ? { client, walks, baseUrl: conn.baseUrl, apiKey: conn.apiKey } : null;
+      if (!ahead) void client?.close().catch(() => {});
       const rows = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
       progress('validating', rows, rows, true);
       // The report the user sees: with the unknown codes when checked. The session keeps the workbook's own
@@ -299,7 +363,18 @@ export class ImportSessions {
       let codes: CodesChecked | undefined;
       if (checkCodes) {
         progress('resolving', 0, 1, true);
-        ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
+        if (ahead && conn) {
+          // The codes picked out of the walks beside the read; their index is kept for the dry run.
+          const mappings = savedMappings(app.settings, conn.profileId);
+          const r = await codesPass({ parsed, report }, ahead.client, mappings, signal, ahead.walks);
+          ({ report: shown, codes } = r);
+          if (r.resolved) ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
+          else {
+            ahead.walks.cancel();
+            void ahead.client.close().catch(() => {});
+            ahead = null;
+          }
+        } else ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
         progress('resolving', 1, 1, true);
       }
       const importId = randomUUID();
@@ -323,6 +398,7 @@ export class ImportSessions {
         planned: null,
         planInfo: null,
         filterCache: null,
+        ahead,
         lastUsed: Date.now(),
       });
       this.evict();
@@ -388,13 +464,28 @@ export class ImportSessions {
         'The workbook could not be read, so there is nothing to compare. Fix the file and choose it again.',
       );
     return this.track(importId, async (signal) => {
-      const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      // The reads started while the workbook was read, when they were on this connection; else new ones.
+      // With the codes pass's index, when the profile's mappings are still those it used.
+      const mappings = savedMappings(app.settings, conn.profileId);
+      const ahead =
+        s.ahead &&
+        s.ahead.baseUrl === conn.baseUrl &&
+        s.ahead.apiKey === conn.apiKey &&
+        (!s.ahead.resolved || s.ahead.resolved.mappings === JSON.stringify(mappings ?? null))
+          ? s.ahead
+          : null;
+      if (ahead) s.ahead = null;
+      else dropAhead(s);
+      const client = ahead?.client ?? createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      const stopWalks = () => ahead?.walks.cancel();
+      signal.addEventListener('abort', stopWalks, { once: true });
       try {
         const throttle = new Throttle();
-        const mappings = savedMappings(app.settings, conn.profileId);
         const services: PlanServices = {
           client,
           ...(mappings ? { mappings } : {}),
+          ...(ahead && { walks: ahead.walks }),
+          ...(ahead?.resolved && { resolved: ahead.resolved.svc }),
           signal,
           onProgress: (p) => {
             if (!throttle.pass(p.done === p.total)) return;
@@ -424,6 +515,7 @@ export class ImportSessions {
         };
         return overview(s);
       } finally {
+        signal.removeEventListener('abort', stopWalks);
         await client.close();
       }
     });

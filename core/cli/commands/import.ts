@@ -30,7 +30,7 @@ import { EXIT, type CliCommand, type ExitCode } from '../shared/types.js';
 import { entryLines, formatPlan, formatResult } from '../output/views.js';
 import {
   issueSummary,
-  loadWorkbook,
+  loadForPlan,
   printIssues,
   sheetLines,
   workbookFailed,
@@ -206,12 +206,17 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   const input = sources[0];
   const csvMode = sources.some((s) => isTextSource(s));
 
-  // 1. The workbook on its own: errors → nothing is sent (only its codes are read, when a connection can be made).
-  // Dropped once planned: the job runs from the plan, and the results workbooks re-read the sources.
+  // 1. The workbook, with the plan's service reads beside the read (as `plan`): errors → nothing is written (its
+  // codes are read, when a connection can be made). Dropped once planned: the job runs from the plan, and the
+  // results workbooks re-read the sources.
   mark('import-start');
-  let w: LoadedWorkbook | null = await loadWorkbook(sources, rc, { ...(mapping && { mapping }) });
+  let w: LoadedWorkbook | null = await loadForPlan(sources, rc, {
+    ...(mapping && { mapping }),
+    ...clientCap(concurrency),
+  });
   mark('read-validated');
   if (workbookFailed(w)) {
+    w.walks?.cancel();
     // Refused, but with every error in one pass: the codes too, when a connection can be made (reads only).
     const { report, codes } = await codesOfRefused(rc, w);
     const checked = { ...w, report };

@@ -13,7 +13,7 @@ import { checkSourceFiles } from '../shared/files.js';
 import { MIRROR_OPTIONS, MIRROR_USAGE, mirrorOptions, planIntoJob } from '../shared/importing.js';
 import { EXIT, type CliCommand } from '../shared/types.js';
 import { formatPlan } from '../output/views.js';
-import { loadWorkbook, printIssues, sheetLines, sheetsJson } from '../shared/workbook.js';
+import { loadForPlan, printIssues, sheetLines, sheetsJson } from '../shared/workbook.js';
 import { CliUsageError } from '../shared/errors.js';
 
 export const planCommand: CliCommand = {
@@ -35,13 +35,8 @@ ${MIRROR_USAGE}
     const files = checkSourceFiles(positionals, rc.cwd, 'plan');
     const mapping = mappingOption(rc, values, 'plan');
     const mirror = mirrorOptions(values, 'plan');
-    // The plan's service reads run while the workbook is read (nothing is written): connected first when the
-    // connection can be made; when it cannot, the workbook is read first and planning says why, as before.
-    const walkWith = await rc.connect({ checkKey: false }).then(
-      () => rc.client,
-      () => undefined,
-    );
-    const w = await loadWorkbook(files, rc, { ...(mapping && { mapping }), ...(walkWith && { walkWith }) });
+    // The plan's service reads run while the workbook is read (nothing is written).
+    const w = await loadForPlan(files, rc, { ...(mapping && { mapping }) });
     if (!w.parsed.readable) {
       if (!ctx.json) printIssues(rc, w);
       const first = w.report.issues.find((i) => i.severity === 'error');

@@ -135,6 +135,8 @@ export function formatPlan(
   if (plan.ignoredRows?.length)
     out.push(`  ignored rows (action ignore): ${plan.ignoredRows.map((r) => rowAt(plan, r.sheet, r.row)).join(', ')}`);
   if (max <= 0) return out;
+  // Only unchanged entries (a re-sync): nothing more to show, and the entries are not read back.
+  if (Object.entries(plan.summary.byAction).every(([a, n]) => a === 'unchanged' || !n)) return out;
   // One pass: every delete (they run last, in this order), then up to `max` others, changes before creates.
   const deletes: PlanEntry[] = [];
   const detailed: PlanEntry[] = [];

@@ -1,6 +1,7 @@
 /**
  * Reading and validating an input workbook for validate / plan / import: streaming read with a progress bar,
- * workbook-local validation, and the issues printed by cell. Nothing here talks to the service.
+ * workbook-local validation, and the issues printed by cell. The service is only read, by the plan's walks that
+ * run beside the read (loadForPlan).
  */
 import { partsOf } from '../../workbook/sheet-parts.js';
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
@@ -46,6 +47,26 @@ export async function loadWorkbook(
   });
   bar?.done();
   return { path: paths[0], paths, parsed, report, ...(walks && { walks }) };
+}
+
+/**
+ * Read and check the sources of a plan (`plan`, `import`) with the plan's service reads beside the read: connected
+ * first (the key is not checked apart: the plan's /v2/me checks it), with the client's cap of the run. Only reads
+ * go out while the sources are read; a workbook with errors is refused with nothing written. When the connection
+ * cannot be made the sources are read alone, and connecting again later says why.
+ */
+export async function loadForPlan(
+  source: string | readonly string[],
+  ctx: RunContext,
+  o: { mapping?: ColumnMapping; maxConcurrency?: number } = {},
+): Promise<LoadedWorkbook> {
+  const walkWith = await ctx
+    .connect({ checkKey: false, ...(o.maxConcurrency !== undefined && { maxConcurrency: o.maxConcurrency }) })
+    .then(
+      () => ctx.client,
+      () => undefined,
+    );
+  return loadWorkbook(source, ctx, { ...(o.mapping && { mapping: o.mapping }), ...(walkWith && { walkWith }) });
 }
 
 /** Print the workbook's issues on stderr (people) — errors first, capped — or to `write`. */

@@ -1,0 +1,104 @@
+/**
+ * `import` reads the service as `plan` does: the walks of the collections the fed sheets ask codes of start before
+ * the rows are read and run while they are read and validated (cli/shared/workbook.ts loadForPlan). No timing:
+ * when reading and validating returned, had the walk of supplier products been asked for? A re-sync imported
+ * this way writes nothing, and a workbook with errors is still refused with nothing written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildDataset } from '../fixtures/dataset.js';
+import { writeDataWorkbook } from '../fixtures/workbook.js';
+import { clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
+
+/** Whether the client's walk of supplier products was asked for, and its value when reading returned. */
+const seen = vi.hoisted(() => ({ walked: false, walkedWhenRead: [] as boolean[] }));
+
+vi.mock('../../core/api/index.js', async (importOriginal) => {
+  const api = await importOriginal<typeof import('../../core/api/index.js')>();
+  return {
+    ...api,
+    createApiClient: (o: Parameters<typeof api.createApiClient>[0]) => {
+      const c = api.createApiClient(o);
+      const walk = c.supplierProducts.walk.bind(c.supplierProducts);
+      c.supplierProducts.walk = (q, opts) => {
+        seen.walked = true;
+        return walk(q, opts);
+      };
+      return c;
+    },
+  };
+});
+
+vi.mock('../../core/app/validate.js', async (importOriginal) => {
+  const v = await importOriginal<typeof import('../../core/app/validate.js')>();
+  return {
+    ...v,
+    readAndValidate: async (...args: Parameters<typeof v.readAndValidate>) => {
+      const r = await v.readAndValidate(...args);
+      seen.walkedWhenRead.push(seen.walked);
+      return r;
+    },
+  };
+});
+
+let sb: Sandbox;
+let dir: string;
+let file: string;
+beforeAll(async () => {
+  sb = await sandbox('demo');
+  dir = tmpDir('sl-import-ahead-');
+  file = path.join(dir, 'resync.xlsx');
+  // Every sheet, 450 supplier products (3 pages of 200); the sheets declare their sizes, as Excel writes them.
+  await writeDataWorkbook(
+    file,
+    buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'IA'),
+  );
+  const first = await cli(['import', file, '--concurrency', '16'], {
+    baseUrl: sb.baseUrl,
+    key: sb.ownerKey,
+    jobsDir: path.join(dir, 'jobs'),
+  });
+  expect(first.code, first.stderr).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await sb?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('import walks the service while the workbook is read', () => {
+  it('the walk of supplier products was asked for before reading and validating returned; a re-sync writes nothing', async () => {
+    seen.walked = false;
+    seen.walkedWhenRead.length = 0;
+    await clearRequests(sb);
+    const r = await cli(['import', file, '--concurrency', '8', '--json'], {
+      baseUrl: sb.baseUrl,
+      key: sb.ownerKey,
+      jobsDir: path.join(dir, 'jobs'),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(seen.walkedWhenRead).toEqual([true]);
+    const log = await requests(sb);
+    expect(log.filter(isWrite)).toEqual([]);
+    // one walk of 3 pages, not one lookup per row, and not walked a second time after the read
+    expect(log.filter((q) => q.path === '/v2/supplier-products').length).toBeLessThanOrEqual(3);
+  }, 120_000);
+
+  it('a workbook with errors: read beside the walks, refused with nothing written', async () => {
+    const bad = path.join(dir, 'bad.xlsx');
+    const data = buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'IA');
+    data['supplier-products']![3].name = '';
+    await writeDataWorkbook(bad, data);
+    seen.walkedWhenRead.length = 0;
+    await clearRequests(sb);
+    const r = await cli(['import', bad, '--json'], {
+      baseUrl: sb.baseUrl,
+      key: sb.ownerKey,
+      jobsDir: path.join(dir, 'jobs'),
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, stage: 'validation' });
+    expect(seen.walkedWhenRead).toEqual([true]);
+    expect((await requests(sb)).filter(isWrite)).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,97 @@
+/**
+ * The app's dry run reads the service as the CLI's plan does (app/read-ahead.ts readWhileWalking): with an active
+ * connection, `import.validate` starts the walks of the collections the fed sheets ask codes of before the rows
+ * are read, and `import.plan` on that connection uses them instead of walking again; the Check step's codes pass
+ * picks its codes out of them and the dry run uses what it resolved. No timing: the walk of supplier products is
+ * held until released, and was asked for before reading and validating returned.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BrowserMode } from '../../core/ipc/browser-mode.js';
+import { buildDataset } from '../fixtures/dataset.js';
+import { writeDataWorkbook } from '../fixtures/workbook.js';
+import { rpc, startTestApp, stopTestApp } from './helpers.js';
+
+/** The supplier-product walks asked for (held until `release`), and whether one was when reading returned. */
+const held = vi.hoisted(() => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { walks: 0, walkedWhenRead: [] as number[], gate, release: () => release() };
+});
+
+vi.mock('../../core/api/index.js', async (importOriginal) => {
+  const api = await importOriginal<typeof import('../../core/api/index.js')>();
+  return {
+    ...api,
+    createApiClient: (o: Parameters<typeof api.createApiClient>[0]) => {
+      const c = api.createApiClient(o);
+      const walk = c.supplierProducts.walk.bind(c.supplierProducts);
+      c.supplierProducts.walk = (q, opts) => ({
+        async *[Symbol.asyncIterator]() {
+          held.walks++;
+          await held.gate;
+          yield* walk(q, opts);
+        },
+      });
+      return c;
+    },
+  };
+});
+
+vi.mock('../../core/app/validate.js', async (importOriginal) => {
+  const v = await importOriginal<typeof import('../../core/app/validate.js')>();
+  return {
+    ...v,
+    readAndValidate: async (...args: Parameters<typeof v.readAndValidate>) => {
+      const r = await v.readAndValidate(...args);
+      held.walkedWhenRead.push(held.walks);
+      return r;
+    },
+  };
+});
+
+let mode: BrowserMode;
+let dir: string;
+beforeAll(async () => {
+  ({ mode, dir } = await startTestApp('sl-dry-ahead-'));
+});
+afterAll(() => stopTestApp(mode, dir));
+
+describe("the app's dry run walks the service while the workbook is read", () => {
+  it('the walk runs while the read is pending; the dry run uses it and walks nothing again', async () => {
+    const file = path.join(dir, 'every-sheet.xlsx');
+    // Every sheet, 450 supplier products; the sheets declare their sizes, as Excel writes them.
+    await writeDataWorkbook(
+      file,
+      buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'DA'),
+    );
+    const { fileId } = mode.app.files.registerPath(file);
+    const v = await rpc(mode, 'import.validate', { fileId });
+    expect(v.errors).toBe(0);
+    // reading and validating returned with the walk asked for and not answered (held)
+    expect(held.walkedWhenRead).toEqual([1]);
+    expect(mode.app.sessions.imports.get(v.importId).ahead?.walks.walks.supplier_product?.ended).toBe(false);
+    held.release();
+    const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.entries).toBeGreaterThan(450);
+    expect(held.walks).toBe(1); // the dry run picked its codes out of the walk started beside the read
+    expect(mode.app.sessions.imports.get(v.importId).ahead).toBeNull();
+  }, 120_000);
+
+  it('the Check step picks its codes out of the same walk, and the dry run uses what it resolved', async () => {
+    const file = path.join(dir, 'every-sheet-checked.xlsx');
+    await writeDataWorkbook(
+      file,
+      buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'DC'),
+    );
+    const { fileId } = mode.app.files.registerPath(file);
+    const before = held.walks;
+    const v = await rpc(mode, 'import.validate', { fileId, checkCodes: true });
+    expect(v.codes).toEqual({ checked: true, unknown: 0 });
+    expect(mode.app.sessions.imports.get(v.importId).ahead?.resolved).toBeDefined();
+    const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
+    expect(ov.summary.entries).toBeGreaterThan(450);
+    // one walk of supplier products for the read, the codes pass and the dry run together
+    expect(held.walks - before).toBe(1);
+  }, 120_000);
+});
