@@ -240,7 +240,7 @@ export const importProcedures = {
   },
   'import.validate': {
     summary:
-      'Read a workbook the user handed to the app and check it (nothing is sent; with checkCodes, its codes against the active connection); keeps it for the dry run',
+      'Read a workbook the user handed to the app and check it (nothing is written; with an active connection the plan’s service reads start beside the read, and with checkCodes its codes are checked against them); keeps it for the dry run',
     /** moreFileIds: further sources of the same import (a workbook's sheets and CSV files may be mixed) */
     input: z
       .object({
