@@ -7,6 +7,7 @@
 import { createApiClient, type ApiClient } from '../../api/index.js';
 import { requestsController } from '../../api/signal.js';
 import type { LcaImpactDryRunView, LcaImpactView } from '../../contract/lca-impact.js';
+import { readMeta } from '../../jobs/job-store.js';
 import { AppError } from '../errors.js';
 import {
   lcaImpact,
@@ -27,6 +28,18 @@ interface Recompute {
   error: string | null;
   controller: AbortController;
   done: Promise<void>;
+}
+
+/** The connection, when it is to the service the job was made against (its base URL); else why not, in words. */
+async function jobConnection(jobsDir: string, jobId: string, conn: Connection): Promise<Connection> {
+  const meta = await readMeta(jobsDir, jobId);
+  const same = (u: string) => u.replace(/\/+$/, '').toLowerCase();
+  if (same(meta.baseUrl) !== same(conn.baseUrl))
+    throw new AppError(
+      'invalid_input',
+      `This job was made against another service (${meta.baseUrl}). Connect to that service to work with its LCA.`,
+    );
+  return conn;
 }
 
 const words = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
@@ -68,7 +81,7 @@ export class LcaImpacts {
     let affectedError: string | null = null;
     if (!affected) {
       try {
-        const client = this.client(await conn());
+        const client = this.client(await jobConnection(this.jobsDir, jobId, await conn()));
         try {
           affected = await lcaImpactAffected(client, this.jobsDir, jobId);
         } finally {
@@ -96,7 +109,8 @@ export class LcaImpacts {
   }
 
   /** Start the recompute of the affected instances of a finished job (one at a time per job). */
-  start(conn: Connection, jobId: string): boolean {
+  async start(conn: Connection, jobId: string): Promise<boolean> {
+    await jobConnection(this.jobsDir, jobId, conn);
     if (this.recomputes.get(jobId)?.state === 'running')
       throw new AppError('unavailable', 'The LCA of this job’s instances is being recomputed already.');
     const r: Recompute = {

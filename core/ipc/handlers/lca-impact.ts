@@ -18,7 +18,7 @@ export const lcaImpactHandlers: Table = withWords<Table>({
   'lca.impact': async (input, app) => app.sessions.impacts.view(() => resolveConnection(app), input.jobId, input),
 
   'lca.impactRecompute': async (input, app) => ({
-    accepted: app.sessions.impacts.start(await resolveConnection(app), input.jobId),
+    accepted: await app.sessions.impacts.start(await resolveConnection(app), input.jobId),
   }),
 
   'lca.impactCancel': async (input, app) => ({ accepted: app.sessions.impacts.cancel(input.jobId) }),
