@@ -7,7 +7,7 @@ import type { LcaAffectedView, LcaEstimatesView, LcaImpactReportView } from '../
 import type { AffectedSet, ImpactEstimates, ImpactReport } from '../lca-impact.js';
 
 const MAX_INSTANCES = 200;
-const MAX_ESTIMATES = 200;
+const MAX_ESTIMATES = 2000;
 const MAX_ROWS = 500;
 /** Results read per recompute besides its lca-update, on average: the first read and one more while it runs. */
 const READS_PER_RECOMPUTE = 2;

@@ -25,7 +25,7 @@ export function ImpactDryRun({ overview }: { overview: PlanOverview }) {
 
   const id = 'impact-dry-run';
   return (
-    <section className="card" aria-labelledby={id}>
+    <section className="card impact-card" aria-labelledby={id}>
       <div className="card-head">
         <h2 id={id}>{t('impact.title')}</h2>
       </div>

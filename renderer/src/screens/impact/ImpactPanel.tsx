@@ -66,7 +66,7 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
   };
   const a = report?.attribution ?? null;
   return (
-    <section className="card" aria-labelledby={id}>
+    <section className="card impact-panel impact-card" aria-labelledby={id}>
       <div className="card-head">
         <h2 id={id}>{t('impact.title')}</h2>
       </div>
@@ -177,7 +177,6 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                     columns={[
                       t('impact.instance'),
                       t('impact.col.year'),
-                      t('impact.indicator'),
                       t('impact.col.module'),
                       { head: t('impact.col.before'), num: true },
                       { head: t('impact.col.after'), num: true },
@@ -189,7 +188,6 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                       <tr key={k}>
                         <td className="nowrap">{instanceName(r)}</td>
                         <td>{r.year}</td>
-                        <td>{report.indicator}</td>
                         <td className="nowrap">{r.module}</td>
                         <td className="num" title={r.blockedBefore ?? undefined}>
                           {r.blockedBefore && r.before === null

@@ -3,6 +3,7 @@
  * with the job rows affecting each), the estimates (labelled as estimates, with what could not be estimated)
  * and the waterfall of one change by source.
  */
+import { useState } from 'react';
 import type { LcaAffectedView, LcaEstimatesView, LcaImpactReportView } from '../../../../core/ipc/contract.js';
 import { DataTable } from '../../components/DataTable.js';
 import { formatNumber } from '../../components/format.js';
@@ -12,6 +13,9 @@ import { useI18n } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { barPlace, instanceName, lcaValue, signedChange, waterfall } from './impactLogic.js';
 import './impact.css';
+
+/** The indicator shown first when there. */
+const DEFAULT_INDICATOR = 'GWP-total';
 
 /** The affected count, per plant, and each instance with what changes it and the job rows that do. */
 export function AffectedInstances({ affected, idPrefix }: { affected: LcaAffectedView; idPrefix: string }) {
@@ -68,13 +72,34 @@ export function AffectedInstances({ affected, idPrefix }: { affected: LcaAffecte
 export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimatesView; idPrefix: string }) {
   const { t, locale } = useI18n();
   const e = estimates;
+  const indicators = [...new Set(e.estimates.map((x) => x.indicator))];
+  const [chosen, setChosen] = useState<string | null>(null);
+  const indicator =
+    chosen && indicators.includes(chosen)
+      ? chosen
+      : indicators.includes(DEFAULT_INDICATOR)
+        ? DEFAULT_INDICATOR
+        : (indicators[0] ?? null);
+  const shown = e.estimates.filter((x) => x.indicator === indicator);
   return (
     <section className="impact-estimates" aria-labelledby={`${idPrefix}-est`}>
       <h3 id={`${idPrefix}-est`}>
         {t('impact.est.title')} <Tag tone="warn">{t('impact.est.tag')}</Tag>
       </h3>
       <p className="field-hint">{t('impact.est.explain')}</p>
-      {e.estimates.length === 0 ? (
+      {indicators.length > 1 && (
+        <label className="field-inline">
+          {t('impact.indicator')}{' '}
+          <select value={indicator ?? ''} onChange={(ev) => setChosen(ev.target.value)}>
+            {indicators.map((code) => (
+              <option key={code} value={code}>
+                {code} – {indicatorName(code, locale) ?? code}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {shown.length === 0 ? (
         <p>{t('impact.est.none')}</p>
       ) : (
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={`${idPrefix}-est`}>
@@ -82,24 +107,21 @@ export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimates
             columns={[
               t('impact.instance'),
               t('impact.col.year'),
-              t('impact.indicator'),
               t('impact.col.module'),
               { head: t('impact.est.current'), num: true },
               { head: t('impact.est.change'), num: true },
             ]}
           >
-            {e.estimates.map((x, k) => (
+            {shown.map((x, k) => (
               <tr key={k}>
                 <td className="nowrap">{instanceName(x)}</td>
                 <td>{x.year}</td>
-                <td title={indicatorName(x.indicator, locale) ?? undefined}>{x.indicator}</td>
                 <td className="nowrap">{x.module}</td>
                 <td className="num">
                   {lcaValue(x.current, locale)} {x.unit}
                 </td>
                 <td className="num">
-                  <span className="nowrap">≈ {signedChange(x.change, locale)}</span>{' '}
-                  <span className="small muted">{t('impact.est.tag')}</span>
+                  <span className="nowrap">≈ {signedChange(x.change, locale)}</span>
                 </td>
               </tr>
             ))}
