@@ -20,8 +20,8 @@ export const LcaAffectedView = z.object({
       plantCode: Text.nullable(),
       /** the job rows affecting it, as `sheet!row` */
       rows: z.array(Text),
-      /** what affects it, in the plan's words (one per cause) */
-      causes: z.array(Text),
+      /** what affects it (one per changed thing): its kind (IMPACT_CAUSE_KINDS), code and the plan's words */
+      causes: z.array(z.object({ kind: Text, code: Text.nullable(), label: Text })),
     }),
   ),
   moreInstances: NonNegInt,

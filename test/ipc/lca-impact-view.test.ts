@@ -149,7 +149,9 @@ describe('LCA impact report view', () => {
     };
     const v = affectedView(a);
     expect(v).toMatchObject({ count: 1, byPlant: [{ plantCode: 'P1', count: 1 }], moreInstances: 0 });
-    expect(v.instances[0]?.causes).toEqual(['supplier product SP-1']);
+    expect(v.instances[0]?.causes).toEqual([
+      { kind: 'supplier_product', code: 'SP-1', label: 'supplier product SP-1' },
+    ]);
   });
 
   it('keeps the estimates labelled with what could not be estimated', () => {

@@ -1,7 +1,11 @@
 /** The LCA impact panel's pure parts: signed changes, instance names, the waterfall of one change by source. */
 import { describe, expect, it } from 'vitest';
+import { translate, type MessageKey } from '../../renderer/src/i18n/index.js';
 import {
   barPlace,
+  blockerText,
+  causeText,
+  unitText,
   instanceName,
   lcaValue,
   signedChange,
@@ -41,5 +45,34 @@ describe('the waterfall of a change', () => {
     expect(w.steps.map((s) => s.kind)).toEqual(['down', 'up']);
     expect([w.min, w.max]).toEqual([-2, 0]);
     expect(barPlace(w.steps[0]!, w)).toEqual({ left: 0, width: 100 });
+  });
+});
+
+describe('the service’s words in the UI’s language', () => {
+  const de = (key: MessageKey, vars?: Record<string, string | number>) => translate('de', key, vars);
+
+  it('names what affects an instance by its kind and code, the plan’s words for a kind it does not know', () => {
+    expect(causeText(de, { kind: 'silo', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
+      translate('de', 'kind.silo', { code: 'E-SILO-1' }),
+    );
+    expect(causeText(de, { kind: 'prechain_instance', code: 'PI-1', label: 'x' })).toBe(
+      translate('de', 'kind.product_instance', { code: 'PI-1' }),
+    );
+    expect(causeText(de, { kind: 'other', code: 'X', label: 'the plan’s words' })).toBe('the plan’s words');
+  });
+
+  it('words the production-data blockers, keeps any other blocker as the service wrote it', () => {
+    expect(blockerText(de, 'blk_production_data_missing: No production data for 2026', 2026)).toBe(
+      translate('de', 'lca.blk.productionData', { year: 2026 }),
+    );
+    expect(blockerText(de, 'blk_production_year_not_reached: 2027 is a future year', 2027)).toBe(
+      translate('de', 'lca.blk.futureYear', { year: 2027 }),
+    );
+    expect(blockerText(de, 'blk_other: something', 2026)).toBe('blk_other: something');
+  });
+
+  it('writes a unit in German as the LCA screen does, none as nothing', () => {
+    expect(unitText('kg CO2 eq.', 'de')).toBe('kg CO2-Äq.');
+    expect(unitText(null, 'de')).toBe('');
   });
 });

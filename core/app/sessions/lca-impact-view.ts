@@ -4,7 +4,7 @@
  * rows, one instance's attribution, at most a few hundred lines).
  */
 import type { LcaAffectedView, LcaEstimatesView, LcaImpactReportView } from '../../contract/lca-impact.js';
-import type { AffectedSet, ImpactEstimates, ImpactReport } from '../lca-impact.js';
+import type { AffectedSet, ImpactCause, ImpactEstimates, ImpactReport } from '../lca-impact.js';
 
 const MAX_INSTANCES = 200;
 const MAX_ESTIMATES = 2000;
@@ -19,6 +19,16 @@ export function requestsAbout(recomputes: number): number {
   return recomputes * (1 + READS_PER_RECOMPUTE);
 }
 
+/** One line per changed thing (several rows may change the same supplier product). */
+function uniqueCauses(causes: readonly ImpactCause[]): { kind: string; code: string | null; label: string }[] {
+  const seen = new Map<string, { kind: string; code: string | null; label: string }>();
+  for (const c of causes) {
+    const key = `${c.kind}|${c.code ?? ''}|${c.label}`;
+    if (!seen.has(key)) seen.set(key, { kind: c.kind, code: c.code, label: c.label });
+  }
+  return [...seen.values()];
+}
+
 export function affectedView(a: AffectedSet): LcaAffectedView {
   return {
     count: a.instances.length,
@@ -28,7 +38,7 @@ export function affectedView(a: AffectedSet): LcaAffectedView {
       externalId: i.external_id,
       plantCode: i.plant_code,
       rows: i.rows,
-      causes: [...new Set(i.causes.map((c) => c.label))],
+      causes: uniqueCauses(i.causes),
     })),
     moreInstances: Math.max(0, a.instances.length - MAX_INSTANCES),
     bomsRead: a.bomsRead,

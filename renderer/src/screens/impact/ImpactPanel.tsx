@@ -14,7 +14,7 @@ import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
 import { AffectedInstances, AttributionChart, EstimatesList } from './ImpactParts.js';
-import { instanceName, lcaValue, signedChange } from './impactLogic.js';
+import { blockerText, instanceName, lcaValue, signedChange, unitText } from './impactLogic.js';
 
 interface Query {
   indicator?: string;
@@ -189,18 +189,18 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                         <td className="nowrap">{instanceName(r)}</td>
                         <td>{r.year}</td>
                         <td className="nowrap">{r.module}</td>
-                        <td className="num" title={r.blockedBefore ?? undefined}>
+                        <td className="num">
                           {r.blockedBefore && r.before === null
-                            ? t('impact.blocked', { why: r.blockedBefore })
+                            ? t('impact.blocked', { why: blockerText(t, r.blockedBefore, r.year) })
                             : lcaValue(r.before, locale)}
                         </td>
-                        <td className="num" title={r.blockedAfter ?? undefined}>
+                        <td className="num">
                           {r.blockedAfter && r.after === null
-                            ? t('impact.blocked', { why: r.blockedAfter })
+                            ? t('impact.blocked', { why: blockerText(t, r.blockedAfter, r.year) })
                             : lcaValue(r.after, locale)}
                         </td>
                         <td className="num nowrap">
-                          {signedChange(r.change, locale)} {r.change !== null && r.unit}
+                          {signedChange(r.change, locale)} {r.change !== null && unitText(r.unit, locale)}
                         </td>
                         <td className="num nowrap">
                           {r.changePct === null ? '—' : formatPercent(r.changePct, locale)}
@@ -217,7 +217,7 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                   <ul className="impact-list">
                     {report.blocked.map((b, k) => (
                       <li key={k}>
-                        {instanceName(b)} · {b.year}: {b.why}
+                        {instanceName(b)} · {b.year}: {blockerText(t, b.why, b.year)}
                       </li>
                     ))}
                   </ul>

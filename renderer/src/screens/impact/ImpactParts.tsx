@@ -11,7 +11,7 @@ import { Tag } from '../../components/Tag.js';
 import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../i18n/names.js';
-import { barPlace, instanceName, lcaValue, signedChange, waterfall } from './impactLogic.js';
+import { barPlace, causeText, instanceName, lcaValue, signedChange, unitText, waterfall } from './impactLogic.js';
 import './impact.css';
 
 /** The indicator shown first when there. */
@@ -47,7 +47,7 @@ export function AffectedInstances({ affected, idPrefix }: { affected: LcaAffecte
                   <span className="nowrap">{instanceName(i)}</span>
                   {i.instanceId === null && <span className="small muted"> · {t('impact.created')}</span>}
                 </td>
-                <td>{i.causes.join('; ')}</td>
+                <td>{i.causes.map((c) => causeText(t, c)).join('; ')}</td>
                 <td className="impact-rows">{i.rows.join(', ')}</td>
               </tr>
             ))}
@@ -118,7 +118,7 @@ export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimates
                 <td>{x.year}</td>
                 <td className="nowrap">{x.module}</td>
                 <td className="num">
-                  {lcaValue(x.current, locale)} {x.unit}
+                  {lcaValue(x.current, locale)} {unitText(x.unit, locale)}
                 </td>
                 <td className="num">
                   <span className="nowrap">≈ {signedChange(x.change, locale)}</span>
@@ -181,7 +181,7 @@ export function AttributionChart({ a, label }: { a: Attribution; label: string }
             </span>
             <span className="impact-wf-value">
               {s.kind === 'up' || s.kind === 'down' ? signedChange(s.value, locale) : lcaValue(s.value, locale)}{' '}
-              {a.unit}
+              {unitText(a.unit, locale)}
             </span>
           </li>
         );

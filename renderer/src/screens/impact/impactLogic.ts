@@ -3,7 +3,10 @@
  * change by source (before, each source's change from the running total, after) on one scale.
  */
 import { formatSignificant } from '../../components/format.js';
-import type { Locale } from '../../i18n/index.js';
+import type { EntityKind } from '../../../../core/names.js';
+import { indicatorUnit } from '../../i18n/core-text.js';
+import type { Locale, T } from '../../i18n/index.js';
+import { ENTITY_KIND_MESSAGE } from '../../i18n/names.js';
 
 /** An LCA value (four significant digits), "—" when there is none. */
 export function lcaValue(v: number | null, locale: Locale): string {
@@ -67,4 +70,30 @@ export function barPlace(s: WaterfallStep, w: Waterfall): { left: number; width:
   const lo = Math.min(s.from, s.to);
   const hi = Math.max(s.from, s.to);
   return { left: ((lo - w.min) / span) * 100, width: ((hi - lo) / span) * 100 };
+}
+
+/** What affects an instance in the words of the UI's language ("silo E-SILO-1"); the plan's words otherwise. */
+const CAUSE_ENTITY: Readonly<Record<string, EntityKind>> = {
+  bom: 'bom',
+  production: 'production',
+  supplier_product: 'supplier_product',
+  silo: 'silo',
+  prechain_product: 'prechain_product',
+  prechain_instance: 'product_instance',
+};
+export function causeText(t: T, c: { kind: string; code: string | null; label: string }): string {
+  const kind = CAUSE_ENTITY[c.kind];
+  return kind && c.code ? t(ENTITY_KIND_MESSAGE[kind], { code: c.code }) : c.label;
+}
+
+/** Why a year has no result, in the UI's language for the production-data blockers; the service's words else. */
+export function blockerText(t: T, why: string, year: number): string {
+  if (why.startsWith('blk_production_data_missing')) return t('lca.blk.productionData', { year });
+  if (why.startsWith('blk_production_year_not_reached')) return t('lca.blk.futureYear', { year });
+  return why;
+}
+
+/** A unit in the UI's language ("kg CO2-Äq."), nothing when there is none. */
+export function unitText(unit: string | null, locale: Locale): string {
+  return unit === null ? '' : indicatorUnit(unit, locale);
 }
