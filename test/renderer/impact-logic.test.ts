@@ -55,8 +55,8 @@ describe('the service’s words in the UI’s language', () => {
     expect(causeText(de, { kind: 'silo', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
       translate('de', 'kind.silo', { code: 'E-SILO-1' }),
     );
-    expect(causeText(de, { kind: 'prechain_instance', code: 'PI-1', label: 'x' })).toBe(
-      translate('de', 'kind.product_instance', { code: 'PI-1' }),
+    expect(causeText(de, { kind: 'prechain_instance', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
+      'silo E-SILO-1',
     );
     expect(causeText(de, { kind: 'other', code: 'X', label: 'the plan’s words' })).toBe('the plan’s words');
   });

@@ -121,7 +121,7 @@ export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimates
                   {lcaValue(x.current, locale)} {unitText(x.unit, locale)}
                 </td>
                 <td className="num">
-                  <span className="nowrap">≈ {signedChange(x.change, locale)}</span>
+                  <span className="nowrap">≈ {signedChange(x.change, locale)}</span> {unitText(x.unit, locale)}
                 </td>
               </tr>
             ))}

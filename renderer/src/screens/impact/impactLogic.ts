@@ -72,14 +72,16 @@ export function barPlace(s: WaterfallStep, w: Waterfall): { left: number; width:
   return { left: ((lo - w.min) / span) * 100, width: ((hi - lo) / span) * 100 };
 }
 
-/** What affects an instance in the words of the UI's language ("silo E-SILO-1"); the plan's words otherwise. */
+/**
+ * What affects an instance in the words of the UI's language ("silo E-SILO-1"); the plan's words otherwise (a
+ * prechain instance's cause is named by the thing that changed, whose kind the cause does not carry).
+ */
 const CAUSE_ENTITY: Readonly<Record<string, EntityKind>> = {
   bom: 'bom',
   production: 'production',
   supplier_product: 'supplier_product',
   silo: 'silo',
   prechain_product: 'prechain_product',
-  prechain_instance: 'product_instance',
 };
 export function causeText(t: T, c: { kind: string; code: string | null; label: string }): string {
   const kind = CAUSE_ENTITY[c.kind];
