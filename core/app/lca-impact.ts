@@ -5,9 +5,10 @@
  * job their recompute and the impact report (before → after, attributed to the components and job rows that
  * moved it), kept in the job folder and written as a workbook. docs/lca-export.md, "Import impact".
  */
+import path from 'node:path';
 import type { ApiClient } from '../api/index.js';
-import { readJobIndex } from '../jobs/job-store.js';
-import type { PlanEntry, PlanHeader } from '../jobs/types.js';
+import { effectiveStatus, readJobIndex } from '../jobs/job-store.js';
+import type { JobStatus, PlanEntry, PlanHeader } from '../jobs/types.js';
 import { resolveBreakdownContext } from '../lca/hotspots.js';
 import { affectedInstances, affectsLca } from '../lca/impact/affected.js';
 import { donorInstances, estimateImpact } from '../lca/impact/estimate.js';
@@ -30,6 +31,8 @@ import { readServiceUses } from '../lca/impact/read.js';
 import { buildImpactReport } from '../lca/impact/report.js';
 import type { AffectedInstance, AffectedSet, ImpactEstimates, ImpactReport, InstanceBom } from '../lca/impact/types.js';
 import { writeImpactWorkbook, type ImpactWorkbookStats } from '../lca/impact/workbook.js';
+import { AppError } from './errors.js';
+import { findJob } from './jobs.js';
 import type { BreakdownContext, InstanceLca, SelectedInstance } from '../lca/model.js';
 import { runLca, type RunLcaOptions } from '../lca/run.js';
 import { selectInstances } from '../lca/select.js';
@@ -93,6 +96,17 @@ async function decideAffected(client: ApiClient, jobsDir: string, jobId: string,
   const affected = affectedInstances(header, entries, service, service?.unchecked ?? []);
   await writeJobJson(jobsDir, jobId, LCA_AFFECTED_FILE, affected);
   return { affected, entries, service };
+}
+
+/**
+ * The status of a job whose impact may be taken: one that has run (meta.json) and is not running any more; a
+ * refusal in words otherwise (no such job, only planned, still running). Nothing is sent.
+ */
+export async function impactableJob(jobsDir: string, jobId: string): Promise<JobStatus> {
+  const status = effectiveStatus(await findJob(jobsDir, jobId));
+  if (status === 'running')
+    throw new AppError('invalid_input', `Job ${jobId} is still running: its LCA impact is known once it has ended.`);
+  return status;
 }
 
 /** What the dry run keeps and shows of the impact: the affected set, the results read before, the estimates. */
@@ -198,7 +212,8 @@ async function namesOf(
 /**
  * After the job: the affected instances recomputed (`recompute`, default true; the spec's lca-update and polling
  * rules, the daily limit stopping the run) or their stored results read, kept as lca-after.jsonl, and the impact
- * report built against the results kept before the job (lca-impact.json).
+ * report built against the results kept before the job (lca-impact.json). Refused in words for a job that was
+ * only planned or is still running; a job that stopped early gets a note.
  */
 export async function lcaImpact(
   client: ApiClient,
@@ -206,6 +221,7 @@ export async function lcaImpact(
   jobId: string,
   o: ImpactOptions & { recompute?: boolean } = {},
 ): Promise<ImpactReport> {
+  const status = await impactableJob(jobsDir, jobId);
   const affected = await lcaImpactAffected(client, jobsDir, jobId, { ...(o.signal && { signal: o.signal }) });
   const before = (await readInstanceLines(jobsDir, jobId, LCA_BEFORE_FILE)) ?? new Map<string, InstanceLca>();
   const beforeContext = await readBeforeContext(jobsDir, jobId);
@@ -226,6 +242,10 @@ export async function lcaImpact(
     afterContext,
     aborted: run.aborted,
   });
+  if (status !== 'completed')
+    report.notes.unshift(
+      `Job ${jobId} did not complete (${status}): the after-values show only what its settled rows changed.`,
+    );
   await writeJobJson(jobsDir, jobId, LCA_IMPACT_FILE, report);
   return report;
 }
@@ -240,6 +260,32 @@ export async function readLcaImpactDryRun(
 ): Promise<{ affected: AffectedSet | null; estimates: ImpactEstimates | null }> {
   const [affected, estimates] = await Promise.all([readAffected(jobsDir, jobId), readEstimates(jobsDir, jobId)]);
   return { affected, estimates };
+}
+
+/**
+ * How an impact run ended for its caller, as the LCA run's verdicts: `aborted` — the recompute stopped (key
+ * refused, daily limit, cancelled); `partial` — an affected instance has no after-values (failed, not found, no
+ * results) or a past or current year of it lacks production data after the job; `ok` otherwise (a future year
+ * blocked until it arrives is no problem).
+ */
+export function impactVerdict(report: ImpactReport): 'ok' | 'partial' | 'aborted' {
+  if (report.aborted) return 'aborted';
+  if (report.instances.some((i) => i.after_outcome !== 'completed') || report.notes.some((n) => /not found/.test(n)))
+    return 'partial';
+  return report.instances.some((i) => i.years_needing_data.length > 0) ? 'partial' : 'ok';
+}
+
+/**
+ * Where the impact workbook goes unless told: beside the job's source (`<source name>.impact.xlsx`), else in
+ * `dir` as `<job id>.impact.xlsx`.
+ */
+export async function defaultImpactFile(jobsDir: string, jobId: string, dir: string): Promise<string> {
+  const meta = await findJob(jobsDir, jobId);
+  if (meta.inputPath) {
+    const p = path.parse(meta.inputPath);
+    return path.join(p.dir, `${p.name}.impact.xlsx`);
+  }
+  return path.join(dir, `${jobId}.impact.xlsx`);
 }
 
 /** The impact report as a workbook (`impact` and `impact-sources` sheets; docs/lca-export.md). */

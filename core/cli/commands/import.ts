@@ -40,6 +40,8 @@ import { isTextSource } from '../../workbook/sources/index.js';
 import type { IndexedJobResult } from '../../app/import-job.js';
 import type { JobResult, JobResultSummary } from '../../app/import-job.js';
 import { mark } from '../output/timings.js';
+import { lcaImpact, prepareLcaImpact, writeLcaImpactWorkbook, type ImpactReport } from '../../app/lca-impact.js';
+import { dryRunLines, impactExitCode, reportLines } from './lca-impact.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -101,6 +103,9 @@ export const importCommand: CliCommand = {
                       reads still go up to 16 side by side
   --create-only       create what is missing, never update what exists
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
+  --lca-impact        list the product instances the import affects and keep their LCA results before it
+                      (with estimates of the change); after the job recompute them and write the impact
+                      report to <source name>.impact.xlsx (see "lca impact")
 ${MIRROR_USAGE}
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
@@ -108,6 +113,7 @@ ${MIRROR_USAGE}
     ...IMPORT_OPTIONS,
     'create-only': { type: 'boolean' },
     'skip-blocked': { type: 'boolean' },
+    'lca-impact': { type: 'boolean' },
     ...MIRROR_OPTIONS,
     ...MAPPING_OPTION,
   },
@@ -123,6 +129,7 @@ ${MIRROR_USAGE}
     const r = await importFile(rc, sources, {
       createOnly: flag(values, 'create-only'),
       skipBlocked: flag(values, 'skip-blocked'),
+      lcaImpact: flag(values, 'lca-impact'),
       ...mirrorOptions(values, 'import'),
       ...(concurrency ? { concurrency } : {}),
       ...(mapping ? { mapping } : {}),
@@ -168,6 +175,11 @@ export interface ImportFileOptions {
   out?: { stdout: (s: string) => void; stderr: (s: string) => void };
   /** Give the job this id (the watch folder records it before the job starts). */
   jobId?: string;
+  /**
+   * Keep the affected instances' LCA results before the job (with estimates), recompute them after it and write
+   * the impact report (`<source name>.impact.xlsx` beside the first source).
+   */
+  lcaImpact?: boolean;
 }
 
 export interface ImportFileResult {
@@ -269,6 +281,8 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     for (const line of sheetSummary) say.stdout(`${line}\n`);
     say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
   }
+  const impactDry = o.lcaImpact ? await prepareLcaImpact(rc.client, rc.jobsDir, jobId, { signal: rc.signal }) : null;
+  if (impactDry && say) say.stdout(`${dryRunLines(impactDry).join('\n')}\n\n`);
 
   // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
   const progress = jobProgress(rc);
@@ -303,7 +317,9 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     { sources, outs: o.outs, ...(csvSheets && { csvSources: csvSheets }), live },
   );
   mark('results-written');
-  const code = exitCodeOf(run);
+  let code = exitCodeOf(run);
+  const impact = impactDry && code !== EXIT.aborted ? await impactAfter(rc, jobId, input, say) : null;
+  if (impact && code === EXIT.ok) code = impact.code;
   if (say) {
     say.stdout(`${(await formatResult(run)).join('\n')}\n`);
     if (files.report) say.stdout(`results workbook: ${files.report}\n`);
@@ -330,6 +346,31 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       plan_summary: plan.summary,
       result,
       files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,
+      ...(impactDry && {
+        lca_impact: {
+          affected: impactDry.affected,
+          estimates: impactDry.estimates,
+          file: impact?.file ?? null,
+          exit_code: impact?.code ?? null,
+          report: impact?.report ?? null,
+        },
+      }),
     },
   };
+}
+
+/** After the job: the affected instances recomputed, the impact report kept and written beside the source. */
+async function impactAfter(
+  rc: RunContext,
+  jobId: string,
+  input: string,
+  say: { stdout: (s: string) => void; stderr: (s: string) => void } | undefined,
+): Promise<{ code: ExitCode; file: string; report: ImpactReport }> {
+  const p = path.parse(input);
+  const file = path.join(p.dir, `${p.name}.impact.xlsx`);
+  const report = await lcaImpact(rc.client, rc.jobsDir, jobId, { signal: rc.signal });
+  const stats = await writeLcaImpactWorkbook(report, file);
+  say?.stdout(`${reportLines(report, file, stats).join('\n')}\n`);
+  if (report.aborted) say?.stderr(`supply-loader: ${report.aborted.message}\n`);
+  return { code: impactExitCode(report), file, report };
 }

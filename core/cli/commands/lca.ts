@@ -31,6 +31,7 @@ import { flag, intOption, str, expectPositionals } from '../shared/args.js';
 import { RunContext } from '../shared/context.js';
 import { CliUsageError } from '../shared/errors.js';
 import { EXIT, type CliCommand, type CliContext } from '../shared/types.js';
+import { IMPACT_USAGE, lcaImpactAction } from './lca-impact.js';
 
 const NAME = 'lca';
 const SELECTORS = ['instances', 'products', 'plant', 'from-workbook', 'all'] as const;
@@ -91,7 +92,8 @@ export const lcaCommand: CliCommand = {
   --breakdown           add the raw per-source breakdown sheet (the hotspots sheet is written whenever the key may
                         read the breakdown)
 Exit codes: 0 all results there, 1 an instance failed / has no results / a past or current year lacks
-production data, 2 usage error or unknown code (nothing sent), 3 aborted (key refused, daily limit, cancelled).`,
+production data, 2 usage error or unknown code (nothing sent), 3 aborted (key refused, daily limit, cancelled).
+${IMPACT_USAGE}`,
   options: {
     instances: { type: 'string' },
     products: { type: 'string' },
@@ -103,10 +105,13 @@ production data, 2 usage error or unknown code (nothing sent), 3 aborted (key re
     concurrency: { type: 'string' },
     breakdown: { type: 'boolean' },
     production: { type: 'string' },
+    'no-recompute': { type: 'boolean' },
   },
   needsConnection: false,
   async run(values, positionals, ctx) {
+    if (positionals[0] === 'impact') return lcaImpactAction(values, positionals.slice(1), ctx);
     expectPositionals(positionals, [], NAME);
+    if (flag(values, 'no-recompute')) throw new CliUsageError('--no-recompute belongs to "lca impact JOB_ID"', NAME);
     const cwd = ctx instanceof RunContext ? ctx.cwd : process.cwd();
     const picked = selectorFrom(values);
     const workbook = picked.workbook;

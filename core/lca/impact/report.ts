@@ -7,7 +7,15 @@
  * the instance's production figures, `not_attributed` otherwise). The lines of an instance, year, indicator and
  * module sum to its change, up to floating-point rounding.
  */
-import { readResults, type BreakdownContext, type ComponentInfo, type InstanceLca, type ResultYear } from '../model.js';
+import {
+  blockerNeedsAction,
+  readResults,
+  serviceCurrentYear,
+  type BreakdownContext,
+  type ComponentInfo,
+  type InstanceLca,
+  type ResultYear,
+} from '../model.js';
 import type {
   AffectedInstance,
   AffectedSet,
@@ -66,6 +74,15 @@ function componentName(info: ComponentInfo | undefined): Pick<ImpactSourceRow, '
   return { code: info?.externalId ?? null, name: info?.name ?? null, supplier: supplier || null };
 }
 
+function yearsNeedingData(i: InstanceLca | undefined): number[] {
+  if (!i) return [];
+  const years = readResults(i.results);
+  const current = serviceCurrentYear(years, i.job);
+  return years
+    .filter((y) => y.year !== null && y.blockers.length > 0 && blockerNeedsAction(y.year, current))
+    .map((y) => y.year as number);
+}
+
 export function buildImpactReport(x: ImpactInputs): ImpactReport {
   const rows: ImpactRow[] = [];
   const sources: ImpactSourceRow[] = [];
@@ -99,6 +116,7 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
       before_outcome: before?.outcome ?? null,
       after_outcome: after?.outcome ?? null,
       problem: problem || null,
+      years_needing_data: yearsNeedingData(after),
     });
     compareInstance(x, ai, id, before, after, rows, sources);
   }
@@ -134,12 +152,16 @@ function compareInstance(
   const plant_code = ai.plant_code ?? after?.instance.plant_code ?? before?.instance.plant_code ?? null;
   const unitOfProduct = after?.instance.product_unit ?? before?.instance.product_unit ?? null;
   const production = ai.causes.some((c) => c.kind === 'production');
+  // The contexts are keyed by the instance id as the service wrote it.
+  const keys = [...new Set([after?.instance.id, before?.instance.id, id].filter((k): k is string => !!k))];
   const infoOf = (ref: string | null): ComponentInfo | undefined => {
     const r = (ref ?? '').toLowerCase();
-    return (
-      x.afterContext?.components[id]?.find((c) => c.ref === r) ??
-      x.beforeContext?.components[id]?.find((c) => c.ref === r)
-    );
+    for (const ctx of [x.afterContext, x.beforeContext])
+      for (const k of keys) {
+        const hit = ctx?.components[k]?.find((c) => c.ref.toLowerCase() === r);
+        if (hit) return hit;
+      }
+    return undefined;
   };
   const onlyProduction = ai.causes.every((c) => c.kind === 'production');
 

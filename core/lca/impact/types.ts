@@ -213,6 +213,8 @@ export interface ImpactInstance {
   after_outcome: string | null;
   /** Why an outcome is not `completed`, in words. */
   problem: string | null;
+  /** Past or current years blocked after the job by missing production data (the user must enter it). */
+  years_needing_data: number[];
 }
 
 export interface ImpactReport {
