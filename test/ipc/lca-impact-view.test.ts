@@ -60,6 +60,7 @@ const report = (rows: ImpactRow[], sources: ImpactSourceRow[] = []): ImpactRepor
       before_outcome: 'completed',
       after_outcome: 'completed',
       problem: null,
+      years_needing_data: [2026],
     },
   ],
   rows,
@@ -80,6 +81,7 @@ describe('LCA impact report view', () => {
     );
     expect(v.indicators.map((i) => i.code)).toEqual(['PENRT', 'GWP-total']);
     expect(v.indicator).toBe('GWP-total');
+    expect(v.instances[0]?.yearsNeedingData).toEqual([2026]);
     expect(v.rows).toHaveLength(1);
     expect(v.blocked).toEqual([{ instanceId: 'i-1', externalId: 'PI-1', year: 2024, why: 'no production figures' }]);
     expect(() => LcaImpactReportView.parse(v)).not.toThrow();

@@ -117,9 +117,7 @@ export function reportView(r: ImpactReport, q: ReportQuery = {}): LcaImpactRepor
       beforeOutcome: i.before_outcome,
       afterOutcome: i.after_outcome,
       problem: i.problem,
-      // past or current years lacking production data after the job (reports that name them)
-      yearsNeedingData:
-        'years_needing_data' in i && Array.isArray(i.years_needing_data) ? (i.years_needing_data as number[]) : [],
+      yearsNeedingData: i.years_needing_data,
     })),
     indicators,
     indicator,
