@@ -103,7 +103,13 @@ describe('what an import does to the LCA, in the app', () => {
     await recompute.waitFor({ timeout: 60_000 });
     expect(await card.textContent()).toContain('daily request limit');
     const before = await inspect('results-before', card);
-    await recompute.click();
+    // by keyboard, with a visible focus
+    await recompute.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect(await recompute.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(await recompute.evaluate((b) => getComputedStyle(b).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
     await card.getByRole('heading', { name: 'Before → after' }).waitFor({ timeout: 120_000 });
     const table = card.getByRole('region', { name: 'Before → after' });
     await table.locator('tbody tr').first().waitFor();
