@@ -18,6 +18,7 @@ import { exportEvents, exportProcedures } from './export.js';
 import { importEvents, importProcedures } from './import.js';
 import { jobsEvents, jobsProcedures } from './jobs.js';
 import { lcaEvents, lcaProcedures } from './lca.js';
+import { lcaImpactProcedures } from './lca-impact.js';
 import { templatesEvents, templatesProcedures } from './templates.js';
 
 export * from './common.js';
@@ -27,6 +28,7 @@ export * from './import.js';
 export * from './jobs.js';
 export * from './export.js';
 export * from './lca.js';
+export * from './lca-impact.js';
 
 export const procedures = {
   ...connectionProcedures,
@@ -35,6 +37,7 @@ export const procedures = {
   ...jobsProcedures,
   ...exportProcedures,
   ...lcaProcedures,
+  ...lcaImpactProcedures,
 } as const satisfies Record<ProcedureName, ProcedureDef>;
 
 export const events = {

@@ -51,6 +51,10 @@ export const PROCEDURE_NAMES = [
   'lca.enterProduction',
   'lca.cancel',
   'lca.export',
+  'lca.impactDryRun',
+  'lca.impact',
+  'lca.impactRecompute',
+  'lca.impactCancel',
 ] as const;
 export type ProcedureName = (typeof PROCEDURE_NAMES)[number];
 

@@ -10,6 +10,7 @@ import { exportHandlers } from './handlers/export.js';
 import { importHandlers } from './handlers/import.js';
 import { jobsHandlers } from './handlers/jobs.js';
 import { lcaHandlers } from './handlers/lca.js';
+import { lcaImpactHandlers } from './handlers/lca-impact.js';
 import { templatesHandlers } from './handlers/templates.js';
 import type { AppServices } from '../app/services.js';
 
@@ -20,4 +21,5 @@ export const handlers: HandlerTable<AppServices> = {
   ...jobsHandlers,
   ...exportHandlers,
   ...lcaHandlers,
+  ...lcaImpactHandlers,
 };

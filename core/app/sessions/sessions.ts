@@ -10,6 +10,7 @@ import path from 'node:path';
 import { DownloadRegistry } from './downloads.js';
 import { ImportSessions } from './imports.js';
 import { JobsRunner } from './jobs-runner.js';
+import { LcaImpacts } from './lca-impacts.js';
 import { LcaRuns } from './lca-runs.js';
 import type { SessionServices } from '../host.js';
 
@@ -17,6 +18,8 @@ export interface Sessions {
   imports: ImportSessions;
   jobs: JobsRunner;
   lca: LcaRuns;
+  /** jobs' LCA impact: the dry run's estimate, the recompute after the job */
+  impacts: LcaImpacts;
   downloads: DownloadRegistry;
   /** Stop running work and remove temporary files; called when the app or the browser-mode server closes. */
   dispose(): Promise<void>;
@@ -33,17 +36,19 @@ export function createSessions(app: SessionServices): Sessions {
   const imports = new ImportSessions();
   const jobs = new JobsRunner(app, jobsDirOf(app));
   const lca = new LcaRuns(app);
+  const impacts = new LcaImpacts(app, jobs.jobsDir);
   const downloads = new DownloadRegistry();
   let disposed: Promise<void> | null = null;
   return {
     imports,
     jobs,
     lca,
+    impacts,
     downloads,
     dispose: () =>
       (disposed ??= (async () => {
         imports.dispose();
-        await Promise.all([jobs.dispose(), lca.dispose()]);
+        await Promise.all([jobs.dispose(), lca.dispose(), impacts.dispose()]);
         downloads.dispose();
       })()),
   };

@@ -4,6 +4,7 @@ import { deIssues } from './issues-de.js';
 import { deScreens } from './de-screens.js';
 import { deFields } from './fields-de.js';
 import { deWords } from './words-de.js';
+import { deImpact } from './impact-de.js';
 
 export const de: Messages = {
   'app.skipToContent': 'Zum Inhalt springen',
@@ -182,5 +183,6 @@ export const de: Messages = {
   ...deIssues,
   // Eingegebene Zahlen
   ...deWords,
+  ...deImpact,
   ...deFields,
 };

@@ -6,6 +6,7 @@ import { enIssues } from './issues-en.js';
 import { enScreens } from './en-screens.js';
 import { enFields } from './fields-en.js';
 import { enWords } from './words-en.js';
+import { enImpact } from './impact-en.js';
 
 export const en = {
   'app.skipToContent': 'Skip to content',
@@ -175,6 +176,7 @@ export const en = {
   ...enIssues,
   // Typed numbers
   ...enWords,
+  ...enImpact,
   ...enFields,
 } as const;
 

@@ -25,6 +25,7 @@ import type { Locale, T } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, PLAN_ACTION_MESSAGE, wordsOf } from '../../i18n/names.js';
 import { noteText } from '../../i18n/undo-notes.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
+import { ImpactDryRun } from '../impact/ImpactDryRun.js';
 import { problemText } from './issueText.js';
 import {
   actionColumns,
@@ -212,6 +213,7 @@ export function DryRunStep({
         {ov.createOnly && <p className="field-hint">{t('plan.createOnlyOn')}</p>}
       </section>
 
+      <ImpactDryRun overview={ov} />
       <section className="card" aria-labelledby="plan-rows-heading">
         <div className="card-head">
           <h2 id="plan-rows-heading">{t('plan.rowsTitle')}</h2>

@@ -20,6 +20,7 @@ import type { ColumnMappingDoc, ColumnsView } from './columnsLogic.js';
 import { DryRunStep } from './DryRunStep.js';
 import { onRerunRequest } from './rerunRequest.js';
 import { RunStep } from './RunStep.js';
+import { ImpactPanel } from '../impact/ImpactPanel.js';
 import { ValidationStep } from './ValidationStep.js';
 import { INITIAL, STEPS, sheetsOfFile, sourceIds, sourcesName, stepStates, wizard, withFiles } from './wizard.js';
 import type { WizardAction } from './wizard.js';
@@ -482,6 +483,7 @@ export function ImportScreen() {
           }
         />
       )}
+      {step === 'results' && job && <ImpactPanel key={`impact-${job.jobId}`} jobId={job.jobId} />}
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { requestRerun } from '../import/rerunRequest.js';
 import { RunStep } from '../import/RunStep.js';
 import { useReveal } from '../../components/reveal.js';
 import { UndoPanel } from './UndoPanel.js';
+import { ImpactPanel } from '../impact/ImpactPanel.js';
 import { useRpc } from '../../useRpc.js';
 import { DataTable } from '../../components/DataTable.js';
 import { Checkbox } from '../../components/Checkbox.js';
@@ -253,6 +254,9 @@ export function JobsScreen({ active }: { active: boolean }) {
             onResume={() => void resume(view.jobId)}
             onRerun={(file) => requestRerun({ file, jobId: view.jobId })}
           />
+        )}
+        {!undoing && view && selected === view.jobId && !view.running && view.undoes === null && (
+          <ImpactPanel key={`impact-${view.jobId}`} jobId={view.jobId} />
         )}
       </div>
     </div>
