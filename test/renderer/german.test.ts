@@ -19,6 +19,12 @@ import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
 import { noteText } from '../../renderer/src/i18n/undo-notes.js';
 import { problemText } from '../../renderer/src/screens/import/issueText.js';
 import { checkProductionYears } from '../../core/spec/rules.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { staticOutcome } from '../../core/jobs/job-result.js';
+import type { PlanEntry } from '../../core/jobs/types.js';
+import { jobRowView } from '../../core/app/sessions/job-views.js';
+import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -262,6 +268,43 @@ describe('what a job says of a row it did not send, in German', () => {
       expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
     }
     expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
+  });
+
+  it("a row the dry run blocked shows the dry run's problem in words, not the planner's English", () => {
+    const message = 'material code "MAT-X" is not in the materials sheet (as the planner words it)';
+    const e = {
+      key: 'supplier-products!3',
+      kind: 'supplier_product',
+      level: 2,
+      sheet: 'supplier-products',
+      row: 3,
+      rows: [{ sheet: 'supplier-products', row: 3 }],
+      externalId: 'SP-3',
+      label: 'supplier product SP-3',
+      action: 'blocked',
+      id: null,
+      problems: [
+        {
+          kind: 'unresolved',
+          sheet: 'supplier-products',
+          cell: 'D3',
+          row: 3,
+          field: 'material_code',
+          message,
+          code: 'material_unknown',
+          params: { value: 'MAT-X' },
+        },
+      ],
+    } as unknown as PlanEntry;
+    const row = jobRowView(e, staticOutcome(e)!);
+    const shown = (locale: Locale) =>
+      renderToStaticMarkup(createElement(OutcomeDetail, { row, t: tOf(locale), locale })).replace(/<[^>]+>/g, ' ');
+    for (const locale of ['en', 'de'] as const) {
+      expect(shown(locale)).not.toContain('as the planner words it');
+      expect(shown(locale)).toContain('MAT-X');
+    }
+    expect(shown('de')).toContain('Materialcode');
+    expect(ENGLISH.test(prose(shown('de').replace(/„[^“]*“/g, ' '))), shown('de')).toBe(false);
   });
 });
 

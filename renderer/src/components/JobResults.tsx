@@ -20,6 +20,7 @@ import {
   wordsOf,
 } from '../i18n/names.js';
 import type { EntityKind } from '../../../core/names.js';
+import { problemText } from '../screens/import/issueText.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, resultTotals, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
@@ -117,10 +118,14 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
         <EntitlementLine t={t} row={row} />
-        {row.message && (
-          <span className="detail-line detail-service">
-            {runNoteText(row.message, locale) ?? engineDetail(row.message)}
-          </span>
+        {row.problem ? (
+          <span className="detail-line detail-service">{problemText(row.problem, locale)}</span>
+        ) : (
+          row.message && (
+            <span className="detail-line detail-service">
+              {runNoteText(row.message, locale) ?? engineDetail(row.message)}
+            </span>
+          )
         )}
       </>
     );
