@@ -13,7 +13,7 @@ import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.
 import { lcaChartData, NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE } from '../../core/lca/analysis.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
-import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
+import { catalogues, translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
 import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
 import { noteText } from '../../renderer/src/i18n/undo-notes.js';
@@ -102,6 +102,31 @@ describe('words of the user, not of the code', () => {
       'the mirror of supplier-plants would delete 4 entities, more than the limit of 2 deletes per import: nothing is deleted',
     );
     expect(translate('de', 'plan.mirror_cap', vars)).toContain('Obergrenze von 2 Löschungen je Import');
+  });
+});
+
+describe('no internal names on screen', () => {
+  it('no fixed text names a field by its internal name: a field is told by its label (`{label:…}`)', () => {
+    const named: string[] = [];
+    for (const locale of ['en', 'de'] as const) {
+      const cat = catalogues[locale] as Record<string, string>;
+      const fields = Object.keys(cat)
+        .filter((k) => k.startsWith('field.') && k.includes('_'))
+        .map((k) => k.slice('field.'.length));
+      for (const key of Object.keys(cat).filter((k) => !k.startsWith('field.'))) {
+        const text = translate(locale, key as MessageKey).replace(/\{[^{}]*\}/g, ' ');
+        for (const f of fields) if (new RegExp(`\\b${f}\\b`).test(text)) named.push(`${locale} ${key}: ${f}`);
+      }
+    }
+    expect(named).toEqual([]);
+  });
+
+  it('a field named in a text is worded by its label in each language', () => {
+    expect(translate('en', 'lca.listLabel')).toContain('“Your code”');
+    expect(translate('de', 'lca.listLabel')).toContain('„Ihr Code“');
+    expect(translate('de', 'plan.notManaged', { count: 2 })).toBe(
+      '2 Einträge ohne „Ihr Code“ werden nicht vom Arbeitsblatt verwaltet und nie angefasst.',
+    );
   });
 });
 

@@ -145,16 +145,17 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'plan.mirrorTitle': 'Blätter abgleichen (löschen, was nicht mehr im Blatt steht)',
   'plan.mirrorSheet': '{sheet} abgleichen',
   'plan.mirrorIntro':
-    'Ein abgeglichenes Blatt ist die ganze Liste: Jeder Eintrag des Dienstes mit external_id, den das Blatt nicht mehr hat, wird gelöscht.',
+    'Ein abgeglichenes Blatt ist die ganze Liste: Jeder Eintrag des Dienstes mit „{label:external_id}“, den das Blatt nicht mehr hat, wird gelöscht.',
   'plan.mirrorNoneRerun':
     'Eine Wiederholung fehlgeschlagener Zeilen sendet nur diese Zeilen: Sie gleicht kein Blatt ab.',
   'plan.mirrorNoneSheets':
     'Kein Blatt dieser Arbeitsmappe lässt sich abgleichen. Das geht nur mit Blättern von Einträgen ({sheets}), und die Arbeitsmappe hat keines davon.',
-  'plan.mirrorCount': '{sheet}: {deletes} von {managed} Einträgen mit external_id werden gelöscht (Obergrenze {cap}).',
+  'plan.mirrorCount':
+    '{sheet}: {deletes} von {managed} Einträgen mit „{label:external_id}“ werden gelöscht (Obergrenze {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} von {managed} würden gelöscht, mehr als die Obergrenze von {cap}: es wird nichts gelöscht (die Löschungen sind gesperrt).',
   'plan.notManaged':
-    '{count, plural, one {# Eintrag ohne external_id wird nicht vom Arbeitsblatt verwaltet und nie angefasst.} other {# Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.}}',
+    '{count, plural, one {# Eintrag ohne „{label:external_id}“ wird nicht vom Arbeitsblatt verwaltet und nie angefasst.} other {# Einträge ohne „{label:external_id}“ werden nicht vom Arbeitsblatt verwaltet und nie angefasst.}}',
   'plan.createOnlyHint':
     'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
   'plan.createOnlyOn': 'Nur anlegen: Zeilen, die bestehende Daten ändern würden, werden übersprungen.',
@@ -432,7 +433,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.noProducts': 'Noch kein Produkt hat Instanzen.',
   'lca.instancesN': '{count, plural, one {# Instanz} other {# Instanzen}}',
   'lca.plantsUnreadable': 'Der Schlüssel darf keine Werke lesen (view:plants), daher lässt sich hier kein Werk wählen.',
-  'lca.listLabel': 'Instanz-Codes (external_id), einer je Zeile oder durch Kommas getrennt',
+  'lca.listLabel': 'Instanz-Codes („{label:external_id}“ jeder Instanz), einer je Zeile oder durch Kommas getrennt',
   'lca.listHint': '{count} Instanz-Codes sind in dieser Verbindung bekannt.',
   'lca.allText': 'Alle Produktinstanzen der Verbindung.',
   'lca.find': 'Instanzen suchen',

@@ -145,15 +145,15 @@ export const enScreens = {
   'plan.mirrorTitle': 'Mirror sheets (delete what the sheet no longer has)',
   'plan.mirrorSheet': 'Mirror {sheet}',
   'plan.mirrorIntro':
-    'A mirrored sheet is the whole list: every entry on the service with an external_id that the sheet no longer has is deleted.',
+    'A mirrored sheet is the whole list: every entry on the service with a “{label:external_id}” that the sheet no longer has is deleted.',
   'plan.mirrorNoneRerun': 'A re-run of failed rows sends only those rows: it mirrors no sheet.',
   'plan.mirrorNoneSheets':
     'No sheet of this workbook can be mirrored. Only entity sheets can be ({sheets}), and the workbook has none of them.',
-  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
+  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with a “{label:external_id}” are deleted (cap {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
   'plan.notManaged':
-    '{count, plural, one {# entry without an external_id is not managed by the workbook and is never touched.} other {# entries without an external_id are not managed by the workbook and are never touched.}}',
+    '{count, plural, one {# entry without a “{label:external_id}” is not managed by the workbook and is never touched.} other {# entries without a “{label:external_id}” are not managed by the workbook and are never touched.}}',
   'plan.createOnlyHint':
     'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
@@ -425,7 +425,7 @@ export const enScreens = {
   'lca.noProducts': 'No product has instances yet.',
   'lca.instancesN': '{count, plural, one {# instance} other {# instances}}',
   'lca.plantsUnreadable': 'The key may not read plants (view:plants), so no plant can be chosen here.',
-  'lca.listLabel': 'Instance codes (external_id), one per line or separated by commas',
+  'lca.listLabel': 'Instance codes (the “{label:external_id}” of each instance), one per line or separated by commas',
   'lca.listHint': '{count} instance codes are known on this connection.',
   'lca.allText': 'Every product instance of the connection.',
   'lca.find': 'Find instances',

@@ -178,17 +178,17 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     '{field}: Der Materialcode „{value}“ steht weder im Blatt materials noch in den Zuordnungen des Profils noch unter den Elementaren und Composites des Dienstes.',
   'issue.code_unknown.product': '{field}: Im Dienst gibt es kein Produkt mit der Artikelnummer „{value}“.',
   'issue.code_unknown.supplier_company':
-    '{field}: Kein Lieferant mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferant mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.supplier_plant':
-    '{field}: Kein Lieferantenwerk mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferantenwerk mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.supplier_product':
-    '{field}: Kein Lieferantenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferantenprodukt mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.silo':
-    '{field}: Kein Silo mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Silo mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.product_instance':
-    '{field}: Keine Produktinstanz mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Keine Produktinstanz mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.prechain_product':
-    '{field}: Kein Vorkettenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Vorkettenprodukt mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.too_many_issues':
     '{count} weitere Meldungen ({errors} Fehler, {warnings} Warnungen) sind in dieser Liste nicht aufgeführt.',
 
@@ -208,7 +208,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.reference_blocked.row':
     '{field} „{value}“ verweist auf {targetSheet}, Zeile {targetRow}; diese Zeile ist blockiert.',
   'plan.reference_unknown':
-    '{field}: Kein Eintrag vom Typ {entity} mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Eintrag vom Typ {entity} mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'plan.plant_unknown':
     '{field}: Der Werkscode „{value}“ steht weder im Blatt plants noch in den Zuordnungen des Profils noch unter den Werken, die dieser API-Schlüssel sieht (der Schlüssel erreicht das Werk womöglich nicht).',
   'plan.material_unknown':
@@ -219,9 +219,9 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.service_unreadable.permission':
     '{field}: {what} konnten nicht vom Dienst gelesen werden (dem Schlüssel fehlt die Berechtigung dafür): {detail}',
   'plan.duplicate_external_id':
-    'external_id „{value}“ kommt in {sheet} mehrfach vor (zuerst in {firstSheet}, Zeile {firstRow}).',
+    '{label:external_id} „{value}“ kommt in {sheet} mehrfach vor (zuerst in {firstSheet}, Zeile {firstRow}).',
   'plan.duplicate_external_id.elsewhere':
-    'external_id „{value}“ kommt in {sheet} mehrfach vor (zuerst in einer anderen Zeile).',
+    '{label:external_id} „{value}“ kommt in {sheet} mehrfach vor (zuerst in einer anderen Zeile).',
   'plan.no_owner_code': 'Die Zeile hat keinen Code, dem sie zugeordnet werden kann.',
   'plan.not_on_service': '{entity} {value} ist nicht im Dienst vorhanden.',
   'plan.silo_without_items': 'Das Silo {value} braucht mindestens einen Eintrag im Blatt silo-items.',
