@@ -4,6 +4,8 @@
  * reaches the screens — the undo plan's and the dry run's notes, the indicators' units, the hotspots' component
  * types — is worded in both languages.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
@@ -221,6 +223,38 @@ describe('core texts that reach the UI, in both languages', () => {
       expect(wordsOf(tOf('de'), COMPONENT_TYPE_MESSAGE, type)).not.toBe(
         wordsOf(tOf('en'), COMPONENT_TYPE_MESSAGE, type),
       );
+    }
+  });
+});
+
+describe('why an undo does not send a row, in both languages', () => {
+  // every variant the undo plan writes, read from its source: one added there without words here fails
+  const source = readFileSync(join(__dirname, '../../core/jobs/undo-plan.ts'), 'utf8');
+  const variants = [...new Set([...source.matchAll(/variant: '(undo_\w+)'/g)].map((m) => m[1]))];
+  const values = { jobId: 'job-20260101-1', years: '2024, 2025', fields: 'name, country', value: 'PI-1', id: '42' };
+
+  it('every variant has its words in English and German, values kept, fields by their labels', () => {
+    expect(variants.length).toBeGreaterThanOrEqual(8);
+    for (const variant of variants) {
+      const message = `the core's English for ${variant}`;
+      const p = {
+        kind: 'conflict',
+        sheet: 'supplier-companies',
+        cell: null,
+        row: 2,
+        field: null,
+        message,
+        params: { detail: message, variant, ...values },
+      };
+      // its own words, by the code it comes with: not a generic text of that code
+      const codes = ['snapshot_conflict', 'row_rule'].filter((c) => Object.hasOwn(en, `plan.${c}.${variant}`));
+      expect(codes, variant).toHaveLength(1);
+      expect(Object.hasOwn(de, `plan.${codes[0]}.${variant}`), variant).toBe(true);
+      const words = (locale: Locale) => problemText({ ...p, code: codes[0] }, locale);
+      for (const locale of ['en', 'de'] as const) expect(words(locale), `${locale} ${variant}`).not.toBe(message);
+      const german = words('de');
+      expect(ENGLISH.test(prose(german)), `${variant}: ${german}`).toBe(false);
+      expect(german).not.toMatch(/external_id|\bcountry\b/);
     }
   });
 });

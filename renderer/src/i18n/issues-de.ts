@@ -246,6 +246,21 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.row_rule': 'Regel: {detail}',
   'plan.row_rule.outside_period': 'Das Jahr {year} liegt außerhalb des Produktionszeitraums der Instanz ({from}–{to}).',
   'plan.row_rule.outside_period_open': 'Das Jahr {year} liegt vor dem Produktionszeitraum der Instanz (ab {from}).',
+  // was eine Rücknahme nicht sendet: seit dem Auftrag im Dienst geändert, oder vom Auftrag nicht festgehalten
+  'plan.snapshot_conflict.undo_instance_deleted': 'Die Produktinstanz wurde seit Auftrag {jobId} im Dienst gelöscht.',
+  'plan.snapshot_conflict.undo_figures_changed':
+    'Die Produktionsmengen von {years} wurden seit Auftrag {jobId} im Dienst geändert.',
+  'plan.snapshot_conflict.undo_bom_changed': 'Die Stückliste wurde seit Auftrag {jobId} im Dienst geändert.',
+  'plan.snapshot_conflict.undo_changed': 'Seit Auftrag {jobId} im Dienst geändert: {fields}',
+  'plan.snapshot_conflict.undo_deleted': 'Seit Auftrag {jobId} im Dienst gelöscht.',
+  'plan.snapshot_conflict.undo_code_taken':
+    'Seit Auftrag {jobId} wurde im Dienst ein anderer Eintrag mit dem Code „{value}“ ({label:external_id}) angelegt (ID {id}).',
+  'plan.row_rule.undo_figures_added':
+    'Die Produktionsmengen von {years} hat Auftrag {jobId} hinzugefügt; sie werden nicht zurückgenommen: Der Dienst setzt Jahre, er kann keines wieder entfernen.',
+  'plan.row_rule.undo_bom_not_recorded':
+    'Die Stückliste vor Auftrag {jobId} wurde nicht festgehalten: Sie kann nicht wiederhergestellt werden.',
+  'plan.row_rule.undo_children_not_recorded':
+    'Stückliste und Produktionsmengen von {value} wurden nicht festgehalten, bevor Auftrag {jobId} die Instanz löschte: Die Instanz wird ohne sie neu angelegt.',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
   'plan.in_use':
     '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',

@@ -234,6 +234,20 @@ export const enIssues = {
   'plan.row_rule.outside_period': 'the year {year} lies outside the production period of the instance ({from}–{to})',
   'plan.row_rule.outside_period_open':
     'the year {year} lies before the production period of the instance (from {from})',
+  // what an undo does not send: changed on the service since the job, or not recorded by it
+  'plan.snapshot_conflict.undo_instance_deleted': 'the product instance was deleted on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_figures_changed':
+    'the production figures of {years} were changed on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_bom_changed': 'the BOM was changed on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_changed': 'changed on the service since job {jobId}: {fields}',
+  'plan.snapshot_conflict.undo_deleted': 'deleted on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_code_taken':
+    'another entry with the code "{value}" ({label:external_id}) was created on the service since job {jobId} (id {id})',
+  'plan.row_rule.undo_figures_added':
+    'the production figures of {years} were added by job {jobId} and are not undone: the service sets years, it cannot take one back',
+  'plan.row_rule.undo_bom_not_recorded': 'the BOM before job {jobId} was not recorded: it cannot be put back',
+  'plan.row_rule.undo_children_not_recorded':
+    'the BOM and production figures of {value} were not recorded before job {jobId} deleted it: the instance is re-created without them',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
   'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
   'plan.mirror_cap':
