@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
+import { UNDO_REFUSALS } from '../../core/jobs/undo-refusal.js';
+import { describeError } from '../../renderer/src/errors.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
 import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
@@ -18,7 +20,7 @@ import { en } from '../../renderer/src/i18n/en.js';
 import { catalogues, translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
 import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
-import { noteText } from '../../renderer/src/i18n/undo-notes.js';
+import { noteText, undoRefusalText } from '../../renderer/src/i18n/undo-notes.js';
 import { problemText } from '../../renderer/src/screens/import/issueText.js';
 import { checkProductionYears } from '../../core/spec/rules.js';
 import { createElement } from 'react';
@@ -256,6 +258,34 @@ describe('why an undo does not send a row, in both languages', () => {
       expect(ENGLISH.test(prose(german)), `${variant}: ${german}`).toBe(false);
       expect(german).not.toMatch(/external_id|\bcountry\b/);
     }
+  });
+});
+
+describe('why a job may not be undone, in both languages', () => {
+  const refusals = [
+    UNDO_REFUSALS.otherService('job-1', 'https://a.example/v2', 'https://b.example/v2'),
+    UNDO_REFUSALS.underWay('job-1', 'job-2', 'paused'),
+    UNDO_REFUSALS.alreadyUndone('job-1', 'job-2', 'job-2'),
+    UNDO_REFUSALS.alreadyUndone('job-1', 'job-2', 'job-4'),
+    UNDO_REFUSALS.undoTakenBack('job-1', 'job-2', 'job-3'),
+  ];
+
+  it('every refusal is worded in German, its jobs kept; in English as the core says it', () => {
+    expect(refusals).toHaveLength(Object.keys(UNDO_REFUSALS).length + 1);
+    for (const r of refusals) {
+      expect(undoRefusalText(r, 'en')?.toLowerCase(), r).toBe(r.toLowerCase()); // a status by its name on screen
+      const german = undoRefusalText(r, 'de');
+      expect(german, r).toBeDefined();
+      expect(ENGLISH.test(prose(german!)), german).toBe(false);
+      for (const job of r.match(/job-\d/g)!) expect(german).toContain(job);
+    }
+    expect(undoRefusalText(refusals[1], 'de')).toContain('(Pausiert)');
+    expect(undoRefusalText('Job x cannot be resumed (paused).', 'de')).toBeUndefined();
+  });
+
+  it('a refused undo is told in German where the app shows the error', () => {
+    const text = describeError({ code: 'invalid_input', message: refusals[4] }, tOf('de'), 'de');
+    expect(text.detail).toMatch(/^Auftrag job-1 wurde von Auftrag job-2 zurückgenommen/);
   });
 });
 

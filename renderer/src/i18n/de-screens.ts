@@ -384,6 +384,17 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
     '{count, plural, one {# weitere Zeile ist nicht aufgeführt.} other {# weitere Zeilen sind nicht aufgeführt.}}',
   'undo.close': 'Schließen',
   'undo.run': 'Rücknahme starten ({count} Änderungen)',
+  // warum ein Auftrag nicht zurückgenommen werden kann (core/jobs/undo-refusal.ts UNDO_REFUSALS)
+  'undoRefusal.otherService':
+    'Auftrag {jobId} lief gegen einen anderen Dienst ({jobBaseUrl}) als die aktive Verbindung ({baseUrl}): Nehmen Sie ihn mit einer Verbindung zu diesem Dienst zurück.',
+  'undoRefusal.underWay':
+    'Auftrag {jobId} wird gerade von Auftrag {undoId} zurückgenommen ({status}): Setzen Sie diesen Auftrag fort, statt eine weitere Rücknahme zu starten.',
+  'undoRefusal.alreadyUndone':
+    'Auftrag {jobId} wurde bereits von Auftrag {undoId} zurückgenommen: Um wiederherzustellen, was er geschrieben hat, nehmen Sie Auftrag {last} zurück.',
+  'undoRefusal.alreadyUndoneChain':
+    'Auftrag {jobId} wurde bereits von Auftrag {undoId} zurückgenommen (zuletzt wiederhergestellt von Auftrag {last}): Um wiederherzustellen, was er geschrieben hat, nehmen Sie Auftrag {last} zurück.',
+  'undoRefusal.undoTakenBack':
+    'Auftrag {jobId} wurde von Auftrag {undoId} zurückgenommen, und diese Rücknahme hat Auftrag {last} wieder aufgehoben: Nehmen Sie Auftrag {last} zurück, um die Änderungen des Auftrags erneut zurückzunehmen (seine IDs sind nicht mehr die des Auftrags).',
 
   'export.intro':
     'Daten aus dem Dienst in eine Arbeitsmappe im Vorlagenformat exportieren: Ihre Codes statt IDs, bereit zum Bearbeiten und erneuten Import. Eine Zeile, die nach dem Export im Dienst geändert wurde, wird als Konflikt gemeldet statt überschrieben.',

@@ -376,6 +376,17 @@ export const enScreens = {
   'undo.moreRows': '{count, plural, one {# more row is not listed.} other {# more rows are not listed.}}',
   'undo.close': 'Close',
   'undo.run': 'Run the undo ({count} changes)',
+  // why a job may not be undone (core/jobs/undo-refusal.ts UNDO_REFUSALS)
+  'undoRefusal.otherService':
+    'Job {jobId} was made against another service ({jobBaseUrl}) than the active connection ({baseUrl}): undo it with a connection to that service.',
+  'undoRefusal.underWay':
+    'Job {jobId} is being undone by job {undoId} ({status}): resume that job instead of starting another undo.',
+  'undoRefusal.alreadyUndone':
+    'Job {jobId} was already undone by job {undoId}: to restore what it wrote, undo job {last}.',
+  'undoRefusal.alreadyUndoneChain':
+    'Job {jobId} was already undone by job {undoId} (last put back by job {last}): to restore what it wrote, undo job {last}.',
+  'undoRefusal.undoTakenBack':
+    "Job {jobId} was undone by job {undoId}, and that undo was taken back by job {last}: undo job {last} to take the job's changes back again (its ids are not the job's any more).",
 
   'export.intro':
     'Export data from the service to a workbook in the template format: your codes instead of ids, ready to edit and import again. A row changed on the service after the export is reported as a conflict instead of being overwritten.',
