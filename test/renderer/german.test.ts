@@ -29,6 +29,7 @@ import { staticOutcome } from '../../core/jobs/job-result.js';
 import type { PlanEntry } from '../../core/jobs/types.js';
 import { jobRowView } from '../../core/app/sessions/job-views.js';
 import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
+import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -357,6 +358,32 @@ describe('what a job says of a row it did not send, in German', () => {
       expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
     }
     expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
+  });
+
+  it('an updated row names the fields it changed by their labels', () => {
+    const e = {
+      key: 'supplier-products!4',
+      kind: 'supplier_product',
+      level: 2,
+      sheet: 'supplier-products',
+      row: 4,
+      rows: [{ sheet: 'supplier-products', row: 4 }],
+      externalId: 'SP-4',
+      label: 'supplier product SP-4',
+      action: 'update',
+      id: 'sp-4',
+      changes: [
+        { field: 'name', before: 'Sand; fine', after: 'Sand' },
+        { field: 'transport_route.truck_km', before: 10, after: 12 },
+      ],
+    } as unknown as PlanEntry;
+    const row = jobRowView(e, { key: e.key, outcome: 'updated', id: 'sp-4' });
+    const shown = (locale: Locale) =>
+      renderToStaticMarkup(createElement(OutcomeDetail, { row, t: tOf(locale), locale })).replace(/<[^>]+>/g, '');
+    expect(shown('de')).toBe(
+      `Bezeichnung: Sand; fine → Sand; ${fieldLabel('transport_route.truck_km', 'de')}: 10 → 12`,
+    );
+    expect(shown('en')).not.toMatch(/\bname:|truck_km/);
   });
 
   it("a row the dry run blocked shows the dry run's problem in words, not the planner's English", () => {

@@ -9,7 +9,7 @@ import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
 import { usedByText } from '../i18n/in-use-words.js';
-import { runNoteText } from '../i18n/plan-notes.js';
+import { changesText, runNoteText } from '../i18n/plan-notes.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -131,7 +131,7 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     );
   }
   if (row.outcome === 'pending') return <span className="detail-main">{t('results.pending')}</span>;
-  return row.message ? <span className="detail-main">{row.message}</span> : null;
+  return row.message ? <span className="detail-main">{changesText(row.message, locale)}</span> : null;
 }
 
 export interface JobResultsProps {
