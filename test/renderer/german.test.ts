@@ -13,7 +13,8 @@ import { UNDO_REFUSALS } from '../../core/jobs/undo-refusal.js';
 import { describeError } from '../../renderer/src/errors.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
-import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { chartNoteText, ignoredSheetText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { IGNORED_SHEET_REASONS } from '../../core/workbook/reader.js';
 import { lcaChartData, NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE } from '../../core/lca/analysis.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
@@ -287,6 +288,19 @@ describe('why a job may not be undone, in both languages', () => {
   it('a refused undo is told in German where the app shows the error', () => {
     const text = describeError({ code: 'invalid_input', message: refusals[4] }, tOf('de'), 'de');
     expect(text.detail).toMatch(/^Auftrag job-1 wurde von Auftrag job-2 zurückgenommen/);
+  });
+});
+
+describe('why a sheet is not read, in German', () => {
+  it('every reason the reader gives is worded, the sheet kept; any other stays as it came', () => {
+    const reasons = Object.values(IGNORED_SHEET_REASONS).map((r) => r('supplier-companies'));
+    for (const r of reasons) {
+      const german = ignoredSheetText(r, tOf('de'));
+      expect(german, r).not.toBe(r);
+      expect(ENGLISH.test(prose(german)), german).toBe(false);
+    }
+    expect(ignoredSheetText(IGNORED_SHEET_REASONS.second('silos'), tOf('de'))).toBe('ein zweites Blatt silos');
+    expect(ignoredSheetText('something else', tOf('de'))).toBe('something else');
   });
 });
 
