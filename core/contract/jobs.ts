@@ -13,7 +13,7 @@ import {
   type ProcedureDef,
   Text,
 } from './common.js';
-import { PlanActionSchema, PlanRowView } from './import.js';
+import { PlanActionSchema, PlanProblemView, PlanRowView } from './import.js';
 
 /** A job row not run yet is `pending` (names.ts). */
 export const RowOutcomeSchema = z.enum(JOB_ROW_OUTCOMES);
@@ -138,6 +138,8 @@ export const JobRowView = z.object({
   message: Text,
   entitlement: EntitlementView.nullable(),
   id: Text.nullable(),
+  /** a row not sent because the dry run blocked it: the dry run's problem, for the UI to word from code and params */
+  problem: PlanProblemView.optional(),
 });
 export type JobRowView = z.infer<typeof JobRowView>;
 

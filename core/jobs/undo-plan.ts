@@ -17,6 +17,8 @@ import type { EntryOutcome, FieldChange, IdentifiedKind, Plan, PlanEntry, PlanPr
 type Obj = Record<string, unknown>;
 type Component = { type: string; ref: string; mass_kg: number };
 type Figure = { year: number; quantity: number };
+/** Why an entry of an undo is not sent: its variant (`undo_…`, the UI's `plan.<code>.<variant>`) and values. */
+type UndoWhy = { variant: string } & Record<string, string>;
 
 /** Outcomes of a create that put the entity on the service (a replay, or a lost answer found by external_id). */
 const CREATED = new Set(['created', 'replayed', 'already_existed']);
@@ -152,22 +154,42 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
     }
   };
 
+  // A problem of the undo carries its variant (`undo_…`) and values, for a UI to word it (`plan.<code>.<variant>`).
   const problem = (
     u: PlanEntry,
     kind: PlanProblem['kind'],
     message: string,
+    why: UndoWhy,
     field: string | null = null,
   ): PlanProblem =>
     kind === 'conflict'
-      ? { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'snapshot_conflict', params: { jobId } }
-      : { kind, sheet: u.sheet, cell: null, row: u.row, field, message, code: 'row_rule', params: { detail: message } };
-  const conflict = (u: PlanEntry, message: string, field: string | null = null): PlanEntry => {
+      ? {
+          kind,
+          sheet: u.sheet,
+          cell: null,
+          row: u.row,
+          field,
+          message,
+          code: 'snapshot_conflict',
+          params: { jobId, ...why },
+        }
+      : {
+          kind,
+          sheet: u.sheet,
+          cell: null,
+          row: u.row,
+          field,
+          message,
+          code: 'row_rule',
+          params: { detail: message, jobId, ...why },
+        };
+  const conflict = (u: PlanEntry, message: string, why: UndoWhy, field: string | null = null): PlanEntry => {
     delete u.body;
-    return { ...u, action: 'conflict', problems: [problem(u, 'conflict', message, field)] };
+    return { ...u, action: 'conflict', problems: [problem(u, 'conflict', message, why, field)] };
   };
-  const blocked = (u: PlanEntry, message: string): PlanEntry => {
+  const blocked = (u: PlanEntry, message: string, why: UndoWhy): PlanEntry => {
     delete u.body;
-    return { ...u, action: 'blocked', problems: [problem(u, 'rule', message)] };
+    return { ...u, action: 'blocked', problems: [problem(u, 'rule', message, why)] };
   };
 
   /** The BOM of an instance put back: a replace with its before-state (the BOM it replaces). */
@@ -214,7 +236,9 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
       const u: PlanEntry = { ...base, id: out.id, level: LEVEL.production };
       const now = await orGone(() => client.productionFigures.get(out.id!, { signal }));
       if (!now) {
-        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
+        entries.push(
+          conflict(u, `the product instance was deleted since job ${jobId}`, { variant: 'undo_instance_deleted' }),
+        );
         continue;
       }
       const nowOf = new Map(now.map((f) => [f.year, f.quantity]));
@@ -228,6 +252,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
           conflict(
             u,
             `production figures of ${changed.join(', ')} were changed on the service since job ${jobId}`,
+            { variant: 'undo_figures_changed', years: changed.join(', ') },
             'production_figures',
           ),
         );
@@ -255,6 +280,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
           blocked(
             { ...u, key: `${u.key}:added` },
             `production figures of ${added.join(', ')} were added by job ${jobId} and are not undone: the API sets years, it cannot take one back`,
+            { variant: 'undo_figures_added', years: added.join(', ') },
           ),
         );
       continue;
@@ -267,15 +293,23 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
       const u: PlanEntry = { ...base, id: out.id, level: LEVEL.bom };
       const now = await orGone(() => client.bom.get(out.id!, { signal }));
       if (!now) {
-        entries.push(conflict(u, `the product instance was deleted since job ${jobId}`));
+        entries.push(
+          conflict(u, `the product instance was deleted since job ${jobId}`, { variant: 'undo_instance_deleted' }),
+        );
         continue;
       }
       if (fieldDifferences(after.bom ?? [], now).length > 0) {
-        entries.push(conflict(u, `the BOM was changed on the service since job ${jobId}`, 'bom'));
+        entries.push(
+          conflict(u, `the BOM was changed on the service since job ${jobId}`, { variant: 'undo_bom_changed' }, 'bom'),
+        );
         continue;
       }
       if (!Array.isArray(e.before?.bom)) {
-        entries.push(blocked(u, `the BOM before job ${jobId} was not recorded: it cannot be put back`));
+        entries.push(
+          blocked(u, `the BOM before job ${jobId} was not recorded: it cannot be put back`, {
+            variant: 'undo_bom_not_recorded',
+          }),
+        );
         continue;
       }
       entries.push(bomEntry(u, components(e.before.bom), components(now), UNDO_NOTES.bomPutBack()));
@@ -303,7 +337,14 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
         ...createFieldsOf(kind).filter((k) => !(k in after) && !isEmpty(now[k])),
       ];
       if (diff.length) {
-        entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
+        entries.push(
+          conflict(
+            u,
+            `changed on the service since job ${jobId}: ${diff.join(', ')}`,
+            { variant: 'undo_changed', fields: diff.join(', ') },
+            diff[0],
+          ),
+        );
         continue;
       }
       u.before = { ...now };
@@ -315,12 +356,19 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
       const u: PlanEntry = { ...base, id: out.id, level: LEVEL[kind], action: 'update' };
       const now = await current(client, kind, out.id, signal);
       if (!now) {
-        entries.push(conflict(u, `deleted on the service since job ${jobId}`));
+        entries.push(conflict(u, `deleted on the service since job ${jobId}`, { variant: 'undo_deleted' }));
         continue;
       }
       const diff = fieldDifferences(after, now);
       if (diff.length) {
-        entries.push(conflict(u, `changed on the service since job ${jobId}: ${diff.join(', ')}`, diff[0]));
+        entries.push(
+          conflict(
+            u,
+            `changed on the service since job ${jobId}: ${diff.join(', ')}`,
+            { variant: 'undo_changed', fields: diff.join(', ') },
+            diff[0],
+          ),
+        );
         continue;
       }
       const patch: Obj = {};
@@ -347,6 +395,7 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
             conflict(
               u,
               `an entity with external_id "${e.externalId}" was created on the service since job ${jobId} (id ${String(found.id)})`,
+              { variant: 'undo_code_taken', value: e.externalId, id: String(found.id) },
             ),
           );
           continue;
@@ -390,7 +439,7 @@ function instanceChildren(
   instance: PlanEntry,
   jobId: string,
   withRefs: (entry: PlanEntry, body: Obj) => void,
-  blocked: (u: PlanEntry, message: string) => PlanEntry,
+  blocked: (u: PlanEntry, message: string, why: UndoWhy) => PlanEntry,
   bomEntry: (u: PlanEntry, wanted: Component[], now: Component[], note: string) => PlanEntry,
 ): PlanEntry[] {
   const code = e.externalId ?? e.id ?? e.key;
@@ -416,6 +465,7 @@ function instanceChildren(
       blocked(
         child('bom', 'bom', `BOM of ${code}`),
         `the BOM and production figures of ${code} were not recorded before job ${jobId} deleted it: the instance is re-created without them`,
+        { variant: 'undo_children_not_recorded', value: code },
       ),
     );
     return out;

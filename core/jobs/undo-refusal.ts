@@ -18,6 +18,24 @@ export function sameService(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/**
+ * The refusals in words, written once: the CLI and the app's error show them as they are, the app words each in
+ * its language by the same names (renderer/src/i18n/undo-notes.ts reads them back by their shape, so a refusal
+ * changed here without its words there fails test/renderer/german.test.ts).
+ */
+export const UNDO_REFUSALS = {
+  otherService: (jobId: string, jobBaseUrl: string, baseUrl: string) =>
+    `Job ${jobId} was made against another service (${jobBaseUrl}) than the active connection (${baseUrl}): undo it with a connection to that service.`,
+  underWay: (jobId: string, undoId: string, status: string) =>
+    `Job ${jobId} is being undone by job ${undoId} (${status}): resume that job instead of starting another undo.`,
+  alreadyUndone: (jobId: string, undoId: string, last: string) =>
+    `Job ${jobId} was already undone by job ${undoId}${last !== undoId ? ` (last put back by job ${last})` : ''}: to restore what it wrote, undo job ${last}.`,
+  undoTakenBack: (jobId: string, undoId: string, last: string) =>
+    `Job ${jobId} was undone by job ${undoId}, and that undo was taken back by job ${last}: undo job ${last} to take the job's changes back again (its ids are not the job's any more).`,
+} as const;
+
+export type UndoRefusalName = keyof typeof UNDO_REFUSALS;
+
 /** What the rules need of a stored job to find its undo. */
 export type UndoSummary = Pick<JobSummary, 'jobId' | 'status' | 'undoes'>;
 
@@ -43,19 +61,16 @@ export function undoRefusal(
   baseUrl: string,
   jobs: readonly UndoSummary[],
 ): string | null {
-  if (!sameService(jobBaseUrl, baseUrl))
-    return `Job ${jobId} was made against another service (${jobBaseUrl}) than the active connection (${baseUrl}): undo it with a connection to that service.`;
+  if (!sameService(jobBaseUrl, baseUrl)) return UNDO_REFUSALS.otherService(jobId, jobBaseUrl, baseUrl);
   const undoneBy = undoneByOf(jobs);
   const undo = undoneBy.get(jobId);
   if (!undo) return null;
-  if (undo.status !== 'completed')
-    return `Job ${jobId} is being undone by job ${undo.jobId} (${undo.status}): resume that job instead of starting another undo.`;
+  if (undo.status !== 'completed') return UNDO_REFUSALS.underWay(jobId, undo.jobId, undo.status);
   // The chain of undos of undos: the last one decides what the service holds of the job now.
   const chain = [undo.jobId];
   for (let next = undoneBy.get(undo.jobId); next?.status === 'completed'; next = undoneBy.get(next.jobId))
     chain.push(next.jobId);
   const last = chain[chain.length - 1];
-  if (chain.length % 2 === 1)
-    return `Job ${jobId} was already undone by job ${undo.jobId}${chain.length > 1 ? ` (last put back by job ${last})` : ''}: to restore what it wrote, undo job ${last}.`;
-  return `Job ${jobId} was undone by job ${undo.jobId}, and that undo was taken back by job ${last}: undo job ${last} to take the job's changes back again (its ids are not the job's any more).`;
+  if (chain.length % 2 === 1) return UNDO_REFUSALS.alreadyUndone(jobId, undo.jobId, last);
+  return UNDO_REFUSALS.undoTakenBack(jobId, undo.jobId, last);
 }

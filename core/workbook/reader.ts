@@ -113,7 +113,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   for (const info of inspection.sheets) {
     const match = matchSheet(info.name, options.mapping);
     if (!match) {
-      result.ignoredSheets.push({ sheet: info.name, reason: 'not a Supply Loader sheet' });
+      result.ignoredSheets.push({ sheet: info.name, reason: IGNORED_SHEET_REASONS.unknown() });
       const known = DATA_SHEETS.map((d) => d.name).join(', ');
       sheetIssue(
         'warning',
@@ -131,7 +131,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
     const registryName = match.def.name as DataSheetName;
     const previous = seen.get(registryName);
     if (previous !== undefined) {
-      result.ignoredSheets.push({ sheet: info.name, reason: `a second ${registryName} sheet` });
+      result.ignoredSheets.push({ sheet: info.name, reason: IGNORED_SHEET_REASONS.second(registryName) });
       sheetIssue(
         'error',
         'duplicate_sheet',
@@ -354,6 +354,19 @@ interface RowLike {
   values: unknown[];
 }
 
+/**
+ * Why a sheet is not read, written once: the report shows them as they are, the app words each in its language by
+ * the same names (renderer/src/i18n/core-text.ts reads them back, test/renderer/german.test.ts walks them).
+ */
+export const IGNORED_SHEET_REASONS = {
+  unknown: () => 'not a Supply Loader sheet',
+  referenceOnly: () => 'reference only',
+  instructions: () => 'instructions and lists',
+  second: (sheet: string) => `a second ${sheet} sheet`,
+} as const;
+
+export type IgnoredSheetReason = keyof typeof IGNORED_SHEET_REASONS;
+
 type SheetMatch = { def: SheetDef; normalised: boolean; mapping?: SheetMapping } | { def: null; reason: string } | null;
 
 function matchSheet(name: string, mapping: ColumnMapping | undefined): SheetMatch {
@@ -366,7 +379,10 @@ function matchSheet(name: string, mapping: ColumnMapping | undefined): SheetMatc
       ...(target.mapping && { mapping: target.mapping }),
     };
   if (META_SHEETS.has(n) || META_SHEETS.has(name.toLowerCase()))
-    return { def: null, reason: n === PRODUCTS_SHEET ? 'reference only' : 'instructions and lists' };
+    return {
+      def: null,
+      reason: n === PRODUCTS_SHEET ? IGNORED_SHEET_REASONS.referenceOnly() : IGNORED_SHEET_REASONS.instructions(),
+    };
   return null;
 }
 

@@ -2,6 +2,7 @@
 import type { RpcError } from '../../core/ipc/contract.js';
 import { RpcFailure } from './api.js';
 import { errCodeText } from './i18n/core-text.js';
+import { undoRefusalText } from './i18n/undo-notes.js';
 import type { Locale, T } from './i18n/index.js';
 
 export interface ErrorText {
@@ -39,5 +40,7 @@ export function describeError(error: RpcError, t: T, locale: Locale): ErrorText 
       issues: [],
     };
   }
-  return { title, detail: error.message || null, action: null, errCode: null, issues: error.issues ?? [] };
+  // a refusal of the core known by its shape, in the UI's words
+  const detail = error.message ? (undoRefusalText(error.message, locale) ?? error.message) : null;
+  return { title, detail, action: null, errCode: null, issues: error.issues ?? [] };
 }

@@ -143,4 +143,51 @@ describe('LCA views', () => {
     await shot('lca-views-de-light');
     expect(consoleErrors).toEqual([]);
   });
+
+  // Element shots, to be read: the charts' hover texts, titles and axes in both languages at both widths.
+  it('charts, hover texts and blockers at 900 and 1280 px, in English and German', async () => {
+    const card = page.locator('section[aria-labelledby="lca-analysis-heading"]');
+    for (const width of [900, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const locale of ['en', 'de'] as const) {
+        await page
+          .getByLabel(locale === 'en' ? 'Sprache' : 'Language')
+          .or(page.getByLabel(locale === 'en' ? 'Language' : 'Sprache'))
+          .first()
+          .selectOption(locale);
+        await card.waitFor();
+        const charts = card.locator('figure.chart');
+        for (let i = 0; i < Math.min(await charts.count(), 3); i++) {
+          const fig = charts.nth(i);
+          await fig.scrollIntoViewIfNeeded();
+          await fig.screenshot({ path: screenshotPath(`lca-el-${width}-${locale}-chart${i}`) });
+          const dot = fig.locator('.recharts-line-dots circle, .recharts-dot').first();
+          if (await dot.count()) {
+            await dot.hover({ force: true });
+            const tip = fig.locator('.recharts-default-tooltip');
+            await expect.poll(() => tip.isVisible()).toBe(true);
+            await fig.screenshot({ path: screenshotPath(`lca-el-${width}-${locale}-chart${i}-hover`) });
+            // the hover text stays inside the chart (long names wrap) and reads "name: value"
+            const [tb, fb] = [(await tip.boundingBox())!, (await fig.boundingBox())!];
+            expect(tb.x + tb.width).toBeLessThanOrEqual(fb.x + fb.width + 1);
+            expect(await tip.textContent()).not.toContain(' : ');
+          }
+        }
+        // the card in slices one screen high, each readable
+        await card.scrollIntoViewIfNeeded();
+        const box = (await card.boundingBox())!;
+        const top = box.y + (await page.evaluate(() => window.scrollY));
+        for (let y = 0, n = 0; y < box.height; y += 700, n++)
+          await page.screenshot({
+            path: screenshotPath(`lca-el-${width}-${locale}-card${n}`),
+            fullPage: true,
+            clip: { x: box.x, y: top + y, width: box.width, height: Math.min(700, box.height - y) },
+          });
+        const blockers = page.locator('ul.blockers');
+        if (await blockers.count())
+          await blockers.first().screenshot({ path: screenshotPath(`lca-el-${width}-${locale}-blockers`) });
+      }
+    }
+    await page.getByLabel('Sprache').or(page.getByLabel('Language')).first().selectOption('en');
+  });
 });

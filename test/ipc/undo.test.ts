@@ -13,6 +13,7 @@ import { dispatch } from '../../core/ipc/dispatch.js';
 import type { ProcedureName } from '../../core/contract/names.js';
 import { resolveConnection } from '../../core/app/profiles.js';
 import { writeTestWorkbook, type SheetData } from '../jobs/helpers.js';
+import { problemText } from '../../renderer/src/screens/import/issueText.js';
 import { rpc, startTestApp, stopTestApp, settledJob } from './helpers.js';
 
 let mode: BrowserMode;
@@ -112,6 +113,8 @@ describe('jobs.undoPlan and jobs.undo', () => {
     expect(dry.blocked).toBe(1);
     expect(dry.rows[0]).toMatchObject({ externalId: 'UC-1', action: 'conflict' });
     expect(dry.rows[0].problems[0].message).toMatch(/changed on the service since job .*: name/);
+    // the app words it from its code and params: in German, the field by its label
+    expect(problemText(dry.rows[0].problems[0], 'de')).toBe(`Seit Auftrag ${job} im Dienst geändert: Bezeichnung`);
 
     const refused = await dispatch('jobs.undo', { jobId: job, skipBlocked: false }, mode.app);
     expect(refused.ok).toBe(false);

@@ -4,21 +4,33 @@
  * reaches the screens — the undo plan's and the dry run's notes, the indicators' units, the hotspots' component
  * types — is worded in both languages.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLAN_NOTES, RUN_NOTES, rowWords, type PlanNoteName } from '../../core/jobs/plan-notes.js';
 import { UNDO_NOTES, type UndoNoteName } from '../../core/jobs/undo-notes.js';
+import { UNDO_REFUSALS } from '../../core/jobs/undo-refusal.js';
+import { describeError } from '../../renderer/src/errors.js';
 import { INDICATOR_INFO } from '../../core/lca/indicators.js';
 import { BOM_COMPONENT_TYPES } from '../../core/spec/constants.js';
-import { chartNoteText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { chartNoteText, ignoredSheetText, indicatorUnit } from '../../renderer/src/i18n/core-text.js';
+import { IGNORED_SHEET_REASONS } from '../../core/workbook/reader.js';
 import { lcaChartData, NO_QUANTITY_NOTE, ZERO_QUANTITY_NOTE } from '../../core/lca/analysis.js';
 import { de } from '../../renderer/src/i18n/de.js';
 import { en } from '../../renderer/src/i18n/en.js';
-import { translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
+import { catalogues, translate, type Locale, type MessageKey } from '../../renderer/src/i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../renderer/src/i18n/names.js';
 import { runNoteText } from '../../renderer/src/i18n/plan-notes.js';
-import { noteText } from '../../renderer/src/i18n/undo-notes.js';
+import { noteText, undoRefusalText } from '../../renderer/src/i18n/undo-notes.js';
 import { problemText } from '../../renderer/src/screens/import/issueText.js';
 import { checkProductionYears } from '../../core/spec/rules.js';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { staticOutcome } from '../../core/jobs/job-result.js';
+import type { PlanEntry } from '../../core/jobs/types.js';
+import { jobRowView } from '../../core/app/sessions/job-views.js';
+import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
+import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -96,6 +108,31 @@ describe('words of the user, not of the code', () => {
       'the mirror of supplier-plants would delete 4 entities, more than the limit of 2 deletes per import: nothing is deleted',
     );
     expect(translate('de', 'plan.mirror_cap', vars)).toContain('Obergrenze von 2 Löschungen je Import');
+  });
+});
+
+describe('no internal names on screen', () => {
+  it('no fixed text names a field by its internal name: a field is told by its label (`{label:…}`)', () => {
+    const named: string[] = [];
+    for (const locale of ['en', 'de'] as const) {
+      const cat = catalogues[locale] as Record<string, string>;
+      const fields = Object.keys(cat)
+        .filter((k) => k.startsWith('field.') && k.includes('_'))
+        .map((k) => k.slice('field.'.length));
+      for (const key of Object.keys(cat).filter((k) => !k.startsWith('field.'))) {
+        const text = translate(locale, key as MessageKey).replace(/\{[^{}]*\}/g, ' ');
+        for (const f of fields) if (new RegExp(`\\b${f}\\b`).test(text)) named.push(`${locale} ${key}: ${f}`);
+      }
+    }
+    expect(named).toEqual([]);
+  });
+
+  it('a field named in a text is worded by its label in each language', () => {
+    expect(translate('en', 'lca.listLabel')).toContain('“Your code”');
+    expect(translate('de', 'lca.listLabel')).toContain('„Ihr Code“');
+    expect(translate('de', 'plan.notManaged', { count: 2 })).toBe(
+      '2 Einträge ohne „Ihr Code“ werden nicht vom Arbeitsblatt verwaltet und nie angefasst.',
+    );
   });
 });
 
@@ -194,6 +231,79 @@ describe('core texts that reach the UI, in both languages', () => {
   });
 });
 
+describe('why an undo does not send a row, in both languages', () => {
+  // every variant the undo plan writes, read from its source: one added there without words here fails
+  const source = readFileSync(join(__dirname, '../../core/jobs/undo-plan.ts'), 'utf8');
+  const variants = [...new Set([...source.matchAll(/variant: '(undo_\w+)'/g)].map((m) => m[1]))];
+  const values = { jobId: 'job-20260101-1', years: '2024, 2025', fields: 'name, country', value: 'PI-1', id: '42' };
+
+  it('every variant has its words in English and German, values kept, fields by their labels', () => {
+    expect(variants.length).toBeGreaterThanOrEqual(8);
+    for (const variant of variants) {
+      const message = `the core's English for ${variant}`;
+      const p = {
+        kind: 'conflict',
+        sheet: 'supplier-companies',
+        cell: null,
+        row: 2,
+        field: null,
+        message,
+        params: { detail: message, variant, ...values },
+      };
+      // its own words, by the code it comes with: not a generic text of that code
+      const codes = ['snapshot_conflict', 'row_rule'].filter((c) => Object.hasOwn(en, `plan.${c}.${variant}`));
+      expect(codes, variant).toHaveLength(1);
+      expect(Object.hasOwn(de, `plan.${codes[0]}.${variant}`), variant).toBe(true);
+      const words = (locale: Locale) => problemText({ ...p, code: codes[0] }, locale);
+      for (const locale of ['en', 'de'] as const) expect(words(locale), `${locale} ${variant}`).not.toBe(message);
+      const german = words('de');
+      expect(ENGLISH.test(prose(german)), `${variant}: ${german}`).toBe(false);
+      expect(german).not.toMatch(/external_id|\bcountry\b/);
+    }
+  });
+});
+
+describe('why a job may not be undone, in both languages', () => {
+  const refusals = [
+    UNDO_REFUSALS.otherService('job-1', 'https://a.example/v2', 'https://b.example/v2'),
+    UNDO_REFUSALS.underWay('job-1', 'job-2', 'paused'),
+    UNDO_REFUSALS.alreadyUndone('job-1', 'job-2', 'job-2'),
+    UNDO_REFUSALS.alreadyUndone('job-1', 'job-2', 'job-4'),
+    UNDO_REFUSALS.undoTakenBack('job-1', 'job-2', 'job-3'),
+  ];
+
+  it('every refusal is worded in German, its jobs kept; in English as the core says it', () => {
+    expect(refusals).toHaveLength(Object.keys(UNDO_REFUSALS).length + 1);
+    for (const r of refusals) {
+      expect(undoRefusalText(r, 'en')?.toLowerCase(), r).toBe(r.toLowerCase()); // a status by its name on screen
+      const german = undoRefusalText(r, 'de');
+      expect(german, r).toBeDefined();
+      expect(ENGLISH.test(prose(german!)), german).toBe(false);
+      for (const job of r.match(/job-\d/g)!) expect(german).toContain(job);
+    }
+    expect(undoRefusalText(refusals[1], 'de')).toContain('(Pausiert)');
+    expect(undoRefusalText('Job x cannot be resumed (paused).', 'de')).toBeUndefined();
+  });
+
+  it('a refused undo is told in German where the app shows the error', () => {
+    const text = describeError({ code: 'invalid_input', message: refusals[4] }, tOf('de'), 'de');
+    expect(text.detail).toMatch(/^Auftrag job-1 wurde von Auftrag job-2 zurückgenommen/);
+  });
+});
+
+describe('why a sheet is not read, in German', () => {
+  it('every reason the reader gives is worded, the sheet kept; any other stays as it came', () => {
+    const reasons = Object.values(IGNORED_SHEET_REASONS).map((r) => r('supplier-companies'));
+    for (const r of reasons) {
+      const german = ignoredSheetText(r, tOf('de'));
+      expect(german, r).not.toBe(r);
+      expect(ENGLISH.test(prose(german)), german).toBe(false);
+    }
+    expect(ignoredSheetText(IGNORED_SHEET_REASONS.second('silos'), tOf('de'))).toBe('ein zweites Blatt silos');
+    expect(ignoredSheetText('something else', tOf('de'))).toBe('something else');
+  });
+});
+
 describe('problems of the dry run that carry a rule, in German', () => {
   const at = { sheet: 'product-instances', cell: 'D3', row: 3 };
   it('a rule of the service in a row is worded as the check words it, its fields by their labels', () => {
@@ -262,6 +372,69 @@ describe('what a job says of a row it did not send, in German', () => {
       expect(ENGLISH.test(prose(german!)), `${n}: ${german}`).toBe(false);
     }
     expect(runNoteText('blocked: something else', 'de')).toBeUndefined();
+  });
+
+  it('an updated row names the fields it changed by their labels', () => {
+    const e = {
+      key: 'supplier-products!4',
+      kind: 'supplier_product',
+      level: 2,
+      sheet: 'supplier-products',
+      row: 4,
+      rows: [{ sheet: 'supplier-products', row: 4 }],
+      externalId: 'SP-4',
+      label: 'supplier product SP-4',
+      action: 'update',
+      id: 'sp-4',
+      changes: [
+        { field: 'name', before: 'Sand; fine', after: 'Sand' },
+        { field: 'transport_route.truck_km', before: 10, after: 12 },
+      ],
+    } as unknown as PlanEntry;
+    const row = jobRowView(e, { key: e.key, outcome: 'updated', id: 'sp-4' });
+    const shown = (locale: Locale) =>
+      renderToStaticMarkup(createElement(OutcomeDetail, { row, t: tOf(locale), locale })).replace(/<[^>]+>/g, '');
+    expect(shown('de')).toBe(
+      `Bezeichnung: Sand; fine → Sand; ${fieldLabel('transport_route.truck_km', 'de')}: 10 → 12`,
+    );
+    expect(shown('en')).not.toMatch(/\bname:|truck_km/);
+  });
+
+  it("a row the dry run blocked shows the dry run's problem in words, not the planner's English", () => {
+    const message = 'material code "MAT-X" is not in the materials sheet (as the planner words it)';
+    const e = {
+      key: 'supplier-products!3',
+      kind: 'supplier_product',
+      level: 2,
+      sheet: 'supplier-products',
+      row: 3,
+      rows: [{ sheet: 'supplier-products', row: 3 }],
+      externalId: 'SP-3',
+      label: 'supplier product SP-3',
+      action: 'blocked',
+      id: null,
+      problems: [
+        {
+          kind: 'unresolved',
+          sheet: 'supplier-products',
+          cell: 'D3',
+          row: 3,
+          field: 'material_code',
+          message,
+          code: 'material_unknown',
+          params: { value: 'MAT-X' },
+        },
+      ],
+    } as unknown as PlanEntry;
+    const row = jobRowView(e, staticOutcome(e)!);
+    const shown = (locale: Locale) =>
+      renderToStaticMarkup(createElement(OutcomeDetail, { row, t: tOf(locale), locale })).replace(/<[^>]+>/g, ' ');
+    for (const locale of ['en', 'de'] as const) {
+      expect(shown(locale)).not.toContain('as the planner words it');
+      expect(shown(locale)).toContain('MAT-X');
+    }
+    expect(shown('de')).toContain('Materialcode');
+    expect(ENGLISH.test(prose(shown('de').replace(/„[^“]*“/g, ' '))), shown('de')).toBe(false);
   });
 });
 

@@ -367,14 +367,17 @@ describe('problems of a real dry run against the sandbox', () => {
     tmp.cleanup();
   });
 
-  it('carry a code and params from which English renders exactly as the message the CLI prints', () => {
+  it('carry a code and params from which English renders as the message the CLI prints, fields by their labels', () => {
     for (const code of ['reference_blocked', 'reference_unknown', 'plant_unknown'] as const) {
       const p = find(code);
       expect(p.params, code).toBeDefined();
       const label = p.field ? fieldLabel(p.field, 'en') : '';
-      expect(problemText({ ...p, kind: p.kind }, 'en'), code).toBe(
-        p.field ? p.message.replace(p.field, label) : p.message,
+      // the CLI names the code field by its name, the UI by its label
+      const message = p.message.replace(
+        /\bwith external_id ("[^"]*")/,
+        `with the code $1 (${fieldLabel('external_id', 'en')})`,
       );
+      expect(problemText({ ...p, kind: p.kind }, 'en'), code).toBe(p.field ? message.replace(p.field, label) : message);
     }
   });
 
@@ -383,7 +386,7 @@ describe('problems of a real dry run against the sandbox', () => {
       'Lieferant „SC-BAD“ verweist auf Lieferant SC-BAD (supplier-companies, Zeile 3); diese Zeile ist blockiert.',
     );
     expect(problemText(find('reference_unknown'), 'de')).toBe(
-      'Lieferant: Kein Eintrag vom Typ Lieferant mit external_id „SC-404“, weder in dieser Arbeitsmappe noch im Dienst.',
+      'Lieferant: Kein Eintrag vom Typ Lieferant mit dem Code „SC-404“ (Ihr Code), weder in dieser Arbeitsmappe noch im Dienst.',
     );
     expect(problemText(find('plant_unknown'), 'de')).toMatch(
       /^Werkscode: Der Werkscode „NOPE“ steht weder im Blatt plants/,

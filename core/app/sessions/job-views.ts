@@ -294,6 +294,7 @@ function outcomeText(e: PlanEntry, o: AnyOutcome): string {
 export function jobRowView(e: PlanEntry, o: AnyOutcome, plan?: PlanSources): JobRowView {
   const full = o.outcome === 'pending' ? null : (o as EntryOutcome);
   const at = sourceOf(plan, e.sheet, e.row);
+  const problem = full?.outcome === 'skipped' && full.reason === 'blocked' ? e.problems?.[0] : undefined;
   return {
     key: e.key,
     kind: e.kind,
@@ -311,6 +312,7 @@ export function jobRowView(e: PlanEntry, o: AnyOutcome, plan?: PlanSources): Job
     message: outcomeText(e, o),
     entitlement: full?.entitlement_limit ?? null,
     id: full?.id ?? null,
+    ...(problem && { problem: problemView(problem) }),
   };
 }
 

@@ -9,7 +9,7 @@ import type { JobRowView, JobView, PickedFile } from '../../../core/ipc/contract
 import { useApi } from '../ApiContext.js';
 import { errCodeText } from '../i18n/core-text.js';
 import { usedByText } from '../i18n/in-use-words.js';
-import { runNoteText } from '../i18n/plan-notes.js';
+import { changesText, runNoteText } from '../i18n/plan-notes.js';
 import { useI18n } from '../i18n/index.js';
 import type { Locale, T } from '../i18n/index.js';
 import {
@@ -20,6 +20,7 @@ import {
   wordsOf,
 } from '../i18n/names.js';
 import type { EntityKind } from '../../../core/names.js';
+import { problemText } from '../screens/import/issueText.js';
 import { countRows, OUTCOME_ORDER, outcomeColumns, resultTotals, rowLabel } from '../screens/import/planView.js';
 import { openDownload, saveDownload, type DownloadTicket } from './downloads.js';
 import { formatDateTime, formatMs, formatNumber, outcomeTone, safeKeyText } from './format.js';
@@ -117,16 +118,20 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
       <>
         <span className="detail-main">{wordsOf(t, SKIP_REASON_MESSAGE, row.reason ?? 'blocked')}</span>
         <EntitlementLine t={t} row={row} />
-        {row.message && (
-          <span className="detail-line detail-service">
-            {runNoteText(row.message, locale) ?? engineDetail(row.message)}
-          </span>
+        {row.problem ? (
+          <span className="detail-line detail-service">{problemText(row.problem, locale)}</span>
+        ) : (
+          row.message && (
+            <span className="detail-line detail-service">
+              {runNoteText(row.message, locale) ?? engineDetail(row.message)}
+            </span>
+          )
         )}
       </>
     );
   }
   if (row.outcome === 'pending') return <span className="detail-main">{t('results.pending')}</span>;
-  return row.message ? <span className="detail-main">{row.message}</span> : null;
+  return row.message ? <span className="detail-main">{changesText(row.message, locale)}</span> : null;
 }
 
 export interface JobResultsProps {

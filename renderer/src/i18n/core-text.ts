@@ -7,6 +7,7 @@ import { explainErrCode } from '../../../core/api/errors.js';
 import { INDICATOR_INFO, indicatorInfo } from '../../../core/lca/indicators.js';
 import type { Locale } from '../../../core/names.js';
 import type { T } from './index.js';
+import type { IgnoredSheetReason } from '../../../core/workbook/reader.js';
 
 export interface ErrCodeText {
   /** Whether the catalog knows the code (an unknown one gets a general explanation). */
@@ -58,4 +59,20 @@ export function chartNoteText(note: string, t: T): string {
     if (m) return words({ ...m.groups }, t);
   }
   return note;
+}
+
+const IGNORED_SHEET_SHAPES: Readonly<Record<IgnoredSheetReason, RegExp>> = {
+  unknown: /^not a Supply Loader sheet$/,
+  referenceOnly: /^reference only$/,
+  instructions: /^instructions and lists$/,
+  second: /^a second (?<sheet>\S+) sheet$/,
+};
+
+/** Why a sheet is not read (core/workbook/reader.ts IGNORED_SHEET_REASONS) in the UI's words; as it came when unknown. */
+export function ignoredSheetText(reason: string, t: T): string {
+  for (const [name, shape] of Object.entries(IGNORED_SHEET_SHAPES) as [IgnoredSheetReason, RegExp][]) {
+    const m = shape.exec(reason);
+    if (m) return t(`check.ignoredReason.${name}`, { ...m.groups });
+  }
+  return reason;
 }

@@ -103,6 +103,10 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'check.ignoredColumns': 'Ignorierte Spalten von {sheet}: {columns}',
   'check.ignoredByMapping': 'laut Zuordnung nicht importiert',
   'check.ignored': 'Nicht gelesene Blätter:',
+  'check.ignoredReason.unknown': 'kein Blatt von Supply Loader',
+  'check.ignoredReason.referenceOnly': 'nur zum Nachschlagen',
+  'check.ignoredReason.instructions': 'Anleitung und Listen',
+  'check.ignoredReason.second': 'ein zweites Blatt {sheet}',
   'check.another': 'Andere Arbeitsmappe wählen',
   'check.makeDryRun': 'Probelauf starten',
   'check.issuesTitle': 'Probleme nach Zelle',
@@ -145,16 +149,17 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'plan.mirrorTitle': 'Blätter abgleichen (löschen, was nicht mehr im Blatt steht)',
   'plan.mirrorSheet': '{sheet} abgleichen',
   'plan.mirrorIntro':
-    'Ein abgeglichenes Blatt ist die ganze Liste: Jeder Eintrag des Dienstes mit external_id, den das Blatt nicht mehr hat, wird gelöscht.',
+    'Ein abgeglichenes Blatt ist die ganze Liste: Jeder Eintrag des Dienstes mit „{label:external_id}“, den das Blatt nicht mehr hat, wird gelöscht.',
   'plan.mirrorNoneRerun':
     'Eine Wiederholung fehlgeschlagener Zeilen sendet nur diese Zeilen: Sie gleicht kein Blatt ab.',
   'plan.mirrorNoneSheets':
     'Kein Blatt dieser Arbeitsmappe lässt sich abgleichen. Das geht nur mit Blättern von Einträgen ({sheets}), und die Arbeitsmappe hat keines davon.',
-  'plan.mirrorCount': '{sheet}: {deletes} von {managed} Einträgen mit external_id werden gelöscht (Obergrenze {cap}).',
+  'plan.mirrorCount':
+    '{sheet}: {deletes} von {managed} Einträgen mit „{label:external_id}“ werden gelöscht (Obergrenze {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} von {managed} würden gelöscht, mehr als die Obergrenze von {cap}: es wird nichts gelöscht (die Löschungen sind gesperrt).',
   'plan.notManaged':
-    '{count, plural, one {# Eintrag ohne external_id wird nicht vom Arbeitsblatt verwaltet und nie angefasst.} other {# Einträge ohne external_id werden nicht vom Arbeitsblatt verwaltet und nie angefasst.}}',
+    '{count, plural, one {# Eintrag ohne „{label:external_id}“ wird nicht vom Arbeitsblatt verwaltet und nie angefasst.} other {# Einträge ohne „{label:external_id}“ werden nicht vom Arbeitsblatt verwaltet und nie angefasst.}}',
   'plan.createOnlyHint':
     'Mit „Nur anlegen“ bleiben Zeilen, die im Dienst mit anderen Werten existieren, unverändert und werden als übersprungen gemeldet.',
   'plan.createOnlyOn': 'Nur anlegen: Zeilen, die bestehende Daten ändern würden, werden übersprungen.',
@@ -383,6 +388,17 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
     '{count, plural, one {# weitere Zeile ist nicht aufgeführt.} other {# weitere Zeilen sind nicht aufgeführt.}}',
   'undo.close': 'Schließen',
   'undo.run': 'Rücknahme starten ({count} Änderungen)',
+  // warum ein Auftrag nicht zurückgenommen werden kann (core/jobs/undo-refusal.ts UNDO_REFUSALS)
+  'undoRefusal.otherService':
+    'Auftrag {jobId} lief gegen einen anderen Dienst ({jobBaseUrl}) als die aktive Verbindung ({baseUrl}): Nehmen Sie ihn mit einer Verbindung zu diesem Dienst zurück.',
+  'undoRefusal.underWay':
+    'Auftrag {jobId} wird gerade von Auftrag {undoId} zurückgenommen ({status}): Setzen Sie diesen Auftrag fort, statt eine weitere Rücknahme zu starten.',
+  'undoRefusal.alreadyUndone':
+    'Auftrag {jobId} wurde bereits von Auftrag {undoId} zurückgenommen: Um wiederherzustellen, was er geschrieben hat, nehmen Sie Auftrag {last} zurück.',
+  'undoRefusal.alreadyUndoneChain':
+    'Auftrag {jobId} wurde bereits von Auftrag {undoId} zurückgenommen (zuletzt wiederhergestellt von Auftrag {last}): Um wiederherzustellen, was er geschrieben hat, nehmen Sie Auftrag {last} zurück.',
+  'undoRefusal.undoTakenBack':
+    'Auftrag {jobId} wurde von Auftrag {undoId} zurückgenommen, und diese Rücknahme hat Auftrag {last} wieder aufgehoben: Nehmen Sie Auftrag {last} zurück, um die Änderungen des Auftrags erneut zurückzunehmen (seine IDs sind nicht mehr die des Auftrags).',
 
   'export.intro':
     'Daten aus dem Dienst in eine Arbeitsmappe im Vorlagenformat exportieren: Ihre Codes statt IDs, bereit zum Bearbeiten und erneuten Import. Eine Zeile, die nach dem Export im Dienst geändert wurde, wird als Konflikt gemeldet statt überschrieben.',
@@ -432,7 +448,7 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'lca.noProducts': 'Noch kein Produkt hat Instanzen.',
   'lca.instancesN': '{count, plural, one {# Instanz} other {# Instanzen}}',
   'lca.plantsUnreadable': 'Der Schlüssel darf keine Werke lesen (view:plants), daher lässt sich hier kein Werk wählen.',
-  'lca.listLabel': 'Instanz-Codes (external_id), einer je Zeile oder durch Kommas getrennt',
+  'lca.listLabel': 'Instanz-Codes („{label:external_id}“ jeder Instanz), einer je Zeile oder durch Kommas getrennt',
   'lca.listHint': '{count} Instanz-Codes sind in dieser Verbindung bekannt.',
   'lca.allText': 'Alle Produktinstanzen der Verbindung.',
   'lca.find': 'Instanzen suchen',

@@ -103,6 +103,10 @@ export const enScreens = {
   'check.ignoredColumns': 'Ignored columns of {sheet}: {columns}',
   'check.ignoredByMapping': 'not imported by the mapping',
   'check.ignored': 'Sheets not read:',
+  'check.ignoredReason.unknown': 'not a Supply Loader sheet',
+  'check.ignoredReason.referenceOnly': 'for reference only',
+  'check.ignoredReason.instructions': 'instructions and lists',
+  'check.ignoredReason.second': 'a second {sheet} sheet',
   'check.another': 'Choose another workbook',
   'check.makeDryRun': 'Make the dry run',
   'check.issuesTitle': 'Problems by cell',
@@ -145,15 +149,15 @@ export const enScreens = {
   'plan.mirrorTitle': 'Mirror sheets (delete what the sheet no longer has)',
   'plan.mirrorSheet': 'Mirror {sheet}',
   'plan.mirrorIntro':
-    'A mirrored sheet is the whole list: every entry on the service with an external_id that the sheet no longer has is deleted.',
+    'A mirrored sheet is the whole list: every entry on the service with a “{label:external_id}” that the sheet no longer has is deleted.',
   'plan.mirrorNoneRerun': 'A re-run of failed rows sends only those rows: it mirrors no sheet.',
   'plan.mirrorNoneSheets':
     'No sheet of this workbook can be mirrored. Only entity sheets can be ({sheets}), and the workbook has none of them.',
-  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with an external_id are deleted (cap {cap}).',
+  'plan.mirrorCount': '{sheet}: {deletes} of {managed} entries with a “{label:external_id}” are deleted (cap {cap}).',
   'plan.mirrorOverCap':
     '{sheet}: {deletes} of {managed} would be deleted, more than the cap of {cap}: nothing is deleted (the deletes are blocked).',
   'plan.notManaged':
-    '{count, plural, one {# entry without an external_id is not managed by the workbook and is never touched.} other {# entries without an external_id are not managed by the workbook and are never touched.}}',
+    '{count, plural, one {# entry without a “{label:external_id}” is not managed by the workbook and is never touched.} other {# entries without a “{label:external_id}” are not managed by the workbook and are never touched.}}',
   'plan.createOnlyHint':
     'With “Create only”, rows that exist on the service with other values are left as they are and reported as skipped.',
   'plan.createOnlyOn': 'Create only: rows that would change existing data are skipped.',
@@ -376,6 +380,17 @@ export const enScreens = {
   'undo.moreRows': '{count, plural, one {# more row is not listed.} other {# more rows are not listed.}}',
   'undo.close': 'Close',
   'undo.run': 'Run the undo ({count} changes)',
+  // why a job may not be undone (core/jobs/undo-refusal.ts UNDO_REFUSALS)
+  'undoRefusal.otherService':
+    'Job {jobId} was made against another service ({jobBaseUrl}) than the active connection ({baseUrl}): undo it with a connection to that service.',
+  'undoRefusal.underWay':
+    'Job {jobId} is being undone by job {undoId} ({status}): resume that job instead of starting another undo.',
+  'undoRefusal.alreadyUndone':
+    'Job {jobId} was already undone by job {undoId}: to restore what it wrote, undo job {last}.',
+  'undoRefusal.alreadyUndoneChain':
+    'Job {jobId} was already undone by job {undoId} (last put back by job {last}): to restore what it wrote, undo job {last}.',
+  'undoRefusal.undoTakenBack':
+    "Job {jobId} was undone by job {undoId}, and that undo was taken back by job {last}: undo job {last} to take the job's changes back again (its ids are not the job's any more).",
 
   'export.intro':
     'Export data from the service to a workbook in the template format: your codes instead of ids, ready to edit and import again. A row changed on the service after the export is reported as a conflict instead of being overwritten.',
@@ -425,7 +440,7 @@ export const enScreens = {
   'lca.noProducts': 'No product has instances yet.',
   'lca.instancesN': '{count, plural, one {# instance} other {# instances}}',
   'lca.plantsUnreadable': 'The key may not read plants (view:plants), so no plant can be chosen here.',
-  'lca.listLabel': 'Instance codes (external_id), one per line or separated by commas',
+  'lca.listLabel': 'Instance codes (the “{label:external_id}” of each instance), one per line or separated by commas',
   'lca.listHint': '{count} instance codes are known on this connection.',
   'lca.allText': 'Every product instance of the connection.',
   'lca.find': 'Find instances',

@@ -47,8 +47,17 @@ function plural(locale: Locale, forms: string, value: string | number): string {
  * Look up a message and fill `{name}` placeholders and `{name, plural, one {…} other {…}}` counts (`#` is the
  * count as given). An unknown placeholder stays visible, never crashes.
  */
+/** `{label:external_id}`: a field named in a text, by its label from the one table of field labels (`field.*`). */
+const FIELD_LABEL = /\{label:(\w+)\}/g;
+
+function withFieldLabels(locale: Locale, text: string): string {
+  if (!text.includes('{label:')) return text;
+  const cat = catalogues[locale] as Record<string, string>;
+  return text.replace(FIELD_LABEL, (m, field: string) => cat[`field.${field}`] ?? m);
+}
+
 export function translate(locale: Locale, key: MessageKey, vars?: Vars): string {
-  const text: string = catalogues[locale][key] ?? en[key];
+  const text = withFieldLabels(locale, catalogues[locale][key] ?? en[key]);
   if (!vars) return text;
   return text
     .replace(PLURAL, (m, name: string, forms: string) => (name in vars ? plural(locale, forms, vars[name]) : m))

@@ -178,17 +178,17 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
     '{field}: Der Materialcode „{value}“ steht weder im Blatt materials noch in den Zuordnungen des Profils noch unter den Elementaren und Composites des Dienstes.',
   'issue.code_unknown.product': '{field}: Im Dienst gibt es kein Produkt mit der Artikelnummer „{value}“.',
   'issue.code_unknown.supplier_company':
-    '{field}: Kein Lieferant mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferant mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.supplier_plant':
-    '{field}: Kein Lieferantenwerk mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferantenwerk mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.supplier_product':
-    '{field}: Kein Lieferantenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Lieferantenprodukt mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.silo':
-    '{field}: Kein Silo mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Silo mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.product_instance':
-    '{field}: Keine Produktinstanz mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Keine Produktinstanz mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.code_unknown.prechain_product':
-    '{field}: Kein Vorkettenprodukt mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Vorkettenprodukt mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'issue.too_many_issues':
     '{count} weitere Meldungen ({errors} Fehler, {warnings} Warnungen) sind in dieser Liste nicht aufgeführt.',
 
@@ -208,7 +208,7 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.reference_blocked.row':
     '{field} „{value}“ verweist auf {targetSheet}, Zeile {targetRow}; diese Zeile ist blockiert.',
   'plan.reference_unknown':
-    '{field}: Kein Eintrag vom Typ {entity} mit external_id „{value}“, weder in dieser Arbeitsmappe noch im Dienst.',
+    '{field}: Kein Eintrag vom Typ {entity} mit dem Code „{value}“ ({label:external_id}), weder in dieser Arbeitsmappe noch im Dienst.',
   'plan.plant_unknown':
     '{field}: Der Werkscode „{value}“ steht weder im Blatt plants noch in den Zuordnungen des Profils noch unter den Werken, die dieser API-Schlüssel sieht (der Schlüssel erreicht das Werk womöglich nicht).',
   'plan.material_unknown':
@@ -219,9 +219,9 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.service_unreadable.permission':
     '{field}: {what} konnten nicht vom Dienst gelesen werden (dem Schlüssel fehlt die Berechtigung dafür): {detail}',
   'plan.duplicate_external_id':
-    'external_id „{value}“ kommt in {sheet} mehrfach vor (zuerst in {firstSheet}, Zeile {firstRow}).',
+    '{label:external_id} „{value}“ kommt in {sheet} mehrfach vor (zuerst in {firstSheet}, Zeile {firstRow}).',
   'plan.duplicate_external_id.elsewhere':
-    'external_id „{value}“ kommt in {sheet} mehrfach vor (zuerst in einer anderen Zeile).',
+    '{label:external_id} „{value}“ kommt in {sheet} mehrfach vor (zuerst in einer anderen Zeile).',
   'plan.no_owner_code': 'Die Zeile hat keinen Code, dem sie zugeordnet werden kann.',
   'plan.not_on_service': '{entity} {value} ist nicht im Dienst vorhanden.',
   'plan.silo_without_items': 'Das Silo {value} braucht mindestens einen Eintrag im Blatt silo-items.',
@@ -246,6 +246,21 @@ export const deIssues: Record<keyof typeof enIssues, string> = {
   'plan.row_rule': 'Regel: {detail}',
   'plan.row_rule.outside_period': 'Das Jahr {year} liegt außerhalb des Produktionszeitraums der Instanz ({from}–{to}).',
   'plan.row_rule.outside_period_open': 'Das Jahr {year} liegt vor dem Produktionszeitraum der Instanz (ab {from}).',
+  // was eine Rücknahme nicht sendet: seit dem Auftrag im Dienst geändert, oder vom Auftrag nicht festgehalten
+  'plan.snapshot_conflict.undo_instance_deleted': 'Die Produktinstanz wurde seit Auftrag {jobId} im Dienst gelöscht.',
+  'plan.snapshot_conflict.undo_figures_changed':
+    'Die Produktionsmengen von {years} wurden seit Auftrag {jobId} im Dienst geändert.',
+  'plan.snapshot_conflict.undo_bom_changed': 'Die Stückliste wurde seit Auftrag {jobId} im Dienst geändert.',
+  'plan.snapshot_conflict.undo_changed': 'Seit Auftrag {jobId} im Dienst geändert: {fields}',
+  'plan.snapshot_conflict.undo_deleted': 'Seit Auftrag {jobId} im Dienst gelöscht.',
+  'plan.snapshot_conflict.undo_code_taken':
+    'Seit Auftrag {jobId} wurde im Dienst ein anderer Eintrag mit dem Code „{value}“ ({label:external_id}) angelegt (ID {id}).',
+  'plan.row_rule.undo_figures_added':
+    'Die Produktionsmengen von {years} hat Auftrag {jobId} hinzugefügt; sie werden nicht zurückgenommen: Der Dienst setzt Jahre, er kann keines wieder entfernen.',
+  'plan.row_rule.undo_bom_not_recorded':
+    'Die Stückliste vor Auftrag {jobId} wurde nicht festgehalten: Sie kann nicht wiederhergestellt werden.',
+  'plan.row_rule.undo_children_not_recorded':
+    'Stückliste und Produktionsmengen von {value} wurden nicht festgehalten, bevor Auftrag {jobId} die Instanz löschte: Die Instanz wird ohne sie neu angelegt.',
   'plan.row_has_errors': 'Die Zeile hat Fehler (siehe Prüfbericht).',
   'plan.in_use':
     '{entity} {value} wird noch verwendet von {users}: zuerst diese Verwendung entfernen (oder sie in diesem Import mit löschen).',

@@ -167,16 +167,17 @@ export const enIssues = {
     '{field}: material code "{value}" is not in the materials sheet, the profile\'s mappings or among the service\'s elementaries and composites',
   'issue.code_unknown.product': '{field}: no product with article number "{value}" on the service',
   'issue.code_unknown.supplier_company':
-    '{field}: no supplier company with external_id "{value}" in this workbook or on the service',
+    '{field}: no supplier company with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'issue.code_unknown.supplier_plant':
-    '{field}: no supplier plant with external_id "{value}" in this workbook or on the service',
+    '{field}: no supplier plant with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'issue.code_unknown.supplier_product':
-    '{field}: no supplier product with external_id "{value}" in this workbook or on the service',
-  'issue.code_unknown.silo': '{field}: no silo with external_id "{value}" in this workbook or on the service',
+    '{field}: no supplier product with the code "{value}" ({label:external_id}) in this workbook or on the service',
+  'issue.code_unknown.silo':
+    '{field}: no silo with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'issue.code_unknown.product_instance':
-    '{field}: no product instance with external_id "{value}" in this workbook or on the service',
+    '{field}: no product instance with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'issue.code_unknown.prechain_product':
-    '{field}: no prechain product with external_id "{value}" in this workbook or on the service',
+    '{field}: no prechain product with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'issue.too_many_issues': '{count} more issues ({errors} errors, {warnings} warnings) were left off this list.',
 
   // ------------------------------------------------ dry-run problems without a workbook issue code (by kind)
@@ -193,7 +194,8 @@ export const enIssues = {
   'plan.reference_blocked':
     '{field} "{value}" refers to {target} {targetCode} ({targetSheet} row {targetRow}), which is blocked',
   'plan.reference_blocked.row': '{field} "{value}" refers to {targetSheet} row {targetRow}, which is blocked',
-  'plan.reference_unknown': '{field}: no {entity} with external_id "{value}" in this workbook or on the service',
+  'plan.reference_unknown':
+    '{field}: no {entity} with the code "{value}" ({label:external_id}) in this workbook or on the service',
   'plan.plant_unknown':
     '{field}: plant code "{value}" is not in the plants sheet, the profile\'s mappings or among the plants this API key can see (the key may not reach that plant)',
   'plan.material_unknown':
@@ -204,9 +206,9 @@ export const enIssues = {
   'plan.service_unreadable.permission':
     '{field}: could not read {what} from the service (the key lacks the scope to read them): {detail}',
   'plan.duplicate_external_id':
-    'external_id "{value}" appears more than once in {sheet} (first in {firstSheet} row {firstRow})',
+    '{label:external_id} "{value}" appears more than once in {sheet} (first in {firstSheet} row {firstRow})',
   'plan.duplicate_external_id.elsewhere':
-    'external_id "{value}" appears more than once in {sheet} (first in another row)',
+    '{label:external_id} "{value}" appears more than once in {sheet} (first in another row)',
   'plan.no_owner_code': 'the row has no code to attach it to',
   'plan.not_on_service': '{entity} {value} is not on the service',
   'plan.silo_without_items': 'silo {value} needs at least one item in the silo-items sheet',
@@ -232,6 +234,20 @@ export const enIssues = {
   'plan.row_rule.outside_period': 'the year {year} lies outside the production period of the instance ({from}–{to})',
   'plan.row_rule.outside_period_open':
     'the year {year} lies before the production period of the instance (from {from})',
+  // what an undo does not send: changed on the service since the job, or not recorded by it
+  'plan.snapshot_conflict.undo_instance_deleted': 'the product instance was deleted on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_figures_changed':
+    'the production figures of {years} were changed on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_bom_changed': 'the BOM was changed on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_changed': 'changed on the service since job {jobId}: {fields}',
+  'plan.snapshot_conflict.undo_deleted': 'deleted on the service since job {jobId}',
+  'plan.snapshot_conflict.undo_code_taken':
+    'another entry with the code "{value}" ({label:external_id}) was created on the service since job {jobId} (id {id})',
+  'plan.row_rule.undo_figures_added':
+    'the production figures of {years} were added by job {jobId} and are not undone: the service sets years, it cannot take one back',
+  'plan.row_rule.undo_bom_not_recorded': 'the BOM before job {jobId} was not recorded: it cannot be put back',
+  'plan.row_rule.undo_children_not_recorded':
+    'the BOM and production figures of {value} were not recorded before job {jobId} deleted it: the instance is re-created without them',
   'plan.row_has_errors': 'the row has errors (see the validation report)',
   'plan.in_use': '{entity} {value} is still used by {users}: remove that use first (or delete it in this import)',
   'plan.mirror_cap':

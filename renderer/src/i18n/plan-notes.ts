@@ -97,3 +97,17 @@ export function runNoteText(message: string, locale: Locale): string | undefined
   const outcome = translate(locale, `outcome.${known}` satisfies MessageKey);
   return `${what}: ${outcome}`;
 }
+
+/**
+ * The changes of an updated row as a job states them (`name: Old → New; transport_route.truck_km: 10 → 12`,
+ * core/app/sessions/job-views.ts) with each field by its label; values as they came.
+ */
+export function changesText(message: string, locale: Locale): string {
+  return message
+    .split(/; (?=[^\s:;]+: )/)
+    .map((part) => {
+      const m = /^(?<field>[^\s:]+): (?<rest>[\s\S]*)$/.exec(part)?.groups;
+      return m ? `${fieldLabel(m.field, locale)}: ${m.rest}` : part;
+    })
+    .join('; ');
+}

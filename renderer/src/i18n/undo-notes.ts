@@ -4,6 +4,8 @@
  * field names by their labels; a note of any other shape stays as it came.
  */
 import type { UndoNoteName } from '../../../core/jobs/undo-notes.js';
+import type { UndoRefusalName } from '../../../core/jobs/undo-refusal.js';
+import { JOB_STATUSES, type JobStatus } from '../../../core/names.js';
 import { fieldLabel } from './field-labels.js';
 import { translate, type Locale, type MessageKey } from './index.js';
 import { planNoteText } from './plan-notes.js';
@@ -34,4 +36,32 @@ export function noteText(note: string, locale: Locale): string {
     return translate(locale, `undoNote.${name}` satisfies MessageKey, vars);
   }
   return planNoteText(note, locale) ?? note;
+}
+
+const REFUSAL_SHAPES: Readonly<Record<UndoRefusalName, RegExp>> = {
+  otherService:
+    /^Job (?<jobId>\S+) was made against another service \((?<jobBaseUrl>[^()]*)\) than the active connection \((?<baseUrl>[^()]*)\): undo it with a connection to that service\.$/,
+  underWay:
+    /^Job (?<jobId>\S+) is being undone by job (?<undoId>\S+) \((?<status>\w+)\): resume that job instead of starting another undo\.$/,
+  alreadyUndone:
+    /^Job (?<jobId>\S+) was already undone by job (?<undoId>[^\s:]+)(?: \(last put back by job (?<chain>\S+)\))?: to restore what it wrote, undo job (?<last>\S+)\.$/,
+  undoTakenBack:
+    /^Job (?<jobId>\S+) was undone by job (?<undoId>\S+), and that undo was taken back by job (?<last>\S+): undo job \S+ to take the job's changes back again \(its ids are not the job's any more\)\.$/,
+};
+
+/**
+ * Why a job may not be undone (core/jobs/undo-refusal.ts UNDO_REFUSALS) in the UI's words, a job's status by its
+ * name on the Jobs screen; undefined when the message is none of these.
+ */
+export function undoRefusalText(message: string, locale: Locale): string | undefined {
+  for (const [name, shape] of Object.entries(REFUSAL_SHAPES) as [UndoRefusalName, RegExp][]) {
+    const m = shape.exec(message)?.groups;
+    if (!m) continue;
+    const vars: Record<string, string> = { ...m };
+    if (vars.status !== undefined && JOB_STATUSES.includes(vars.status as JobStatus))
+      vars.status = translate(locale, `job.status.${vars.status as JobStatus}` satisfies MessageKey);
+    const key = name === 'alreadyUndone' && vars.chain !== undefined ? 'alreadyUndoneChain' : name;
+    return translate(locale, `undoRefusal.${key}` satisfies MessageKey, vars);
+  }
+  return undefined;
 }

@@ -16,6 +16,7 @@ import type { MessageKey } from '../../i18n/index.js';
 import { IgnoredColumns } from './IgnoredColumns.js';
 import { rowsWhat } from './checkCounts.js';
 import { fieldLabel } from '../../i18n/field-labels.js';
+import { ignoredSheetText } from '../../i18n/core-text.js';
 import { issueGroupTitle, issueText } from './issueText.js';
 import {
   FILE_LEVEL,
@@ -152,7 +153,7 @@ export function ValidationStep({
         <IgnoredColumns sheets={v.sheets} />
         {ignored.length > 0 && (
           <p className="field-hint">
-            {t('check.ignored')} {ignored.map((s) => `${s.sheet} (${s.reason})`).join('; ')}
+            {t('check.ignored')} {ignored.map((s) => `${s.sheet} (${ignoredSheetText(s.reason, t)})`).join('; ')}
           </p>
         )}
         <div className="form-actions">

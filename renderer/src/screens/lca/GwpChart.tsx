@@ -69,6 +69,7 @@ export function GwpChart({
                 Number(y) === m.partialYear ? `${String(y)} (${t('lca.partialYear')})` : String(y)
               }
               wrapperClassName="chart-tooltip"
+              separator=": "
             />
             <Legend />
             {m.partialYear !== null && (
