@@ -36,6 +36,7 @@ import { VirtualRows } from './VirtualRows.js';
 import type { PagedSource } from './VirtualRows.js';
 import { CountsTable } from './CountsTable.js';
 import { Facts } from './Facts.js';
+import { changesText } from './changesText.js';
 
 type OutcomeFilter = '' | 'problems' | (typeof OUTCOME_ORDER)[number];
 
@@ -126,6 +127,8 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     );
   }
   if (row.outcome === 'pending') return <span className="detail-main">{t('results.pending')}</span>;
+  if (row.outcome === 'updated' && row.message)
+    return <span className="detail-main">{changesText(row.message, locale)}</span>;
   return row.message ? <span className="detail-main">{row.message}</span> : null;
 }
 
