@@ -8,6 +8,12 @@ import { Accepted, ImportId, Int, JobIdSchema, NonNegInt, type ProcedureDef, Tex
 
 const Basis = z.enum(['per_declared_unit', 'total']);
 
+/**
+ * A text's code (IMPACT_TEXT_CODES of core/lca/impact/types.ts) and parameters beside its English words, for the
+ * UI's language.
+ */
+const ImpactText = z.object({ code: Text, params: z.record(z.string(), z.union([Text, z.number()])) });
+
 export const LcaAffectedView = z.object({
   /** instances affected in all (the list below is the first 200) */
   count: NonNegInt,
@@ -20,8 +26,11 @@ export const LcaAffectedView = z.object({
       plantCode: Text.nullable(),
       /** the job rows affecting it, as `sheet!row` */
       rows: z.array(Text),
-      /** what affects it (one per changed thing): its kind (IMPACT_CAUSE_KINDS), code and the plan's words */
-      causes: z.array(z.object({ kind: Text, code: Text.nullable(), label: Text })),
+      /**
+       * what affects it (one per changed thing): its kind (IMPACT_CAUSE_KINDS), code and the plan's words; a
+       * `prechain_instance` cause: the kind of what changed in the instance it stands for (ofKind)
+       */
+      causes: z.array(z.object({ kind: Text, ofKind: Text.nullable(), code: Text.nullable(), label: Text })),
     }),
   ),
   moreInstances: NonNegInt,
@@ -46,13 +55,19 @@ export const LcaEstimatesView = z.object({
       basis: Basis,
       current: z.number().nullable(),
       change: z.number(),
-      parts: z.array(z.object({ component: Text, change: z.number(), why: Text })),
+      parts: z.array(z.object({ component: Text, change: z.number(), why: Text, whyCode: ImpactText.nullable() })),
     }),
   ),
   moreEstimates: NonNegInt,
   /** what could not be estimated and why */
   notEstimated: z.array(
-    z.object({ instanceId: Text.nullable(), externalId: Text.nullable(), why: Text, rows: z.array(Text) }),
+    z.object({
+      instanceId: Text.nullable(),
+      externalId: Text.nullable(),
+      why: Text,
+      whyCode: ImpactText.nullable(),
+      rows: z.array(Text),
+    }),
   ),
 });
 export type LcaEstimatesView = z.infer<typeof LcaEstimatesView>;
@@ -70,6 +85,8 @@ export const LcaImpactReportView = z.object({
   generatedAt: Text,
   aborted: z.object({ reason: Text, message: Text }).nullable(),
   notes: z.array(Text),
+  /** the notes' codes, in the same order (null: a report without them) */
+  noteCodes: z.array(ImpactText).nullable(),
   instances: z.array(
     z.object({
       instanceId: Text,
@@ -78,6 +95,8 @@ export const LcaImpactReportView = z.object({
       beforeOutcome: Text.nullable(),
       afterOutcome: Text.nullable(),
       problem: Text.nullable(),
+      /** the problem as codes, one per side (null: a report without them) */
+      problemCodes: z.array(ImpactText).nullable(),
       yearsNeedingData: z.array(Int),
     }),
   ),

@@ -4,8 +4,8 @@
  * amount and a BOM mass is imported. The dry run shows the affected instances and the estimated change labelled
  * as an estimate; the job's results show the "LCA impact" panel: affected instances, the recompute button with
  * its request count and the daily limit note, then the before → after table and the waterfall of one change.
- * Checked at 900 and 1280 px in English and German: nothing sticks out sideways, no word split over two lines,
- * no serious axe finding. Screenshots: test-artifacts/screenshots/impact-<view>-<lang>-<width>.png.
+ * The panels and the update job's results table (its fields by their labels) are checked at 900 and 1280 px in
+ * English and German: nothing sticks out sideways, no word split over two lines, no serious axe finding. Screenshots: test-artifacts/screenshots/impact-<view>-<lang>-<width>.png.
  */
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,11 @@ describe('what an import does to the LCA, in the app', () => {
     await recompute.waitFor({ timeout: 60_000 });
     expect(await card.textContent()).toContain('daily request limit');
     const before = await inspect('results-before', card);
+    // the job's results table: an update's fields by their labels, no word split, nothing sticking out
+    const rows = page.locator('section.card').filter({ has: page.locator('.results-grid') });
+    await rows.getByText(/Truck distance \(km\): .* → 135/).waitFor();
+    expect(await rows.textContent()).not.toContain('transport_route.');
+    const jobRows = await inspect('job-results', rows);
     // by keyboard, with a visible focus
     await recompute.focus();
     await page.keyboard.press('Shift+Tab');
@@ -115,7 +120,7 @@ describe('what an import does to the LCA, in the app', () => {
     await table.locator('tbody tr').first().waitFor();
     await card.getByRole('heading', { name: 'What changed it' }).waitFor();
     const after = await inspect('results', card);
-    expect([...before, ...after]).toEqual([]);
+    expect([...jobRows, ...before, ...after]).toEqual([]);
     // the same panel from the Jobs screen
     await page.getByRole('button', { name: 'Jobs', exact: true }).click();
     await page

@@ -152,7 +152,7 @@ describe('LCA impact report view', () => {
     const v = affectedView(a);
     expect(v).toMatchObject({ count: 1, byPlant: [{ plantCode: 'P1', count: 1 }], moreInstances: 0 });
     expect(v.instances[0]?.causes).toEqual([
-      { kind: 'supplier_product', code: 'SP-1', label: 'supplier product SP-1' },
+      { kind: 'supplier_product', ofKind: null, code: 'SP-1', label: 'supplier product SP-1' },
     ]);
   });
 
@@ -161,11 +161,27 @@ describe('LCA impact report view', () => {
       kind: 'estimate',
       note: 'An estimate from the current breakdown.',
       estimates: [],
-      not_estimated: [{ instance_id: null, external_id: 'PI-9', why: 'created by the job', rows: ['x!2'] }],
+      not_estimated: [
+        { instance_id: null, external_id: 'PI-9', why: 'created by the job', rows: ['x!2'] },
+        {
+          instance_id: 'i-1',
+          external_id: 'PI-1',
+          why: '2024: no per-source breakdown',
+          why_code: { code: 'no_breakdown', params: { year: 2024 } },
+          rows: ['x!3'],
+        },
+      ],
     });
     expect(v.note).toMatch(/estimate/);
     expect(v.notEstimated).toEqual([
-      { instanceId: null, externalId: 'PI-9', why: 'created by the job', rows: ['x!2'] },
+      { instanceId: null, externalId: 'PI-9', why: 'created by the job', whyCode: null, rows: ['x!2'] },
+      {
+        instanceId: 'i-1',
+        externalId: 'PI-1',
+        why: '2024: no per-source breakdown',
+        whyCode: { code: 'no_breakdown', params: { year: 2024 } },
+        rows: ['x!3'],
+      },
     ]);
   });
 });

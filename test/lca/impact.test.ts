@@ -64,6 +64,7 @@ describe('affectedInstances', () => {
     expect(pi1.causes[0]).toMatchObject({ kind: 'supplier_product', via: { type: 'silo', code: 'SILO-1' } });
     expect(pi1.rows).toEqual(['SP!4']);
     expect(pi2.causes[0]).toMatchObject({ kind: 'prechain_instance', via: { type: 'prechain_product', code: 'PC-1' } });
+    expect(pi2.causes[0]?.of_kind).toBe('supplier_product');
     expect(set.byPlant).toEqual([{ plant_id: 'pl-1', plant_code: 'PL-1', count: 2, instances: ['PI-1', 'PI-2'] }]);
     expect(set.unchecked).toEqual(['The BOM of product instance PI-4 could not be read.']);
   });
@@ -228,6 +229,28 @@ function report(before: InstanceLca, after: InstanceLca, causes: ReturnType<type
 }
 
 describe('buildImpactReport', () => {
+  it('gives its notes and instance problems codes beside the words, in the same order', () => {
+    const before = lca('pi-1', [values(300, 100)]);
+    const r = buildImpactReport({
+      jobId: 'J',
+      baseUrl: 'u',
+      maskedKey: 'k',
+      recomputed: true,
+      affected: affected([cause('supplier_product', 'sp-a', ['SP!4'])]),
+      before: new Map([['pi-1', { ...before, outcome: 'failed', err_code: 'lca_failed' }]]),
+      after: new Map(),
+      beforeContext: context({}),
+      afterContext: context({}),
+      aborted: null,
+    });
+    expect(r.notes).toHaveLength(1);
+    expect(r.note_codes).toEqual([{ code: 'not_read_after', params: { instance: 'PI-1' } }]);
+    expect(r.instances[0]?.problem).toBe('before: failed (lca_failed)');
+    expect(r.instances[0]?.problem_codes).toEqual([
+      { code: 'outcome', params: { side: 'before', outcome: 'failed', err_code: 'lca_failed' } },
+    ]);
+  });
+
   it('per declared unit: before, after, change, %; attributed per component with its supplier and rows', () => {
     const before = lca('pi-1', [withBreakdown(values(300, 100), { 'sp-a': 200, 'sp-b': 100 })]);
     const after = lca('pi-1', [withBreakdown(values(330, 100), { 'sp-a': 230, 'sp-b': 100 })]);
@@ -365,6 +388,10 @@ describe('estimateImpact', () => {
     expect(e.not_estimated.map((n) => n.why)).toEqual([
       'supplier product SP-A is updated: its new contribution is known only from the recompute',
       '2025: component sp-x is added and no breakdown shows its contribution per kg',
+    ]);
+    expect(e.not_estimated.map((n) => n.why_code)).toEqual([
+      { code: 'component_changed', params: { kind: 'supplier_product', code: 'SP-A', action: 'update' } },
+      { code: 'added_without_per_kg', params: { year: 2025, code: 'sp-x' } },
     ]);
   });
 });

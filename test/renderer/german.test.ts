@@ -31,6 +31,8 @@ import type { PlanEntry } from '../../core/jobs/types.js';
 import { jobRowView } from '../../core/app/sessions/job-views.js';
 import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
 import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
+import { IMPACT_TEXT_CODES, type ImpactText, type ImpactTextCode } from '../../core/lca/impact/types.js';
+import { impactText } from '../../renderer/src/screens/impact/impactLogic.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
   translate(locale, key, vars);
@@ -467,5 +469,54 @@ describe('notes of the LCA chart, in German', () => {
     }
     expect(chartNoteText(missing!, tDe)).toContain('A4');
     expect(chartNoteText('something else', tDe)).toBe('something else');
+  });
+});
+
+describe('the LCA impact’s texts', () => {
+  /** Each code the core writes beside its English words, with parameters as the core writes them. */
+  const SAMPLES: Record<ImpactTextCode, ImpactText['params'][]> = {
+    component_changed: [
+      { kind: 'supplier_product', code: 'SP-1', action: 'update' },
+      { kind: 'silo', code: 'E-SILO-1', action: 'create' },
+      { kind: 'prechain_product', code: 'PP-1', action: 'delete' },
+      { kind: 'supplier_product', code: 'SP-2', action: 'update', via_kind: 'silo', via_code: 'E-SILO-1' },
+      { kind: 'prechain_instance', of_kind: 'silo', code: 'E-SILO-1', action: 'update' },
+    ],
+    production_changed: [{ action: 'create' }],
+    new_instance: [{}],
+    component_created: [{ code: 'SP-9' }],
+    no_current_per_unit: [{ year: 2024 }],
+    no_breakdown: [{ year: 2024 }],
+    added_without_per_kg: [{ year: 2024, code: 'sp-ref' }],
+    no_current_results: [{}],
+    mass_changed: [{ from: 1.5, to: 2 }],
+    removed: [{}],
+    added: [{ mass: 3, from: 'PI-7' }],
+    not_found_after: [{ instance: 'PI-1' }],
+    no_before: [{ instance: 'PI-1' }],
+    not_read_after: [{ instance: 'PI-1' }],
+    outcome: [
+      { side: 'before', outcome: 'failed', err_code: 'lca_failed' },
+      { side: 'after', outcome: 'timeout' },
+    ],
+  };
+
+  it('words every code in German, its codes, years and instances kept', () => {
+    const tDe = tOf('de');
+    expect(Object.keys(SAMPLES).sort()).toEqual([...IMPACT_TEXT_CODES].sort());
+    for (const code of IMPACT_TEXT_CODES)
+      for (const params of SAMPLES[code]) {
+        const german = impactText(tDe, 'de', { code, params }, 'ENGLISH WORDS');
+        const english = impactText(tOf('en'), 'en', { code, params }, 'ENGLISH WORDS');
+        expect(german, code).not.toBe('ENGLISH WORDS');
+        expect(german, code).not.toBe(english);
+        expect(ENGLISH.test(prose(german)), `${code}: ${german}`).toBe(false);
+        for (const k of ['code', 'year', 'instance', 'via_code', 'err_code'])
+          if (params[k] !== undefined) expect(german, code).toContain(String(params[k]));
+      }
+  });
+
+  it('keeps the core’s words when there is no code (a report kept by an older version)', () => {
+    expect(impactText(tOf('de'), 'de', null, 'as the core wrote it')).toBe('as the core wrote it');
   });
 });

@@ -55,6 +55,9 @@ describe('the service’s words in the UI’s language', () => {
     expect(causeText(de, { kind: 'silo', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
       translate('de', 'kind.silo', { code: 'E-SILO-1' }),
     );
+    expect(causeText(de, { kind: 'prechain_instance', ofKind: 'silo', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
+      translate('de', 'kind.silo', { code: 'E-SILO-1' }),
+    );
     expect(causeText(de, { kind: 'prechain_instance', code: 'E-SILO-1', label: 'silo E-SILO-1' })).toBe(
       'silo E-SILO-1',
     );

@@ -67,6 +67,8 @@ export async function runSession(app: AppServices, importId: string, skipBlocked
     );
   }
   const conn = await resolveConnection(app, s.planInfo.profileId);
+  // The dry run's read of the affected instances' current LCA results ("before") finishes before the job writes.
+  await w.impacts.settled(planned.jobId);
   const remember = planned.remember;
   const onCompleted = remember
     ? () => {

@@ -20,11 +20,12 @@ export function requestsAbout(recomputes: number): number {
 }
 
 /** One line per changed thing (several rows may change the same supplier product). */
-function uniqueCauses(causes: readonly ImpactCause[]): { kind: string; code: string | null; label: string }[] {
-  const seen = new Map<string, { kind: string; code: string | null; label: string }>();
+type CauseView = LcaAffectedView['instances'][number]['causes'][number];
+function uniqueCauses(causes: readonly ImpactCause[]): CauseView[] {
+  const seen = new Map<string, CauseView>();
   for (const c of causes) {
-    const key = `${c.kind}|${c.code ?? ''}|${c.label}`;
-    if (!seen.has(key)) seen.set(key, { kind: c.kind, code: c.code, label: c.label });
+    const key = `${c.kind}|${c.of_kind ?? ''}|${c.code ?? ''}|${c.label}`;
+    if (!seen.has(key)) seen.set(key, { kind: c.kind, ofKind: c.of_kind ?? null, code: c.code, label: c.label });
   }
   return [...seen.values()];
 }
@@ -59,13 +60,19 @@ export function estimatesView(e: ImpactEstimates): LcaEstimatesView {
       basis: x.basis,
       current: x.current,
       change: x.estimated_change,
-      parts: x.parts.map((p) => ({ component: p.component, change: p.change, why: p.why })),
+      parts: x.parts.map((p) => ({
+        component: p.component,
+        change: p.change,
+        why: p.why,
+        whyCode: p.why_code ?? null,
+      })),
     })),
     moreEstimates: Math.max(0, e.estimates.length - MAX_ESTIMATES),
     notEstimated: e.not_estimated.map((n) => ({
       instanceId: n.instance_id,
       externalId: n.external_id,
       why: n.why,
+      whyCode: n.why_code ?? null,
       rows: n.rows,
     })),
   };
@@ -110,6 +117,7 @@ export function reportView(r: ImpactReport, q: ReportQuery = {}): LcaImpactRepor
     generatedAt: r.generated_at,
     aborted: r.aborted,
     notes: r.notes,
+    noteCodes: r.note_codes ?? null,
     instances: r.instances.map((i) => ({
       instanceId: i.instance_id,
       externalId: i.external_id,
@@ -117,6 +125,7 @@ export function reportView(r: ImpactReport, q: ReportQuery = {}): LcaImpactRepor
       beforeOutcome: i.before_outcome,
       afterOutcome: i.after_outcome,
       problem: i.problem,
+      problemCodes: i.problem_codes ?? null,
       yearsNeedingData: i.years_needing_data,
     })),
     indicators,

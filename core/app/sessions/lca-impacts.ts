@@ -46,6 +46,8 @@ const words = (e: unknown): string => (e instanceof Error ? e.message.split('\n'
 
 export class LcaImpacts {
   private readonly recomputes = new Map<string, Recompute>();
+  /** The dry runs' reads of the current results still under way, by job: a run of that job waits for its read. */
+  private readonly beforeReads = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly app: SessionServices,
@@ -56,22 +58,44 @@ export class LcaImpacts {
     return createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
   }
 
-  /** The dry run's part: affected set, current results kept, estimates (reads only). */
-  async dryRun(conn: Connection, jobId: string): Promise<LcaImpactDryRunView> {
-    const client = this.client(conn);
-    try {
-      const d = await prepareLcaImpact(client, this.jobsDir, jobId);
-      return {
-        jobId,
-        affected: affectedView(d.affected),
-        before: d.before,
-        estimates: estimatesView(d.estimates),
-        recomputes: d.recomputes,
-        requestsAbout: requestsAbout(d.recomputes),
-      };
-    } finally {
-      await client.close();
-    }
+  /**
+   * The dry run's part: affected set, current results kept, estimates (reads only). The read is registered at
+   * once, before the connection is resolved, so that a run of the job started meanwhile waits for it (settled).
+   */
+  dryRun(conn: () => Promise<Connection>, jobId: string): Promise<LcaImpactDryRunView> {
+    const read = (async () => {
+      const client = this.client(await conn());
+      try {
+        const d = await prepareLcaImpact(client, this.jobsDir, jobId);
+        return {
+          jobId,
+          affected: affectedView(d.affected),
+          before: d.before,
+          estimates: estimatesView(d.estimates),
+          recomputes: d.recomputes,
+          requestsAbout: requestsAbout(d.recomputes),
+        };
+      } finally {
+        await client.close();
+      }
+    })();
+    const pending = read.then(
+      () => {},
+      () => {},
+    );
+    this.beforeReads.set(jobId, pending);
+    void pending.then(() => {
+      if (this.beforeReads.get(jobId) === pending) this.beforeReads.delete(jobId);
+    });
+    return read;
+  }
+
+  /**
+   * Resolves once no dry-run read of the job's current results is under way (at once when none is), so that the
+   * job does not start writing before its "before" results are read. A failed read is not an error here.
+   */
+  async settled(jobId: string): Promise<void> {
+    for (let p = this.beforeReads.get(jobId); p; p = this.beforeReads.get(jobId)) await p;
   }
 
   /** A job's impact as the results show it: affected (kept, else found with reads only), estimates, report. */

@@ -12,7 +12,7 @@ export const lcaImpactHandlers: Table = withWords<Table>({
   'lca.impactDryRun': async (input, app) => {
     const planned = app.sessions.imports.get(input.importId).planned;
     if (!planned) throw new AppError('invalid_input', 'Make the dry run first.');
-    return app.sessions.impacts.dryRun(await resolveConnection(app), planned.jobId);
+    return app.sessions.impacts.dryRun(() => resolveConnection(app), planned.jobId);
   },
 
   'lca.impact': async (input, app) => app.sessions.impacts.view(() => resolveConnection(app), input.jobId, input),

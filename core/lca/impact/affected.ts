@@ -222,6 +222,7 @@ export function affectedInstances(
             n.causes.push({
               ...cause,
               kind: 'prechain_instance',
+              of_kind: cause.kind,
               via: { type: 'prechain_product', ref: c.ref, code: p!.code },
             });
             grew = true;

@@ -12,7 +12,7 @@
  */
 import { readResults, type BreakdownContext, type InstanceLca } from '../model.js';
 import type { PlanEntry } from '../../jobs/types.js';
-import type { AffectedSet, ImpactEstimate, ImpactEstimates, InstanceBom, NotEstimated } from './types.js';
+import type { AffectedSet, ImpactEstimate, ImpactEstimates, ImpactText, InstanceBom, NotEstimated } from './types.js';
 
 export const ESTIMATE_NOTE =
   'Estimates from the current per-source breakdown (BOM masses scaled linearly; removed components taken away; added components at a contribution per kg seen in another instance): not results. The recompute after the import gives the results.';
@@ -124,8 +124,8 @@ export function estimateImpact(
   const perKg = perKgIndex(before, context);
 
   for (const ai of affected.instances) {
-    const not = (why: string, rows: string[] = ai.rows) =>
-      notEstimated.push({ instance_id: ai.id, external_id: ai.external_id, why, rows });
+    const not = (why: string, code: ImpactText, rows: string[] = ai.rows) =>
+      notEstimated.push({ instance_id: ai.id, external_id: ai.external_id, why, why_code: code, rows });
     const lca = ai.id ? beforeOf.get(ai.id) : undefined;
     for (const c of ai.causes) {
       if (c.kind === 'bom') continue;
@@ -133,6 +133,18 @@ export function estimateImpact(
         c.kind === 'production'
           ? `production figures change (${c.action}): not estimated; their effect is known from the recompute`
           : `${NOUN[c.kind]} ${c.via ? `${c.code ?? c.ref ?? ''} (through ${c.via.type.replace('_', ' ')} ${c.via.code ?? c.via.ref})` : (c.code ?? c.ref ?? '')} is ${c.action === 'delete' ? 'deleted' : c.action === 'create' ? 'created' : 'updated'}: its new contribution is known only from the recompute`,
+        c.kind === 'production'
+          ? { code: 'production_changed', params: { action: c.action } }
+          : {
+              code: 'component_changed',
+              params: {
+                kind: c.kind,
+                ...(c.of_kind ? { of_kind: c.of_kind } : {}),
+                code: c.code ?? c.ref ?? '',
+                action: c.action,
+                ...(c.via ? { via_kind: c.via.type, via_code: c.via.code ?? c.via.ref } : {}),
+              },
+            },
         c.where,
       );
     }
@@ -140,7 +152,7 @@ export function estimateImpact(
     if (!bomCause) continue;
     const entry = byKey.get(bomCause.entryKey);
     if (!ai.id || !lca) {
-      not('a new product instance: it has no results yet', bomCause.where);
+      not('a new product instance: it has no results yet', { code: 'new_instance', params: {} }, bomCause.where);
       continue;
     }
     if (!entry) continue;
@@ -151,19 +163,28 @@ export function estimateImpact(
     const nextRefs = new Map(next.flatMap((c) => (c.ref ? [[c.ref, c.mass] as const] : [])));
     for (const c of next)
       if (c.ref === null)
-        not(`component ${c.code ?? '?'} is created by this import: no contribution per kg is known`, bomCause.where);
+        not(
+          `component ${c.code ?? '?'} is created by this import: no contribution per kg is known`,
+          { code: 'component_created', params: { code: c.code ?? '?' } },
+          bomCause.where,
+        );
     const years = readResults(lca.results);
     let anyYear = false;
     for (const y of years) {
       const q = y.production_quantity;
       if (y.year === null) continue;
       if (y.status !== 'computed' || !q || q <= 0 || !y.values) {
-        not(`${y.year}: no current values per declared unit (blocked or no production quantity)`, bomCause.where);
+        not(
+          `${y.year}: no current values per declared unit (blocked or no production quantity)`,
+          { code: 'no_current_per_unit', params: { year: y.year } },
+          bomCause.where,
+        );
         continue;
       }
       if (!y.breakdown) {
         not(
           `${y.year}: no per-source breakdown (the key lacks view:recipes, or the service returned none)`,
+          { code: 'no_breakdown', params: { year: y.year } },
           bomCause.where,
         );
         continue;
@@ -191,9 +212,17 @@ export function estimateImpact(
               ref,
               change: c * (newMass / oldMass - 1),
               why: `mass ${oldMass} → ${newMass} kg`,
+              why_code: { code: 'mass_changed', params: { from: oldMass, to: newMass } },
             });
           } else if (oldMass !== null && newMass === undefined) {
-            if (c !== 0) parts.push({ component: name, ref, change: -c, why: 'removed from the BOM' });
+            if (c !== 0)
+              parts.push({
+                component: name,
+                ref,
+                change: -c,
+                why: 'removed from the BOM',
+                why_code: { code: 'removed', params: {} },
+              });
           } else if (newMass !== undefined) {
             const p = perKg.get(ref);
             const f = p?.byYear.get(`${y.year}|${k}`) ?? p?.latest.get(k)?.value;
@@ -206,6 +235,7 @@ export function estimateImpact(
               ref,
               change: f * newMass,
               why: `added with ${newMass} kg at the contribution per kg seen in ${p!.from}`,
+              why_code: { code: 'added', params: { mass: newMass, from: p!.from } },
             });
           }
         }
@@ -224,9 +254,14 @@ export function estimateImpact(
         });
       }
       for (const ref of unknownAdds)
-        not(`${y.year}: component ${ref} is added and no breakdown shows its contribution per kg`, bomCause.where);
+        not(
+          `${y.year}: component ${ref} is added and no breakdown shows its contribution per kg`,
+          { code: 'added_without_per_kg', params: { year: y.year, code: ref } },
+          bomCause.where,
+        );
     }
-    if (!anyYear && years.length === 0) not('no current results to estimate from', bomCause.where);
+    if (!anyYear && years.length === 0)
+      not('no current results to estimate from', { code: 'no_current_results', params: {} }, bomCause.where);
   }
   // One line per instance and reason.
   const seen = new Set<string>();

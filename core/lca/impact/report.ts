@@ -22,6 +22,7 @@ import type {
   ImpactBasis,
   ImpactCause,
   ImpactInstance,
+  ImpactText,
   ImpactReport,
   ImpactRow,
   ImpactSourceRow,
@@ -88,6 +89,11 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
   const sources: ImpactSourceRow[] = [];
   const instances: ImpactInstance[] = [];
   const notes: string[] = [];
+  const note_codes: ImpactText[] = [];
+  const note = (words: string, code: ImpactText['code'], instance: string) => {
+    notes.push(words);
+    note_codes.push({ code, params: { instance } });
+  };
   const byCode = new Map<string, InstanceLca>();
   for (const a of x.after.values()) if (a.instance.external_id) byCode.set(a.instance.external_id, a);
 
@@ -99,15 +105,30 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
     const before = id ? x.before.get(id) : undefined;
     const label = ai.external_id ?? ai.id ?? ai.entryKey ?? '';
     if (!id) {
-      notes.push(`Product instance ${label}: not found on the service after the job; not compared.`);
+      note(
+        `Product instance ${label}: not found on the service after the job; not compared.`,
+        'not_found_after',
+        label,
+      );
       continue;
     }
-    if (!before) notes.push(`Product instance ${label}: no results were kept before the job; only after-values.`);
-    if (!after) notes.push(`Product instance ${label}: not read after the job; only before-values.`);
-    const problem = [before, after]
-      .filter((i): i is InstanceLca => !!i && i.outcome !== 'completed' && i.outcome !== 'idle')
+    if (!before)
+      note(`Product instance ${label}: no results were kept before the job; only after-values.`, 'no_before', label);
+    if (!after) note(`Product instance ${label}: not read after the job; only before-values.`, 'not_read_after', label);
+    const unfinished = [before, after].filter(
+      (i): i is InstanceLca => !!i && i.outcome !== 'completed' && i.outcome !== 'idle',
+    );
+    const problem = unfinished
       .map((i) => `${i === before ? 'before' : 'after'}: ${i.outcome}${i.err_code ? ` (${i.err_code})` : ''}`)
       .join('; ');
+    const problem_codes: ImpactText[] = unfinished.map((i) => ({
+      code: 'outcome',
+      params: {
+        side: i === before ? 'before' : 'after',
+        outcome: i.outcome,
+        ...(i.err_code ? { err_code: i.err_code } : {}),
+      },
+    }));
     instances.push({
       instance_id: id,
       external_id: ai.external_id ?? after?.instance.external_id ?? null,
@@ -116,6 +137,7 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
       before_outcome: before?.outcome ?? null,
       after_outcome: after?.outcome ?? null,
       problem: problem || null,
+      problem_codes,
       years_needing_data: yearsNeedingData(after),
     });
     compareInstance(x, ai, id, before, after, rows, sources);
@@ -133,6 +155,7 @@ export function buildImpactReport(x: ImpactInputs): ImpactReport {
     breakdown: { before: x.beforeContext?.readable ?? false, after: x.afterContext?.readable ?? false },
     aborted: x.aborted ? { reason: x.aborted.reason, message: x.aborted.message } : null,
     notes,
+    note_codes,
   };
 }
 

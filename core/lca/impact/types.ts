@@ -48,6 +48,38 @@ export const IMPACT_CAUSE_KINDS = [
 ] as const;
 export type ImpactCauseKind = (typeof IMPACT_CAUSE_KINDS)[number];
 
+/**
+ * The code and parameters of one of the impact's texts (why something is not estimated, how an estimated part
+ * came about, a report note, an instance's problem), beside its English words: the app words it in the UI's
+ * language, the CLI and the workbook keep the English.
+ */
+export const IMPACT_TEXT_CODES = [
+  // not estimated
+  'component_changed',
+  'production_changed',
+  'new_instance',
+  'component_created',
+  'no_current_per_unit',
+  'no_breakdown',
+  'added_without_per_kg',
+  'no_current_results',
+  // an estimated part
+  'mass_changed',
+  'removed',
+  'added',
+  // report notes
+  'not_found_after',
+  'no_before',
+  'not_read_after',
+  // an instance's problem: an LCA outcome that is not `completed`
+  'outcome',
+] as const;
+export type ImpactTextCode = (typeof IMPACT_TEXT_CODES)[number];
+export interface ImpactText {
+  code: ImpactTextCode;
+  params: Record<string, string | number>;
+}
+
 /** One plan entry that affects an instance, and the job rows it stands for. */
 export interface ImpactCause {
   kind: ImpactCauseKind;
@@ -67,6 +99,8 @@ export interface ImpactCause {
    * in it), through a prechain product of its BOM (the instance it stands for).
    */
   via?: { type: 'silo' | 'prechain_product'; ref: string; code: string | null };
+  /** A `prechain_instance` cause: the kind of the cause of the instance it stands for (what changed there). */
+  of_kind?: ImpactCauseKind;
   /** The worksheet rows of the entry. */
   rows: RowRef[];
   /** The same rows as `sheet!row` in the names of the source. */
@@ -123,7 +157,7 @@ export interface ImpactEstimate {
   /** The estimated change (after − before), and what it is made of. */
   estimated_change: number;
   /** Per component: its code (else id), its service id, the estimated change of its contribution, and how. */
-  parts: { component: string; ref: string; change: number; why: string }[];
+  parts: { component: string; ref: string; change: number; why: string; why_code?: ImpactText }[];
 }
 
 /** What the dry run could not estimate for an instance, in words (and the rows it concerns). */
@@ -131,6 +165,8 @@ export interface NotEstimated {
   instance_id: string | null;
   external_id: string | null;
   why: string;
+  /** The reason's code and parameters (absent in estimates kept by an older version). */
+  why_code?: ImpactText;
   rows: string[];
 }
 
@@ -213,6 +249,8 @@ export interface ImpactInstance {
   after_outcome: string | null;
   /** Why an outcome is not `completed`, in words. */
   problem: string | null;
+  /** The same as codes, one per side (absent in reports written by an older version). */
+  problem_codes?: ImpactText[];
   /** Past or current years blocked after the job by missing production data (the user must enter it). */
   years_needing_data: number[];
 }
@@ -234,4 +272,6 @@ export interface ImpactReport {
   aborted: { reason: string; message: string } | null;
   /** Instances affected but not compared (no before kept, created by the job, not recomputed), in words. */
   notes: string[];
+  /** The notes' codes and parameters, in the same order (absent in reports written by an older version). */
+  note_codes?: ImpactText[];
 }

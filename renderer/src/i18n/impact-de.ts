@@ -69,4 +69,28 @@ export const deImpact: Record<keyof typeof enImpact, string> = {
     '{n, plural, one {# weitere Schätzung steht} other {# weitere Schätzungen stehen}} im Auftragsordner.',
   'impact.est.after':
     'Nach dem Auftrag bieten seine Ergebnisse an, {n, plural, one {# Instanz} other {# Instanzen}} neu zu berechnen (etwa {requests} Anfragen).',
+  'impact.t.changed.create': '{what} wird angelegt: Der Beitrag steht erst nach der Neuberechnung fest.',
+  'impact.t.changed.update': '{what} wird geändert: Der neue Beitrag steht erst nach der Neuberechnung fest.',
+  'impact.t.changed.delete': '{what} wird gelöscht: Die Änderung steht erst nach der Neuberechnung fest.',
+  'impact.t.through': '{what} (über {via})',
+  'impact.t.production_changed':
+    'Produktionsmengen ändern sich: nicht geschätzt; ihre Wirkung zeigt erst die Neuberechnung.',
+  'impact.t.new_instance': 'Eine neue Produktinstanz: Sie hat noch keine Ergebnisse.',
+  'impact.t.component_created':
+    'Komponente {code} wird von diesem Import angelegt: Ein Beitrag je kg ist nicht bekannt.',
+  'impact.t.no_current_per_unit':
+    '{year}: keine aktuellen Werte je deklarierter Einheit (blockiert oder ohne Produktionsmenge).',
+  'impact.t.no_breakdown':
+    '{year}: keine Aufschlüsselung nach Quelle (dem Schlüssel fehlt view:recipes, oder der Dienst lieferte keine).',
+  'impact.t.added_without_per_kg':
+    '{year}: Komponente {code} kommt hinzu, und keine Aufschlüsselung zeigt ihren Beitrag je kg.',
+  'impact.t.no_current_results': 'Keine aktuellen Ergebnisse, aus denen sich schätzen ließe.',
+  'impact.t.mass_changed': 'Masse {from} → {to} kg',
+  'impact.t.removed': 'aus der Stückliste entfernt',
+  'impact.t.added': 'mit {mass} kg hinzugefügt, zum Beitrag je kg aus {from}',
+  'impact.t.not_found_after':
+    'Produktinstanz {instance}: nach dem Auftrag nicht beim Dienst gefunden; nicht verglichen.',
+  'impact.t.no_before':
+    'Produktinstanz {instance}: Vor dem Auftrag wurden keine Ergebnisse aufbewahrt; nur Nachher-Werte.',
+  'impact.t.not_read_after': 'Produktinstanz {instance}: nach dem Auftrag nicht gelesen; nur Vorher-Werte.',
 };

@@ -67,4 +67,22 @@ export const enImpact = {
   'impact.est.more': '{n, plural, one {# more estimate is} other {# more estimates are}} in the job folder.',
   'impact.est.after':
     'After the job, its results offer to recompute {n, plural, one {# instance} other {# instances}} (about {requests} requests).',
+  'impact.t.changed.create': '{what} is created: its contribution is known only from the recompute.',
+  'impact.t.changed.update': '{what} is updated: its new contribution is known only from the recompute.',
+  'impact.t.changed.delete': '{what} is deleted: the change is known only from the recompute.',
+  'impact.t.through': '{what} (through {via})',
+  'impact.t.production_changed': 'Production figures change: not estimated; their effect is known from the recompute.',
+  'impact.t.new_instance': 'A new product instance: it has no results yet.',
+  'impact.t.component_created': 'Component {code} is created by this import: no contribution per kg is known.',
+  'impact.t.no_current_per_unit': '{year}: no current values per declared unit (blocked or no production quantity).',
+  'impact.t.no_breakdown':
+    '{year}: no per-source breakdown (the key lacks view:recipes, or the service returned none).',
+  'impact.t.added_without_per_kg': '{year}: component {code} is added and no breakdown shows its contribution per kg.',
+  'impact.t.no_current_results': 'No current results to estimate from.',
+  'impact.t.mass_changed': 'mass {from} → {to} kg',
+  'impact.t.removed': 'removed from the BOM',
+  'impact.t.added': 'added with {mass} kg at the contribution per kg seen in {from}',
+  'impact.t.not_found_after': 'Product instance {instance}: not found on the service after the job; not compared.',
+  'impact.t.no_before': 'Product instance {instance}: no results were kept before the job; only after-values.',
+  'impact.t.not_read_after': 'Product instance {instance}: not read after the job; only before-values.',
 } as const;

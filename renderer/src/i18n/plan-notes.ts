@@ -98,16 +98,20 @@ export function runNoteText(message: string, locale: Locale): string | undefined
   return `${what}: ${outcome}`;
 }
 
+/** `field: before → after` with a core field path (`transport_route.truck_km`, `items[X][2025]`). */
+const CHANGED_FIELD = /^(?<field>[a-z_][a-z0-9_]*(?:\[[^\]]*\]|\.[a-z_][a-z0-9_]*)*): (?<rest>[\s\S]*)$/;
+
 /**
  * The changes of an updated row as a job states them (`name: Old → New; transport_route.truck_km: 10 → 12`,
- * core/app/sessions/job-views.ts) with each field by its label; values as they came.
+ * core/app/sessions/job-views.ts) with each field by its label; values as they came. A message that is not a
+ * list of changes is kept as it came.
  */
 export function changesText(message: string, locale: Locale): string {
-  return message
-    .split(/; (?=[^\s:;]+: )/)
-    .map((part) => {
-      const m = /^(?<field>[^\s:]+): (?<rest>[\s\S]*)$/.exec(part)?.groups;
-      return m ? `${fieldLabel(m.field, locale)}: ${m.rest}` : part;
-    })
-    .join('; ');
+  const out: string[] = [];
+  for (const part of message.split(/; (?=[a-z_][a-z0-9_.[\]]*: )/)) {
+    const m = CHANGED_FIELD.exec(part)?.groups;
+    if (!m) return message;
+    out.push(`${fieldLabel(m.field!, locale)}: ${m.rest}`);
+  }
+  return out.join('; ');
 }

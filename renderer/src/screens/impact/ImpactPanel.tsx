@@ -14,7 +14,7 @@ import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
 import { AffectedInstances, AttributionChart, EstimatesList } from './ImpactParts.js';
-import { blockerText, instanceName, lcaValue, signedChange, unitText } from './impactLogic.js';
+import { blockerText, impactText, instanceName, lcaValue, signedChange, unitText } from './impactLogic.js';
 
 interface Query {
   indicator?: string;
@@ -140,7 +140,10 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                     ...(i.problem
                       ? [
                           <li key={`p-${i.instanceId}`}>
-                            {instanceName(i)}: {i.problem}
+                            {instanceName(i)}:{' '}
+                            {i.problemCodes
+                              ? i.problemCodes.map((c) => impactText(t, locale, c, '')).join('; ')
+                              : i.problem}
                           </li>,
                         ]
                       : []),
@@ -259,7 +262,7 @@ export function ImpactPanel({ jobId }: { jobId: string }) {
                   <h4>{t('impact.notesTitle')}</h4>
                   <ul className="impact-list small">
                     {report.notes.map((n, k) => (
-                      <li key={k}>{n}</li>
+                      <li key={k}>{impactText(t, locale, report.noteCodes?.[k], n)}</li>
                     ))}
                   </ul>
                 </>

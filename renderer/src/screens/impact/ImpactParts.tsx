@@ -11,7 +11,16 @@ import { Tag } from '../../components/Tag.js';
 import { indicatorName } from '../../i18n/core-text.js';
 import { useI18n } from '../../i18n/index.js';
 import { COMPONENT_TYPE_MESSAGE, wordsOf } from '../../i18n/names.js';
-import { barPlace, causeText, instanceName, lcaValue, signedChange, unitText, waterfall } from './impactLogic.js';
+import {
+  barPlace,
+  causeText,
+  impactText,
+  instanceName,
+  lcaValue,
+  signedChange,
+  unitText,
+  waterfall,
+} from './impactLogic.js';
 import './impact.css';
 
 /** The indicator shown first when there. */
@@ -135,7 +144,7 @@ export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimates
           <ul className="impact-list">
             {e.notEstimated.map((n, k) => (
               <li key={k}>
-                <span className="nowrap">{instanceName(n)}</span>: {n.why}
+                <span className="nowrap">{instanceName(n)}</span>: {impactText(t, locale, n.whyCode, n.why)}
                 {n.rows.length > 0 && <span className="small muted"> ({n.rows.join(', ')})</span>}
               </li>
             ))}

@@ -3,10 +3,10 @@
  * change by source (before, each source's change from the running total, after) on one scale.
  */
 import { formatSignificant } from '../../components/format.js';
-import type { EntityKind } from '../../../../core/names.js';
+import type { EntityKind, LcaOutcome } from '../../../../core/names.js';
 import { indicatorUnit } from '../../i18n/core-text.js';
-import type { Locale, T } from '../../i18n/index.js';
-import { ENTITY_KIND_MESSAGE } from '../../i18n/names.js';
+import type { Locale, MessageKey, T } from '../../i18n/index.js';
+import { ENTITY_KIND_MESSAGE, LCA_OUTCOME_MESSAGE } from '../../i18n/names.js';
 
 /** An LCA value (four significant digits), "—" when there is none. */
 export function lcaValue(v: number | null, locale: Locale): string {
@@ -73,8 +73,8 @@ export function barPlace(s: WaterfallStep, w: Waterfall): { left: number; width:
 }
 
 /**
- * What affects an instance in the words of the UI's language ("silo E-SILO-1"); the plan's words otherwise (a
- * prechain instance's cause is named by the thing that changed, whose kind the cause does not carry).
+ * What affects an instance in the words of the UI's language ("silo E-SILO-1"); a prechain instance's cause by
+ * the kind of what changed in the instance it stands for; the plan's words for a kind the app does not know.
  */
 const CAUSE_ENTITY: Readonly<Record<string, EntityKind>> = {
   bom: 'bom',
@@ -83,9 +83,74 @@ const CAUSE_ENTITY: Readonly<Record<string, EntityKind>> = {
   silo: 'silo',
   prechain_product: 'prechain_product',
 };
-export function causeText(t: T, c: { kind: string; code: string | null; label: string }): string {
-  const kind = CAUSE_ENTITY[c.kind];
+export function causeText(
+  t: T,
+  c: { kind: string; ofKind?: string | null; code: string | null; label: string },
+): string {
+  const kind = CAUSE_ENTITY[c.kind === 'prechain_instance' ? (c.ofKind ?? '') : c.kind];
   return kind && c.code ? t(ENTITY_KIND_MESSAGE[kind], { code: c.code }) : c.label;
+}
+
+/** A text of the impact (core/lca/impact/types.ts IMPACT_TEXT_CODES) as code and parameters. */
+export interface ImpactTextCode {
+  code: string;
+  params: Record<string, string | number>;
+}
+
+const TEXT_MESSAGE: Readonly<Record<string, MessageKey>> = {
+  production_changed: 'impact.t.production_changed',
+  new_instance: 'impact.t.new_instance',
+  component_created: 'impact.t.component_created',
+  no_current_per_unit: 'impact.t.no_current_per_unit',
+  no_breakdown: 'impact.t.no_breakdown',
+  added_without_per_kg: 'impact.t.added_without_per_kg',
+  no_current_results: 'impact.t.no_current_results',
+  mass_changed: 'impact.t.mass_changed',
+  removed: 'impact.t.removed',
+  added: 'impact.t.added',
+  not_found_after: 'impact.t.not_found_after',
+  no_before: 'impact.t.no_before',
+  not_read_after: 'impact.t.not_read_after',
+};
+const CHANGED_MESSAGE: Readonly<Record<string, MessageKey>> = {
+  create: 'impact.t.changed.create',
+  delete: 'impact.t.changed.delete',
+};
+
+/**
+ * One of the impact's texts in the UI's language, from its code and parameters; the core's English words when
+ * there is no code (kept by an older version) or the app does not know it.
+ */
+export function impactText(t: T, locale: Locale, c: ImpactTextCode | null | undefined, words: string): string {
+  if (!c) return words;
+  const p = c.params;
+  const str = (k: string) => (p[k] === undefined ? '' : String(p[k]));
+  const num = (k: string) => (typeof p[k] === 'number' ? formatSignificant(p[k], locale) : str(k));
+  if (c.code === 'component_changed') {
+    const kind = str('kind') === 'prechain_instance' ? str('of_kind') : str('kind');
+    const what = causeText(t, { kind, code: str('code') || null, label: str('code') });
+    const via = CAUSE_ENTITY[str('via_kind')];
+    const thing = via
+      ? t('impact.t.through', { what, via: t(ENTITY_KIND_MESSAGE[via], { code: str('via_code') }) })
+      : what;
+    return t(CHANGED_MESSAGE[str('action')] ?? 'impact.t.changed.update', { what: thing });
+  }
+  if (c.code === 'outcome') {
+    const outcome = LCA_OUTCOME_MESSAGE[str('outcome') as LcaOutcome];
+    const side = t(str('side') === 'before' ? 'impact.col.before' : 'impact.col.after');
+    const err = str('err_code');
+    return `${side}: ${outcome ? t(outcome) : str('outcome')}${err ? ` (${err})` : ''}`;
+  }
+  const key = TEXT_MESSAGE[c.code];
+  if (!key) return words;
+  return t(key, {
+    year: str('year'),
+    code: str('code'),
+    instance: str('instance'),
+    from: c.code === 'added' ? str('from') : num('from'),
+    to: num('to'),
+    mass: num('mass'),
+  });
 }
 
 /** Why a year has no result, in the UI's language for the production-data blockers; the service's words else. */
