@@ -23,6 +23,26 @@ import {
 } from './impactLogic.js';
 import './impact.css';
 
+/**
+ * Text whose codes and cell references (`E-SILO-1`, `silo-items!2`) are never broken at their hyphens: each word
+ * with a hyphen is kept on one line, the text wraps at its spaces.
+ */
+export function Whole({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(\S*-\S*)/).map((part, k) =>
+        k % 2 === 1 ? (
+          <span key={k} className="nowrap">
+            {part}
+          </span>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 /** The indicator shown first when there. */
 const DEFAULT_INDICATOR = 'GWP-total';
 
@@ -56,8 +76,12 @@ export function AffectedInstances({ affected, idPrefix }: { affected: LcaAffecte
                   <span className="nowrap">{instanceName(i)}</span>
                   {i.instanceId === null && <span className="small muted"> · {t('impact.created')}</span>}
                 </td>
-                <td>{i.causes.map((c) => causeText(t, c)).join('; ')}</td>
-                <td className="impact-rows">{i.rows.join(', ')}</td>
+                <td>
+                  <Whole text={i.causes.map((c) => causeText(t, c)).join('; ')} />
+                </td>
+                <td className="impact-rows">
+                  <Whole text={i.rows.join(', ')} />
+                </td>
               </tr>
             ))}
           </DataTable>
@@ -144,8 +168,14 @@ export function EstimatesList({ estimates, idPrefix }: { estimates: LcaEstimates
           <ul className="impact-list">
             {e.notEstimated.map((n, k) => (
               <li key={k}>
-                <span className="nowrap">{instanceName(n)}</span>: {impactText(t, locale, n.whyCode, n.why)}
-                {n.rows.length > 0 && <span className="small muted"> ({n.rows.join(', ')})</span>}
+                <span className="nowrap">{instanceName(n)}</span>:{' '}
+                <Whole text={impactText(t, locale, n.whyCode, n.why)} />
+                {n.rows.length > 0 && (
+                  <span className="small muted">
+                    {' '}
+                    (<Whole text={n.rows.join(', ')} />)
+                  </span>
+                )}
               </li>
             ))}
           </ul>
@@ -182,8 +212,13 @@ export function AttributionChart({ a, label }: { a: Attribution; label: string }
         return (
           <li key={k} className={`is-${s.kind}`}>
             <span className="impact-wf-label">
-              {text}
-              {line && line.rows.length > 0 && <span className="small muted"> ({line.rows.join(', ')})</span>}
+              <Whole text={text} />
+              {line && line.rows.length > 0 && (
+                <span className="small muted">
+                  {' '}
+                  (<Whole text={line.rows.join(', ')} />)
+                </span>
+              )}
             </span>
             <span className="impact-wf-track" aria-hidden="true">
               <span className="impact-wf-bar" style={{ left: `${left}%`, width: `max(2px, ${width}%)` }} />
