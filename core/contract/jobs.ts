@@ -140,6 +140,15 @@ export const JobRowView = z.object({
   id: Text.nullable(),
   /** a row not sent because the dry run blocked it: the dry run's problem, for the UI to word from code and params */
   problem: PlanProblemView.optional(),
+  /** a replaced BOM's components: added, removed, mass changed, unchanged (for the UI to word) */
+  bomDiff: z
+    .object({
+      added: z.number().int(),
+      removed: z.number().int(),
+      changed: z.number().int(),
+      unchanged: z.number().int(),
+    })
+    .optional(),
 });
 export type JobRowView = z.infer<typeof JobRowView>;
 

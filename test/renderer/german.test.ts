@@ -402,6 +402,35 @@ describe('what a job says of a row it did not send, in German', () => {
     expect(shown('en')).not.toMatch(/\bname:|truck_km/);
   });
 
+  it('a replaced BOM, a row already on the service and a replayed create are worded in the UI language', () => {
+    const e = {
+      key: 'bom!4',
+      kind: 'bom',
+      level: 6,
+      sheet: 'bom',
+      row: 4,
+      rows: [{ sheet: 'bom', row: 4 }],
+      externalId: 'PI-1',
+      label: 'BOM of PI-1',
+      action: 'replace_bom',
+      id: 'pi-1',
+      bomDiff: { added: ['SP-1'], removed: [], changed: ['SP-2', 'SP-3'], unchanged: 4 },
+    } as unknown as PlanEntry;
+    const shown = (row: ReturnType<typeof jobRowView>, locale: Locale) =>
+      renderToStaticMarkup(createElement(OutcomeDetail, { row, t: tOf(locale), locale })).replace(/<[^>]+>/g, ' ');
+    const replaced = jobRowView(e, { key: e.key, outcome: 'replaced', id: 'pi-1' });
+    expect(shown(replaced, 'de')).toContain(
+      'Stückliste ersetzt: 1 hinzugefügt, 0 entfernt, 2 mit anderer Masse, 4 unverändert',
+    );
+    expect(shown(replaced, 'en')).toContain('BOM replaced: 1 added');
+    for (const outcome of ['already_existed', 'replayed'] as const) {
+      const row = jobRowView(e, { key: e.key, outcome, id: 'pi-1' });
+      expect(ENGLISH.test(prose(shown(row, 'de'))), shown(row, 'de')).toBe(false);
+      expect(shown(row, 'de').trim()).not.toBe('');
+    }
+    for (const row of [replaced]) expect(ENGLISH.test(prose(shown(row, 'de'))), shown(row, 'de')).toBe(false);
+  });
+
   it("a row the dry run blocked shows the dry run's problem in words, not the planner's English", () => {
     const message = 'material code "MAT-X" is not in the materials sheet (as the planner words it)';
     const e = {

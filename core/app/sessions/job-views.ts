@@ -313,6 +313,15 @@ export function jobRowView(e: PlanEntry, o: AnyOutcome, plan?: PlanSources): Job
     entitlement: full?.entitlement_limit ?? null,
     id: full?.id ?? null,
     ...(problem && { problem: problemView(problem) }),
+    ...(full?.outcome === 'replaced' &&
+      e.bomDiff && {
+        bomDiff: {
+          added: e.bomDiff.added.length,
+          removed: e.bomDiff.removed.length,
+          changed: e.bomDiff.changed.length,
+          unchanged: e.bomDiff.unchanged,
+        },
+      }),
   };
 }
 

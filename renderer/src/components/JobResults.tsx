@@ -131,6 +131,10 @@ export function OutcomeDetail({ row, t, locale }: { row: JobRowView; t: T; local
     );
   }
   if (row.outcome === 'pending') return <span className="detail-main">{t('results.pending')}</span>;
+  if (row.outcome === 'replaced' && row.bomDiff)
+    return <span className="detail-main">{t('results.bomReplaced', row.bomDiff)}</span>;
+  if (row.outcome === 'already_existed') return <span className="detail-main">{t('results.sameValues')}</span>;
+  if (row.outcome === 'replayed') return <span className="detail-main">{t('results.replayed')}</span>;
   return row.message ? <span className="detail-main">{changesText(row.message, locale)}</span> : null;
 }
 

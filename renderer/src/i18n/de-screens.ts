@@ -284,6 +284,10 @@ export const deScreens: Record<keyof typeof enScreens, string> = {
   'results.details': 'Was geschah',
   'results.serviceSaid': 'Der Dienst meldete:',
   'results.pending': 'Noch nicht ausgeführt: Auftrag fortsetzen.',
+  'results.bomReplaced':
+    'Stückliste ersetzt: {added} hinzugefügt, {removed} entfernt, {changed} mit anderer Masse, {unchanged} unverändert',
+  'results.sameValues': 'Schon mit denselben Werten im Dienst',
+  'results.replayed': 'Schon früher angelegt (der Dienst hat die wiederholte Anfrage erkannt)',
 
   'outcome.created': 'Angelegt',
   'outcome.replayed': 'Angelegt (sicher wiederholt)',

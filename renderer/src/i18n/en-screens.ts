@@ -282,6 +282,10 @@ export const enScreens = {
   'results.details': 'What happened',
   'results.serviceSaid': 'The service said:',
   'results.pending': 'Not run yet: resume the job.',
+  'results.bomReplaced':
+    'BOM replaced: {added} added, {removed} removed, {changed} with another mass, {unchanged} unchanged',
+  'results.sameValues': 'Already on the service with the same values',
+  'results.replayed': 'Created earlier (the service recognised the repeated request)',
 
   'outcome.created': 'Created',
   'outcome.replayed': 'Created (repeated safely)',
