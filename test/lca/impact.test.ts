@@ -7,7 +7,7 @@ import type { PlanEntry } from '../../core/jobs/types.js';
 import { affectedInstances } from '../../core/lca/impact/affected.js';
 import { estimateImpact } from '../../core/lca/impact/estimate.js';
 import { buildImpactReport } from '../../core/lca/impact/report.js';
-import type { AffectedSet, InstanceBom, ServiceComponents } from '../../core/lca/impact/types.js';
+import type { AffectedSet, ImpactCell, InstanceBom, ServiceComponents } from '../../core/lca/impact/types.js';
 import type { BreakdownContext, InstanceLca } from '../../core/lca/model.js';
 
 const PLAN = { sheetNames: { bom: 'BOM', 'supplier-products': 'SP' } };
@@ -393,5 +393,45 @@ describe('estimateImpact', () => {
       { code: 'component_changed', params: { kind: 'supplier_product', code: 'SP-A', action: 'update' } },
       { code: 'added_without_per_kg', params: { year: 2025, code: 'sp-x' } },
     ]);
+  });
+});
+
+describe('the cell every impact line is about', () => {
+  const cellOf = (x: ImpactCell): ImpactCell => ({
+    instance_id: x.instance_id,
+    external_id: x.external_id,
+    year: x.year,
+    indicator: x.indicator,
+    module: x.module,
+    unit: x.unit,
+    basis: x.basis,
+  });
+
+  it('an estimate, a report row and its source lines name the same instance, year, indicator, module, unit and basis', () => {
+    const before = lca('pi-1', [withBreakdown(values(300, 100), { 'sp-a': 200, 'sp-b': 100 })]);
+    const after = lca('pi-1', [withBreakdown(values(330, 100), { 'sp-a': 230, 'sp-b': 100 })]);
+    const r = report(before, after, [cause('bom', 'pi-1', ['BOM!2'])], context({ 'sp-a': 10, 'sp-b': 5 }));
+    const e = estimateImpact(
+      affected([cause('bom', 'pi-1', ['BOM!2'])]),
+      [before],
+      context({ 'sp-a': 10, 'sp-b': 5 }),
+      [
+        entry({
+          key: 'BOM!2',
+          kind: 'bom',
+          action: 'replace',
+          id: 'pi-1',
+          externalId: 'PI-1',
+          body: { bom: [{ type: 'supplier_product', ref: 'sp-a', mass_kg: 20 }] },
+        }),
+      ],
+    );
+    expect(r.rows).toHaveLength(1);
+    expect(e.estimates).toHaveLength(1);
+    const cell = cellOf(r.rows[0]);
+    expect(cell).toMatchObject({ instance_id: 'pi-1', basis: 'per_declared_unit' });
+    expect(cellOf(e.estimates[0])).toEqual(cell);
+    expect(r.sources.length).toBeGreaterThan(0);
+    for (const s of r.sources) expect(cellOf(s)).toEqual(cell);
   });
 });

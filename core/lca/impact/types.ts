@@ -143,8 +143,11 @@ export interface AffectedSet {
 
 // ---------------------------------------------------------------- estimates (dry run)
 
-/** An estimated change of one instance, year, indicator and module, per declared unit (or total). */
-export interface ImpactEstimate {
+/**
+ * What every line of the impact is about: one instance, year, indicator and module, with the unit of its values
+ * and their basis.
+ */
+export interface ImpactCell {
   instance_id: string;
   external_id: string | null;
   year: number;
@@ -152,6 +155,10 @@ export interface ImpactEstimate {
   module: string;
   unit: string | null;
   basis: ImpactBasis;
+}
+
+/** An estimated change of one instance, year, indicator and module, per declared unit (or total). */
+export interface ImpactEstimate extends ImpactCell {
   /** The current value (from the stored results). */
   current: number | null;
   /** The estimated change (after − before), and what it is made of. */
@@ -184,15 +191,8 @@ export interface ImpactEstimates {
 export type ImpactBasis = 'per_declared_unit' | 'total';
 
 /** One instance, year, indicator and module: before, after, change. */
-export interface ImpactRow {
-  instance_id: string;
-  external_id: string | null;
+export interface ImpactRow extends ImpactCell {
   plant_code: string | null;
-  year: number;
-  indicator: string;
-  module: string;
-  unit: string | null;
-  basis: ImpactBasis;
   /** The product's declared unit (T, M3, …) when the basis is per declared unit. */
   declared_unit: string | null;
   before: number | null;
@@ -214,14 +214,7 @@ export interface ImpactRow {
 export const IMPACT_SOURCE_LINES = ['component', 'production_figures', 'not_attributed'] as const;
 export type ImpactSourceLine = (typeof IMPACT_SOURCE_LINES)[number];
 
-export interface ImpactSourceRow {
-  instance_id: string;
-  external_id: string | null;
-  year: number;
-  indicator: string;
-  module: string;
-  unit: string | null;
-  basis: ImpactBasis;
+export interface ImpactSourceRow extends ImpactCell {
   line: ImpactSourceLine;
   component_type: string | null;
   /** The component's service id. */
