@@ -154,35 +154,25 @@ export async function undoPlanOf(jobId: string, o: UndoOptions): Promise<Plan> {
     }
   };
 
-  // A problem of the undo carries its variant (`undo_…`) and values, for a UI to word it (`plan.<code>.<variant>`).
+  // A problem of the undo carries its variant (`undo_…`) and values, for a UI to word it (`plan.<code>.<variant>`):
+  // a conflict as `snapshot_conflict`, a rule as `row_rule` (whose words also take the message as `detail`).
   const problem = (
     u: PlanEntry,
-    kind: PlanProblem['kind'],
+    kind: 'conflict' | 'rule',
     message: string,
     why: UndoWhy,
     field: string | null = null,
-  ): PlanProblem =>
-    kind === 'conflict'
-      ? {
-          kind,
-          sheet: u.sheet,
-          cell: null,
-          row: u.row,
-          field,
-          message,
-          code: 'snapshot_conflict',
-          params: { jobId, ...why },
-        }
-      : {
-          kind,
-          sheet: u.sheet,
-          cell: null,
-          row: u.row,
-          field,
-          message,
-          code: 'row_rule',
-          params: { detail: message, jobId, ...why },
-        };
+  ): PlanProblem => ({
+    kind,
+    sheet: u.sheet,
+    cell: null,
+    row: u.row,
+    field,
+    message,
+    ...(kind === 'conflict'
+      ? { code: 'snapshot_conflict', params: { jobId, ...why } }
+      : { code: 'row_rule', params: { detail: message, jobId, ...why } }),
+  });
   const conflict = (u: PlanEntry, message: string, why: UndoWhy, field: string | null = null): PlanEntry => {
     delete u.body;
     return { ...u, action: 'conflict', problems: [problem(u, 'conflict', message, why, field)] };

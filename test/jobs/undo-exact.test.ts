@@ -251,6 +251,20 @@ describe('undo restores exactly what the job changed', () => {
     const r = await undoToResult(added.jobId, { client: env.client, jobsDir: env.jobsDir });
     expect(r.stage).toBe('blocked');
     expect(r.blocked[0].problems![0].message).toMatch(/2025 were added by job .* cannot take one back/);
+    // A rule carries its code and values for a UI to word it, the message as its detail.
+    const message = r.blocked[0].problems![0].message;
+    expect(r.blocked[0].problems).toEqual([
+      {
+        kind: 'rule',
+        sheet: 'production',
+        cell: null,
+        row: 2,
+        field: null,
+        message,
+        code: 'row_rule',
+        params: { detail: message, jobId: added.jobId, variant: 'undo_figures_added', years: '2025' },
+      },
+    ]);
   });
 
   it('an instance the job created is deleted with its production figures: nothing blocks the undo', async () => {

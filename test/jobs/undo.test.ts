@@ -236,6 +236,19 @@ describe('undo a job', () => {
     expect(byKey.get('undo:supplier-companies!3')!.problems![0].message).toMatch(
       /changed on the service since job .*: country/,
     );
+    // The conflict carries its code and values for a UI to word it.
+    expect(byKey.get('undo:supplier-companies!2')!.problems).toEqual([
+      {
+        kind: 'conflict',
+        sheet: 'supplier-companies',
+        cell: null,
+        row: 2,
+        field: 'name',
+        message: `changed on the service since job ${job.jobId}: name`,
+        code: 'snapshot_conflict',
+        params: { jobId: job.jobId, variant: 'undo_changed', fields: 'name' },
+      },
+    ]);
 
     // A delete re-created by someone is a conflict too.
     const del = await runPlan(
