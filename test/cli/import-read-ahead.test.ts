@@ -8,39 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDataset } from '../fixtures/dataset.js';
+import { heldWalk } from '../fixtures/held-walk.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { clearRequests, cli, isWrite, requests, sandbox, tmpDir, type Sandbox } from './helpers.js';
 
-/** Whether the client's walk of supplier products was asked for, and its value when reading returned. */
-const seen = vi.hoisted(() => ({ walked: false, walkedWhenRead: [] as boolean[] }));
-
-vi.mock('../../core/api/index.js', async (importOriginal) => {
-  const api = await importOriginal<typeof import('../../core/api/index.js')>();
-  return {
-    ...api,
-    createApiClient: (o: Parameters<typeof api.createApiClient>[0]) => {
-      const c = api.createApiClient(o);
-      const walk = c.supplierProducts.walk.bind(c.supplierProducts);
-      c.supplierProducts.walk = (q, opts) => {
-        seen.walked = true;
-        return walk(q, opts);
-      };
-      return c;
-    },
-  };
-});
-
-vi.mock('../../core/app/validate.js', async (importOriginal) => {
-  const v = await importOriginal<typeof import('../../core/app/validate.js')>();
-  return {
-    ...v,
-    readAndValidate: async (...args: Parameters<typeof v.readAndValidate>) => {
-      const r = await v.readAndValidate(...args);
-      seen.walkedWhenRead.push(seen.walked);
-      return r;
-    },
-  };
-});
+vi.mock('../../core/api/index.js', async (original) =>
+  (await import('../fixtures/held-walk.js')).withWatchedWalks(await original()),
+);
+vi.mock('../../core/app/validate.js', async (original) =>
+  (await import('../fixtures/held-walk.js')).withWatchedRead(await original()),
+);
 
 let sb: Sandbox;
 let dir: string;
@@ -68,8 +45,7 @@ afterAll(async () => {
 
 describe('import walks the service while the workbook is read', () => {
   it('the walk of supplier products was asked for before reading and validating returned; a re-sync writes nothing', async () => {
-    seen.walked = false;
-    seen.walkedWhenRead.length = 0;
+    heldWalk.reset();
     await clearRequests(sb);
     const r = await cli(['import', file, '--concurrency', '8', '--json'], {
       baseUrl: sb.baseUrl,
@@ -77,7 +53,7 @@ describe('import walks the service while the workbook is read', () => {
       jobsDir: path.join(dir, 'jobs'),
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(seen.walkedWhenRead).toEqual([true]);
+    expect(heldWalk.walkedWhenRead.map((n) => n > 0)).toEqual([true]);
     const log = await requests(sb);
     expect(log.filter(isWrite)).toEqual([]);
     // one walk of 3 pages, not one lookup per row, and not walked a second time after the read
@@ -89,7 +65,7 @@ describe('import walks the service while the workbook is read', () => {
     const data = buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'IA');
     data['supplier-products']![3].name = '';
     await writeDataWorkbook(bad, data);
-    seen.walkedWhenRead.length = 0;
+    heldWalk.reset();
     await clearRequests(sb);
     const r = await cli(['import', bad, '--json'], {
       baseUrl: sb.baseUrl,
@@ -98,7 +74,7 @@ describe('import walks the service while the workbook is read', () => {
     });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, stage: 'validation' });
-    expect(seen.walkedWhenRead).toEqual([true]);
+    expect(heldWalk.walkedWhenRead.map((n) => n > 0)).toEqual([true]);
     expect((await requests(sb)).filter(isWrite)).toEqual([]);
   }, 120_000);
 });

@@ -9,46 +9,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserMode } from '../../core/ipc/browser-mode.js';
 import { buildDataset } from '../fixtures/dataset.js';
+import { heldWalk } from '../fixtures/held-walk.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { rpc, startTestApp, stopTestApp } from './helpers.js';
 
-/** The supplier-product walks asked for (held until `release`), and whether one was when reading returned. */
-const held = vi.hoisted(() => {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  return { walks: 0, walkedWhenRead: [] as number[], gate, release: () => release() };
-});
+vi.mock('../../core/api/index.js', async (original) =>
+  (await import('../fixtures/held-walk.js')).withWatchedWalks(await original()),
+);
+vi.mock('../../core/app/validate.js', async (original) =>
+  (await import('../fixtures/held-walk.js')).withWatchedRead(await original()),
+);
 
-vi.mock('../../core/api/index.js', async (importOriginal) => {
-  const api = await importOriginal<typeof import('../../core/api/index.js')>();
-  return {
-    ...api,
-    createApiClient: (o: Parameters<typeof api.createApiClient>[0]) => {
-      const c = api.createApiClient(o);
-      const walk = c.supplierProducts.walk.bind(c.supplierProducts);
-      c.supplierProducts.walk = (q, opts) => ({
-        async *[Symbol.asyncIterator]() {
-          held.walks++;
-          await held.gate;
-          yield* walk(q, opts);
-        },
-      });
-      return c;
-    },
-  };
-});
-
-vi.mock('../../core/app/validate.js', async (importOriginal) => {
-  const v = await importOriginal<typeof import('../../core/app/validate.js')>();
-  return {
-    ...v,
-    readAndValidate: async (...args: Parameters<typeof v.readAndValidate>) => {
-      const r = await v.readAndValidate(...args);
-      held.walkedWhenRead.push(held.walks);
-      return r;
-    },
-  };
-});
+// The walk of supplier products waits, once started, until the test releases it.
+heldWalk.hold();
 
 let mode: BrowserMode;
 let dir: string;
@@ -69,12 +42,12 @@ describe("the app's dry run walks the service while the workbook is read", () =>
     const v = await rpc(mode, 'import.validate', { fileId });
     expect(v.errors).toBe(0);
     // reading and validating returned with the walk asked for and not answered (held)
-    expect(held.walkedWhenRead).toEqual([1]);
+    expect(heldWalk.walkedWhenRead).toEqual([1]);
     expect(mode.app.sessions.imports.get(v.importId).ahead?.walks.walks.supplier_product?.ended).toBe(false);
-    held.release();
+    heldWalk.release();
     const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
     expect(ov.summary.entries).toBeGreaterThan(450);
-    expect(held.walks).toBe(1); // the dry run picked its codes out of the walk started beside the read
+    expect(heldWalk.walks).toBe(1); // the dry run picked its codes out of the walk started beside the read
     expect(mode.app.sessions.imports.get(v.importId).ahead).toBeNull();
   }, 120_000);
 
@@ -85,13 +58,13 @@ describe("the app's dry run walks the service while the workbook is read", () =>
       buildDataset({ companies: 30, products: 450, silos: 12, instances: 9, prechain: 4 }, 'DC'),
     );
     const { fileId } = mode.app.files.registerPath(file);
-    const before = held.walks;
+    const before = heldWalk.walks;
     const v = await rpc(mode, 'import.validate', { fileId, checkCodes: true });
     expect(v.codes).toEqual({ checked: true, unknown: 0 });
     expect(mode.app.sessions.imports.get(v.importId).ahead?.resolved).toBeDefined();
     const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
     expect(ov.summary.entries).toBeGreaterThan(450);
     // one walk of supplier products for the read, the codes pass and the dry run together
-    expect(held.walks - before).toBe(1);
+    expect(heldWalk.walks - before).toBe(1);
   }, 120_000);
 });
