@@ -15,6 +15,7 @@ import { donorInstances, estimateImpact } from '../lca/impact/estimate.js';
 import {
   LCA_AFFECTED_FILE,
   LCA_AFTER_FILE,
+  LCA_ASKED_FILE,
   LCA_BEFORE_CONTEXT_FILE,
   LCA_BEFORE_FILE,
   LCA_ESTIMATES_FILE,
@@ -22,6 +23,7 @@ import {
   readAffected,
   readBeforeContext,
   readEstimates,
+  readImpactAsked,
   readImpactReport,
   readInstanceLines,
   writeInstanceLines,
@@ -248,6 +250,20 @@ export async function lcaImpact(
     );
   await writeJobJson(jobsDir, jobId, LCA_IMPACT_FILE, report);
   return report;
+}
+
+/**
+ * Records in the job folder that the import asked for its LCA impact after the job (`import --lca-impact`), so
+ * that `resume` (and a watch folder resuming a drop) keeps it: recomputes the affected instances once the job
+ * has ended and writes the report.
+ */
+export function keepImpactAsked(jobsDir: string, jobId: string): Promise<void> {
+  return writeJobJson(jobsDir, jobId, LCA_ASKED_FILE, { recompute_after: true });
+}
+
+/** Whether the import of the job asked for its LCA impact after the job (keepImpactAsked). */
+export async function impactAsked(jobsDir: string, jobId: string): Promise<boolean> {
+  return (await readImpactAsked(jobsDir, jobId))?.recompute_after === true;
 }
 
 /**

@@ -40,8 +40,8 @@ import { isTextSource } from '../../workbook/sources/index.js';
 import type { IndexedJobResult } from '../../app/import-job.js';
 import type { JobResult, JobResultSummary } from '../../app/import-job.js';
 import { mark } from '../output/timings.js';
-import { lcaImpact, prepareLcaImpact, writeLcaImpactWorkbook, type ImpactReport } from '../../app/lca-impact.js';
-import { dryRunLines, impactExitCode, reportLines } from './lca-impact.js';
+import { keepImpactAsked, prepareLcaImpact } from '../../app/lca-impact.js';
+import { dryRunLines, impactAfterJob, impactJson } from './lca-impact.js';
 
 export const IMPORT_OPTIONS = {
   report: { type: 'string' },
@@ -105,7 +105,7 @@ export const importCommand: CliCommand = {
   --skip-blocked      import the rest when some rows are blocked (by default nothing is sent then)
   --lca-impact        list the product instances the import affects and keep their LCA results before it
                       (with estimates of the change); after the job recompute them and write the impact
-                      report to <source name>.impact.xlsx (see "lca impact")
+                      report to <source name>.impact.xlsx (see "lca impact"); a resume of the job keeps it
 ${MIRROR_USAGE}
   A workbook with errors is refused before anything is sent (exit 2). The job is journaled under --jobs-dir;
   if it stops (Ctrl+C, crash, key refused, daily limit) continue it with "supply-loader resume JOB_ID".`,
@@ -180,6 +180,8 @@ export interface ImportFileOptions {
    * the impact report (`<source name>.impact.xlsx` beside the first source).
    */
   lcaImpact?: boolean;
+  /** Where the impact workbook goes (default `<source name>.impact.xlsx` beside the first source). */
+  impactFile?: string;
 }
 
 export interface ImportFileResult {
@@ -192,6 +194,8 @@ export interface ImportFileResult {
   csvFiles: string[];
   /** Results and failed-rows workbooks of the workbooks among mixed sources (written into the folders). */
   workbookFiles: string[];
+  /** The impact workbook written (`lcaImpact`, once the job has ended). */
+  impactFile?: string;
   /** What `import --json` prints. */
   document: Record<string, unknown>;
 }
@@ -287,6 +291,8 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     say.stdout(`${formatPlan(plan, 0).join('\n')}\n\n`);
   }
   const impactDry = o.lcaImpact ? await prepareLcaImpact(rc.client, rc.jobsDir, jobId, { signal: rc.signal }) : null;
+  // Kept in the job folder: a resume of the job recomputes and reports as this import would have.
+  if (impactDry) await keepImpactAsked(rc.jobsDir, jobId);
   if (impactDry && say) say.stdout(`${dryRunLines(impactDry).join('\n')}\n\n`);
 
   // 3. The job, run from the folder (entries read back one by one; a compact index in memory).
@@ -323,7 +329,10 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
   );
   mark('results-written');
   let code = exitCodeOf(run);
-  const impact = impactDry && code !== EXIT.aborted ? await impactAfter(rc, jobId, input, say) : null;
+  const impact =
+    impactDry && code !== EXIT.aborted
+      ? await impactAfterJob(rc, jobId, o.impactFile ?? impactFileBeside(input), say)
+      : null;
   if (impact && code === EXIT.ok) code = impact.code;
   if (say) {
     say.stdout(`${(await formatResult(run)).join('\n')}\n`);
@@ -344,6 +353,7 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
     files,
     csvFiles,
     workbookFiles,
+    ...(impact && { impactFile: impact.file }),
     document: {
       ok: code === EXIT.ok,
       exit_code: code,
@@ -351,31 +361,13 @@ export async function importFile(rc: RunContext, sources: string[], o: ImportFil
       plan_summary: plan.summary,
       result,
       files: csvMode ? { csv: csvFiles, ...(workbookFiles.length && { workbooks: workbookFiles }) } : files,
-      ...(impactDry && {
-        lca_impact: {
-          affected: impactDry.affected,
-          estimates: impactDry.estimates,
-          file: impact?.file ?? null,
-          exit_code: impact?.code ?? null,
-          report: impact?.report ?? null,
-        },
-      }),
+      ...(impactDry && { lca_impact: impactJson(impactDry, impact) }),
     },
   };
 }
 
-/** After the job: the affected instances recomputed, the impact report kept and written beside the source. */
-async function impactAfter(
-  rc: RunContext,
-  jobId: string,
-  input: string,
-  say: { stdout: (s: string) => void; stderr: (s: string) => void } | undefined,
-): Promise<{ code: ExitCode; file: string; report: ImpactReport }> {
+/** Where the impact workbook goes unless told: `<source name>.impact.xlsx` beside the source. */
+function impactFileBeside(input: string): string {
   const p = path.parse(input);
-  const file = path.join(p.dir, `${p.name}.impact.xlsx`);
-  const report = await lcaImpact(rc.client, rc.jobsDir, jobId, { signal: rc.signal });
-  const stats = await writeLcaImpactWorkbook(report, file);
-  say?.stdout(`${reportLines(report, file, stats).join('\n')}\n`);
-  if (report.aborted) say?.stderr(`supply-loader: ${report.aborted.message}\n`);
-  return { code: impactExitCode(report), file, report };
+  return path.join(p.dir, `${p.name}.impact.xlsx`);
 }

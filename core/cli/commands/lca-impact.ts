@@ -12,6 +12,7 @@ import {
   impactableJob,
   lcaImpact,
   lcaImpactAffected,
+  readImpactReport,
   writeLcaImpactWorkbook,
   type ImpactReport,
   type ImpactWorkbookStats,
@@ -19,6 +20,7 @@ import {
 } from '../../app/lca-impact.js';
 import { expectPositionals, flag, str } from '../shared/args.js';
 import { RunContext } from '../shared/context.js';
+import type { AffectedSet, ImpactEstimates } from '../../app/lca-impact.js';
 import { CliUsageError } from '../shared/errors.js';
 import { EXIT, type CliContext, type ExitCode } from '../shared/types.js';
 
@@ -35,8 +37,12 @@ export function impactExitCode(report: ImpactReport): ExitCode {
   return v === 'aborted' ? EXIT.aborted : v === 'partial' ? EXIT.partial : EXIT.ok;
 }
 
-/** The dry run's impact in words: affected instances per plant, the recomputes to come, the estimates. */
-export function dryRunLines(d: LcaImpactDryRun): string[] {
+/**
+ * The dry run's impact in words: affected instances per plant, the recomputes to come, the estimates. `planOnly`
+ * (`plan --lca-impact`): nothing is kept and nothing recomputed, so the line on the results says what was read
+ * and what an import would do.
+ */
+export function dryRunLines(d: LcaImpactDryRun, o: { planOnly?: boolean } = {}): string[] {
   const n = d.affected.instances.length;
   const lines = [
     `LCA impact: ${n} product instance${n === 1 ? '' : 's'} affected${d.affected.byPlant.length ? ` (${d.affected.byPlant.map((p) => `${p.plant_code ?? p.plant_id ?? 'new'}: ${p.count}`).join(', ')})` : ''}.`,
@@ -47,8 +53,11 @@ export function dryRunLines(d: LcaImpactDryRun): string[] {
     );
   if (n > 20) lines.push(`  … and ${n - 20} more`);
   for (const u of d.affected.unchecked.slice(0, 5)) lines.push(`  Not checked: ${u}`);
+  const recomputes = `${d.recomputes} recompute${d.recomputes === 1 ? '' : 's'} (one lca-update each, then polling; the service's daily request limit stops them when reached)`;
   lines.push(
-    `  Results kept before the job: ${d.before.completed} of ${d.before.instances}. After the job: ${d.recomputes} recompute${d.recomputes === 1 ? '' : 's'} (one lca-update each, then polling; the service's daily request limit stops them when reached).`,
+    o.planOnly
+      ? `  Current results read: ${d.before.completed} of ${d.before.instances} (a plan keeps and recomputes nothing). An import with --lca-impact keeps them and after its job starts ${recomputes}.`
+      : `  Results kept before the job: ${d.before.completed} of ${d.before.instances}. After the job: ${recomputes}.`,
   );
   const gwp = d.estimates.estimates.filter((e) => e.indicator === 'GWP-total');
   if (gwp.length) {
@@ -89,6 +98,50 @@ export function reportLines(report: ImpactReport, file: string | null, stats: Im
   if (file && stats)
     lines.push(`Wrote ${file} (impact ${stats.rows.impact} rows, impact-sources ${stats.rows.sources}).`);
   return lines;
+}
+
+/** The impact step after an import's job (or its resume): the exit code, the workbook written, the report. */
+export interface ImpactStep {
+  code: ExitCode;
+  file: string;
+  report: ImpactReport;
+}
+
+type Say = { stdout: (s: string) => void; stderr: (s: string) => void };
+
+/**
+ * After the job of `import --lca-impact` (or its resume): the affected instances recomputed, the impact report
+ * kept in the job folder and written to `file`. A report an earlier run kept complete (recomputed, not stopped
+ * early) is answered as it stands, without a request: a resume run again recomputes nothing.
+ */
+export async function impactAfterJob(rc: RunContext, jobId: string, file: string, say?: Say): Promise<ImpactStep> {
+  const kept = await readImpactReport(rc.jobsDir, jobId);
+  const report =
+    kept && kept.recomputed && !kept.aborted
+      ? kept
+      : await lcaImpact(rc.client, rc.jobsDir, jobId, { signal: rc.signal });
+  const stats = await writeLcaImpactWorkbook(report, file);
+  say?.stdout(`${reportLines(report, file, stats).join('\n')}\n`);
+  if (report.aborted) say?.stderr(`supply-loader: ${report.aborted.message}\n`);
+  return { code: impactExitCode(report), file, report };
+}
+
+/**
+ * The `lca_impact` part of `import --json` and `resume --json`: the dry run's affected set and estimates (null
+ * when the dry run did not keep them), and the impact step's workbook, exit code and report (null when the job
+ * stopped before it).
+ */
+export function impactJson(
+  dry: { affected: AffectedSet | null; estimates: ImpactEstimates | null },
+  step: ImpactStep | null,
+): Record<string, unknown> {
+  return {
+    affected: dry.affected,
+    estimates: dry.estimates,
+    file: step?.file ?? null,
+    exit_code: step?.code ?? null,
+    report: step?.report ?? null,
+  };
 }
 
 /** `lca impact JOB_ID …` */

@@ -1,4 +1,7 @@
-/** `supply-loader plan FILE [--json] [--create-only]`: the dry run — what an import would do, row by row. */
+/**
+ * `supply-loader plan FILE [--json] [--create-only] [--lca-impact]`: the dry run — what an import would do, row by
+ * row (and with --lca-impact the product instances it would affect, with estimates of the change).
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,20 +18,30 @@ import { EXIT, type CliCommand } from '../shared/types.js';
 import { formatPlan } from '../output/views.js';
 import { loadForPlan, printIssues, sheetLines, sheetsJson } from '../shared/workbook.js';
 import { CliUsageError } from '../shared/errors.js';
+import { prepareLcaImpact } from '../../app/lca-impact.js';
+import { dryRunLines } from './lca-impact.js';
 
 export const planCommand: CliCommand = {
   name: 'plan',
   summary: 'Dry run: compare a workbook with the service and show what an import would create, update or block',
-  usage: `supply-loader plan SOURCE... [--mapping FILE.json|NAME] [--json] [--create-only] [--mirror SHEET[,SHEET]] [--max-deletes N]
+  usage: `supply-loader plan SOURCE... [--mapping FILE.json|NAME] [--json] [--create-only] [--mirror SHEET[,SHEET]] [--max-deletes N] [--lca-impact]
   SOURCE: a workbook (.xlsx) or CSV files, mixed (see "validate"); --mapping: a column mapping.
   Per row: create, update (field: before → after), unchanged, blocked (with the cell and why) or conflict (an
   exported row whose entity changed on the service since); per BOM: replace (added, removed, mass changed) or
   unchanged. Only reads from the service: nothing is written.
   --create-only   plan without updates: rows that differ from the service are left as they are
   --json          print the plan as JSON (the same data the import saves with its job)
+  --lca-impact    list the product instances the import would affect (per plant, with the rows that affect
+                  each) and estimate the change of their LCA results from the current ones (stored results
+                  read, nothing recomputed); with --json as "lca_impact" (affected, estimates)
 ${MIRROR_USAGE}
   Exit code 0: nothing blocked; 2: the workbook has errors or rows are blocked (an import would refuse).`,
-  options: { 'create-only': { type: 'boolean' }, ...MIRROR_OPTIONS, ...MAPPING_OPTION },
+  options: {
+    'create-only': { type: 'boolean' },
+    'lca-impact': { type: 'boolean' },
+    ...MIRROR_OPTIONS,
+    ...MAPPING_OPTION,
+  },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const rc = runContext(ctx);
@@ -48,6 +61,10 @@ ${MIRROR_USAGE}
     try {
       const planned = await planIntoJob(rc, w, { createOnly: flag(values, 'create-only'), ...mirror }, tmp);
       const { plan } = planned;
+      // The LCA impact as import --lca-impact's dry run decides it (reads only; its files go with the scratch folder).
+      const impact = flag(values, 'lca-impact')
+        ? await prepareLcaImpact(rc.client, tmp, planned.jobId, { signal: rc.signal })
+        : null;
       const blocked = blockedCount(plan);
       // The codes the plan found unknown are errors of the sources, at their cells, among the others.
       const report = withCodes(w, plan.unknownCodes);
@@ -64,6 +81,7 @@ ${MIRROR_USAGE}
               sheets: sheetsJson(checked),
               codes_checked: true,
             },
+            ...(impact && { lca_impact: { affected: impact.affected, estimates: impact.estimates } }),
           },
           plannedEntries(planned),
         );
@@ -72,6 +90,7 @@ ${MIRROR_USAGE}
         printIssues(rc, checked);
         for (const line of sheetLines(checked)) ctx.stdout(`${line}\n`);
         ctx.stdout(`${formatPlan(plan, undefined, plannedEntries(planned)).join('\n')}\n`);
+        if (impact) ctx.stdout(`\n${dryRunLines(impact, { planOnly: true }).join('\n')}\n`);
         if (report.errors > 0)
           ctx.stdout(`\nThe sources have ${report.errors} error(s) (above): an import would refuse them.\n`);
         if (blocked > 0)

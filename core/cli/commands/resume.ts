@@ -3,22 +3,27 @@ import { findJob } from '../../app/jobs.js';
 import { resultWithEntries, resumeImportJob } from '../../app/import-job.js';
 import { writeJobResultFiles } from '../../app/import-results.js';
 import type { IndexedJobResult } from '../../app/import-job.js';
-import { expectPositionals, intOption } from '../shared/args.js';
+import { defaultImpactFile, impactAsked, keepImpactAsked, readLcaImpactDryRun } from '../../app/lca-impact.js';
+import { expectPositionals, flag, intOption } from '../shared/args.js';
 import { connectContext, runContext } from '../shared/context.js';
 import { jobRefusalAsUsage } from '../shared/errors.js';
 import { clientCap, exitCodeOf, jobProgress } from '../shared/importing.js';
 import { EXIT, type CliCommand } from '../shared/types.js';
 import { formatResult } from '../output/views.js';
 import { IMPORT_OPTIONS, outputPaths } from './import.js';
+import { impactAfterJob, impactJson } from './lca-impact.js';
 
 export const resumeCommand: CliCommand = {
   name: 'resume',
   summary: 'Continue an import job that stopped (crash, kill, Ctrl+C, key refused, daily limit)',
-  usage: `supply-loader resume JOB_ID [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N]
+  usage: `supply-loader resume JOB_ID [--report OUT.xlsx] [--failed OUT.xlsx] [--concurrency N] [--lca-impact]
   Rows already done are not sent again; a write whose answer was lost is checked on the service first.
   The key may differ from the one the job started with (e.g. after a revoked key), but must belong to the
-  same manufacturer. "supply-loader jobs" lists the jobs.`,
-  options: { ...IMPORT_OPTIONS },
+  same manufacturer. "supply-loader jobs" lists the jobs.
+  --lca-impact  once the job has ended, recompute the product instances it affects and write the impact report
+                to <source name>.impact.xlsx (as import --lca-impact; see "lca impact"). A job imported with
+                --lca-impact keeps it without the flag.`,
+  options: { ...IMPORT_OPTIONS, 'lca-impact': { type: 'boolean' } },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const [jobId] = expectPositionals(positionals, ['JOB_ID'], 'resume');
@@ -27,6 +32,9 @@ export const resumeCommand: CliCommand = {
     const meta = await findJob(rc.jobsDir, jobId);
     const outs = outputPaths(values, rc, 'resume');
     const concurrency = intOption(values, 'concurrency', 1, 256, 'resume');
+    // The LCA impact after the job: asked now, or by the import that started it (kept in the job folder).
+    const asked = flag(values, 'lca-impact');
+    const lca = asked || (await impactAsked(rc.jobsDir, jobId));
     await connectContext(ctx, clientCap(concurrency));
     const progress = jobProgress(rc);
     let run: IndexedJobResult;
@@ -46,7 +54,14 @@ export const resumeCommand: CliCommand = {
       progress.done();
     }
     const files = await writeJobResultFiles((line) => rc.stderr(`${line}\n`), meta.inputPath, run, outs);
-    const code = exitCodeOf(run);
+    let code = exitCodeOf(run);
+    if (asked) await keepImpactAsked(rc.jobsDir, jobId);
+    const say = ctx.json ? undefined : { stdout: ctx.stdout, stderr: ctx.stderr };
+    const impact =
+      lca && code !== EXIT.aborted
+        ? await impactAfterJob(rc, jobId, await defaultImpactFile(rc.jobsDir, jobId, rc.cwd), say)
+        : null;
+    if (impact && code === EXIT.ok) code = impact.code;
     if (ctx.json) {
       rc.printJson({
         ok: code === EXIT.ok,
@@ -54,6 +69,7 @@ export const resumeCommand: CliCommand = {
         job_id: jobId,
         result: await resultWithEntries(run),
         files,
+        ...(lca && { lca_impact: impactJson(await readLcaImpactDryRun(rc.jobsDir, jobId), impact) }),
       });
     } else {
       ctx.stdout(`${(await formatResult(run)).join('\n')}\n`);

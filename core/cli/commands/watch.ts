@@ -16,6 +16,7 @@ import {
 import { resumeImportJob } from '../../app/import-job.js';
 import { writeJobResultFiles, type ResultFiles } from '../../app/import-results.js';
 import { findJob } from '../../app/jobs.js';
+import { impactAsked } from '../../app/lca-impact.js';
 import type { IndexedJobResult } from '../../app/import-job.js';
 import { expectPositionals, flag, intOption } from '../shared/args.js';
 import { connectContext, runContext, type RunContext } from '../shared/context.js';
@@ -24,6 +25,7 @@ import { clientCap, exitCodeOf, jobProgress } from '../shared/importing.js';
 import { EXIT, type CliCommand } from '../shared/types.js';
 import { formatResult } from '../output/views.js';
 import { importFile } from './import.js';
+import { impactAfterJob } from './lca-impact.js';
 import { mappingOption } from '../shared/column-mapping.js';
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
 import { isLegacySource, isTextSource } from '../../workbook/sources/index.js';
@@ -57,6 +59,7 @@ function cliImportDrop(
   rc: RunContext,
   concurrency: number | undefined,
   mapping: ColumnMapping | undefined,
+  lcaImpact: boolean,
 ): ImportDrop {
   return async (files, outDir, _signal, control): Promise<DropImportResult> => {
     let messages = '';
@@ -90,6 +93,8 @@ function cliImportDrop(
         ? { report: path.join(outDir, `${base}.results.xlsx`), failed: path.join(outDir, `${base}.failed.xlsx`) }
         : { report: outDir, failed: outDir };
     const written = (f: ResultFiles) => [f.report, f.failed].filter((x): x is string => typeof x === 'string');
+    // The LCA impact workbook (--lca-impact) goes with the drop's other outputs.
+    const impactFile = path.join(outDir, `${base}.impact.xlsx`);
     try {
       if (control.resume && (await jobFolderExists(rc, control.jobId))) {
         // The drop's job was started by a watcher that stopped: continue it (no row is sent twice).
@@ -114,13 +119,18 @@ function cliImportDrop(
           if (csv.length > 0) say.stderr('results of a resumed CSV drop are not written; see "supply-loader jobs"\n');
           const f =
             csv.length === 0 ? await writeJobResultFiles((line) => rc.stderr(`${line}\n`), input, run, outs) : {};
+          let code = exitCodeOf(run);
+          // The drop's import asked for the LCA impact (or the watcher does): as a resume keeps it.
+          const lca = lcaImpact || (await impactAsked(rc.jobsDir, control.jobId));
+          const impact = lca && code !== EXIT.aborted ? await impactAfterJob(rc, control.jobId, impactFile, say) : null;
+          if (impact && code === EXIT.ok) code = impact.code;
           say.stdout(`${(await formatResult(run)).join('\n')}\n`);
           return done({
-            code: exitCodeOf(run),
+            code,
             jobId: control.jobId,
             resumed: true,
             counts: { ...run.result.counts },
-            outputs: written(f),
+            outputs: [...written(f), ...(impact ? [impact.file] : [])],
           });
         } finally {
           await run.index.close();
@@ -134,12 +144,13 @@ function cliImportDrop(
         outs,
         out: say,
         jobId: control.jobId,
+        ...(lcaImpact && { lcaImpact, impactFile }),
       });
       return done({
         code: r.code,
         ...(r.jobId ? { jobId: r.jobId } : {}),
         ...(r.result ? { counts: { ...r.result.counts } } : {}),
-        outputs: [...written(r.files), ...r.workbookFiles, ...r.csvFiles],
+        outputs: [...written(r.files), ...r.workbookFiles, ...r.csvFiles, ...(r.impactFile ? [r.impactFile] : [])],
       });
     } catch (e) {
       const d = describeError(e, 'watch');
@@ -177,7 +188,7 @@ function dropJson(r: DropReport): Record<string, unknown> {
 export const watchCommand: CliCommand = {
   name: 'watch',
   summary: 'Import the files dropped into DIR/inbox one drop at a time (unattended runs; --once for cron and timers)',
-  usage: `supply-loader watch DIR [--once] [--profile NAME] [--mapping NAME] [--concurrency N]
+  usage: `supply-loader watch DIR [--once] [--profile NAME] [--mapping NAME] [--concurrency N] [--lca-impact]
   Files dropped into DIR/inbox (.xlsx, .csv) are imported one drop at a time: without --mapping each file is
   its own drop; with one, the files matching its sources (file-name globs) form one drop. A file is taken once its size and modification time have not changed
   for 2 s, or at once when a marker file <file>.ready exists (the marker moves with the drop).
@@ -190,8 +201,15 @@ export const watchCommand: CliCommand = {
   --mapping     a column mapping (FILE.json or a saved NAME): its sources group files into one drop, and it maps
                 their columns as for import
   --concurrency at most N writes in flight (default 16)
+  --lca-impact  import each drop as import --lca-impact: its LCA impact report <name>.impact.xlsx goes beside
+                the drop's results (a resumed drop keeps what its import was asked for)
   One watcher per DIR (DIR/.supply-loader-watch/lock). Exit code: the worst of the drops (0 < 1 < 2 < 3).`,
-  options: { once: { type: 'boolean' }, mapping: { type: 'string' }, concurrency: { type: 'string' } },
+  options: {
+    once: { type: 'boolean' },
+    mapping: { type: 'string' },
+    concurrency: { type: 'string' },
+    'lca-impact': { type: 'boolean' },
+  },
   needsConnection: false,
   async run(values, positionals, ctx) {
     const [dirArg] = expectPositionals(positionals, ['DIR'], 'watch');
@@ -246,7 +264,7 @@ export const watchCommand: CliCommand = {
         signal: rc.signal,
         onEvent,
         ...(sourceGlobs.length ? { sourceGlobs } : {}),
-        importDrop: cliImportDrop(rc, concurrency, mapping),
+        importDrop: cliImportDrop(rc, concurrency, mapping, flag(values, 'lca-impact')),
       });
     } catch (e) {
       if (e instanceof WatchLockedError) throw new CliUsageError(e.message, 'watch');

@@ -15,6 +15,11 @@ export const LCA_BEFORE_FILE = 'lca-before.jsonl';
 export const LCA_AFTER_FILE = 'lca-after.jsonl';
 export const LCA_ESTIMATES_FILE = 'lca-estimates.json';
 export const LCA_IMPACT_FILE = 'lca-impact.json';
+/**
+ * The import was asked for its LCA impact after the job (`--lca-impact`): kept so that a resume of the job
+ * recomputes the affected instances and writes the report as the import would have.
+ */
+export const LCA_ASKED_FILE = 'lca-impact-asked.json';
 
 const pathOf = (jobsDir: string, jobId: string, file: string) => join(jobDir(jobsDir, jobId), file);
 
@@ -36,6 +41,8 @@ export const readEstimates = (jobsDir: string, jobId: string) =>
   readJson<ImpactEstimates>(pathOf(jobsDir, jobId, LCA_ESTIMATES_FILE));
 export const readImpactReport = (jobsDir: string, jobId: string) =>
   readJson<ImpactReport>(pathOf(jobsDir, jobId, LCA_IMPACT_FILE));
+export const readImpactAsked = (jobsDir: string, jobId: string) =>
+  readJson<{ recompute_after: boolean }>(pathOf(jobsDir, jobId, LCA_ASKED_FILE));
 
 /** Instances' LCA outcomes, one JSON line each, streamed to the file (replacing it). */
 export async function writeInstanceLines(

@@ -1,0 +1,189 @@
+/**
+ * `--lca-impact` beyond `import`, against the in-process sandbox, run the way main.ts runs a command: `plan
+ * --lca-impact` shows the affected instances and the estimates (reads only: nothing recomputed, nothing
+ * written), `resume` of a job imported with it recomputes and reports once the job has ended (kept in the job
+ * folder), and `watch --lca-impact` writes a drop's impact workbook beside its results.
+ */
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importCommand } from '../../core/cli/commands/import.js';
+import { lcaCommand } from '../../core/cli/commands/lca.js';
+import { planCommand } from '../../core/cli/commands/plan.js';
+import { resumeCommand } from '../../core/cli/commands/resume.js';
+import { watchCommand } from '../../core/cli/commands/watch.js';
+import { parseCommandArgs } from '../../core/cli/shared/args.js';
+import { RunContext, type GlobalValues } from '../../core/cli/shared/context.js';
+import { describeError } from '../../core/cli/shared/errors.js';
+import type { CliCommand } from '../../core/cli/shared/types.js';
+import { LCA_ASKED_FILE } from '../../core/lca/impact/files.js';
+import { jobDir } from '../../core/jobs/job-store.js';
+import { firstImport, secondImport } from '../app/lca-impact-data.js';
+import { catalog, fullWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from '../jobs/helpers.js';
+
+let env: Env;
+let first: SheetData;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  requests: { method: string; path: string }[];
+}
+
+/** A command run in this process; `stopAtJobStart` cancels it once its job has started (as Ctrl+C would). */
+async function cli(command: CliCommand, args: string[], o: { stopAtJobStart?: boolean } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const mark = await env.requestsMark();
+  const stop = new AbortController();
+  const io = {
+    stdout: (s: string) => void (stdout += s),
+    stderr: (s: string) => {
+      stderr += s;
+      if (o.stopAtJobStart && /^job \S+ \(journal in/m.test(s)) stop.abort(new Error('stopped by the test'));
+    },
+    env: {
+      SUPPLY_LOADER_API_KEY: env.sb.ownerKey,
+      SUPPLY_LOADER_BASE_URL: env.sb.baseUrl,
+      SUPPLY_LOADER_WATCH_STABLE_MS: '0',
+      SUPPLY_LOADER_WATCH_POLL_MS: '20',
+      SUPPLY_LOADER_WATCH_ONCE_WAIT_MS: '2000',
+    },
+    cwd: env.dir,
+    isTTY: false,
+  };
+  let ctx: RunContext | undefined;
+  let code: number;
+  try {
+    const { values, positionals } = parseCommandArgs(
+      [...args, '--jobs-dir', env.jobsDir],
+      command.options,
+      command.name,
+    );
+    ctx = new RunContext(io, values as GlobalValues, stop.signal);
+    code = await command.run(values, positionals, ctx);
+  } catch (e) {
+    const d = describeError(e, command.name);
+    stderr += `supply-loader: ${d.message}\n`;
+    code = d.exitCode;
+  } finally {
+    await ctx?.close();
+  }
+  return { code, stdout, stderr, requests: await env.requestsSince(mark) };
+}
+
+const lcaUpdates = (r: Run) => r.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/lca-update'));
+const writes = (r: Run) => r.requests.filter((q) => q.method !== 'GET' && !q.path.startsWith('/__sandbox'));
+
+beforeAll(async () => {
+  env = await startEnv('empty');
+  first = firstImport(fullWorkbook(await catalog(env)));
+  await writeTestWorkbook(join(env.dir, 'first.xlsx'), first);
+  expect((await cli(importCommand, ['first.xlsx'])).code).toBe(0);
+  expect((await cli(lcaCommand, ['--all', '--recompute', '--json'])).code).toBe(1);
+  await writeTestWorkbook(join(env.dir, 'second.xlsx'), secondImport(first));
+}, 120_000);
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('plan --lca-impact', () => {
+  it('shows the affected instances and the estimates as import does, and says a plan recomputes nothing', async () => {
+    const r = await cli(planCommand, ['second.xlsx', '--lca-impact']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/LCA impact: 2 product instances affected/);
+    expect(r.stdout).toMatch(/PI-1: rows .*bom!/);
+    expect(r.stdout).toMatch(/\(estimate\)/);
+    expect(r.stdout).toMatch(/Not estimated: PI-1: supplier product SP-1/);
+    expect(r.stdout).toMatch(
+      /Current results read: 2 of 2 \(a plan keeps and recomputes nothing\)\. An import with --lca-impact keeps them and after its job starts 2 recomputes/,
+    );
+    expect(r.stdout).not.toMatch(/Results kept before the job/);
+    expect(lcaUpdates(r)).toEqual([]);
+    expect(writes(r)).toEqual([]);
+  });
+
+  it('without the flag the plan says nothing of the LCA and reads no LCA results', async () => {
+    const r = await cli(planCommand, ['second.xlsx']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/LCA impact/);
+    expect(r.requests.filter((q) => q.path.includes('/lca'))).toEqual([]);
+  });
+
+  it('--json carries it as lca_impact (affected, estimates)', async () => {
+    const r = await cli(planCommand, ['second.xlsx', '--lca-impact', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { lca_impact: Record<string, unknown>; entries: unknown[] };
+    expect(Object.keys(doc.lca_impact)).toEqual(['affected', 'estimates']);
+    expect(doc.entries.length).toBeGreaterThan(0);
+    expect(writes(r)).toEqual([]);
+  });
+});
+
+describe('resume keeps --lca-impact', () => {
+  it('a job imported with --lca-impact and stopped: its resume recomputes the affected instances and reports', async () => {
+    const stopped = await cli(importCommand, ['second.xlsx', '--lca-impact'], { stopAtJobStart: true });
+    expect(stopped.code, stopped.stderr).toBe(3);
+    expect(stopped.stdout).toMatch(/LCA impact: 2 product instances affected/);
+    expect(stopped.stdout).not.toMatch(/LCA impact of job/);
+    expect(lcaUpdates(stopped)).toEqual([]);
+    const jobId = /continue with: supply-loader resume (\S+)/.exec(stopped.stdout)![1];
+    expect(existsSync(join(jobDir(env.jobsDir, jobId), LCA_ASKED_FILE))).toBe(true);
+    expect(existsSync(join(env.dir, 'second.impact.xlsx'))).toBe(false);
+
+    // No flag: the job folder says the import asked for it.
+    const r = await cli(resumeCommand, [jobId]);
+    // PI-2 still lacks the production figures of past years after the job: as `lca`, exit 1.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`LCA impact of job ${jobId}: 2 product instances recomputed and compared`));
+    expect(lcaUpdates(r)).toHaveLength(2);
+    expect(existsSync(join(env.dir, 'second.impact.xlsx'))).toBe(true);
+
+    // Run again: the report kept is the answer (nothing recomputed), in --json as import prints it.
+    const again = await cli(resumeCommand, [jobId, '--json']);
+    expect(again.code).toBe(1);
+    expect(lcaUpdates(again)).toEqual([]);
+    const doc = JSON.parse(again.stdout) as { lca_impact: { file: string; exit_code: number; report: unknown } };
+    expect(doc.lca_impact).toMatchObject({ file: join(env.dir, 'second.impact.xlsx'), exit_code: 1 });
+    expect(doc.lca_impact.report).not.toBeNull();
+  });
+
+  it('a job imported without it: resume says nothing of the LCA unless asked with --lca-impact', async () => {
+    const third = secondImport(first);
+    third.bom = third.bom!.map((b) => (b.product_instance_external_id === 'PI-1' ? { ...b, mass_kg: 1010 } : b));
+    await writeTestWorkbook(join(env.dir, 'third.xlsx'), third);
+    const stopped = await cli(importCommand, ['third.xlsx'], { stopAtJobStart: true });
+    expect(stopped.code).toBe(3);
+    const jobId = /continue with: supply-loader resume (\S+)/.exec(stopped.stdout)![1];
+    expect(existsSync(join(jobDir(env.jobsDir, jobId), LCA_ASKED_FILE))).toBe(false);
+    const plain = await cli(resumeCommand, [jobId, '--json']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('lca_impact');
+    expect(lcaUpdates(plain)).toEqual([]);
+    const asked = await cli(resumeCommand, [jobId, '--lca-impact']);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(lcaUpdates(asked)).toHaveLength(1);
+    expect(asked.stdout).toMatch(/no results were kept before the job/);
+    expect(existsSync(join(env.dir, 'third.impact.xlsx'))).toBe(true);
+  });
+});
+
+describe('watch --lca-impact', () => {
+  it("imports a drop as import --lca-impact: the impact workbook is among the drop's outputs", async () => {
+    const dir = join(env.dir, 'watched');
+    mkdirSync(join(dir, 'inbox'), { recursive: true });
+    const fourth = secondImport(first);
+    fourth.bom = fourth.bom!.map((b) => (b.product_instance_external_id === 'PI-1' ? { ...b, mass_kg: 1020 } : b));
+    await writeTestWorkbook(join(dir, 'inbox', 'fourth.xlsx'), fourth);
+    const r = await cli(watchCommand, [dir, '--once', '--lca-impact', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lcaUpdates(r)).toHaveLength(1);
+    const doc = JSON.parse(r.stdout) as { drops: { outcome: string; folder: string; outputs: string[] }[] };
+    expect(doc.drops).toHaveLength(1);
+    const [drop] = doc.drops;
+    expect(drop.outcome).toBe('done');
+    expect(drop.outputs).toContain(join(drop.folder, 'fourth.impact.xlsx'));
+    expect(readdirSync(drop.folder)).toContain('fourth.impact.xlsx');
+  });
+});
