@@ -2,7 +2,9 @@
  * `--lca-impact` beyond `import`, against the in-process sandbox, run the way main.ts runs a command: `plan
  * --lca-impact` shows the affected instances and the estimates (reads only: nothing recomputed, nothing
  * written), `resume` of a job imported with it recomputes and reports once the job has ended (kept in the job
- * folder), and `watch --lca-impact` writes a drop's impact workbook beside its results.
+ * folder), and `watch --lca-impact` writes a drop's impact workbook beside its results. The `lca_impact` part of
+ * `import --lca-impact --json` and `plan --lca-impact --json`: its keys and their JSON types, down to every list's
+ * elements. The tests run in order on one sandbox (each import changes the service the next one plans against).
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -185,5 +187,194 @@ describe('watch --lca-impact', () => {
     expect(drop.outcome).toBe('done');
     expect(drop.outputs).toContain(join(drop.folder, 'fourth.impact.xlsx'));
     expect(readdirSync(drop.folder)).toContain('fourth.impact.xlsx');
+  });
+});
+
+/** The JSON type of a value: string, number, boolean, null, array or object. */
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * `v` has exactly the keys of `shape` (a key ending in `?` may be absent), each of one of the JSON types its
+ * value lists (`string|null`).
+ */
+function expectShape(v: unknown, shape: Record<string, string>, where: string): void {
+  expect(jsonType(v), where).toBe('object');
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(shape).map((k) => k.replace(/\?$/, ''));
+  const required = Object.keys(shape).filter((k) => !k.endsWith('?'));
+  expect(
+    Object.keys(o).filter((k) => !keys.includes(k)),
+    `${where}: keys not in the shape`,
+  ).toEqual([]);
+  for (const k of required) expect(o, where).toHaveProperty(k);
+  for (const [k, types] of Object.entries(shape)) {
+    const key = k.replace(/\?$/, '');
+    if (key in o) expect(types.split('|'), `${where}.${key}`).toContain(jsonType(o[key]));
+  }
+}
+
+const AFFECTED = { instances: 'array', byPlant: 'array', bomsRead: 'boolean', unchecked: 'array' };
+const AFFECTED_INSTANCE = {
+  id: 'string|null',
+  external_id: 'string|null',
+  plant_id: 'string|null',
+  plant_code: 'string|null',
+  'entryKey?': 'string',
+  causes: 'array',
+  rows: 'array',
+};
+const CAUSE = {
+  kind: 'string',
+  action: 'string',
+  entryKey: 'string',
+  label: 'string',
+  code: 'string|null',
+  ref: 'string|null',
+  'components?': 'array',
+  'via?': 'object',
+  'of_kind?': 'string',
+  rows: 'array',
+  where: 'array',
+};
+const PLANT = { plant_id: 'string|null', plant_code: 'string|null', count: 'number', instances: 'array' };
+const ESTIMATES = { kind: 'string', note: 'string', estimates: 'array', not_estimated: 'array' };
+const CELL = {
+  instance_id: 'string',
+  external_id: 'string|null',
+  year: 'number',
+  indicator: 'string',
+  module: 'string',
+  unit: 'string|null',
+  basis: 'string',
+};
+const ESTIMATE = { ...CELL, current: 'number|null', estimated_change: 'number', parts: 'array' };
+const PART = { component: 'string', ref: 'string', change: 'number', why: 'string', 'why_code?': 'object' };
+const NOT_ESTIMATED = {
+  instance_id: 'string|null',
+  external_id: 'string|null',
+  why: 'string',
+  'why_code?': 'object',
+  rows: 'array',
+};
+const REPORT = {
+  format: 'string',
+  job_id: 'string',
+  generated_at: 'string',
+  base_url: 'string',
+  masked_key: 'string',
+  recomputed: 'boolean',
+  instances: 'array',
+  rows: 'array',
+  sources: 'array',
+  breakdown: 'object',
+  aborted: 'object|null',
+  notes: 'array',
+  'note_codes?': 'array',
+};
+const REPORT_INSTANCE = {
+  instance_id: 'string',
+  external_id: 'string|null',
+  plant_code: 'string|null',
+  rows: 'array',
+  before_outcome: 'string|null',
+  after_outcome: 'string|null',
+  problem: 'string|null',
+  'problem_codes?': 'array',
+  years_needing_data: 'array',
+};
+const REPORT_ROW = {
+  ...CELL,
+  plant_code: 'string|null',
+  declared_unit: 'string|null',
+  before: 'number|null',
+  after: 'number|null',
+  change: 'number|null',
+  change_pct: 'number|null',
+  blocked_before: 'string|null',
+  blocked_after: 'string|null',
+};
+const SOURCE_ROW = {
+  ...CELL,
+  line: 'string',
+  component_type: 'string|null',
+  ref: 'string|null',
+  code: 'string|null',
+  name: 'string|null',
+  supplier: 'string|null',
+  before: 'number|null',
+  after: 'number|null',
+  change: 'number',
+  rows: 'array',
+};
+
+/** The dry run's part of `lca_impact` (affected, estimates), every element of every list checked. */
+function expectDryRunShape(lca: Record<string, unknown>): void {
+  expectShape(lca.affected, AFFECTED, 'affected');
+  const affected = lca.affected as { instances: Record<string, unknown>[]; byPlant: unknown[]; unchecked: unknown[] };
+  expect(affected.instances.length).toBeGreaterThan(0);
+  for (const i of affected.instances) {
+    expectShape(i, AFFECTED_INSTANCE, 'affected.instances[]');
+    expect((i.rows as unknown[]).map(jsonType)).not.toContain('object');
+    for (const c of i.causes as unknown[]) expectShape(c, CAUSE, 'affected.instances[].causes[]');
+  }
+  for (const p of affected.byPlant) expectShape(p, PLANT, 'affected.byPlant[]');
+  expect(affected.unchecked.map(jsonType).filter((t) => t !== 'string')).toEqual([]);
+  expectShape(lca.estimates, ESTIMATES, 'estimates');
+  const estimates = lca.estimates as { kind: string; estimates: Record<string, unknown>[]; not_estimated: unknown[] };
+  expect(estimates.kind).toBe('estimate');
+  expect(estimates.estimates.length).toBeGreaterThan(0);
+  for (const e of estimates.estimates) {
+    expectShape(e, ESTIMATE, 'estimates.estimates[]');
+    for (const p of e.parts as unknown[]) expectShape(p, PART, 'estimates.estimates[].parts[]');
+  }
+  for (const x of estimates.not_estimated) expectShape(x, NOT_ESTIMATED, 'estimates.not_estimated[]');
+}
+
+describe('the lca_impact JSON of import and plan', () => {
+  beforeAll(async () => {
+    const fifth = secondImport(first);
+    fifth.bom = fifth.bom!.map((b) => (b.product_instance_external_id === 'PI-1' ? { ...b, mass_kg: 1030 } : b));
+    await writeTestWorkbook(join(env.dir, 'fifth.xlsx'), fifth);
+  });
+
+  it('plan --lca-impact --json: lca_impact is {affected, estimates} with their keys and types', async () => {
+    const r = await cli(planCommand, ['fifth.xlsx', '--lca-impact', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const lca = (JSON.parse(r.stdout) as { lca_impact: Record<string, unknown> }).lca_impact;
+    expectShape(lca, { affected: 'object', estimates: 'object' }, 'lca_impact');
+    expectDryRunShape(lca);
+  });
+
+  it('import --lca-impact --json: lca_impact is {affected, estimates, file, exit_code, report} with their keys and types', async () => {
+    const r = await cli(importCommand, ['fifth.xlsx', '--lca-impact', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { job_id: string; lca_impact: Record<string, unknown> };
+    const lca = doc.lca_impact;
+    expectShape(
+      lca,
+      { affected: 'object', estimates: 'object', file: 'string', exit_code: 'number', report: 'object' },
+      'lca_impact',
+    );
+    expectDryRunShape(lca);
+    expect(lca.file).toBe(join(env.dir, 'fifth.impact.xlsx'));
+    expect(lca.exit_code).toBe(0);
+    expectShape(lca.report, REPORT, 'report');
+    const report = lca.report as Record<string, unknown> & {
+      instances: unknown[];
+      rows: unknown[];
+      sources: unknown[];
+      notes: unknown[];
+    };
+    expect(report.format).toBe('supply-loader/lca-impact@1');
+    expect(report.job_id).toBe(doc.job_id);
+    expect(report.aborted).toBeNull();
+    expectShape(report.breakdown, { before: 'boolean', after: 'boolean' }, 'report.breakdown');
+    expect(report.instances.length).toBeGreaterThan(0);
+    for (const i of report.instances) expectShape(i, REPORT_INSTANCE, 'report.instances[]');
+    expect(report.rows.length).toBeGreaterThan(0);
+    for (const x of report.rows) expectShape(x, REPORT_ROW, 'report.rows[]');
+    expect(report.sources.length).toBeGreaterThan(0);
+    for (const x of report.sources) expectShape(x, SOURCE_ROW, 'report.sources[]');
+    expect(report.notes.map(jsonType).filter((t) => t !== 'string')).toEqual([]);
   });
 });
