@@ -31,7 +31,14 @@ import {
 } from '../lca/impact/files.js';
 import { readServiceUses } from '../lca/impact/read.js';
 import { buildImpactReport } from '../lca/impact/report.js';
-import type { AffectedInstance, AffectedSet, ImpactEstimates, ImpactReport, InstanceBom } from '../lca/impact/types.js';
+import type {
+  AffectedInstance,
+  AffectedSet,
+  ImpactEstimates,
+  ImpactReport,
+  ImpactText,
+  InstanceBom,
+} from '../lca/impact/types.js';
 import { writeImpactWorkbook, type ImpactWorkbookStats } from '../lca/impact/workbook.js';
 import { AppError } from './errors.js';
 import { findJob } from './jobs.js';
@@ -114,8 +121,12 @@ export async function impactableJob(jobsDir: string, jobId: string): Promise<Job
 /** What the dry run keeps and shows of the impact: the affected set, the results read before, the estimates. */
 export interface LcaImpactDryRun {
   affected: AffectedSet;
-  /** The affected instances whose current results were read and kept (lca-before.jsonl). */
-  before: { instances: number; completed: number; problems: string[] };
+  /**
+   * The affected instances whose current results were read and kept (lca-before.jsonl); what could not be read,
+   * in words (`problems`) and as codes with their parameters in the same order (`problemCodes`: `read_stopped`,
+   * `unread_before`), for the app to word.
+   */
+  before: { instances: number; completed: number; problems: string[]; problemCodes: ImpactText[] };
   estimates: ImpactEstimates;
   /** Recomputes the job's impact will start (one lca-update each, then polling): shown before starting. */
   recomputes: number;
@@ -172,16 +183,30 @@ export async function prepareLcaImpact(
   await writeJobJson(jobsDir, jobId, LCA_BEFORE_CONTEXT_FILE, context);
   const estimates = estimateImpact(affected, read.instances, context, entries);
   await writeJobJson(jobsDir, jobId, LCA_ESTIMATES_FILE, estimates);
-  const problems = report.instances
-    .filter((i) => i.outcome !== 'completed' && i.outcome !== 'idle')
-    .map((i) => `${i.instance.external_id ?? i.instance.id}: ${i.outcome}${i.err_code ? ` (${i.err_code})` : ''}`);
-  if (report.aborted) problems.unshift(report.aborted.message);
+  const unread = report.instances.filter((i) => i.outcome !== 'completed' && i.outcome !== 'idle');
+  const problems = unread.map(
+    (i) => `${i.instance.external_id ?? i.instance.id}: ${i.outcome}${i.err_code ? ` (${i.err_code})` : ''}`,
+  );
+  const problemCodes = unread.map((i): ImpactText => ({
+    code: 'unread_before',
+    params: {
+      instance: i.instance.external_id ?? i.instance.id,
+      outcome: i.outcome,
+      ...(i.err_code && { err_code: i.err_code }),
+    },
+  }));
+  if (report.aborted) {
+    problems.unshift(report.aborted.message);
+    const { reason, err_code } = report.aborted;
+    problemCodes.unshift({ code: 'read_stopped', params: { reason, ...(err_code && { err_code }) } });
+  }
   return {
     affected,
     before: {
       instances: report.instances.length,
       completed: report.instances.filter((i) => i.outcome === 'completed').length,
       problems,
+      problemCodes,
     },
     estimates,
     recomputes: affected.instances.length,

@@ -171,8 +171,16 @@ export type LcaImpactView = z.infer<typeof LcaImpactView>;
 export const LcaImpactDryRunView = z.object({
   jobId: JobIdSchema,
   affected: LcaAffectedView,
-  /** the affected instances' current results read and kept for the comparison after the job */
-  before: z.object({ instances: NonNegInt, completed: NonNegInt, problems: z.array(Text) }),
+  /**
+   * the affected instances' current results read and kept for the comparison after the job; what could not be
+   * read in English words and as codes (`read_stopped`, `unread_before`) in the same order
+   */
+  before: z.object({
+    instances: NonNegInt,
+    completed: NonNegInt,
+    problems: z.array(Text),
+    problemCodes: z.array(ImpactText),
+  }),
   estimates: LcaEstimatesView,
   recomputes: NonNegInt,
   requestsAbout: NonNegInt,

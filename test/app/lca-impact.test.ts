@@ -70,10 +70,11 @@ let exportBefore: Map<string, InstanceLca>;
 let exportAfter: Map<string, InstanceLca>;
 let lcaUpdates: string[];
 let jobId: string;
+let first: SheetData;
 
 beforeAll(async () => {
   env = await startEnv('empty');
-  const first = firstImport(fullWorkbook(await catalog(env)));
+  first = firstImport(fullWorkbook(await catalog(env)));
   const p1 = await importFile('first.xlsx', first);
   const r1 = await runImportJob(p1.jobId, { client: env.client, jobsDir: env.jobsDir });
   await r1.index.close();
@@ -254,5 +255,31 @@ describe('the dry run estimates', () => {
         s.code === 'PC-1',
     )!;
     expect(close(row.change! - pi2.estimated_change, pc1.change)).toBe(true);
+  });
+});
+
+describe('what the dry run could not read', () => {
+  it('is listed in words and as codes in the same order (unread_before: instance, outcome, err_code)', async () => {
+    const next = secondImport(first);
+    next.bom = next.bom!.map((b) => (b.product_instance_external_id === 'PI-1' ? { ...b, mass_kg: 1040 } : b));
+    const p = await importFile('unread.xlsx', next);
+    // Every read of the LCA results answers 500: the instances' current results cannot be read.
+    await env.control('PUT', '/__sandbox/faults', { error_rate: 1, only: { path_suffix: '/lca-results' } });
+    let d: LcaImpactDryRun;
+    try {
+      d = await prepareLcaImpact(env.client, env.jobsDir, p.jobId, POLL);
+    } finally {
+      await env.control('PUT', '/__sandbox/faults', {});
+    }
+    expect(d.before.completed).toBe(0);
+    expect(d.before.problems.length).toBeGreaterThan(0);
+    expect(d.before.problemCodes).toHaveLength(d.before.problems.length);
+    d.before.problemCodes.forEach((c, k) => {
+      expect(c.code).toBe('unread_before');
+      const { instance, outcome, err_code } = c.params;
+      expect(d.before.problems[k]).toBe(`${instance}: ${outcome}${err_code ? ` (${err_code})` : ''}`);
+      expect(outcome).not.toBe('completed');
+    });
+    expect(d.before.problemCodes.map((c) => c.params.instance)).toContain('PI-1');
   });
 });

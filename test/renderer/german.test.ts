@@ -32,6 +32,7 @@ import { jobRowView } from '../../core/app/sessions/job-views.js';
 import { OutcomeDetail } from '../../renderer/src/components/JobResults.js';
 import { fieldLabel } from '../../renderer/src/i18n/field-labels.js';
 import { IMPACT_TEXT_CODES, type ImpactText, type ImpactTextCode } from '../../core/lca/impact/types.js';
+import { LCA_ABORT_REASONS, LCA_OUTCOMES } from '../../core/names.js';
 import { impactText } from '../../renderer/src/screens/impact/impactLogic.js';
 
 const tOf = (locale: Locale) => (key: MessageKey, vars?: Record<string, string | number>) =>
@@ -528,6 +529,16 @@ describe('the LCA impact’s texts', () => {
       { side: 'before', outcome: 'failed', err_code: 'lca_failed' },
       { side: 'after', outcome: 'timeout' },
     ],
+    // every outcome the dry run's read lists (not completed, not idle), every reason it stops for
+    unread_before: LCA_OUTCOMES.filter((o) => o !== 'completed' && o !== 'idle').map((outcome, k) => ({
+      instance: `PI-${k + 1}`,
+      outcome,
+      ...(outcome === 'failed' && { err_code: 'lca_failed' }),
+    })),
+    read_stopped: LCA_ABORT_REASONS.map((reason) => ({
+      reason,
+      ...(reason === 'daily_limit' && { err_code: 'err_rate_limited' }),
+    })),
   };
 
   it('words every code in German, its codes, years and instances kept', () => {

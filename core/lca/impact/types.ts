@@ -50,7 +50,7 @@ export type ImpactCauseKind = (typeof IMPACT_CAUSE_KINDS)[number];
 
 /**
  * The code and parameters of one of the impact's texts (why something is not estimated, how an estimated part
- * came about, a report note, an instance's problem), beside its English words: the app words it in the UI's
+ * came about, a report note, an instance's problem, what the dry run could not read), beside its English words: the app words it in the UI's
  * language, the CLI and the workbook keep the English.
  */
 export const IMPACT_TEXT_CODES = [
@@ -73,6 +73,9 @@ export const IMPACT_TEXT_CODES = [
   'not_read_after',
   // an instance's problem: an LCA outcome that is not `completed`
   'outcome',
+  // the dry run's read of the current results: an instance not read as completed, the read stopped early
+  'unread_before',
+  'read_stopped',
 ] as const;
 export type ImpactTextCode = (typeof IMPACT_TEXT_CODES)[number];
 export interface ImpactText {

@@ -93,4 +93,6 @@ export const deImpact: Record<keyof typeof enImpact, string> = {
   'impact.t.no_before':
     'Produktinstanz {instance}: Vor dem Auftrag wurden keine Ergebnisse aufbewahrt; nur Nachher-Werte.',
   'impact.t.not_read_after': 'Produktinstanz {instance}: nach dem Auftrag nicht gelesen; nur Vorher-Werte.',
+  'impact.t.unread_before': 'Produktinstanz {instance}: {outcome}',
+  'impact.t.read_stopped': 'Das Lesen der aktuellen Ergebnisse wurde angehalten. {why}',
 };

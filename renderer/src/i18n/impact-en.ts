@@ -85,4 +85,6 @@ export const enImpact = {
   'impact.t.not_found_after': 'Product instance {instance}: not found on the service after the job; not compared.',
   'impact.t.no_before': 'Product instance {instance}: no results were kept before the job; only after-values.',
   'impact.t.not_read_after': 'Product instance {instance}: not read after the job; only before-values.',
+  'impact.t.unread_before': 'Product instance {instance}: {outcome}',
+  'impact.t.read_stopped': 'Reading the current results stopped. {why}',
 } as const;

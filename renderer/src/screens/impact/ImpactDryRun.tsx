@@ -10,6 +10,7 @@ import { formatNumber } from '../../components/format.js';
 import { useI18n } from '../../i18n/index.js';
 import { useRpc } from '../../useRpc.js';
 import { AffectedInstances, EstimatesList } from './ImpactParts.js';
+import { impactText } from './impactLogic.js';
 
 export function ImpactDryRun({ overview }: { overview: PlanOverview }) {
   const api = useApi();
@@ -48,7 +49,7 @@ export function ImpactDryRun({ overview }: { overview: PlanOverview }) {
                   <h4>{t('impact.est.unread')}</h4>
                   <ul className="impact-list small">
                     {d.before.problems.map((p, k) => (
-                      <li key={k}>{p}</li>
+                      <li key={k}>{impactText(t, locale, d.before.problemCodes[k], p)}</li>
                     ))}
                   </ul>
                 </>

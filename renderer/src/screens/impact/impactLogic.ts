@@ -3,10 +3,10 @@
  * change by source (before, each source's change from the running total, after) on one scale.
  */
 import { formatSignificant } from '../../components/format.js';
-import type { EntityKind, LcaOutcome } from '../../../../core/names.js';
+import type { EntityKind, LcaAbortReason, LcaOutcome } from '../../../../core/names.js';
 import { indicatorUnit } from '../../i18n/core-text.js';
 import type { Locale, MessageKey, T } from '../../i18n/index.js';
-import { ENTITY_KIND_MESSAGE, LCA_OUTCOME_MESSAGE } from '../../i18n/names.js';
+import { ENTITY_KIND_MESSAGE, LCA_ABORT_MESSAGE, LCA_OUTCOME_MESSAGE } from '../../i18n/names.js';
 
 /** An LCA value (four significant digits), "—" when there is none. */
 export function lcaValue(v: number | null, locale: Locale): string {
@@ -134,6 +134,17 @@ export function impactText(t: T, locale: Locale, c: ImpactTextCode | null | unde
       ? t('impact.t.through', { what, via: t(ENTITY_KIND_MESSAGE[via], { code: str('via_code') }) })
       : what;
     return t(CHANGED_MESSAGE[str('action')] ?? 'impact.t.changed.update', { what: thing });
+  }
+  if (c.code === 'unread_before') {
+    const outcome = LCA_OUTCOME_MESSAGE[str('outcome') as LcaOutcome];
+    const err = str('err_code');
+    return `${t('impact.t.unread_before', { instance: str('instance'), outcome: outcome ? t(outcome) : str('outcome') })}${err ? ` (${err})` : ''}`;
+  }
+  if (c.code === 'read_stopped') {
+    const why = LCA_ABORT_MESSAGE[str('reason') as LcaAbortReason];
+    if (!why) return words;
+    const err = str('err_code');
+    return `${t('impact.t.read_stopped', { why: t(why) })}${err ? ` (${err})` : ''}`;
   }
   if (c.code === 'outcome') {
     const outcome = LCA_OUTCOME_MESSAGE[str('outcome') as LcaOutcome];
