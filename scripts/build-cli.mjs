@@ -84,6 +84,152 @@ const withoutHttp2Client = {
   },
 };
 
+/**
+ * Packages a command needs only now and then, each built into a script of its own beside cli.cjs and loaded
+ * (plain `require`) the first time it is used: SheetJS (@e965/xlsx, only for .xls/.ods/.html/… sources) and fastify
+ * with its schema compilers and logger (only for `sandbox`). They are ~1.3 MB of the bundle's text that every other
+ * start would otherwise read, hash and keep in memory (a start reads and holds the whole of cli.cjs, see
+ * scripts/load-cli.mjs). Imported from our own code only; no object of theirs is shared with another copy.
+ */
+export const VENDOR_CHUNKS = { '@e965/xlsx': 'vendor-xlsx', fastify: 'vendor-fastify' };
+const vendorChunks = {
+  name: 'vendor-chunks',
+  setup(b) {
+    const filter = new RegExp(
+      `^(${Object.keys(VENDOR_CHUNKS)
+        .map((n) => n.replace(/[/.]/g, (c) => `\\${c}`))
+        .join('|')})$`,
+    );
+    b.onResolve({ filter }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: `./${VENDOR_CHUNKS[args.path]}.cjs`, external: true },
+    );
+  },
+};
+
+/**
+ * What a command loads before it reads or writes a workbook stays small; exceljs's and its zip reader's parts
+ * are evaluated when first used (each exactly as the package has it, only later):
+ * - exceljs's entry evaluates its whole tree at once: the streaming reader (unzipper, bluebird, big-integer,
+ *   fstream, glob), the streaming writer (archiver and its glob and lodash parts), and the in-memory Workbook
+ *   (jszip, fast-csv, dayjs). Its entry here is the same object with each part required on first access, so
+ *   `import` loads the reader when it reads and the writer when it writes the results, not at its start.
+ * - unzipper (the streaming reader's zip parser) evaluates Open, Extract and ParseOne with Parse; only Parse is
+ *   used, the others are required on first access.
+ * - binary (unzipper's header parser) requires chainsaw at its top for its stream API, which pulls traverse and
+ *   its ECMAScript shims (es-abstract, ~90 modules); unzipper uses only binary.parse, so chainsaw is required
+ *   when a stream API is first used.
+ * Each rewrite checks that the package's text is what it expects; if not (another version), the file is
+ * bundled as it is (test/cli/bundle.test.ts tells).
+ */
+export const LAZY_MARK = '/* supply-loader: parts required on first use */';
+const LAZY_REWRITES = [
+  {
+    file: /[\\/]exceljs[\\/]lib[\\/]exceljs\.nodejs\.js$/,
+    expect: [
+      "Workbook: require('./doc/workbook')",
+      "ModelContainer: require('./doc/modelcontainer')",
+      "WorkbookWriter: require('./stream/xlsx/workbook-writer')",
+      "WorkbookReader: require('./stream/xlsx/workbook-reader')",
+      "Object.assign(ExcelJS, require('./doc/enums'));",
+    ],
+    contents: `${LAZY_MARK}
+const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
+const xlsx = {};
+part(xlsx, 'WorkbookWriter', () => require('./stream/xlsx/workbook-writer'));
+part(xlsx, 'WorkbookReader', () => require('./stream/xlsx/workbook-reader'));
+const ExcelJS = { stream: { xlsx } };
+part(ExcelJS, 'Workbook', () => require('./doc/workbook'));
+part(ExcelJS, 'ModelContainer', () => require('./doc/modelcontainer'));
+Object.assign(ExcelJS, require('./doc/enums'));
+module.exports = ExcelJS;
+`,
+  },
+  {
+    file: /[\\/]unzipper[\\/]unzip\.js$/,
+    expect: [
+      "exports.Parse = require('./lib/parse');",
+      "exports.ParseOne = require('./lib/parseOne');",
+      "exports.Extract = require('./lib/extract');",
+      "exports.Open = require('./lib/Open');",
+    ],
+    contents: `'use strict';
+${LAZY_MARK}
+require('listenercount');
+require('buffer-indexof-polyfill');
+require('setimmediate');
+const part = (k, get) => Object.defineProperty(exports, k, { enumerable: true, configurable: true, get });
+part('Parse', () => require('./lib/parse'));
+part('ParseOne', () => require('./lib/parseOne'));
+part('Extract', () => require('./lib/extract'));
+part('Open', () => require('./lib/Open'));
+`,
+  },
+  {
+    file: /[\\/]node_modules[\\/]binary[\\/]index\.js$/,
+    expect: ["var Chainsaw = require('chainsaw');", 'Chainsaw.light(builder)'],
+    edit: (text) =>
+      text.replace(
+        "var Chainsaw = require('chainsaw');",
+        `${LAZY_MARK} var Chainsaw = { light: function () { var c = require('chainsaw'); return c.light.apply(c, arguments); } };`,
+      ),
+  },
+];
+const lazyParts = {
+  name: 'lazy-parts',
+  setup(b) {
+    for (const r of LAZY_REWRITES)
+      b.onLoad({ filter: r.file }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!r.expect.every((e) => text.includes(e))) return undefined;
+        return { contents: r.contents ?? r.edit(text), loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+  },
+};
+
+/**
+ * zod's namespace object carries every locale (`z.locales`, ~300 kB of the bundle); the CLI uses English only, which
+ * zod sets itself (its classic schemas import the English locale directly). `z.locales` is an empty object here.
+ */
+const withoutZodLocales = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'supply-loader-empty' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'supply-loader-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+/**
+ * iconv-lite's tables of the East Asian double-byte encodings (~480 kB of JSON) are required by its codecs only
+ * when such an encoding is first used: they are copied beside cli.cjs as files and required from there then.
+ */
+const iconvTablesAsFiles = {
+  name: 'iconv-tables-as-files',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]iconv-lite[\\/]encodings[\\/]tables[\\/][^\\/]+\.json$/ }, (args) => ({
+      contents: readFileSync(args.path),
+      loader: 'copy',
+    }));
+  },
+};
+
+/**
+ * cli.cjs is ASCII only: V8 holds a script with any other character as two bytes a character, twice the memory
+ * to read, hash and keep at every start. esbuild escapes such characters in strings but leaves them in regular
+ * expressions; there (and anywhere else in code) a \uXXXX escape means the same character.
+ */
+function asciiOnly(file) {
+  const code = readFileSync(file, 'utf8');
+  if (!/[^\0-\x7f]/.test(code)) return;
+  writeFileSync(
+    file,
+    code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
+
 export async function buildCli() {
   const { build } = await import('esbuild');
   const started = Date.now();
@@ -95,7 +241,9 @@ export async function buildCli() {
     entryPoints: {
       cli: path.join(ROOT, 'core/cli/main.ts'),
       'heap-growth': path.join(ROOT, 'core/cli/heap-growth.ts'),
+      ...Object.fromEntries(Object.entries(VENDOR_CHUNKS).map(([pkg, name]) => [name, pkg])),
     },
+    absWorkingDir: ROOT,
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -113,9 +261,10 @@ export async function buildCli() {
     minifySyntax: true,
     // import.meta.url (the keychain's createRequire) as the bundle's own URL.
     define: { 'import.meta.url': '__slImportMetaUrl' },
-    plugins: [withoutHttp2Client],
+    plugins: [withoutHttp2Client, vendorChunks, lazyParts, withoutZodLocales, iconvTablesAsFiles],
     banner: { js: "var __slImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  asciiOnly(path.join(outdir, 'cli.cjs'));
   const tmp = `${CURRENT}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/cli.cjs`, started_ms: started }));
   renameSync(tmp, CURRENT);
