@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Build the CLI bundle: core/cli/main.ts and everything it imports (the embedded sandbox and the npm
- * packages too) as one CommonJS script under dist-cli/, so `supply-loader` starts without compiling TypeScript
- * (the bin compiles it through V8's code cache, scripts/load-cli.mjs). Runs on `npm install` / `npm ci` (the
- * `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
+ * packages too) as one CommonJS module under dist-cli/ (BUNDLE_FILE), so `supply-loader` starts without compiling
+ * TypeScript (the bin compiles it through V8's code cache, scripts/load-cli.mjs); beside it the few packages and
+ * tables a command loads only now and then (VENDOR_CHUNKS, iconv-lite's tables). Runs on `npm install` / `npm ci`
+ * (the `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
  * "Start-up"). Each command's modules still run only when it is used: `--version` runs a few kB of it,
- * `validate` the reader, `import` the client too.
+ * `validate` the reader, `import` the client too; exceljs's parts load when first used (LAZY_REWRITES).
  *
  * Each build goes to its own folder dist-cli/<build>/ and only then becomes the current one by renaming
  * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
@@ -21,6 +22,13 @@ export const DIST = path.join(ROOT, 'dist-cli');
 export const CURRENT = path.join(DIST, 'current.json');
 /** The source folders the bundle is made of: a file under one of them newer than the build makes it stale. */
 export const BUNDLE_SOURCES = ['core', 'sandbox'];
+/**
+ * The bundle's file in a build: esbuild's CommonJS output, ASCII only, inside the function Node wraps a CommonJS
+ * module in — `(function (exports, require, module, __filename, __dirname) { … })` — so that the loader compiles
+ * the file's text as it is read (scripts/load-cli.mjs), without joining a wrapper to 3 MB of text first.
+ */
+export const BUNDLE_FILE = 'cli-fn.js';
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})'];
 /** Builds other than the current one are removed once this old (a CLI run may still load chunks from one). */
 const KEEP_OLD_MS = 24 * 3600_000;
 
@@ -54,8 +62,9 @@ export function currentBundle(root = ROOT) {
     return { why: 'there is no CLI bundle yet' };
   }
   const entry = path.join(dist, String(current.entry));
-  // Builds before the code cache were ES modules (main.mjs and chunks): rebuilt, never run as a script.
-  if (!entry.endsWith('.cjs')) return { why: 'the CLI bundle is of an older kind' };
+  // Builds of an earlier kind — ES modules (main.mjs and chunks), or a CommonJS cli.cjs the loader wrapped — are
+  // rebuilt, never run as the function script.
+  if (path.basename(entry) !== BUNDLE_FILE) return { why: 'the CLI bundle is of an older kind' };
   try {
     statSync(entry);
   } catch {
@@ -85,10 +94,10 @@ const withoutHttp2Client = {
 };
 
 /**
- * Packages a command needs only now and then, each built into a script of its own beside cli.cjs and loaded
+ * Packages a command needs only now and then, each built into a script of its own beside the bundle and loaded
  * (plain `require`) the first time it is used: SheetJS (@e965/xlsx, only for .xls/.ods/.html/… sources) and fastify
  * with its schema compilers and logger (only for `sandbox`). They are ~1.3 MB of the bundle's text that every other
- * start would otherwise read, hash and keep in memory (a start reads and holds the whole of cli.cjs, see
+ * start would otherwise read, hash and keep in memory (a start reads and holds the whole bundle, see
  * scripts/load-cli.mjs). Imported from our own code only; no object of theirs is shared with another copy.
  */
 export const VENDOR_CHUNKS = { '@e965/xlsx': 'vendor-xlsx', fastify: 'vendor-fastify' };
@@ -121,7 +130,6 @@ const vendorChunks = {
  * Each rewrite checks that the package's text is what it expects; if not (another version), the file is
  * bundled as it is (test/cli/bundle.test.ts tells).
  */
-export const LAZY_MARK = '/* supply-loader: parts required on first use */';
 const LAZY_REWRITES = [
   {
     file: /[\\/]exceljs[\\/]lib[\\/]exceljs\.nodejs\.js$/,
@@ -132,8 +140,7 @@ const LAZY_REWRITES = [
       "WorkbookReader: require('./stream/xlsx/workbook-reader')",
       "Object.assign(ExcelJS, require('./doc/enums'));",
     ],
-    contents: `${LAZY_MARK}
-const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
+    contents: `const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
 const xlsx = {};
 part(xlsx, 'WorkbookWriter', () => require('./stream/xlsx/workbook-writer'));
 part(xlsx, 'WorkbookReader', () => require('./stream/xlsx/workbook-reader'));
@@ -153,7 +160,6 @@ module.exports = ExcelJS;
       "exports.Open = require('./lib/Open');",
     ],
     contents: `'use strict';
-${LAZY_MARK}
 require('listenercount');
 require('buffer-indexof-polyfill');
 require('setimmediate');
@@ -170,7 +176,7 @@ part('Open', () => require('./lib/Open'));
     edit: (text) =>
       text.replace(
         "var Chainsaw = require('chainsaw');",
-        `${LAZY_MARK} var Chainsaw = { light: function () { var c = require('chainsaw'); return c.light.apply(c, arguments); } };`,
+        `var Chainsaw = { light: function () { var c = require('chainsaw'); return c.light.apply(c, arguments); } };`,
       ),
   },
 ];
@@ -204,7 +210,7 @@ const withoutZodLocales = {
 
 /**
  * iconv-lite's tables of the East Asian double-byte encodings (~480 kB of JSON) are required by its codecs only
- * when such an encoding is first used: they are copied beside cli.cjs as files and required from there then.
+ * when such an encoding is first used: they are copied beside the bundle as files and required from there then.
  */
 const iconvTablesAsFiles = {
   name: 'iconv-tables-as-files',
@@ -217,17 +223,12 @@ const iconvTablesAsFiles = {
 };
 
 /**
- * cli.cjs is ASCII only: V8 holds a script with any other character as two bytes a character, twice the memory
+ * The bundle is ASCII only: V8 holds a script with any other character as two bytes a character, twice the memory
  * to read, hash and keep at every start. esbuild escapes such characters in strings but leaves them in regular
  * expressions; there (and anywhere else in code) a \uXXXX escape means the same character.
  */
-function asciiOnly(file) {
-  const code = readFileSync(file, 'utf8');
-  if (!/[^\0-\x7f]/.test(code)) return;
-  writeFileSync(
-    file,
-    code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+function asciiOnly(code) {
+  return code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export async function buildCli() {
@@ -237,7 +238,7 @@ export async function buildCli() {
   const outdir = path.join(DIST, dir);
   mkdirSync(outdir, { recursive: true });
   await build({
-    // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see core/cli/heap-growth.ts).
+    // heap-growth.cjs: the V8 flag the bin sets before it compiles the bundle (see core/cli/heap-growth.ts).
     entryPoints: {
       cli: path.join(ROOT, 'core/cli/main.ts'),
       'heap-growth': path.join(ROOT, 'core/cli/heap-growth.ts'),
@@ -264,16 +265,21 @@ export async function buildCli() {
     plugins: [withoutHttp2Client, vendorChunks, lazyParts, withoutZodLocales, iconvTablesAsFiles],
     banner: { js: "var __slImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
-  asciiOnly(path.join(outdir, 'cli.cjs'));
+  const esbuilt = path.join(outdir, 'cli.cjs');
+  writeFileSync(
+    path.join(outdir, BUNDLE_FILE),
+    `${WRAPPER[0]}${asciiOnly(readFileSync(esbuilt, 'utf8'))}${WRAPPER[1]}`,
+  );
+  rmSync(esbuilt);
   const tmp = `${CURRENT}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/cli.cjs`, started_ms: started }));
+  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/${BUNDLE_FILE}`, started_ms: started }));
   renameSync(tmp, CURRENT);
   for (const name of readdirSync(DIST)) {
     if (!name.startsWith('b-') || name === dir) continue;
     const p = path.join(DIST, name);
     if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
   }
-  return path.join(outdir, 'cli.cjs');
+  return path.join(outdir, BUNDLE_FILE);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

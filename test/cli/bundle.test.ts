@@ -45,12 +45,12 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'core/cli/main.ts'), built - 10_000);
     at(join(root, 'sandbox/index.ts'), built - 10_000);
     mkdirSync(join(root, 'dist-cli/b-1'), { recursive: true });
-    writeFileSync(join(root, 'dist-cli/b-1/cli.cjs'), '');
+    writeFileSync(join(root, 'dist-cli/b-1/cli-fn.js'), '');
     writeFileSync(
       join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli-fn.js', started_ms: built }),
     );
-    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli.cjs') });
+    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli-fn.js') });
 
     at(join(root, 'sandbox/index.ts'), built + 5_000);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
@@ -61,16 +61,18 @@ describe('CLI bundle staleness', () => {
     expect(check(root).entry).toBeDefined();
   });
 
-  it('a build of the ES-module kind (before the code cache) is rebuilt, never run as a script', () => {
-    writeFileSync(join(root, 'dist-cli/b-1/main.mjs'), '');
+  it('a build of an earlier kind (ES modules, or a cli.cjs the loader wrapped) is rebuilt, never run as the function script', () => {
+    for (const entry of ['main.mjs', 'cli.cjs']) {
+      writeFileSync(join(root, 'dist-cli/b-1', entry), '');
+      writeFileSync(
+        join(root, 'dist-cli/current.json'),
+        JSON.stringify({ dir: 'b-1', entry: `b-1/${entry}`, started_ms: built }),
+      );
+      expect(check(root), entry).toEqual({ why: 'the CLI bundle is of an older kind' });
+    }
     writeFileSync(
       join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }),
-    );
-    expect(check(root)).toEqual({ why: 'the CLI bundle is of an older kind' });
-    writeFileSync(
-      join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli-fn.js', started_ms: built }),
     );
     expect(check(root).entry).toBeDefined();
   });
@@ -81,7 +83,7 @@ describe('CLI bundle staleness', () => {
   });
 
   it('the bin runs the current bundle of this checkout without a notice (built by the global setup)', () => {
-    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]cli\.cjs$/);
+    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]cli-fn\.js$/);
     const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: tmpdir(), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
@@ -117,10 +119,10 @@ function moduleBody(code: string, pathEnd: string): string {
   return code.slice(at, code.indexOf('__commonJS(', at));
 }
 
-describe('what a start reads: cli.cjs carries what commands load at start, in one byte a character', () => {
+describe('what a start reads: the bundle carries what commands load at start, in one byte a character', () => {
   const entry = () => check(join(BIN, '../..')).entry!;
 
-  it('SheetJS and fastify are scripts of their own beside cli.cjs, required from there on first use', () => {
+  it('SheetJS and fastify are scripts of their own beside the bundle, required from there on first use', () => {
     const code = readFileSync(entry(), 'utf8');
     expect(code).not.toContain('node_modules/@e965/xlsx/');
     expect(code).not.toContain('node_modules/fastify/');
@@ -131,7 +133,7 @@ describe('what a start reads: cli.cjs carries what commands load at start, in on
     }
   });
 
-  it("iconv-lite's double-byte tables are files beside cli.cjs, not part of it", () => {
+  it("iconv-lite's double-byte tables are files beside the bundle, not part of it", () => {
     const code = readFileSync(entry(), 'utf8');
     expect(code).not.toContain('iconv-lite/encodings/tables/cp936.json"');
     const cp936 = readdirSync(dirname(entry())).find((n) => /^cp936-.*\.json$/.test(n));
@@ -146,8 +148,12 @@ describe('what a start reads: cli.cjs carries what commands load at start, in on
     expect(code).not.toContain('node_modules/zod/v4/locales/index.js');
   });
 
-  it('cli.cjs is ASCII only (V8 would hold it as two bytes a character otherwise)', () => {
-    expect(readFileSync(entry()).every((b) => b < 0x80)).toBe(true);
+  it('the bundle is ASCII only (V8 would hold it as two bytes a character otherwise), inside the function a CommonJS module runs in', () => {
+    const bytes = readFileSync(entry());
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    const code = bytes.toString('latin1');
+    expect(code.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true);
+    expect(code.endsWith('\n})')).toBe(true);
   });
 
   it("exceljs's reader, writer and Workbook, unzipper's other parts and binary's chainsaw are required on first use, not with the package", () => {
