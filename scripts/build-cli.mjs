@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Build the CLI bundle: core/cli/main.ts and everything it imports (the embedded sandbox and the npm
- * packages too) as one CommonJS script under dist-cli/, so `supply-loader` starts without compiling TypeScript
- * (the bin compiles it through V8's code cache, scripts/load-cli.mjs). Runs on `npm install` / `npm ci` (the
- * `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
+ * packages too) as one CommonJS module under dist-cli/ (BUNDLE_FILE), so `supply-loader` starts without compiling
+ * TypeScript (the bin compiles it through V8's code cache, scripts/load-cli.mjs); beside it the few packages and
+ * tables a command loads only now and then (VENDOR_CHUNKS, iconv-lite's tables). Runs on `npm install` / `npm ci`
+ * (the `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
  * "Start-up"). Each command's modules still run only when it is used: `--version` runs a few kB of it,
- * `validate` the reader, `import` the client too.
+ * `validate` the reader, `import` the client too; exceljs's parts load when first used (LAZY_REWRITES).
  *
  * Each build goes to its own folder dist-cli/<build>/ and only then becomes the current one by renaming
  * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
@@ -21,6 +22,13 @@ export const DIST = path.join(ROOT, 'dist-cli');
 export const CURRENT = path.join(DIST, 'current.json');
 /** The source folders the bundle is made of: a file under one of them newer than the build makes it stale. */
 export const BUNDLE_SOURCES = ['core', 'sandbox'];
+/**
+ * The bundle's file in a build: esbuild's CommonJS output, ASCII only, inside the function Node wraps a CommonJS
+ * module in — `(function (exports, require, module, __filename, __dirname) { … })` — so that the loader compiles
+ * the file's text as it is read (scripts/load-cli.mjs), without joining a wrapper to 3 MB of text first.
+ */
+export const BUNDLE_FILE = 'cli-fn.js';
+const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})'];
 /** Builds other than the current one are removed once this old (a CLI run may still load chunks from one). */
 const KEEP_OLD_MS = 24 * 3600_000;
 
@@ -54,8 +62,9 @@ export function currentBundle(root = ROOT) {
     return { why: 'there is no CLI bundle yet' };
   }
   const entry = path.join(dist, String(current.entry));
-  // Builds before the code cache were ES modules (main.mjs and chunks): rebuilt, never run as a script.
-  if (!entry.endsWith('.cjs')) return { why: 'the CLI bundle is of an older kind' };
+  // Builds of an earlier kind — ES modules (main.mjs and chunks), or a CommonJS cli.cjs the loader wrapped — are
+  // rebuilt, never run as the function script.
+  if (path.basename(entry) !== BUNDLE_FILE) return { why: 'the CLI bundle is of an older kind' };
   try {
     statSync(entry);
   } catch {
@@ -84,6 +93,144 @@ const withoutHttp2Client = {
   },
 };
 
+/**
+ * Packages a command needs only now and then, each built into a script of its own beside the bundle and loaded
+ * (plain `require`) the first time it is used: SheetJS (@e965/xlsx, only for .xls/.ods/.html/… sources) and fastify
+ * with its schema compilers and logger (only for `sandbox`). They are ~1.3 MB of the bundle's text that every other
+ * start would otherwise read, hash and keep in memory (a start reads and holds the whole bundle, see
+ * scripts/load-cli.mjs). Imported from our own code only; no object of theirs is shared with another copy.
+ */
+export const VENDOR_CHUNKS = { '@e965/xlsx': 'vendor-xlsx', fastify: 'vendor-fastify' };
+const vendorChunks = {
+  name: 'vendor-chunks',
+  setup(b) {
+    const filter = new RegExp(
+      `^(${Object.keys(VENDOR_CHUNKS)
+        .map((n) => n.replace(/[/.]/g, (c) => `\\${c}`))
+        .join('|')})$`,
+    );
+    b.onResolve({ filter }, (args) =>
+      args.kind === 'entry-point' ? undefined : { path: `./${VENDOR_CHUNKS[args.path]}.cjs`, external: true },
+    );
+  },
+};
+
+/**
+ * What a command loads before it reads or writes a workbook stays small; exceljs's and its zip reader's parts
+ * are evaluated when first used (each exactly as the package has it, only later):
+ * - exceljs's entry evaluates its whole tree at once: the streaming reader (unzipper, bluebird, big-integer,
+ *   fstream, glob), the streaming writer (archiver and its glob and lodash parts), and the in-memory Workbook
+ *   (jszip, fast-csv, dayjs). Its entry here is the same object with each part required on first access, so
+ *   `import` loads the reader when it reads and the writer when it writes the results, not at its start.
+ * - unzipper (the streaming reader's zip parser) evaluates Open, Extract and ParseOne with Parse; only Parse is
+ *   used, the others are required on first access.
+ * - binary (unzipper's header parser) requires chainsaw at its top for its stream API, which pulls traverse and
+ *   its ECMAScript shims (es-abstract, ~90 modules); unzipper uses only binary.parse, so chainsaw is required
+ *   when a stream API is first used.
+ * Each rewrite checks that the package's text is what it expects; if not (another version), the file is
+ * bundled as it is (test/cli/bundle.test.ts tells).
+ */
+const LAZY_REWRITES = [
+  {
+    file: /[\\/]exceljs[\\/]lib[\\/]exceljs\.nodejs\.js$/,
+    expect: [
+      "Workbook: require('./doc/workbook')",
+      "ModelContainer: require('./doc/modelcontainer')",
+      "WorkbookWriter: require('./stream/xlsx/workbook-writer')",
+      "WorkbookReader: require('./stream/xlsx/workbook-reader')",
+      "Object.assign(ExcelJS, require('./doc/enums'));",
+    ],
+    contents: `const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
+const xlsx = {};
+part(xlsx, 'WorkbookWriter', () => require('./stream/xlsx/workbook-writer'));
+part(xlsx, 'WorkbookReader', () => require('./stream/xlsx/workbook-reader'));
+const ExcelJS = { stream: { xlsx } };
+part(ExcelJS, 'Workbook', () => require('./doc/workbook'));
+part(ExcelJS, 'ModelContainer', () => require('./doc/modelcontainer'));
+Object.assign(ExcelJS, require('./doc/enums'));
+module.exports = ExcelJS;
+`,
+  },
+  {
+    file: /[\\/]unzipper[\\/]unzip\.js$/,
+    expect: [
+      "exports.Parse = require('./lib/parse');",
+      "exports.ParseOne = require('./lib/parseOne');",
+      "exports.Extract = require('./lib/extract');",
+      "exports.Open = require('./lib/Open');",
+    ],
+    contents: `'use strict';
+require('listenercount');
+require('buffer-indexof-polyfill');
+require('setimmediate');
+const part = (k, get) => Object.defineProperty(exports, k, { enumerable: true, configurable: true, get });
+part('Parse', () => require('./lib/parse'));
+part('ParseOne', () => require('./lib/parseOne'));
+part('Extract', () => require('./lib/extract'));
+part('Open', () => require('./lib/Open'));
+`,
+  },
+  {
+    file: /[\\/]node_modules[\\/]binary[\\/]index\.js$/,
+    expect: ["var Chainsaw = require('chainsaw');", 'Chainsaw.light(builder)'],
+    edit: (text) =>
+      text.replace(
+        "var Chainsaw = require('chainsaw');",
+        `var Chainsaw = { light: function () { var c = require('chainsaw'); return c.light.apply(c, arguments); } };`,
+      ),
+  },
+];
+const lazyParts = {
+  name: 'lazy-parts',
+  setup(b) {
+    for (const r of LAZY_REWRITES)
+      b.onLoad({ filter: r.file }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!r.expect.every((e) => text.includes(e))) return undefined;
+        return { contents: r.contents ?? r.edit(text), loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+  },
+};
+
+/**
+ * zod's namespace object carries every locale (`z.locales`, ~300 kB of the bundle); the CLI uses English only, which
+ * zod sets itself (its classic schemas import the English locale directly). `z.locales` is an empty object here.
+ */
+const withoutZodLocales = {
+  name: 'without-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'supply-loader-empty' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'supply-loader-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+/**
+ * iconv-lite's tables of the East Asian double-byte encodings (~480 kB of JSON) are required by its codecs only
+ * when such an encoding is first used: they are copied beside the bundle as files and required from there then.
+ */
+const iconvTablesAsFiles = {
+  name: 'iconv-tables-as-files',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]iconv-lite[\\/]encodings[\\/]tables[\\/][^\\/]+\.json$/ }, (args) => ({
+      contents: readFileSync(args.path),
+      loader: 'copy',
+    }));
+  },
+};
+
+/**
+ * The bundle is ASCII only: V8 holds a script with any other character as two bytes a character, twice the memory
+ * to read, hash and keep at every start. esbuild escapes such characters in strings but leaves them in regular
+ * expressions; there (and anywhere else in code) a \uXXXX escape means the same character.
+ */
+function asciiOnly(code) {
+  return code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export async function buildCli() {
   const { build } = await import('esbuild');
   const started = Date.now();
@@ -91,11 +238,13 @@ export async function buildCli() {
   const outdir = path.join(DIST, dir);
   mkdirSync(outdir, { recursive: true });
   await build({
-    // heap-growth.cjs: the V8 flag the bin sets before it compiles cli.cjs (see core/cli/heap-growth.ts).
+    // heap-growth.cjs: the V8 flag the bin sets before it compiles the bundle (see core/cli/heap-growth.ts).
     entryPoints: {
       cli: path.join(ROOT, 'core/cli/main.ts'),
       'heap-growth': path.join(ROOT, 'core/cli/heap-growth.ts'),
+      ...Object.fromEntries(Object.entries(VENDOR_CHUNKS).map(([pkg, name]) => [name, pkg])),
     },
+    absWorkingDir: ROOT,
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -113,18 +262,24 @@ export async function buildCli() {
     minifySyntax: true,
     // import.meta.url (the keychain's createRequire) as the bundle's own URL.
     define: { 'import.meta.url': '__slImportMetaUrl' },
-    plugins: [withoutHttp2Client],
+    plugins: [withoutHttp2Client, vendorChunks, lazyParts, withoutZodLocales, iconvTablesAsFiles],
     banner: { js: "var __slImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  const esbuilt = path.join(outdir, 'cli.cjs');
+  writeFileSync(
+    path.join(outdir, BUNDLE_FILE),
+    `${WRAPPER[0]}${asciiOnly(readFileSync(esbuilt, 'utf8'))}${WRAPPER[1]}`,
+  );
+  rmSync(esbuilt);
   const tmp = `${CURRENT}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/cli.cjs`, started_ms: started }));
+  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/${BUNDLE_FILE}`, started_ms: started }));
   renameSync(tmp, CURRENT);
   for (const name of readdirSync(DIST)) {
     if (!name.startsWith('b-') || name === dir) continue;
     const p = path.join(DIST, name);
     if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
   }
-  return path.join(outdir, 'cli.cjs');
+  return path.join(outdir, BUNDLE_FILE);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_HELP, parseCommandArgs, refuseKeyFlag, splitCommand } from './shared/args.js';
-import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
+import { COMMAND_LOADERS, COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 import type { CliIO, GlobalValues, RunContext } from './shared/context.js';
 import { CliUsageError, describeError } from './shared/errors.js';
 import { EXIT, type CliCommand } from './shared/types.js';
@@ -20,7 +20,8 @@ export const VERSION = '0.1.0';
  * zod compiles each object schema into a function (new Function) on its first parse. That pays in the app, a
  * long-running process; a CLI run parses each schema a few hundred or thousand times, and the compiles (and their
  * cold code) cost more than they save: an import of 709 rows at 40 ms latency took ~40–80 ms less end to end,
- * a plan of 200,000 rows no longer. Set once a command is loaded (`--version` loads no zod).
+ * a plan of 200,000 rows no longer. zod reads the mode when a schema is built, so it is set before a command's
+ * modules load (they build most schemas); `--version` and help load no zod.
  */
 async function interpretedParsing(): Promise<void> {
   (await import('zod')).z.config({ jitless: true });
@@ -68,11 +69,13 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       io.stdout(`${c ? commandHelp(c) : generalHelp(await loadCommands())}\n`);
       return command === undefined && !values.help ? EXIT.usage : EXIT.ok;
     }
-    const cmd = await loadCommand(command);
-    if (!cmd) {
+    if (!Object.hasOwn(COMMAND_LOADERS, command)) {
       throw new CliUsageError(`unknown command "${command}" (commands: ${COMMAND_NAMES.join(', ')})`);
     }
+    // Before the command's modules: zod decides a schema's mode when the schema is built, and most are built as
+    // those modules load.
     await interpretedParsing();
+    const cmd = (await loadCommand(command))!;
     mark('command-loaded');
     const { values, positionals } = parseCommandArgs(rest, cmd.options, cmd.name);
     json = values.json === true;

@@ -3,12 +3,21 @@
  * a current build from a missing or outdated one by the sources' modification times, and the bin runs it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module script without types
-import { HTTP2_STUB_MESSAGE, currentBundle } from '../../scripts/build-cli.mjs';
+import { HTTP2_STUB_MESSAGE, VENDOR_CHUNKS, currentBundle } from '../../scripts/build-cli.mjs';
 import { BIN } from '../fixtures/cli-process.js';
 import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
@@ -36,12 +45,12 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'core/cli/main.ts'), built - 10_000);
     at(join(root, 'sandbox/index.ts'), built - 10_000);
     mkdirSync(join(root, 'dist-cli/b-1'), { recursive: true });
-    writeFileSync(join(root, 'dist-cli/b-1/cli.cjs'), '');
+    writeFileSync(join(root, 'dist-cli/b-1/cli-fn.js'), '');
     writeFileSync(
       join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli-fn.js', started_ms: built }),
     );
-    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli.cjs') });
+    expect(check(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli-fn.js') });
 
     at(join(root, 'sandbox/index.ts'), built + 5_000);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
@@ -52,16 +61,18 @@ describe('CLI bundle staleness', () => {
     expect(check(root).entry).toBeDefined();
   });
 
-  it('a build of the ES-module kind (before the code cache) is rebuilt, never run as a script', () => {
-    writeFileSync(join(root, 'dist-cli/b-1/main.mjs'), '');
+  it('a build of an earlier kind (ES modules, or a cli.cjs the loader wrapped) is rebuilt, never run as the function script', () => {
+    for (const entry of ['main.mjs', 'cli.cjs']) {
+      writeFileSync(join(root, 'dist-cli/b-1', entry), '');
+      writeFileSync(
+        join(root, 'dist-cli/current.json'),
+        JSON.stringify({ dir: 'b-1', entry: `b-1/${entry}`, started_ms: built }),
+      );
+      expect(check(root), entry).toEqual({ why: 'the CLI bundle is of an older kind' });
+    }
     writeFileSync(
       join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/main.mjs', started_ms: built }),
-    );
-    expect(check(root)).toEqual({ why: 'the CLI bundle is of an older kind' });
-    writeFileSync(
-      join(root, 'dist-cli/current.json'),
-      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli.cjs', started_ms: built }),
+      JSON.stringify({ dir: 'b-1', entry: 'b-1/cli-fn.js', started_ms: built }),
     );
     expect(check(root).entry).toBeDefined();
   });
@@ -72,7 +83,7 @@ describe('CLI bundle staleness', () => {
   });
 
   it('the bin runs the current bundle of this checkout without a notice (built by the global setup)', () => {
-    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]cli\.cjs$/);
+    expect(check(join(BIN, '../..')).entry).toMatch(/dist-cli[\\/]b-[^\\/]+[\\/]cli-fn\.js$/);
     const r = spawnSync(process.execPath, [BIN, '--version'], { cwd: tmpdir(), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
@@ -98,6 +109,65 @@ describe('CLI bundle staleness', () => {
     const body = code.slice(at, code.indexOf('__commonJS(', at));
     expect(body).toContain(HTTP2_STUB_MESSAGE);
     expect(body).not.toContain('node:http2');
+  });
+});
+
+/** The body of a bundled package module (up to the next module), by the end of its path. */
+function moduleBody(code: string, pathEnd: string): string {
+  const at = code.indexOf(`${pathEnd}"(`);
+  expect(at, pathEnd).toBeGreaterThan(0);
+  return code.slice(at, code.indexOf('__commonJS(', at));
+}
+
+describe('what a start reads: the bundle carries what commands load at start, in one byte a character', () => {
+  const entry = () => check(join(BIN, '../..')).entry!;
+
+  it('SheetJS and fastify are scripts of their own beside the bundle, required from there on first use', () => {
+    const code = readFileSync(entry(), 'utf8');
+    expect(code).not.toContain('node_modules/@e965/xlsx/');
+    expect(code).not.toContain('node_modules/fastify/');
+    expect(code).not.toContain('node_modules/ajv/');
+    for (const name of Object.values(VENDOR_CHUNKS) as string[]) {
+      expect(existsSync(join(dirname(entry()), `${name}.cjs`)), name).toBe(true);
+      expect(code).toContain(`"./${name}.cjs"`);
+    }
+  });
+
+  it("iconv-lite's double-byte tables are files beside the bundle, not part of it", () => {
+    const code = readFileSync(entry(), 'utf8');
+    expect(code).not.toContain('iconv-lite/encodings/tables/cp936.json"');
+    const cp936 = readdirSync(dirname(entry())).find((n) => /^cp936-.*\.json$/.test(n));
+    expect(cp936).toBeDefined();
+    expect(code).toContain(`require("./${cp936}")`);
+  });
+
+  it('zod carries its English messages only (the CLI sets no other locale)', () => {
+    const code = readFileSync(entry(), 'utf8');
+    expect(code).toContain('node_modules/zod/v4/locales/en.js');
+    expect(code).not.toContain('node_modules/zod/v4/locales/de.js');
+    expect(code).not.toContain('node_modules/zod/v4/locales/index.js');
+  });
+
+  it('the bundle is ASCII only (V8 would hold it as two bytes a character otherwise), inside the function a CommonJS module runs in', () => {
+    const bytes = readFileSync(entry());
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    const code = bytes.toString('latin1');
+    expect(code.startsWith('(function (exports, require, module, __filename, __dirname) {')).toBe(true);
+    expect(code.endsWith('\n})')).toBe(true);
+  });
+
+  it("exceljs's reader, writer and Workbook, unzipper's other parts and binary's chainsaw are required on first use, not with the package", () => {
+    const code = readFileSync(entry(), 'utf8');
+    const excel = moduleBody(code, 'node_modules/exceljs/lib/exceljs.nodejs.js');
+    for (const part of ['workbook_writer', 'workbook_reader', 'workbook'])
+      expect(excel, part).toMatch(new RegExp(`=>require_${part}\\d*\\(\\)`));
+    expect(excel).not.toMatch(/[:=]require_workbook(_reader|_writer)?\(\)/);
+    const unzip = moduleBody(code, 'node_modules/unzipper/unzip.js');
+    for (const part of ['parse', 'parseOne', 'extract', 'Open'])
+      expect(unzip, part).toMatch(new RegExp(`=>require_${part}\\d*\\(\\)`));
+    const binary = moduleBody(code, 'node_modules/binary/index.js');
+    expect(binary).not.toMatch(/Chainsaw=require_chainsaw\(\)/);
+    expect(binary).toContain('require_chainsaw()');
   });
 });
 

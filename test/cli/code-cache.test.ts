@@ -17,15 +17,15 @@ const key = cacheKey as (argv: string[]) => string;
 const dir = mkdtempSync(join(tmpdir(), 'sl-code-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A bundle of the same shape as cli.cjs: CommonJS, exports main, uses require and __dirname. */
-const bundle = join(dir, 'b-1', 'cli.cjs');
+/** A bundle of the same shape as cli-fn.js: a CommonJS module in its function; exports main, uses require and __dirname. */
+const bundle = join(dir, 'b-1', 'cli-fn.js');
 mkdirSync(join(dir, 'b-1'));
 writeFileSync(
   bundle,
-  `const path = require('node:path');
+  `(function (exports, require, module, __filename, __dirname) {const path = require('node:path');
 function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
 exports.main = (code) => { console.log(JSON.stringify({ sum: work(1000), here: path.basename(__dirname) })); process.exitCode = code; };
-`,
+})`,
 );
 const runner = join(dir, 'run.mjs');
 writeFileSync(
@@ -89,6 +89,24 @@ describe('the CLI code cache', () => {
     } finally {
       rmSync(join(dir, 'b-1', 'v8-cache'));
     }
+  });
+
+  it('a bundle that is not ASCII is read as UTF-8 (the build writes ASCII; one that is not still runs right)', () => {
+    const other = join(dir, 'b-2', 'cli-fn.js');
+    mkdirSync(join(dir, 'b-2'));
+    writeFileSync(
+      other,
+      `(function (exports, require, module, __filename, __dirname) {exports.main = () => console.log('Größe ✓');\n})`,
+    );
+    const script = join(dir, 'run-2.mjs');
+    writeFileSync(
+      script,
+      `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.mjs')).href)};
+loadBundle(${JSON.stringify(other)}, ['validate']).exports.main();
+`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(r.stdout).toBe('Größe ✓\n');
   });
 
   it('the installed bin uses it: a second --version compiles nothing (SUPPLY_LOADER_TIMINGS names the state)', () => {
