@@ -188,6 +188,18 @@ async function appDryRun(page: Page, file: string, serverPid: number) {
   if (m.checkShownAt === null || m.clickedAt === null || m.overviewAt === null || m.firstRowAt === null)
     throw new Error(`a step of the dry run was not seen in the page: ${JSON.stringify(m)}`);
   const clickWait = m.clickedAt - m.checkShownAt;
+  // The page's calls of the app (POST /rpc/<procedure>) from the file picked on: when each started and took.
+  const calls = (await page.evaluate(`performance
+    .getEntriesByType('resource')
+    .filter((e) => new URL(e.name).pathname.startsWith('/rpc/'))
+    .map((e) => ({
+      call: new URL(e.name).pathname.slice(5),
+      at: performance.timeOrigin + e.startTime,
+      ms: e.responseEnd - e.startTime,
+    }))`)) as { call: string; at: number; ms: number }[];
+  const rpc = calls
+    .filter((c) => c.at >= pickedAt - 5)
+    .map((c) => ({ call: c.call, from_pick_s: seconds(c.at - pickedAt), s: seconds(c.ms) }));
   const runButton = (await page.getByRole('button', { name: /^Run the import/ }).textContent()) ?? '';
   const total = await page.getByRole('table', { name: 'Rows of the dry run' }).getAttribute('aria-rowcount');
   return {
@@ -205,6 +217,8 @@ async function appDryRun(page: Page, file: string, serverPid: number) {
     /** from the file picked to Playwright's wait for the first row returning, all included */
     outside_wall_s: seconds(waitedAt - pickedAt),
     dry_run_rows: total === null ? null : Number(total),
+    /** the page's calls of the app from the file picked on (start after the pick, duration) */
+    rpc,
     run_button: runButton.trim(),
     ...peak,
   };
