@@ -12,106 +12,15 @@
  *
  *   npx tsx bench/memory.bench.ts [--rows 200000] [--plan-only]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDataset, countRows, type SheetData } from '../test/fixtures/dataset.js';
+import { countRows } from '../test/fixtures/dataset.js';
 import { writeDataWorkbook } from '../test/fixtures/workbook.js';
-import { isMain, ROOT, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
-
-const BIN = join(ROOT, 'bin/supply-loader.mjs');
-
-/** A workbook of about `rows` rows over every data sheet, ~85 % of them supplier products (+ their hazardous rows). */
-export function scaleDataset(rows: number, prefix: string): SheetData {
-  const products = Math.round(rows * 0.845);
-  return buildDataset(
-    {
-      companies: Math.max(1, Math.round(rows / 200)),
-      products,
-      silos: Math.max(1, Math.round(rows / 1000)),
-      instances: 20,
-      prechain: 10,
-    },
-    prefix,
-  );
-}
-
-function kib(status: string, field: string): number {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
-  return m ? Number(m[1]) : 0;
-}
-
-/** The pid and every descendant of it (Linux /proc). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) {
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${out[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const t of tasks) {
-      try {
-        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(/\s+/).filter(Boolean))
-          out.push(Number(c));
-      } catch {
-        /* gone */
-      }
-    }
-  }
-  return out;
-}
-
-interface CliRunFigures {
-  code: number | null;
-  wall_s: number;
-  peak_tree_rss_mib: number;
-  root_hwm_mib: number;
-  peak_mib: number;
-  stderr_tail: string;
-}
-
-/** Run the CLI as a child process; the peak RSS of its process tree while it runs. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRunFigures> {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: tmpdir(), env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
-    let peakTree = 0;
-    let hwm = 0;
-    const poll = () => {
-      let sum = 0;
-      for (const p of tree(child.pid!)) {
-        try {
-          const st = readFileSync(`/proc/${p}/status`, 'utf8');
-          sum += kib(st, 'VmRSS');
-          if (p === child.pid) hwm = Math.max(hwm, kib(st, 'VmHWM'));
-        } catch {
-          /* exited */
-        }
-      }
-      peakTree = Math.max(peakTree, sum);
-    };
-    const timer = setInterval(poll, 50);
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      if (err.includes('rebuilt it')) throw new Error('the CLI bundle was rebuilt during a measured run');
-      const peak = Math.max(peakTree, hwm) / 1024;
-      resolve({
-        code,
-        wall_s: seconds(performance.now() - t0),
-        peak_tree_rss_mib: Math.round(peakTree / 1024),
-        root_hwm_mib: Math.round(hwm / 1024),
-        peak_mib: Math.round(peak),
-        stderr_tail: err.split('\n').slice(-4).join('\n'),
-      });
-    });
-  });
-}
+import { BIN, runCli, scaleDataset } from './lib/cli-process.js';
+import { isMain, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
 
 /** Second half of the written entries' time against the first half, from the journal's outcome timestamps. */
 function halves(journalPath: string): { first_s: number; second_s: number; ratio: number; written: number } {

@@ -12,28 +12,24 @@
  *
  *   npx tsx bench/resync.bench.ts [--rows 130000]
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { countRows } from '../test/fixtures/dataset.js';
-import { writeDataWorkbook } from '../test/fixtures/workbook.js';
+import { runCli } from './lib/cli-process.js';
 import {
   control,
   isMain,
   requestMark,
   requestsSince,
-  ROOT,
   seconds,
   startSandboxProcess,
   table,
   writeResult,
 } from './lib/common.js';
+import { seedResyncWorkbook } from './lib/resync-workbook.js';
 import { bareRoundMs } from './lib/round-trip.js';
-import { runCli, scaleDataset } from './memory.bench.js';
 
-const BIN = join(ROOT, 'bin/supply-loader.mjs');
 const LATENCY_MS = 40;
 const CONCURRENCY = 8;
 /** The client's cap of reads side by side (api/defaults.ts): the planning reads after the walks go at it. */
@@ -44,32 +40,12 @@ export async function runResyncBench(o: { rows: number }): Promise<Record<string
   const dir = mkdtempSync(join(tmpdir(), 'sl-resync-'));
   const sb = await startSandboxProcess({ seed: 'demo' });
   try {
-    const data = scaleDataset(o.rows, `RSY${o.rows}`);
-    const rows = countRows(data);
-    const file = join(dir, 'resync.xlsx');
-    await writeDataWorkbook(file, data);
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      SUPPLY_LOADER_API_KEY: sb.key,
-      SUPPLY_LOADER_JOBS_DIR: join(dir, 'jobs'),
-      SUPPLY_LOADER_CONFIG_DIR: join(dir, 'config'),
-    };
-    const base = ['--base-url', sb.url];
-    spawnSync(process.execPath, [BIN, '--version'], { env, stdio: 'ignore' });
-    // The service holds the workbook: imported once at latency 0 (not measured).
-    const seed = await runCli(['import', file, ...base, '--concurrency', '32'], env);
-    if (seed.code !== 0) throw new Error(`seeding import exited ${seed.code}: ${seed.stderr_tail}`);
-    process.stdout.write(`resync bench: ${rows} rows imported in ${seed.wall_s} s\n`);
-    // The code caches of `validate` and `plan`, as last night's run made them (the seeding import made the
-    // import command's): a first run of a command compiles its bundle without one. Not measured.
-    for (const args of [
-      ['validate', file],
-      ['plan', file, ...base],
-    ]) {
-      const warm = await runCli(args, env);
-      if (warm.code !== 0) throw new Error(`${args[0]} before measuring exited ${warm.code}: ${warm.stderr_tail}`);
-    }
+    const { file, rows, env, base } = await seedResyncWorkbook({
+      rows: o.rows,
+      dir,
+      sandbox: sb,
+      label: 'resync bench',
+    });
     const state = await control<Record<string, { active: number }>>(sb.url, 'GET', '/state');
     await requestsSince(sb.url, await requestMark(sb.url));
 

@@ -17,12 +17,15 @@
  *     200,000-row workbook: peak RSS of the CLI's process tree, second half / first half of the writes (long)
  *  9. re-sync (bench/resync.bench.ts) — plan and import of ~130,000 unchanged rows over every sheet at
  *     L = 40 ms against max(read + validate, longest walk × R) + the reads after the walks × R (long)
- *   npm run bench [-- --only cli-start,suggest,e2e,import,plan,read,memory,resync,lca,sandbox] [--quick]
+ * 10. the app's dry run (bench/app-dry-run.bench.ts) — the re-sync workbook in browser mode, driven in Chromium from
+ *     the file picked to the first dry-run row, against the CLI's `plan` of it: time and peak RSS (long)
+ *   npm run bench [-- --only cli-start,suggest,e2e,import,plan,read,memory,resync,app-dry-run,lca,sandbox] [--quick]
  * --quick: smaller sizes (a smoke run, not the reference figures), written as quick-<name>-latest.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runAppDryRunBench } from './app-dry-run.bench.js';
 import { runCliStartBench } from './cli-start.bench.js';
 import { runE2eBench } from './e2e.bench.js';
 import { runMemoryBench } from './memory.bench.js';
@@ -34,7 +37,9 @@ import { runResyncBench } from './resync.bench.js';
 import { runSuggestBench } from './suggest.bench.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, quick: { type: 'boolean', default: false } } });
-const only = new Set((values.only ?? 'cli-start,suggest,e2e,import,plan,read,memory,resync,lca,sandbox').split(','));
+const only = new Set(
+  (values.only ?? 'cli-start,suggest,e2e,import,plan,read,memory,resync,app-dry-run,lca,sandbox').split(','),
+);
 const quick = values.quick === true;
 /** A quick run writes quick-<name>-latest.json, never over the figures of a full run. */
 const save = (name: string, data: Record<string, unknown>) => writeResult(quick ? `quick-${name}` : name, data);
@@ -253,6 +258,29 @@ if (only.has('resync')) {
     Number(s.import_vs_plan),
     '≤ 1.05, 0 writes',
     yes(s.import_met === true),
+  ]);
+}
+
+if (only.has('app-dry-run')) {
+  // The app's dry run of the re-sync workbook in browser mode against the CLI's plan of it: long (the service is
+  // filled with the workbook first) — run it alone with --only app-dry-run.
+  const r = await runAppDryRunBench({ rows: quick ? 5000 : 130_000 });
+  save('app-dry-run', r);
+  results['app-dry-run'] = r;
+  const s = r.summary as Record<string, number | boolean>;
+  goals.push([
+    'app-dry-run',
+    `file picked → first dry-run row of ${s.rows} rows / CLI plan (${s.app_s} / ${s.cli_plan_s} s)`,
+    Number(s.ratio),
+    `≤ ${s.goal_ratio}`,
+    yes(s.met === true),
+  ]);
+  goals.push([
+    'app-dry-run',
+    `peak RSS, app server / CLI (${s.app_peak_mib} / ${s.cli_plan_peak_mib} MiB)`,
+    Number(s.peak_ratio),
+    `≤ ${s.goal_peak_ratio}`,
+    yes(s.peak_met === true),
   ]);
 }
 

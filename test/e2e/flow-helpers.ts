@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { OUTCOME_FILLS } from '../../core/jobs/results-workbook.js';
 import { fillTemplate } from '../fixtures/fill-template.js';
 import type { E2eEnv } from './helpers.js';
-import { fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
+import { chooseFile as chooseFileIn, fullPageShot, reportFailure, screenshotPath, startE2e } from './helpers.js';
 
 type Row = Record<string, string | number | null>;
 export type Sheets = Record<string, Row[]>;
@@ -345,12 +345,8 @@ export function flowSession(): FlowSession {
   }
 
   /** Hand a workbook to the page the way a user does in browser mode: the button opens the file chooser. */
-  async function chooseFile(buttonName: string, file: string) {
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.getByRole('button', { name: buttonName }).click(),
-    ]);
-    await chooser.setFiles(file);
+  function chooseFile(buttonName: string, file: string) {
+    return chooseFileIn(page, buttonName, file);
   }
 
   /** Inputs and selects of a card that stick out of it (the check's search field once stuck out by 24 px). */

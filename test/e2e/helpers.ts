@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, FileChooser, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { BrowserMode } from '../../core/ipc/browser-mode.js';
 import { startBrowserMode } from '../../core/ipc/browser-mode.js';
@@ -19,6 +19,43 @@ export async function buildRenderer(outDir: string): Promise<void> {
     logLevel: 'silent',
     build: { outDir, emptyOutDir: true },
   });
+}
+
+/**
+ * Debian Chromium, headless, with a persistent profile in `profileDir`: as the E2E tests and the app's
+ * dry-run benchmark drive the app (never a downloaded browser).
+ */
+export function launchChromium(profileDir: string, opts: { locale?: string } = {}): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 1280, height: 800 },
+    locale: opts.locale ?? 'en-US',
+    acceptDownloads: true,
+    colorScheme: 'light',
+  });
+}
+
+/** The file chooser the button opens (a user then picks a file in it: `setFiles`). */
+export async function openFileChooser(page: Page, buttonName: string): Promise<FileChooser> {
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('button', { name: buttonName }).click(),
+  ]);
+  return chooser;
+}
+
+/** Hand a workbook to the page the way a user does in browser mode: the button opens the file chooser. */
+export async function chooseFile(page: Page, buttonName: string, file: string): Promise<void> {
+  await (await openFileChooser(page, buttonName)).setFiles(file);
 }
 
 export interface E2eEnv {
@@ -57,22 +94,7 @@ export async function startE2e(opts: { locale?: string } = {}): Promise<E2eEnv> 
     log: serverLog,
     appVersion: 'e2e',
   });
-  const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-    viewport: { width: 1280, height: 800 },
-    locale: opts.locale ?? 'en-US',
-    acceptDownloads: true,
-    colorScheme: 'light',
-  });
+  const context = await launchChromium(path.join(dir, 'profile'), opts);
   context.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') note(`console ${m.type()}: ${m.text()}`);
   });
