@@ -15,8 +15,16 @@
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import type { Plan, PlanCounts, PlanEntry } from './types.js';
 
+/** What a sink counts of an entry it is given as its JSON line (`addLine`). */
+export type LineFacts = Pick<PlanEntry, 'sheet' | 'action' | 'level'> & { rowCount: number };
+
 export interface PlanSink {
   add(e: PlanEntry): void;
+  /**
+   * An entry as its JSON line (`JSON.stringify(entry)`, made when it was decided) with what the summary counts of
+   * it: never a delete, never an entry with problems (sinks that word problems pass it on as it is).
+   */
+  addLine(line: string, facts: LineFacts): void;
   /** Every entry added: the held-back deletes go out, the file is synced and closed. */
   finish(): Plan['summary'];
   /** Entries added so far. */
@@ -56,10 +64,14 @@ export class SummaryCounter {
   private rows = 0;
 
   add(e: Pick<PlanEntry, 'sheet' | 'action' | 'rows'>): void {
-    const s = (this.bySheet[e.sheet] ??= {});
-    s[e.action] = (s[e.action] ?? 0) + 1;
-    this.byAction[e.action] = (this.byAction[e.action] ?? 0) + 1;
-    this.rows += e.rows.length;
+    this.tally(e.sheet, e.action, e.rows.length);
+  }
+
+  tally(sheet: PlanEntry['sheet'], action: PlanEntry['action'], rows: number): void {
+    const s = (this.bySheet[sheet] ??= {});
+    s[action] = (s[action] ?? 0) + 1;
+    this.byAction[action] = (this.byAction[action] ?? 0) + 1;
+    this.rows += rows;
     this.entries++;
   }
 
@@ -88,6 +100,12 @@ abstract class BaseSink implements PlanSink {
     else this.put(e);
   }
 
+  addLine(line: string, facts: LineFacts): void {
+    this.count++;
+    this.counter.tally(facts.sheet, facts.action, facts.rowCount);
+    this.putLine(line);
+  }
+
   finish(): Plan['summary'] {
     for (const e of sortedDeletes(this.deletes)) this.put(e);
     this.deletes.length = 0;
@@ -96,6 +114,7 @@ abstract class BaseSink implements PlanSink {
   }
 
   protected abstract put(e: PlanEntry): void;
+  protected abstract putLine(line: string): void;
   protected abstract close(): void;
 }
 
@@ -115,7 +134,11 @@ export class JsonlPlanSink extends BaseSink {
   }
 
   protected put(e: PlanEntry): void {
-    this.buf += `${JSON.stringify(e)}\n`;
+    this.putLine(JSON.stringify(e));
+  }
+
+  protected putLine(line: string): void {
+    this.buf += `${line}\n`;
     if (this.buf.length >= FLUSH_AT) this.flush();
   }
 
@@ -137,5 +160,43 @@ export class JsonlPlanSink extends BaseSink {
     if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
+  }
+}
+
+/**
+ * A sink for entries decided before the plan's own sink is known (it words problems with what the whole service
+ * index says: plan.ts): holds them, in order, and passes them on once `release`d; after that it passes each on.
+ */
+export class HeldSink implements PlanSink {
+  private held: PlanEntry[] = [];
+  private target: PlanSink | null = null;
+
+  add(e: PlanEntry): void {
+    if (this.target) this.target.add(e);
+    else this.held.push(e);
+  }
+
+  addLine(line: string, facts: LineFacts): void {
+    this.released().addLine(line, facts);
+  }
+
+  release(target: PlanSink): void {
+    if (this.target) throw new Error('internal: a held plan sink is released once');
+    this.target = target;
+    for (const e of this.held) target.add(e);
+    this.held = [];
+  }
+
+  finish(): Plan['summary'] {
+    return this.released().finish();
+  }
+
+  private released(): PlanSink {
+    if (!this.target) throw new Error('internal: the plan sink is not known yet');
+    return this.target;
+  }
+
+  get count(): number {
+    return this.target ? this.target.count : this.held.length;
   }
 }

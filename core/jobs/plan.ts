@@ -18,11 +18,11 @@ import type { DataSheetName, Issue, ParsedWorkbook, ValidationReport } from '../
 import { resolveCodes, type CodeMappings, type ServiceIndex } from './resolve.js';
 import { causeExplainer, unknownCodeIssues } from './code-check.js';
 import type { Plan, PlanEntry, PlanHeader, PlanProblem } from './types.js';
-import { indexWorkbook } from './workbook-rows.js';
+import { indexWorkbook, type WorkbookRows } from './workbook-rows.js';
 import { LEVEL } from './entities.js';
-import { JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
+import { HeldSink, JsonlPlanSink, SummaryCounter, type PlanSink } from './plan-sink.js';
 import type { ServiceWalks } from './service-walks.js';
-import { planBoms, readBoms } from './plan/boms.js';
+import { planBoms, readComponentCodes, readServerBoms, type ServerBoms } from './plan/boms.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { planCompanies } from './plan/companies.js';
 import { PlanState, type PlanProgress } from './plan/context.js';
@@ -31,10 +31,12 @@ import { checkDeletesInUse, PlannedUses } from './plan/in-use.js';
 import { withInstanceChildren } from './plan/instance-before.js';
 import { planPrechainProducts } from './plan/prechain-products.js';
 import { planProductInstances } from './plan/product-instances.js';
-import { planProduction, readProduction } from './plan/production.js';
+import { planProduction, readProduction, type ServerProduction } from './plan/production.js';
+import { DecisionsAhead } from './plan/ahead.js';
 import { planSilos } from './plan/silos.js';
 import { planSupplierPlants } from './plan/supplier-plants.js';
-import { planSupplierProducts } from './plan/supplier-products.js';
+import { planSupplierProducts, supplierProductsSheet, type SupplierProductsSheet } from './plan/supplier-products.js';
+import type { Me } from '../spec/schemas.js';
 
 export { DELETE_LEVEL, ENTITY_SHEETS, LEVEL, RESOURCE } from './entities.js';
 export { defaultMaxDeletes } from './plan/deletes.js';
@@ -83,7 +85,7 @@ const isDeleteEntry = (e: PlanEntry) => e.level > LEVEL.bom;
 export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext, path: string): Promise<PlanHeader> {
   const sink = new JsonlPlanSink(path, isDeleteEntry);
   try {
-    return await planInto(parsed, ctx, sink);
+    return await planInto(parsed, ctx, sink, `${path}.ahead`);
   } catch (e) {
     sink.abort();
     throw e;
@@ -92,7 +94,13 @@ export async function planImport(parsed: ParsedWorkbook, ctx: PlanContext, path:
   }
 }
 
-async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink): Promise<PlanHeader> {
+/** `aheadPath`: where the rows decided ahead wait for their turn (plan/ahead.ts; a file removed once opened). */
+async function planInto(
+  parsed: ParsedWorkbook,
+  ctx: PlanContext,
+  sink: PlanSink,
+  aheadPath: string,
+): Promise<PlanHeader> {
   if (!parsed.readable) {
     const first = parsed.issues.find((i) => i.severity === 'error');
     throw new Error(`The workbook could not be read${first ? `: ${first.message}` : ''}`);
@@ -111,96 +119,162 @@ async function planInto(parsed: ParsedWorkbook, ctx: PlanContext, sink: PlanSink
   reading.catch(() => {}); // awaited below, after the rows are indexed
   // The rows indexed with turns of the event loop between groups: the walks' pages are handled meanwhile.
   await wb.prepare(signal);
-  const resolving = ctx.resolved
-    ? Promise.resolve(ctx.resolved)
-    : resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal, ctx.walks?.walks);
-  resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
-  const me = await reading;
-  const svc = await resolving;
-  ctx.walks?.cancel(); // walks of collections no code asked for
-  if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
-    throw new Error(
-      `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
-    );
-  }
-  const sheetNames: Plan['sheetNames'] = {};
-  const sheetColumns: Plan['sheetColumns'] = {};
-  const sheetParts: NonNullable<Plan['sheetParts']> = {};
-  for (const [name, s] of wb.sheets) {
-    sheetNames[name] = s.sheetName;
-    sheetColumns[name] = { ...s.columns };
-    const parts = plannedParts(s);
-    if (parts) sheetParts[name] = parts;
-  }
-  signal?.throwIfAborted();
+  // Supplier products are resolved last: their walk is the longest of a large workbook. Once every other kind
+  // is resolved the planning starts (the sheets before supplier products, the instances' BOM and production
+  // reads) and each supplier-product row whose entity the walk has found is decided meanwhile (plan/ahead.ts).
+  let started: Promise<Started> | undefined;
+  const start = (svc: ServiceIndex, ahead: boolean) =>
+    (started ??= reading.then((me) => startPlanning(wb, svc, me, ctx, progress, ahead ? aheadPath : undefined)));
+  const foundEarly: string[] = [];
+  let ahead: DecisionsAhead<unknown> | undefined;
+  let over = false;
+  try {
+    const resolving = ctx.resolved
+      ? Promise.resolve(ctx.resolved)
+      : resolveCodes(client, collectCodes(wb), workbookMappings(wb), ctx.mappings, signal, ctx.walks?.walks, {
+          kind: 'supplier_product',
+          ready: (idx) =>
+            void start(idx, !!ctx.walks?.walks.supplier_product).then(
+              (s) => {
+                if (over) return s.ahead?.close();
+                ahead = s.ahead;
+                for (const code of foundEarly.splice(0)) ahead?.found(code);
+              },
+              () => {},
+            ), // told by the awaits below
+          found: (code) => (ahead ? ahead.found(code) : foundEarly.push(code)),
+        });
+    resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
+    const me = await reading;
+    const svc = await resolving;
+    ctx.walks?.cancel(); // walks of collections no code asked for
+    if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
+      throw new Error(
+        `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,
+      );
+    }
+    const sheetNames: Plan['sheetNames'] = {};
+    const sheetColumns: Plan['sheetColumns'] = {};
+    const sheetParts: NonNullable<Plan['sheetParts']> = {};
+    for (const [name, s] of wb.sheets) {
+      sheetNames[name] = s.sheetName;
+      sheetColumns[name] = { ...s.columns };
+      const parts = plannedParts(s);
+      if (parts) sheetParts[name] = parts;
+    }
+    signal?.throwIfAborted();
 
-  // The codes pass: every code cell, rows with other errors included, against the service's answers and the
-  // workbook; a problem an unknown code causes says so.
-  const unknownCodes = unknownCodeIssues(parsed, svc, ctx.validation);
-  const explained = unknownCodes.length ? explainedBy(parsed, unknownCodes, sink) : sink;
-  const hasParts = Object.keys(sheetParts).length > 0;
-  const planner = new PlanState(
-    wb,
-    svc,
-    me,
-    client.maskedKey,
-    ctx.options?.createOnly ?? false,
-    hasParts ? sourceRows(explained) : explained,
-  );
-  // The instances' BOMs and production figures on the service: independent reads, side by side.
-  const [serverBoms, serverProduction] = await Promise.all([
-    readBoms(wb, svc, client, signal, progress),
-    readProduction(wb, svc, client, signal),
-  ]);
-  progress({ phase: 'planning', done: 0, total: 1 });
+    const begun = await start(svc, false);
+    const { planner } = begun;
+    begun.ahead?.stop();
+    if (svc.unreadable.supplier_product) begun.ahead?.drop();
+    // The codes pass: every code cell, rows with other errors included, against the service's answers and the
+    // workbook; a problem an unknown code causes says so.
+    const unknownCodes = unknownCodeIssues(parsed, svc, ctx.validation);
+    const explained = unknownCodes.length ? explainedBy(parsed, unknownCodes, sink) : sink;
+    const hasParts = Object.keys(sheetParts).length > 0;
+    begun.held.release(hasParts ? sourceRows(explained) : explained);
+    const serverBoms = await begun.boms;
+    await readComponentCodes(serverBoms, svc, client, signal);
+    const serverProduction = await begun.production;
+    progress({ phase: 'planning', done: 0, total: 1 });
+    planSupplierProducts(planner, begun.supplierProducts, begun.ahead);
+    planSilos(planner);
+    planProductInstances(planner);
+    planPrechainProducts(planner);
+    planBoms(planner, serverBoms);
+    planProduction(planner, serverProduction);
+    const deletes = planDeleteRows(planner);
+    const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
+    deletes.push(...mirror.entries);
+    await checkDeletesInUse(planner, client, deletes, serverBoms, signal);
+    // A product instance's delete keeps its BOM and production figures (what an undo needs), or is blocked.
+    for (const e of deletes) planner.emit(await withInstanceChildren(e, planner.wb.sheetName(e.sheet), client, signal));
+    const summary = sink.finish();
+    progress({ phase: 'planning', done: 1, total: 1 });
+    const ignored = ignoredRows(planner);
+
+    return {
+      format: 'supply-loader/plan@1',
+      createdAt: new Date().toISOString(),
+      file: parsed.file,
+      sheetNames,
+      sheetColumns,
+      ...(Object.keys(sheetParts).length && { sheetParts }),
+      baseUrl: client.baseUrl,
+      manufacturerId: me.manufacturer_id,
+      maskedKey: client.maskedKey,
+      options: {
+        createOnly: ctx.options?.createOnly ?? false,
+        ...(ctx.options?.mirror?.length ? { mirror: [...ctx.options.mirror] } : {}),
+        ...(ctx.options?.maxDeletes !== undefined ? { maxDeletes: ctx.options.maxDeletes } : {}),
+      },
+      ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
+      ...(ignored.length ? { ignoredRows: ignored } : {}),
+      ...(unknownCodes.length ? { unknownCodes } : {}),
+      summary,
+      requests: client.stats().requests - startRequests,
+      preflight: {
+        ok: planner.preflightProblems.length === 0,
+        scopes: [...me.scopes],
+        plant_ids: [...me.plant_ids],
+        problems: planner.preflightProblems,
+        warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
+      },
+    };
+  } finally {
+    over = true;
+    ahead?.close(); // nothing more to decide ahead, also when planning failed
+  }
+}
+
+/** Planning begun: the sheets before supplier products planned, the instances' reads under way. */
+interface Started {
+  planner: PlanState;
+  /** Where the planner's entries go; held until the plan's sink is known (it needs the whole index). */
+  held: HeldSink;
+  boms: Promise<ServerBoms>;
+  production: Promise<ServerProduction>;
+  supplierProducts: SupplierProductsSheet;
+  /** Rows decided while the supplier-product walk runs (when the plan began before it ended). */
+  ahead?: DecisionsAhead<unknown>;
+}
+
+/**
+ * Begin planning with every kind but supplier products resolved (`svc` complete but for them): the companies
+ * and supplier plants are planned (nothing of supplier products is asked of them), the instances' BOMs and
+ * production figures are read (they need only the instances' ids).
+ */
+function startPlanning(
+  wb: WorkbookRows,
+  svc: ServiceIndex,
+  me: Me,
+  ctx: PlanContext,
+  progress: (p: PlanProgress) => void,
+  /** where rows decided ahead wait (plan/ahead.ts); none: every row is decided at its turn */
+  aheadPath: string | undefined,
+): Started {
+  const { client, signal } = ctx;
+  const held = new HeldSink();
+  const planner = new PlanState(wb, svc, me, client.maskedKey, ctx.options?.createOnly ?? false, held);
   // A plan that deletes notes what its writes leave referenced (a delete of an entity still in use is blocked).
   if (ctx.options?.mirror?.length || hasDeleteRows(planner)) planner.uses = new PlannedUses();
+  // The instances' BOMs and production figures on the service: independent reads, side by side.
+  const boms = readServerBoms(wb, svc, client, signal, progress);
+  const production = readProduction(wb, svc, client, signal);
+  boms.catch(() => {}); // awaited by the plan
+  production.catch(() => {});
   // In dependency order: a row's references are decided before it.
   planCompanies(planner);
   planSupplierPlants(planner);
-  planSupplierProducts(planner);
-  planSilos(planner);
-  planProductInstances(planner);
-  planPrechainProducts(planner);
-  planBoms(planner, serverBoms);
-  planProduction(planner, serverProduction);
-  const deletes = planDeleteRows(planner);
-  const mirror = await planMirror(planner, client, ctx.options?.mirror ?? [], ctx.options?.maxDeletes, signal);
-  deletes.push(...mirror.entries);
-  await checkDeletesInUse(planner, client, deletes, serverBoms, signal);
-  // A product instance's delete keeps its BOM and production figures (what an undo needs), or is blocked.
-  for (const e of deletes) planner.emit(await withInstanceChildren(e, planner.wb.sheetName(e.sheet), client, signal));
-  const summary = sink.finish();
-  progress({ phase: 'planning', done: 1, total: 1 });
-  const ignored = ignoredRows(planner);
-
+  const supplierProducts = supplierProductsSheet(planner);
   return {
-    format: 'supply-loader/plan@1',
-    createdAt: new Date().toISOString(),
-    file: parsed.file,
-    sheetNames,
-    sheetColumns,
-    ...(Object.keys(sheetParts).length && { sheetParts }),
-    baseUrl: client.baseUrl,
-    manufacturerId: me.manufacturer_id,
-    maskedKey: client.maskedKey,
-    options: {
-      createOnly: ctx.options?.createOnly ?? false,
-      ...(ctx.options?.mirror?.length ? { mirror: [...ctx.options.mirror] } : {}),
-      ...(ctx.options?.maxDeletes !== undefined ? { maxDeletes: ctx.options.maxDeletes } : {}),
-    },
-    ...(mirror.sheets.length ? { mirror: mirror.sheets, notManaged: mirror.notManaged } : {}),
-    ...(ignored.length ? { ignoredRows: ignored } : {}),
-    ...(unknownCodes.length ? { unknownCodes } : {}),
-    summary,
-    requests: client.stats().requests - startRequests,
-    preflight: {
-      ok: planner.preflightProblems.length === 0,
-      scopes: [...me.scopes],
-      plant_ids: [...me.plant_ids],
-      problems: planner.preflightProblems,
-      warnings: preflightReport(me, client.maskedKey, []).warnings.map((w) => w.message),
-    },
+    planner,
+    held,
+    boms,
+    production,
+    supplierProducts,
+    ...(aheadPath !== undefined && { ahead: new DecisionsAhead(planner, supplierProducts, aheadPath) }),
   };
 }
 
@@ -212,6 +286,7 @@ function explainedBy(parsed: ParsedWorkbook, unknownCodes: readonly Issue[], sin
       if (e.problems) e.problems = e.problems.map((p) => explain(p));
       sink.add(e);
     },
+    addLine: (line, facts) => sink.addLine(line, facts),
     finish: () => sink.finish(),
     get count() {
       return sink.count;
@@ -231,6 +306,7 @@ function sourceRows(sink: PlanSink): PlanSink {
       for (const p of e.problems ?? []) toSourceRow(p);
       sink.add(e);
     },
+    addLine: (line, facts) => sink.addLine(line, facts),
     finish: () => sink.finish(),
     get count() {
       return sink.count;

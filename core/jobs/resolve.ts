@@ -28,9 +28,27 @@ interface Named {
 type WalksAhead = Partial<
   Record<
     IdentifiedKind | 'product',
-    { pick(codes: ReadonlySet<string>, onItem?: (e: Named) => void): Promise<Map<string, { id: string }>> }
+    {
+      pick(
+        codes: ReadonlySet<string>,
+        onItem?: (e: Named) => void,
+        onFound?: (code: string, e: { id: string }) => void,
+      ): Promise<Map<string, { id: string }>>;
+    }
   >
 >;
+
+/**
+ * One kind resolved last, while the index is used already: `ready` is given the index once every other kind is
+ * resolved; from then on this kind's map fills as its walk ahead finds each code (`found` told of each, those
+ * found before `ready` at once after it). The index is complete when resolveCodes settles; if this kind cannot
+ * be read its map is emptied again (as if nothing was found) and the kind is unreadable.
+ */
+export interface ResolvedLast {
+  kind: IdentifiedKind;
+  ready(idx: ServiceIndex): void;
+  found(code: string): void;
+}
 
 export interface CodeMappings {
   /** plant code → plant id */
@@ -119,6 +137,7 @@ export async function resolveCodes(
   profile: CodeMappings | undefined,
   signal?: AbortSignal,
   ahead: WalksAhead = {},
+  last?: ResolvedLast,
 ): Promise<ServiceIndex> {
   const idx: ServiceIndex = {
     ...(Object.fromEntries(IDENTIFIED_KINDS.map((k) => [k, new Map()])) as FoundEntities),
@@ -185,19 +204,30 @@ export async function resolveCodes(
   const elementaryCodes = new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite'));
   const plantsFound = new Map<string, Plant>();
   const elementariesFound = new Map<string, Elementary>();
+  /** The last kind's codes found before `ready` (told then), or null once ready. */
+  let early: string[] | null = [];
+  const lastFound = (code: string, e: { id: string }) => {
+    const into = idx[last!.kind] as Map<string, { id: string }>;
+    into.set(code, e);
+    idx.codeOfId.set(e.id.toLowerCase(), code);
+    if (early) early.push(code);
+    else last!.found(code);
+  };
+  const resolveKind = (kind: IdentifiedKind) =>
+    bulk(
+      kind,
+      ENTITIES[kind].nouns,
+      codes[kind],
+      (c) =>
+        ahead[kind]?.pick(c, noting(kind).onItem, kind === last?.kind ? lastFound : undefined) ??
+        (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, noting(kind)),
+      idx[kind] as Map<string, { id: string }>,
+    );
+  const lastKind = last ? resolveKind(last.kind) : Promise.resolve();
+  lastKind.catch(() => {}); // awaited below, after the other kinds
   await Promise.all([
     // The identified kinds: through their own resource, named in words as the entity table names them.
-    ...IDENTIFIED_KINDS.map((kind) =>
-      bulk(
-        kind,
-        ENTITIES[kind].nouns,
-        codes[kind],
-        (c) =>
-          ahead[kind]?.pick(c, noting(kind).onItem) ??
-          (client[ENTITIES[kind].resource] as ResolvesCodes).resolveExternalIds(c, noting(kind)),
-        idx[kind] as Map<string, { id: string }>,
-      ),
-    ),
+    ...IDENTIFIED_KINDS.filter((kind) => kind !== last?.kind).map(resolveKind),
     bulk(
       'product',
       'products',
@@ -244,6 +274,12 @@ export async function resolveCodes(
   }
   for (const [code, c] of compositesFound)
     idx.material.set(code, { ref: materialRef('composite', c.id), source: 'service' });
+  if (last)
+    await resolvedLast(idx, last, lastKind, () => {
+      const before = early ?? [];
+      early = null;
+      return before;
+    });
   for (const kind of Object.keys(idx.seen ?? {}) as ResolvedKind[])
     for (const e of (idx[kind] as Map<string, Named>).values()) noteName(idx.seen![kind]!, e);
   // A catalog of which two or more codes were asked was walked whole already (catalogWalk).
@@ -254,6 +290,23 @@ export async function resolveCodes(
     composites: compositeCodes.size <= 1 && unknown(materialCodes, idx.material),
   });
   return idx;
+}
+
+/** The last kind after the others: `ready`, the codes found so far, then the rest of its resolution. */
+async function resolvedLast(
+  idx: ServiceIndex,
+  last: ResolvedLast,
+  resolving: Promise<void>,
+  foundSoFar: () => string[],
+): Promise<void> {
+  last.ready(idx);
+  for (const code of foundSoFar()) last.found(code);
+  await resolving;
+  if (!idx.unreadable[last.kind]) return;
+  // Unreadable: nothing of it counts as found (as when its read fails before anything is used).
+  const into = idx[last.kind] as Map<string, { id: string }>;
+  for (const e of into.values()) idx.codeOfId.delete(e.id.toLowerCase());
+  into.clear();
 }
 
 function noteName(into: Map<string, string>, e: Named): void {

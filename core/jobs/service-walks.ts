@@ -40,6 +40,8 @@ export class CollectionWalk<T extends Coded = Coded> {
   private wake: (() => void) | null = null;
   /** told of every entity the walk meets once picked from (the names a suggestion for an unknown code draws on) */
   private onItem: ((e: T) => void) | undefined;
+  /** told of each wanted entity as it is found */
+  private onFound: ((code: string, e: T) => void) | undefined;
 
   constructor(walk: (signal: AbortSignal) => AsyncIterable<T>, signal?: AbortSignal) {
     const onAbort = () => this.stop.abort(signal?.reason);
@@ -53,6 +55,7 @@ export class CollectionWalk<T extends Coded = Coded> {
           this.onItem?.(e);
           if (this.wanted && !this.wanted.has(code)) continue;
           this.met.set(code, e);
+          if (this.wanted) this.onFound?.(code, e);
           if (this.wanted && ++this.found === this.wanted.size) break;
         }
       } catch (e) {
@@ -68,14 +71,21 @@ export class CollectionWalk<T extends Coded = Coded> {
 
   /**
    * The entities of `codes` (each code at most once); rejects with the walk's error. `onItem` is told of every
-   * entity the walk met (wanted or not), as a read after the codes were known would tell it.
+   * entity the walk met (wanted or not), as a read after the codes were known would tell it; `onFound` of each
+   * wanted one as it is found (those met already at once), before the walk has ended.
    */
-  async pick(codes: ReadonlySet<string>, onItem?: (e: T) => void): Promise<Map<string, T>> {
+  async pick(
+    codes: ReadonlySet<string>,
+    onItem?: (e: T) => void,
+    onFound?: (code: string, e: T) => void,
+  ): Promise<Map<string, T>> {
     if (this.wanted) throw new Error('internal: a walk ahead is picked from once');
     this.wanted = codes;
     this.onItem = onItem;
+    this.onFound = onFound;
     if (onItem) for (const e of this.met.values()) onItem(e);
     for (const code of [...this.met.keys()]) if (!codes.has(code)) this.met.delete(code);
+    if (onFound) for (const [code, e] of this.met) onFound(code, e);
     this.found = this.met.size;
     if (!this.finished && this.found === codes.size) this.stop.abort();
     await this.done;

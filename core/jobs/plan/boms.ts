@@ -32,20 +32,8 @@ export type ServerBoms = Map<
  * Read the BOMs of the instances the bom sheet names that are on the service, and the codes of their components
  * the workbook does not name (so a component a replace removes is shown by its code, not its id).
  */
-export async function readBoms(
-  wb: WorkbookRows,
-  svc: ServiceIndex,
-  client: ApiClient,
-  signal: AbortSignal | undefined,
-  progress: (p: PlanProgress) => void,
-): Promise<ServerBoms> {
-  const boms = await readBomsOnly(wb, svc, client, signal, progress);
-  await readComponentCodes(boms, svc, client, signal);
-  return boms;
-}
-
 /** The codes of BOM components not known yet, one GET each (8 at a time); one that cannot be read keeps its id. */
-async function readComponentCodes(
+export async function readComponentCodes(
   boms: ServerBoms,
   svc: ServiceIndex,
   client: ApiClient,
@@ -72,7 +60,12 @@ async function readComponentCodes(
   signal?.throwIfAborted();
 }
 
-function readBomsOnly(
+/**
+ * The BOMs on the service of the instances the bom sheet names (one GET each): they need only the instances'
+ * ids, so they are read as soon as those are resolved; the codes of their components (readComponentCodes) once
+ * every kind is.
+ */
+export function readServerBoms(
   wb: WorkbookRows,
   svc: ServiceIndex,
   client: ApiClient,

@@ -92,11 +92,46 @@ export class PlanState {
     return s;
   }
 
-  /** The one place an entry enters the plan. */
+  /** While a row is decided ahead of its turn (ahead.ts `trial`): its entries, kept out of the plan. */
+  private tried: PlanEntry[] | null = null;
+
+  /** The one place an entry enters the plan (during a trial: is kept by the trial instead). */
   emit(e: PlanEntry): void {
+    if (this.tried) {
+      this.tried.push(e);
+      return;
+    }
     this.uses?.note(e);
     this.sink.add(e);
     this.byKey.set(e.key, entryRef(e));
+  }
+
+  /**
+   * The entries `decide` emits in `fn`, kept out of the plan (the caller emits them at their turn, or drops them
+   * and decides the row again then), and the preflight problems `fn` noted, taken back out of the plan's list.
+   */
+  trial(fn: () => void): { entries: PlanEntry[]; preflight: PlanProblem[] } {
+    const before = this.preflightProblems.length;
+    const entries: PlanEntry[] = [];
+    this.tried = entries;
+    let preflight: PlanProblem[] = [];
+    try {
+      fn();
+    } finally {
+      this.tried = null;
+      preflight = this.preflightProblems.splice(before);
+    }
+    return { entries, preflight };
+  }
+
+  /**
+   * An `unchanged` entry decided ahead of its turn (ahead.ts), at its turn: into the plan as `emit` puts it, from
+   * its JSON line and compact ref (an unchanged entry notes no uses).
+   */
+  emitUnchanged(line: string, ref: EntryRef, rowCount: number): void {
+    if (ref.action !== 'unchanged') throw new Error(`internal: ${ref.key} decided ahead is ${ref.action}`);
+    this.sink.addLine(line, { sheet: ref.sheet, action: ref.action, level: ref.level, rowCount });
+    this.byKey.set(ref.key, ref);
   }
 
   entry(key: string): EntryRef | undefined {

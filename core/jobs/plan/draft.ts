@@ -67,7 +67,8 @@ export function draft(ctx: PlanState, kind: IdentifiedKind, r: WbRow<unknown>): 
     const k = `${kind}:${code}`;
     const first = ctx.defining.get(k);
     if (first === undefined) ctx.defining.set(k, d.key);
-    else if (!r.problems.some((p) => p.field === 'external_id')) {
+    // (the same row drafted again: its decision ahead of its turn was dropped)
+    else if (first !== d.key && !r.problems.some((p) => p.field === 'external_id')) {
       d.problems.push(
         ctx.problemAt(r, 'external_id', {
           kind: 'duplicate',
@@ -108,32 +109,59 @@ export function groupByOwner<T>(
 /** Attaches a child sheet's rows of one owner to its draft. */
 type Attach = (d: Draft, rows: WbRow<unknown>[]) => void;
 
+/** A child sheet's rows grouped by their owner's code, and how they join their owner's draft. */
+export interface ChildRows {
+  groups: ReturnType<typeof groupByOwner<unknown>>;
+  attach: Attach;
+}
+
+/** Rows decided ahead of their turn (ahead.ts). */
+export interface RowsAhead {
+  /** At its turn: the entry of the row at `position` into the plan, if it was decided ahead (else false). */
+  take(position: number): boolean;
+}
+
+/**
+ * An entity sheet with a child sheet (supplier products → hazardous substances, silos → silo items): its rows,
+ * the child rows by owner, what a row wants (`fill`) and how a draft is decided (`settle`).
+ */
+export interface EntitySheet<T> {
+  kind: 'supplier_product' | 'silo';
+  rows: readonly WbRow<T>[];
+  children: ChildRows;
+  fill(d: Draft, r: WbRow<T>): void;
+  settle(d: Draft, o: { onlyExisting?: boolean }): void;
+}
+
+/** One row of an entity sheet: drafted, the child rows of its code attached (`owned`: for its code's first row), decided. */
+export function draftRow<T>(
+  ctx: PlanState,
+  sheet: EntitySheet<T>,
+  r: WbRow<T>,
+  owned: WbRow<unknown>[] | undefined,
+): void {
+  const d = draft(ctx, sheet.kind, r);
+  if (owned) sheet.children.attach(d, owned);
+  sheet.fill(d, r);
+  sheet.settle(d, {});
+}
+
 /**
  * An entity sheet with a child sheet (supplier products → hazardous substances, silos → silo items): a draft
  * per row, the child rows attached to the first row of their owner's code, then the child rows whose owner is
  * not in the sheet (an update of the owner's list: `decide` is told `onlyExisting`), then those without an
  * owner code (blocked).
  */
-export function withChildRows<T>(
-  ctx: PlanState,
-  kind: 'supplier_product' | 'silo',
-  rows: Iterable<WbRow<T>>,
-  children: { rows: Iterable<WbRow<unknown>>; attach: Attach },
-  fill: (d: Draft, r: WbRow<T>) => void,
-  settle: (d: Draft, o: { onlyExisting?: boolean }) => void,
-): void {
-  const { byOwner, ownerless } = groupByOwner(children.rows, `${kind}_external_id`);
+export function withChildRows<T>(ctx: PlanState, sheet: EntitySheet<T>, ahead?: RowsAhead): void {
+  const { kind, rows, children, settle } = sheet;
+  const { byOwner, ownerless } = children.groups;
   const inSheet = new Set<string>();
-  for (const r of rows) {
-    const d = draft(ctx, kind, r);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
     const code = rawCode(r, 'external_id');
-    if (code && !inSheet.has(code)) {
-      inSheet.add(code);
-      const owned = byOwner.get(code);
-      if (owned) children.attach(d, owned);
-    }
-    fill(d, r);
-    settle(d, {});
+    const first = code !== null && !inSheet.has(code);
+    if (first) inSheet.add(code);
+    if (!ahead?.take(i)) draftRow(ctx, sheet, r, first ? byOwner.get(code) : undefined);
   }
   for (const [code, owned] of byOwner)
     if (!inSheet.has(code)) settle(ownerDraft(ctx, kind, code, owned, children.attach), { onlyExisting: true });

@@ -8,15 +8,17 @@ import { materialKey } from '../resolve.js';
 import type { WbRow } from '../workbook-rows.js';
 import type { PlanState, ProductFacts } from './context.js';
 import { decide } from './decide.js';
-import { childProblems, withChildRows, type Draft } from './draft.js';
+import { childProblems, groupByOwner, withChildRows, type Draft } from './draft.js';
 
 export function planSilos(ctx: PlanState): void {
-  withChildRows(
-    ctx,
-    'silo',
-    ctx.wb.rows('silos'),
-    { rows: ctx.wb.rows('silo-items'), attach: (d, rows) => attachItems(ctx, d, rows) },
-    (d, r) => {
+  withChildRows(ctx, {
+    kind: 'silo',
+    rows: ctx.wb.rows('silos'),
+    children: {
+      groups: groupByOwner(ctx.wb.rows('silo-items'), 'silo_external_id'),
+      attach: (d, rows) => attachItems(ctx, d, rows),
+    },
+    fill: (d, r) => {
       const t = r.typed;
       if (t)
         d.desired = {
@@ -25,11 +27,11 @@ export function planSilos(ctx: PlanState): void {
           plant_id: ctx.plantValue(d, r, 'plant_code', t.plant_code),
         };
     },
-    (d, o) => {
+    settle: (d, o) => {
       checkSilo(ctx, d);
       decide(ctx, d, o);
     },
-  );
+  });
 }
 
 function attachItems(ctx: PlanState, d: Draft, rows: WbRow<unknown>[]): void {

@@ -1,20 +1,36 @@
 /**
  * Supplier products: one entry per row (plant, material, supplier plant, route), with the hazardous substances
- * of its code attached; hazardous substances of a product that is not in the sheet update its list.
+ * of its code attached; hazardous substances of a product that is not in the sheet update its list. Rows whose
+ * entity the service's walk has found may be decided before the walk ends (ahead.ts).
  */
 import type { Hazard } from '../diff.js';
 import type { WbRow } from '../workbook-rows.js';
+import type { SheetRows } from '../../workbook/registry.js';
 import { didYouMean, hintParam, type PlanState } from './context.js';
 import { decide } from './decide.js';
-import { childProblems, opt, routeOf, withChildRows, type Draft } from './draft.js';
+import {
+  childProblems,
+  groupByOwner,
+  opt,
+  routeOf,
+  withChildRows,
+  type Draft,
+  type EntitySheet,
+  type RowsAhead,
+} from './draft.js';
 
-export function planSupplierProducts(ctx: PlanState): void {
-  withChildRows(
-    ctx,
-    'supplier_product',
-    ctx.wb.rows('supplier-products'),
-    { rows: ctx.wb.rows('hazardous-substances'), attach: attachHazards },
-    (d, r) => {
+export type SupplierProductsSheet = EntitySheet<SheetRows['supplier-products']>;
+
+/** The supplier-products sheet as its planner sees it: its rows, their hazardous substances, what a row wants. */
+export function supplierProductsSheet(ctx: PlanState): SupplierProductsSheet {
+  return {
+    kind: 'supplier_product',
+    rows: ctx.wb.rows('supplier-products'),
+    children: {
+      groups: groupByOwner(ctx.wb.rows('hazardous-substances'), 'supplier_product_external_id'),
+      attach: attachHazards,
+    },
+    fill: (d, r) => {
       const t = r.typed;
       if (!t) return;
       const route = routeOf(t);
@@ -42,8 +58,17 @@ export function planSupplierProducts(ctx: PlanState): void {
       };
       d.route = route;
     },
-    (d, o) => decide(ctx, d, o),
-  );
+    settle: (d, o) => decide(ctx, d, o),
+  };
+}
+
+/** Every row of the sheet, in order; a row decided ahead (`ahead`) enters the plan at its turn as decided then. */
+export function planSupplierProducts(
+  ctx: PlanState,
+  sheet: SupplierProductsSheet = supplierProductsSheet(ctx),
+  ahead?: RowsAhead,
+): void {
+  withChildRows(ctx, sheet, ahead);
 }
 
 function attachHazards(d: Draft, rows: WbRow<unknown>[]): void {
