@@ -348,7 +348,7 @@ if (only.has('sandbox')) {
   }
 }
 
-const summaryTable = table('Goals of issues 7 and 11', goals);
+const summaryTable = table('Every figure against its goal', goals);
 save('all', {
   quick,
   seconds: Math.round((performance.now() - started) / 1000),
