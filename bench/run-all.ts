@@ -104,8 +104,8 @@ if (only.has('e2e')) {
   const s = r.summary as Record<string, number | boolean>;
   goals.push([
     'e2e',
-    `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound`,
-    Number(s.ratio),
+    `whole CLI import of ${s.rows} rows (L 40 ms, C 8), wall / bound with each round at R (a bare server's)`,
+    Number(s.ratio_at_bare_round),
     `≤ ${s.goal_ratio}`,
     yes(s.met === true),
   ]);
@@ -117,13 +117,7 @@ if (only.has('e2e')) {
     '(context)',
     '-',
   ]);
-  goals.push([
-    'e2e',
-    "wall / bound with each round at the bare server's",
-    Number(s.ratio_at_bare_round),
-    '(context)',
-    '-',
-  ]);
+  goals.push(['e2e', 'wall / bound with each round at L', Number(s.ratio), '(context)', '-']);
 }
 
 if (only.has('import') || only.has('plan')) {
