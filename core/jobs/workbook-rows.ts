@@ -140,7 +140,9 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
       for (const [k, v] of Object.entries(r.values)) if (fields.has(k)) own[k] = v;
       let typed: unknown = null;
       if (problems.length === 0 && !(r.invalid && r.invalid.length > 0) && !blockedBySheet.get(name)?.has(r.row)) {
-        const res = def.schema.safeParse(own);
+        // The zod schema decides; the quick check (never looser) spares it the rows that are plainly fine, as
+        // validation does (workbook/validate-row.ts).
+        const res = def.quickAccept(own) ? { success: true as const, data: own } : def.schema.safeParse(own);
         if (res.success) {
           const violations = validation ? [] : (def.rowRules?.(res.data) ?? []);
           for (const v of violations) {
