@@ -416,6 +416,8 @@ export class ImportSessions {
       // Reads started at the Columns step for the same sources and mapping are used.
       const conn = await connectionAhead(app);
       const early = await this.takeEarly(earlyKey(fileIds, mapping), conn);
+      // Started before this call, they stop with it as its own would.
+      if (early) signal.addEventListener('abort', () => early.walks.cancel(), { once: true });
       const client = early?.client ?? (conn && createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey }));
       let checked;
       try {
