@@ -5,7 +5,8 @@
  * and start browser mode instead. `npm run start:web` (`--web`) starts browser mode directly.
  *
  * Browser mode: the embedded sandbox + the contract and the built UI on http://127.0.0.1:PORT, guarded by a
- * random per-launch token; the URL with the token is printed, nothing is opened.
+ * random per-launch token; the URL with the token is printed, nothing is opened. The server's process takes the
+ * CLI's heap growth (core/settings/heap-growth.ts, SUPPLY_LOADER_HEAP_GROWTH_PERCENT).
  *
  * Options: --web, --port N (browser mode; default: a free port), --no-build (reuse dist-renderer/ and
  * dist-electron/ from an earlier build), --build-only (build everything the installer contains, start nothing;
@@ -78,6 +79,8 @@ async function buildElectron() {
 async function startBrowser() {
   const { tsImport } = await import('tsx/esm/api');
   const here = pathToFileURL(path.join(root, 'scripts', 'start.mjs')).href;
+  // The server plans and runs in this process: the CLI's heap growth keeps its peak as low as the CLI's.
+  (await tsImport('../core/settings/heap-growth.ts', here)).applyHeapGrowth();
   const { startBrowserMode } = await tsImport('../core/ipc/browser-mode.ts', here);
   const { startSandbox } = await tsImport('../sandbox/index.ts', here);
   const mode = await startBrowserMode({

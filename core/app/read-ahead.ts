@@ -43,17 +43,32 @@ export async function fedSheets(
 }
 
 /**
+ * The plan's service reads for the sources, started now on `client`, from their sheet lists alone (fedSheets,
+ * kindsToWalk); undefined when the sheets are not known before reading (a source that is not an .xlsx).
+ */
+export async function walksFor(
+  paths: readonly string[],
+  client: ApiClient,
+  mapping?: ColumnMapping,
+  signal?: AbortSignal,
+): Promise<ServiceWalks | undefined> {
+  const fed = await fedSheets(paths, mapping);
+  return fed ? startServiceWalks(client, kindsToWalk(fed), signal) : undefined;
+}
+
+/**
  * Read and validate the sources (readAndValidate) with the plan's service reads under way beside them, when a
  * client is given; `walks` is for the plan (PlanServices.walks), absent when none were started or the sources
- * could not be read. A caller that does not plan after all calls `walks.cancel()`.
+ * could not be read. Reads already started for the same sources and mapping (`started`, walksFor) are used
+ * instead of starting new ones. A caller that does not plan after all calls `walks.cancel()`.
  */
 export async function readWhileWalking(
   paths: readonly string[],
   client: ApiClient | undefined,
   o: Parameters<typeof readAndValidate>[1] & {} = {},
+  started?: ServiceWalks,
 ): Promise<CheckedSources & { walks?: ServiceWalks }> {
-  const fed = client ? await fedSheets(paths, o.mapping) : null;
-  const walks = client && fed ? startServiceWalks(client, kindsToWalk(fed), o.signal) : undefined;
+  const walks = started ?? (client ? await walksFor(paths, client, o.mapping, o.signal) : undefined);
   let checked: CheckedSources;
   try {
     checked = await readAndValidate(paths, o);

@@ -8,8 +8,12 @@ import path from 'node:path';
 import type { MainElectron } from './electron-api.js';
 import { startMain } from './main.js';
 import type { JsonDocument } from '../../core/settings/json-file.js';
+import { applyHeapGrowth } from '../../core/settings/heap-growth.js';
 import { keychainFor, openSecretStore } from '../../core/settings/keychain.js';
 import { userConfigDir } from '../../core/settings/paths.js';
+
+// The main process plans and runs: the CLI's heap growth keeps its peak as low as the CLI's.
+applyHeapGrowth();
 
 const real: MainElectron = electron;
 

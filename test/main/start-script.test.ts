@@ -1,7 +1,7 @@
 /**
  * `npm start` / `npm run start:web` (scripts/start.mjs) as a user runs them, in a child process: browser mode
  * prints a tokenised loopback URL that serves the app; without an Electron binary, `npm start` says so in one
- * line and falls back to browser mode.
+ * line and falls back to browser mode. Browser mode's server applies the CLI's heap growth setting.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -29,12 +29,15 @@ afterEach(() => {
 });
 
 /** Start the script and collect its output until the URL line appears. */
-function launch(args: string[]): Promise<{ out: string; url: string; child: ChildProcess }> {
+function launch(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ out: string; url: string; child: ChildProcess }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-start-'));
   dirs.push(dir);
   const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
     cwd: ROOT,
-    env: { ...process.env, SUPPLY_LOADER_CONFIG_DIR: dir },
+    env: { ...process.env, SUPPLY_LOADER_HEAP_GROWTH_PERCENT: '', ...env, SUPPLY_LOADER_CONFIG_DIR: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -80,6 +83,16 @@ describe('scripts/start.mjs', () => {
     const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it("browser mode's server takes the CLI's heap growth setting (a wrong value is said, as the CLI says it)", async () => {
+    const ok = await launch(['--web', '--no-build']);
+    expect(ok.out).not.toMatch(/warning|unrecognized flag/i);
+    ok.child.kill('SIGTERM');
+    const { out } = await launch(['--web', '--no-build'], { SUPPLY_LOADER_HEAP_GROWTH_PERCENT: 'abc' });
+    expect(out).toContain(
+      "supply-loader: warning: SUPPLY_LOADER_HEAP_GROWTH_PERCENT=abc is not a whole number from 0 to 1000; V8's default heap growth is used",
+    );
   });
 
   it.skipIf(electronInstalled)('without the Electron binary says so in one line and starts browser mode', async () => {

@@ -30,7 +30,7 @@ import {
 import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
 import { peekSource } from '../../workbook/sources/peek.js';
 import { type CheckedSources, type CodesChecked } from '../validate.js';
-import { readWhileWalking } from '../read-ahead.js';
+import { readWhileWalking, walksFor } from '../read-ahead.js';
 import { checkSourceCodes } from '../codes.js';
 import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from '../import.js';
 import { discardJob, planJob, type PlannedJob } from '../import-job.js';
@@ -104,13 +104,33 @@ interface WalksAhead {
   resolved?: { svc: ServiceIndex; mappings: string };
 }
 
+/** Stop reads ahead (none will be used). */
+function stopAhead(a: WalksAhead | null): void {
+  if (!a) return;
+  a.walks.cancel();
+  void a.client.close().catch(() => {});
+}
+
 /** Stop the reads ahead of a session (none will be used). */
 function dropAhead(s: ImportSession): void {
   const a = s.ahead;
   s.ahead = null;
-  if (!a) return;
-  a.walks.cancel();
-  void a.client.close().catch(() => {});
+  stopAhead(a);
+}
+
+/**
+ * The reads ahead started as soon as the sources are known (`import.columns`), before `import.validate` reads
+ * them: for the sources' ids and mapping of `key` (earlyKey), pending while the connection and the sheet lists are
+ * looked at. `import.validate` takes them when its sources, mapping and connection are the same.
+ */
+interface EarlyWalks {
+  key: string;
+  fileIds: readonly string[];
+  ready: Promise<WalksAhead | null>;
+}
+
+function earlyKey(fileIds: readonly string[], mapping: ColumnMapping | undefined): string {
+  return JSON.stringify([fileIds, mapping ?? null]);
 }
 
 /**
@@ -215,12 +235,14 @@ export class ImportSessions {
     this.cancel(importId);
     const s = this.sessions.get(importId);
     if (s) forget(s);
+    if (s && this.early?.fileIds.includes(s.fileId)) this.dropEarly();
     return this.sessions.delete(importId);
   }
 
   dispose(): void {
     for (const c of this.inFlight.values()) c.abort(new Error('closing'));
     this.inFlight.clear();
+    this.dropEarly();
     for (const s of this.sessions.values()) forget(s);
     this.sessions.clear();
   }
@@ -239,21 +261,76 @@ export class ImportSessions {
     }
   }
 
+  private early: EarlyWalks | null = null;
+
+  /**
+   * Start the plan's service reads for these sources (without a mapping: as a template is read) on the active
+   * connection, unless they are under way already; reads started for other sources are stopped. Resolves once
+   * started (or found not to be: no usable connection, sheets not known before reading).
+   */
+  private async startEarly(app: HostServices, fileIds: readonly string[]): Promise<void> {
+    const key = earlyKey(fileIds, undefined);
+    if (this.early?.key === key) {
+      await this.early.ready;
+      return;
+    }
+    this.dropEarly();
+    const ready = (async (): Promise<WalksAhead | null> => {
+      const conn = await connectionAhead(app);
+      if (!conn) return null;
+      const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      const walks = await walksFor(
+        fileIds.map((id) => app.files.path(id)),
+        client,
+      ).catch(() => undefined);
+      if (!walks) {
+        void client.close().catch(() => {});
+        return null;
+      }
+      return { client, walks, baseUrl: conn.baseUrl, apiKey: conn.apiKey };
+    })().catch(() => null);
+    this.early = { key, fileIds: [...fileIds], ready };
+    await ready;
+  }
+
+  /** Stop the reads started early (once they are started, if they are still being started). */
+  private dropEarly(): void {
+    const e = this.early;
+    this.early = null;
+    if (e) void e.ready.then(stopAhead);
+  }
+
+  /** The reads started early, when they are for these sources, mapping and connection; else they are stopped. */
+  private async takeEarly(key: string, conn: Connection | undefined): Promise<WalksAhead | null> {
+    const e = this.early;
+    this.early = null;
+    if (!e) return null;
+    const a = await e.ready;
+    if (a && e.key === key && conn && a.baseUrl === conn.baseUrl && a.apiKey === conn.apiKey) return a;
+    stopAhead(a);
+    return null;
+  }
+
   /**
    * The Columns step: the source's header row, columns with samples and suggested fields, and a mapping saved
    * with the active profile that fits the headers (workbook/column-mapping/columns.ts). Reads the first rows only.
+   * The dry run's service reads start beside it, from the sheet lists (reads only; `import.validate` uses them).
    */
   async columns(
     app: HostServices,
     fileIds: readonly string[],
     chosen: Partial<Record<string, DataSheetName>> = {},
   ): Promise<ColumnsView> {
+    const early = this.startEarly(app, fileIds);
     let peeked;
     try {
       peeked = await peekSources(app, fileIds);
     } catch (e) {
+      await early;
+      this.dropEarly();
       throw new AppError('invalid_input', e instanceof Error ? e.message : String(e));
     }
+    await early;
     const profileId = app.settings.snapshot().activeProfileId;
     const saved = app.settings.columnMappingsOf(profileId);
     // The service's codes only when the step will be shown: a template read as it is, or a saved mapping that
@@ -336,17 +413,26 @@ export class ImportSessions {
       // The CLI's reading and checking of sources (app/validate.ts): .xlsx or .csv, with the column mapping when
       // there is one, under the name the user knows (an uploaded copy is stored under a random name). With an
       // active connection the dry run's service reads run beside it, as the CLI's plan and import do (reads only).
+      // Reads started at the Columns step for the same sources and mapping are used.
       const conn = await connectionAhead(app);
-      const client = conn && createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+      const early = await this.takeEarly(earlyKey(fileIds, mapping), conn);
+      // Started before this call, they stop with it as its own would.
+      if (early) signal.addEventListener('abort', () => early.walks.cancel(), { once: true });
+      const client = early?.client ?? (conn && createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey }));
       let checked;
       try {
-        checked = await readWhileWalking(paths, client, {
-          ...(mapping && { mapping }),
-          fileName: info.name,
-          signal,
-          onRead: (p) => progress(p.phase, p.rows, p.totalRows),
-          onValidate: (p) => progress('validating', p.rows, p.totalRows),
-        });
+        checked = await readWhileWalking(
+          paths,
+          client,
+          {
+            ...(mapping && { mapping }),
+            fileName: info.name,
+            signal,
+            onRead: (p) => progress(p.phase, p.rows, p.totalRows),
+            onValidate: (p) => progress('validating', p.rows, p.totalRows),
+          },
+          early?.walks,
+        );
       } catch (e) {
         void client?.close().catch(() => {});
         throw e;
