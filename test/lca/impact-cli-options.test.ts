@@ -14,68 +14,26 @@ import { lcaCommand } from '../../core/cli/commands/lca.js';
 import { planCommand } from '../../core/cli/commands/plan.js';
 import { resumeCommand } from '../../core/cli/commands/resume.js';
 import { watchCommand } from '../../core/cli/commands/watch.js';
-import { parseCommandArgs } from '../../core/cli/shared/args.js';
-import { RunContext, type GlobalValues } from '../../core/cli/shared/context.js';
-import { describeError } from '../../core/cli/shared/errors.js';
 import type { CliCommand } from '../../core/cli/shared/types.js';
 import { LCA_ASKED_FILE } from '../../core/lca/impact/files.js';
 import { jobDir } from '../../core/jobs/job-store.js';
 import { firstImport, secondImport } from '../app/lca-impact-data.js';
+import { lcaUpdates, runInProcess, type Run } from './impact-cli-run.js';
 import { catalog, fullWorkbook, startEnv, writeTestWorkbook, type Env, type SheetData } from '../jobs/helpers.js';
 
 let env: Env;
 let first: SheetData;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  requests: { method: string; path: string }[];
-}
-
 /** A command run in this process; `stopAtJobStart` cancels it once its job has started (as Ctrl+C would). */
-async function cli(command: CliCommand, args: string[], o: { stopAtJobStart?: boolean } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const mark = await env.requestsMark();
-  const stop = new AbortController();
-  const io = {
-    stdout: (s: string) => void (stdout += s),
-    stderr: (s: string) => {
-      stderr += s;
-      if (o.stopAtJobStart && /^job \S+ \(journal in/m.test(s)) stop.abort(new Error('stopped by the test'));
-    },
-    env: {
-      SUPPLY_LOADER_API_KEY: env.sb.ownerKey,
-      SUPPLY_LOADER_BASE_URL: env.sb.baseUrl,
+const cli = (command: CliCommand, args: string[], o: { stopAtJobStart?: boolean } = {}) =>
+  runInProcess(env, command, args, {
+    ...o,
+    vars: {
       SUPPLY_LOADER_WATCH_STABLE_MS: '0',
       SUPPLY_LOADER_WATCH_POLL_MS: '20',
       SUPPLY_LOADER_WATCH_ONCE_WAIT_MS: '2000',
     },
-    cwd: env.dir,
-    isTTY: false,
-  };
-  let ctx: RunContext | undefined;
-  let code: number;
-  try {
-    const { values, positionals } = parseCommandArgs(
-      [...args, '--jobs-dir', env.jobsDir],
-      command.options,
-      command.name,
-    );
-    ctx = new RunContext(io, values as GlobalValues, stop.signal);
-    code = await command.run(values, positionals, ctx);
-  } catch (e) {
-    const d = describeError(e, command.name);
-    stderr += `supply-loader: ${d.message}\n`;
-    code = d.exitCode;
-  } finally {
-    await ctx?.close();
-  }
-  return { code, stdout, stderr, requests: await env.requestsSince(mark) };
-}
-
-const lcaUpdates = (r: Run) => r.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/lca-update'));
+  });
 const writes = (r: Run) => r.requests.filter((q) => q.method !== 'GET' && !q.path.startsWith('/__sandbox'));
 
 beforeAll(async () => {

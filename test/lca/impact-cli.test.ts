@@ -12,11 +12,9 @@ import { importCommand } from '../../core/cli/commands/import.js';
 import { lcaCommand } from '../../core/cli/commands/lca.js';
 import { planJob } from '../../core/app/import-job.js';
 import { validateWorkbook } from '../../core/workbook/validate.js';
-import { parseCommandArgs } from '../../core/cli/shared/args.js';
-import { RunContext, type GlobalValues } from '../../core/cli/shared/context.js';
-import { describeError } from '../../core/cli/shared/errors.js';
 import type { CliCommand } from '../../core/cli/shared/types.js';
 import { firstImport, secondImport } from '../app/lca-impact-data.js';
+import { lcaUpdates, runInProcess } from './impact-cli-run.js';
 import {
   catalog,
   fullWorkbook,
@@ -30,45 +28,7 @@ import {
 let env: Env;
 let first: SheetData;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  requests: { method: string; path: string }[];
-}
-
-async function cli(command: CliCommand, args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const mark = await env.requestsMark();
-  const io = {
-    stdout: (s: string) => void (stdout += s),
-    stderr: (s: string) => void (stderr += s),
-    env: { SUPPLY_LOADER_API_KEY: env.sb.ownerKey, SUPPLY_LOADER_BASE_URL: env.sb.baseUrl },
-    cwd: env.dir,
-    isTTY: false,
-  };
-  let ctx: RunContext | undefined;
-  let code: number;
-  try {
-    const { values, positionals } = parseCommandArgs(
-      [...args, '--jobs-dir', env.jobsDir],
-      command.options,
-      command.name,
-    );
-    ctx = new RunContext(io, values as GlobalValues, new AbortController().signal);
-    code = await command.run(values, positionals, ctx);
-  } catch (e) {
-    const d = describeError(e, command.name);
-    stderr += `supply-loader: ${d.message}\n`;
-    code = d.exitCode;
-  } finally {
-    await ctx?.close();
-  }
-  return { code, stdout, stderr, requests: await env.requestsSince(mark) };
-}
-
-const lcaUpdates = (r: Run) => r.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/lca-update'));
+const cli = (command: CliCommand, args: string[]) => runInProcess(env, command, args);
 
 beforeAll(async () => {
   env = await startEnv('empty');
