@@ -21,16 +21,8 @@ import { draftRow, type EntitySheet, type RowsAhead } from './draft.js';
 const SLICE_MS = 4;
 
 export class DecisionsAhead<T> implements RowsAhead {
-  /** Code → the position of its row, for rows that may be decided ahead. */
-  private readonly positions = new Map<string, number>();
-  /** Where each decided row's entry is in `lines` (byte offset, length; length 0: not decided ahead). */
-  private readonly offsets: Float64Array;
-  private readonly lengths: Uint32Array;
-  /** The rows each decided entry covers (its row and its child rows). */
-  private readonly rowCounts: Uint32Array;
-  /** The compact ref of each decided entry (what the planner keeps of every entry once it is in the plan). */
-  private readonly refs: (EntryRef | undefined)[];
-  private readonly lines: LinesOnDisk;
+  /** What is kept per row: made when the walk finds its first entity (a plan of new entities needs none). */
+  private rows: PerRow | null = null;
   private decided = 0;
   private readonly queue: number[] = [];
   private scheduled = false;
@@ -40,29 +32,14 @@ export class DecisionsAhead<T> implements RowsAhead {
     private readonly ctx: PlanState,
     private readonly sheet: EntitySheet<T>,
     /** the file the entries wait in (removed at once: only its descriptor is used) */
-    path: string,
-  ) {
-    this.offsets = new Float64Array(sheet.rows.length);
-    this.lengths = new Uint32Array(sheet.rows.length);
-    this.rowCounts = new Uint32Array(sheet.rows.length);
-    this.refs = new Array<EntryRef | undefined>(sheet.rows.length);
-    this.lines = new LinesOnDisk(path);
-    const count = new Map<string, number>();
-    for (const r of sheet.rows) {
-      const code = rawCode(r, 'external_id');
-      if (code !== null) count.set(code, (count.get(code) ?? 0) + 1);
-    }
-    sheet.rows.forEach((r, i) => {
-      const code = rawCode(r, 'external_id');
-      if (code !== null && count.get(code) === 1 && r.typed && r.problems.length === 0) this.positions.set(code, i);
-    });
-  }
+    private readonly path: string,
+  ) {}
 
   /** The service has the entity of `code`: its row is decided soon (between the walk's pages). */
   found(code: string): void {
     if (this.stopped) return;
-    const at = this.positions.get(code);
-    if (at === undefined) return;
+    const at = (this.rows ??= perRow(this.sheet.rows, this.path)).positions.get(code);
+    if (at === undefined || at < 0) return;
     this.queue.push(at);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -74,25 +51,26 @@ export class DecisionsAhead<T> implements RowsAhead {
   stop(): void {
     this.stopped = true;
     this.queue.length = 0;
-    this.positions.clear();
+    this.rows?.positions.clear();
   }
 
   /** Drop every decision ahead (the walk could not be read after all): each row is decided at its turn. */
   drop(): void {
     this.stop();
-    this.lengths.fill(0);
-    this.refs.fill(undefined);
+    this.rows?.lengths.fill(0);
+    this.rows?.refs.fill(undefined);
     this.decided = 0;
   }
 
   take(position: number): boolean {
-    const length = this.lengths[position];
-    if (length === 0) return false;
-    this.lengths[position] = 0;
+    const rows = this.rows;
+    const length = rows ? rows.lengths[position] : 0;
+    if (!rows || length === 0) return false;
+    rows.lengths[position] = 0;
     this.decided--;
-    const ref = this.refs[position]!;
-    this.refs[position] = undefined;
-    this.ctx.emitUnchanged(this.lines.get(this.offsets[position], length), ref, this.rowCounts[position]);
+    const ref = rows.refs[position]!;
+    rows.refs[position] = undefined;
+    this.ctx.emitUnchanged(rows.lines.get(rows.offsets[position], length), ref, rows.rowCounts[position]);
     return true;
   }
 
@@ -104,7 +82,7 @@ export class DecisionsAhead<T> implements RowsAhead {
   /** Every decision taken or dropped: the file goes. */
   close(): void {
     this.stop();
-    this.lines.close();
+    this.rows?.lines.close();
   }
 
   private work(): void {
@@ -119,10 +97,11 @@ export class DecisionsAhead<T> implements RowsAhead {
       }
     }
     // Written at the end of each slice: lines held longer outlive the young generation and fill the old one.
-    this.lines.flush();
+    this.rows?.lines.flush();
   }
 
   private decide(at: number): void {
+    const rows = this.rows!;
     const r = this.sheet.rows[at] as WbRow<T>;
     const code = rawCode(r, 'external_id')!;
     let tried: ReturnType<PlanState['trial']>;
@@ -133,14 +112,44 @@ export class DecisionsAhead<T> implements RowsAhead {
     }
     const [e] = tried.entries;
     if (tried.entries.length === 1 && tried.preflight.length === 0 && e.action === 'unchanged' && !e.problems) {
-      const [offset, length] = this.lines.put(JSON.stringify(e));
-      this.offsets[at] = offset;
-      this.lengths[at] = length;
-      this.rowCounts[at] = e.rows.length;
-      this.refs[at] = entryRef(e);
+      const [offset, length] = rows.lines.put(JSON.stringify(e));
+      rows.offsets[at] = offset;
+      rows.lengths[at] = length;
+      rows.rowCounts[at] = e.rows.length;
+      rows.refs[at] = entryRef(e);
       this.decided++;
     }
   }
+}
+
+/** Per row of the sheet: which may be decided ahead, and where each decided one waits. */
+interface PerRow {
+  /** Code → the position of its row: −1 for a code of several rows or of a row with problems. */
+  positions: Map<string, number>;
+  /** Where each decided row's entry is in `lines` (byte offset, length; length 0: not decided ahead). */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  /** The rows each decided entry covers (its row and its child rows). */
+  rowCounts: Uint32Array;
+  /** The compact ref of each decided entry (what the planner keeps of every entry once it is in the plan). */
+  refs: (EntryRef | undefined)[];
+  lines: LinesOnDisk;
+}
+
+function perRow(rows: readonly WbRow<unknown>[], path: string): PerRow {
+  const positions = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const code = rawCode(r, 'external_id');
+    if (code !== null) positions.set(code, positions.has(code) || !r.typed || r.problems.length > 0 ? -1 : i);
+  });
+  return {
+    positions,
+    offsets: new Float64Array(rows.length),
+    lengths: new Uint32Array(rows.length),
+    rowCounts: new Uint32Array(rows.length),
+    refs: new Array<EntryRef | undefined>(rows.length),
+    lines: new LinesOnDisk(path),
+  };
 }
 
 /** Lines on disk, each read back by where it was put (in any order). */
