@@ -12,7 +12,8 @@
  * What the planner itself needs of an entry after adding it (its action, id, label, where it is) is the compact
  * `EntryRef` (see `entryRef`), not the entry with its body, changes and notes.
  */
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync } from 'node:fs';
+import { BlockWriter } from './spill.js';
 import type { Plan, PlanCounts, PlanEntry } from './types.js';
 
 /** What a sink counts of an entry it is given as its JSON line (`addLine`). */
@@ -21,10 +22,11 @@ export type LineFacts = Pick<PlanEntry, 'sheet' | 'action' | 'level'> & { rowCou
 export interface PlanSink {
   add(e: PlanEntry): void;
   /**
-   * An entry as its JSON line (`JSON.stringify(entry)`, made when it was decided) with what the summary counts of
-   * it: never a delete, never an entry with problems (sinks that word problems pass it on as it is).
+   * An entry as its JSON line (`JSON.stringify(entry)`, made when it was decided; as text or its UTF-8 bytes, used
+   * before the call returns) with what the summary counts of it: never a delete, never an entry with problems
+   * (sinks that word problems pass it on as it is).
    */
-  addLine(line: string, facts: LineFacts): void;
+  addLine(line: string | Uint8Array, facts: LineFacts): void;
   /** Every entry added: the held-back deletes go out, the file is synced and closed. */
   finish(): Plan['summary'];
   /** Entries added so far. */
@@ -100,7 +102,7 @@ abstract class BaseSink implements PlanSink {
     else this.put(e);
   }
 
-  addLine(line: string, facts: LineFacts): void {
+  addLine(line: string | Uint8Array, facts: LineFacts): void {
     this.count++;
     this.counter.tally(facts.sheet, facts.action, facts.rowCount);
     this.putLine(line);
@@ -114,15 +116,16 @@ abstract class BaseSink implements PlanSink {
   }
 
   protected abstract put(e: PlanEntry): void;
-  protected abstract putLine(line: string): void;
+  protected abstract putLine(line: string | Uint8Array): void;
   protected abstract close(): void;
 }
 
+/** Bytes gathered before they are written. */
 const FLUSH_AT = 1 << 20;
 
 export class JsonlPlanSink extends BaseSink {
   private fd: number | null;
-  private buf = '';
+  private readonly out: BlockWriter;
 
   /** Creates (truncates) `path`. */
   constructor(
@@ -131,25 +134,23 @@ export class JsonlPlanSink extends BaseSink {
   ) {
     super(isDelete);
     this.fd = openSync(path, 'w');
+    this.out = new BlockWriter(() => {
+      if (this.fd === null) throw new Error(`the plan entries file ${this.path} is closed`);
+      return this.fd;
+    }, FLUSH_AT);
   }
 
   protected put(e: PlanEntry): void {
     this.putLine(JSON.stringify(e));
   }
 
-  protected putLine(line: string): void {
-    this.buf += `${line}\n`;
-    if (this.buf.length >= FLUSH_AT) this.flush();
-  }
-
-  private flush(): void {
-    if (this.fd === null) throw new Error(`the plan entries file ${this.path} is closed`);
-    if (this.buf) writeSync(this.fd, this.buf);
-    this.buf = '';
+  protected putLine(line: string | Uint8Array): void {
+    if (typeof line === 'string') this.out.put(line, true);
+    else this.out.putBytes(line, true);
   }
 
   protected close(): void {
-    this.flush();
+    this.out.flush();
     fdatasyncSync(this.fd!);
     closeSync(this.fd!);
     this.fd = null;
@@ -176,7 +177,7 @@ export class HeldSink implements PlanSink {
     else this.held.push(e);
   }
 
-  addLine(line: string, facts: LineFacts): void {
+  addLine(line: string | Uint8Array, facts: LineFacts): void {
     this.released().addLine(line, facts);
   }
 

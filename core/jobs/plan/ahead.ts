@@ -7,11 +7,12 @@
  * compact ref); every other row is decided at its turn.
  *
  * The work runs in slices between the walk's pages (the event loop turns between slices), so the walk is not
- * held back. Memory: the entries kept until their turn are on disk (their JSON lines, in a file unlinked once
- * opened), not in memory; held per row are where its line is and the compact ref the planner keeps of every
- * entry anyway.
+ * held back. Memory: the entries kept until their turn are on disk (their JSON lines, in files unlinked once
+ * opened, one per bucket of rows: LinesOnDisk), not in memory; held per row are where its line is and the compact
+ * ref the planner keeps of every entry anyway.
  */
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { BlockWriter } from '../spill.js';
 import { entryRef, type EntryRef } from '../plan-sink.js';
 import { rawCode, type WbRow } from '../workbook-rows.js';
 import type { PlanState } from './context.js';
@@ -70,7 +71,7 @@ export class DecisionsAhead<T> implements RowsAhead {
     this.decided--;
     const ref = rows.refs[position]!;
     rows.refs[position] = undefined;
-    this.ctx.emitUnchanged(rows.lines.get(rows.offsets[position], length), ref, rows.rowCounts[position]);
+    this.ctx.emitUnchanged(rows.lines.get(position, rows.offsets[position], length), ref, rows.rowCounts[position]);
     return true;
   }
 
@@ -96,8 +97,6 @@ export class DecisionsAhead<T> implements RowsAhead {
         break;
       }
     }
-    // Written at the end of each slice: lines held longer outlive the young generation and fill the old one.
-    this.rows?.lines.flush();
   }
 
   private decide(at: number): void {
@@ -112,7 +111,7 @@ export class DecisionsAhead<T> implements RowsAhead {
     }
     const [e] = tried.entries;
     if (tried.entries.length === 1 && tried.preflight.length === 0 && e.action === 'unchanged' && !e.problems) {
-      const [offset, length] = rows.lines.put(JSON.stringify(e));
+      const [offset, length] = rows.lines.put(at, JSON.stringify(e));
       rows.offsets[at] = offset;
       rows.lengths[at] = length;
       rows.rowCounts[at] = e.rows.length;
@@ -126,7 +125,7 @@ export class DecisionsAhead<T> implements RowsAhead {
 interface PerRow {
   /** Code → the position of its row: −1 for a code of several rows or of a row with problems. */
   positions: Map<string, number>;
-  /** Where each decided row's entry is in `lines` (byte offset, length; length 0: not decided ahead). */
+  /** Where each decided row's entry is in `lines` (byte offset in its bucket, length; 0: not decided ahead). */
   offsets: Float64Array;
   lengths: Uint32Array;
   /** The rows each decided entry covers (its row and its child rows). */
@@ -148,53 +147,95 @@ function perRow(rows: readonly WbRow<unknown>[], path: string): PerRow {
     lengths: new Uint32Array(rows.length),
     rowCounts: new Uint32Array(rows.length),
     refs: new Array<EntryRef | undefined>(rows.length),
-    lines: new LinesOnDisk(path),
+    lines: new LinesOnDisk(path, rows.length),
   };
 }
 
-/** Lines on disk, each read back by where it was put (in any order). */
-class LinesOnDisk {
-  private fd: number | null;
-  /** bytes on disk, and the lines not written yet (with their bytes) */
-  private written = 0;
-  private held: string[] = [];
-  private heldBytes = 0;
-  private buf = Buffer.alloc(4096);
+/** Rows of one bucket at least; a sheet has at most MAX_BUCKETS buckets (so as many files). */
+const BUCKET_ROWS = 4096;
+const MAX_BUCKETS = 64;
+/** Bytes of a bucket's lines gathered before they are written (encoded at once: no string waits in the heap). */
+const BLOCK = 64 * 1024;
 
-  constructor(path: string) {
-    this.fd = openSync(path, 'w+');
-    unlinkSync(path);
+/**
+ * Lines on disk, each read back by the row it was put for. The rows are decided in the walk's order but taken in
+ * row order: each bucket of consecutive rows has its own file (removed once opened), read whole when its first
+ * row is taken, so the lines are read back with one read per bucket, not one per row; one bucket is in memory
+ * at a time.
+ */
+export class LinesOnDisk {
+  private readonly bucketRows: number;
+  private readonly fds: (number | null)[];
+  /** per bucket: its lines, appended in blocks (made on its first line) */
+  private readonly out: (BlockWriter | null)[];
+  /** the bucket read last, in a buffer reused for every bucket */
+  private loaded: number | null = null;
+  private bytes = Buffer.alloc(0);
+  private serial = 0;
+  /** reads from disk so far */
+  reads = 0;
+
+  constructor(
+    private readonly path: string,
+    rows: number,
+  ) {
+    this.bucketRows = Math.max(BUCKET_ROWS, Math.ceil(rows / MAX_BUCKETS));
+    const buckets = Math.max(1, Math.ceil(rows / this.bucketRows));
+    this.fds = new Array<number | null>(buckets).fill(null);
+    this.out = new Array<BlockWriter | null>(buckets).fill(null);
   }
 
-  /** Append a line (written at the next `flush`): where it is (byte offset, byte length). */
-  put(line: string): [number, number] {
-    const bytes = Buffer.byteLength(line);
-    const at = this.written + this.heldBytes;
-    this.held.push(line);
-    this.heldBytes += bytes;
-    return [at, bytes];
+  /** Append the line of row `position`: where it is in its bucket (byte offset, length). */
+  put(position: number, line: string): [number, number] {
+    const b = this.bucketOf(position);
+    const out = (this.out[b] ??= new BlockWriter(() => this.fdOf(b), BLOCK));
+    const at = out.size;
+    return [at, out.put(line)];
   }
 
-  get(at: number, bytes: number): string {
-    if (at + bytes > this.written) this.flush();
-    if (bytes > this.buf.length) this.buf = Buffer.alloc(Math.max(bytes, 2 * this.buf.length));
-    let got = 0;
-    while (got < bytes) got += readSync(this.fd!, this.buf, got, bytes - got, at + got);
-    return this.buf.toString('utf8', 0, bytes);
+  /** The line of row `position`, put at (`at`, `bytes`) of its bucket, as UTF-8: valid until the next `get`. */
+  get(position: number, at: number, bytes: number): Uint8Array {
+    const b = this.bucketOf(position);
+    if (this.loaded !== b) {
+      this.loaded = null;
+      const out = this.out[b];
+      out?.flush();
+      const size = out?.size ?? 0;
+      if (size > this.bytes.length) this.bytes = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const n = readSync(this.fds[b]!, this.bytes, got, size - got, got);
+        if (n === 0) throw new Error('internal: the lines decided ahead were cut short');
+        got += n;
+      }
+      this.reads++;
+      this.loaded = b;
+    }
+    return this.bytes.subarray(at, at + bytes);
   }
 
   close(): void {
-    if (this.fd === null) return;
-    closeSync(this.fd);
-    this.fd = null;
+    this.loaded = null;
+    this.bytes = Buffer.alloc(0);
+    this.out.fill(null);
+    for (let b = 0; b < this.fds.length; b++) {
+      const fd = this.fds[b];
+      if (fd !== null) closeSync(fd);
+      this.fds[b] = null;
+    }
   }
 
-  flush(): void {
-    if (this.heldBytes === 0) return;
-    const b = Buffer.from(this.held.join(''));
-    for (let off = 0; off < b.length;) off += writeSync(this.fd!, b, off, b.length - off, this.written + off);
-    this.written += b.length;
-    this.held = [];
-    this.heldBytes = 0;
+  private bucketOf(position: number): number {
+    return Math.floor(position / this.bucketRows);
+  }
+
+  private fdOf(b: number): number {
+    let fd = this.fds[b];
+    if (fd === null) {
+      const path = `${this.path}.${this.serial++}`;
+      fd = this.fds[b] = openSync(path, 'w+');
+      unlinkSync(path);
+    }
+    return fd;
   }
 }

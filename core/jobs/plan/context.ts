@@ -128,7 +128,7 @@ export class PlanState {
    * An `unchanged` entry decided ahead of its turn (ahead.ts), at its turn: into the plan as `emit` puts it, from
    * its JSON line and compact ref (an unchanged entry notes no uses).
    */
-  emitUnchanged(line: string, ref: EntryRef, rowCount: number): void {
+  emitUnchanged(line: string | Uint8Array, ref: EntryRef, rowCount: number): void {
     if (ref.action !== 'unchanged') throw new Error(`internal: ${ref.key} decided ahead is ${ref.action}`);
     this.sink.addLine(line, { sheet: ref.sheet, action: ref.action, level: ref.level, rowCount });
     this.byKey.set(ref.key, ref);
