@@ -8,8 +8,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildCli, currentBundle } from '../scripts/build-cli.mjs';
-import { loadBundle } from '../scripts/load-cli.mjs';
+import { buildCli, currentBuild, sourcesChangedSince } from '../scripts/build-cli.mjs';
+import { compileBundle, runCompiled } from '../scripts/load-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,26 +34,39 @@ async function runSources(notice) {
 
 async function load() {
   if (process.env.SUPPLY_LOADER_CLI_SOURCE === '1') return runSources();
-  const found = currentBundle(root);
-  if (found.entry) return runBundle(found.entry);
+  const found = currentBuild(root);
+  let why = found.why;
+  if (found.entry) {
+    // The sources' modification times are read by libuv's threads while this thread compiles the bundle; it runs
+    // only once none is newer than the build.
+    const changed = sourcesChangedSince(root, found.startedMs);
+    const compiled = compileBundle(withHeapGrowth(found.entry), process.argv.slice(2));
+    if (!(await changed)) return runBundle(compiled);
+    why = 'the sources changed since the CLI bundle was built';
+  }
   let built;
   try {
     const t0 = performance.now();
     built = await buildCli();
-    process.stderr.write(`supply-loader: ${found.why}; rebuilt it (${Math.round(performance.now() - t0)} ms)\n`);
+    process.stderr.write(`supply-loader: ${why}; rebuilt it (${Math.round(performance.now() - t0)} ms)\n`);
   } catch (e) {
-    return runSources(
-      `${found.why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`,
-    );
+    return runSources(`${why} and it could not be rebuilt (${e instanceof Error ? e.message.split('\n')[0] : e})`);
   }
-  return runBundle(built);
+  return runBundle(compileBundle(withHeapGrowth(built), process.argv.slice(2)));
 }
 
-/** The bundle through V8's code cache (scripts/load-cli.mjs); SUPPLY_LOADER_TIMINGS=1 says whether it was used. */
-function runBundle(entry) {
-  // V8's flags before the bundle is compiled: they are part of the code cache's key (scripts/load-cli.mjs).
-  createRequire(import.meta.url)(path.join(path.dirname(entry), 'heap-growth.cjs')).applyHeapGrowth();
-  const { exports, state } = loadBundle(entry, process.argv.slice(2));
+/** V8's flags before the bundle is compiled (once): they are part of the code cache's key (scripts/load-cli.mjs). */
+let heapGrowthSet = false;
+function withHeapGrowth(entry) {
+  if (!heapGrowthSet)
+    createRequire(import.meta.url)(path.join(path.dirname(entry), 'heap-growth.cjs')).applyHeapGrowth();
+  heapGrowthSet = true;
+  return entry;
+}
+
+/** The compiled bundle run (through V8's code cache); SUPPLY_LOADER_TIMINGS=1 says whether the cache was used. */
+function runBundle(compiled) {
+  const { exports, state } = runCompiled(compiled);
   if (process.env.SUPPLY_LOADER_TIMINGS === '1')
     process.stderr.write(`timing code-cache-${state} ${Math.round(performance.now())}\n`);
   return exports;

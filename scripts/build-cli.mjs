@@ -12,7 +12,7 @@
  * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
  * running process never has its chunks replaced under it (several CLI processes may rebuild at once).
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import fs, { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -50,10 +50,10 @@ function newest(dir) {
 }
 
 /**
- * The entry file of the current build under root if it exists and no source is newer than it:
- * `{ entry }`; else `{ why }` in words (no build yet, build missing, sources changed).
+ * The current build under root as current.json names it, without looking at the sources: `{ entry, startedMs }`
+ * (sources older than startedMs are in it), or `{ why }` in words (no build yet, build missing, of an older kind).
  */
-export function currentBundle(root = ROOT) {
+export function currentBuild(root = ROOT) {
   const dist = path.join(root, 'dist-cli');
   let current;
   try {
@@ -70,9 +70,51 @@ export function currentBundle(root = ROOT) {
   } catch {
     return { why: 'the CLI bundle is missing' };
   }
+  return { entry, startedMs: Number(current.started_ms) };
+}
+
+const SOURCES_CHANGED = 'the sources changed since the CLI bundle was built';
+
+/**
+ * The entry file of the current build under root if it exists and no source is newer than it:
+ * `{ entry }`; else `{ why }` in words (no build yet, build missing, sources changed).
+ */
+export function currentBundle(root = ROOT) {
+  const found = currentBuild(root);
+  if (!found.entry) return found;
   const sourcesAt = Math.max(...BUNDLE_SOURCES.map((d) => newest(path.join(root, d))));
-  if (!(sourcesAt <= Number(current.started_ms))) return { why: 'the sources changed since the CLI bundle was built' };
-  return { entry };
+  if (!(sourcesAt <= found.startedMs)) return { why: SOURCES_CHANGED };
+  return { entry: found.entry };
+}
+
+/**
+ * Whether a source file is newer than `startedMs` (or went away while being looked at): what currentBundle
+ * checks, with the files' modification times read by libuv's threads. The folders are listed now and every file's
+ * stat is asked before this returns, so a caller that compiles the bundle meanwhile (bin/supply-loader.mjs) has
+ * the answer when it is done instead of waiting for the ~300 stats before it begins.
+ */
+export function sourcesChangedSince(root, startedMs) {
+  const files = [];
+  for (const d of BUNDLE_SOURCES) {
+    let entries;
+    try {
+      entries = readdirSync(path.join(root, d), { withFileTypes: true, recursive: true });
+    } catch {
+      // A folder that cannot be listed whole: as currentBundle looks (what can be listed of it, at once).
+      return Promise.resolve(!(Math.max(...BUNDLE_SOURCES.map((x) => newest(path.join(root, x)))) <= startedMs));
+    }
+    for (const e of entries) if (e.isFile()) files.push(path.join(e.parentPath ?? e.path, e.name));
+  }
+  if (files.length === 0) return Promise.resolve(!(0 <= startedMs));
+  return new Promise((resolve) => {
+    let left = files.length;
+    let changed = false;
+    for (const f of files)
+      fs.stat(f, (err, st) => {
+        if (err || !(st.mtimeMs <= startedMs)) changed = true;
+        if (--left === 0) resolve(changed);
+      });
+  });
 }
 
 /**

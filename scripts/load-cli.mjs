@@ -28,6 +28,14 @@ export function cacheKey(argv) {
  * `state` (for tests and SUPPLY_LOADER_TIMINGS) says what happened: 'used', 'rejected', 'none' or 'off'.
  */
 export function loadBundle(entry, argv, env = process.env) {
+  return runCompiled(compileBundle(entry, argv, env));
+}
+
+/**
+ * The bundle compiled (from the command's cache when V8 takes it), not yet run: runCompiled runs it. Compiled apart
+ * so that the bin can check meanwhile that the sources did not change (bin/supply-loader.mjs).
+ */
+export function compileBundle(entry, argv, env = process.env) {
   const off = env.SUPPLY_LOADER_CODE_CACHE === '0';
   const file = path.join(path.dirname(entry), 'v8-cache', `${cacheKey(argv)}.bin`);
   let cachedData;
@@ -48,15 +56,20 @@ export function loadBundle(entry, argv, env = process.env) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const state = off ? 'off' : !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  return { entry, script, state, cacheFile: file };
+}
+
+/** Run a compiled bundle (compileBundle): its exports; a cache is made at exit when none was used. */
+export function runCompiled({ entry, script, state, cacheFile }) {
   if (state === 'none' || state === 'rejected') {
     process.once('exit', (code) => {
       if (code !== 0) return;
       try {
         const data = script.createCachedData();
-        mkdirSync(path.dirname(file), { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
+        mkdirSync(path.dirname(cacheFile), { recursive: true });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(tmp, data);
-        renameSync(tmp, file);
+        renameSync(tmp, cacheFile);
       } catch {
         // a read-only install: every start compiles, as without a cache
       }

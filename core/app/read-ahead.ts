@@ -10,24 +10,27 @@ import type { ApiClient } from '../api/index.js';
 import { kindsToWalk, startServiceWalks, type ServiceWalks } from '../jobs/service-walks.js';
 import type { ColumnMapping } from '../workbook/column-mapping/schema.js';
 import { targetOf } from '../workbook/column-mapping/match.js';
-import { DEFAULT_LIMITS, inspectWorkbookFile } from '../workbook/guards.js';
+import { DEFAULT_LIMITS } from '../workbook/guards.js';
+import { WorkbookInspections } from '../workbook/reader.js';
 import type { DataSheetName } from '../workbook/types.js';
 import { readAndValidate, type CheckedSources } from './validate.js';
 
 /**
  * The data sheets the .xlsx sources feed, each with its declared data rows (null: not declared), from their
  * sheet lists; null when a source is not an .xlsx or its sheet list cannot be read (the reader will say why).
+ * The files' inspections are made through `inspections`, for the read that follows to use.
  */
 export async function fedSheets(
   paths: readonly string[],
   mapping?: ColumnMapping,
+  inspections = new WorkbookInspections(),
 ): Promise<Map<DataSheetName, number | null> | null> {
   const fed = new Map<DataSheetName, number | null>();
   for (const path of paths) {
     if (extname(path).toLowerCase() !== '.xlsx') return null;
     let sheets;
     try {
-      ({ sheets } = await inspectWorkbookFile(path, DEFAULT_LIMITS));
+      ({ sheets } = await inspections.inspect(path, DEFAULT_LIMITS));
     } catch {
       return null;
     }
@@ -51,8 +54,9 @@ export async function walksFor(
   client: ApiClient,
   mapping?: ColumnMapping,
   signal?: AbortSignal,
+  inspections?: WorkbookInspections,
 ): Promise<ServiceWalks | undefined> {
-  const fed = await fedSheets(paths, mapping);
+  const fed = await fedSheets(paths, mapping, inspections);
   return fed ? startServiceWalks(client, kindsToWalk(fed), signal) : undefined;
 }
 
@@ -60,7 +64,8 @@ export async function walksFor(
  * Read and validate the sources (readAndValidate) with the plan's service reads under way beside them, when a
  * client is given; `walks` is for the plan (PlanServices.walks), absent when none were started or the sources
  * could not be read. Reads already started for the same sources and mapping (`started`, walksFor) are used
- * instead of starting new ones. A caller that does not plan after all calls `walks.cancel()`.
+ * instead of starting new ones. A caller that does not plan after all calls `walks.cancel()`. The reader uses the
+ * inspection of each file the walks were chosen from (WorkbookInspections): each file is inspected once.
  */
 export async function readWhileWalking(
   paths: readonly string[],
@@ -68,10 +73,11 @@ export async function readWhileWalking(
   o: Parameters<typeof readAndValidate>[1] & {} = {},
   started?: ServiceWalks,
 ): Promise<CheckedSources & { walks?: ServiceWalks }> {
-  const walks = started ?? (client ? await walksFor(paths, client, o.mapping, o.signal) : undefined);
+  const inspections = o.inspections ?? new WorkbookInspections();
+  const walks = started ?? (client ? await walksFor(paths, client, o.mapping, o.signal, inspections) : undefined);
   let checked: CheckedSources;
   try {
-    checked = await readAndValidate(paths, o);
+    checked = await readAndValidate(paths, { ...o, inspections });
   } catch (e) {
     walks?.cancel();
     throw e;

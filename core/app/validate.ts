@@ -6,7 +6,7 @@
  * at its cell (app/codes.ts); offline, the check says that codes were not checked.
  */
 import type { ColumnMapping } from '../workbook/column-mapping/schema.js';
-import type { ReadOptions } from '../workbook/reader.js';
+import type { ReadOptions, WorkbookInspections } from '../workbook/reader.js';
 import { readSources } from '../workbook/sources/index.js';
 import type { ParsedWorkbook, ValidationReport } from '../workbook/types.js';
 import { validateWorkbook, type ValidateOptions } from '../workbook/validate.js';
@@ -25,12 +25,15 @@ export async function readAndValidate(
     signal?: AbortSignal;
     onRead?: ReadOptions['onProgress'];
     onValidate?: ValidateOptions['onProgress'];
+    /** inspections of the files made already (their sheet lists read ahead): used when a file is unchanged */
+    inspections?: WorkbookInspections;
   } = {},
 ): Promise<CheckedSources> {
   const parsed = await readSources(paths, {
     ...(o.mapping && { mapping: o.mapping }),
     ...(o.signal && { signal: o.signal }),
     ...(o.onRead && { onProgress: o.onRead }),
+    ...(o.inspections && { inspections: o.inspections }),
   });
   if (o.fileName !== undefined) parsed.file = o.fileName;
   const report = await validateWorkbook(parsed, {

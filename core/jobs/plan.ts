@@ -117,14 +117,24 @@ async function planInto(
   // With walks started before the rows were read, the codes are picked out of them.
   const reading = ctx.walks?.me ?? client.me({ signal });
   reading.catch(() => {}); // awaited below, after the rows are indexed
-  // The rows indexed with turns of the event loop between groups: the walks' pages are handled meanwhile.
-  await wb.prepare(signal);
+  // The rows are indexed (wb.prepare) while the reads that resolve their codes are out: those need the codes
+  // only (collectCodes reads them from the rows' cells), not the indexed rows.
+  let indexed!: () => void;
+  let notIndexed!: (e: unknown) => void;
+  const prepared = new Promise<void>((resolve, reject) => {
+    indexed = resolve;
+    notIndexed = reject;
+  });
+  prepared.catch(() => {}); // awaited below
   // Supplier products are resolved last: their walk is the longest of a large workbook. Once every other kind
-  // is resolved the planning starts (the sheets before supplier products, the instances' BOM and production
-  // reads) and each supplier-product row whose entity the walk has found is decided meanwhile (plan/ahead.ts).
+  // is resolved (and the rows indexed) the planning starts (the sheets before supplier products, the instances'
+  // BOM and production reads) and each supplier-product row whose entity the walk has found is decided meanwhile
+  // (plan/ahead.ts).
   let started: Promise<Started> | undefined;
   const start = (svc: ServiceIndex, ahead: boolean) =>
-    (started ??= reading.then((me) => startPlanning(wb, svc, me, ctx, progress, ahead ? aheadPath : undefined)));
+    (started ??= Promise.all([reading, prepared]).then(([me]) =>
+      startPlanning(wb, svc, me, ctx, progress, ahead ? aheadPath : undefined),
+    ));
   const foundEarly: string[] = [];
   let ahead: DecisionsAhead<unknown> | undefined;
   let over = false;
@@ -145,6 +155,11 @@ async function planInto(
           found: (code) => (ahead ? ahead.found(code) : foundEarly.push(code)),
         });
     resolving.catch(() => {}); // awaited below; when /v2/me failed, its error is the one told
+    // One turn of the event loop: the codes' reads are sent before the rows are indexed, not after.
+    await new Promise((r) => setImmediate(r));
+    // The rows indexed with turns of the event loop between groups: the walks' pages are handled meanwhile.
+    wb.prepare(signal).then(indexed, notIndexed);
+    await prepared;
     const me = await reading;
     const svc = await resolving;
     ctx.walks?.cancel(); // walks of collections no code asked for

@@ -120,15 +120,14 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
     if (!s) return undefined;
     const def = getSheet(name);
     const fields = new Set(Object.keys(def.columns));
-    const allowed = def.columns.action?.allowed ?? [];
+    const actionOf = rowAction(name);
     return (r) => {
       const at = sourceRowOf(s, r.row);
       const sheetName = at.part.sheetName;
       const found = errorsAt.get(`${sheetName}\u0000${at.row}`);
       // Most rows have none: they share one empty list (frozen: a row's problems are copied, never added to).
       let problems = found ? found.map(issueToProblem) : NO_PROBLEMS;
-      const declared = rowActionOf(r);
-      const action: RowAction = allowed.includes(declared) ? declared : 'upsert';
+      const action = actionOf(r);
       if (action === 'delete' || action === 'ignore') {
         // Only the external_id is used: problems elsewhere in the row do not block a delete.
         const own = found
@@ -247,8 +246,17 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
   };
 }
 
+/** A row's action in a sheet (WbRow.action): its `action` cell when the sheet allows it, else upsert. */
+export function rowAction(name: DataSheetName): (r: Pick<ParsedRow, 'values'>) => RowAction {
+  const allowed = getSheet(name).columns.action?.allowed ?? [];
+  return (r) => {
+    const declared = rowActionOf(r);
+    return allowed.includes(declared) ? declared : 'upsert';
+  };
+}
+
 /** A code cell as text, also for rows that are not valid (to group and to point dependents at them). */
-export function rawCode(r: WbRow<unknown>, field: string): string | null {
+export function rawCode(r: Pick<WbRow<unknown>, 'values'>, field: string): string | null {
   const v = r.values[field];
   if (typeof v === 'string') return v.trim() === '' ? null : v.trim();
   if (typeof v === 'number') return String(v);

@@ -3,6 +3,7 @@
  * rows one at a time (memory bounded), header mapping by name in any order, cell coercion by column type,
  * and every problem as an Issue at its cell. Cancellable (AbortSignal) with throttled progress.
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { damagedWorkbook } from './damage.js';
@@ -36,7 +37,40 @@ export interface ReadOptions {
   limits?: Partial<ReadLimits>;
   /** Column mapping: which sheet feeds which target, header row, columns, values, constants. */
   mapping?: ColumnMapping;
+  /** Inspections of the file made before the read (its sheet list, read ahead): used when the file is unchanged. */
+  inspections?: WorkbookInspections;
 }
+
+/**
+ * The file-level inspections (guards.ts) of the workbooks a caller looks at before reading them: one who reads
+ * the sheet list first (app/read-ahead.ts) and the reader share one inspection of the file, not one each (each
+ * opens the zip, reads its directory and the small parts, and checks every XML part's prolog). An inspection is
+ * used again only for the same path under the same limits while the file is unchanged (the same size, inode and
+ * modification and change times); else the file is inspected anew. An inspection that failed is never used again.
+ */
+export class WorkbookInspections {
+  private readonly made = new Map<string, { of: string; inspection: Promise<FileInspection> }>();
+
+  inspect(path: string, limits: ReadLimits): Promise<FileInspection> {
+    return stat(path).then(
+      (st) => {
+        const of = [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs, ...LIMIT_KEYS.map((k) => limits[k])].join(' ');
+        const kept = this.made.get(path);
+        if (kept?.of === of) return kept.inspection;
+        const inspection = inspectWorkbookFile(path, limits);
+        this.made.set(path, { of, inspection });
+        inspection.catch(() => {
+          if (this.made.get(path)?.inspection === inspection) this.made.delete(path);
+        });
+        return inspection;
+      },
+      // Not there (or not readable): the inspection says so in its words.
+      () => inspectWorkbookFile(path, limits),
+    );
+  }
+}
+
+const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS).sort() as (keyof ReadLimits)[];
 
 /** Sheets the format writes that are not data: read silently as nothing (and left out of the Columns step). */
 export const META_SHEETS: ReadonlySet<string> = new Set([
@@ -94,7 +128,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   onProgress?.({ phase: 'checking', sheet: null, rows: 0, totalRows: null, fraction: 0 });
   let inspection: FileInspection;
   try {
-    inspection = await inspectWorkbookFile(path, limits);
+    inspection = await (options.inspections?.inspect(path, limits) ?? inspectWorkbookFile(path, limits));
   } catch (e) {
     signal?.throwIfAborted();
     if (e instanceof FileLevelError) issues.fileError(e.code, e.message, e.params);

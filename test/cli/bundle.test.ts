@@ -3,7 +3,7 @@
  * a current build from a missing or outdated one by the sources' modification times, and the bin runs it.
  */
 import { spawnSync } from 'node:child_process';
-import {
+import fs, {
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -15,15 +15,23 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain ES module script without types
-import { HTTP2_STUB_MESSAGE, VENDOR_CHUNKS, currentBundle } from '../../scripts/build-cli.mjs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import {
+  HTTP2_STUB_MESSAGE,
+  VENDOR_CHUNKS,
+  currentBuild,
+  currentBundle,
+  sourcesChangedSince,
+  // @ts-expect-error -- a plain ES module script without types
+} from '../../scripts/build-cli.mjs';
 import { BIN } from '../fixtures/cli-process.js';
 import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { runChild, sandbox } from './helpers.js';
 
 const check = currentBundle as (root: string) => { entry?: string; why?: string };
+const build = currentBuild as (root: string) => { entry?: string; startedMs?: number; why?: string };
+const changedSince = sourcesChangedSince as (root: string, startedMs: number) => Promise<boolean>;
 const root = mkdtempSync(join(tmpdir(), 'sl-bundle-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -58,6 +66,27 @@ describe('CLI bundle staleness', () => {
     at(join(root, 'core/cli/new-file.ts'), built + 1);
     expect(check(root).why).toBe('the sources changed since the CLI bundle was built');
     rmSync(join(root, 'core/cli/new-file.ts'));
+    expect(check(root).entry).toBeDefined();
+  });
+
+  it("the bin's check while it compiles: every source's stat asked at once, the verdicts of currentBundle", async () => {
+    expect(build(root)).toEqual({ entry: join(root, 'dist-cli/b-1/cli-fn.js'), startedMs: built });
+    const stat = vi.spyOn(fs, 'stat');
+    try {
+      const pending = changedSince(root, built);
+      // both sources asked before it returned: the stats run while the caller compiles the bundle
+      expect(stat).toHaveBeenCalledTimes(2);
+      expect(await pending).toBe(false);
+    } finally {
+      stat.mockRestore();
+    }
+    at(join(root, 'sandbox/index.ts'), built + 5_000);
+    expect(await changedSince(root, built)).toBe(true);
+    at(join(root, 'sandbox/index.ts'), built - 10_000);
+    at(join(root, 'core/cli/new-file.ts'), built + 1);
+    expect(await changedSince(root, built)).toBe(true);
+    rmSync(join(root, 'core/cli/new-file.ts'));
+    expect(await changedSince(root, built)).toBe(false);
     expect(check(root).entry).toBeDefined();
   });
 

@@ -1,14 +1,33 @@
 /**
  * The planning reads go out side by side where they do not depend on each other (the end-to-end
  * bound counts one round trip for them): /v2/me beside the resolution of the workbook's codes, and the BOMs beside the
- * production figures of the instances on the service. Checked by what is in flight when a read is sent (no
- * timing): a read sent only after the other one answered never overlaps it.
+ * production figures of the instances on the service; the codes' reads before the rows are indexed. Checked by
+ * what is in flight when a read is sent (no timing): a read sent only after the other one answered never overlaps it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { join } from 'node:path';
 import type { ApiClient } from '../../core/api/index.js';
 import { runPlan } from './job-folder.js';
 import { catalog, fullWorkbook, planFile, startEnv, writeTestWorkbook, type Env, type SheetData } from './helpers.js';
+
+/** What the planner did, in order: the rows indexed (WorkbookRows.prepare), codes asked of the service. */
+const steps = vi.hoisted(() => [] as string[]);
+vi.mock('../../core/jobs/workbook-rows.js', async (original) => {
+  const m = await original<typeof import('../../core/jobs/workbook-rows.js')>();
+  return {
+    ...m,
+    indexWorkbook: (...a: Parameters<typeof m.indexWorkbook>) => {
+      const wb = m.indexWorkbook(...a);
+      return {
+        ...wb,
+        prepare: (signal?: AbortSignal) => {
+          steps.push('rows indexed');
+          return wb.prepare(signal);
+        },
+      };
+    },
+  };
+});
 
 let env: Env;
 let data: SheetData;
@@ -64,6 +83,22 @@ describe('planning reads side by side', () => {
     expect(plan.entries.find((e) => e.key === 'supplier-companies!2')?.action).toBe('create');
     expect(resolved).toBe(1);
     expect(resolvedDuringMe).toBe(1);
+  });
+
+  it("sends the reads that resolve the codes before it indexes the rows (they need the rows' codes only)", async () => {
+    const c = env.client;
+    const asking = (r: ApiClient['supplierCompanies']): ApiClient['supplierCompanies'] => ({
+      ...r,
+      resolveExternalIds: (codes, o) => {
+        steps.push('codes asked');
+        return r.resolveExternalIds(codes, o);
+      },
+    });
+    steps.length = 0;
+    const plan = await planFile(path, { client: { ...c, supplierCompanies: asking(c.supplierCompanies) } });
+    expect(steps).toEqual(['codes asked', 'rows indexed']);
+    // the same plan as without the order
+    expect(plan.entries).toEqual((await planFile(path, { client: c })).entries);
   });
 
   it('reads the BOMs and the production figures of the instances on the service side by side', async () => {

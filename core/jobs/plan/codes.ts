@@ -7,14 +7,17 @@ import type { DataSheetName } from '../../workbook/types.js';
 import { ENTITY_SHEETS } from '../entities.js';
 import { emptyCodeRequests, type CodeRequests, type WorkbookMappings } from '../resolve.js';
 import type { IdentifiedKind } from '../types.js';
-import { rawCode, type WbRow, type WorkbookRows } from '../workbook-rows.js';
+import { rawCode, rowAction, type WbRow, type WorkbookRows } from '../workbook-rows.js';
 import { COMPONENT_KIND } from './boms.js';
 
 type CodeKind = keyof CodeRequests;
 
 /** The cells of each sheet that hold a code, and the kind of code (a BOM row's component: by its type). */
 export const CODE_CELLS: Partial<
-  Record<DataSheetName, [field: string, kind: CodeKind | ((r: WbRow<unknown>) => CodeKind | undefined)][]>
+  Record<
+    DataSheetName,
+    [field: string, kind: CodeKind | ((r: Pick<WbRow<unknown>, 'values'>) => CodeKind | undefined)][]
+  >
 > = {
   'supplier-companies': [['external_id', 'supplier_company']],
   'supplier-plants': [
@@ -53,20 +56,30 @@ export const CODE_CELLS: Partial<
   ],
 };
 
-export function collectCodes(wb: WorkbookRows): CodeRequests {
+/**
+ * The codes the rows define or refer to, per kind: those of the rows to write (wb.rows) and of the delete rows
+ * (wb.actionRows). Read from the rows' cells and action alone, not from the indexed rows, so that the service
+ * reads that resolve them go out before the rows are indexed (WorkbookRows.prepare) and do not wait for it.
+ */
+export function collectCodes(wb: Pick<WorkbookRows, 'sheets'>): CodeRequests {
   const c = emptyCodeRequests();
   const add = (kind: CodeKind | undefined, v: string | null) => {
     if (kind && v) c[kind].add(v);
   };
+  const rowsOf = (sheet: DataSheetName, keep: (a: WbRow<unknown>['action']) => boolean) => {
+    const rows = wb.sheets.get(sheet)?.rows ?? [];
+    const actionOf = rowAction(sheet);
+    return rows.filter((r) => keep(actionOf(r)));
+  };
   const collect = (sheet: DataSheetName) => {
-    for (const r of wb.rows(sheet))
+    for (const r of rowsOf(sheet, (a) => a !== 'delete' && a !== 'ignore'))
       for (const [field, kind] of CODE_CELLS[sheet] ?? [])
         add(typeof kind === 'function' ? kind(r) : kind, rawCode(r, field));
   };
   // The order codes are asked in: the companies, the codes of delete rows, then every other sheet.
   collect('supplier-companies');
   for (const [sheet, kind] of Object.entries(ENTITY_SHEETS) as [DataSheetName, IdentifiedKind][])
-    for (const r of wb.actionRows(sheet, 'delete')) add(kind, rawCode(r, 'external_id'));
+    for (const r of rowsOf(sheet, (a) => a === 'delete')) add(kind, rawCode(r, 'external_id'));
   for (const sheet of Object.keys(CODE_CELLS) as DataSheetName[]) if (sheet !== 'supplier-companies') collect(sheet);
   return c;
 }
