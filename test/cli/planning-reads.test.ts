@@ -45,11 +45,19 @@ describe('planning reads at a small --concurrency', () => {
     const firstWrite = log.findIndex((q) => q.method !== 'GET');
     const reads = log.slice(0, firstWrite);
     expect(reads.length).toBeGreaterThan(4); // more planning reads than N
-    const at = reads.map((q) => Date.parse(q.at));
-    // /v2/me and the walks go out beside the read of the workbook, the other reads once it is read: more than N
-    // of them arrived before the first could have been answered, and none waited for another's answer
-    expect(at.filter((t) => t - at[0] < LATENCY / 2).length).toBeGreaterThan(4);
-    expect(Math.max(...at) - Math.min(...at)).toBeLessThan(LATENCY);
+    const at = reads.map((q) => Date.parse(q.at)).sort((a, b) => a - b);
+    // /v2/me and the walks go out beside the read of the workbook, the other reads once it is read (however long
+    // reading takes on a busy machine): at most these two waves, each sent at once — none waited for another's
+    // answer — and more than N reads in one of them.
+    const waves: number[][] = [];
+    for (const t of at) {
+      const last = waves[waves.length - 1];
+      if (last && t - last[last.length - 1] < LATENCY / 2) last.push(t);
+      else waves.push([t]);
+    }
+    expect(waves.length, JSON.stringify(waves)).toBeLessThanOrEqual(2);
+    for (const w of waves) expect(w[w.length - 1] - w[0]).toBeLessThan(LATENCY / 2);
+    expect(Math.max(...waves.map((w) => w.length))).toBeGreaterThan(4);
     // while no more than N = 2 writes are in flight: any third write arrives an answer (the latency) after the first
     const writes = log
       .slice(firstWrite)
