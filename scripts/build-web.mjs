@@ -20,11 +20,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const WEB_DIST = path.join(ROOT, 'dist-web');
+const WEB_DIST = path.join(ROOT, 'dist-web');
 /** Names the current build: { dir, entry, started_ms, inputs } (inputs: the source files it is made of). */
 const CURRENT = path.join(WEB_DIST, 'current.json');
 /** The entry's file in a build; it exports applyHeapGrowth, startBrowserMode and startSandbox. */
-export const WEB_ENTRY = 'server.js';
+const WEB_ENTRY = 'server.js';
 /** Builds other than the current one are removed once this old (a server may still load a chunk from one). */
 const KEEP_OLD_MS = 24 * 3600_000;
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -68,7 +68,7 @@ export async function startSandbox(opts) {
  * used, each exactly as the package has it. Used only when the entry's text is what it expects (another exceljs
  * version is imported as it is; test/main/start-script.test.ts tells).
  */
-export const EXCELJS_ENTRY_PARTS = {
+const EXCELJS_ENTRY_PARTS = {
   Workbook: './doc/workbook',
   ModelContainer: './doc/modelcontainer',
   WorkbookWriter: './stream/xlsx/workbook-writer',

@@ -124,14 +124,16 @@ async function startBrowser() {
     startSandbox,
     appVersion: pkg.version,
   });
-  console.log(`Supply Loader (browser mode) is running. Open this URL in your browser:\n\n  ${mode.url}\n`);
-  console.log('The link carries the access token of this launch; keep it to yourself. Stop with Ctrl+C.');
   const stop = async () => {
     await mode.close();
     process.exit(0);
   };
+  // Before the URL is out: a signal that comes as soon as it is seen must find the handlers there (with no
+  // handler yet, SIGTERM ends the process at once, not through close()).
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  console.log(`Supply Loader (browser mode) is running. Open this URL in your browser:\n\n  ${mode.url}\n`);
+  console.log('The link carries the access token of this launch; keep it to yourself. Stop with Ctrl+C.');
 }
 
 async function main() {
