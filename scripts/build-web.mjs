@@ -186,11 +186,12 @@ export async function buildWebServer() {
   return path.join(outdir, WEB_ENTRY);
 }
 
-// `node scripts/build-web.mjs [--with-renderer]`: build the server bundle (and the renderer first); exit 1 on failure.
+// `node scripts/build-web.mjs [--with-renderer]`: the renderer first when asked, then the server bundle unless the
+// current one is made of the sources as they are (an unchanged build is not made again); exit 1 on failure.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     if (process.argv.includes('--with-renderer')) await buildRenderer();
-    await buildWebServer();
+    if (!currentWebServer().entry) await buildWebServer();
   } catch (e) {
     console.error(`supply-loader: the build failed: ${e instanceof Error ? e.message : e}`);
     process.exit(1);

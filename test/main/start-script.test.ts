@@ -151,11 +151,13 @@ describe('scripts/start.mjs', () => {
     expect(sandboxParts(urls)).toEqual([]);
   });
 
-  it('npm run start:web builds in a child process: the server process loads neither Vite nor esbuild', async () => {
+  it('npm run start:web builds in a child process (a server bundle of unchanged sources is kept): the server process loads neither Vite nor esbuild', async () => {
+    const before = (currentWebServer() as Found).entry ?? ((await buildWebServer()) as string);
     const urls = await modulesAtStart(['--web'], undefined, 110_000);
     expect(urls.filter((u) => /[\\/]node_modules[\\/](vite|esbuild|rollup)[\\/]/.test(u))).toEqual([]);
     expect(typeScript(urls)).toEqual([]);
-    expect(currentWebServer()).toHaveProperty('entry');
+    expect(urls).toContain(pathToFileURL(before).href);
+    expect((currentWebServer() as Found).entry).toBe(before);
   });
 
   it.skipIf(electronInstalled)('without the Electron binary says so in one line and starts browser mode', async () => {
