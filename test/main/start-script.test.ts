@@ -153,12 +153,13 @@ describe('scripts/start.mjs', () => {
 
   it('npm run start:web builds in a child process (a server bundle of unchanged sources is kept): the server process loads neither Vite nor esbuild', async () => {
     const before = (currentWebServer() as Found).entry ?? ((await buildWebServer()) as string);
-    const urls = await modulesAtStart(['--web'], undefined, 110_000);
+    // The renderer's build comes first: more time than a --no-build start (this test's own limit is 180 s).
+    const urls = await modulesAtStart(['--web'], undefined, 170_000);
     expect(urls.filter((u) => /[\\/]node_modules[\\/](vite|esbuild|rollup)[\\/]/.test(u))).toEqual([]);
     expect(typeScript(urls)).toEqual([]);
     expect(urls).toContain(pathToFileURL(before).href);
     expect((currentWebServer() as Found).entry).toBe(before);
-  });
+  }, 180_000);
 
   it.skipIf(electronInstalled)('without the Electron binary says so in one line and starts browser mode', async () => {
     const { out } = await launch(['--no-build']);
