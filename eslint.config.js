@@ -13,6 +13,7 @@ export default tseslint.config(
       'dist-electron/**',
       'dist-renderer/**',
       'dist-cli/**',
+      'dist-web/**',
       'release/**',
       'test-artifacts/**',
       'bench/results/**',
