@@ -172,26 +172,43 @@ const vendorChunks = {
  * Each rewrite checks that the package's text is what it expects; if not (another version), the file is
  * bundled as it is (test/cli/bundle.test.ts tells).
  */
+/** exceljs's entry (lib/exceljs.nodejs.js): its parts, each required from the package when first used. */
+const EXCELJS_PARTS = {
+  Workbook: './doc/workbook',
+  ModelContainer: './doc/modelcontainer',
+  WorkbookWriter: './stream/xlsx/workbook-writer',
+  WorkbookReader: './stream/xlsx/workbook-reader',
+};
+/** What the entry's text holds for the stand-in to be the same object (another exceljs version is used as it is). */
+export const EXCELJS_ENTRY_EXPECT = [
+  ...Object.entries(EXCELJS_PARTS).map(([k, p]) => `${k}: require('${p}')`),
+  "Object.assign(ExcelJS, require('./doc/enums'));",
+];
+
+/**
+ * The stand-in for exceljs's entry: the same object, each part required when first used. `from` names a part
+ * as the stand-in requires it (relative, bundled in its place; or `exceljs/lib/…` from outside the package);
+ * `exported` is the line that exports it.
+ */
+export function lazyExceljsEntry(from, exported) {
+  const part = (o, k) => `part(${o}, '${k}', () => require(${JSON.stringify(from(EXCELJS_PARTS[k]))}));`;
+  return `const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
+const xlsx = {};
+${part('xlsx', 'WorkbookWriter')}
+${part('xlsx', 'WorkbookReader')}
+const ExcelJS = { stream: { xlsx } };
+${part('ExcelJS', 'Workbook')}
+${part('ExcelJS', 'ModelContainer')}
+Object.assign(ExcelJS, require(${JSON.stringify(from('./doc/enums'))}));
+${exported}
+`;
+}
+
 const LAZY_REWRITES = [
   {
     file: /[\\/]exceljs[\\/]lib[\\/]exceljs\.nodejs\.js$/,
-    expect: [
-      "Workbook: require('./doc/workbook')",
-      "ModelContainer: require('./doc/modelcontainer')",
-      "WorkbookWriter: require('./stream/xlsx/workbook-writer')",
-      "WorkbookReader: require('./stream/xlsx/workbook-reader')",
-      "Object.assign(ExcelJS, require('./doc/enums'));",
-    ],
-    contents: `const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
-const xlsx = {};
-part(xlsx, 'WorkbookWriter', () => require('./stream/xlsx/workbook-writer'));
-part(xlsx, 'WorkbookReader', () => require('./stream/xlsx/workbook-reader'));
-const ExcelJS = { stream: { xlsx } };
-part(ExcelJS, 'Workbook', () => require('./doc/workbook'));
-part(ExcelJS, 'ModelContainer', () => require('./doc/modelcontainer'));
-Object.assign(ExcelJS, require('./doc/enums'));
-module.exports = ExcelJS;
-`,
+    expect: EXCELJS_ENTRY_EXPECT,
+    contents: lazyExceljsEntry((part) => part, 'module.exports = ExcelJS;'),
   },
   {
     file: /[\\/]unzipper[\\/]unzip\.js$/,
@@ -273,6 +290,23 @@ function asciiOnly(code) {
   return code.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Make the build in `dist`/`record.dir` the current one (`current.json`, renamed into place: a start reads the old
+ * or the new one, never half of one), then remove builds older than KEEP_OLD_MS (a running process may still load
+ * a file of a recent one).
+ */
+export function publishBuild(dist, record) {
+  const current = path.join(dist, 'current.json');
+  const tmp = `${current}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(record));
+  renameSync(tmp, current);
+  for (const name of readdirSync(dist)) {
+    if (!name.startsWith('b-') || name === record.dir) continue;
+    const p = path.join(dist, name);
+    if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
+  }
+}
+
 export async function buildCli() {
   const { build } = await import('esbuild');
   const started = Date.now();
@@ -313,14 +347,7 @@ export async function buildCli() {
     `${WRAPPER[0]}${asciiOnly(readFileSync(esbuilt, 'utf8'))}${WRAPPER[1]}`,
   );
   rmSync(esbuilt);
-  const tmp = `${CURRENT}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/${BUNDLE_FILE}`, started_ms: started }));
-  renameSync(tmp, CURRENT);
-  for (const name of readdirSync(DIST)) {
-    if (!name.startsWith('b-') || name === dir) continue;
-    const p = path.join(DIST, name);
-    if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
-  }
+  publishBuild(DIST, { dir, entry: `${dir}/${BUNDLE_FILE}`, started_ms: started });
   return path.join(outdir, BUNDLE_FILE);
 }
 

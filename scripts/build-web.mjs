@@ -17,18 +17,15 @@
  * Each build goes to its own folder dist-web/<build>/, which becomes the current one by renaming
  * dist-web/current.json into place: a running server never has the chunk it loads later replaced under it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EXCELJS_ENTRY_EXPECT, lazyExceljsEntry, publishBuild } from './build-cli.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB_DIST = path.join(ROOT, 'dist-web');
-/** Names the current build: { dir, entry, started_ms, inputs } (inputs: the source files it is made of). */
-const CURRENT = path.join(WEB_DIST, 'current.json');
 /** The entry's file in a build; it exports applyHeapGrowth, startBrowserMode and startSandbox. */
 const WEB_ENTRY = 'server.js';
-/** Builds other than the current one are removed once this old (a server may still load a chunk from one). */
-const KEEP_OLD_MS = 24 * 3600_000;
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 /** Build the renderer (Vite) into dist-renderer/. */
@@ -65,49 +62,22 @@ export async function startSandbox(opts) {
 }
 `;
 
-/**
- * exceljs's entry (lib/exceljs.nodejs.js) as an object whose parts are required from the package when first
- * used, each exactly as the package has it. Used only when the entry's text is what it expects (another exceljs
- * version is imported as it is; test/main/start-script.test.ts tells).
- */
-const EXCELJS_ENTRY_PARTS = {
-  Workbook: './doc/workbook',
-  ModelContainer: './doc/modelcontainer',
-  WorkbookWriter: './stream/xlsx/workbook-writer',
-  WorkbookReader: './stream/xlsx/workbook-reader',
-};
-function exceljsIsAsExpected() {
-  let text;
-  try {
-    text = readFileSync(path.join(ROOT, 'node_modules/exceljs/lib/exceljs.nodejs.js'), 'utf8');
-  } catch {
-    return false;
-  }
-  return (
-    Object.entries(EXCELJS_ENTRY_PARTS).every(([k, p]) => text.includes(`${k}: require('${p}')`)) &&
-    text.includes("Object.assign(ExcelJS, require('./doc/enums'));")
-  );
-}
+/** exceljs imported as its stand-in (scripts/build-cli.mjs lazyExceljsEntry), when its entry is what it expects. */
 const lazyExceljs = {
   name: 'lazy-exceljs',
   setup(b) {
-    if (!exceljsIsAsExpected()) return;
-    const lib = (p) => JSON.stringify(`exceljs/lib/${p.slice(2)}`);
-    const part = (o, k) => `part(${o}, '${k}', () => require(${lib(EXCELJS_ENTRY_PARTS[k])}));`;
+    let text = '';
+    try {
+      text = readFileSync(path.join(ROOT, 'node_modules/exceljs/lib/exceljs.nodejs.js'), 'utf8');
+    } catch {
+      return;
+    }
+    if (!EXCELJS_ENTRY_EXPECT.every((e) => text.includes(e))) return;
     b.onResolve({ filter: /^exceljs$/ }, () => ({ path: 'exceljs', namespace: 'supply-loader-lazy' }));
     b.onLoad({ filter: /^exceljs$/, namespace: 'supply-loader-lazy' }, () => ({
       loader: 'js',
       resolveDir: ROOT,
-      contents: `const part = (o, k, get) => Object.defineProperty(o, k, { enumerable: true, configurable: true, get });
-const xlsx = {};
-${part('xlsx', 'WorkbookWriter')}
-${part('xlsx', 'WorkbookReader')}
-const ExcelJS = { stream: { xlsx } };
-${part('ExcelJS', 'Workbook')}
-${part('ExcelJS', 'ModelContainer')}
-Object.assign(ExcelJS, require(${lib('./doc/enums')}));
-export default ExcelJS;
-`,
+      contents: lazyExceljsEntry((part) => `exceljs/lib/${part.slice(2)}`, 'export default ExcelJS;'),
     }));
   },
 };
@@ -175,17 +145,11 @@ export async function buildWebServer() {
         .join('/'),
       'package.json',
     );
-    const tmp = `${CURRENT}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ dir, entry: `${dir}/${WEB_ENTRY}`, started_ms: started, inputs }));
-    renameSync(tmp, CURRENT);
+    // current.json names it: { dir, entry, started_ms, inputs } (inputs: the source files it is made of).
+    publishBuild(WEB_DIST, { dir, entry: `${dir}/${WEB_ENTRY}`, started_ms: started, inputs });
   } finally {
     // esbuild's service process would otherwise stay beside the server as long as it runs.
     await esbuild.stop();
-  }
-  for (const name of readdirSync(WEB_DIST)) {
-    if (!name.startsWith('b-') || name === dir) continue;
-    const p = path.join(WEB_DIST, name);
-    if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_MS) rmSync(p, { recursive: true, force: true });
   }
   return path.join(outdir, WEB_ENTRY);
 }
