@@ -7,12 +7,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../core/api/index.js';
-import { planJob, plannedEntries } from '../../core/app/import-job.js';
+import { planJob } from '../../core/app/import-job.js';
 import { fedSheets, readWhileWalking } from '../../core/app/read-ahead.js';
 import { readAndValidate } from '../../core/app/validate.js';
 import { CollectionWalk, kindsToWalk } from '../../core/jobs/service-walks.js';
 import { buildDataset } from '../fixtures/dataset.js';
-import { runPlan, planInMemory } from '../jobs/job-folder.js';
+import { entriesOf, planAfterRead, runPlan, planInMemory } from '../jobs/job-folder.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { startEnv, writeTestWorkbook, type Env } from '../jobs/helpers.js';
 
@@ -63,8 +63,6 @@ function heldWalk(c: ApiClient): {
   };
 }
 
-const entriesOf = (p: { jobsDir: string; jobId: string }) => [...plannedEntries(p)].map((e) => JSON.stringify(e));
-
 describe('walks beside the read', () => {
   it('knows the fed sheets and their rows from the sheet list, and walks the collections their codes name', async () => {
     const fed = await fedSheets([file]);
@@ -108,14 +106,7 @@ describe('walks beside the read', () => {
       },
     );
     // the same plan as one made after the read
-    const after = await planJob(
-      env.jobsDir,
-      await readAndValidate([file]),
-      { client: env.client },
-      {
-        createOnly: false,
-      },
-    );
+    const after = await planAfterRead(env, file);
     expect(entriesOf(ahead)).toEqual(entriesOf(after));
     expect(ahead.plan.summary.byAction).toEqual({ unchanged: expect.any(Number) });
   });

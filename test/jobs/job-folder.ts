@@ -7,6 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiClient } from '../../core/api/index.js';
+import { planJob, plannedEntries } from '../../core/app/import-job.js';
+import { readAndValidate } from '../../core/app/validate.js';
 import { planImport, type PlanContext } from '../../core/jobs/plan.js';
 import { createJobDir, newJobId, readEntriesSync, readPlan } from '../../core/jobs/job-store.js';
 import { rowMarks, type RowMarks } from '../../core/jobs/row-marks.js';
@@ -83,4 +86,13 @@ export async function marksOfJob(jobsDir: string, jobId: string): Promise<RowMar
   } finally {
     await index.close();
   }
+}
+
+/** A job folder's plan entries, each as its JSON line (two plans compared entry for entry). */
+export const entriesOf = (p: { jobsDir: string; jobId: string }) =>
+  [...plannedEntries(p)].map((e) => JSON.stringify(e));
+
+/** The plan of `file` made after its read, without walks ahead: what a plan made with them must equal. */
+export async function planAfterRead(env: { jobsDir: string; client: ApiClient }, file: string) {
+  return planJob(env.jobsDir, await readAndValidate([file]), { client: env.client }, { createOnly: false });
 }

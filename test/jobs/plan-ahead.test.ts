@@ -13,7 +13,7 @@ import { readAndValidate } from '../../core/app/validate.js';
 import { DecisionsAhead } from '../../core/jobs/plan/ahead.js';
 import { PlanState } from '../../core/jobs/plan/context.js';
 import { buildDataset } from '../fixtures/dataset.js';
-import { runPlan, planInMemory } from './job-folder.js';
+import { entriesOf, planAfterRead, runPlan, planInMemory } from './job-folder.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
 import { startEnv, type Env } from './helpers.js';
 
@@ -80,8 +80,6 @@ function walkStoppedAt(c: ApiClient, holdAt: number, fail = false) {
   return { client: { ...c, supplierProducts: { ...c.supplierProducts, walk } }, release, held };
 }
 
-const entriesOf = (p: { jobsDir: string; jobId: string }) => [...plannedEntries(p)].map((e) => JSON.stringify(e));
-
 describe('supplier-product rows decided while their walk runs', () => {
   it('decides the rows found before the walk ends, and the plan is the one made after the read', async () => {
     const trials = vi.spyOn(PlanState.prototype, 'trial');
@@ -107,14 +105,7 @@ describe('supplier-product rows decided while their walk runs', () => {
     trials.mockRestore();
     taken.mockRestore();
 
-    const after = await planJob(
-      env.jobsDir,
-      await readAndValidate([file]),
-      { client: env.client },
-      {
-        createOnly: false,
-      },
-    );
+    const after = await planAfterRead(env, file);
     expect(entriesOf(ahead)).toEqual(entriesOf(after));
     expect(ahead.plan.summary).toEqual(after.plan.summary);
     expect(ahead.plan.unknownCodes).toEqual(after.plan.unknownCodes);
