@@ -13,6 +13,7 @@
  * `EntryRef` (see `entryRef`), not the entry with its body, changes and notes.
  */
 import { closeSync, fdatasyncSync, openSync } from 'node:fs';
+import { nounOf } from './entities.js';
 import { BlockWriter } from './spill.js';
 import type { Plan, PlanCounts, PlanEntry } from './types.js';
 
@@ -34,15 +35,25 @@ export interface PlanSink {
 }
 
 /** What the planner keeps of an entry once it is added: enough to refer to it, name it and see its action. */
-export type EntryRef = Pick<
-  PlanEntry,
-  'key' | 'kind' | 'level' | 'sheet' | 'row' | 'externalId' | 'label' | 'action' | 'id'
-> & {
+export type EntryRef = Pick<PlanEntry, 'key' | 'kind' | 'level' | 'sheet' | 'row' | 'externalId' | 'action' | 'id'> & {
+  /** The entry's label when it is not the usual `<noun> <external_id>` (refLabel makes that one when asked). */
+  label?: string;
   /** Kept for product instances only (their production period is read by the production-figures entries). */
   body?: PlanEntry['body'];
-};
+} & Partial<EntryFacts>;
 
-export function entryRef(e: PlanEntry): EntryRef {
+/**
+ * What later rows ask of an entity entry (plan/decide.ts notes it): the plant the entity is at after this import
+ * and, for a supplier product, its material and supplier plant (the silo rules). Kept on the entry's ref, not in
+ * maps of their own: a 200,000-row plan keeps one small object per entry.
+ */
+export interface EntryFacts {
+  plant: string | null;
+  materialKey?: string | null;
+  supplierPlantId?: string | null;
+}
+
+export function entryRef(e: PlanEntry, facts?: EntryFacts): EntryRef {
   const r: EntryRef = {
     key: e.key,
     kind: e.kind,
@@ -50,12 +61,23 @@ export function entryRef(e: PlanEntry): EntryRef {
     sheet: e.sheet,
     row: e.row,
     externalId: e.externalId,
-    label: e.label,
     action: e.action,
     id: e.id,
   };
+  // Most labels are `<noun> <external_id>`: made again when asked (a string per entry fewer).
+  if (e.externalId === null || e.label !== `${nounOf(e.kind)} ${e.externalId}`) r.label = e.label;
   if (e.kind === 'product_instance' && e.body) r.body = e.body;
+  if (facts) {
+    r.plant = facts.plant;
+    if (facts.materialKey !== undefined) r.materialKey = facts.materialKey;
+    if (facts.supplierPlantId !== undefined) r.supplierPlantId = facts.supplierPlantId;
+  }
   return r;
+}
+
+/** An entry's label (its ref keeps only one that is not the usual `<noun> <external_id>`). */
+export function refLabel(r: EntryRef): string {
+  return r.label ?? `${nounOf(r.kind)} ${r.externalId}`;
 }
 
 /** Counts per sheet and action and the rows covered, added to entry by entry. */

@@ -26,6 +26,9 @@ interface Coded {
   external_id?: string | null;
 }
 
+/** What a walk picked from holds once it has ended (the codes asked are not needed any more). */
+const PICKED: ReadonlySet<string> = new Set();
+
 /**
  * One collection's walk, started at once. `pick(codes)` answers the entities of those codes (absent: no active
  * entity carries the code): from what was met so far, then from the rest of the walk until every code is found.
@@ -64,6 +67,9 @@ export class CollectionWalk<T extends Coded = Coded> {
       } finally {
         this.finished = true;
         signal?.removeEventListener('abort', onAbort);
+        // What was asked of the walk goes with it (the codes of a large workbook, the callbacks' closures).
+        if (this.wanted) this.wanted = PICKED;
+        this.onItem = this.onFound = undefined;
       }
     })();
     this.done.catch(() => {}); // told by pick; a walk nobody picks from fails silently

@@ -13,7 +13,7 @@
  */
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { BlockWriter } from '../spill.js';
-import { entryRef, type EntryRef } from '../plan-sink.js';
+import type { EntryRef } from '../plan-sink.js';
 import { rawCode, type WbRow } from '../workbook-rows.js';
 import type { PlanState } from './context.js';
 import { draftRow, type EntitySheet, type RowsAhead } from './draft.js';
@@ -115,7 +115,7 @@ export class DecisionsAhead<T> implements RowsAhead {
       rows.offsets[at] = offset;
       rows.lengths[at] = length;
       rows.rowCounts[at] = e.rows.length;
-      rows.refs[at] = entryRef(e);
+      rows.refs[at] = tried.refs[0];
       this.decided++;
     }
   }

@@ -10,7 +10,7 @@ import type { IssueParams } from '../../workbook/types.js';
 import { closestCodes } from '../../workbook/similar.js';
 import { pending, type Pending } from '../diff.js';
 import { LEVEL, nounOf } from '../entities.js';
-import { entryRef, type EntryRef, type PlanSink } from '../plan-sink.js';
+import { entryRef, refLabel, type EntryFacts, type EntryRef, type PlanSink } from '../plan-sink.js';
 import type { ServiceIndex } from '../resolve.js';
 import type { EntityKind, IdentifiedKind, PlanEntry, PlanProblem, PlanProblemCode } from '../types.js';
 import type { WbRow, WorkbookRows } from '../workbook-rows.js';
@@ -60,11 +60,10 @@ export class PlanState {
   readonly preflightProblems: PlanProblem[] = [];
   /** Compact refs of the entries emitted (the entries themselves are in the sink: memory or a file). */
   private readonly byKey = new Map<string, EntryRef>();
-  /** `${kind}:${code}` → key of the entry (first row) that defines the code in this workbook. */
-  readonly defining = new Map<string, string>();
-  readonly productFacts = new Map<string, ProductFacts>();
-  /** Entry key → the plant the entity is at after this import. */
-  readonly entryPlant = new Map<string, string | null>();
+  /** Per kind: code → key of the entry (first row) that defines the code in this workbook. */
+  private readonly defining = new Map<IdentifiedKind, Map<string, string>>();
+  /** The facts `decide` noted of the entry it is about to emit (they go onto the entry's ref). */
+  private noted: { key: string; facts: EntryFacts } | null = null;
   readonly codeOfId: (id: string) => string | undefined;
   /** The references the plan's writes leave, when the plan deletes (in-use.ts PlannedUses: the deletes' in-use check reads them). */
   uses?: EntryNotes;
@@ -92,28 +91,41 @@ export class PlanState {
     return s;
   }
 
-  /** While a row is decided ahead of its turn (ahead.ts `trial`): its entries, kept out of the plan. */
-  private tried: PlanEntry[] | null = null;
+  /** While a row is decided ahead of its turn (ahead.ts `trial`): its entries and their refs, kept out of the plan. */
+  private tried: { entries: PlanEntry[]; refs: EntryRef[] } | null = null;
 
   /** The one place an entry enters the plan (during a trial: is kept by the trial instead). */
   emit(e: PlanEntry): void {
+    const ref = this.refOf(e);
     if (this.tried) {
-      this.tried.push(e);
+      this.tried.entries.push(e);
+      this.tried.refs.push(ref);
       return;
     }
     this.uses?.note(e);
     this.sink.add(e);
-    this.byKey.set(e.key, entryRef(e));
+    this.byKey.set(e.key, ref);
+  }
+
+  /** What later rows ask of the entity entry `key` about to be emitted (decide.ts): kept on its ref. */
+  noteFacts(key: string, facts: EntryFacts): void {
+    this.noted = { key, facts };
+  }
+
+  private refOf(e: PlanEntry): EntryRef {
+    const noted = this.noted?.key === e.key ? this.noted.facts : undefined;
+    if (noted) this.noted = null;
+    return entryRef(e, noted);
   }
 
   /**
    * The entries `decide` emits in `fn`, kept out of the plan (the caller emits them at their turn, or drops them
    * and decides the row again then), and the preflight problems `fn` noted, taken back out of the plan's list.
    */
-  trial(fn: () => void): { entries: PlanEntry[]; preflight: PlanProblem[] } {
+  trial(fn: () => void): { entries: PlanEntry[]; refs: EntryRef[]; preflight: PlanProblem[] } {
     const before = this.preflightProblems.length;
-    const entries: PlanEntry[] = [];
-    this.tried = entries;
+    const tried = { entries: [] as PlanEntry[], refs: [] as EntryRef[] };
+    this.tried = tried;
     let preflight: PlanProblem[] = [];
     try {
       fn();
@@ -121,7 +133,7 @@ export class PlanState {
       this.tried = null;
       preflight = this.preflightProblems.splice(before);
     }
-    return { entries, preflight };
+    return { ...tried, preflight };
   }
 
   /**
@@ -138,15 +150,31 @@ export class PlanState {
     return this.byKey.get(key);
   }
 
+  /** The key of the entry (first row) that defines `code` of `kind` in this workbook. */
+  definingKey(kind: IdentifiedKind, code: string): string | undefined {
+    return this.defining.get(kind)?.get(code);
+  }
+
+  /** Row `key` defines `code` of `kind`: the key of the first row that does (`key` when it is the first). */
+  define(kind: IdentifiedKind, code: string, key: string): string {
+    let codes = this.defining.get(kind);
+    if (!codes) this.defining.set(kind, (codes = new Map()));
+    const first = codes.get(code);
+    if (first !== undefined) return first;
+    codes.set(code, key);
+    return key;
+  }
+
   /** The entry of the row that defines `code` of `kind` in this workbook. */
   definingEntry(kind: IdentifiedKind, code: string): EntryRef | undefined {
-    return this.byKey.get(this.defining.get(`${kind}:${code}`) ?? '');
+    const key = this.definingKey(kind, code);
+    return key === undefined ? undefined : this.byKey.get(key);
   }
 
   // ------------------------------------------------------------ references
 
   private ref(kind: IdentifiedKind, code: string): Ref {
-    const key = this.defining.get(`${kind}:${code}`);
+    const key = this.definingKey(kind, code);
     if (key) {
       const e = this.byKey.get(key);
       if (!e || e.action === 'blocked' || e.action === 'conflict') return { state: 'blocked', key };
@@ -238,7 +266,7 @@ export class PlanState {
       d.problems.push(
         this.problemAt(r, field, {
           kind: 'dependency_blocked',
-          message: `${field} "${code}" refers to ${target?.label ?? ref.key} (${rowName(target)}), which is blocked`,
+          message: `${field} "${code}" refers to ${target ? refLabel(target) : ref.key} (${rowName(target)}), which is blocked`,
           ...(target
             ? {
                 code: 'reference_blocked' as const,
@@ -252,7 +280,7 @@ export class PlanState {
                     }
                   : {
                       value: code,
-                      targetLabel: target.label,
+                      targetLabel: refLabel(target),
                       targetSheet: target.sheet,
                       targetRow: target.row,
                       variant: 'row',
@@ -304,8 +332,8 @@ export class PlanState {
 
   /** The plant of a component (from its row in this import, else the service's entity). */
   plantOfComponent(kind: IdentifiedKind, code: string): string | null {
-    const key = this.defining.get(`${kind}:${code}`);
-    if (key) return this.entryPlant.get(key) ?? null;
+    const key = this.definingKey(kind, code);
+    if (key) return this.byKey.get(key)?.plant ?? null;
     const e = this.svc[kind].get(code) as { plant_id?: string } | undefined;
     return e?.plant_id ? e.plant_id.toLowerCase() : null;
   }
@@ -313,7 +341,7 @@ export class PlanState {
   /** A product instance's entry in this import (when a row defines it) and the plant it is at. */
   instance(code: string): { entry: EntryRef | undefined; plant: string | null | undefined } {
     const entry = this.definingEntry('product_instance', code);
-    const plant = entry ? this.entryPlant.get(entry.key) : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
+    const plant = entry ? entry.plant : this.svc.product_instance.get(code)?.plant_id?.toLowerCase();
     return { entry, plant };
   }
 
@@ -321,7 +349,7 @@ export class PlanState {
   afterNotes(keys: readonly string[]): string[] {
     return [...new Set(keys)].map((k) => {
       const e = this.byKey.get(k);
-      return PLAN_NOTES.afterCreate(e?.label ?? k, rowName(e));
+      return PLAN_NOTES.afterCreate(e ? refLabel(e) : k, rowName(e));
     });
   }
 

@@ -42,21 +42,23 @@ export function decide(ctx: PlanState, d: Draft, o: { onlyExisting?: boolean } =
       : typeof existing?.plant_id === 'string'
         ? existing.plant_id.toLowerCase()
         : null;
-  ctx.entryPlant.set(d.key, ctx.intern(plantId));
-  if (d.kind === 'supplier_product') {
-    const sp = d.desired.supplier_plant_id;
-    ctx.productFacts.set(d.key, {
-      plant_id: ctx.intern(plantId),
-      material_key: ctx.intern(materialKey(d.desired.material_type ?? existing?.material_type)),
-      supplier_plant_id: ctx.intern(
-        isPending(sp)
-          ? `pending:${sp.$pending}`
-          : sp === undefined
-            ? ((existing?.supplier_plant_id as string | null | undefined) ?? null)
-            : (sp as string | null),
-      ),
-    });
-  }
+  const sp = d.desired.supplier_plant_id;
+  ctx.noteFacts(
+    d.key,
+    d.kind === 'supplier_product'
+      ? {
+          plant: ctx.intern(plantId),
+          materialKey: ctx.intern(materialKey(d.desired.material_type ?? existing?.material_type)),
+          supplierPlantId: ctx.intern(
+            isPending(sp)
+              ? `pending:${sp.$pending}`
+              : sp === undefined
+                ? ((existing?.supplier_plant_id as string | null | undefined) ?? null)
+                : (sp as string | null),
+          ),
+        }
+      : { plant: ctx.intern(plantId) },
+  );
   const plants = new Set<string>();
   if (plantId) plants.add(plantId);
   if (typeof existing?.plant_id === 'string') plants.add(existing.plant_id.toLowerCase());

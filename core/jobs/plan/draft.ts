@@ -64,11 +64,9 @@ export function draft(ctx: PlanState, kind: IdentifiedKind, r: WbRow<unknown>): 
   if (r.snapshot) d.snapshot = r.snapshot;
   d.rowAction = r.action;
   if (code) {
-    const k = `${kind}:${code}`;
-    const first = ctx.defining.get(k);
-    if (first === undefined) ctx.defining.set(k, d.key);
+    const first = ctx.define(kind, code, d.key);
     // (the same row drafted again: its decision ahead of its turn was dropped)
-    else if (first !== d.key && !r.problems.some((p) => p.field === 'external_id')) {
+    if (first !== d.key && !r.problems.some((p) => p.field === 'external_id')) {
       d.problems.push(
         ctx.problemAt(r, 'external_id', {
           kind: 'duplicate',

@@ -103,8 +103,13 @@ function checkSilo(ctx: PlanState, d: Draft): void {
 
 /** A supplier product's facts: from its row in this import, else from the service. */
 function factsOf(ctx: PlanState, id: string | Pending, code: string): ProductFacts | undefined {
-  const key = ctx.defining.get(`supplier_product:${code}`);
-  if (key && ctx.productFacts.has(key)) return ctx.productFacts.get(key);
+  const ref = ctx.definingEntry('supplier_product', code);
+  if (ref?.materialKey !== undefined)
+    return {
+      plant_id: ref.plant ?? null,
+      material_key: ref.materialKey,
+      supplier_plant_id: ref.supplierPlantId ?? null,
+    };
   if (isPending(id)) return undefined;
   const e = ctx.svc.supplier_product.get(code);
   // Facts the service left out (optional in responses) are unknown: no check is made on them.

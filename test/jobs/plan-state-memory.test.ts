@@ -1,0 +1,76 @@
+/**
+ * What the planner keeps per entry stays small (a 200,000-row plan holds it for every row): the compact ref keeps
+ * the label only when it is not the usual `<noun> <external_id>` and carries the facts later rows ask (plant,
+ * material, supplier plant) instead of maps of their own; a walk ahead lets go of the codes asked of it once it
+ * has ended.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { entryRef, refLabel } from '../../core/jobs/plan-sink.js';
+import { CollectionWalk } from '../../core/jobs/service-walks.js';
+import type { PlanEntry } from '../../core/jobs/types.js';
+
+function entry(over: Partial<PlanEntry>): PlanEntry {
+  return {
+    key: 'supplier-products!2',
+    kind: 'supplier_product',
+    level: 2,
+    sheet: 'supplier-products',
+    row: 2,
+    rows: [{ sheet: 'supplier-products', row: 2 }],
+    externalId: 'SP-1',
+    label: 'supplier product SP-1',
+    action: 'unchanged',
+    id: '0b7c6a4e-0000-4000-8000-000000000001',
+    ...over,
+  } as PlanEntry;
+}
+
+describe('entryRef', () => {
+  it('keeps no label when it is the usual one, and refLabel gives it back', () => {
+    const ref = entryRef(entry({}));
+    expect(ref.label).toBeUndefined();
+    expect(refLabel(ref)).toBe('supplier product SP-1');
+  });
+
+  it('keeps any other label (a row without a code, an entry of another wording)', () => {
+    const noCode = entryRef(entry({ externalId: null, label: 'supplier product (row 2)' }));
+    expect(noCode.label).toBe('supplier product (row 2)');
+    expect(refLabel(noCode)).toBe('supplier product (row 2)');
+    const other = entryRef(entry({ kind: 'bom', label: 'BOM of product instance PI-1', externalId: 'PI-1' }));
+    expect(refLabel(other)).toBe('BOM of product instance PI-1');
+  });
+
+  it('carries the facts noted of the entry', () => {
+    const ref = entryRef(entry({}), { plant: 'p-1', materialKey: 'elementary:m-1', supplierPlantId: null });
+    expect(ref).toMatchObject({ plant: 'p-1', materialKey: 'elementary:m-1', supplierPlantId: null });
+    expect(entryRef(entry({ kind: 'supplier_company' }), { plant: null })).toMatchObject({ plant: null });
+    expect('materialKey' in entryRef(entry({ kind: 'supplier_company' }), { plant: null })).toBe(false);
+  });
+});
+
+describe('CollectionWalk', () => {
+  it('lets go of the codes picked once the walk has ended', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const walk = new CollectionWalk(async function* () {
+      yield { id: '1', external_id: 'A' };
+      yield { id: '2', external_id: 'B' };
+    });
+    let codes: Set<string> | null = new Set(['A', 'B', 'C']);
+    const held = new WeakRef(codes);
+    const found = await walk.pick(
+      codes,
+      () => {},
+      () => {},
+    );
+    codes = null;
+    expect([...found.keys()]).toEqual(['A', 'B']);
+    expect(walk.ended).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect(held.deref()).toBeUndefined();
+    await expect(walk.pick(new Set())).rejects.toThrow(/picked from once/);
+  });
+});
