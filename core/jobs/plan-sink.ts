@@ -54,24 +54,30 @@ export interface EntryFacts {
 }
 
 export function entryRef(e: PlanEntry, facts?: EntryFacts): EntryRef {
-  const r: EntryRef = {
-    key: e.key,
-    kind: e.kind,
-    level: e.level,
-    sheet: e.sheet,
-    row: e.row,
-    externalId: e.externalId,
-    action: e.action,
-    id: e.id,
-  };
   // Most labels are `<noun> <external_id>`: made again when asked (a string per entry fewer).
-  if (e.externalId === null || e.label !== `${nounOf(e.kind)} ${e.externalId}`) r.label = e.label;
-  if (e.kind === 'product_instance' && e.body) r.body = e.body;
-  if (facts) {
-    r.plant = facts.plant;
-    if (facts.materialKey !== undefined) r.materialKey = facts.materialKey;
-    if (facts.supplierPlantId !== undefined) r.supplierPlantId = facts.supplierPlantId;
-  }
+  const label = e.externalId === null || e.label !== `${nounOf(e.kind)} ${e.externalId}` ? e.label : undefined;
+  // One literal per shape, every field in it: fields added afterwards would go to a second array per ref.
+  const { key, kind, level, sheet, row, externalId, action, id } = e;
+  const r: EntryRef =
+    facts === undefined
+      ? { key, kind, level, sheet, row, externalId, action, id, label }
+      : facts.materialKey === undefined && facts.supplierPlantId === undefined
+        ? { key, kind, level, sheet, row, externalId, action, id, label, plant: facts.plant }
+        : {
+            key,
+            kind,
+            level,
+            sheet,
+            row,
+            externalId,
+            action,
+            id,
+            label,
+            plant: facts.plant,
+            materialKey: facts.materialKey,
+            supplierPlantId: facts.supplierPlantId,
+          };
+  if (kind === 'product_instance' && e.body) r.body = e.body;
   return r;
 }
 

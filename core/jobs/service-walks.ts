@@ -67,9 +67,6 @@ export class CollectionWalk<T extends Coded = Coded> {
       } finally {
         this.finished = true;
         signal?.removeEventListener('abort', onAbort);
-        // What was asked of the walk goes with it (the codes of a large workbook, the callbacks' closures).
-        if (this.wanted) this.wanted = PICKED;
-        this.onItem = this.onFound = undefined;
       }
     })();
     this.done.catch(() => {}); // told by pick; a walk nobody picks from fails silently
@@ -94,9 +91,14 @@ export class CollectionWalk<T extends Coded = Coded> {
     if (onFound) for (const [code, e] of this.met) onFound(code, e);
     this.found = this.met.size;
     if (!this.finished && this.found === codes.size) this.stop.abort();
-    await this.done;
-    const out = this.met;
-    return out;
+    try {
+      await this.done;
+    } finally {
+      // The walk has ended: what was asked of it goes (the codes of a large workbook, the callbacks' closures).
+      this.wanted = PICKED;
+      this.onItem = this.onFound = undefined;
+    }
+    return this.met;
   }
 
   /** Stop the walk (nothing will be picked from it). */

@@ -51,13 +51,11 @@ describe('entryRef', () => {
 });
 
 describe('CollectionWalk', () => {
-  it('lets go of the codes picked once the walk has ended', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const walk = new CollectionWalk(async function* () {
-      yield { id: '1', external_id: 'A' };
-      yield { id: '2', external_id: 'B' };
-    });
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+
+  /** Whether the codes picked are let go once the walk has ended and the pick has answered. */
+  async function letGo(walk: CollectionWalk<{ id: string; external_id: string }>): Promise<boolean> {
     let codes: Set<string> | null = new Set(['A', 'B', 'C']);
     const held = new WeakRef(codes);
     const found = await walk.pick(
@@ -70,7 +68,22 @@ describe('CollectionWalk', () => {
     expect(walk.ended).toBe(true);
     await new Promise((r) => setImmediate(r));
     gc();
-    expect(held.deref()).toBeUndefined();
     await expect(walk.pick(new Set())).rejects.toThrow(/picked from once/);
+    return held.deref() === undefined;
+  }
+
+  const items = async function* () {
+    yield { id: '1', external_id: 'A' };
+    yield { id: '2', external_id: 'B' };
+  };
+
+  it('lets go of the codes picked while it ran', async () => {
+    expect(await letGo(new CollectionWalk(items))).toBe(true);
+  });
+
+  it('lets go of the codes picked after it had ended', async () => {
+    const walk = new CollectionWalk(items);
+    while (!walk.ended) await new Promise((r) => setImmediate(r));
+    expect(await letGo(walk)).toBe(true);
   });
 });
