@@ -104,6 +104,17 @@ interface WalksAhead {
   resolved?: { svc: ServiceIndex; mappings: string };
 }
 
+/**
+ * The walks once the codes pass has picked its codes out of them: what the dry run still takes of them (/v2/me's
+ * answer, where its request count starts), not the walks themselves. The dry run uses the pass's index, and
+ * picks nothing more from them; each picked walk would otherwise keep a second map of every entity it found (and
+ * the codes asked for) beside that index until the dry run is over. Walks no code was asked of are stopped.
+ */
+function resolvedWalks(w: ServiceWalks): ServiceWalks {
+  w.cancel();
+  return { me: w.me, walks: {}, startRequests: w.startRequests, cancel: () => {} };
+}
+
 /** Stop reads ahead (none will be used). */
 function stopAhead(a: WalksAhead | null): void {
   if (!a) return;
@@ -460,8 +471,10 @@ export class ImportSessions {
           const mappings = savedMappings(app.settings, conn.profileId);
           const r = await codesPass({ parsed, report }, ahead.client, mappings, signal, ahead.walks);
           ({ report: shown, codes } = r);
-          if (r.resolved) ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
-          else {
+          if (r.resolved) {
+            ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
+            ahead.walks = resolvedWalks(ahead.walks);
+          } else {
             ahead.walks.cancel();
             void ahead.client.close().catch(() => {});
             ahead = null;
