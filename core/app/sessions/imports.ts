@@ -7,8 +7,9 @@
  * The dry run plans into the folder of the job that will run it (plan-entries.jsonl and plan.json, as
  * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
  * header and where its entries are in the file (entry-lines.ts: an offset and a length each, no entry parsed);
- * pages of rows are read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`
- * starts the job in that folder (no second planning); a folder no run adopted is removed with its session.
+ * pages of rows are read back from the file, a filter is one pass over it and its matches are kept as positions.
+ * `import.run` starts the job in that folder (no second planning); a folder no run adopted is removed with its
+ * session.
  */
 import { isTextSource } from '../../workbook/sources/index.js';
 import { partsOf } from '../../workbook/sheet-parts.js';
