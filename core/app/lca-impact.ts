@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ApiClient } from '../api/index.js';
-import { effectiveStatus, readJobIndex } from '../jobs/job-store.js';
+import { effectiveStatus, forEachJobEntry } from '../jobs/job-store.js';
 import type { JobStatus, PlanEntry, PlanHeader } from '../jobs/types.js';
 import { resolveBreakdownContext } from '../lca/hotspots.js';
 import { affectedInstances, affectsLca } from '../lca/impact/affected.js';
@@ -72,10 +72,9 @@ export type ImpactOptions = Pick<
 /** The plan header and the entries that can affect an instance's LCA (and the instances the plan creates). */
 async function lcaEntries(jobsDir: string, jobId: string): Promise<{ header: PlanHeader; entries: PlanEntry[] }> {
   const entries: PlanEntry[] = [];
-  const { header, index } = await readJobIndex(jobsDir, jobId, (e) => {
+  const header = await forEachJobEntry(jobsDir, jobId, (e) => {
     if (affectsLca(e) || (e.kind === 'product_instance' && e.action === 'create')) entries.push(e);
   });
-  await index.close();
   return { header, entries };
 }
 

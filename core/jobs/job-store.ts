@@ -224,6 +224,34 @@ export async function readJobIndex(
   return { header: headerOf(h), index };
 }
 
+/**
+ * A job's plan header, and each of its entries as it passes (`each` must not keep it), in one pass over its file:
+ * readJobIndex without the index, for a caller that needs only some entries (an index of every entry would be
+ * built only to be dropped). A damaged or incomplete file is refused as readJobIndex refuses it.
+ */
+export async function forEachJobEntry(
+  jobsDir: string,
+  jobId: string,
+  each: (e: PlanEntry, i: number) => void,
+): Promise<PlanHeader> {
+  const head = await readPlanFile(jobsDir, jobId);
+  if (head.format === PREVIOUS_PLAN_FORMAT) {
+    const { entries, ...header } = head as Plan;
+    entries.forEach((e, i) => each(e, i));
+    return header;
+  }
+  const h = head as JobPlanHeader;
+  let n = 0;
+  for await (const e of jsonLines<PlanEntry>(join(jobDir(jobsDir, jobId), h.entries_file))) {
+    if (e === null) throw new Error(`The plan of job ${jobId} is damaged: a line of ${h.entries_file} is not JSON`);
+    each(e, n++);
+  }
+  if (n !== h.entry_count) {
+    throw new Error(`The plan of job ${jobId} is incomplete: ${h.entries_file} holds ${n} of ${h.entry_count} entries`);
+  }
+  return headerOf(h);
+}
+
 export async function readMeta(jobsDir: string, jobId: string): Promise<JobMeta> {
   const text = await readFile(join(jobDir(jobsDir, jobId), META_FILE), 'utf8');
   return JSON.parse(text) as JobMeta;

@@ -61,7 +61,14 @@ describe("the app's dry run walks the service while the workbook is read", () =>
     const before = heldWalk.walks;
     const v = await rpc(mode, 'import.validate', { fileId, checkCodes: true });
     expect(v.codes).toEqual({ checked: true, unknown: 0 });
-    expect(mode.app.sessions.imports.get(v.importId).ahead?.resolved).toBeDefined();
+    const ahead = mode.app.sessions.imports.get(v.importId).ahead;
+    expect(ahead?.resolved).toBeDefined();
+    // What the dry run takes of the walks is kept (/v2/me's answer), not the walks and the entities they found.
+    expect(ahead?.walks.walks).toEqual({});
+    expect((await ahead!.walks.me).manufacturer_id).toBeTruthy();
+    // Nor every code the workbook refers to (the report's references): nothing the session does reads them.
+    expect(v.errors).toBe(0);
+    expect(mode.app.sessions.imports.get(v.importId).report.references).toEqual({});
     const ov = await rpc(mode, 'import.plan', { importId: v.importId, createOnly: false });
     expect(ov.summary.entries).toBeGreaterThan(450);
     // one walk of supplier products for the read, the codes pass and the dry run together

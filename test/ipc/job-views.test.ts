@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keepFailedRows } from '../../core/app/import-job.js';
 import type { JobResult, Plan, PlanEntry } from '../../core/jobs/types.js';
+import type { ParsedRow, ParsedSheet } from '../../core/workbook/types.js';
 import {
   jobEntryFilter,
   filterPlanEntries,
@@ -17,6 +18,7 @@ import {
   notSucceeded,
   page,
   planRowView,
+  rowLookup,
   summarizePlan,
   toScalar,
   undoPlanView,
@@ -403,5 +405,48 @@ describe('errors of the core in words', () => {
     class ApiError extends Error {}
     const api = new ApiError('403');
     expect(inWords(api)).toBe(api);
+  });
+});
+
+describe("the workbook's rows a dry-run page shows", () => {
+  const sheet = (name: string, rows: number[]): ParsedSheet =>
+    ({
+      name,
+      sheetName: name,
+      columns: {},
+      rows: rows.map((row, k) => ({ row, values: { external_id: `${name}-${row}-${k}` } })),
+    }) as unknown as ParsedSheet;
+  /** The sheet's rows, counting how many are read. */
+  const counted = (s: ParsedSheet): { sheet: ParsedSheet; reads: () => number } => {
+    let n = 0;
+    const rows = new Proxy(s.rows, {
+      get(target, p, receiver) {
+        if (typeof p === 'string' && /^\d+$/.test(p)) n++;
+        return Reflect.get(target, p, receiver) as unknown;
+      },
+    });
+    return { sheet: { ...s, rows }, reads: () => n };
+  };
+
+  it('finds rows in ascending order without indexing every row', () => {
+    const numbers = Array.from({ length: 10_000 }, (_, i) => i + 2);
+    const { sheet: products, reads } = counted(sheet('supplier-products', numbers));
+    const lookup = rowLookup({ sheets: [products, sheet('silos', [2, 3, 20_000_005])] });
+    for (const row of [2, 3, 5000, 10_001]) expect(lookup('supplier-products', row)?.row).toBe(row);
+    // A binary search: a few rows read per lookup, not every row of the sheet once.
+    expect(reads()).toBeLessThan(4 * 16);
+    expect(lookup('silos', 20_000_005)?.values.external_id).toBe('silos-20000005-2');
+    expect(lookup('supplier-products', 1)).toBeUndefined();
+    expect(lookup('supplier-products', 10_002)).toBeUndefined();
+    expect(lookup('materials', 2)).toBeUndefined();
+  });
+
+  it('finds rows of a sheet not in ascending order, the last row of a number counting', () => {
+    const lookup = rowLookup({ sheets: [sheet('silos', [5, 2, 9, 2, 7])] });
+    for (const row of [5, 9, 7]) expect(lookup('silos', row)?.row).toBe(row);
+    expect(lookup('silos', 2)?.values.external_id).toBe('silos-2-3');
+    expect(lookup('silos', 3)).toBeUndefined();
+    const empty: ParsedRow[] = [];
+    expect(rowLookup({ sheets: [{ ...sheet('silos', []), rows: empty }] })('silos', 2)).toBeUndefined();
   });
 });

@@ -6,9 +6,10 @@
  *
  * The dry run plans into the folder of the job that will run it (plan-entries.jsonl and plan.json, as
  * the CLI's import does; without meta.json it is no job the Jobs screen lists). The session keeps the plan's
- * header and the compact index of its entries (jobs/entry-index.ts: offsets into the file); pages of rows are
- * read back from the file, a filter is one pass over it and its matches are kept as positions. `import.run`
- * starts the job in that folder (no second planning); a folder no run adopted is removed with its session.
+ * header and where its entries are in the file (entry-lines.ts: an offset and a length each, no entry parsed);
+ * pages of rows are read back from the file, a filter is one pass over it and its matches are kept as positions.
+ * `import.run` starts the job in that folder (no second planning); a folder no run adopted is removed with its
+ * session.
  */
 import { isTextSource } from '../../workbook/sources/index.js';
 import { partsOf } from '../../workbook/sheet-parts.js';
@@ -17,10 +18,9 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../../jobs/csv-sources.js';
 import { createApiClient, type ApiClient } from '../../api/index.js';
-import type { EntryIndex } from '../../jobs/entry-index.js';
-import { jobDir, readJobIndex } from '../../jobs/job-store.js';
+import { jobDir, PLAN_ENTRIES_FILE } from '../../jobs/job-store.js';
 import type { PlanHeader } from '../../jobs/types.js';
-import type { DataSheetName, ParsedRow, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
+import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
 import {
   columnsView,
   previewMapping,
@@ -43,7 +43,8 @@ import type { ServiceWalks } from '../../jobs/service-walks.js';
 import type { CodeMappings, ServiceIndex } from '../../jobs/resolve.js';
 import type { KnownCodes } from '../../workbook/column-mapping/suggest.js';
 import type { HostServices } from '../host.js';
-import { page, planEntryFilter, planRowView, positionsPassing, problemView } from './job-views.js';
+import { EntryLines } from './entry-lines.js';
+import { page, planEntryFilter, planRowView, positionsPassing, problemView, rowLookup } from './job-views.js';
 import type { RowLookup } from './job-views.js';
 import { Throttle } from '../../throttle.js';
 import { requestsController } from '../../api/signal.js';
@@ -70,6 +71,7 @@ export interface ImportSession {
   /** a workbook among CSV sources (mixed): its name; its results are a workbook */
   workbookName: string | null;
   parsed: ParsedWorkbook;
+  /** the workbook's own report (without the codes pass's issues, nor its `references`) */
   report: ValidationReport;
   rowOf: RowLookup;
   /** the dry run's plan without its entries (those are in the folder of `planned`) */
@@ -102,6 +104,17 @@ interface WalksAhead {
   apiKey: string;
   /** the codes pass picked the codes out of the walks: its index, and the profile's mappings it used (JSON) */
   resolved?: { svc: ServiceIndex; mappings: string };
+}
+
+/**
+ * The walks once the codes pass has picked its codes out of them: what the dry run still takes of them (/v2/me's
+ * answer, where its request count starts), not the walks themselves. The dry run uses the pass's index, and
+ * picks nothing more from them; each picked walk would otherwise keep a second map of every entity it found (and
+ * the codes asked for) beside that index until the dry run is over. Walks no code was asked of are stopped.
+ */
+function resolvedWalks(w: ServiceWalks): ServiceWalks {
+  w.cancel();
+  return { me: w.me, walks: {}, startRequests: w.startRequests, cancel: () => {} };
 }
 
 /** Stop reads ahead (none will be used). */
@@ -144,10 +157,22 @@ async function connectionAhead(app: HostServices): Promise<Connection | undefine
 
 /** A dry run's folder in the jobs folder: the job that runs it, once `import.run` adopted it. */
 export interface PlannedFolder extends PlannedJob {
-  /** the compact index of its entries */
-  index: EntryIndex;
+  /** where its entries are in its plan-entries.jsonl (entry-lines.ts: no entry or key held in memory) */
+  index: EntryLines;
   /** a job was started in it: it stays when the session goes */
   adopted: boolean;
+}
+
+/** Where the entries of a dry run just planned are in its folder's plan-entries.jsonl (as many as the plan says). */
+function planLines(job: PlannedJob): Promise<EntryLines> {
+  const file = path.join(jobDir(job.jobsDir, job.jobId), PLAN_ENTRIES_FILE);
+  const expected = job.plan.summary.entries;
+  return EntryLines.ofFile(
+    file,
+    expected,
+    (n) =>
+      new Error(`The plan of job ${job.jobId} is incomplete: ${PLAN_ENTRIES_FILE} holds ${n} of ${expected} entries`),
+  );
 }
 
 /** Forget a dry run's folder: its file closed, and the folder removed unless a job runs in it. */
@@ -204,12 +229,6 @@ async function codesPass(
     const reason = e instanceof Error ? e.message : String(e);
     return { report: w.report, codes: { checked: false, reason: `the service could not be read: ${reason}` } };
   }
-}
-
-function rowLookup(parsed: ParsedWorkbook): RowLookup {
-  const bySheet = new Map<string, Map<number, ParsedRow>>();
-  for (const s of parsed.sheets) bySheet.set(s.name, new Map(s.rows.map((r) => [r.row, r])));
-  return (sheet, row) => bySheet.get(sheet)?.get(row);
 }
 
 export class ImportSessions {
@@ -454,8 +473,10 @@ export class ImportSessions {
           const mappings = savedMappings(app.settings, conn.profileId);
           const r = await codesPass({ parsed, report }, ahead.client, mappings, signal, ahead.walks);
           ({ report: shown, codes } = r);
-          if (r.resolved) ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
-          else {
+          if (r.resolved) {
+            ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
+            ahead.walks = resolvedWalks(ahead.walks);
+          } else {
             ahead.walks.cancel();
             void ahead.client.close().catch(() => {});
             ahead = null;
@@ -478,7 +499,9 @@ export class ImportSessions {
         csvSources,
         workbookName: wb >= 0 && csvSources.length > 0 ? infos[wb].name : null,
         parsed,
-        report,
+        // Every distinct code the workbook refers to (report.references, ~4 MB at 130,000 rows) is read by
+        // nothing the session does with the report (the dry run, the mappings it remembers): not kept.
+        report: { ...report, references: {} },
         rowOf: rowLookup(parsed),
         plan: null,
         planned: null,
@@ -582,7 +605,7 @@ export class ImportSessions {
         const job = await planJob(jobsDir, s, services, { ...o, rememberMappings: true });
         let index;
         try {
-          index = (await readJobIndex(jobsDir, job.jobId)).index;
+          index = await planLines(job);
         } catch (e) {
           await discardJob(jobsDir, job.jobId);
           throw e;

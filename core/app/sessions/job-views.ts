@@ -9,7 +9,7 @@ import { planSummary } from '../../jobs/plan.js';
 import type { EntryIndex } from '../../jobs/entry-index.js';
 import { loadIndexed } from '../../jobs/run.js';
 import { decodeRow } from '../../workbook/sheet-parts.js';
-import type { DataSheetName, ParsedRow } from '../../workbook/types.js';
+import type { DataSheetName, ParsedRow, ParsedSheet, ParsedWorkbook } from '../../workbook/types.js';
 import type {
   JobRowFilter,
   JobRowView,
@@ -144,6 +144,51 @@ const MAX_ROWS_LISTED = 20;
 /** Rows of the workbook by registry sheet and worksheet row, for the values a create shows. */
 export type RowLookup = (sheet: string, row: number) => ParsedRow | undefined;
 
+/** Whether a sheet's rows are in strictly ascending row order (as the readers read them). */
+function ascending(rows: readonly ParsedRow[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i - 1].row >= rows[i].row) return false;
+  return true;
+}
+
+/** The row of a number in rows in ascending row order (a binary search). */
+function search(rows: readonly ParsedRow[], row: number): ParsedRow | undefined {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = rows[mid].row;
+    if (at === row) return rows[mid];
+    if (at < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/**
+ * A sheet's row by its number, found in the sheet's own rows by a binary search: the readers read rows in
+ * ascending order (a second source of a sheet numbered above the first). No map of every row is kept beside the
+ * rows for as long as an import is open (a 130,000-row workbook's would be ~7 MB more while it is planned). A
+ * number not found has the sheet's order checked once; a sheet whose rows are not in that order (or repeat a
+ * number) is then indexed, the last row of a number counting.
+ */
+export function rowLookup(parsed: Pick<ParsedWorkbook, 'sheets'>): RowLookup {
+  const bySheet = new Map<string, ParsedSheet>();
+  for (const s of parsed.sheets) bySheet.set(s.name, s);
+  /** per sheet whose order was checked: null when its rows are ascending, else its rows by number */
+  const checked = new Map<string, Map<number, ParsedRow> | null>();
+  return (sheet, row) => {
+    const s = bySheet.get(sheet);
+    if (!s) return undefined;
+    let byRow = checked.get(sheet);
+    if (byRow) return byRow.get(row);
+    const found = search(s.rows, row);
+    if (found || byRow === null) return found;
+    byRow = ascending(s.rows) ? null : new Map(s.rows.map((r) => [r.row, r]));
+    checked.set(sheet, byRow);
+    return byRow?.get(row);
+  };
+}
+
 /** A child row of a create as field → value pairs, in the names the update diff uses (jobs/diff.ts). */
 export function childFields(
   sheet: string,
@@ -252,7 +297,7 @@ export function planEntryFilter(f: PlanRowFilter): ((e: PlanEntry) => boolean) |
  * one pass over plan-entries.jsonl), in plan order: the dry run's and a job's row filters.
  */
 export async function positionsPassing(
-  index: EntryIndex,
+  index: Pick<EntryIndex, 'size' | 'forEachEntry'>,
   passes: ((e: PlanEntry, i: number) => boolean) | null,
 ): Promise<number[]> {
   if (!passes) return Array.from({ length: index.size }, (_, i) => i);
