@@ -9,25 +9,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EntryLines } from '../../core/app/sessions/entry-lines.js';
 import type { PlanEntry } from '../../core/jobs/types.js';
+import { productEntry } from '../fixtures/plan-entry.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-entry-lines-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const incomplete = (n: number) => new Error(`holds ${n}`);
 
-function entry(i: number, note = ''): PlanEntry {
-  return {
-    key: `supplier-products!${i + 2}`,
-    kind: 'supplier_product',
-    sheet: 'supplier-products',
-    row: i + 2,
-    rows: [{ sheet: 'supplier-products', row: i + 2 }],
-    level: 0,
-    action: 'unchanged',
-    externalId: `SP-${i}`,
-    notes: note ? [note] : [],
-  } as unknown as PlanEntry;
-}
+const entry = (i: number, note = ''): PlanEntry => productEntry(i, { notes: note ? [note] : [] });
 
 function write(name: string, text: string): string {
   const file = path.join(dir, name);

@@ -17,22 +17,12 @@ import {
   readJobIndex,
 } from '../../core/jobs/job-store.js';
 import type { Plan, PlanEntry } from '../../core/jobs/types.js';
+import { productEntry } from '../fixtures/plan-entry.js';
 
 const jobsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-job-entries-'));
 afterAll(() => fs.rmSync(jobsDir, { recursive: true, force: true }));
 
-function entry(i: number): PlanEntry {
-  return {
-    key: `supplier-products!${i + 2}`,
-    kind: 'supplier_product',
-    sheet: 'supplier-products',
-    row: i + 2,
-    rows: [{ sheet: 'supplier-products', row: i + 2 }],
-    level: 0,
-    action: i % 2 ? 'create' : 'unchanged',
-    externalId: `SP-${i}`,
-  } as unknown as PlanEntry;
-}
+const entry = (i: number): PlanEntry => productEntry(i, { action: i % 2 ? 'create' : 'unchanged' });
 
 function plan(n: number): Plan {
   return {

@@ -10,22 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { entryRef, refLabel } from '../../core/jobs/plan-sink.js';
 import { CollectionWalk } from '../../core/jobs/service-walks.js';
 import type { PlanEntry } from '../../core/jobs/types.js';
+import { productEntry } from '../fixtures/plan-entry.js';
 
-function entry(over: Partial<PlanEntry>): PlanEntry {
-  return {
-    key: 'supplier-products!2',
-    kind: 'supplier_product',
+const entry = (over: Partial<PlanEntry>): PlanEntry =>
+  productEntry(1, {
     level: 2,
-    sheet: 'supplier-products',
-    row: 2,
-    rows: [{ sheet: 'supplier-products', row: 2 }],
-    externalId: 'SP-1',
     label: 'supplier product SP-1',
-    action: 'unchanged',
     id: '0b7c6a4e-0000-4000-8000-000000000001',
     ...over,
-  } as PlanEntry;
-}
+  });
 
 describe('entryRef', () => {
   it('keeps no label when it is the usual one, and refLabel gives it back', () => {
