@@ -52,8 +52,8 @@ class Growable<A extends Uint32Array | Float64Array> {
 }
 type U32 = Growable<Uint32Array>;
 type F64 = Growable<Float64Array>;
-const u32 = (): U32 => new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
-const f64 = (): F64 => new Growable(new Float64Array(1024), (n) => new Float64Array(n));
+export const u32 = (): U32 => new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
+export const f64 = (): F64 => new Growable(new Float64Array(1024), (n) => new Float64Array(n));
 
 interface Building {
   keys: string[];
@@ -99,8 +99,20 @@ function addEntry(b: Building, e: PlanEntry): void {
   b.ids.push(e.id ?? undefined);
 }
 
-/** Each line of a file with its byte offset and length (without the newline); blank lines are passed too. */
-async function forEachLine(path: string, fn: (line: string, offset: number, length: number) => void): Promise<void> {
+/** Whether a line holds nothing but blanks (JSON.stringify never writes such a line; a torn write may). */
+export function isBlankLine(line: Uint8Array): boolean {
+  for (const b of line) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  return true;
+}
+
+/**
+ * Each line of a file as its bytes (valid during the call) with its byte offset and length (without the newline);
+ * blank lines are passed too.
+ */
+export async function forEachLine(
+  path: string,
+  fn: (line: Buffer, offset: number, length: number) => void,
+): Promise<void> {
   let carry: Buffer | null = null;
   let carryAt = 0;
   let pos = 0;
@@ -110,9 +122,9 @@ async function forEachLine(path: string, fn: (line: string, offset: number, leng
       const part = chunk.subarray(start, nl);
       if (carry) {
         const whole = Buffer.concat([carry, part]);
-        fn(whole.toString('utf8'), carryAt, whole.length);
+        fn(whole, carryAt, whole.length);
         carry = null;
-      } else fn(part.toString('utf8'), pos + start, part.length);
+      } else fn(part, pos + start, part.length);
       start = nl + 1;
     }
     if (start < chunk.length) {
@@ -125,7 +137,26 @@ async function forEachLine(path: string, fn: (line: string, offset: number, leng
     }
     pos += chunk.length;
   }
-  if (carry && carry.length) fn(carry.toString('utf8'), carryAt, carry.length);
+  if (carry && carry.length) fn(carry, carryAt, carry.length);
+}
+
+/** Entry i of a plan-entries file open as `fd`: its line, at `offset` and `length` bytes, read and parsed. */
+export function entryAt(fd: number, file: string, i: number, offset: number, length: number): PlanEntry {
+  const buf = Buffer.allocUnsafe(length);
+  for (let done = 0; done < buf.length;) {
+    const n = readSync(fd, buf, done, buf.length - done, offset + done);
+    if (n === 0) throw new Error(`${file} is shorter than its index (entry ${i + 1})`);
+    done += n;
+  }
+  return JSON.parse(buf.toString('utf8')) as PlanEntry;
+}
+
+/** Every entry of a plan-entries file in plan order, read sequentially (one pass); `fn` must not keep the entry. */
+export async function forEachEntryOf(file: string, fn: (e: PlanEntry, i: number) => void): Promise<void> {
+  let i = 0;
+  await forEachLine(file, (line) => {
+    if (!isBlankLine(line)) fn(JSON.parse(line.toString('utf8')) as PlanEntry, i++);
+  });
 }
 
 export class EntryIndex {
@@ -197,10 +228,10 @@ export class EntryIndex {
     let n = 0;
     await forEachLine(path, (line, offset, length) => {
       n++;
-      if (line.trim() === '') return;
+      if (isBlankLine(line)) return;
       let e: PlanEntry;
       try {
-        e = JSON.parse(line) as PlanEntry;
+        e = JSON.parse(line.toString('utf8')) as PlanEntry;
       } catch {
         throw damaged(n);
       }
@@ -221,13 +252,7 @@ export class EntryIndex {
   async entry(i: number): Promise<PlanEntry> {
     if ('entries' in this.source) return this.source.entries[i];
     this.fd ??= openSync(this.source.file, 'r');
-    const buf = Buffer.allocUnsafe(this.length[i]);
-    for (let done = 0; done < buf.length;) {
-      const n = readSync(this.fd, buf, done, buf.length - done, this.offset[i] + done);
-      if (n === 0) throw new Error(`${this.source.file} is shorter than its index (entry ${i + 1})`);
-      done += n;
-    }
-    return JSON.parse(buf.toString('utf8')) as PlanEntry;
+    return entryAt(this.fd, this.source.file, i, this.offset[i], this.length[i]);
   }
 
   /** Every entry in plan order, read as a stream (or from the array). */
@@ -245,11 +270,7 @@ export class EntryIndex {
       this.source.entries.forEach(fn);
       return;
     }
-    let i = 0;
-    await forEachLine(this.source.file, (line) => {
-      if (line.trim() === '') return;
-      fn(JSON.parse(line) as PlanEntry, i++);
-    });
+    await forEachEntryOf(this.source.file, fn);
   }
 
   async close(): Promise<void> {
