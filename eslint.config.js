@@ -31,6 +31,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS scripts (the bin and what it runs before the bundle: no ES module loader at start) require.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Type-aware rules that find real bugs: a promise nobody awaits loses its rejection and its ordering; a promise
     // where a void callback is expected (an event handler, a forEach) does the same. One program for the whole
     // tree (tsconfig.json), which `eslint .` builds faster than the project service.

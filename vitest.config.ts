@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
-    // Builds the CLI bundle once when stale, so the tests that spawn bin/supply-loader.mjs run the bundle as
+    // Builds the CLI bundle once when stale, so the tests that spawn bin/supply-loader.cjs run the bundle as
     // installed (no rebuild notice, no rebuild race between workers).
     globalSetup: ['./test/global-setup.ts'],
     // In CI a failed test runs once more; one that passes only then is named as flaky in the closing summary

@@ -2,7 +2,7 @@
  * The app's dry run of the nightly re-sync workbook in browser mode, against the CLI's `plan` of the same
  * workbook, in one run. The workbook and the service that holds it as the re-sync benchmark makes them
  * (lib/resync-workbook.ts: ~130,000 unchanged rows over every sheet, imported once at latency 0), then L = 40 ms:
- *  - the CLI: `plan FILE` as a child process (bin/supply-loader.mjs), wall time and peak RSS of its process tree;
+ *  - the CLI: `plan FILE` as a child process (bin/supply-loader.cjs), wall time and peak RSS of its process tree;
  *  - the app: `node scripts/start.mjs --web --no-build` as a child process (the renderer built first, as
  *    `npm run start:web` builds it), its config folder holding one saved profile on the benchmark's sandbox, the
  *    active one; Debian Chromium (headless) drives it as a user does: Import, "Choose workbook…", the file

@@ -1,5 +1,5 @@
 /**
- * CLI start-up: the installed CLI (bin/supply-loader.mjs running the bundle of
+ * CLI start-up: the installed CLI (bin/supply-loader.cjs running the bundle of
  * scripts/build-cli.mjs) as a fresh process, wall time from spawn to exit. Medians of 7 runs after one warm-up:
  *  - `supply-loader --version` — goal ≤ 0.15 s
  *  - `supply-loader validate` of a 50-row workbook (every data sheet) — goal ≤ 0.4 s
@@ -17,7 +17,7 @@ import { buildDataset, countRows, sizeForRows } from '../test/fixtures/dataset.j
 import { writeDataWorkbook } from '../test/fixtures/workbook.js';
 import { isMain, ROOT, seconds, table, writeResult } from './lib/common.js';
 
-const BIN = join(ROOT, 'bin/supply-loader.mjs');
+const BIN = join(ROOT, 'bin/supply-loader.cjs');
 
 function once(args: string[], env: NodeJS.ProcessEnv): { ms: number; code: number | null; stderr: string } {
   const t0 = performance.now();

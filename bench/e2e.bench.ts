@@ -30,7 +30,7 @@ import { writeDataWorkbook } from '../test/fixtures/workbook.js';
 import { control, isMain, resetSandbox, ROOT, seconds, startSandboxProcess, table, writeResult } from './lib/common.js';
 import { bareRoundMs, sandboxRoundMs } from './lib/round-trip.js';
 
-const BIN = join(ROOT, 'bin/supply-loader.mjs');
+const BIN = join(ROOT, 'bin/supply-loader.cjs');
 const WRITES = new Set(['create', 'update', 'replace']);
 /** Rounds of the round-trip measurement (bench/lib/round-trip.ts). */
 const ROUND_TRIP_ROUNDS = 40;
@@ -100,7 +100,7 @@ export async function runE2eBench(o: {
       `e2e round trip at L = ${o.latencyMs} ms, C = ${o.concurrency}: bare Node server ${round.bare_round_ms} ms, sandbox ${round.sandbox_round_ms} ms per round\n`,
     );
     // One import before the measured runs, as a user's first run after installing: it makes the import command's
-    // code cache (scripts/load-cli.mjs), which every later run uses. Not measured.
+    // code cache (scripts/load-cli.cjs), which every later run uses. Not measured.
     for (let i = -1; i < o.repeat; i++) {
       await resetSandbox(sb.url); // the owner key (sb.key) keeps working across resets
       await control(sb.url, 'PUT', '/faults', faults);

@@ -1,5 +1,5 @@
 /**
- * Memory and cost per row at scale (the memory and linearity goals): the CLI as a real process (bin/supply-loader.mjs,
+ * Memory and cost per row at scale (the memory and linearity goals): the CLI as a real process (bin/supply-loader.cjs,
  * the bundle) against the sandbox in its own process, on a workbook of --rows rows over every sheet, mostly
  * supplier products.
  *  - `plan FILE` and then `import FILE --report R --failed F` (plan + run + both results workbooks), each with

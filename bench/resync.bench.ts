@@ -1,7 +1,7 @@
 /**
  * The nightly re-sync: the same workbook over every sheet (as the memory benchmark fills them, ~130,000 rows)
  * planned and imported again against a service that already holds it, at L = 40 ms. The CLI as a child process
- * (bin/supply-loader.mjs), the sandbox in its own process. Figures, each against a bound measured in the same run:
+ * (bin/supply-loader.cjs), the sandbox in its own process. Figures, each against a bound measured in the same run:
  *  - `plan`: wall time against max(read + validate alone, the longest walk in pages × R) + the rounds of reads
  *    that must follow the walks (BOMs, production figures, at the read cap of 16) × R, where R is a round on a
  *    bare Node server at L with C = 8 loops (bench/lib/round-trip.ts); goal bound / wall ≥ 0.85. Requests

@@ -1,5 +1,5 @@
 /**
- * `mapping suggest` on awkward inputs: the installed CLI (bin/supply-loader.mjs, the bundle) as a fresh process,
+ * `mapping suggest` on awkward inputs: the installed CLI (bin/supply-loader.cjs, the bundle) as a fresh process,
  * wall time from spawn to exit, median of `runs` after one warm-up — goal < 2 s each:
  *  - a CSV with one quoted text cell of 1 MB
  *  - a 150 KB pipe-delimited CSV (a header and about 2,800 rows)
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMain, ROOT, seconds, table, writeResult } from './lib/common.js';
 
-const BIN = join(ROOT, 'bin/supply-loader.mjs');
+const BIN = join(ROOT, 'bin/supply-loader.cjs');
 const GOAL_MS = 2000;
 const HEADER = ['external_id', 'name', 'plant_code', 'material_code', 'unit'];
 

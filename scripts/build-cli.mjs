@@ -2,9 +2,9 @@
 /**
  * Build the CLI bundle: core/cli/main.ts and everything it imports (the embedded sandbox and the npm
  * packages too) as one CommonJS module under dist-cli/ (BUNDLE_FILE), so `supply-loader` starts without compiling
- * TypeScript (the bin compiles it through V8's code cache, scripts/load-cli.mjs); beside it the few packages and
+ * TypeScript (the bin compiles it through V8's code cache, scripts/load-cli.cjs); beside it the few packages and
  * tables a command loads only now and then (VENDOR_CHUNKS, iconv-lite's tables). Runs on `npm install` / `npm ci`
- * (the `prepare` script) and, when a source is newer than the bundle, from bin/supply-loader.mjs (see docs/cli.md,
+ * (the `prepare` script) and, when a source is newer than the bundle, from the bin, bin/supply-loader.cjs (see docs/cli.md,
  * "Start-up"). Each command's modules still run only when it is used: `--version` runs a few kB of it,
  * `validate` the reader, `import` the client too; exceljs's parts load when first used (LAZY_REWRITES).
  *
@@ -12,110 +12,14 @@
  * dist-cli/current.json into place, so a process starting meanwhile runs the old or the new build whole, and a
  * running process never has its chunks replaced under it (several CLI processes may rebuild at once).
  */
-import fs, { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { BUNDLE_FILE, DIST, ROOT } from './cli-bundle.cjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DIST = path.join(ROOT, 'dist-cli');
-/** Names the current build: { dir, entry, started_ms } (started_ms: sources older than this are in it). */
-export const CURRENT = path.join(DIST, 'current.json');
-/** The source folders the bundle is made of: a file under one of them newer than the build makes it stale. */
-export const BUNDLE_SOURCES = ['core', 'sandbox'];
-/**
- * The bundle's file in a build: esbuild's CommonJS output, ASCII only, inside the function Node wraps a CommonJS
- * module in — `(function (exports, require, module, __filename, __dirname) { … })` — so that the loader compiles
- * the file's text as it is read (scripts/load-cli.mjs), without joining a wrapper to 3 MB of text first.
- */
-export const BUNDLE_FILE = 'cli-fn.js';
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})'];
 /** Builds other than the current one are removed once this old (a CLI run may still load chunks from one). */
 const KEEP_OLD_MS = 24 * 3600_000;
-
-/** The newest modification time of a file under dir (0 when there is none). */
-function newest(dir) {
-  let max = 0;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) max = Math.max(max, newest(p));
-    else if (e.isFile()) max = Math.max(max, statSync(p).mtimeMs);
-  }
-  return max;
-}
-
-/**
- * The current build under root as current.json names it, without looking at the sources: `{ entry, startedMs }`
- * (sources older than startedMs are in it), or `{ why }` in words (no build yet, build missing, of an older kind).
- */
-export function currentBuild(root = ROOT) {
-  const dist = path.join(root, 'dist-cli');
-  let current;
-  try {
-    current = JSON.parse(readFileSync(path.join(dist, 'current.json'), 'utf8'));
-  } catch {
-    return { why: 'there is no CLI bundle yet' };
-  }
-  const entry = path.join(dist, String(current.entry));
-  // Builds of an earlier kind — ES modules (main.mjs and chunks), or a CommonJS cli.cjs the loader wrapped — are
-  // rebuilt, never run as the function script.
-  if (path.basename(entry) !== BUNDLE_FILE) return { why: 'the CLI bundle is of an older kind' };
-  try {
-    statSync(entry);
-  } catch {
-    return { why: 'the CLI bundle is missing' };
-  }
-  return { entry, startedMs: Number(current.started_ms) };
-}
-
-const SOURCES_CHANGED = 'the sources changed since the CLI bundle was built';
-
-/**
- * The entry file of the current build under root if it exists and no source is newer than it:
- * `{ entry }`; else `{ why }` in words (no build yet, build missing, sources changed).
- */
-export function currentBundle(root = ROOT) {
-  const found = currentBuild(root);
-  if (!found.entry) return found;
-  const sourcesAt = Math.max(...BUNDLE_SOURCES.map((d) => newest(path.join(root, d))));
-  if (!(sourcesAt <= found.startedMs)) return { why: SOURCES_CHANGED };
-  return { entry: found.entry };
-}
-
-/**
- * Whether a source file is newer than `startedMs` (or went away while being looked at): what currentBundle
- * checks, with the files' modification times read by libuv's threads. The folders are listed now and every file's
- * stat is asked before this returns, so a caller that compiles the bundle meanwhile (bin/supply-loader.mjs) has
- * the answer when it is done instead of waiting for the ~300 stats before it begins.
- */
-export function sourcesChangedSince(root, startedMs) {
-  const files = [];
-  for (const d of BUNDLE_SOURCES) {
-    let entries;
-    try {
-      entries = readdirSync(path.join(root, d), { withFileTypes: true, recursive: true });
-    } catch {
-      // A folder that cannot be listed whole: as currentBundle looks (what can be listed of it, at once).
-      return Promise.resolve(!(Math.max(...BUNDLE_SOURCES.map((x) => newest(path.join(root, x)))) <= startedMs));
-    }
-    for (const e of entries) if (e.isFile()) files.push(path.join(e.parentPath ?? e.path, e.name));
-  }
-  if (files.length === 0) return Promise.resolve(!(0 <= startedMs));
-  return new Promise((resolve) => {
-    let left = files.length;
-    let changed = false;
-    for (const f of files)
-      fs.stat(f, (err, st) => {
-        if (err || !(st.mtimeMs <= startedMs)) changed = true;
-        if (--left === 0) resolve(changed);
-      });
-  });
-}
 
 /**
  * undici's HTTP/2 client (dispatcher/client-h2.js) is left out of the bundle: loading it loads Node's http2
@@ -140,7 +44,7 @@ const withoutHttp2Client = {
  * (plain `require`) the first time it is used: SheetJS (@e965/xlsx, only for .xls/.ods/.html/… sources) and fastify
  * with its schema compilers and logger (only for `sandbox`). They are ~1.3 MB of the bundle's text that every other
  * start would otherwise read, hash and keep in memory (a start reads and holds the whole bundle, see
- * scripts/load-cli.mjs). Imported from our own code only; no object of theirs is shared with another copy.
+ * scripts/load-cli.cjs). Imported from our own code only; no object of theirs is shared with another copy.
  */
 export const VENDOR_CHUNKS = { '@e965/xlsx': 'vendor-xlsx', fastify: 'vendor-fastify' };
 const vendorChunks = {
@@ -325,7 +229,7 @@ export async function buildCli() {
     outExtension: { '.js': '.cjs' },
     bundle: true,
     platform: 'node',
-    // One CommonJS script, so that the bin can compile it with V8's code cache (scripts/load-cli.mjs; Node 20 has
+    // One CommonJS script, so that the bin can compile it with V8's code cache (scripts/load-cli.cjs; Node 20 has
     // none for ES modules). Each command is still loaded only when it runs: esbuild turns the commands' dynamic
     // import() into lazily run module bodies, so `--version` evaluates a few kB of it.
     format: 'cjs',

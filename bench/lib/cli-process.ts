@@ -1,6 +1,6 @@
 /**
  * The CLI as the scale benchmarks run it (memory, re-sync, the app's dry run): the installed bin
- * (bin/supply-loader.mjs, the bundle) as a child process with the peak RSS of its process tree
+ * (bin/supply-loader.cjs, the bundle) as a child process with the peak RSS of its process tree
  * (lib/process-tree.ts), and the workbook they fill: about `rows` rows over every data sheet, mostly supplier
  * products.
  */
@@ -11,7 +11,7 @@ import { buildDataset, type SheetData } from '../../test/fixtures/dataset.js';
 import { ROOT, seconds } from './common.js';
 import { watchTree } from './process-tree.js';
 
-export const BIN = join(ROOT, 'bin/supply-loader.mjs');
+export const BIN = join(ROOT, 'bin/supply-loader.cjs');
 
 /** A workbook of about `rows` rows over every data sheet, ~85 % of them supplier products (+ their hazardous rows). */
 export function scaleDataset(rows: number, prefix: string): SheetData {

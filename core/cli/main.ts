@@ -1,5 +1,5 @@
 /**
- * `supply-loader` — the command-line interface (bin/supply-loader.mjs: `npx supply-loader …`, or
+ * `supply-loader` — the command-line interface (bin/supply-loader.cjs: `npx supply-loader …`, or
  * `npm run --silent cli -- …`; plain `npm run cli` puts npm's banner on stdout).
  * Exit codes: 0 every row succeeded or was unchanged, 1 some rows failed or were skipped, 2 usage or
  * validation errors (nothing sent), 3 aborted (authentication, daily limit, cancelled, service unreachable).

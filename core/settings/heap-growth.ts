@@ -1,10 +1,10 @@
 /**
  * The heap growth of the processes that plan and run: the CLI's (it keeps a 200,000-row run under 400 MiB), the
  * browser-mode server's (scripts/start.mjs) and Electron's main process (electron/main/index.ts), one setting for all.
- * Set by the process's entry before the work starts: the CLI's bin (bin/supply-loader.mjs, through the small
+ * Set by the process's entry before the work starts: the CLI's bin (bin/supply-loader.cjs, through the small
  * `heap-growth.cjs` of the bundle, built from core/cli/heap-growth.ts) or a direct run of main.ts.
  * V8's flags are part of its code cache's key, so they must be the same when the CLI bundle is compiled from the
- * cache and when the cache is made at the end of a run (scripts/load-cli.mjs).
+ * cache and when the cache is made at the end of a run (scripts/load-cli.cjs).
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -16,14 +16,10 @@ import fs, {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import {
-  HTTP2_STUB_MESSAGE,
-  VENDOR_CHUNKS,
-  currentBuild,
-  currentBundle,
-  sourcesChangedSince,
-  // @ts-expect-error -- a plain ES module script without types
-} from '../../scripts/build-cli.mjs';
+// @ts-expect-error -- a plain ES module script without types
+import { HTTP2_STUB_MESSAGE, VENDOR_CHUNKS } from '../../scripts/build-cli.mjs';
+// @ts-expect-error -- a plain CommonJS script without types
+import { currentBuild, currentBundle, sourcesChangedSince } from '../../scripts/cli-bundle.cjs';
 import { BIN } from '../fixtures/cli-process.js';
 import { buildDataset, sizeForRows } from '../fixtures/dataset.js';
 import { writeDataWorkbook } from '../fixtures/workbook.js';
@@ -117,6 +113,29 @@ describe('CLI bundle staleness', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe('');
+  });
+
+  it("a start loads no ES module, so Node's ES module loader is never started (~30 ms of a start); the .mjs bin runs the same CLI", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sl-esm-'));
+    try {
+      // Told at exit which of Node's ES module loader parts were loaded (internal/modules/esm/*).
+      const probe = join(dir, 'probe.cjs');
+      writeFileSync(
+        probe,
+        "process.on('exit', () => process.stderr.write('esm: ' + process.moduleLoadList.filter((m) => /esm\\/(module_job|translators|resolve)$/.test(m)).length + '\\n'));",
+      );
+      const run = (bin: string, args: string[]) =>
+        spawnSync(process.execPath, ['--require', probe, bin, ...args], { cwd: tmpdir(), encoding: 'utf8' });
+      for (const args of [['--version'], ['validate', join(dir, 'absent.xlsx')]]) {
+        const r = run(BIN, args);
+        expect(r.stderr, args.join(' ')).toMatch(/esm: 0\n$/);
+      }
+      const viaMjs = run(join(BIN, '../supply-loader.mjs'), ['--version']);
+      expect(viaMjs.status).toBe(0);
+      expect(viaMjs.stdout).toMatch(/^supply-loader \d+\.\d+\.\d+\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the bundle carries undici's Pool and request() only, not its entry (fetch, WebSocket, cookies, caches: ~20 ms of every start)", () => {

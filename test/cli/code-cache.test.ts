@@ -1,5 +1,5 @@
 /**
- * The CLI bundle runs through V8's code cache (scripts/load-cli.mjs; it keeps the start fast): one cache per command,
+ * The CLI bundle runs through V8's code cache (scripts/load-cli.cjs; it keeps the start fast): one cache per command,
  * made at the end of a run that exited 0, used by the next run of that command; a cache V8 refuses is made again,
  * and a cache that cannot be read or written changes nothing but speed.
  */
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain ES module script without types
-import { cacheKey } from '../../scripts/load-cli.mjs';
+// @ts-expect-error -- a plain CommonJS script without types
+import { cacheKey } from '../../scripts/load-cli.cjs';
 import { BIN, ROOT } from '../fixtures/cli-process.js';
 
 const key = cacheKey as (argv: string[]) => string;
@@ -30,7 +30,7 @@ exports.main = (code) => { console.log(JSON.stringify({ sum: work(1000), here: p
 const runner = join(dir, 'run.mjs');
 writeFileSync(
   runner,
-  `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.mjs')).href)};
+  `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.cjs')).href)};
 const { exports, state } = loadBundle(${JSON.stringify(bundle)}, process.argv.slice(2));
 process.stderr.write(state);
 exports.main(Number(process.env.CODE ?? 0));
@@ -101,7 +101,7 @@ describe('the CLI code cache', () => {
     const script = join(dir, 'run-2.mjs');
     writeFileSync(
       script,
-      `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.mjs')).href)};
+      `import { loadBundle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'scripts/load-cli.cjs')).href)};
 loadBundle(${JSON.stringify(other)}, ['validate']).exports.main();
 `,
     );

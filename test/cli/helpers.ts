@@ -1,6 +1,6 @@
 /**
  * Helpers of the CLI tests: the in-process sandbox, the CLI run in this process (runCli) or as a real child
- * process (bin/supply-loader.mjs), and reading the service state back through the API.
+ * process (bin/supply-loader.cjs), and reading the service state back through the API.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * `--json` means exactly one parseable JSON document on stdout, for EVERY command and
- * subcommand, run as the real bin (bin/supply-loader.mjs, a child process) against the sandbox — successes,
+ * subcommand, run as the real bin (bin/supply-loader.cjs, a child process) against the sandbox — successes,
  * refusals (exit 1/2) and errors alike; human messages and warnings go to stderr. Also the documented
  * `npm run --silent cli -- …` form (plain `npm run cli` prints npm's banner on stdout, see docs/cli.md).
  */

@@ -1,7 +1,7 @@
 /**
  * The import path holds no per-row structure in memory beyond the compact state.
  * 20,000 rows over every sheet (mostly supplier products, as bench/memory.bench.ts) imported by the real CLI
- * process (bin/supply-loader.mjs) with `--report` and `--failed` under a small V8 heap (NODE_OPTIONS
+ * process (bin/supply-loader.cjs) with `--report` and `--failed` under a small V8 heap (NODE_OPTIONS
  * --max-old-space-size, HEAP_MIB below). Loading the input workbook whole for the results workbook (as before
  * the streaming writer) needs far more heap than this and dies with "JavaScript heap out of memory"; streamed,
  * the import completes. Not timed: the figures are in bench/memory.bench.ts.

@@ -11,14 +11,15 @@
  * The cache is only ever an optimisation: one that cannot be read, written or used changes nothing but speed.
  * `SUPPLY_LOADER_CODE_CACHE=0` runs without it.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { isAscii } from 'node:buffer';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import vm from 'node:vm';
+'use strict';
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { isAscii } = require('node:buffer');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const vm = require('node:vm');
 
 /** The cache's name for a run: its command (a plain lowercase word), else `_` (help, --version, typos). */
-export function cacheKey(argv) {
+function cacheKey(argv) {
   const first = argv.find((a) => !a.startsWith('-'));
   return first && /^[a-z][a-z-]{0,31}$/.test(first) ? first : '_';
 }
@@ -27,15 +28,15 @@ export function cacheKey(argv) {
  * The bundle's exports, its code compiled from the command's cache when there is one that V8 takes.
  * `state` (for tests and SUPPLY_LOADER_TIMINGS) says what happened: 'used', 'rejected', 'none' or 'off'.
  */
-export function loadBundle(entry, argv, env = process.env) {
+function loadBundle(entry, argv, env = process.env) {
   return runCompiled(compileBundle(entry, argv, env));
 }
 
 /**
  * The bundle compiled (from the command's cache when V8 takes it), not yet run: runCompiled runs it. Compiled apart
- * so that the bin can check meanwhile that the sources did not change (bin/supply-loader.mjs).
+ * so that the bin can check meanwhile that the sources did not change (bin/supply-loader.cjs).
  */
-export function compileBundle(entry, argv, env = process.env) {
+function compileBundle(entry, argv, env = process.env) {
   const off = env.SUPPLY_LOADER_CODE_CACHE === '0';
   const file = path.join(path.dirname(entry), 'v8-cache', `${cacheKey(argv)}.bin`);
   let cachedData;
@@ -60,7 +61,7 @@ export function compileBundle(entry, argv, env = process.env) {
 }
 
 /** Run a compiled bundle (compileBundle): its exports; a cache is made at exit when none was used. */
-export function runCompiled({ entry, script, state, cacheFile }) {
+function runCompiled({ entry, script, state, cacheFile }) {
   if (state === 'none' || state === 'rejected') {
     process.once('exit', (code) => {
       if (code !== 0) return;
@@ -79,3 +80,5 @@ export function runCompiled({ entry, script, state, cacheFile }) {
   script.runInThisContext()(module.exports, createRequire(entry), module, entry, path.dirname(entry));
   return { exports: module.exports, state };
 }
+
+module.exports = { cacheKey, loadBundle, compileBundle, runCompiled };
