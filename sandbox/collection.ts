@@ -8,12 +8,12 @@ export interface Entity {
   external_id: string | null;
 }
 
-/** A row as pagination sees it: the data and its cached, UTF-8 encoded JSON. */
+/** A row as pagination sees it: the data and its cached JSON. */
 export interface Row<T> {
   data: T;
   deleted: boolean;
   /** Cached JSON of the row's API view (dropped on every change). */
-  buf: Buffer | null;
+  json: string | null;
 }
 
 export interface StoredRow<T> {
@@ -100,7 +100,7 @@ export class Collection<T extends Entity> {
 
   insert(e: T): void {
     if (this.rows.has(e.id)) throw new Error(`${this.name}: duplicate id ${e.id}`);
-    const row: Row<T> = { data: e, deleted: false, buf: null };
+    const row: Row<T> = { data: e, deleted: false, json: null };
     this.rows.set(e.id, row);
     if (e.external_id !== null) this.byExternalId.set(e.external_id, e.id);
     this.tail.push(row);
@@ -121,7 +121,7 @@ export class Collection<T extends Entity> {
       if (e.external_id !== null) this.byExternalId.set(e.external_id, e.id);
     }
     r.data = e;
-    r.buf = null;
+    r.json = null;
   }
 
   /** Mark deleted: kept, but out of lists and indexes, and its external_id is free again. */
@@ -129,7 +129,7 @@ export class Collection<T extends Entity> {
     const r = this.rows.get(id);
     if (!r || r.deleted) throw new Error(`${this.name}: no active row ${id}`);
     r.deleted = true;
-    r.buf = null;
+    r.json = null;
     if (r.data.external_id !== null && this.byExternalId.get(r.data.external_id) === id)
       this.byExternalId.delete(r.data.external_id);
     const at = lowerBound(this.sorted, id);
@@ -159,20 +159,19 @@ export class Collection<T extends Entity> {
   /** Drop the cached JSON of a row whose serialized form depends on other data (derived fields). */
   invalidate(id: string): void {
     const r = this.rows.get(id);
-    if (r) r.buf = null;
+    if (r) r.json = null;
   }
 
-  /** The API view of a row as a JSON string. */
+  /** The API view of a row as a JSON string (cached: a created row's answer makes the JSON its pages join). */
   json(id: string): string {
     const r = this.rows.get(id);
     if (!r) throw new Error(`${this.name}: no row ${id}`);
-    return JSON.stringify(this.serialize(r.data));
+    return this.cachedJson(r);
   }
 
-  /** The API view of a row as cached UTF-8 JSON (what pages are built from). */
-  buffer(r: Row<T>): Buffer {
-    if (r.buf === null) r.buf = Buffer.from(JSON.stringify(this.serialize(r.data)));
-    return r.buf;
+  /** The API view of a row as cached JSON (what pages are joined from). */
+  cachedJson(r: Row<T>): string {
+    return (r.json ??= JSON.stringify(this.serialize(r.data)));
   }
 
   /** Active rows in page order. */
@@ -200,7 +199,7 @@ export class Collection<T extends Entity> {
   load(rows: readonly StoredRow<T>[]): void {
     this.clear();
     for (const s of rows) {
-      const r: Row<T> = { data: s.data, deleted: s.deleted, buf: null };
+      const r: Row<T> = { data: s.data, deleted: s.deleted, json: null };
       this.rows.set(s.data.id, r);
       if (s.deleted) this.deletedCount++;
       else {

