@@ -14,7 +14,7 @@ export default defineConfig({
       'test/workbook/**/*.test.ts',
       'test/api/{err-codes,unit}.test.ts',
       'test/ipc/{surface,job-views}.test.ts',
-      'test/jobs/{entry-index-read,journal-format,journal-write,source-sheets,workbook-rows}.test.ts',
+      'test/jobs/{entry-index-read,journal-format,journal-write,resolve-ahead,source-sheets,workbook-rows}.test.ts',
       'test/lca/{model,workbook-golden}.test.ts',
       'test/main/{downloads-dialogs,preload-bridge}.test.ts',
       'test/sandbox/{collection-order,fault-scope,lca-seed,lca-values,lca-years}.test.ts',

@@ -2,7 +2,10 @@
  * Resolution of a workbook's codes to service entities, in bulk: per entity type one resolveExternalIds call
  * (per-code GETs for a few codes, one paginated walk for many), so N codes cost ⌈collection/200⌉ + a few
  * requests, never N. Plant and material codes are looked up in the workbook's mapping sheets first, then in
- * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id).
+ * the profile's saved mappings, then on the service (plants, elementaries, composites by external_id). With
+ * walks started before the codes were known (jobs/service-walks.ts) a kind's codes are picked out of its walk,
+ * the plant and elementary catalogs' as the collections'; a walk of a kind none of whose codes needs the
+ * service is stopped at once.
  */
 import { ApiError, type ApiClient, type Composite, type Elementary, type Plant, type Product } from '../api/index.js';
 import type { MaterialTypeRef } from '../spec/schemas.js';
@@ -24,16 +27,20 @@ interface Named {
   name?: string | null;
 }
 
-/** Walks started before the codes were known (jobs/service-walks.ts): a kind's codes are picked out of its walk. */
+/**
+ * Walks started before the codes were known (jobs/service-walks.ts): a kind's codes are picked out of its walk;
+ * a walk nothing is picked from is cancelled.
+ */
 type WalksAhead = Partial<
   Record<
-    IdentifiedKind | 'product',
+    ResolvedKind,
     {
       pick(
         codes: ReadonlySet<string>,
         onItem?: (e: Named) => void,
         onFound?: (code: string, e: { id: string }) => void,
       ): Promise<Map<string, { id: string }>>;
+      cancel(): void;
     }
   >
 >;
@@ -70,6 +77,17 @@ export function emptyCodeRequests(): CodeRequests {
 }
 
 export type ResolvedKind = keyof CodeRequests;
+
+/**
+ * The kinds of code the account's reference catalog answers (not written by a plan), each with the client's
+ * resource its codes are looked for in first: material codes among the elementaries, then those that are not
+ * elementaries among the composites.
+ */
+export const CATALOG_RESOURCES = { plant: 'plants', material: 'elementaries' } as const satisfies Partial<
+  Record<ResolvedKind, keyof ApiClient>
+>;
+
+export type CatalogKind = keyof typeof CATALOG_RESOURCES;
 
 export interface MaterialResolution {
   ref: MaterialTypeRef;
@@ -202,6 +220,11 @@ export async function resolveCodes(
   }
 
   const elementaryCodes = new Set([...materialCodes].filter((c) => onlyCategory.get(c) !== 'composite'));
+  // The codes asked of each kind's service reads: a walk ahead of a kind with none (every plant code mapped by
+  // the workbook, say) is stopped now, not read on while the other kinds resolve.
+  const asked: Record<ResolvedKind, ReadonlySet<string>> = { ...codes, plant: plantCodes, material: elementaryCodes };
+  for (const [kind, walk] of Object.entries(ahead) as [ResolvedKind, NonNullable<WalksAhead[ResolvedKind]>][])
+    if (asked[kind].size === 0) walk.cancel();
   const plantsFound = new Map<string, Plant>();
   const elementariesFound = new Map<string, Elementary>();
   /** The last kind's codes found before `ready` (told then), or null once ready. */
@@ -241,14 +264,18 @@ export async function resolveCodes(
       'plant',
       'plants',
       plantCodes,
-      (c) => client.plants.resolveExternalIds(c, catalogWalk(c, noting('plant'))),
+      (c) =>
+        (ahead.plant?.pick(c, noting('plant').onItem) as Promise<Map<string, Plant>> | undefined) ??
+        client.plants.resolveExternalIds(c, catalogWalk(c, noting('plant'))),
       plantsFound,
     ),
     bulk(
       'material',
       'material types (elementaries)',
       elementaryCodes,
-      (c) => client.elementaries.resolveExternalIds(c, catalogWalk(c, noting('material'))),
+      (c) =>
+        (ahead.material?.pick(c, noting('material').onItem) as Promise<Map<string, Elementary>> | undefined) ??
+        client.elementaries.resolveExternalIds(c, catalogWalk(c, noting('material'))),
       elementariesFound,
     ),
   ]);
@@ -282,11 +309,15 @@ export async function resolveCodes(
     });
   for (const kind of Object.keys(idx.seen ?? {}) as ResolvedKind[])
     for (const e of (idx[kind] as Map<string, Named>).values()) noteName(idx.seen![kind]!, e);
-  // A catalog of which two or more codes were asked was walked whole already (catalogWalk).
+  // A catalog of which two or more codes were asked was walked whole already (catalogWalk), and so was one
+  // walked ahead that did not find a code asked of it.
   const unknown = (codes: ReadonlySet<string>, found: Map<string, unknown>) => [...codes].some((c) => !found.has(c));
   await catalogForHints(client, idx, signal, {
-    plants: plantCodes.size === 1 && unknown(plantCodes, idx.plant),
-    elementaries: elementaryCodes.size === 1 && unknown(materialCodes, idx.material),
+    plants: !ahead.plant && plantCodes.size === 1 && unknown(plantCodes, idx.plant),
+    elementaries:
+      elementaryCodes.size === 1 &&
+      unknown(materialCodes, idx.material) &&
+      !(ahead.material && unknown(elementaryCodes, elementariesFound)),
     composites: compositeCodes.size <= 1 && unknown(materialCodes, idx.material),
   });
   return idx;

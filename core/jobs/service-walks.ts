@@ -1,10 +1,11 @@
 /**
  * The service reads of a plan started before its workbook's rows are read: /v2/me and one walk per collection
- * whose codes the fed sheets will ask for. Which collections those are depends only on the connection and on
- * which sheets are fed (known from the workbook's sheet list), not on the rows, so the walks run while the rows
- * are read and validated; the planner then picks its codes out of them (resolveCodes) instead of walking after
- * the read. Collections are walked side by side (the client's read cap limits them); the pages of one walk
- * follow each other, as the spec's opaque cursor forces.
+ * whose codes the fed sheets will ask for, the plant and material-type catalogs among them (materials: the
+ * elementaries; the composites are asked after, for the codes that are not elementaries). Which collections
+ * those are depends only on the connection and on which sheets are fed (known from the workbook's sheet list),
+ * not on the rows, so the walks run while the rows are read and validated; the planner then picks its codes out
+ * of them (resolveCodes) instead of walking after the read. Collections are walked side by side (the client's
+ * read cap limits them); the pages of one walk follow each other, as the spec's opaque cursor forces.
  *
  * Memory: until the codes are known a walk keeps every entity it met by external_id (a re-sync wants nearly all
  * of them anyway); once they are known it keeps only those and stops as soon as every one is found, as a walk
@@ -13,13 +14,14 @@
 import { PER_CODE_MAX, type ApiClient, type ReadResource } from '../api/index.js';
 import type { Me } from '../spec/schemas.js';
 import type { DataSheetName } from '../workbook/types.js';
-import { ENTITIES, IDENTIFIED_KINDS } from './entities.js';
+import { ENTITIES } from './entities.js';
 import { CODE_CELLS } from './plan/codes.js';
 import { COMPONENT_KIND } from './plan/boms.js';
+import { CATALOG_RESOURCES, type CatalogKind } from './resolve.js';
 import type { IdentifiedKind } from './types.js';
 
-/** The collections a plan may walk ahead: the identified kinds and products (plants and materials are catalogs). */
-export type WalkedKind = IdentifiedKind | 'product';
+/** The collections a plan may walk ahead: the identified kinds, products and the catalogs (CATALOG_RESOURCES). */
+export type WalkedKind = IdentifiedKind | 'product' | CatalogKind;
 
 interface Coded {
   id: string;
@@ -130,15 +132,19 @@ export interface ServiceWalks {
  */
 export function kindsToWalk(fed: ReadonlyMap<DataSheetName, number | null>): WalkedKind[] {
   const kinds = new Set<WalkedKind>();
-  const walked = new Set<string>([...IDENTIFIED_KINDS, 'product']);
   for (const [sheet, rows] of fed) {
     if (rows === null || rows <= PER_CODE_MAX) continue;
-    for (const [, kind] of CODE_CELLS[sheet] ?? []) {
-      const ks = typeof kind === 'function' ? Object.values(COMPONENT_KIND) : [kind];
-      for (const k of ks) if (walked.has(k)) kinds.add(k as WalkedKind);
-    }
+    for (const [, kind] of CODE_CELLS[sheet] ?? [])
+      for (const k of typeof kind === 'function' ? Object.values(COMPONENT_KIND) : [kind]) kinds.add(k);
   }
   return [...kinds];
+}
+
+/** The resource a kind's walk reads: its collection, or a catalog kind's first catalog (CATALOG_RESOURCES). */
+function walkedResource(client: ApiClient, kind: WalkedKind): Pick<ReadResource<Coded>, 'walk'> {
+  if (kind === 'product') return client.products;
+  if (kind in CATALOG_RESOURCES) return client[CATALOG_RESOURCES[kind as CatalogKind]];
+  return client[ENTITIES[kind as IdentifiedKind].resource];
 }
 
 /** Start /v2/me and the walks of `kinds` at once (each kind's collection, 200 per page). */
@@ -148,9 +154,7 @@ export function startServiceWalks(client: ApiClient, kinds: readonly WalkedKind[
   me.catch(() => {}); // awaited by the plan
   const walks: ServiceWalks['walks'] = {};
   for (const kind of kinds) {
-    const resource: Pick<ReadResource<Coded>, 'walk'> = kind === 'product'
-      ? client.products
-      : client[ENTITIES[kind].resource];
+    const resource = walkedResource(client, kind);
     walks[kind] = new CollectionWalk<Coded>((s) => resource.walk({}, { signal: s, ahead: true }), signal);
   }
   return {

@@ -69,7 +69,15 @@ describe('walks beside the read', () => {
     expect(fed?.get('supplier-products')).toBe(450);
     expect(fed?.get('supplier-companies')).toBe(30);
     expect(kindsToWalk(fed!)).toEqual(
-      expect.arrayContaining(['supplier_company', 'supplier_plant', 'supplier_product', 'silo', 'product_instance']),
+      expect.arrayContaining([
+        'supplier_company',
+        'supplier_plant',
+        'supplier_product',
+        'silo',
+        'product_instance',
+        'plant',
+        'material',
+      ]),
     );
     // a sheet of a few rows: its codes are looked up one by one, not walked
     expect(kindsToWalk(new Map([['supplier-companies', 3]]))).toEqual([]);

@@ -1,8 +1,9 @@
 /**
- * `import` reads the service as `plan` does: the walks of the collections the fed sheets ask codes of start before
- * the rows are read and run while they are read and validated (cli/shared/workbook.ts loadForPlan). No timing:
- * when reading and validating returned, had the walk of supplier products been asked for? A re-sync imported
- * this way writes nothing, and a workbook with errors is still refused with nothing written.
+ * `import` reads the service as `plan` does: the walks of the collections the fed sheets ask codes of, the plant
+ * and material-type catalogs among them, start before the rows are read and run while they are read and validated
+ * (cli/shared/workbook.ts loadForPlan). No timing: when reading and validating returned, had the walk of supplier
+ * products been asked for, and were the catalogs read after it? A re-sync imported this way writes nothing, and a
+ * workbook with errors is still refused with nothing written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('import walks the service while the workbook is read', () => {
-  it('the walk of supplier products was asked for before reading and validating returned; a re-sync writes nothing', async () => {
+  it('the walks of supplier products and of the catalogs were asked for before reading and validating returned; a re-sync writes nothing', async () => {
     heldWalk.reset();
     await clearRequests(sb);
     const r = await cli(['import', file, '--concurrency', '8', '--json'], {
@@ -58,6 +59,13 @@ describe('import walks the service while the workbook is read', () => {
     expect(log.filter(isWrite)).toEqual([]);
     // one walk of 3 pages, not one lookup per row, and not walked a second time after the read
     expect(log.filter((q) => q.path === '/v2/supplier-products').length).toBeLessThanOrEqual(3);
+    // the plant and elementary catalogs walked beside the read too, and not asked again after it (every material
+    // code is an elementary: no composite is asked)
+    expect(heldWalk.catalogReads.sort((a, b) => a.read.localeCompare(b.read))).toEqual([
+      { read: 'elementaries.walk', afterRead: false },
+      { read: 'plants.walk', afterRead: false },
+    ]);
+    expect(log.filter((q) => q.path === '/v2/plants' || q.path === '/v2/elementaries').length).toBe(2);
   }, 120_000);
 
   it('a workbook with errors: read beside the walks, refused with nothing written', async () => {

@@ -3,7 +3,8 @@
  * connection, `import.validate` starts the walks of the collections the fed sheets ask codes of before the rows
  * are read, and `import.plan` on that connection uses them instead of walking again; the Check step's codes pass
  * picks its codes out of them and the dry run uses what it resolved. No timing: the walk of supplier products is
- * held until released, and was asked for before reading and validating returned.
+ * held until released, and was asked for before reading and validating returned, as were the plant and
+ * material-type catalogs' walks.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -49,6 +50,11 @@ describe("the app's dry run walks the service while the workbook is read", () =>
     expect(ov.summary.entries).toBeGreaterThan(450);
     expect(heldWalk.walks).toBe(1); // the dry run picked its codes out of the walk started beside the read
     expect(mode.app.sessions.imports.get(v.importId).ahead).toBeNull();
+    // the plant and elementary catalogs too: walked beside the read, not asked again by the dry run
+    expect(heldWalk.catalogReads.sort((a, b) => a.read.localeCompare(b.read))).toEqual([
+      { read: 'elementaries.walk', afterRead: false },
+      { read: 'plants.walk', afterRead: false },
+    ]);
   }, 120_000);
 
   it('the Check step picks its codes out of the same walk, and the dry run uses what it resolved', async () => {
