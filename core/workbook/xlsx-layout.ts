@@ -23,6 +23,12 @@ export const VALIDATION_ROWS = 10_000;
  */
 export const FORMAT_ROWS_PER_TURN = 32;
 
+/**
+ * Rows of the Instructions sheet between two turns: long texts, and written first, while a fresh process's code is
+ * still cold (a few of its rows take as long as a slice of data rows).
+ */
+export const INSTRUCTION_ROWS_PER_TURN = 8;
+
 const LISTS: { name: ListName; values: readonly string[] }[] = [
   { name: 'country', values: ISO_COUNTRY_CODES },
   { name: 'unit', values: UNITS },
@@ -277,7 +283,7 @@ export async function addInstructionsSheet(
   const ws = wb.addWorksheet(INSTRUCTIONS_SHEET);
   ws.columns = [{ width: 8 }, { width: 26 }, { width: 90 }, { width: 60 }];
   const headerWord = TEMPLATE_WORDS[lang].tableHeader[0];
-  const turn = turnEvery(FORMAT_ROWS_PER_TURN);
+  const turn = turnEvery(INSTRUCTION_ROWS_PER_TURN);
   let r = 1;
   for (const line of instructionLines(included, lang)) {
     const t = turn();
