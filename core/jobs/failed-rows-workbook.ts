@@ -19,9 +19,16 @@ import type { RowMarks } from './row-marks.js';
 import { plainValue, sameFile, sourceSheets } from './source-sheets.js';
 import { SpillFile } from './spill.js';
 
-/** The failed-rows workbook of a job in which every row succeeded: the template's first sheet, empty. */
+/**
+ * The failed-rows workbook of a job in which every row succeeded: the template's first sheet, empty. Strings
+ * inline, as in a failed-rows workbook with rows: no table of the strings to render in one go at the end (this
+ * one is made while the job runs).
+ */
 export async function writeEmptyFailedRowsWorkbook(outPath: string): Promise<void> {
-  await writeFormatFile(outPath, [{ def: getSheet('supplier-companies'), rows: [] }], { instructionsFor: [] });
+  await writeFormatFile(outPath, [{ def: getSheet('supplier-companies'), rows: [] }], {
+    instructionsFor: [],
+    sharedStrings: false,
+  });
 }
 
 export async function writeFailedRowsWorkbook(

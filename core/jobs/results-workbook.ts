@@ -16,6 +16,7 @@ import { RESULT_COLUMNS } from '../names.js';
 import type { LiveRowMarks, RowMarks } from './row-marks.js';
 import type { JobRowOutcome } from '../names.js';
 import { plainValue, sameFile, sourceSheets, type SourceRow, type SourceSheet } from './source-sheets.js';
+import { nextTurn, turnEvery } from '../workbook/turns.js';
 
 export { RESULT_COLUMNS };
 
@@ -200,12 +201,26 @@ function copyRow(
 }
 
 /**
+ * Rows copied between two turns of the event loop when the workbook is written beside its job: the job's answers
+ * are let in every few milliseconds of copying (a row of the template with its result columns and styles is
+ * tens of microseconds).
+ */
+export const LIVE_ROWS_PER_TURN = 16;
+
+/**
+ * Slices of the input's XML (4 KB each, workbook/feed.ts) the reader is handed between two turns of the event loop
+ * when the input is read beside the job: about as many rows as LIVE_ROWS_PER_TURN.
+ */
+const LIVE_READ_SLICES_PER_TURN = 1;
+
+/**
  * The input's sheets read whole into memory first, for a writer that waits between rows (live row marks): only
- * for a small input (LIVE_RESULTS_MAX_BYTES), since exceljs's streaming reader must not be kept waiting.
+ * for a small input (LIVE_RESULTS_MAX_BYTES), since exceljs's streaming reader must not be kept waiting. Read
+ * beside the job, so fed to the reader in portions (LIVE_READ_SLICES_PER_TURN).
  */
 async function* wholeSheets(path: string): AsyncGenerator<SourceSheet> {
   const read: SourceSheet[] = [];
-  for await (const sheet of sourceSheets(path, () => true)) {
+  for await (const sheet of sourceSheets(path, () => true, LIVE_READ_SLICES_PER_TURN)) {
     const rows: SourceRow[] = [];
     for await (const row of sheet.rows()) rows.push(row);
     read.push({
@@ -260,11 +275,20 @@ export async function writeResultsWorkbook(
   // Streamed: the input is read row by row and the copy written row by row (exceljs's streaming writer,
   // strings inline so no table of every string is kept), so memory does not grow with the rows.
   // Written to a temporary file renamed into place: a failed or interrupted write leaves no half workbook.
+  // Beside the job, the work is cut into short slices with turns of the event loop between them (the job's
+  // answers are let in): every LIVE_ROWS_PER_TURN rows, between the sheets, before the Report sheet and the
+  // commit. Not after the job: exceljs's streaming reader must not be kept waiting between rows or sheets, and
+  // the input there is read as it is copied (live, it was read whole first).
+  const turn = live ? nextTurn : null;
+  const rowTurn = live ? turnEvery(LIVE_ROWS_PER_TURN) : null;
   await writeAtomic(outPath, async (tmp) => {
+    if (turn) await turn();
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
     const styleOf = styleCache();
     const kept = new Set<string>();
+    if (turn) await turn();
     for await (const sheet of live ? wholeSheets(inputPath) : sourceSheets(inputPath, () => true)) {
+      if (turn) await turn();
       const name = registryNameOf(plan, sheet.name);
       const rows = name ? marks.sheet(name) : null;
       const mapping = name === 'plants' || name === 'materials';
@@ -297,6 +321,8 @@ export async function writeResultsWorkbook(
       };
       for await (const row of sheet.rows()) {
         if (skip) continue;
+        const t = rowTurn?.();
+        if (t) await t;
         if (!out) {
           // A Report sheet of an earlier results workbook is replaced; a sheet of the user's with that name is kept.
           if (
@@ -363,8 +389,11 @@ export async function writeResultsWorkbook(
     }
     let reportName = REPORT_SHEET;
     for (let i = 2; kept.has(reportName); i++) reportName = `${REPORT_SHEET} (${i})`;
-    addReportSheet(wb, plan, await result, reportName);
+    const done = await result;
+    if (turn) await turn();
+    addReportSheet(wb, plan, done, reportName);
     reportFirst(wb);
+    if (turn) await turn();
     await wb.commit();
   });
 }

@@ -30,23 +30,33 @@ export interface SourceSheet {
 /**
  * The input's worksheets in workbook order, each a stream of rows with values and styles (exceljs's
  * streaming reader fed by workbook/feed.ts: each part inflated once, shared strings and styles before the
- * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name.
+ * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name. `slicesPerTurn`:
+ * the input is fed to the reader in portions with turns of the event loop between them (FeedInput.slicesPerTurn),
+ * for a reader beside a running job; the rows must still be taken as they come.
  */
-export async function* sourceSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
+export async function* sourceSheets(
+  path: string,
+  want: (name: string) => boolean,
+  slicesPerTurn?: number,
+): AsyncGenerator<SourceSheet> {
   if (isLegacySource(path)) {
     // An .xls / .ods is read in its .xlsx copy, as when it was validated (workbook/sources/legacy.ts).
     const copy = await legacyXlsxCopy(path);
     try {
-      yield* xlsxSheets(copy.path, want);
+      yield* xlsxSheets(copy.path, want, slicesPerTurn);
     } finally {
       await copy.dispose();
     }
     return;
   }
-  yield* xlsxSheets(path, want);
+  yield* xlsxSheets(path, want, slicesPerTurn);
 }
 
-async function* xlsxSheets(path: string, want: (name: string) => boolean): AsyncGenerator<SourceSheet> {
+async function* xlsxSheets(
+  path: string,
+  want: (name: string) => boolean,
+  slicesPerTurn: number | undefined,
+): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
   const findings: FeedFindings = {
@@ -67,6 +77,7 @@ async function* xlsxSheets(path: string, want: (name: string) => boolean): Async
       limits: DEFAULT_LIMITS,
       styleKinds: new Map(),
       stylesPath: inspection.stylesPath,
+      ...(slicesPerTurn && { slicesPerTurn }),
     },
     findings,
     (e) => stop.abort(e),

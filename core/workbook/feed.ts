@@ -19,6 +19,7 @@ import { FileLevelError } from './file-limits.js';
 import type { StyleKind } from './number-formats.js';
 import { attr } from './xml-parts.js';
 import { XmlNormaliser, type PartKind } from './xml-normalise.js';
+import { turnEvery } from './turns.js';
 import { listEntries, openEntry, openZip, partError } from './zip.js';
 import type { ReadLimits } from './types.js';
 
@@ -268,6 +269,11 @@ export interface FeedInput {
   styleKinds: ReadonlyMap<number, StyleKind>;
   /** The styles part to hand over too (for a copy with styles, `styles: 'cache'`); left out when absent. */
   stylesPath?: string | null;
+  /**
+   * A turn of the event loop after every this many slices handed over (FEED_SLICE): exceljs parses whatever it
+   * has been handed in one go, so a reader beside a running job is fed in portions. Every slice at once without.
+   */
+  slicesPerTurn?: number;
 }
 
 /**
@@ -275,7 +281,7 @@ export interface FeedInput {
  * FileLevelError through `onError` and end the stream; the caller stops the parse.
  */
 export function workbookFeed(input: FeedInput, findings: FeedFindings, onError: (e: FileLevelError) => void): Readable {
-  const gen = generate(input, findings);
+  const gen = input.slicesPerTurn ? paced(generate(input, findings), input.slicesPerTurn) : generate(input, findings);
   const stream = Readable.from(gen, { objectMode: false, highWaterMark: 256 * 1024 });
   stream.on('error', (e: unknown) =>
     onError(e instanceof FileLevelError ? e : damagedWorkbook(basename(input.path), e, undefined, true)),
@@ -305,6 +311,16 @@ export function raceStop<T>(stop: AbortSignal, p: Promise<T>): Promise<T> {
       },
     );
   });
+}
+
+/** The slices of `gen` with a turn of the event loop after every `n` (FeedInput.slicesPerTurn). */
+async function* paced(gen: AsyncGenerator<Buffer>, n: number): AsyncGenerator<Buffer> {
+  const turn = turnEvery(n);
+  for await (const slice of gen) {
+    yield slice;
+    const t = turn();
+    if (t) await t;
+  }
 }
 
 async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerator<Buffer> {

@@ -18,6 +18,7 @@ import {
   type SheetContent,
   type WritableRow,
 } from './xlsx-layout.js';
+import { nextTurn } from './turns.js';
 import { normaliseZipTimes } from './zip-times.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { collectBuffer } from '../fs/buffer.js';
@@ -109,6 +110,10 @@ export async function writeFormatStream(
   opts: FormatStreamOptions = {},
 ): Promise<void> {
   const date = opts.date ?? new Date();
+  // A turn of the event loop before the writer is made (the first one loads exceljs's writer and the zip
+  // library), before each sheet and before the commit, and every few rows within the sheets (the rows
+  // themselves, the lists): a workbook written beside a job lets the job's answers in meanwhile.
+  await nextTurn();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: sink,
     useSharedStrings: opts.sharedStrings ?? true,
@@ -119,8 +124,14 @@ export async function writeFormatStream(
   wb.created = date;
   wb.modified = date;
   const lang = opts.lang ?? 'en';
-  if (opts.instructionsFor) addInstructionsSheet(wb, opts.instructionsFor, lang);
-  for (const c of contents) await addFormatSheet(wb, c, lang);
-  addListsSheet(wb);
+  await nextTurn();
+  if (opts.instructionsFor) await addInstructionsSheet(wb, opts.instructionsFor, lang);
+  for (const c of contents) {
+    await nextTurn();
+    await addFormatSheet(wb, c, lang);
+  }
+  await nextTurn();
+  await addListsSheet(wb);
+  await nextTurn();
   await wb.commit();
 }

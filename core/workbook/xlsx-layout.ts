@@ -12,9 +12,22 @@ import { DATA_SHEETS, columnsOf } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
 import { TEMPLATE_WORDS, expectationIn, purposeIn, registryText, type TemplateLang } from './template-words.js';
 import { CHILD_ROW_ACTIONS, INSTRUCTIONS_SHEET, LISTS_SHEET, ROW_ACTIONS, type ListName } from './types.js';
+import { turnEvery } from './turns.js';
 
 /** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
 export const VALIDATION_ROWS = 10_000;
+
+/**
+ * Rows of a sheet of the format written between two turns of the event loop (turnEvery): a few milliseconds of
+ * work at most, and a turn costs next to nothing against the rows of a large export.
+ */
+export const FORMAT_ROWS_PER_TURN = 32;
+
+/**
+ * Rows of the Instructions sheet between two turns: long texts, and written first, while a fresh process's code is
+ * still cold (a few of its rows take as long as a slice of data rows).
+ */
+export const INSTRUCTION_ROWS_PER_TURN = 8;
 
 const LISTS: { name: ListName; values: readonly string[] }[] = [
   { name: 'country', values: ISO_COUNTRY_CODES },
@@ -162,8 +175,11 @@ export async function addFormatSheet(
   header.commit();
 
   const styled = sharedStyles(ws);
+  const turn = turnEvery(FORMAT_ROWS_PER_TURN);
   let r = 2;
   for await (const row of content.rows) {
+    const t = turn();
+    if (t) await t;
     const out = ws.getRow(r++);
     cols.forEach(([field, c], i) => setCell(out.getCell(i + 1), row[field], TEXT_TYPES.has(c.type)));
     extras.forEach((e, i) => setCell(out.getCell(cols.length + i + 1), row[e.key], false));
@@ -214,15 +230,18 @@ function setCell(cell: ExcelJS.Cell, v: WritableValue, asText: boolean): void {
   else cell.value = asText ? String(v).toUpperCase() : v;
 }
 
-/** The hidden `lists` sheet: one column per dropdown list. */
-export function addListsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter): void {
+/** The hidden `lists` sheet: one column per dropdown list (a few hundred rows, with turns of the event loop). */
+export async function addListsSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter): Promise<void> {
   const ws = wb.addWorksheet(LISTS_SHEET, { state: 'hidden' });
   ws.columns = LISTS.map((l) => ({ key: l.name, width: 18, style: { numFmt: '@' } }));
   const header = ws.getRow(1);
   LISTS.forEach((l, i) => (header.getCell(i + 1).value = l.name));
   header.commit();
   const n = Math.max(...LISTS.map((l) => l.values.length));
+  const turn = turnEvery(FORMAT_ROWS_PER_TURN);
   for (let r = 0; r < n; r++) {
+    const t = turn();
+    if (t) await t;
     const row = ws.getRow(r + 2);
     LISTS.forEach((l, i) => {
       if (r < l.values.length) row.getCell(i + 1).value = l.values[r];
@@ -255,16 +274,20 @@ export function instructionLines(
   return lines;
 }
 
-export function addInstructionsSheet(
+/** The Instructions sheet (with turns of the event loop between its rows, as a sheet of the format). */
+export async function addInstructionsSheet(
   wb: ExcelJS.stream.xlsx.WorkbookWriter,
   included: readonly SheetDef[],
   lang: TemplateLang = 'en',
-): void {
+): Promise<void> {
   const ws = wb.addWorksheet(INSTRUCTIONS_SHEET);
   ws.columns = [{ width: 8 }, { width: 26 }, { width: 90 }, { width: 60 }];
   const headerWord = TEMPLATE_WORDS[lang].tableHeader[0];
+  const turn = turnEvery(INSTRUCTION_ROWS_PER_TURN);
   let r = 1;
   for (const line of instructionLines(included, lang)) {
+    const t = turn();
+    if (t) await t;
     const row = ws.getRow(r);
     if (typeof line === 'string') {
       row.getCell(1).value = line || null;
