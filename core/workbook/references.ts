@@ -68,13 +68,19 @@ function* eachReference(
     const sheet = byName.get(name);
     if (!sheet) continue;
     const refCols = Object.entries(getSheet(name).columns).filter(([, c]) => c.refersTo);
-    for (const row of sheet.rows) {
+    const fields = refCols.map(([field]) => field);
+    const targets = refCols.map(([, col]) => col.refersTo!);
+    const rows = sheet.rows;
+    for (let i = 0; i < rows.length; i++) {
       if (++step % STEP_ROWS === 0) yield;
-      for (const [field, col] of refCols) {
+      const row = rows[i];
+      for (let j = 0; j < fields.length; j++) {
+        const field = fields[j];
         const code = row.values[field];
         if (typeof code !== 'string') continue;
+        const target = targets[j];
         const entityType =
-          col.refersTo === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : col.refersTo;
+          target === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : target;
         if (entityType) visit(sheet, row.row, field, entityType, code);
       }
     }
