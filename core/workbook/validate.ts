@@ -8,7 +8,7 @@
  *
  * It runs beside the service walks on the main thread (a plan starts them before the rows are read), so every
  * step is done in slices with a turn of the event loop between them (Slicer): the rows, and the checks across
- * rows, written as generators that may pause at each row.
+ * rows, written as generators that may pause every few rows (STEP_ROWS).
  */
 import { checkDuplicateKeys } from './duplicate-keys.js';
 import { referencedCodesWork } from './references.js';
