@@ -16,7 +16,7 @@ import { RESULT_COLUMNS } from '../names.js';
 import type { LiveRowMarks, RowMarks } from './row-marks.js';
 import type { JobRowOutcome } from '../names.js';
 import { plainValue, sameFile, sourceSheets, type SourceRow, type SourceSheet } from './source-sheets.js';
-import { nextTurn, turnEvery } from '../workbook/turns.js';
+import { Slicer, nextTurn, turnEvery } from '../throttle.js';
 
 export { RESULT_COLUMNS };
 
@@ -208,19 +208,14 @@ function copyRow(
 export const LIVE_ROWS_PER_TURN = 16;
 
 /**
- * Slices of the input's XML (4 KB each, workbook/feed.ts) the reader is handed between two turns of the event loop
- * when the input is read beside the job: about as many rows as LIVE_ROWS_PER_TURN.
- */
-const LIVE_READ_SLICES_PER_TURN = 1;
-
-/**
  * The input's sheets read whole into memory first, for a writer that waits between rows (live row marks): only
  * for a small input (LIVE_RESULTS_MAX_BYTES), since exceljs's streaming reader must not be kept waiting. Read
- * beside the job, so fed to the reader in portions (LIVE_READ_SLICES_PER_TURN).
+ * beside the job, so fed to the reader a slice of its XML (4 KB, workbook/feed.ts) per turn of the event loop:
+ * about as many rows as LIVE_ROWS_PER_TURN.
  */
 async function* wholeSheets(path: string): AsyncGenerator<SourceSheet> {
   const read: SourceSheet[] = [];
-  for await (const sheet of sourceSheets(path, () => true, LIVE_READ_SLICES_PER_TURN)) {
+  for await (const sheet of sourceSheets(path, () => true, new Slicer({ sliceMs: 0 }))) {
     const rows: SourceRow[] = [];
     for await (const row of sheet.rows()) rows.push(row);
     read.push({

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
 import { raceStop, workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
+import type { Slicer } from '../throttle.js';
 import type { WritableValue } from '../workbook/xlsx-layout.js';
 import { isLegacySource, legacyXlsxCopy } from '../workbook/sources/legacy.js';
 
@@ -30,32 +31,32 @@ export interface SourceSheet {
 /**
  * The input's worksheets in workbook order, each a stream of rows with values and styles (exceljs's
  * streaming reader fed by workbook/feed.ts: each part inflated once, shared strings and styles before the
- * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name. `slicesPerTurn`:
- * the input is fed to the reader in portions with turns of the event loop between them (FeedInput.slicesPerTurn),
- * for a reader beside a running job; the rows must still be taken as they come.
+ * worksheets). Only what one row holds is in memory at a time. `want` picks sheets by name. `slicer`: the input
+ * is fed to the reader in portions with turns of the event loop between them as it says (FeedInput.slicer), for a
+ * reader beside a running job; the rows must still be taken as they come.
  */
 export async function* sourceSheets(
   path: string,
   want: (name: string) => boolean,
-  slicesPerTurn?: number,
+  slicer?: Slicer,
 ): AsyncGenerator<SourceSheet> {
   if (isLegacySource(path)) {
     // An .xls / .ods is read in its .xlsx copy, as when it was validated (workbook/sources/legacy.ts).
     const copy = await legacyXlsxCopy(path);
     try {
-      yield* xlsxSheets(copy.path, want, slicesPerTurn);
+      yield* xlsxSheets(copy.path, want, slicer);
     } finally {
       await copy.dispose();
     }
     return;
   }
-  yield* xlsxSheets(path, want, slicesPerTurn);
+  yield* xlsxSheets(path, want, slicer);
 }
 
 async function* xlsxSheets(
   path: string,
   want: (name: string) => boolean,
-  slicesPerTurn: number | undefined,
+  slicer: Slicer | undefined,
 ): AsyncGenerator<SourceSheet> {
   const inspection = await inspectWorkbookFile(path, DEFAULT_LIMITS);
   const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path) && want(s.name));
@@ -77,7 +78,7 @@ async function* xlsxSheets(
       limits: DEFAULT_LIMITS,
       styleKinds: new Map(),
       stylesPath: inspection.stylesPath,
-      ...(slicesPerTurn && { slicesPerTurn }),
+      ...(slicer && { slicer }),
     },
     findings,
     (e) => stop.abort(e),

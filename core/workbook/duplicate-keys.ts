@@ -1,4 +1,8 @@
-/** Duplicate keys in a sheet: a second row with the same values of the sheet's `key` fields is an error. */
+/**
+ * Duplicate keys in a sheet: a second row with the same values of the sheet's `key` fields is an error. Work
+ * for a Slicer: it may pause at each row.
+ */
+import { STEP_ROWS } from '../throttle.js';
 import { show } from './coerce.js';
 import type { SheetDef } from './sheet-def.js';
 import { sourceRowOf } from './sheet-parts.js';
@@ -11,13 +15,15 @@ function keyLabel(def: SheetDef, values: readonly unknown[]): string {
   return key.length === 1 ? `${key[0]} ${show(values[0])}` : key.map((k, i) => `${k} ${show(values[i])}`).join(', ');
 }
 
-export function checkDuplicateKeys(ctx: ValidationContext, def: SheetDef, sheet: ParsedSheet): void {
+export function* checkDuplicateKeys(ctx: ValidationContext, def: SheetDef, sheet: ParsedSheet): Generator<void> {
+  let step = 0;
   const key = def.key;
   if (!key?.length) return;
   // First row per key; a list only once a key repeats (most keys do not).
   const groups = new Map<string, ParsedRow | ParsedRow[]>();
   const single = key.length === 1 ? key[0] : null;
   for (const row of sheet.rows) {
+    if (++step % STEP_ROWS === 0) yield;
     if (rowActionOf(row) === 'ignore') continue;
     let k: string;
     if (single !== null) {
@@ -35,6 +41,7 @@ export function checkDuplicateKeys(ctx: ValidationContext, def: SheetDef, sheet:
     else groups.set(k, [g, row]);
   }
   for (const rows of groups.values()) {
+    if (++step % STEP_ROWS === 0) yield;
     if (!Array.isArray(rows)) continue;
     const label = keyLabel(
       def,

@@ -14,12 +14,12 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type yauzl from 'yauzl';
+import { Slicer } from '../throttle.js';
 import { damagedWorkbook } from './damage.js';
 import { FileLevelError } from './file-limits.js';
 import type { StyleKind } from './number-formats.js';
 import { attr } from './xml-parts.js';
 import { XmlNormaliser, type PartKind } from './xml-normalise.js';
-import { turnEvery } from './turns.js';
 import { listEntries, openEntry, openZip, partError } from './zip.js';
 import type { ReadLimits } from './types.js';
 
@@ -127,6 +127,13 @@ const TAG_END = Buffer.from('>');
  * 3.29 s and 2.67 against 2.79 s; scavenges took 184–425 ms against 232–672 ms (6 runs each).
  */
 const FEED_SLICE = 4 * 1024;
+
+/**
+ * Bytes the feed reads ahead of exceljs. exceljs parses what is buffered in one go, without a turn of the event
+ * loop; reading beside the service walks, the feed lets the loop turn between slices when its time is spent
+ * (Slicer), and this much is what exceljs may parse before it has to wait for the feed.
+ */
+const FEED_AHEAD = 4 * FEED_SLICE;
 
 /** An element from `open` to the end of `close` (its whole text to `onText`); cut off by the chunk's end: needEnd. */
 function elementPattern(open: string, close: Buffer, onText: (text: string) => void): Pattern {
@@ -269,11 +276,8 @@ export interface FeedInput {
   styleKinds: ReadonlyMap<number, StyleKind>;
   /** The styles part to hand over too (for a copy with styles, `styles: 'cache'`); left out when absent. */
   stylesPath?: string | null;
-  /**
-   * A turn of the event loop after every this many slices handed over (FEED_SLICE): exceljs parses whatever it
-   * has been handed in one go, so a reader beside a running job is fed in portions. Every slice at once without.
-   */
-  slicesPerTurn?: number;
+  /** The event loop turns between slices of the feed and of what parses it (a new one when left out). */
+  slicer?: Slicer;
 }
 
 /**
@@ -281,8 +285,8 @@ export interface FeedInput {
  * FileLevelError through `onError` and end the stream; the caller stops the parse.
  */
 export function workbookFeed(input: FeedInput, findings: FeedFindings, onError: (e: FileLevelError) => void): Readable {
-  const gen = input.slicesPerTurn ? paced(generate(input, findings), input.slicesPerTurn) : generate(input, findings);
-  const stream = Readable.from(gen, { objectMode: false, highWaterMark: 256 * 1024 });
+  const gen = generate(input, findings);
+  const stream = Readable.from(gen, { objectMode: false, highWaterMark: FEED_AHEAD });
   stream.on('error', (e: unknown) =>
     onError(e instanceof FileLevelError ? e : damagedWorkbook(basename(input.path), e, undefined, true)),
   );
@@ -313,18 +317,9 @@ export function raceStop<T>(stop: AbortSignal, p: Promise<T>): Promise<T> {
   });
 }
 
-/** The slices of `gen` with a turn of the event loop after every `n` (FeedInput.slicesPerTurn). */
-async function* paced(gen: AsyncGenerator<Buffer>, n: number): AsyncGenerator<Buffer> {
-  const turn = turnEvery(n);
-  for await (const slice of gen) {
-    yield slice;
-    const t = turn();
-    if (t) await t;
-  }
-}
-
 async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerator<Buffer> {
   const { path, sheets, limits } = input;
+  const slicer = input.slicer ?? new Slicer();
   const file = basename(path);
   let zip: yauzl.ZipFile;
   try {
@@ -434,7 +429,11 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
             'zip_bomb',
             'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
           );
-        yield* out(normaliser ? normaliser.push(chunk) : chunk);
+        for (const piece of out(normaliser ? normaliser.push(chunk) : chunk)) {
+          yield piece;
+          // What exceljs parsed of the pieces so far counts too: it runs when a piece is taken.
+          await slicer.pause();
+        }
       }
       if (normaliser) {
         yield* out(normaliser.end());

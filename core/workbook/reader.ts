@@ -29,7 +29,7 @@ import {
   type ReadLimits,
   type ReadProgress,
 } from './types.js';
-import { Throttle } from '../throttle.js';
+import { Slicer, Throttle } from '../throttle.js';
 
 export interface ReadOptions {
   signal?: AbortSignal;
@@ -39,6 +39,8 @@ export interface ReadOptions {
   mapping?: ColumnMapping;
   /** Inspections of the file made before the read (its sheet list, read ahead): used when the file is unchanged. */
   inspections?: WorkbookInspections;
+  /** The work between two turns of the event loop, ms (see Slicer; 0: a turn at every point it may pause). */
+  sliceMs?: number;
 }
 
 /**
@@ -226,8 +228,11 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
   const onUserAbort = () => stop.abort(abortError(signal!));
   signal?.addEventListener('abort', onUserAbort, { once: true });
   const findings: FeedFindings = { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map() };
+  // The read runs beside the service walks: the loop turns between slices of the feed and of the rows.
+  const slicer = new Slicer({ sliceMs: options.sliceMs });
   const feed = workbookFeed(
     {
+      slicer,
       path,
       sheets: toRead.map((s) => s.info),
       sharedStringsPath: inspection.sharedStringsPath,
@@ -279,7 +284,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
       const ws = next.value;
       // The shared strings part is parsed before the first worksheet (the feed's order).
       if (!sharedStringsFlat) {
-        flattenSharedStrings((reader as unknown as { sharedStrings?: unknown[] }).sharedStrings);
+        await flattenSharedStrings((reader as unknown as { sharedStrings?: unknown[] }).sharedStrings, slicer);
         sharedStringsFlat = true;
       }
       const index = Number(ws.id) - 1;
@@ -336,6 +341,7 @@ export async function readWorkbook(path: string, options: ReadOptions = {}): Pro
           rowsDone++;
           if ((rowsDone & 1023) === 0) progress(info.name);
         }
+        if (slicer.due()) await slicer.turn();
       }
       // A sheet with no rows at all still gets its header checked.
       state.rows.end();
@@ -467,9 +473,10 @@ function hasValue(v: unknown): boolean {
  * own characters (~30 MB less for a 200,000-row workbook). JSON's round trip copies every code unit exactly,
  * lone surrogates too.
  */
-function flattenSharedStrings(strings: unknown[] | undefined): void {
+async function flattenSharedStrings(strings: unknown[] | undefined, slicer: Slicer): Promise<void> {
   if (!Array.isArray(strings)) return;
   for (let i = 0; i < strings.length; i++) {
+    if ((i & 255) === 255 && slicer.due()) await slicer.turn();
     const s = strings[i];
     // V8 copies strings shorter than 13 characters anyway (no slices).
     if (typeof s === 'string' && s.length >= 13) strings[i] = JSON.parse(JSON.stringify(s)) as string;

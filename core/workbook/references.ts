@@ -6,6 +6,7 @@
  */
 import { ENTITIES, IDENTIFIED_KINDS } from '../jobs/entities.js';
 import { BOM_COMPONENT_TYPES } from '../spec/constants.js';
+import { runAtOnce, STEP_ROWS } from '../throttle.js';
 import { getSheet } from './registry.js';
 import { sourceCellOf } from './sheet-parts.js';
 import {
@@ -33,14 +34,19 @@ const COMPONENT_ENTITY: Record<string, EntityType> = Object.fromEntries(
   BOM_COMPONENT_TYPES.map((t) => [t, t satisfies EntityType]),
 );
 
-/** entity type → code → first defining row, for the entity types asked for. */
-function definedCodes(parsed: ParsedWorkbook, entities: Iterable<EntityType>): Map<EntityType, Map<string, number>> {
+/** entity type → code → first defining row, for the entity types asked for. Work for a Slicer (per row). */
+function* definedCodes(
+  parsed: ParsedWorkbook,
+  entities: Iterable<EntityType>,
+): Generator<void, Map<EntityType, Map<string, number>>> {
+  let step = 0;
   const sheets = new Map(parsed.sheets.map((s) => [s.name, s]));
   const defined = new Map<EntityType, Map<string, number>>();
   for (const entity of entities) {
     const where = DEFINED_IN[entity];
     const m = new Map<string, number>();
     for (const r of (where && sheets.get(where.sheet)?.rows) || []) {
+      if (++step % STEP_ROWS === 0) yield;
       const code = r.values[where!.field];
       if (typeof code !== 'string') continue;
       if (where!.idField && typeof r.values[where!.idField] !== 'string') continue;
@@ -51,22 +57,30 @@ function definedCodes(parsed: ParsedWorkbook, entities: Iterable<EntityType>): M
   return defined;
 }
 
-/** Call `visit` for every reference, without building an object per reference. */
-function eachReference(
+/** Call `visit` for every reference, without building an object per reference. Work for a Slicer (per row). */
+function* eachReference(
   parsed: ParsedWorkbook,
   visit: (sheet: ParsedSheet, row: number, field: string, entityType: EntityType, code: string) => void,
-): void {
+): Generator<void> {
+  let step = 0;
   const byName = new Map(parsed.sheets.map((s) => [s.name, s]));
   for (const name of DATA_SHEET_NAMES) {
     const sheet = byName.get(name);
     if (!sheet) continue;
     const refCols = Object.entries(getSheet(name).columns).filter(([, c]) => c.refersTo);
-    for (const row of sheet.rows) {
-      for (const [field, col] of refCols) {
+    const fields = refCols.map(([field]) => field);
+    const targets = refCols.map(([, col]) => col.refersTo!);
+    const rows = sheet.rows;
+    for (let i = 0; i < rows.length; i++) {
+      if (++step % STEP_ROWS === 0) yield;
+      const row = rows[i];
+      for (let j = 0; j < fields.length; j++) {
+        const field = fields[j];
         const code = row.values[field];
         if (typeof code !== 'string') continue;
+        const target = targets[j];
         const entityType =
-          col.refersTo === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : col.refersTo;
+          target === 'by_component_type' ? COMPONENT_ENTITY[String(row.values.component_type)] : target;
         if (entityType) visit(sheet, row.row, field, entityType, code);
       }
     }
@@ -75,8 +89,14 @@ function eachReference(
 
 /** Every distinct code referred to, per entity type, with where it resolves. */
 export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
+  return runAtOnce(referencedCodesWork(parsed));
+}
+
+/** referencedCodes as work for a Slicer (core/throttle.ts): it may pause at each row. */
+export function* referencedCodesWork(parsed: ParsedWorkbook): Generator<void, ReferencedCodes> {
+  let step = 0;
   const out = new Map<EntityType, Map<string, ReferencedCode>>();
-  eachReference(parsed, (sheet, row, field, entityType, code) => {
+  yield* eachReference(parsed, (sheet, row, field, entityType, code) => {
     let m = out.get(entityType);
     if (!m) out.set(entityType, (m = new Map()));
     const known = m.get(code);
@@ -91,12 +111,13 @@ export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
       });
   });
   // Where each referenced code is defined in the workbook (only the entity types referred to are indexed).
-  const defined = definedCodes(parsed, out.keys());
+  const defined = yield* definedCodes(parsed, out.keys());
   const result: ReferencedCodes = {};
   for (const [entity, m] of out) {
     const where = DEFINED_IN[entity];
     const d = defined.get(entity);
     for (const ref of m.values()) {
+      if (++step % STEP_ROWS === 0) yield;
       const targetRow = d?.get(ref.code);
       if (targetRow !== undefined && where) {
         ref.resolution = 'workbook';
@@ -110,7 +131,7 @@ export function referencedCodes(parsed: ParsedWorkbook): ReferencedCodes {
 
 /** The references each row makes, one object per (row, field), in sheet order. */
 export function* listReferences(parsed: ParsedWorkbook): Generator<WorkbookReference> {
-  const defined = definedCodes(parsed, Object.keys(DEFINED_IN) as EntityType[]);
+  const defined = runAtOnce(definedCodes(parsed, Object.keys(DEFINED_IN) as EntityType[]));
   const batch: WorkbookReference[] = [];
   // eachReference is a callback walk; collect per sheet row batch to yield lazily.
   const byName = new Map(parsed.sheets.map((s) => [s.name, s]));
@@ -118,20 +139,22 @@ export function* listReferences(parsed: ParsedWorkbook): Generator<WorkbookRefer
     const sheet = byName.get(name);
     if (!sheet) continue;
     const one: ParsedWorkbook = { ...parsed, sheets: [sheet] };
-    eachReference(one, (s, row, field, entityType, code) => {
-      const targetRow = defined.get(entityType)?.get(code);
-      const where = DEFINED_IN[entityType];
-      batch.push({
-        sheet: s.name,
-        row,
-        field,
-        cell: sourceCellOf(s, field, row).cell ?? '',
-        entityType,
-        code,
-        resolution: targetRow !== undefined ? 'workbook' : 'service',
-        target: targetRow !== undefined && where ? { sheet: where.sheet, row: targetRow } : null,
-      });
-    });
+    runAtOnce(
+      eachReference(one, (s, row, field, entityType, code) => {
+        const targetRow = defined.get(entityType)?.get(code);
+        const where = DEFINED_IN[entityType];
+        batch.push({
+          sheet: s.name,
+          row,
+          field,
+          cell: sourceCellOf(s, field, row).cell ?? '',
+          entityType,
+          code,
+          resolution: targetRow !== undefined ? 'workbook' : 'service',
+          target: targetRow !== undefined && where ? { sheet: where.sheet, row: targetRow } : null,
+        });
+      }),
+    );
     yield* batch.splice(0);
   }
 }

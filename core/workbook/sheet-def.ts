@@ -26,8 +26,9 @@ export interface SheetDef<C extends Columns = Columns> {
   /**
    * Checks across rows and sheets that need no service (the BOM's components once per instance, silo items at
    * the silo's plant): run once per workbook after every row is checked, whether or not the sheet is in it.
+   * Work for a Slicer (core/throttle.ts): a generator that may pause at each `yield` (at least once per row).
    */
-  workbookRules?: (ctx: ValidationContext) => void;
+  workbookRules?: (ctx: ValidationContext) => Generator<void>;
   /** Row schema: required fields present, optional ones absent or null (#CLEAR); no other fields. */
   schema: z.ZodType<RowOf<C>>;
   /** Conservative fast check derived from the columns: true ⇒ `schema` accepts the row unchanged. */

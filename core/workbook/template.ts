@@ -18,7 +18,7 @@ import {
   type SheetContent,
   type WritableRow,
 } from './xlsx-layout.js';
-import { nextTurn } from './turns.js';
+import { nextTurn } from '../throttle.js';
 import { normaliseZipTimes } from './zip-times.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { collectBuffer } from '../fs/buffer.js';

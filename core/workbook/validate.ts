@@ -5,9 +5,13 @@
  * in sheets/bom.ts, silo items at the silo's plant and of one material type in sheets/silo-items.ts); and the
  * codes the workbook refers to (defined in the workbook or to be resolved on the service, see references.ts).
  * Cancellable, with progress. The issues come out in sheet, row and column order.
+ *
+ * It runs beside the service walks on the main thread (a plan starts them before the rows are read), so every
+ * step is done in slices with a turn of the event loop between them (Slicer): the rows, and the checks across
+ * rows, written as generators that may pause every few rows (STEP_ROWS).
  */
 import { checkDuplicateKeys } from './duplicate-keys.js';
-import { referencedCodes } from './references.js';
+import { referencedCodesWork } from './references.js';
 import { DATA_SHEETS, getSheet } from './registry.js';
 import { partsOf, sourceRowOf } from './sheet-parts.js';
 import {
@@ -15,6 +19,7 @@ import {
   type ParsedSheet,
   type ParsedWorkbook,
   type ReadProgress,
+  type ReferencedCodes,
   type SheetValidation,
   type ValidationReport,
   DELETE_ROW_FIELDS,
@@ -22,7 +27,7 @@ import {
 } from './types.js';
 import { rowActionOf, validateRow } from './validate-row.js';
 import { ValidationContext } from './validation-context.js';
-import { Throttle } from '../throttle.js';
+import { Slicer, STEP_ROWS, Throttle } from '../throttle.js';
 
 /** The row's `action` cell (blank = upsert). */
 export { rowActionOf } from './validate-row.js';
@@ -31,9 +36,12 @@ export interface ValidateOptions {
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
   maxIssues?: number;
+  /** The work between two turns of the event loop, ms (see Slicer; 0: a turn at every point it may pause). */
+  sliceMs?: number;
 }
 
-const YIELD_EVERY = 2000;
+/** Rows checked between two looks at the clock (a row takes µs). */
+const ROWS_PER_LOOK = 8;
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
@@ -49,34 +57,43 @@ export async function validateWorkbook(
   const ctx = new ValidationContext(parsed, options.maxIssues ?? 10_000);
   const total = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
   let done = 0;
+  let current = '';
   const throttle = new Throttle();
-  const tick = async (sheet: string) => {
-    await new Promise<void>((r) => setImmediate(r));
-    if (signal?.aborted) throw abortError(signal);
-    if (onProgress && throttle.pass()) {
-      onProgress({
-        phase: 'validating',
-        sheet,
-        rows: done,
-        totalRows: total,
-        fraction: total ? Math.min(0.99, done / total) : 0,
-      });
-    }
-  };
+  const slicer = new Slicer({
+    sliceMs: options.sliceMs,
+    every: ROWS_PER_LOOK,
+    onTurn: () => {
+      if (signal?.aborted) throw abortError(signal);
+      if (onProgress && throttle.pass()) {
+        onProgress({
+          phase: 'validating',
+          sheet: current,
+          rows: done,
+          totalRows: total,
+          fraction: total ? Math.min(0.99, done / total) : 0,
+        });
+      }
+    },
+  });
 
+  let references: ReferencedCodes = {};
   if (parsed.readable) {
     // 1. rows: schema, then the spec rules of one row
     for (const sheet of orderedSheets(parsed)) {
       const def = getSheet(sheet.name);
+      current = sheet.sheetName;
       for (const row of sheet.rows) {
         validateRow(ctx, def, sheet, row);
-        if (++done % YIELD_EVERY === 0) await tick(sheet.sheetName);
+        done++;
+        if (slicer.due()) await slicer.turn();
       }
     }
-    await tick('');
+    current = '';
+    await slicer.turn();
     // 2. across rows and sheets
-    for (const sheet of orderedSheets(parsed)) checkDuplicateKeys(ctx, getSheet(sheet.name), sheet);
-    for (const def of DATA_SHEETS) def.workbookRules?.(ctx);
+    for (const sheet of orderedSheets(parsed)) await slicer.run(checkDuplicateKeys(ctx, getSheet(sheet.name), sheet));
+    for (const def of DATA_SHEETS) if (def.workbookRules) await slicer.run(def.workbookRules(ctx));
+    references = await slicer.run(referencedCodesWork(parsed));
   }
   // An empty or unfilled workbook is never "no problems": nothing would be imported.
   const unread = parsed.sheets.some((s) => s.unreadRows !== undefined);
@@ -91,11 +108,10 @@ export async function validateWorkbook(
       message: `No data rows: ${parsed.file} has no filled row below the header of any sheet. Nothing would be imported.`,
       params: { file: parsed.file },
     });
-  const references = parsed.readable ? referencedCodes(parsed) : {};
   signal?.throwIfAborted();
   onProgress?.({ phase: 'validating', sheet: null, rows: total, totalRows: total, fraction: 1 });
 
-  const issues = sortIssues(parsed, [...readerIssues(parsed), ...ctx.issues.done()]);
+  const issues = sortIssues(parsed, [...(await slicer.run(readerIssues(parsed))), ...ctx.issues.done()]);
   const errors = issues.filter((i) => i.severity === 'error').length;
   const sheets: SheetValidation[] = orderedSheets(parsed).map((s) => ({
     name: s.name,
@@ -111,10 +127,12 @@ export async function validateWorkbook(
 }
 
 /** The reader's issues, without those at cells a delete row does not use or of ignored rows. */
-function readerIssues(parsed: ParsedWorkbook): Issue[] {
+function* readerIssues(parsed: ParsedWorkbook): Generator<void, Issue[]> {
+  let step = 0;
   const special = new Map<string, RowAction>();
   for (const s of parsed.sheets)
     for (const r of s.rows) {
+      if (++step % STEP_ROWS === 0) yield;
       const a = rowActionOf(r);
       if (a === 'delete' || a === 'ignore') {
         const at = sourceRowOf(s, r.row);

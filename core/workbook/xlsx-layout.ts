@@ -12,7 +12,7 @@ import { DATA_SHEETS, columnsOf } from './registry.js';
 import type { SheetDef } from './sheet-def.js';
 import { TEMPLATE_WORDS, expectationIn, purposeIn, registryText, type TemplateLang } from './template-words.js';
 import { CHILD_ROW_ACTIONS, INSTRUCTIONS_SHEET, LISTS_SHEET, ROW_ACTIONS, type ListName } from './types.js';
-import { turnEvery } from './turns.js';
+import { turnEvery } from '../throttle.js';
 
 /** Rows 2..N+1 carry dropdowns and number validation (a bound keeps files small and fast to open). */
 export const VALIDATION_ROWS = 10_000;

@@ -14,6 +14,7 @@ import { writeEmptyFailedRowsWorkbook } from '../../core/jobs/failed-rows-workbo
 import { LIVE_ROWS_PER_TURN, writeResultsWorkbook } from '../../core/jobs/results-workbook.js';
 import { liveRowMarks } from '../../core/jobs/row-marks.js';
 import { sourceSheets } from '../../core/jobs/source-sheets.js';
+import { Slicer } from '../../core/throttle.js';
 import type { JobResultSummary, PlanEntry, PlanHeader } from '../../core/jobs/types.js';
 import { FORMAT_ROWS_PER_TURN, INSTRUCTION_ROWS_PER_TURN } from '../../core/workbook/xlsx-layout.js';
 import { writeTestWorkbook } from '../jobs/helpers.js';
@@ -185,18 +186,18 @@ describe('workbooks made beside a job let the event loop turn', () => {
     expect(c.writtenInTurns.slice(0, 3).every((n) => n <= INSTRUCTION_ROWS_PER_TURN)).toBe(true);
   });
 
-  it('sourceSheets with slicesPerTurn: the rows come a slice of the input at a time (all of them)', async () => {
-    const readAll = async (slicesPerTurn?: number) => {
+  it('sourceSheets with a slicer that turns at every slice: the rows come a slice of the input at a time (all of them)', async () => {
+    const readAll = async (slicer?: Slicer) => {
       let rows = 0;
       const c = await countTurns(async () => {
-        for await (const s of sourceSheets(input, () => true, slicesPerTurn)) for await (const _ of s.rows()) rows++;
+        for await (const s of sourceSheets(input, () => true, slicer)) for await (const _ of s.rows()) rows++;
       });
       return { rows, perTurn: c.readPerTurn };
     };
-    const paced = await readAll(1);
+    const paced = await readAll(new Slicer({ sliceMs: 0 }));
     expect(paced.rows).toBe(ROWS + 1);
     expect(paced.perTurn).toBeLessThanOrEqual(60);
-    // Without, the reader parses whatever the input gives it at once.
+    // With the default slice (4 ms), the reader parses more of the input between two turns.
     const whole = await readAll();
     expect(whole.rows).toBe(ROWS + 1);
     expect(whole.perTurn).toBeGreaterThan(60);

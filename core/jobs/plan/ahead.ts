@@ -12,14 +12,12 @@
  * ref the planner keeps of every entry anyway.
  */
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { Slicer } from '../../throttle.js';
 import { BlockWriter } from '../spill.js';
 import type { EntryRef } from '../plan-sink.js';
 import { rawCode, type WbRow } from '../workbook-rows.js';
 import type { PlanState } from './context.js';
 import { draftRow, type EntitySheet, type RowsAhead } from './draft.js';
-
-/** Work done between two turns of the event loop. */
-const SLICE_MS = 4;
 
 export class DecisionsAhead<T> implements RowsAhead {
   /** What is kept per row: made when the walk finds its first entity (a plan of new entities needs none). */
@@ -88,10 +86,10 @@ export class DecisionsAhead<T> implements RowsAhead {
 
   private work(): void {
     this.scheduled = false;
-    const until = performance.now() + SLICE_MS;
+    const slice = new Slicer();
     while (!this.stopped && this.queue.length > 0) {
       this.decide(this.queue.pop()!);
-      if (this.queue.length > 0 && performance.now() >= until) {
+      if (this.queue.length > 0 && slice.due()) {
         this.scheduled = true;
         setImmediate(() => this.work());
         break;

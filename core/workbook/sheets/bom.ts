@@ -1,3 +1,4 @@
+import { STEP_ROWS } from '../../throttle.js';
 import { checkBomMasses, findDuplicateBomComponents } from '../../spec/rules.js';
 import { BOM_COMPONENT_TYPES } from '../../spec/constants.js';
 import { childActionColumn, decimal, enumeration, reference } from '../columns.js';
@@ -43,11 +44,13 @@ export const bom = defineSheet({
 });
 
 /** The spec's BOM rule per instance: each (component_type, component) at most once. */
-function checkBomDuplicates(ctx: ValidationContext): void {
+function* checkBomDuplicates(ctx: ValidationContext): Generator<void> {
+  let step = 0;
   const sheet = ctx.sheets.get('bom');
   if (!sheet) return;
   const byInstance = new Map<string, ParsedRow[]>();
   for (const row of sheet.rows) {
+    if (++step % STEP_ROWS === 0) yield;
     if (rowActionOf(row) === 'ignore') continue;
     const inst = row.values.product_instance_external_id;
     if (
@@ -68,6 +71,7 @@ function checkBomDuplicates(ctx: ValidationContext): void {
     return t;
   };
   for (const [inst, rows] of byInstance) {
+    if (++step % STEP_ROWS === 0) yield;
     const comps = rows.map((r) => ({
       type: r.values.component_type as 'supplier_product',
       ref: token(r.values.component_external_id as string),

@@ -1,3 +1,4 @@
+import { STEP_ROWS } from '../../throttle.js';
 import { childActionColumn, decimal, reference, year } from '../columns.js';
 import { checkSiloItems, type SiloItemFacts } from '../../spec/rules.js';
 import { show } from '../coerce.js';
@@ -26,7 +27,8 @@ export const siloItems = defineSheet({
 });
 
 /** Silo items against the silo's plant and one material type, for silos and products defined in the workbook. */
-function checkSilos(ctx: ValidationContext): void {
+function* checkSilos(ctx: ValidationContext): Generator<void> {
+  let step = 0;
   const silos = ctx.sheets.get('silos');
   const items = ctx.sheets.get('silo-items');
   const products = ctx.sheets.get('supplier-products');
@@ -35,13 +37,19 @@ function checkSilos(ctx: ValidationContext): void {
   const materialIds = mappingIndex(ctx, 'materials', 'material_code', 'material_type_id');
   const plantKey = (code: unknown) => (typeof code === 'string' ? (plantIds.get(code) ?? `code:${code}`) : undefined);
   const productByCode = new Map<string, ParsedRow>();
-  for (const r of products?.rows ?? [])
+  for (const r of products?.rows ?? []) {
+    if (++step % STEP_ROWS === 0) yield;
     if (typeof r.values.external_id === 'string') productByCode.set(r.values.external_id, r);
+  }
   const siloByCode = new Map<string, ParsedRow>();
-  for (const r of silos.rows) if (typeof r.values.external_id === 'string') siloByCode.set(r.values.external_id, r);
+  for (const r of silos.rows) {
+    if (++step % STEP_ROWS === 0) yield;
+    if (typeof r.values.external_id === 'string') siloByCode.set(r.values.external_id, r);
+  }
 
   const itemsBySilo = new Map<string, Map<string, ParsedRow[]>>();
   for (const r of items.rows) {
+    if (++step % STEP_ROWS === 0) yield;
     const silo = r.values.silo_external_id;
     const sp = r.values.supplier_product_external_id;
     if (typeof silo !== 'string' || typeof sp !== 'string') continue;
@@ -52,6 +60,7 @@ function checkSilos(ctx: ValidationContext): void {
     else m.set(sp, [r]);
   }
   for (const [siloCode, byProduct] of itemsBySilo) {
+    if (++step % STEP_ROWS === 0) yield;
     const silo = siloByCode.get(siloCode);
     const siloPlant = plantKey(silo?.values.plant_code);
     if (!silo || !siloPlant) continue;

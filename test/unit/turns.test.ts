@@ -1,6 +1,6 @@
-/** Turns of the event loop for long work (workbook/turns.ts), seen by a setImmediate ticker. */
+/** Turns of the event loop for long work (core/throttle.ts nextTurn, turnEvery), seen by a setImmediate ticker. */
 import { describe, expect, it } from 'vitest';
-import { nextTurn, turnEvery } from '../../core/workbook/turns.js';
+import { nextTurn, turnEvery } from '../../core/throttle.js';
 
 /** `work` run beside a ticker: its log with a `|` for each turn of the event loop. */
 async function withTicker(work: (log: string[]) => Promise<unknown>): Promise<string> {
