@@ -106,6 +106,28 @@ describe('a walk that asks each next page ahead', () => {
     expect(asked).toEqual([undefined, 'a', 'b']);
   });
 
+  it('sends the next request before this page is parsed: a dispatch that goes on in microtasks and a turn later is out first', async () => {
+    const pages: Page<number>[] = [
+      { data: [1], next_cursor: 'a' },
+      { data: [2], next_cursor: 'b' },
+      { data: [3], next_cursor: null },
+    ];
+    const order: string[] = [];
+    // As undici's request(): the dispatch continues in a microtask, the request is written a turn later.
+    const fetchRaw = async (cursor: string | undefined) => {
+      await Promise.resolve();
+      await new Promise<void>((r) => setImmediate(r));
+      order.push(`sent ${cursor ?? 'first'}`);
+      return pages[cursor === undefined ? 0 : cursor === 'a' ? 1 : 2];
+    };
+    const parse = (raw: unknown) => {
+      order.push(`parsed ${(raw as Page<number>).data[0]}`);
+      return raw as Page<number>;
+    };
+    for await (const _ of walkItemsAhead<number>(fetchRaw, parse)) void _;
+    expect(order).toEqual(['sent first', 'sent a', 'parsed 1', 'sent b', 'parsed 2', 'parsed 3']);
+  });
+
   it('walks the same pages and items as a plain walk, on the service', async () => {
     const c = client(sb);
     const since = await lastSeq(sb);
