@@ -24,7 +24,8 @@ writeFileSync(
   bundle,
   `(function (exports, require, module, __filename, __dirname) {const path = require('node:path');
 function work(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
-exports.main = (code) => { console.log(JSON.stringify({ sum: work(1000), here: path.basename(__dirname) })); process.exitCode = code; };
+exports.main = (code) => { if (process.env.EXTRA) extra(2); console.log(JSON.stringify({ sum: work(1000), here: path.basename(__dirname) })); process.exitCode = code; };
+function extra(n) { let s = 0; ${Array.from({ length: 3000 }, (_, i) => `s += (function f${i}(m) { let t = 0; for (let k = 0; k < m; k++) { t += (k * ${i}) % 7; if (t > ${i}) t -= 3; } return t; })(n);`).join('\n')} return s; }
 })`,
 );
 const runner = join(dir, 'run.mjs');
@@ -62,6 +63,17 @@ describe('the CLI code cache', () => {
     expect(existsSync(cacheFile)).toBe(true);
     const second = run();
     expect(second).toEqual({ ...first, state: 'used' });
+  });
+
+  it('a run that compiled much more than the cache held makes it again (then holding both); runs of either shape after it do not', () => {
+    const made = readFileSync(cacheFile);
+    expect(run({ EXTRA: '1' })).toMatchObject({ state: 'used', code: 0 });
+    const remade = readFileSync(cacheFile);
+    expect(remade.length).toBeGreaterThan(made.length * 2);
+    for (const env of [{ EXTRA: '1' }, {}]) {
+      expect(run(env)).toMatchObject({ state: 'used', out: '{"sum":2997,"here":"b-1"}\n', code: 0 });
+      expect(readFileSync(cacheFile).equals(remade)).toBe(true);
+    }
   });
 
   it('a run that did not exit 0 makes none; SUPPLY_LOADER_CODE_CACHE=0 neither reads nor makes one', () => {
