@@ -70,7 +70,7 @@ describe('the CLI code cache', () => {
     expect(run({ EXTRA: '1' })).toMatchObject({ state: 'used', code: 0 });
     const remade = readFileSync(cacheFile);
     expect(remade.length).toBeGreaterThan(made.length * 2);
-    for (const env of [{ EXTRA: '1' }, {}]) {
+    for (const env of [{ EXTRA: '1' }, {}] as Record<string, string>[]) {
       expect(run(env)).toMatchObject({ state: 'used', out: '{"sum":2997,"here":"b-1"}\n', code: 0 });
       expect(readFileSync(cacheFile).equals(remade)).toBe(true);
     }
