@@ -37,9 +37,9 @@ function newest(dir) {
 }
 
 /**
- * The current build under root as dist-cli/current.json names it ({ dir, entry, started_ms }: sources older than
- * started_ms are in it), without looking at the sources: `{ entry, startedMs }`
- * (sources older than startedMs are in it), or `{ why }` in words (no build yet, build missing, of an older kind).
+ * The current build under root as dist-cli/current.json names it (`{ dir, entry, started_ms }`), without looking at
+ * the sources: `{ entry, startedMs }` (sources older than startedMs are in it), or `{ why }` in words (no build yet,
+ * build missing, of an older kind).
  */
 function currentBuild(root = ROOT) {
   const dist = path.join(root, 'dist-cli');
