@@ -81,19 +81,40 @@ export function display(v: unknown, codeOfId: (id: string) => string | undefined
 /** The route a row asks for: the service's route with the row's modalities applied (null = removed). */
 export function mergeRoute(current: unknown, wanted: Partial<Record<string, number | null>>): Obj | null {
   const out: Obj = {};
-  if (isObj(current)) for (const [k, v] of Object.entries(current)) if (v !== null && v !== undefined) out[k] = v;
+  let n = 0;
+  if (isObj(current))
+    for (const k in current) {
+      const v = current[k];
+      if (v !== null && v !== undefined && Object.hasOwn(current, k)) {
+        out[k] = v;
+        n++;
+      }
+    }
   for (const m of TRANSPORT_MODALITIES) {
     const w = wanted[m];
     if (w === undefined) continue;
-    if (w === null) delete out[m];
-    else out[m] = w;
+    const had = out[m] !== undefined;
+    if (w === null) {
+      if (had) {
+        delete out[m];
+        n--;
+      }
+    } else {
+      out[m] = w;
+      if (!had) n++;
+    }
   }
-  return Object.keys(out).length ? out : null;
+  return n > 0 ? out : null;
 }
+
+/** No change: one list for every comparison that finds none (never added to). */
+const NO_CHANGES: FieldChange[] = Object.freeze([]) as unknown as FieldChange[];
 
 export function routeChanges(current: unknown, next: Obj | null): FieldChange[] {
   const cur = isObj(current) ? current : {};
   const nxt = next ?? {};
+  // Nearly every route of a re-sync is unchanged: that is found without listing and sorting the keys.
+  if (sameKeyed(cur, nxt)) return NO_CHANGES;
   const keys = new Set([...Object.keys(cur), ...Object.keys(nxt)]);
   const out: FieldChange[] = [];
   for (const k of [...keys].sort()) {
@@ -101,6 +122,13 @@ export function routeChanges(current: unknown, next: Obj | null): FieldChange[] 
       out.push({ field: `transport_route.${k}`, before: cur[k] ?? null, after: nxt[k] ?? null });
   }
   return out;
+}
+
+/** Whether every key of either object holds the same scalar in both (sameScalar). */
+function sameKeyed(a: Obj, b: Obj): boolean {
+  for (const k in a) if (Object.hasOwn(a, k) && !sameScalar(a[k], b[k])) return false;
+  for (const k in b) if (Object.hasOwn(b, k) && !Object.hasOwn(a, k) && !sameScalar(undefined, b[k])) return false;
+  return true;
 }
 
 export interface Hazard {

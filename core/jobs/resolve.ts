@@ -382,13 +382,27 @@ export function materialRef(category: 'elementary' | 'composite', id: string): M
 
 /** The key the sandbox and the silo rule use to say "same material type". */
 export function materialKey(mt: unknown): string | null {
+  const id = materialId(mt);
+  return id === null ? null : `${(mt as Record<string, unknown>).category}:${id.toLowerCase()}`;
+}
+
+/** Whether two material types name the same material: `materialKey(a) === materialKey(b)`, without making either key. */
+export function sameMaterial(a: unknown, b: unknown): boolean {
+  const x = materialId(a);
+  const y = materialId(b);
+  if (x === null || y === null) return x === y;
+  return (
+    (a as Record<string, unknown>).category === (b as Record<string, unknown>).category &&
+    (x === y || x.toLowerCase() === y.toLowerCase())
+  );
+}
+
+/** The id of an elementary or composite material type, else null. */
+function materialId(mt: unknown): string | null {
   if (mt === null || typeof mt !== 'object') return null;
   const m = mt as Record<string, unknown>;
-  if (m.category === 'elementary' && typeof m.elementary_id === 'string')
-    return `elementary:${m.elementary_id.toLowerCase()}`;
-  if (m.category === 'composite' && typeof m.composite_id === 'string')
-    return `composite:${m.composite_id.toLowerCase()}`;
-  return null;
+  const id = m.category === 'elementary' ? m.elementary_id : m.category === 'composite' ? m.composite_id : undefined;
+  return typeof id === 'string' ? id : null;
 }
 
 /**

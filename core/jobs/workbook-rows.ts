@@ -135,8 +135,15 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
           : NO_PROBLEMS;
         return { sheet: name, sheetName, row: r.row, values: r.values, typed: null, problems: own, action };
       }
-      const own: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(r.values)) if (fields.has(k)) own[k] = v;
+      // The row's cells of the sheet's fields: the row's own values when it has no other (nearly every row), so
+      // that nothing is copied per row.
+      let own: Record<string, unknown> = r.values;
+      for (const k in r.values) {
+        if (fields.has(k)) continue;
+        own = {};
+        for (const f in r.values) if (fields.has(f)) own[f] = r.values[f];
+        break;
+      }
       let typed: unknown = null;
       if (problems.length === 0 && !(r.invalid && r.invalid.length > 0) && !blockedBySheet.get(name)?.has(r.row)) {
         // The zod schema decides; the quick check (never looser) spares it the rows that are plainly fine, as
@@ -158,7 +165,8 @@ export function indexWorkbook(parsed: ParsedWorkbook, validation?: ValidationRep
             });
           }
           if (violations.length === 0)
-            typed = sameRecord(res.data as Record<string, unknown>, r.values) ? r.values : res.data;
+            typed =
+              res.data === r.values || sameRecord(res.data as Record<string, unknown>, r.values) ? r.values : res.data;
         } else {
           for (const iss of res.error.issues.slice(0, 3)) {
             const field = typeof iss.path[0] === 'string' ? iss.path[0] : null;

@@ -69,6 +69,17 @@ describe('indexWorkbook: one copy of each row', () => {
   });
 });
 
+describe('indexWorkbook: cells that are not fields of the sheet', () => {
+  it('are left out of the typed values, and the read values keep them', () => {
+    const values: RowValues = { external_id: 'SC-1', _snapshot: 'abc', name: 'Kalkwerk GmbH', country: 'DE' };
+    const [row] = indexWorkbook(workbook([values])).rows('supplier-companies');
+    expect(row.typed).toEqual({ external_id: 'SC-1', name: 'Kalkwerk GmbH', country: 'DE' });
+    expect(row.typed).not.toBe(values);
+    expect(values).toEqual({ external_id: 'SC-1', _snapshot: 'abc', name: 'Kalkwerk GmbH', country: 'DE' });
+    expect(row.snapshot).toBe('abc');
+  });
+});
+
 describe('indexWorkbook: prepare', () => {
   const many = Array.from({ length: 10_000 }, (_, i) => ({
     external_id: `SC-${i}`,

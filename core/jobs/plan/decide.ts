@@ -18,7 +18,7 @@ import {
   siloItemChanges,
 } from '../diff.js';
 import { nounOf, nounsOf, operationOf } from '../entities.js';
-import { materialKey } from '../resolve.js';
+import { materialKey, sameMaterial } from '../resolve.js';
 import { snapshotOf } from '../snapshot.js';
 import type { EntityKind, FieldChange, PlanEntry, PlanProblem, RefSlot } from '../types.js';
 import type { Obj, PlanState, RowAt } from './context.js';
@@ -59,11 +59,12 @@ export function decide(ctx: PlanState, d: Draft, o: { onlyExisting?: boolean } =
         }
       : { plant: ctx.intern(plantId) },
   );
-  const plants = new Set<string>();
-  if (plantId) plants.add(plantId);
-  if (typeof existing?.plant_id === 'string') plants.add(existing.plant_id.toLowerCase());
-  for (const p of d.plants) plants.add(p);
-  if (plants.size) entry.plantIds = [...plants].sort();
+  // The plants the entry touches, each once: most rows name one or two, a list is enough.
+  const plants: string[] = [];
+  if (plantId) plants.push(plantId);
+  if (typeof existing?.plant_id === 'string') addOnce(plants, existing.plant_id.toLowerCase());
+  for (const p of d.plants) addOnce(plants, p);
+  if (plants.length) entry.plantIds = plants.sort();
 
   const at: RowAt = { sheet: d.sheet, sheetName: ctx.wb.sheetName(d.sheet), row: d.row };
   // The service's list of the row's own kind could not be read: whether the entity exists is unknown, so the
@@ -199,32 +200,50 @@ function createBody(d: Draft): Obj {
 function fieldDiff(ctx: PlanState, d: Draft, existing: Obj): { changes: FieldChange[]; patch: Obj } {
   const changes: FieldChange[] = [];
   const patch: Obj = {};
-  for (const [k, v] of Object.entries(d.desired)) {
+  // Every row of a re-sync is compared, nearly all of them unchanged: no array of the row's fields per row.
+  for (const k in d.desired) {
+    const v = d.desired[k];
     if (v === undefined || k === 'external_id') continue;
     const cur = existing[k];
-    const same = k === 'material_type' ? materialKey(v) === materialKey(cur) : sameScalar(v, cur);
+    const same = k === 'material_type' ? sameMaterial(v, cur) : sameScalar(v, cur);
     if (same) continue;
     changes.push({ field: k, before: display(cur ?? null, ctx.codeOfId), after: display(v, ctx.codeOfId) });
     patch[k] = v;
   }
-  const part = (field: string, fc: FieldChange[], value: () => unknown) => {
-    if (!fc.length) return;
-    changes.push(...fc);
-    patch[field] = value();
-  };
-  if (d.route && Object.keys(d.route).length) {
+  if (d.route && hasKeys(d.route)) {
     const next = mergeRoute(existing.transport_route, d.route);
-    part('transport_route', routeChanges(existing.transport_route, next), () => next);
+    const fc = routeChanges(existing.transport_route, next);
+    if (fc.length) {
+      changes.push(...fc);
+      patch.transport_route = next;
+    }
   }
   if (d.hazards) {
-    const hazards = d.hazards;
-    part('hazardous_substances', hazardChanges(existing.hazardous_substances, hazards), () => hazards);
+    const fc = hazardChanges(existing.hazardous_substances, d.hazards);
+    if (fc.length) {
+      changes.push(...fc);
+      patch.hazardous_substances = d.hazards;
+    }
   }
   if (d.items) {
-    const items = d.items;
-    part('items', siloItemChanges(existing.items, items, ctx.codeOfId), () => itemsBody(items));
+    const fc = siloItemChanges(existing.items, d.items, ctx.codeOfId);
+    if (fc.length) {
+      changes.push(...fc);
+      patch.items = itemsBody(d.items);
+    }
   }
   return { changes, patch };
+}
+
+/** `value` added to `list` unless it is in it already. */
+function addOnce(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+/** Whether an object has an own enumerable key (without listing them). */
+function hasKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
 
 export function conflictProblem(
