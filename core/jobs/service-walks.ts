@@ -28,6 +28,39 @@ interface Coded {
   external_id?: string | null;
 }
 
+/** Distinct ids a walk shares (SharedIds); past it, ids are kept as each entity has them. */
+const MAX_SHARED_IDS = 50_000;
+
+/**
+ * One copy of each id the entities of a walk refer to: each entity parsed from a page holds its own copy of the
+ * same few ids (its plant, supplier plant, material, company: 56 bytes each), and a re-sync keeps 100,000 and more
+ * entities until they are planned. An id is a string field named `*_id` (not the entity's own `id`), at the top
+ * level or in an object field (`material_type`); ids in lists are left as they are.
+ */
+export class SharedIds {
+  private readonly ids = new Map<string, string>();
+
+  /** Replace the entity's ids by the shared copies (the same text: only memory changes). */
+  share(e: Record<string, unknown>): void {
+    for (const k in e) {
+      const v = e[k];
+      if (typeof v === 'string') {
+        if (k !== 'id' && k.endsWith('_id')) e[k] = this.copy(v);
+      } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const o = v as Record<string, unknown>;
+        for (const j in o) if (typeof o[j] === 'string' && j.endsWith('_id')) o[j] = this.copy(o[j] as string);
+      }
+    }
+  }
+
+  private copy(id: string): string {
+    const had = this.ids.get(id);
+    if (had !== undefined) return had;
+    if (this.ids.size < MAX_SHARED_IDS) this.ids.set(id, id);
+    return id;
+  }
+}
+
 /** What a walk picked from holds once it has ended (the codes asked are not needed any more). */
 const PICKED: ReadonlySet<string> = new Set();
 
@@ -37,6 +70,7 @@ const PICKED: ReadonlySet<string> = new Set();
  */
 export class CollectionWalk<T extends Coded = Coded> {
   private readonly met = new Map<string, T>();
+  private readonly ids = new SharedIds();
   private wanted: ReadonlySet<string> | null = null;
   private found = 0;
   private finished = false;
@@ -59,6 +93,7 @@ export class CollectionWalk<T extends Coded = Coded> {
           if (typeof code !== 'string' || this.met.has(code)) continue;
           this.onItem?.(e);
           if (this.wanted && !this.wanted.has(code)) continue;
+          this.ids.share(e as unknown as Record<string, unknown>);
           this.met.set(code, e);
           if (this.wanted) this.onFound?.(code, e);
           if (this.wanted && ++this.found === this.wanted.size) break;
