@@ -37,6 +37,7 @@ import { planSilos } from './plan/silos.js';
 import { planSupplierPlants } from './plan/supplier-plants.js';
 import { planSupplierProducts, supplierProductsSheet, type SupplierProductsSheet } from './plan/supplier-products.js';
 import type { Me } from '../spec/schemas.js';
+import { Slicer } from '../throttle.js';
 
 export { DELETE_LEVEL, ENTITY_SHEETS, LEVEL, RESOURCE } from './entities.js';
 export { defaultMaxDeletes } from './plan/deletes.js';
@@ -193,8 +194,10 @@ async function planInto(
     await readComponentCodes(serverBoms, svc, client, signal);
     const serverProduction = await begun.production;
     progress({ phase: 'planning', done: 0, total: 1 });
-    planSupplierProducts(planner, begun.supplierProducts, begun.ahead);
-    planSilos(planner);
+    // The rows decided in slices, the event loop turning between them (and a cancel heard there).
+    const slicer = new Slicer({ onTurn: () => signal?.throwIfAborted() });
+    await slicer.run(planSupplierProducts(planner, begun.supplierProducts, begun.ahead));
+    await slicer.run(planSilos(planner));
     planProductInstances(planner);
     planPrechainProducts(planner);
     planBoms(planner, serverBoms);

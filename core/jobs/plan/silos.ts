@@ -10,8 +10,9 @@ import type { PlanState, ProductFacts } from './context.js';
 import { decide } from './decide.js';
 import { childProblems, groupByOwner, withChildRows, type Draft } from './draft.js';
 
-export function planSilos(ctx: PlanState): void {
-  withChildRows(ctx, {
+/** Steps for a Slicer (withChildRows). */
+export function planSilos(ctx: PlanState): Generator<void, void> {
+  return withChildRows(ctx, {
     kind: 'silo',
     rows: ctx.wb.rows('silos'),
     children: {

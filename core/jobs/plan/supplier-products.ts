@@ -62,13 +62,16 @@ export function supplierProductsSheet(ctx: PlanState): SupplierProductsSheet {
   };
 }
 
-/** Every row of the sheet, in order; a row decided ahead (`ahead`) enters the plan at its turn as decided then. */
+/**
+ * Every row of the sheet, in order; a row decided ahead (`ahead`) enters the plan at its turn as decided then.
+ * Steps for a Slicer (withChildRows).
+ */
 export function planSupplierProducts(
   ctx: PlanState,
   sheet: SupplierProductsSheet = supplierProductsSheet(ctx),
   ahead?: RowsAhead,
-): void {
-  withChildRows(ctx, sheet, ahead);
+): Generator<void, void> {
+  return withChildRows(ctx, sheet, ahead);
 }
 
 function attachHazards(d: Draft, rows: WbRow<unknown>[]): void {
