@@ -3,12 +3,12 @@
  * the page cache), the same entry as written, in any order and after close(); a file cut short is named, never
  * read as garbage.
  */
-import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EntryIndex } from '../../core/jobs/entry-index.js';
+import { EntryIndex, forEachLine } from '../../core/jobs/entry-index.js';
 import type { PlanEntry } from '../../core/jobs/types.js';
 
 const dirs: string[] = [];
@@ -54,5 +54,29 @@ describe('EntryIndex.entry', () => {
     truncateSync(file, 40);
     await expect(index.entry(1)).rejects.toThrow(`${file} is shorter than its index (entry 2)`);
     await index.close();
+  });
+});
+
+describe('forEachLine', () => {
+  it('every line of a file of several blocks, at its offset, the lines across a block boundary whole', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sl-entry-lines-'));
+    dirs.push(dir);
+    const file = join(dir, 'plan-entries.jsonl');
+    // ~2.6 MB of lines of varied lengths (multi-byte characters among them), a last line without a newline
+    const lines = Array.from({ length: 6_000 }, (_, n) => JSON.stringify(entry(n)).repeat((n % 7) + 1));
+    writeFileSync(file, `${lines.join('\n')}\n\n${lines[3]}`);
+    const bytes = readFileSync(file);
+    const seen: { text: string; offset: number; length: number }[] = [];
+    const buffers = new Set<ArrayBufferLike>();
+    await forEachLine(file, (line, offset, length) => {
+      seen.push({ text: line.toString('utf8'), offset, length });
+      buffers.add(line.buffer);
+    });
+    const want = [...lines, '', lines[3]];
+    expect(seen.map((s) => s.text)).toEqual(want);
+    for (const s of seen) expect(bytes.subarray(s.offset, s.offset + s.length).toString('utf8')).toBe(s.text);
+    // Read into one buffer again and again (a line across two blocks is a copy of its own): not a new block for
+    // every megabyte, each held outside the heap until a collection.
+    expect(buffers.size).toBeLessThan(1 + 6);
   });
 });
