@@ -81,30 +81,24 @@ export function display(v: unknown, codeOfId: (id: string) => string | undefined
 /** The route a row asks for: the service's route with the row's modalities applied (null = removed). */
 export function mergeRoute(current: unknown, wanted: Partial<Record<string, number | null>>): Obj | null {
   const out: Obj = {};
-  let n = 0;
   if (isObj(current))
     for (const k in current) {
       const v = current[k];
-      if (v !== null && v !== undefined && Object.hasOwn(current, k)) {
-        out[k] = v;
-        n++;
-      }
+      if (v !== null && v !== undefined && Object.hasOwn(current, k)) out[k] = v;
     }
   for (const m of TRANSPORT_MODALITIES) {
     const w = wanted[m];
     if (w === undefined) continue;
-    const had = out[m] !== undefined;
-    if (w === null) {
-      if (had) {
-        delete out[m];
-        n--;
-      }
-    } else {
-      out[m] = w;
-      if (!had) n++;
-    }
+    if (w === null) delete out[m];
+    else out[m] = w;
   }
-  return n > 0 ? out : null;
+  return hasKeys(out) ? out : null;
+}
+
+/** Whether an object has an own enumerable key (without listing them). */
+export function hasKeys(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
 }
 
 /** No change: one list for every comparison that finds none (never added to). */

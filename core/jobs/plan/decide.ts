@@ -10,6 +10,7 @@ import type { Operation } from '../../spec/scopes.js';
 import {
   display,
   extractRefs,
+  hasKeys,
   hazardChanges,
   isPending,
   mergeRoute,
@@ -238,12 +239,6 @@ function fieldDiff(ctx: PlanState, d: Draft, existing: Obj): { changes: FieldCha
 /** `value` added to `list` unless it is in it already. */
 function addOnce(list: string[], value: string): void {
   if (!list.includes(value)) list.push(value);
-}
-
-/** Whether an object has an own enumerable key (without listing them). */
-function hasKeys(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return true;
-  return false;
 }
 
 export function conflictProblem(
