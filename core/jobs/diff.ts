@@ -33,10 +33,7 @@ export function sameScalar(a: unknown, b: unknown): boolean {
     const y = b.trim();
     return UUID.test(x) && UUID.test(y) ? x.toLowerCase() === y.toLowerCase() : x === y;
   }
-  if (isObj(a) && isObj(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => sameScalar(a[k], b[k]));
-  }
+  if (isObj(a) && isObj(b)) return sameKeyed(a, b);
   return a === b;
 }
 
