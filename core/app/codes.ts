@@ -5,8 +5,7 @@
  */
 import type { ApiClient } from '../api/index.js';
 import { checkCodes, withCodeIssues } from '../jobs/code-check.js';
-import type { CodeMappings, ServiceIndex } from '../jobs/resolve.js';
-import type { ServiceWalks } from '../jobs/service-walks.js';
+import type { CodeMappings } from '../jobs/resolve.js';
 import type { Issue, ValidationReport } from '../workbook/types.js';
 import type { CheckedSources, CodesChecked } from './validate.js';
 
@@ -17,18 +16,13 @@ export function withCodes(w: CheckedSources, unknownCodes: readonly Issue[] | un
 
 /**
  * The codes pass against the service without a plan (reads only): the report with every unknown code among its
- * errors, each at its cell with its hints, and the codes' index (for a dry run of the same workbook: PlanServices
- * .resolved). With `walks` (started beside the read) the codes are picked out of them.
+ * errors, each at its cell with its hints. (With a plan, its `unknownCodes` are the same: withCodes.)
  */
 export async function checkSourceCodes(
   w: CheckedSources,
-  s: { client: ApiClient; mappings?: CodeMappings; signal?: AbortSignal; walks?: ServiceWalks },
-): Promise<{ report: ValidationReport; codes: CodesChecked; resolved?: ServiceIndex }> {
+  s: { client: ApiClient; mappings?: CodeMappings; signal?: AbortSignal },
+): Promise<{ report: ValidationReport; codes: CodesChecked }> {
   if (!w.parsed.readable) return { report: w.report, codes: { checked: false, reason: 'the workbook cannot be read' } };
-  const { issues: unknown, svc } = await checkCodes(w.parsed, w.report, s.client, s.mappings, s.signal, s.walks);
-  return {
-    report: withCodeIssues(w.parsed, w.report, unknown),
-    codes: { checked: true, unknown: unknown.length },
-    resolved: svc,
-  };
+  const unknown = await checkCodes(w.parsed, w.report, s.client, s.mappings, s.signal);
+  return { report: withCodeIssues(w.parsed, w.report, unknown), codes: { checked: true, unknown: unknown.length } };
 }

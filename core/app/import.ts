@@ -42,6 +42,8 @@ export interface PlanServices {
   walks?: ServiceWalks;
   /** the workbook's codes resolved by its codes pass on this client with these mappings (checkSourceCodes) */
   resolved?: ServiceIndex;
+  /** told the workbook's codes once the plan resolved them (for another plan of it on this client: `resolved`) */
+  onResolved?: (svc: ServiceIndex) => void;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -118,6 +120,7 @@ function planContext(
     validation: w.report,
     ...(s.walks ? { walks: s.walks } : {}),
     ...(s.resolved ? { resolved: s.resolved } : {}),
+    ...(s.onResolved ? { onResolved: s.onResolved } : {}),
     options: {
       createOnly: o.createOnly,
       ...(o.mirror?.length ? { mirror: o.mirror } : {}),

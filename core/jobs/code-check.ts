@@ -27,7 +27,6 @@ import type { ApiClient } from '../api/index.js';
 import { collectCodes, workbookMappings } from './plan/codes.js';
 import { resolveCodes, type CodeMappings, type ResolvedKind, type ServiceIndex } from './resolve.js';
 import { indexWorkbook } from './workbook-rows.js';
-import type { ServiceWalks } from './service-walks.js';
 import type { IdentifiedKind } from './types.js';
 
 /** Most unknown codes reported (as the workbook check caps its issues). */
@@ -255,10 +254,9 @@ export function causeExplainer(parsed: ParsedWorkbook, unknown: UnknownCells): <
 }
 
 /**
- * The codes pass on its own (the app's Check step, an import refused for the workbook's errors): the workbook's
- * codes resolved as a plan resolves them (one walk per collection, or a few lookups; never a request per code),
- * then every unknown one at its cell. With `walks` (started beside the read: service-walks.ts) the codes are picked
- * out of them; the index is returned for a plan of the same workbook on the same connection (PlanContext.resolved).
+ * The codes pass on its own (the app's Check step without a plan, an import refused for the workbook's errors):
+ * the workbook's codes resolved as a plan resolves them (one walk per collection, or a few lookups; never a
+ * request per code), then every unknown one at its cell.
  */
 export async function checkCodes(
   parsed: ParsedWorkbook,
@@ -266,9 +264,8 @@ export async function checkCodes(
   client: ApiClient,
   mappings: CodeMappings | undefined,
   signal?: AbortSignal,
-  walks?: ServiceWalks,
-): Promise<{ issues: Issue[]; svc: ServiceIndex }> {
+): Promise<Issue[]> {
   const wb = indexWorkbook(parsed, report);
-  const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), mappings, signal, walks?.walks);
-  return { issues: unknownCodeIssues(parsed, svc, report), svc };
+  const svc = await resolveCodes(client, collectCodes(wb), workbookMappings(wb), mappings, signal);
+  return unknownCodeIssues(parsed, svc, report);
 }

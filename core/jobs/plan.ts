@@ -64,6 +64,8 @@ export interface PlanContext {
    * them out of `walks`): used instead of resolving them again.
    */
   resolved?: ServiceIndex;
+  /** Told the workbook's codes once resolved (for another plan of the same workbook on this client: `resolved`). */
+  onResolved?: (svc: ServiceIndex) => void;
   signal?: AbortSignal;
   onProgress?: (p: PlanProgress) => void;
 }
@@ -164,6 +166,7 @@ async function planInto(
     const me = await reading;
     const svc = await resolving;
     ctx.walks?.cancel(); // walks of collections no code asked for
+    ctx.onResolved?.(svc);
     if (ctx.manufacturerId && ctx.manufacturerId.toLowerCase() !== me.manufacturer_id.toLowerCase()) {
       throw new Error(
         `The API key belongs to another manufacturer (${me.manufacturer_id}) than the one expected (${ctx.manufacturerId}).`,

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { csvSourcesOf, type CsvSource } from '../../jobs/csv-sources.js';
-import { createApiClient, type ApiClient } from '../../api/index.js';
+import { ApiError, createApiClient, type ApiClient } from '../../api/index.js';
 import { jobDir, PLAN_ENTRIES_FILE } from '../../jobs/job-store.js';
 import type { PlanHeader } from '../../jobs/types.js';
 import type { DataSheetName, ParsedWorkbook, ValidationReport } from '../../workbook/types.js';
@@ -31,7 +31,7 @@ import type { ColumnMapping } from '../../workbook/column-mapping/schema.js';
 import { peekSource } from '../../workbook/sources/peek.js';
 import { type CheckedSources, type CodesChecked } from '../validate.js';
 import { readWhileWalking, walksFor } from '../read-ahead.js';
-import { checkSourceCodes } from '../codes.js';
+import { checkSourceCodes, withCodes } from '../codes.js';
 import { blockedCount, savedMappings, type PlanOptions, type PlanServices } from '../import.js';
 import { discardJob, planJob, type PlannedJob } from '../import-job.js';
 import type { ImportValidation, PlanOverview, PlanRowFilter, PlanRowView } from '../../contract/index.js';
@@ -47,6 +47,7 @@ import { EntryLines } from './entry-lines.js';
 import { page, planEntryFilter, planRowView, positionsPassing, problemView, rowLookup } from './job-views.js';
 import type { RowLookup } from './job-views.js';
 import { Throttle } from '../../throttle.js';
+import type { ImportPhase } from '../../names.js';
 import { requestsController } from '../../api/signal.js';
 
 const MAX_SESSIONS = 3;
@@ -104,6 +105,11 @@ interface WalksAhead {
   apiKey: string;
   /** the codes pass picked the codes out of the walks: its index, and the profile's mappings it used (JSON) */
   resolved?: { svc: ServiceIndex; mappings: string };
+  /**
+   * The dry run with the default options (not create-only, no mirror, every row), made by the check's codes pass
+   * (planAhead): `import.plan` with those options shows it instead of planning again.
+   */
+  planned?: PlannedFolder;
 }
 
 /**
@@ -117,11 +123,14 @@ function resolvedWalks(w: ServiceWalks): ServiceWalks {
   return { me: w.me, walks: {}, startRequests: w.startRequests, cancel: () => {} };
 }
 
-/** Stop reads ahead (none will be used). */
+/** Stop reads ahead (none will be used), and remove the dry run the check made with them. */
 function stopAhead(a: WalksAhead | null): void {
   if (!a) return;
   a.walks.cancel();
   void a.client.close().catch(() => {});
+  const planned = a.planned;
+  a.planned = undefined;
+  void discardPlanned(planned ?? null).catch(() => {});
 }
 
 /** Stop the reads ahead of a session (none will be used). */
@@ -207,28 +216,78 @@ async function codesOnConnection(
     return { report: w.report, codes: { checked: false, reason: e instanceof Error ? e.message : String(e) } };
   }
   const client = createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
+  const mappings = savedMappings(app.settings, conn.profileId);
   try {
-    return await codesPass(w, client, savedMappings(app.settings, conn.profileId), signal);
+    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal });
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return { report: w.report, codes: { checked: false, reason: uncheckedReason(e) } };
   } finally {
     await client.close();
   }
 }
 
-/** The codes pass on a client (with the walks started beside the read, when there are); a service that cannot be read leaves them unchecked, with the reason. */
-async function codesPass(
+/** Why the codes could not be checked: the service's answer (or its absence), else what failed. */
+function uncheckedReason(e: unknown): string {
+  const reason = e instanceof Error ? e.message : String(e);
+  return e instanceof ApiError
+    ? `the service could not be read: ${reason}`
+    : `the codes could not be checked: ${reason}`;
+}
+
+/** The dry run's default options: what the check plans ahead with (planAhead). */
+const AHEAD_OPTIONS = { createOnly: false } as const;
+
+function isDefaultPlan(o: PlanOptions): boolean {
+  return !o.createOnly && !o.previous && !o.mirror?.length && o.maxDeletes === undefined;
+}
+
+/**
+ * The codes pass as the dry run's plan (the CLI's `plan` does the same: its report's unknown codes are the plan's):
+ * with the walks started beside the read, the plan is made as the dry run with the default options makes it, into
+ * a job folder, its rows decided while the longest walk runs (jobs/plan/ahead.ts) rather than after it; the
+ * report's unknown codes are the plan's. The dry run then shows that plan (no second planning), and a dry run with
+ * other options uses the codes it resolved (`resolved`). A service that cannot be read leaves the codes unchecked,
+ * with the reason; the check of the workbook itself stands.
+ */
+async function planAhead(
+  jobsDir: string,
   w: CheckedSources,
-  client: ApiClient,
+  ahead: WalksAhead,
   mappings: CodeMappings | undefined,
   signal: AbortSignal,
-  walks?: ServiceWalks,
-): Promise<{ report: ValidationReport; codes: CodesChecked; resolved?: ServiceIndex }> {
+  onProgress: PlanServices['onProgress'],
+): Promise<{ report: ValidationReport; codes: CodesChecked }> {
+  let svc: ServiceIndex | undefined;
+  let job;
   try {
-    return await checkSourceCodes(w, { client, ...(mappings && { mappings }), signal, ...(walks && { walks }) });
+    job = await planJob(
+      jobsDir,
+      w,
+      {
+        client: ahead.client,
+        ...(mappings && { mappings }),
+        walks: ahead.walks,
+        onResolved: (resolved) => (svc = resolved),
+        signal,
+        ...(onProgress && { onProgress }),
+      },
+      { ...AHEAD_OPTIONS, rememberMappings: true },
+    );
   } catch (e) {
     if (signal.aborted) throw e;
-    const reason = e instanceof Error ? e.message : String(e);
-    return { report: w.report, codes: { checked: false, reason: `the service could not be read: ${reason}` } };
+    return { report: w.report, codes: { checked: false, reason: uncheckedReason(e) } };
   }
+  // The walks are over (the plan stopped them); what a second plan takes of them is kept (resolvedWalks).
+  ahead.walks = resolvedWalks(ahead.walks);
+  if (svc) ahead.resolved = { svc, mappings: JSON.stringify(mappings ?? null) };
+  try {
+    ahead.planned = { ...job, index: await planLines(job), adopted: false };
+  } catch {
+    await discardJob(jobsDir, job.jobId); // an incomplete file: the dry run plans again
+  }
+  const unknown = job.plan.unknownCodes ?? [];
+  return { report: withCodes(w, unknown), codes: { checked: true, unknown: unknown.length } };
 }
 
 export class ImportSessions {
@@ -404,6 +463,7 @@ export class ImportSessions {
    */
   async validate(
     app: HostServices,
+    jobsDir: string,
     fileIds: readonly string[],
     mapping?: ColumnMapping,
     checkCodes = false,
@@ -420,12 +480,7 @@ export class ImportSessions {
       throw new AppError('invalid_input', 'Two of the chosen files have the same name: rename one of them.');
     return this.track(fileId, async (signal) => {
       const throttle = new Throttle();
-      const progress = (
-        phase: 'checking' | 'reading' | 'validating' | 'resolving',
-        done: number,
-        total: number | null,
-        force = false,
-      ) => {
+      const progress = (phase: ImportPhase, done: number, total: number | null, force = false) => {
         if (!throttle.pass(force)) return;
         app.emit('import.progress', { ref: fileId, phase, done, total });
       };
@@ -469,16 +524,14 @@ export class ImportSessions {
       if (checkCodes) {
         progress('resolving', 0, 1, true);
         if (ahead && conn) {
-          // The codes picked out of the walks beside the read; their index is kept for the dry run.
+          // The dry run planned with the walks beside the read: its unknown codes are the report's.
           const mappings = savedMappings(app.settings, conn.profileId);
-          const r = await codesPass({ parsed, report }, ahead.client, mappings, signal, ahead.walks);
+          const r = await planAhead(jobsDir, { parsed, report }, ahead, mappings, signal, (p) =>
+            progress(p.phase, p.done, p.total),
+          );
           ({ report: shown, codes } = r);
-          if (r.resolved) {
-            ahead.resolved = { svc: r.resolved, mappings: JSON.stringify(mappings ?? null) };
-            ahead.walks = resolvedWalks(ahead.walks);
-          } else {
-            ahead.walks.cancel();
-            void ahead.client.close().catch(() => {});
+          if (!r.codes.checked) {
+            stopAhead(ahead);
             ahead = null;
           }
         } else ({ report: shown, codes } = await codesOnConnection(app, { parsed, report }, signal));
@@ -585,6 +638,16 @@ export class ImportSessions {
           : null;
       if (ahead) s.ahead = null;
       else dropAhead(s);
+      // The check's plan, when the options are its own and it was made into these jobs.
+      const made = ahead?.planned;
+      if (ahead && made) {
+        ahead.planned = undefined;
+        if (isDefaultPlan(o) && made.jobsDir === jobsDir) {
+          stopAhead(ahead);
+          return this.show(s, made, conn, o);
+        }
+        void discardPlanned(made).catch(() => {});
+      }
       const client = ahead?.client ?? createApiClient({ baseUrl: conn.baseUrl, apiKey: conn.apiKey });
       const stopWalks = () => ahead?.walks.cancel();
       signal.addEventListener('abort', stopWalks, { once: true });
@@ -610,24 +673,32 @@ export class ImportSessions {
           await discardJob(jobsDir, job.jobId);
           throw e;
         }
-        const planned: PlannedFolder = { ...job, index, adopted: false };
-        const { plan: header, excluded } = job;
-        forget(s);
-        s.plan = header;
-        s.planned = planned;
-        s.planInfo = {
-          profileId: conn.profileId,
-          profileName: conn.profileName,
-          createOnly: o.createOnly,
-          onlyFailedOf: o.previous?.jobId ?? null,
-          excluded,
-        };
-        return overview(s);
+        return this.show(s, { ...job, index, adopted: false }, conn, o);
       } finally {
         signal.removeEventListener('abort', stopWalks);
         await client.close();
       }
     });
+  }
+
+  /** The session shows the dry run `planned` (made on `conn` with the options `o`): the one before is forgotten. */
+  private show(
+    s: ImportSession,
+    planned: PlannedFolder,
+    conn: Connection & { profileName: string },
+    o: PlanOptions,
+  ): PlanOverview {
+    forget(s);
+    s.plan = planned.plan;
+    s.planned = planned;
+    s.planInfo = {
+      profileId: conn.profileId,
+      profileName: conn.profileName,
+      createOnly: o.createOnly,
+      onlyFailedOf: o.previous?.jobId ?? null,
+      excluded: planned.excluded,
+    };
+    return overview(s);
   }
 
   /**

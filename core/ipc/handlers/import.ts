@@ -29,6 +29,7 @@ export const importHandlers: Table = withWords<Table>({
   'import.validate': async (input, app) =>
     app.sessions.imports.validate(
       app,
+      app.sessions.jobs.jobsDir,
       [input.fileId, ...(input.moreFileIds ?? [])],
       input.mapping,
       input.checkCodes === true,
