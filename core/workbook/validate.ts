@@ -58,13 +58,15 @@ export async function validateWorkbook(
   const total = parsed.sheets.reduce((n, s) => n + s.rows.length, 0);
   let done = 0;
   let current = '';
+  // Once the last event (fraction 1) is out, the turns of the steps after it tell nothing: progress never goes back.
+  let told = false;
   const throttle = new Throttle();
   const slicer = new Slicer({
     sliceMs: options.sliceMs,
     every: ROWS_PER_LOOK,
     onTurn: () => {
       if (signal?.aborted) throw abortError(signal);
-      if (onProgress && throttle.pass()) {
+      if (onProgress && !told && throttle.pass()) {
         onProgress({
           phase: 'validating',
           sheet: current,
@@ -109,6 +111,7 @@ export async function validateWorkbook(
       params: { file: parsed.file },
     });
   signal?.throwIfAborted();
+  told = true;
   onProgress?.({ phase: 'validating', sheet: null, rows: total, totalRows: total, fraction: 1 });
 
   const issues = sortIssues(parsed, [...(await slicer.run(readerIssues(parsed))), ...ctx.issues.done()]);

@@ -375,6 +375,23 @@ describe('large sheets: progress and cancellation', () => {
     });
   });
 
+  it("validation's progress ends with its last event, though the steps after it turn the event loop", async () => {
+    const parsed = await readWorkbook(path);
+    const events: ReadProgress[] = [];
+    // A turn at every point it may pause; the last event's listener busy past the progress interval, so the
+    // turns of the steps that follow it would be let through.
+    await validateWorkbook(parsed, {
+      sliceMs: 0,
+      onProgress: (e) => {
+        events.push(e);
+        if (e.fraction === 1) for (const t0 = Date.now(); Date.now() - t0 < 150;);
+      },
+    });
+    expect(events.length).toBeGreaterThan(1);
+    expect(events.at(-1)).toMatchObject({ phase: 'validating', rows, fraction: 1 });
+    expect(events.filter((e) => e.fraction === 1)).toHaveLength(1);
+  });
+
   it('refuses a sheet beyond the row limit', async () => {
     const p = await readWorkbook(path, { limits: { maxRowsPerSheet: 1000 } });
     expect(p.readable).toBe(false);
