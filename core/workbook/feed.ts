@@ -135,6 +135,39 @@ const FEED_SLICE = 4 * 1024;
  */
 const FEED_AHEAD = 4 * FEED_SLICE;
 
+const ROW_CLOSE = Buffer.from('</row>');
+/** What closes a worksheet cut after a row (its rows are inside `<sheetData>`). */
+const SHEET_CUT_END = Buffer.from('</sheetData></worksheet>');
+
+/**
+ * Where a worksheet's (normalised: no prefixes, no CDATA) XML ends after its first `max` row elements: the end
+ * of the max-th `</row>`. The k-th row element has a row number of at least k, so every row numbered up to `max`
+ * is before it. Rows closed otherwise (`<row …/>`) are not counted: more rows are handed over, never fewer.
+ */
+export class RowCap {
+  private seen = 0;
+  private tail = Buffer.alloc(0);
+  /** The cut is made: nothing after it is wanted. */
+  done = false;
+
+  constructor(private readonly max: number) {}
+
+  /** How many bytes of `chunk` to keep: all of them, or up to the end of the row that completes the count. */
+  keep(chunk: Buffer): number {
+    if (this.done) return 0;
+    // a `</row>` cut in two by the chunk boundary: the previous chunk's last bytes searched with this one
+    const buf = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
+    for (let i = buf.indexOf(ROW_CLOSE); i >= 0; i = buf.indexOf(ROW_CLOSE, i + ROW_CLOSE.length)) {
+      if (++this.seen >= this.max) {
+        this.done = true;
+        return i + ROW_CLOSE.length - this.tail.length;
+      }
+    }
+    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - (ROW_CLOSE.length - 1))));
+    return chunk.length;
+  }
+}
+
 /** An element from `open` to the end of `close` (its whole text to `onText`); cut off by the chunk's end: needEnd. */
 function elementPattern(open: string, close: Buffer, onText: (text: string) => void): Pattern {
   return {
@@ -278,6 +311,11 @@ export interface FeedInput {
   stylesPath?: string | null;
   /** The event loop turns between slices of the feed and of what parses it (a new one when left out). */
   slicer?: Slicer;
+  /**
+   * Each worksheet handed over only up to its `maxRows`-th row element (RowCap; the first rows, for a peek): the
+   * rest of its part is not inflated, nor its elements after the rows (merged ranges).
+   */
+  maxRows?: number;
 }
 
 /**
@@ -406,6 +444,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     where = `its part ${entry.fileName}`,
   ): AsyncGenerator<Buffer> {
     const normaliser = kind ? new XmlNormaliser(kind) : null;
+    const cap = kind === 'worksheet' && normaliser && input.maxRows !== undefined ? new RowCap(input.maxRows) : null;
     yield storedHeader(name, normaliser ? null : entry.uncompressedSize, entry.crc32);
     let size = 0;
     let crc = 0;
@@ -429,10 +468,16 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
             'zip_bomb',
             'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
           );
-        for (const piece of out(normaliser ? normaliser.push(chunk) : chunk)) {
+        const data = normaliser ? normaliser.push(chunk) : chunk;
+        for (const piece of out(cap ? data.subarray(0, cap.keep(data)) : data)) {
           yield piece;
           // What exceljs parsed of the pieces so far counts too: it runs when a piece is taken.
           await slicer.pause();
+        }
+        if (cap?.done) {
+          yield* out(SHEET_CUT_END);
+          yield dataDescriptor(size, crc);
+          return;
         }
       }
       if (normaliser) {

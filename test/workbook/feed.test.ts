@@ -1,6 +1,9 @@
-/** The worksheet scanner of the feed: merged ranges, formula error texts and date/percent cells, across chunk boundaries. */
+/**
+ * The worksheet scanner of the feed: merged ranges, formula error texts and date/percent cells, across chunk
+ * boundaries; and where a worksheet is cut after its first rows (RowCap), in chunks of every size.
+ */
 import { describe, expect, it } from 'vitest';
-import { SheetScanner } from '../../core/workbook/feed.js';
+import { RowCap, SheetScanner } from '../../core/workbook/feed.js';
 import type { StyleKind } from '../../core/workbook/number-formats.js';
 
 const xml =
@@ -39,4 +42,31 @@ describe('SheetScanner', () => {
       expect(got.errors).toEqual(expected.errors);
       expect(got.styled).toEqual(expected.styled);
     });
+});
+
+describe('RowCap', () => {
+  /** What is kept of `xml` handed over in chunks of `size` bytes, capped after `max` rows. */
+  function kept(max: number, size: number): string {
+    const cap = new RowCap(max);
+    const buf = Buffer.from(xml);
+    const out: Buffer[] = [];
+    for (let i = 0; i < buf.length && !cap.done; i += size) {
+      const chunk = buf.subarray(i, i + size);
+      out.push(chunk.subarray(0, cap.keep(chunk)));
+    }
+    return Buffer.concat(out).toString();
+  }
+
+  it('cuts at the end of the max-th row, a `</row>` split by a chunk boundary included', () => {
+    const two = xml.slice(0, xml.indexOf('<row r="3"'));
+    for (let size = 1; size <= xml.length; size++) {
+      expect(kept(2, size)).toBe(two);
+      expect(kept(1, size)).toBe(xml.slice(0, xml.indexOf('<row r="2"')));
+    }
+  });
+
+  it('keeps everything when the sheet has no more rows than the cap', () => {
+    for (const size of [1, 5, 7, 64, xml.length]) expect(kept(3, size)).toBe(xml.slice(0, xml.indexOf('</sheetData>')));
+    for (const size of [1, 6, xml.length]) expect(kept(4, size)).toBe(xml);
+  });
 });

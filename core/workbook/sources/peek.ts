@@ -7,9 +7,10 @@ import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { decodeCellText, decodeEscapes, unwrapCell } from '../coerce.js';
+import { decodeCellText, unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError } from '../file-limits.js';
-import { inspectWorkbookFile } from '../guards.js';
+import { raceStop, workbookFeed } from '../feed.js';
+import { inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from '../guards.js';
 import type { CsvFormat } from '../types.js';
 import { detectDelimiter, detectFileEncoding, emptyFileMessage } from './csv.js';
 import { isTextSource, looksBinary } from './index.js';
@@ -164,17 +165,18 @@ async function peekWorkbook(
     throw fileLevel(file, e);
   });
   signal?.throwIfAborted();
-  const names = inspection.sheets.map((s) => s.name);
+  // The sheets with a part in the file, in the workbook's order.
+  const sheets = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path));
   // exceljs's streaming reader can end early without an error (exceljs/exceljs#2790; a two-sheet test of this
   // function flaked once under CI load, likely so): a sheet not reached is read again once, then named — never a
   // shorter list.
-  const expected = inspection.sheets.filter((s) => s.path && inspection.entryNames.includes(s.path)).map((s) => s.name);
-  const lostIn = (read: PeekedSource[]) => expected.find((n) => !read.some((o) => o.name === n));
+  const lostIn = (read: PeekedSource[]) => sheets.find((s) => !read.some((o) => o.name === s.name))?.name;
   const peek = async () => {
     try {
-      return await peekSheets(path, names, maxRows, signal);
+      return await peekSheets(path, inspection, sheets, maxRows, signal);
     } catch (e) {
       if (signal?.aborted) throw signal.reason;
+      if (e instanceof FileLevelError) throw fileLevel(file, e);
       // The XML parser's or the zip reader's own words ("2:5418: unmatched closing tag") say nothing to a user.
       throw new Error(
         `${file}: the workbook cannot be read: it looks damaged (a sheet's contents are not valid). Open it in Excel and save it again.`,
@@ -190,38 +192,75 @@ async function peekWorkbook(
   return out;
 }
 
+/**
+ * The first rows of `sheets`, parsed by exceljs's streaming reader from the feed the reader uses (feed.ts: each
+ * part inflated once, normalised), each worksheet only up to its `maxRows`-th row: the rest of a large sheet is
+ * neither inflated nor parsed.
+ */
 async function peekSheets(
   path: string,
-  names: readonly string[],
+  inspection: FileInspection,
+  sheets: readonly ZipSheetInfo[],
   maxRows: number,
   signal: AbortSignal | undefined,
 ): Promise<PeekedSource[]> {
   const file = basename(path);
   const out: PeekedSource[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+  const stop = new AbortController();
+  const onUserAbort = () => stop.abort(signal!.reason);
+  signal?.addEventListener('abort', onUserAbort, { once: true });
+  const feed = workbookFeed(
+    {
+      path,
+      sheets,
+      sharedStringsPath: inspection.sharedStringsPath,
+      date1904: inspection.date1904,
+      limits: DEFAULT_LIMITS,
+      styleKinds: new Map(),
+      maxRows,
+    },
+    { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map() },
+    (e) => stop.abort(e),
+  );
+  // exceljs cannot be stopped mid-file: every await on it races the stop signal (raceStop, feed.ts).
+  const race = <T>(p: Promise<T>): Promise<T> => raceStop(stop.signal, p);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
     entries: 'ignore',
   });
-  for await (const ws of reader as unknown as AsyncIterable<{
-    id: number | string;
-    name?: string;
-    [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }>;
-  }>) {
-    const name = (ws.name !== undefined ? decodeEscapes(ws.name) : names[Number(ws.id) - 1]) ?? `Sheet${String(ws.id)}`;
-    const rows: string[][] = [];
-    for await (const row of ws) {
-      signal?.throwIfAborted();
-      if (row.number > maxRows) break;
-      while (rows.length < row.number - 1) rows.push([]);
-      const cells: string[] = [];
-      for (let c = 1; c < row.values.length; c++) cells.push(text(row.values[c]));
-      rows.push(cells);
+  try {
+    const worksheets = (
+      reader as unknown as AsyncIterable<{
+        id: number | string;
+        [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown[] }>;
+      }>
+    )[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await race(worksheets.next());
+      if (next.done) break;
+      const ws = next.value;
+      const name = sheets[Number(ws.id) - 1]?.name ?? `Sheet${String(ws.id)}`;
+      const rows: string[][] = [];
+      const it = ws[Symbol.asyncIterator]();
+      for (;;) {
+        const r = await race(it.next());
+        if (r.done) break;
+        const row = r.value;
+        if (row.number > maxRows) continue; // the cut is after the maxRows-th row element, so few are left
+        while (rows.length < row.number - 1) rows.push([]);
+        const cells: string[] = [];
+        for (let c = 1; c < row.values.length; c++) cells.push(text(row.values[c]));
+        rows.push(cells);
+      }
+      out.push({ name, file, isFile: false, rows });
     }
-    signal?.throwIfAborted();
-    out.push({ name, file, isFile: false, rows });
+    return out;
+  } finally {
+    signal?.removeEventListener('abort', onUserAbort);
+    stop.abort(new Error('the peek is over'));
+    feed.destroy();
   }
-  return out;
 }
