@@ -87,18 +87,22 @@ export const MAX_HEADER_COLUMNS = 1000;
 
 interface SheetWords {
   fields: string[];
-  /** Per field, its synonyms squashed (empty ones dropped), with the confidence of a whole-name match. */
-  synonyms: Map<string, { sq: string; whole: number }[]>;
+  /** Per field, its synonyms squashed (empty ones dropped) and their words, with the confidence of a whole-name match. */
+  synonyms: Map<string, { sq: string; words: string[]; whole: number }[]>;
 }
 const sheetWords = new WeakMap<SheetDef, SheetWords>();
 function wordsOf(def: SheetDef): SheetWords {
   let w = sheetWords.get(def);
   if (!w) {
     const fields = columnsOf(def).map(([f]) => f);
-    const synonyms = new Map<string, { sq: string; whole: number }[]>();
+    const synonyms = new Map<string, { sq: string; words: string[]; whole: number }[]>();
+    const synonym = (x: string, whole: number) => {
+      const sq = squash(x);
+      return { sq, words: sq.split(' '), whole };
+    };
     for (const f of fields) {
-      const own = (SYNONYMS[`${def.name}.${f}`] ?? []).map((x) => ({ sq: squash(x), whole: 0.88 }));
-      const any = (SYNONYMS[f] ?? []).map((x) => ({ sq: squash(x), whole: 0.85 }));
+      const own = (SYNONYMS[`${def.name}.${f}`] ?? []).map((x) => synonym(x, 0.88));
+      const any = (SYNONYMS[f] ?? []).map((x) => synonym(x, 0.85));
       synonyms.set(
         f,
         [...own, ...any].filter((x) => x.sq !== ''),
@@ -117,8 +121,9 @@ const SIMILAR_MIN = 0.6;
  * `similar: false`: exact, lenient and synonym only (what a header-row search needs: a similarity is never more
  * than 0.6 confident).
  */
-function headerCandidates(header: string, def: SheetDef, { similar = true } = {}): ColumnSuggestion[] {
-  if (!similar) return headerCandidatesOnce(header, def, false);
+function headerCandidates(header: string | HeaderText, def: SheetDef, { similar = true } = {}): ColumnSuggestion[] {
+  if (!similar) return headerCandidatesOnce(headerText(header), def, false);
+  if (typeof header !== 'string') header = header.header;
   // A drop is suggested twice (the second time with the codes the other files define): the headers are compared
   // once. Copies are handed out (the values adjust them); the cache is bounded.
   let cache = candidateCache.get(def);
@@ -126,7 +131,7 @@ function headerCandidates(header: string, def: SheetDef, { similar = true } = {}
   let hit = cache.get(header);
   if (!hit) {
     if (cache.size >= CANDIDATE_CACHE) cache.clear();
-    hit = headerCandidatesOnce(header, def, true);
+    hit = headerCandidatesOnce(headerText(header), def, true);
     cache.set(header, hit);
   }
   return hit.map((c) => ({ ...c }));
@@ -134,26 +139,41 @@ function headerCandidates(header: string, def: SheetDef, { similar = true } = {}
 const CANDIDATE_CACHE = 2000;
 const candidateCache = new WeakMap<SheetDef, Map<string, ColumnSuggestion[]>>();
 
-function headerCandidatesOnce(header: string, def: SheetDef, similar: boolean): ColumnSuggestion[] {
-  const { fields, synonyms } = wordsOf(def);
-  if (fields.includes(header)) return [{ column: header, field: header, method: 'exact', confidence: 1 }];
+/** A header (or a cell tried as one) in the forms it is compared in: made once, compared with every sheet's fields. */
+interface HeaderText {
+  header: string;
+  /** its first MAX_HEADER_CHARS characters squashed (squash) */
+  sq: string;
+  /** normaliseHeader of them, and `sq` with underscores: a lenient match is either */
+  lenient: string;
+  snake: string;
+  words: Set<string>;
+}
+
+function headerText(header: string | HeaderText): HeaderText {
+  if (typeof header !== 'string') return header;
   const h = header.length > MAX_HEADER_CHARS ? header.slice(0, MAX_HEADER_CHARS) : header;
   const sq = squash(h);
-  const lenient = fields.find((f) => normaliseHeader(h) === f || sq.replace(/ /g, '_') === f);
+  return { header, sq, lenient: normaliseHeader(h), snake: sq.replace(/ /g, '_'), words: new Set(sq.split(' ')) };
+}
+
+function headerCandidatesOnce(text: HeaderText, def: SheetDef, similar: boolean): ColumnSuggestion[] {
+  const { fields, synonyms } = wordsOf(def);
+  const { header, sq, words } = text;
+  if (fields.includes(header)) return [{ column: header, field: header, method: 'exact', confidence: 1 }];
+  const lenient = fields.find((f) => text.lenient === f || text.snake === f);
   if (lenient) return [{ column: header, field: lenient, method: 'lenient', confidence: 0.95 }];
   const best = new Map<string, ColumnSuggestion>();
   const consider = (s: ColumnSuggestion) => {
     const b = best.get(s.field);
     if (!b || s.confidence > b.confidence) best.set(s.field, s);
   };
-  const words = new Set(sq.split(' '));
   for (const f of fields) {
     const syns = synonyms.get(f) ?? [];
-    for (const { sq: ss, whole } of syns) {
+    for (const { sq: ss, words: sw, whole } of syns) {
       if (ss === sq) consider({ column: header, field: f, method: 'synonym', confidence: whole });
       else {
         // Every word of the synonym in the header: as confident as the share of the header it explains.
-        const sw = ss.split(' ');
         if (sw.every((w) => words.has(w)) && ss.length >= 3)
           consider({
             column: header,
@@ -173,7 +193,11 @@ function headerCandidatesOnce(header: string, def: SheetDef, similar: boolean): 
 }
 
 /** The best field of a sheet for one header, with method and confidence (see headerCandidates). */
-export function matchHeader(header: string, def: SheetDef, { similar = true } = {}): ColumnSuggestion | null {
+export function matchHeader(
+  header: string | HeaderText,
+  def: SheetDef,
+  { similar = true } = {},
+): ColumnSuggestion | null {
   return headerCandidates(header, def, { similar })[0] ?? null;
 }
 
@@ -315,8 +339,10 @@ function headerRowOf(rows: string[][]): number {
     if (cells.length < 2) continue;
     const texty = cells.filter((c) => !/^[\d.,\s+-]+$/.test(c)).length;
     let matched = 0;
-    for (const c of cells.slice(0, MAX_HEADER_COLUMNS))
-      if (DATA_SHEETS.some((d) => (matchHeader(c, d, { similar: false })?.confidence ?? 0) >= 0.7)) matched++;
+    for (const c of cells.slice(0, MAX_HEADER_COLUMNS)) {
+      const text = headerText(c);
+      if (DATA_SHEETS.some((d) => (matchHeader(text, d, { similar: false })?.confidence ?? 0) >= 0.7)) matched++;
+    }
     const s = matched * 10 + texty - i * 0.01;
     if (s > best.score) best = { row: i + 1, score: s };
   }
