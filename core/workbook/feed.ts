@@ -136,37 +136,47 @@ const FEED_SLICE = 4 * 1024;
 const FEED_AHEAD = 4 * FEED_SLICE;
 
 const ROW_CLOSE = Buffer.from('</row>');
-/** What closes a worksheet cut after a row (its rows are inside `<sheetData>`). */
+const SI_CLOSE = Buffer.from('</si>');
+/** What closes a worksheet cut after a row (its rows are inside `<sheetData>`), and a shared strings part cut. */
 const SHEET_CUT_END = Buffer.from('</sheetData></worksheet>');
+const STRINGS_CUT_END = Buffer.from('</sst>');
 
 /**
- * Where a worksheet's (normalised: no prefixes, no CDATA) XML ends after its first `max` row elements: the end
- * of the max-th `</row>`. The k-th row element has a row number of at least k, so every row numbered up to `max`
- * is before it. Rows closed otherwise (`<row …/>`) are not counted: more rows are handed over, never fewer.
+ * Where a part's (normalised: no prefixes, no CDATA) XML ends after its first `max` elements closed by `close`:
+ * the end of the max-th one. For a worksheet's rows (`</row>`): the k-th row element has a row number of at least
+ * k, so every row numbered up to `max` is before it; for shared strings (`</si>`), every index below `max`.
+ * Elements closed otherwise (`<row …/>`) are not counted: more are handed over, never fewer.
  */
-export class RowCap {
+export class ElementCap {
   private seen = 0;
   private tail = Buffer.alloc(0);
   /** The cut is made: nothing after it is wanted. */
   done = false;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly close: Buffer,
+    private readonly max: number,
+  ) {}
 
-  /** How many bytes of `chunk` to keep: all of them, or up to the end of the row that completes the count. */
+  /** How many bytes of `chunk` to keep: all of them, or up to the end of the element that completes the count. */
   keep(chunk: Buffer): number {
     if (this.done) return 0;
-    // a `</row>` cut in two by the chunk boundary: the previous chunk's last bytes searched with this one
+    const close = this.close;
+    // a closing tag cut in two by the chunk boundary: the previous chunk's last bytes searched with this one
     const buf = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
-    for (let i = buf.indexOf(ROW_CLOSE); i >= 0; i = buf.indexOf(ROW_CLOSE, i + ROW_CLOSE.length)) {
+    for (let i = buf.indexOf(close); i >= 0; i = buf.indexOf(close, i + close.length)) {
       if (++this.seen >= this.max) {
         this.done = true;
-        return i + ROW_CLOSE.length - this.tail.length;
+        return i + close.length - this.tail.length;
       }
     }
-    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - (ROW_CLOSE.length - 1))));
+    this.tail = Buffer.from(buf.subarray(Math.max(0, buf.length - (close.length - 1))));
     return chunk.length;
   }
 }
+
+/** A cell of a shared string and its index (in normalised worksheet XML). */
+const SHARED_CELL = /<c\s[^>]*\bt\s*=\s*["']s["'][^>]*>\s*(?:<f[^>]*(?:\/>|>[^<]*<\/f>)\s*)?<v>\s*(\d+)\s*<\/v>/g;
 
 /** An element from `open` to the end of `close` (its whole text to `onText`); cut off by the chunk's end: needEnd. */
 function elementPattern(open: string, close: Buffer, onText: (text: string) => void): Pattern {
@@ -312,8 +322,9 @@ export interface FeedInput {
   /** The event loop turns between slices of the feed and of what parses it (a new one when left out). */
   slicer?: Slicer;
   /**
-   * Each worksheet handed over only up to its `maxRows`-th row element (RowCap; the first rows, for a peek): the
-   * rest of its part is not inflated, nor its elements after the rows (merged ranges).
+   * Each worksheet handed over only up to its `maxRows`-th row element (ElementCap; the first rows, for a peek):
+   * the rest of its part is not inflated, nor its elements after the rows (merged ranges); the shared strings
+   * only up to the last one those rows use (the worksheets' first rows are read once more for it, before).
    */
   maxRows?: number;
 }
@@ -384,14 +395,17 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     );
 
     const ss = input.sharedStringsPath ? entries.get(input.sharedStringsPath) : undefined;
+    // For the first rows only: as many shared strings as they use.
+    const strings = ss && input.maxRows !== undefined ? await stringsUsed(entries, input.maxRows) : null;
     // Always a shared strings part: without one exceljs would buffer every worksheet in a temporary file.
-    if (ss)
+    if (ss && strings !== 0)
       yield* part(
         'xl/sharedStrings.xml',
         ss,
         null,
         'sharedStrings',
         'the part holding the text of its cells (shared strings)',
+        strings === null ? null : new ElementCap(SI_CLOSE, strings),
       );
     else
       yield storedPart(
@@ -424,11 +438,50 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
         new SheetScanner(merges, errors, styled, stylePatterns, cols, onValidations),
         'worksheet',
         `sheet "${sheets[i].name}"`,
+        input.maxRows === undefined ? null : new ElementCap(ROW_CLOSE, input.maxRows),
       );
     }
     yield END_OF_CENTRAL_DIRECTORY;
   } finally {
     zip.close();
+  }
+
+  /**
+   * How many shared strings the first `maxRows` rows of the sheets use: one more than the highest index their
+   * cells name (their XML normalised and cut as it is handed over, read here once before).
+   */
+  async function stringsUsed(entries: Map<string, yauzl.Entry>, maxRows: number): Promise<number> {
+    let used = 0;
+    for (const sheet of sheets) {
+      const entry = entries.get(sheet.path);
+      if (!entry) continue;
+      const normaliser = new XmlNormaliser('worksheet');
+      const cap = new ElementCap(ROW_CLOSE, maxRows);
+      const pieces: Buffer[] = [];
+      let s: Readable | undefined;
+      try {
+        s = await openEntry(zip, entry);
+        for await (const chunk of s as AsyncIterable<Buffer>) {
+          findings.bytes += chunk.length;
+          if (findings.bytes > limits.maxUncompressedBytes)
+            throw new FileLevelError(
+              'zip_bomb',
+              'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
+            );
+          const data = normaliser.push(chunk);
+          pieces.push(data.subarray(0, cap.keep(data)));
+          if (cap.done) break;
+        }
+        if (!cap.done) pieces.push(normaliser.end());
+      } catch (e) {
+        throw partError(file, entry.fileName, e, `sheet "${sheet.name}"`);
+      } finally {
+        s?.destroy();
+      }
+      for (const m of Buffer.concat(pieces).toString('utf8').matchAll(SHARED_CELL))
+        used = Math.max(used, Number(m[1]) + 1);
+    }
+    return used;
   }
 
   /**
@@ -442,9 +495,11 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     kind: PartKind | null,
     /** The part in words, for a message: `sheet "bom"`. */
     where = `its part ${entry.fileName}`,
+    /** where a worksheet or shared strings part is cut (ElementCap), when only its start is wanted */
+    cap: ElementCap | null = null,
   ): AsyncGenerator<Buffer> {
     const normaliser = kind ? new XmlNormaliser(kind) : null;
-    const cap = kind === 'worksheet' && normaliser && input.maxRows !== undefined ? new RowCap(input.maxRows) : null;
+    if (!normaliser) cap = null;
     yield storedHeader(name, normaliser ? null : entry.uncompressedSize, entry.crc32);
     let size = 0;
     let crc = 0;
@@ -475,7 +530,7 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
           await slicer.pause();
         }
         if (cap?.done) {
-          yield* out(SHEET_CUT_END);
+          yield* out(kind === 'worksheet' ? SHEET_CUT_END : STRINGS_CUT_END);
           yield dataDescriptor(size, crc);
           return;
         }

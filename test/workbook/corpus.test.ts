@@ -2,7 +2,8 @@
  * The public corpus: small files from the test suites of other spreadsheet and CSV readers (listed with their
  * origins and licences in test/fixtures/corpus/public/corpus.json and NOTICE), read through the path `validate`
  * uses (readSources). A readable file: each sheet's header and its number of data rows, as an independent reader
- * (SheetJS) reads them. A file that is not readable: refused with a message naming the file and its format in
+ * (SheetJS) reads them; and a workbook's peek for the Columns step (peekSource): its sheets in the workbook's
+ * order, each with that header as its first row. A file that is not readable: refused with a message naming the file and its format in
  * words (the report naming the file), never an internal error or a library's words. Every read finishes (a per-file abort signal) and the
  * process's memory grows by a bounded amount while it runs.
  *
@@ -19,6 +20,7 @@ import type { ColumnMapping } from '../../core/workbook/column-mapping/schema.js
 import { columnLetter } from '../../core/workbook/cell-ref.js';
 import { DATA_SHEETS } from '../../core/workbook/registry.js';
 import { readSources } from '../../core/workbook/sources/index.js';
+import { peekSource } from '../../core/workbook/sources/peek.js';
 import type { DataSheetName } from '../../core/workbook/types.js';
 import { bounded } from '../proof/helpers.js';
 
@@ -112,6 +114,18 @@ async function check(path: string, ex: Expected): Promise<void> {
   }
 }
 
+/** A readable workbook's peek: its sheets in the workbook's order, each with the expected header as row 1. */
+async function checkPeek(path: string, ex: Expected): Promise<void> {
+  if (!('sheets' in ex) || !/\.xlsx$/i.test(path)) return;
+  const peeked = await peekSource(path, { signal: AbortSignal.timeout(120_000) });
+  expect(peeked.map((s) => s.name)).toEqual(ex.sheets.map((s) => s.name));
+  for (const s of ex.sheets) {
+    const row1 = [...(peeked.find((p) => p.name === s.name)?.rows[0] ?? [])];
+    while (row1.length && row1[row1.length - 1] === '') row1.pop();
+    expect(row1, `row 1 of ${s.name}`).toEqual(s.header.map((h) => h.trim()));
+  }
+}
+
 describe('the public corpus from npm packages', () => {
   it('has every file of the manifest, from the package version it names', async () => {
     const wrong: string[] = [];
@@ -141,7 +155,10 @@ describe('the public corpus from npm packages', () => {
   });
 
   for (const entry of manifest.npm) {
-    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, () => check(join(modules, entry.file), entry.expected));
+    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, async () => {
+      await check(join(modules, entry.file), entry.expected);
+      await checkPeek(join(modules, entry.file), entry.expected);
+    });
   }
 });
 
@@ -152,6 +169,9 @@ describe.skipIf(!existsSync(dir))('the public corpus from an external folder', (
   });
 
   for (const entry of manifest.external) {
-    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, () => check(join(dir, entry.file), entry.expected));
+    it(`${entry.file}: ${entry.what}`, { timeout: 180_000 }, async () => {
+      await check(join(dir, entry.file), entry.expected);
+      await checkPeek(join(dir, entry.file), entry.expected);
+    });
   }
 });

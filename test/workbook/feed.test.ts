@@ -1,9 +1,9 @@
 /**
  * The worksheet scanner of the feed: merged ranges, formula error texts and date/percent cells, across chunk
- * boundaries; and where a worksheet is cut after its first rows (RowCap), in chunks of every size.
+ * boundaries; and where a worksheet is cut after its first rows (ElementCap), in chunks of every size.
  */
 import { describe, expect, it } from 'vitest';
-import { RowCap, SheetScanner } from '../../core/workbook/feed.js';
+import { ElementCap, SheetScanner } from '../../core/workbook/feed.js';
 import type { StyleKind } from '../../core/workbook/number-formats.js';
 
 const xml =
@@ -44,10 +44,10 @@ describe('SheetScanner', () => {
     });
 });
 
-describe('RowCap', () => {
+describe('ElementCap', () => {
   /** What is kept of `xml` handed over in chunks of `size` bytes, capped after `max` rows. */
   function kept(max: number, size: number): string {
-    const cap = new RowCap(max);
+    const cap = new ElementCap(Buffer.from('</row>'), max);
     const buf = Buffer.from(xml);
     const out: Buffer[] = [];
     for (let i = 0; i < buf.length && !cap.done; i += size) {
