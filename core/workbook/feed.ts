@@ -446,6 +446,24 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
     zip.close();
   }
 
+  /** An entry's inflated chunks, counted against the size limit (a part that inflates beyond it: a zip bomb). */
+  async function* inflated(entry: yauzl.Entry): AsyncGenerator<Buffer> {
+    const s = await openEntry(zip, entry);
+    try {
+      for await (const chunk of s as AsyncIterable<Buffer>) {
+        findings.bytes += chunk.length;
+        if (findings.bytes > limits.maxUncompressedBytes)
+          throw new FileLevelError(
+            'zip_bomb',
+            'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
+          );
+        yield chunk;
+      }
+    } finally {
+      s.destroy();
+    }
+  }
+
   /**
    * How many shared strings the first `maxRows` rows of the sheets use: one more than the highest index their
    * cells name (their XML normalised and cut as it is handed over, read here once before).
@@ -458,16 +476,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       const normaliser = new XmlNormaliser('worksheet');
       const cap = new ElementCap(ROW_CLOSE, maxRows);
       const pieces: Buffer[] = [];
-      let s: Readable | undefined;
       try {
-        s = await openEntry(zip, entry);
-        for await (const chunk of s as AsyncIterable<Buffer>) {
-          findings.bytes += chunk.length;
-          if (findings.bytes > limits.maxUncompressedBytes)
-            throw new FileLevelError(
-              'zip_bomb',
-              'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
-            );
+        for await (const chunk of inflated(entry)) {
           const data = normaliser.push(chunk);
           pieces.push(data.subarray(0, cap.keep(data)));
           if (cap.done) break;
@@ -475,8 +485,6 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
         if (!cap.done) pieces.push(normaliser.end());
       } catch (e) {
         throw partError(file, entry.fileName, e, `sheet "${sheet.name}"`);
-      } finally {
-        s?.destroy();
       }
       for (const m of Buffer.concat(pieces).toString('utf8').matchAll(SHARED_CELL))
         used = Math.max(used, Number(m[1]) + 1);
@@ -513,16 +521,8 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       // Handed over in slices (views, no copy): see FEED_SLICE.
       for (let o = 0; o < data.length; o += FEED_SLICE) yield data.subarray(o, o + FEED_SLICE);
     }
-    let s: Readable | undefined;
     try {
-      s = await openEntry(zip, entry);
-      for await (const chunk of s as AsyncIterable<Buffer>) {
-        findings.bytes += chunk.length;
-        if (findings.bytes > limits.maxUncompressedBytes)
-          throw new FileLevelError(
-            'zip_bomb',
-            'The file unpacks to more than the size limit; it is refused as a possible zip bomb.',
-          );
+      for await (const chunk of inflated(entry)) {
         const data = normaliser ? normaliser.push(chunk) : chunk;
         for (const piece of out(cap ? data.subarray(0, cap.keep(data)) : data)) {
           yield piece;
@@ -543,8 +543,6 @@ async function* generate(input: FeedInput, findings: FeedFindings): AsyncGenerat
       }
     } catch (e) {
       throw partError(file, entry.fileName, e, where);
-    } finally {
-      s?.destroy();
     }
   }
 }
