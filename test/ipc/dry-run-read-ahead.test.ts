@@ -98,6 +98,31 @@ describe("the app's dry run walks the service while the workbook is read", () =>
     expect(await gone(made.jobId)).toBe(true);
   }, 120_000);
 
+  it('a check stopped while it plans leaves no plan behind', async () => {
+    const { fileId, before } = await checkedWorkbook('every-sheet-stopped.xlsx', 'DS');
+    const folders = () => fs.readdirSync(mode.app.sessions.jobs.jobsDir).length;
+    const had = fs.existsSync(mode.app.sessions.jobs.jobsDir) ? folders() : 0;
+    heldWalk.hold();
+    try {
+      const checking = rpc(mode, 'import.validate', { fileId, checkCodes: true });
+      checking.catch(() => {});
+      // the plan has begun and waits for the walk of supplier products
+      for (let t0 = Date.now(); heldWalk.walks === before || folders() === had;) {
+        if (Date.now() - t0 > 30_000) throw new Error('the check did not start planning');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect((await rpc(mode, 'import.cancel', { fileId })).accepted).toBe(true);
+      await expect(checking).rejects.toThrow(/Stopped on request/);
+      for (let t0 = Date.now(); folders() !== had;) {
+        if (Date.now() - t0 > 5_000) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(folders()).toBe(had);
+    } finally {
+      heldWalk.release();
+    }
+  }, 120_000);
+
   it("the check's plan is removed when its import is closed", async () => {
     const { fileId } = await checkedWorkbook('every-sheet-closed.xlsx', 'DX');
     const v = await rpc(mode, 'import.validate', { fileId, checkCodes: true });

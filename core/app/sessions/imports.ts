@@ -526,9 +526,15 @@ export class ImportSessions {
         if (ahead && conn) {
           // The dry run planned with the walks beside the read: its unknown codes are the report's.
           const mappings = savedMappings(app.settings, conn.profileId);
-          const r = await planAhead(jobsDir, { parsed, report }, ahead, mappings, signal, (p) =>
-            progress(p.phase, p.done, p.total),
-          );
+          let r;
+          try {
+            r = await planAhead(jobsDir, { parsed, report }, ahead, mappings, signal, (p) =>
+              progress(p.phase, p.done, p.total),
+            );
+          } catch (e) {
+            stopAhead(ahead); // stopped on request: its reads and client go with it
+            throw e;
+          }
           ({ report: shown, codes } = r);
           if (!r.codes.checked) {
             stopAhead(ahead);
