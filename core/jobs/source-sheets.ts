@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { DEFAULT_LIMITS, FileLevelError, inspectWorkbookFile, type ZipSheetInfo } from '../workbook/guards.js';
-import { raceStop, workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
+import { feedOf, raceStop, workbookFeed, type ColDef, type FeedFindings } from '../workbook/feed.js';
 import type { Slicer } from '../throttle.js';
 import type { WritableValue } from '../workbook/xlsx-layout.js';
 import { isLegacySource, legacyXlsxCopy } from '../workbook/sources/legacy.js';
@@ -70,16 +70,7 @@ async function* xlsxSheets(
   };
   const stop = new AbortController();
   const feed = workbookFeed(
-    {
-      path,
-      sheets,
-      sharedStringsPath: inspection.sharedStringsPath,
-      date1904: inspection.date1904,
-      limits: DEFAULT_LIMITS,
-      styleKinds: new Map(),
-      stylesPath: inspection.stylesPath,
-      ...(slicer && { slicer }),
-    },
+    { ...feedOf(path, inspection, sheets), stylesPath: inspection.stylesPath, ...(slicer && { slicer }) },
     findings,
     (e) => stop.abort(e),
   );

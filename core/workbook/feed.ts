@@ -16,7 +16,8 @@ import { crc32 } from 'node:zlib';
 import type yauzl from 'yauzl';
 import { Slicer } from '../throttle.js';
 import { damagedWorkbook } from './damage.js';
-import { FileLevelError } from './file-limits.js';
+import { DEFAULT_LIMITS, FileLevelError } from './file-limits.js';
+import type { FileInspection } from './guards.js';
 import type { StyleKind } from './number-formats.js';
 import { attr } from './xml-parts.js';
 import { XmlNormaliser, type PartKind } from './xml-normalise.js';
@@ -327,6 +328,21 @@ export interface FeedInput {
    * only up to the last one those rows use (the worksheets' first rows are read once more for it, before).
    */
   maxRows?: number;
+}
+
+/**
+ * The feed's input for `sheets` of an inspected workbook read as it is written (the results writers' copy, the
+ * Columns step's peek): within the default limits, no cell's number format looked at.
+ */
+export function feedOf(path: string, inspection: FileInspection, sheets: readonly FeedSheet[]): FeedInput {
+  return {
+    path,
+    sheets,
+    sharedStringsPath: inspection.sharedStringsPath,
+    date1904: inspection.date1904,
+    limits: DEFAULT_LIMITS,
+    styleKinds: new Map(),
+  };
 }
 
 /**

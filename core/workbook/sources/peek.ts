@@ -9,7 +9,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { decodeCellText, unwrapCell } from '../coerce.js';
 import { DEFAULT_LIMITS, FileLevelError } from '../file-limits.js';
-import { raceStop, workbookFeed } from '../feed.js';
+import { feedOf, raceStop, workbookFeed } from '../feed.js';
 import { inspectWorkbookFile, type FileInspection, type ZipSheetInfo } from '../guards.js';
 import type { CsvFormat } from '../types.js';
 import { detectDelimiter, detectFileEncoding, emptyFileMessage } from './csv.js';
@@ -210,15 +210,7 @@ async function peekSheets(
   const onUserAbort = () => stop.abort(signal!.reason);
   signal?.addEventListener('abort', onUserAbort, { once: true });
   const feed = workbookFeed(
-    {
-      path,
-      sheets,
-      sharedStringsPath: inspection.sharedStringsPath,
-      date1904: inspection.date1904,
-      limits: DEFAULT_LIMITS,
-      styleKinds: new Map(),
-      maxRows,
-    },
+    { ...feedOf(path, inspection, sheets), maxRows },
     { bytes: 0, merges: new Map(), errorCells: new Map(), styledCells: new Map() },
     (e) => stop.abort(e),
   );
